@@ -1,0 +1,162 @@
+//! The `--!key value` docstring lines of a tool's `init.luau`.
+
+/// Directives Luau itself reads; they are never docstring keys.
+const LUAU_DIRECTIVES: [&str; 6] = [
+    "strict",
+    "nonstrict",
+    "nocheck",
+    "nolint",
+    "optimize",
+    "native",
+];
+
+/// One `--!arg NAME TYPE DESCRIPTION` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocArg {
+    /// Parameter name.
+    pub name: String,
+    /// Type token (no spaces).
+    pub ty: String,
+    /// The rest of the line.
+    pub description: String,
+}
+
+/// Everything the docstring lines of one file say.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Docstring {
+    /// `--!desc` lines, in order.
+    pub desc: Vec<String>,
+    /// `--!arg` lines, in order.
+    pub args: Vec<DocArg>,
+    /// `--!return TYPE DESCRIPTION`.
+    pub returns: Option<(String, String)>,
+    /// `--!example` lines.
+    pub examples: Vec<String>,
+    /// `--!flag NAME [SHORT]`.
+    pub flags: Vec<(String, Option<String>)>,
+    /// `--!rest NAME`.
+    pub rest: Option<String>,
+    /// Lines that look like docstrings but could not be read, with why.
+    pub problems: Vec<String>,
+}
+
+impl Docstring {
+    /// Reads every `--!` line of `source` (Luau's own directives excepted).
+    pub fn parse(source: &str) -> Docstring {
+        let mut doc = Docstring::default();
+        for (number, line) in source.lines().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix("--!") else {
+                continue;
+            };
+            let (key, value) = split_word(rest);
+            if LUAU_DIRECTIVES.contains(&key) {
+                continue;
+            }
+            doc.read_line(number + 1, key, value.trim());
+        }
+        doc
+    }
+
+    fn read_line(&mut self, line: usize, key: &str, value: &str) {
+        match key {
+            "desc" => self.desc.push(value.to_string()),
+            "example" => self.examples.push(value.to_string()),
+            "arg" => {
+                let (name, rest) = split_word(value);
+                let (ty, description) = split_word(rest);
+                if name.is_empty() || ty.is_empty() {
+                    self.problems.push(format!(
+                        "line {line}: `--!arg` needs NAME TYPE DESCRIPTION, e.g. `--!arg text string The text.`"
+                    ));
+                } else {
+                    self.args.push(DocArg {
+                        name: name.to_string(),
+                        ty: ty.to_string(),
+                        description: description.trim().to_string(),
+                    });
+                }
+            }
+            "return" | "returns" => {
+                let (ty, description) = split_word(value);
+                if ty.is_empty() {
+                    self.problems.push(format!(
+                        "line {line}: `--!return` needs TYPE DESCRIPTION, e.g. `--!return string The slug.`"
+                    ));
+                } else {
+                    self.returns = Some((ty.to_string(), description.trim().to_string()));
+                }
+            }
+            "flag" => {
+                let (name, rest) = split_word(value);
+                let (short, _) = split_word(rest);
+                if name.is_empty() {
+                    self.problems.push(format!("line {line}: `--!flag` needs NAME [SHORT]"));
+                } else {
+                    let short = (!short.is_empty()).then(|| short.trim_start_matches('-').to_string());
+                    self.flags.push((name.to_string(), short));
+                }
+            }
+            "rest" => {
+                let (name, _) = split_word(value);
+                if name.is_empty() {
+                    self.problems.push(format!("line {line}: `--!rest` needs NAME"));
+                } else {
+                    self.rest = Some(name.to_string());
+                }
+            }
+            "global" => {}
+            other => self.problems.push(format!(
+                "line {line}: unknown docstring key `--!{other}` (known: desc, arg, return, example, flag, rest)"
+            )),
+        }
+    }
+
+    /// The description: `--!desc` lines joined with spaces.
+    pub fn description(&self) -> String {
+        self.desc.join(" ").trim().to_string()
+    }
+}
+
+/// Splits off the first whitespace-delimited word.
+fn split_word(text: &str) -> (&str, &str) {
+    let text = text.trim_start();
+    match text.find(char::is_whitespace) {
+        Some(at) => (&text[..at], &text[at..]),
+        None => (text, ""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_key() {
+        let doc = Docstring::parse(
+            "--!strict\n--!desc Turn text\n--!desc into a slug.\n--!arg text string The text.\n\
+             --!arg opts {sep:string?}? Options.\n--!return string The slug.\n\
+             --!example tools.text.slugify(\"A B\") --> \"a-b\"\n--!flag verbose v\n--!rest words\n",
+        );
+        assert_eq!(doc.description(), "Turn text into a slug.");
+        assert_eq!(doc.args.len(), 2);
+        assert_eq!(doc.args[1].ty, "{sep:string?}?");
+        assert_eq!(doc.args[0].description, "The text.");
+        assert_eq!(doc.returns, Some(("string".into(), "The slug.".into())));
+        assert_eq!(
+            doc.examples,
+            vec!["tools.text.slugify(\"A B\") --> \"a-b\""]
+        );
+        assert_eq!(doc.flags, vec![("verbose".into(), Some("v".into()))]);
+        assert_eq!(doc.rest.as_deref(), Some("words"));
+        assert!(doc.problems.is_empty(), "{:?}", doc.problems);
+    }
+
+    #[test]
+    fn reports_malformed_lines_and_ignores_luau_directives() {
+        let doc = Docstring::parse("--!optimize 2\n--!arg onlyname\n--!bogus x\n");
+        assert!(doc.args.is_empty());
+        assert_eq!(doc.problems.len(), 2);
+        assert!(doc.problems[0].contains("line 2"));
+        assert!(doc.problems[1].contains("--!bogus"));
+    }
+}

@@ -1,0 +1,65 @@
+//! Reading one `<box>.toolbox/` folder (not its tools) into a [`ToolboxFolder`].
+
+use std::sync::Arc;
+
+use super::compile::compile;
+use super::metadata::{readme_purpose, Metadata};
+use super::model::{BoxKind, ToolboxFolder};
+use super::names::check_toolbox_name;
+use super::root::Root;
+
+/// Reads a toolbox folder's README, `.metadata` and modules. Never fails.
+pub fn load_folder(root_index: usize, root: &Root, rel: &str) -> ToolboxFolder {
+    let dir_name = rel.rsplit('/').next().unwrap_or(rel);
+    let name = dir_name.trim_end_matches(".toolbox").to_string();
+    let mut warnings = Vec::new();
+    if let Err(e) = check_toolbox_name(&name) {
+        warnings.push(format!("{rel}: {e}"));
+    }
+    let metadata = match root.read(&format!("{rel}/.metadata")) {
+        Ok(text) => Metadata::parse(&text, &format!("{rel}/.metadata")).unwrap_or_else(|e| {
+            warnings.push(e);
+            Metadata::default()
+        }),
+        Err(_) => Metadata::default(),
+    };
+    let purpose = root
+        .read(&format!("{rel}/README.md"))
+        .ok()
+        .as_deref()
+        .and_then(readme_purpose)
+        .or(metadata.description.clone())
+        .unwrap_or_default();
+    let modules = root
+        .child_dirs(rel, ".module")
+        .into_iter()
+        .map(|dir| {
+            let module = dir.trim_end_matches(".module").to_string();
+            let path = format!("{rel}/{dir}/init.luau");
+            let code = root
+                .read(&path)
+                .map_err(|e| format!("{path} cannot be read: {e}"))
+                .and_then(|src| compile(&src).map_err(|e| format!("{path} does not compile: {e}")))
+                .map(Arc::from);
+            if let Err(e) = &code {
+                warnings.push(e.clone());
+            }
+            (module, code)
+        })
+        .collect();
+    ToolboxFolder {
+        name,
+        root: root_index,
+        path: rel.to_string(),
+        origin: root.origin,
+        purpose,
+        tags: metadata.tags,
+        kind: if metadata.kind.as_deref() == Some("workflow") {
+            BoxKind::Workflow
+        } else {
+            BoxKind::Toolbox
+        },
+        modules,
+        warnings,
+    }
+}

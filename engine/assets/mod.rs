@@ -1,0 +1,188 @@
+//! The asset index: every toolbox and tool found under the world and the libraries.
+//!
+//! The index is an immutable snapshot. A run holds the snapshot it started with;
+//! a reload builds a new one and swaps it in whole.
+
+mod compile;
+mod docstring;
+mod folder;
+mod metadata;
+mod model;
+pub mod names;
+mod root;
+mod signature;
+mod tool;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+pub use compile::compile;
+pub use docstring::Docstring;
+pub use metadata::{readme_purpose, Metadata};
+pub use model::{
+    Arg, BoxKind, Bytecode, Flag, Origin, Registration, Returns, ToolEntry, ToolMeta, ToolboxFolder,
+};
+pub use root::{Root, RootSource};
+pub use signature::{read_signature, Returned};
+
+use folder::load_folder;
+use tool::{load_tool, ToolLocation};
+
+/// Identifies a toolbox folder: the index of its root and its path below that root.
+pub type FolderKey = (usize, String);
+
+/// One row of `tools.toolboxes()`: toolboxes of the same name are merged.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolboxSummary {
+    /// The toolbox name.
+    pub toolbox: String,
+    /// What it is for.
+    pub purpose: String,
+    /// How many tools it holds (registered or not).
+    #[serde(rename = "toolCount")]
+    pub tool_count: usize,
+    /// Toolbox or workflow.
+    pub kind: BoxKind,
+    /// Where the folder that speaks for the toolbox was found.
+    pub from: Origin,
+}
+
+/// A snapshot of every asset the engine can see.
+#[derive(Debug, Clone, Default)]
+pub struct AssetIndex {
+    /// The roots, world first, then libraries in precedence order.
+    pub roots: Arc<Vec<Root>>,
+    /// Every toolbox folder, by key.
+    pub folders: BTreeMap<FolderKey, Arc<ToolboxFolder>>,
+    /// Every tool by identity; the world shadows the library.
+    pub tools: BTreeMap<String, Arc<ToolEntry>>,
+    /// Problems that are not one tool's: duplicate identities, bad toolbox folders.
+    pub problems: Vec<String>,
+}
+
+impl AssetIndex {
+    /// Walks every root and reads every toolbox and tool (tools in parallel).
+    pub fn build(roots: Arc<Vec<Root>>) -> AssetIndex {
+        let mut folders = BTreeMap::new();
+        let mut jobs = Vec::new();
+        for (root_index, root) in roots.iter().enumerate() {
+            for rel in root.toolbox_dirs() {
+                let folder = load_folder(root_index, root, &rel);
+                let key: FolderKey = (root_index, rel.clone());
+                for dir_name in root.child_dirs(&rel, ".tool") {
+                    jobs.push((key.clone(), folder.name.clone(), dir_name));
+                }
+                folders.insert(key, Arc::new(folder));
+            }
+        }
+        let entries: Vec<ToolEntry> = jobs
+            .par_iter()
+            .map(|(key, toolbox, dir_name)| {
+                load_tool(&ToolLocation {
+                    root: &roots[key.0],
+                    folder: key,
+                    toolbox,
+                    dir_name,
+                })
+            })
+            .collect();
+        let mut index = AssetIndex {
+            roots,
+            folders,
+            tools: BTreeMap::new(),
+            problems: Vec::new(),
+        };
+        for entry in entries {
+            index.insert(entry);
+        }
+        index.collect_folder_problems();
+        index
+    }
+
+    /// Adds a tool unless one of higher precedence already holds its identity.
+    fn insert(&mut self, entry: ToolEntry) {
+        match self.tools.get(&entry.meta.identity) {
+            Some(existing) if existing.folder.0 < entry.folder.0 => {}
+            Some(existing) if existing.folder.0 == entry.folder.0 => self.problems.push(format!(
+                "{} is defined twice: {} is used and {} is ignored; rename or remove one",
+                entry.meta.identity, existing.path, entry.path
+            )),
+            _ => {
+                self.tools
+                    .insert(entry.meta.identity.clone(), Arc::new(entry));
+            }
+        }
+    }
+
+    fn collect_folder_problems(&mut self) {
+        for folder in self.folders.values() {
+            self.problems.extend(folder.warnings.iter().map(|w| {
+                format!("{}: {w}", self.roots[folder.root].display("")).replace("/: ", ": ")
+            }));
+        }
+    }
+
+    /// The tool with this identity (`box.name`), registered or not.
+    pub fn tool(&self, identity: &str) -> Option<&Arc<ToolEntry>> {
+        self.tools.get(identity)
+    }
+
+    /// Every tool of one toolbox, in name order.
+    pub fn tools_in<'a>(
+        &'a self,
+        toolbox: &'a str,
+    ) -> impl Iterator<Item = &'a Arc<ToolEntry>> + 'a {
+        let start = format!("{toolbox}.");
+        self.tools
+            .range(start.clone()..)
+            .take_while(move |(id, _)| id.starts_with(&start))
+            .map(|(_, t)| t)
+            .filter(move |t| t.meta.toolbox == toolbox)
+    }
+
+    /// True when some folder or tool carries this toolbox name.
+    pub fn has_toolbox(&self, name: &str) -> bool {
+        self.folders.values().any(|f| f.name == name)
+    }
+
+    /// The folder that speaks for a toolbox name: the one of highest precedence.
+    pub fn toolbox(&self, name: &str) -> Option<&Arc<ToolboxFolder>> {
+        self.folders
+            .values()
+            .filter(|f| f.name == name)
+            .min_by_key(|f| (f.root, f.path.clone()))
+    }
+
+    /// The folder a tool lives in.
+    pub fn folder(&self, key: &FolderKey) -> Option<&Arc<ToolboxFolder>> {
+        self.folders.get(key)
+    }
+
+    /// Toolbox names, sorted and unique.
+    pub fn toolbox_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.folders.values().map(|f| f.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    /// One summary per toolbox name, sorted by name.
+    pub fn toolboxes(&self) -> Vec<ToolboxSummary> {
+        self.toolbox_names()
+            .into_iter()
+            .filter_map(|name| {
+                let folder = self.toolbox(name)?;
+                Some(ToolboxSummary {
+                    toolbox: name.to_string(),
+                    purpose: folder.purpose.clone(),
+                    tool_count: self.tools_in(name).count(),
+                    kind: folder.kind,
+                    from: folder.origin,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,166 @@
+//! The data the asset index holds about toolboxes and tools.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+/// Where an asset was found. The world shadows the library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    /// The writable directory the engine is bound to.
+    World,
+    /// A read-only toolbox folder: bundled or given with `--library`.
+    Library,
+}
+
+/// Whether a toolbox is a plain toolbox or a workflow (entry tool `start`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoxKind {
+    /// A plain toolbox.
+    Toolbox,
+    /// A toolbox whose `.metadata` says `"kind": "workflow"`.
+    Workflow,
+}
+
+/// One parameter of a tool, merged from the signature and the `--!arg` docstring.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Arg {
+    /// Parameter name.
+    pub name: String,
+    /// Luau type as written (the signature wins over the docstring).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// What the parameter means.
+    pub description: String,
+    /// True when the type is optional (`T?`).
+    pub optional: bool,
+}
+
+/// The `--!return` docstring merged with the signature's return type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Returns {
+    /// Luau type as written.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// What the value means.
+    pub description: String,
+}
+
+/// A `--!flag NAME [SHORT]` annotation: a boolean set by `--NAME` or `-SHORT`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Flag {
+    /// The parameter (or options field) the flag sets.
+    pub name: String,
+    /// Optional one-letter alias.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short: Option<String>,
+}
+
+/// Everything the four metadata sources say about one tool.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolMeta {
+    /// `"<box>.<name>"`.
+    pub identity: String,
+    /// The tool's name (folder name without `.tool`).
+    pub name: String,
+    /// The toolbox's name.
+    pub toolbox: String,
+    /// `--!desc` lines joined, or the README purpose when there are none.
+    pub description: String,
+    /// The typed function signature as written, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Parameters in order.
+    pub args: Vec<Arg>,
+    /// Return value, when documented or typed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Returns>,
+    /// `--!example` lines.
+    pub examples: Vec<String>,
+    /// Tags from `.metadata`.
+    pub tags: Vec<String>,
+    /// `--!flag` annotations.
+    pub flags: Vec<Flag>,
+    /// `--!rest` parameter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rest: Option<String>,
+    /// `status` from `.metadata` (`ready` when absent).
+    pub status: String,
+    /// First descriptive line of README.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub purpose: Option<String>,
+    /// True when the folder holds `render.luau`.
+    #[serde(rename = "hasRender")]
+    pub has_render: bool,
+}
+
+/// Compiled Luau bytecode, shared between VMs and runs.
+pub type Bytecode = Arc<[u8]>;
+
+/// Whether a tool can be called, and if not, why.
+#[derive(Debug, Clone)]
+pub enum Registration {
+    /// The tool compiled; its bytecode is ready to instantiate.
+    Registered(Bytecode),
+    /// The tool is listed but never callable.
+    Unregistered(String),
+}
+
+/// A tool as the index holds it.
+#[derive(Debug, Clone)]
+pub struct ToolEntry {
+    /// The assembled metadata.
+    pub meta: ToolMeta,
+    /// Callable or not, with the reason.
+    pub registration: Registration,
+    /// Non-fatal findings for `codemode check` (docstring/signature mismatches).
+    pub warnings: Vec<String>,
+    /// README.md text, shown at tier 3 and in docs.
+    pub readme: Option<String>,
+    /// Key into [`super::AssetIndex::folders`]: the toolbox folder this tool lives in.
+    pub folder: super::FolderKey,
+    /// Path of the tool folder relative to its root (for messages).
+    pub path: String,
+    /// Where the tool was found.
+    pub origin: Origin,
+}
+
+impl ToolEntry {
+    /// True when the tool can be called.
+    pub fn is_registered(&self) -> bool {
+        matches!(self.registration, Registration::Registered(_))
+    }
+
+    /// The reason the tool cannot be called, if any.
+    pub fn reason(&self) -> Option<&str> {
+        match &self.registration {
+            Registration::Registered(_) => None,
+            Registration::Unregistered(r) => Some(r),
+        }
+    }
+}
+
+/// One `<box>.toolbox/` folder. Several folders (world, libraries) can share a name.
+#[derive(Debug, Clone)]
+pub struct ToolboxFolder {
+    /// The toolbox name.
+    pub name: String,
+    /// Which root the folder is in (index into the registry's roots).
+    pub root: usize,
+    /// Path of the folder relative to its root.
+    pub path: String,
+    /// Where it was found.
+    pub origin: Origin,
+    /// README purpose, or `.metadata` description.
+    pub purpose: String,
+    /// Tags from `.metadata`.
+    pub tags: Vec<String>,
+    /// Toolbox or workflow.
+    pub kind: BoxKind,
+    /// `<m>.module/init.luau` modules, compiled: `require(".<m>")`.
+    pub modules: Vec<(String, Result<Bytecode, String>)>,
+    /// Problems with the folder itself (bad `.metadata`, bad module).
+    pub warnings: Vec<String>,
+}

@@ -1,0 +1,118 @@
+//! Names of toolboxes and tools: validation and "did you mean".
+
+/// Members of `tools`; a toolbox may not take one of these names.
+pub const RESERVED: [&str; 13] = [
+    "toolboxes",
+    "list",
+    "search",
+    "get",
+    "callable",
+    "use",
+    "createToolbox",
+    "create",
+    "delete",
+    "bind",
+    "parseCommandLine",
+    "render",
+    "reload",
+];
+
+/// Longest allowed name.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Checks that `name` is a Luau identifier of at most 64 characters.
+/// The error says what a valid name looks like.
+pub fn check_name(kind: &str, name: &str) -> Result<(), String> {
+    let mut chars = name.chars();
+    let valid_start = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    let valid_rest = chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if name.len() > MAX_NAME_LEN {
+        return Err(format!(
+            "{kind} name '{}…' is {} characters long; use at most {MAX_NAME_LEN}",
+            &name[..name.char_indices().nth(20).map_or(name.len(), |(i, _)| i)],
+            name.len()
+        ));
+    }
+    if !valid_start || !valid_rest {
+        return Err(format!(
+            "{kind} name '{name}' is not a Luau identifier; use letters, digits and _ and start with a letter or _ (e.g. '{}')",
+            suggest_identifier(name)
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a toolbox name: an identifier that is not a member of `tools`.
+pub fn check_toolbox_name(name: &str) -> Result<(), String> {
+    check_name("toolbox", name)?;
+    if RESERVED.contains(&name) {
+        return Err(format!(
+            "toolbox name '{name}' is taken by tools.{name}; pick another name (e.g. '{name}s' or 'my_{name}')"
+        ));
+    }
+    Ok(())
+}
+
+/// A valid identifier close to `name` (used in error messages).
+fn suggest_identifier(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .take(MAX_NAME_LEN)
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.insert(0, '_');
+        out.truncate(MAX_NAME_LEN);
+    }
+    out
+}
+
+/// Up to three candidates closest to `wanted`, best first.
+pub fn nearest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let wanted_lower = wanted.to_lowercase();
+    let mut scored: Vec<(f64, &str)> = candidates
+        .into_iter()
+        .map(|c| {
+            let lower = c.to_lowercase();
+            let mut score = strsim::jaro_winkler(&wanted_lower, &lower);
+            if lower.contains(&wanted_lower) || wanted_lower.contains(&lower) {
+                score += 0.2;
+            }
+            (score, c)
+        })
+        .filter(|(score, _)| *score > 0.7)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(3).map(|(_, c)| c).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_identifiers_and_refuses_the_rest() {
+        assert!(check_name("tool", "slugify_2").is_ok());
+        assert!(check_name("tool", "_x").is_ok());
+        let err = check_name("tool", "my-tool").unwrap_err();
+        assert!(err.contains("'my_tool'"), "{err}");
+        assert!(check_name("tool", "2x").unwrap_err().contains("'_2x'"));
+        assert!(check_name("tool", "").is_err());
+        assert!(check_name("tool", &"a".repeat(65))
+            .unwrap_err()
+            .contains("at most 64"));
+        assert!(check_toolbox_name("list")
+            .unwrap_err()
+            .contains("tools.list"));
+    }
+
+    #[test]
+    fn nearest_finds_misspellings() {
+        let names = ["slugify", "wordCount", "truncate"];
+        assert_eq!(nearest("slugfy", names), vec!["slugify"]);
+        assert_eq!(nearest("wordcount", names)[0], "wordCount");
+        assert!(nearest("zzzz", names).is_empty());
+    }
+}

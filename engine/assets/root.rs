@@ -1,0 +1,180 @@
+//! A place toolboxes are found: a directory on disk or the bundled tree in the binary.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use include_dir::Dir;
+use walkdir::WalkDir;
+
+use super::model::Origin;
+
+/// How deep below a root the discovery walk looks for `*.toolbox` folders.
+const MAX_DEPTH: usize = 6;
+
+/// Directory names the walk never enters (build output, dependencies).
+const SKIPPED_DIRS: [&str; 3] = ["target", "node_modules", "__pycache__"];
+
+/// Where a root's files live.
+#[derive(Debug, Clone)]
+pub enum RootSource {
+    /// A directory on disk.
+    Disk(PathBuf),
+    /// Files compiled into the binary.
+    Bundled(&'static Dir<'static>),
+}
+
+/// One root of the registry: the world or a library.
+#[derive(Debug, Clone)]
+pub struct Root {
+    /// World or library.
+    pub origin: Origin,
+    /// Where the files are.
+    pub source: RootSource,
+}
+
+impl Root {
+    /// A root on disk. Paths are canonicalized so containment checks are exact.
+    pub fn disk(origin: Origin, path: &Path) -> io::Result<Root> {
+        let path = path.canonicalize().map_err(|e| {
+            io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display()))
+        })?;
+        if !path.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                format!("{} is not a directory", path.display()),
+            ));
+        }
+        Ok(Root {
+            origin,
+            source: RootSource::Disk(path),
+        })
+    }
+
+    /// The bundled toolboxes.
+    pub fn bundled(dir: &'static Dir<'static>) -> Root {
+        Root {
+            origin: Origin::Library,
+            source: RootSource::Bundled(dir),
+        }
+    }
+
+    /// The directory on disk, when the root has one.
+    pub fn dir(&self) -> Option<&Path> {
+        match &self.source {
+            RootSource::Disk(p) => Some(p),
+            RootSource::Bundled(_) => None,
+        }
+    }
+
+    /// A path a person can read: absolute on disk, `<bundled>/...` otherwise.
+    pub fn display(&self, rel: &str) -> String {
+        match &self.source {
+            RootSource::Disk(p) => p.join(rel).display().to_string(),
+            RootSource::Bundled(_) => format!("<bundled>/{rel}"),
+        }
+    }
+
+    /// Reads a text file below the root. On disk, a symlink that leads out of the root is refused.
+    pub fn read(&self, rel: &str) -> io::Result<String> {
+        match &self.source {
+            RootSource::Disk(root) => {
+                let path = root.join(rel);
+                if path.symlink_metadata()?.file_type().is_symlink() {
+                    let target = path.canonicalize()?;
+                    if !target.starts_with(root) {
+                        return Err(io::Error::new(
+                            io::ErrorKind::PermissionDenied,
+                            format!("{rel} is a symlink that leads out of the root; tools must live inside it"),
+                        ));
+                    }
+                }
+                std::fs::read_to_string(path)
+            }
+            RootSource::Bundled(dir) => dir
+                .get_file(rel)
+                .and_then(|f| f.contents_utf8())
+                .map(str::to_string)
+                .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("{rel} not found"))),
+        }
+    }
+
+    /// True when a file exists below the root.
+    pub fn has_file(&self, rel: &str) -> bool {
+        match &self.source {
+            RootSource::Disk(root) => root.join(rel).is_file(),
+            RootSource::Bundled(dir) => dir.get_file(rel).is_some(),
+        }
+    }
+
+    /// Relative paths of every `*.toolbox` folder below the root, sorted.
+    pub fn toolbox_dirs(&self) -> Vec<String> {
+        let mut found = match &self.source {
+            RootSource::Disk(root) => disk_toolboxes(root),
+            RootSource::Bundled(dir) => {
+                let mut out = Vec::new();
+                bundled_toolboxes(dir, &mut out);
+                out
+            }
+        };
+        found.sort();
+        found
+    }
+
+    /// Names of the child folders of `rel` that end in `suffix` (e.g. `.tool`), sorted.
+    pub fn child_dirs(&self, rel: &str, suffix: &str) -> Vec<String> {
+        let mut names: Vec<String> = match &self.source {
+            RootSource::Disk(root) => std::fs::read_dir(root.join(rel))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(suffix))
+                .collect(),
+            RootSource::Bundled(dir) => dir
+                .get_dir(rel)
+                .into_iter()
+                .flat_map(|d| d.dirs())
+                .filter_map(|d| d.path().file_name()?.to_str().map(str::to_string))
+                .filter(|n| n.ends_with(suffix))
+                .collect(),
+        };
+        names.sort();
+        names
+    }
+}
+
+fn disk_toolboxes(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut walk = WalkDir::new(root).max_depth(MAX_DEPTH).into_iter();
+    while let Some(entry) = walk.next() {
+        let Ok(entry) = entry else { continue };
+        if !entry.file_type().is_dir() || entry.depth() == 0 {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        if name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref()) || name.ends_with(".tool")
+        {
+            walk.skip_current_dir();
+            continue;
+        }
+        if name.ends_with(".toolbox") {
+            if let Ok(rel) = entry.path().strip_prefix(root) {
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+            walk.skip_current_dir();
+        }
+    }
+    out
+}
+
+fn bundled_toolboxes(dir: &'static Dir<'static>, out: &mut Vec<String>) {
+    for child in dir.dirs() {
+        let path = child.path().to_string_lossy().replace('\\', "/");
+        if path.ends_with(".toolbox") {
+            out.push(path);
+        } else {
+            bundled_toolboxes(child, out);
+        }
+    }
+}

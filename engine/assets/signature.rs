@@ -1,0 +1,197 @@
+//! The typed signature of the function a tool's `init.luau` returns, read with `full_moon`.
+
+use full_moon::ast::{self, Expression, LastStmt, Parameter, Stmt};
+use full_moon::LuaVersion;
+
+/// One parameter as the signature declares it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SigParam {
+    /// Name (`...` for varargs).
+    pub name: String,
+    /// Type as written, when annotated.
+    pub ty: Option<String>,
+}
+
+/// What the source says about the returned function.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Returned {
+    /// The chunk returns a function whose signature we could read.
+    Function {
+        /// Parameters in order.
+        params: Vec<SigParam>,
+        /// Return type as written, when annotated.
+        returns: Option<String>,
+        /// `name(params): ret` as one line.
+        signature: String,
+    },
+    /// The chunk returns something computed at run time; checked on first call.
+    Unknown,
+    /// The chunk ends without returning a function (the reason says what it returns).
+    NotAFunction(String),
+}
+
+/// Parses `source` as Luau and finds the returned function's signature.
+/// `Err` carries the parser's first error with its line.
+pub fn read_signature(source: &str, fallback_name: &str) -> Result<Returned, String> {
+    let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
+    if let Some(error) = parsed.errors().first() {
+        let line = error.range().0.line();
+        return Err(format!("line {line}: {}", error.error_message()));
+    }
+    let ast = parsed.into_ast();
+    let block = ast.nodes();
+    let Some(LastStmt::Return(ret)) = block.last_stmt() else {
+        return Ok(Returned::NotAFunction(
+            "the file ends without `return <function>`".into(),
+        ));
+    };
+    let Some(expr) = ret.returns().iter().next() else {
+        return Ok(Returned::NotAFunction(
+            "the file's `return` returns nothing".into(),
+        ));
+    };
+    Ok(match expr {
+        Expression::Function(func) => describe(fallback_name, func.body()),
+        Expression::Var(ast::Var::Name(name)) => {
+            let wanted = name.token().to_string();
+            find_local_function(block, &wanted)
+                .map(|body| describe(&wanted, body))
+                .unwrap_or(Returned::Unknown)
+        }
+        Expression::String(_) | Expression::Number(_) | Expression::TableConstructor(_) => {
+            Returned::NotAFunction(format!(
+                "the file returns `{}`, not a function",
+                compact(&expr.to_string())
+            ))
+        }
+        Expression::Symbol(sym) => Returned::NotAFunction(format!(
+            "the file returns `{}`, not a function",
+            sym.token()
+        )),
+        _ => Returned::Unknown,
+    })
+}
+
+/// The last `local function NAME` or `local NAME = function` in the top-level block.
+fn find_local_function<'a>(block: &'a ast::Block, wanted: &str) -> Option<&'a ast::FunctionBody> {
+    let mut found = None;
+    for stmt in block.stmts() {
+        match stmt {
+            Stmt::LocalFunction(f) if f.name().token().to_string() == wanted => {
+                found = Some(f.body())
+            }
+            Stmt::LocalAssignment(a) => {
+                for (name, expr) in a.names().iter().zip(a.expressions().iter()) {
+                    if name.token().to_string() == wanted {
+                        if let Expression::Function(func) = expr {
+                            found = Some(func.body());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+fn describe(name: &str, body: &ast::FunctionBody) -> Returned {
+    let params: Vec<SigParam> = body
+        .parameters()
+        .iter()
+        .zip(body.type_specifiers())
+        .map(|(param, ty)| SigParam {
+            name: match param {
+                Parameter::Ellipsis(_) => "...".to_string(),
+                Parameter::Name(n) => n.token().to_string(),
+                _ => "?".to_string(),
+            },
+            ty: ty.map(|t| compact(&t.type_info().to_string())),
+        })
+        .collect();
+    let returns = body
+        .return_type()
+        .map(|t| compact(&t.type_info().to_string()));
+    let rendered: Vec<String> = params
+        .iter()
+        .map(|p| match &p.ty {
+            Some(ty) => format!("{}: {ty}", p.name),
+            None => p.name.clone(),
+        })
+        .collect();
+    let mut signature = format!("{name}({})", rendered.join(", "));
+    if let Some(r) = &returns {
+        signature.push_str(": ");
+        signature.push_str(r);
+    }
+    Returned::Function {
+        params,
+        returns,
+        signature,
+    }
+}
+
+/// Collapses runs of whitespace (types written over several lines) into single spaces.
+fn compact(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_typed_local_function() {
+        let src = "local function slugify(text: string, opts: { sep: string? }?): string\n\treturn text\nend\n\nreturn slugify\n";
+        let Returned::Function {
+            params,
+            returns,
+            signature,
+        } = read_signature(src, "x").unwrap()
+        else {
+            panic!("no function")
+        };
+        assert_eq!(params.len(), 2);
+        assert_eq!(params[1].ty.as_deref(), Some("{ sep: string? }?"));
+        assert_eq!(returns.as_deref(), Some("string"));
+        assert_eq!(
+            signature,
+            "slugify(text: string, opts: { sep: string? }?): string"
+        );
+    }
+
+    #[test]
+    fn reads_an_anonymous_function_and_untyped_params() {
+        let src = "return function(a, b: number) return a end";
+        let Returned::Function {
+            params, signature, ..
+        } = read_signature(src, "f").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(params[0].ty, None);
+        assert_eq!(signature, "f(a, b: number)");
+    }
+
+    #[test]
+    fn flags_files_that_return_no_function() {
+        assert!(matches!(
+            read_signature("local x = 1", "f"),
+            Ok(Returned::NotAFunction(_))
+        ));
+        assert!(matches!(
+            read_signature("return 42", "f"),
+            Ok(Returned::NotAFunction(_))
+        ));
+        assert!(matches!(
+            read_signature("return make()", "f"),
+            Ok(Returned::Unknown)
+        ));
+    }
+
+    #[test]
+    fn reports_parse_errors_with_their_line() {
+        let err = read_signature("local x = 1\nlocal function (", "f").unwrap_err();
+        assert!(err.starts_with("line 2"), "{err}");
+    }
+}

@@ -1,0 +1,38 @@
+//! `codemode check`: every broken tool and why.
+
+use std::process::ExitCode;
+
+use super::Cli;
+
+/// Prints each problem; exit 1 if a tool is not callable or the world has problems.
+pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
+    let registry = cli.registry()?;
+    let index = registry.snapshot();
+    let mut broken = 0;
+    let mut warned = 0;
+    for entry in index.tools.values() {
+        if let Some(reason) = entry.reason() {
+            broken += 1;
+            println!("error: {} ({}): {reason}", entry.meta.identity, entry.path);
+        }
+        for warning in &entry.warnings {
+            warned += 1;
+            println!("warning: {}: {warning}", entry.meta.identity);
+        }
+    }
+    for problem in &index.problems {
+        broken += 1;
+        println!("error: {problem}");
+    }
+    let total = index.tools.len();
+    println!(
+        "{total} tools in {} toolboxes: {} callable, {broken} problems, {warned} warnings",
+        index.toolbox_names().len(),
+        index.tools.values().filter(|t| t.is_registered()).count()
+    );
+    Ok(if broken > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

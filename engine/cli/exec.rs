@@ -1,0 +1,20 @@
+//! `codemode exec`: one JSON envelope on stdout, whatever the script does.
+
+use std::process::ExitCode;
+
+use codemode::Output;
+
+use super::{read_script, Cli};
+
+/// Runs the script and prints its envelope. Exit 0 ok, 1 script error.
+pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
+    let source = read_script(file)?;
+    let mut runtime = cli.runtime()?;
+    let envelope = runtime.exec(&source, Output::Capture);
+    println!("{}", envelope.to_json());
+    Ok(if envelope.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

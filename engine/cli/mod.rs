@@ -1,0 +1,145 @@
+//! The `codemode` command line: a thin layer over the library.
+
+mod check;
+mod exec;
+mod list;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use codemode::{Limits, Registry, Runtime};
+
+/// codemode: drive tools with Luau scripts. Tools are folders on disk
+/// (<box>.toolbox/<name>.tool/init.luau); scripts call them as tools.<box>.<name>(...).
+#[derive(Debug, Parser)]
+#[command(name = "codemode", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+
+    /// The writable directory holding your toolboxes [default: the current directory]
+    #[arg(long, global = true, env = "CODEMODE_WORLD", value_name = "DIR")]
+    world: Option<PathBuf>,
+
+    /// A read-only folder of toolboxes, searched after the world (repeatable)
+    #[arg(long, global = true, value_name = "DIR")]
+    library: Vec<PathBuf>,
+
+    /// Wall-clock deadline per script, in milliseconds
+    #[arg(long, global = true, default_value_t = 10_000, value_name = "MS")]
+    timeout_ms: u64,
+
+    /// Memory limit of the Luau VM, in MiB
+    #[arg(long, global = true, default_value_t = 256, value_name = "MB")]
+    memory_mb: usize,
+
+    /// Cap on printed output, and separately on the returned value as JSON, in bytes
+    #[arg(long, global = true, default_value_t = 1024 * 1024, value_name = "BYTES")]
+    max_output_bytes: usize,
+
+    /// Log to stderr (-v info, -vv debug); stdout stays clean
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a script headless: its prints, then its returned value; exit 1 on error
+    Run {
+        /// The script file, or - for stdin
+        file: String,
+    },
+    /// Run a script as tool_exec: print exactly one JSON result envelope
+    Exec {
+        /// The script file, or - for stdin [default: -]
+        file: Option<String>,
+    },
+    /// List toolboxes and tools (tier 1 names, 2 descriptions, 3 signatures)
+    List {
+        /// Tier 1, 2 or 3, and/or a toolbox name, in either order
+        #[arg(num_args = 0..=2)]
+        args: Vec<String>,
+        /// Print the value as JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate the world: name every broken tool and why; exit 1 if any
+    Check,
+}
+
+impl Cli {
+    fn limits(&self) -> Limits {
+        Limits {
+            timeout: Duration::from_millis(self.timeout_ms.max(1)),
+            memory_bytes: self.memory_mb.max(1) * 1024 * 1024,
+            max_output_bytes: self.max_output_bytes.max(64),
+            ..Limits::default()
+        }
+    }
+
+    fn registry(&self) -> anyhow::Result<Arc<Registry>> {
+        let world = match &self.world {
+            Some(w) => w.clone(),
+            None => std::env::current_dir()
+                .context("cannot read the current directory; pass --world DIR")?,
+        };
+        Ok(Arc::new(Registry::open(&world, &self.library, true)?))
+    }
+
+    fn runtime(&self) -> anyhow::Result<Runtime> {
+        Ok(Runtime::new(self.registry()?, self.limits())?)
+    }
+}
+
+/// Parses the command line and runs the command.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.verbose);
+    let result = match &cli.command {
+        Command::Run { file } => run::run(&cli, file),
+        Command::Exec { file } => exec::exec(&cli, file.as_deref().unwrap_or("-")),
+        Command::List { args, json } => list::list(&cli, args, *json),
+        Command::Check => check::check(&cli),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("codemode: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_tracing(verbose: u8) {
+    let level = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("CODEMODE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(filter)
+        .init();
+}
+
+/// Reads a script from a file, or stdin for `-`.
+fn read_script(file: &str) -> anyhow::Result<String> {
+    use std::io::Read;
+    if file == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the script from stdin")?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read script {file}; give a path or - for stdin"))
+    }
+}

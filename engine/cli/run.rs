@@ -1,0 +1,38 @@
+//! `codemode run`: a script headless, printing as it goes.
+
+use std::process::ExitCode;
+
+use codemode::Output;
+
+use super::{read_script, Cli};
+
+/// Runs the script; prints its returned value (as JSON) after its own output.
+pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
+    let source = read_script(file)?;
+    let mut runtime = cli.runtime()?;
+    let envelope = runtime.exec(&source, Output::Stream);
+    if let Some(error) = &envelope.error {
+        let line = error
+            .line
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default();
+        eprintln!(
+            "error[{}]{line}: {}",
+            serde_json::to_value(error.kind)?.as_str().unwrap_or("?"),
+            error.message
+        );
+        if let Some(hint) = &error.hint {
+            eprintln!("hint: {hint}");
+        }
+        return Ok(ExitCode::from(1));
+    }
+    match &envelope.value {
+        None | Some(serde_json::Value::Null) => {}
+        Some(serde_json::Value::String(s)) => println!("{s}"),
+        Some(value) => println!("{}", serde_json::to_string_pretty(value)?),
+    }
+    for cut in &envelope.truncation {
+        eprintln!("note: {}", cut.note);
+    }
+    Ok(ExitCode::SUCCESS)
+}

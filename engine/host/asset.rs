@@ -1,0 +1,145 @@
+//! The `asset` capability: read the asset index of the current run.
+
+use mlua::{Lua, LuaSerdeExt, Table, Value};
+use serde::Serialize;
+
+use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
+use crate::runtime::{with_state, HostError};
+
+use super::instance::load_tool;
+
+/// A tool as the prelude sees it: its metadata plus whether it can be called.
+#[derive(Serialize)]
+struct ToolRow<'a> {
+    #[serde(flatten)]
+    meta: &'a ToolMeta,
+    registered: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    from: Origin,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    readme: Option<&'a str>,
+}
+
+fn row(entry: &ToolEntry, with_readme: bool) -> ToolRow<'_> {
+    ToolRow {
+        meta: &entry.meta,
+        registered: entry.is_registered(),
+        reason: entry.reason(),
+        from: entry.origin,
+        readme: if with_readme {
+            entry.readme.as_deref()
+        } else {
+            None
+        },
+    }
+}
+
+fn to_lua<T: Serialize>(lua: &Lua, value: &T) -> mlua::Result<Value> {
+    let options = mlua::serde::SerializeOptions::new()
+        .serialize_none_to_null(false)
+        .serialize_unit_to_null(false);
+    lua.to_value_with(value, options)
+}
+
+/// Builds the read-only `asset` table.
+pub fn module(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "toolboxes",
+        lua.create_function(|lua, ()| {
+            let index = with_state(lua, |s| s.index.clone())?;
+            to_lua(lua, &index.toolboxes())
+        })?,
+    )?;
+    t.raw_set(
+        "tools",
+        lua.create_function(|lua, toolbox: Option<String>| {
+            let index = with_state(lua, |s| s.index.clone())?;
+            let rows: Vec<ToolRow> = match &toolbox {
+                Some(b) => index.tools_in(b).map(|e| row(e, false)).collect(),
+                None => index.tools.values().map(|e| row(e, false)).collect(),
+            };
+            to_lua(lua, &rows)
+        })?,
+    )?;
+    t.raw_set(
+        "get",
+        lua.create_function(|lua, identity: String| {
+            let index = with_state(lua, |s| s.index.clone())?;
+            match index.tool(&identity) {
+                Some(entry) => to_lua(lua, &row(entry, true)),
+                None => Ok(Value::Nil),
+            }
+        })?,
+    )?;
+    t.raw_set(
+        "checkToolbox",
+        lua.create_function(|lua, name: String| {
+            let index = with_state(lua, |s| s.index.clone())?;
+            if index.has_toolbox(&name) {
+                Ok(true)
+            } else {
+                Err(missing_toolbox(&index, &name).into_lua())
+            }
+        })?,
+    )?;
+    t.raw_set(
+        "callable",
+        lua.create_function(|lua, (toolbox, tool): (String, String)| {
+            let index = with_state(lua, |s| s.index.clone())?;
+            let identity = format!("{toolbox}.{tool}");
+            Ok(index
+                .tool(&identity)
+                .filter(|e| e.is_registered())
+                .map(|_| identity))
+        })?,
+    )?;
+    t.raw_set(
+        "load",
+        lua.create_function(|lua, (toolbox, tool): (String, String)| {
+            load_tool(lua, &toolbox, &tool)
+        })?,
+    )?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
+/// The error for a toolbox name the index does not hold, naming the nearest ones.
+pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
+    let boxes = index.toolbox_names();
+    let near = names::nearest(name, boxes.iter().copied());
+    let hint = match near.first() {
+        Some(best) => format!(
+            "did you mean tools.{best}? Toolboxes: {}. tools.toolboxes() lists them with their purpose",
+            boxes.join(", ")
+        ),
+        None => format!(
+            "no toolbox is close to '{name}'. Toolboxes: {}. tools.toolboxes() lists them with their purpose",
+            boxes.join(", ")
+        ),
+    };
+    HostError::hinted(format!("no toolbox named '{name}'"), hint)
+}
+
+/// The error for a tool name a toolbox does not hold, naming the nearest ones.
+pub fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError {
+    let tools: Vec<&str> = index
+        .tools_in(toolbox)
+        .map(|e| e.meta.name.as_str())
+        .collect();
+    let near = names::nearest(name, tools.iter().copied());
+    let hint = match near.first() {
+        Some(best) => format!(
+            "did you mean tools.{toolbox}.{best}? tools.list('{toolbox}', 2) lists its tools"
+        ),
+        None => format!(
+            "'{toolbox}' holds: {}. tools.list('{toolbox}', 2) lists them with descriptions",
+            tools.join(", ")
+        ),
+    };
+    HostError::hinted(
+        format!("no tool named '{name}' in toolbox '{toolbox}'"),
+        hint,
+    )
+}

@@ -1,0 +1,143 @@
+//! Instantiating tools and toolbox modules for the current run.
+//!
+//! Bytecode is compiled once per file version (by the index); each run gets its own
+//! instance of every tool it touches, with its own environment, so nothing a tool
+//! keeps at module level survives into the next run.
+
+use mlua::chunk::ChunkMode;
+use mlua::{Function, Lua, Table, Value};
+
+use crate::assets::{Bytecode, FolderKey, Registration};
+use crate::runtime::{with_state, HostError, ENV_META};
+
+use super::asset::{missing_tool, missing_toolbox};
+
+/// The function behind `tools.<toolbox>.<tool>` for this run.
+pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function> {
+    let identity = format!("{toolbox}.{tool}");
+    let (cached, index) = with_state(lua, |s| (s.tools.get(&identity).cloned(), s.index.clone()))?;
+    if let Some(f) = cached {
+        return Ok(f);
+    }
+    let Some(entry) = index.tool(&identity) else {
+        let error = if index.has_toolbox(toolbox) {
+            missing_tool(&index, toolbox, tool)
+        } else {
+            missing_toolbox(&index, toolbox)
+        };
+        return Err(error.into_lua());
+    };
+    let bytecode = match &entry.registration {
+        Registration::Registered(code) => code.clone(),
+        Registration::Unregistered(reason) => {
+            return Err(HostError::hinted(
+                format!("tool {identity} is not callable: {reason}"),
+                format!("fix the tool's files, then check with `codemode check`; tools.get('{identity}') shows what was read"),
+            )
+            .into_lua())
+        }
+    };
+    let value = instantiate(lua, &bytecode, &identity, &entry.folder)?;
+    let Value::Function(function) = value else {
+        return Err(HostError::hinted(
+            format!(
+                "tool {identity}: init.luau returned a {}, not a function",
+                value.type_name()
+            ),
+            "end the tool's init.luau with `return <the tool's function>`",
+        )
+        .into_lua());
+    };
+    with_state(lua, |s| s.tools.insert(identity, function.clone()))?;
+    Ok(function)
+}
+
+/// Runs a compiled chunk in a fresh environment whose `require` resolves in `folder`.
+fn instantiate(
+    lua: &Lua,
+    bytecode: &Bytecode,
+    name: &str,
+    folder: &FolderKey,
+) -> mlua::Result<Value> {
+    let env = module_env(lua, folder)?;
+    lua.load(&bytecode[..])
+        .set_name(format!("={name}"))
+        .set_mode(ChunkMode::Binary)
+        .set_environment(env)
+        .call(())
+}
+
+/// A tool's or module's environment: reads through to the globals, with its own `require`.
+fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
+    let env = lua.create_table()?;
+    let key = folder.clone();
+    env.raw_set(
+        "require",
+        lua.create_function(move |lua, name: String| require(lua, &key, &name))?,
+    )?;
+    env.set_metatable(Some(lua.named_registry_value::<Table>(ENV_META)?))?;
+    Ok(env)
+}
+
+/// `require(".shared")` and `require(".<module>")`: the toolbox's own `<module>.module/`.
+fn require(lua: &Lua, folder: &FolderKey, name: &str) -> mlua::Result<Value> {
+    let module = name
+        .strip_prefix("./")
+        .or_else(|| name.strip_prefix('.'))
+        .unwrap_or("");
+    let (index, cached) = with_state(lua, |s| {
+        (
+            s.index.clone(),
+            s.modules
+                .get(&(folder.clone(), module.to_string()))
+                .cloned(),
+        )
+    })?;
+    match cached {
+        Some(Some(value)) => return Ok(value),
+        Some(None) => {
+            return Err(HostError::hinted(
+                format!("require('{name}') is a cycle: the module is still loading"),
+                "move what both modules need into a third module",
+            )
+            .into_lua())
+        }
+        None => {}
+    }
+    let Some(toolbox) = index.folder(folder) else {
+        return Err(missing_toolbox(&index, &folder.1).into_lua());
+    };
+    let available: Vec<String> = toolbox
+        .modules
+        .iter()
+        .map(|(m, _)| format!("'.{m}'"))
+        .collect();
+    let found = toolbox
+        .modules
+        .iter()
+        .find(|(m, _)| m == module && !module.is_empty());
+    let Some((_, code)) = found else {
+        return Err(HostError::hinted(
+            format!("require('{name}'): toolbox '{}' has no such module", toolbox.name),
+            format!(
+                "require resolves only the toolbox's own <name>.module/ folders ({}); other tools are called through tools.<box>.<name>",
+                if available.is_empty() { "this toolbox has none".to_string() } else { available.join(", ") }
+            ),
+        )
+        .into_lua());
+    };
+    let code = code.clone().map_err(|e| HostError::new(e).into_lua())?;
+    let key = (folder.clone(), module.to_string());
+    with_state(lua, |s| s.modules.insert(key.clone(), None))?;
+    let loaded = instantiate(lua, &code, &format!("{}/{module}", toolbox.name), folder);
+    let value = match loaded {
+        Ok(Value::Nil) => Value::Boolean(true),
+        Ok(v) => v,
+        Err(e) => {
+            with_state(lua, |s| s.modules.remove(&key))?;
+            return Err(e);
+        }
+    };
+    with_state(lua, |s| s.modules.insert(key, Some(value.clone())))?;
+    Ok(value)
+}

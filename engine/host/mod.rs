@@ -1,0 +1,17 @@
+//! Capabilities handed to Luau: each module builds one read-only table.
+//!
+//! Capabilities are given to the prelude only (through its private environment);
+//! scripts reach them through the `tools` surface the prelude builds.
+
+pub mod asset;
+pub mod instance;
+
+use mlua::{Lua, Table};
+
+/// Builds the table of capabilities the prelude sees as globals.
+pub fn capabilities(lua: &Lua) -> mlua::Result<Table> {
+    let caps = lua.create_table()?;
+    caps.raw_set("asset", asset::module(lua)?)?;
+    caps.set_readonly(true);
+    Ok(caps)
+}

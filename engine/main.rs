@@ -1,0 +1,7 @@
+//! The `codemode` binary.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -1,0 +1,80 @@
+//! The result envelope: what `codemode exec` prints and MCP `tool_exec` returns.
+
+use serde::Serialize;
+
+/// What went wrong, by cause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorKind {
+    /// The script does not compile (or is not text).
+    Syntax,
+    /// The script raised an error.
+    Runtime,
+    /// The deadline passed.
+    Timeout,
+    /// The memory limit was reached.
+    Memory,
+    /// `print` output passed the cap.
+    Output,
+    /// Another engine limit (coroutines, stack depth) was reached.
+    Limit,
+}
+
+/// A failed run's error.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScriptError {
+    /// The cause.
+    pub kind: ErrorKind,
+    /// What happened.
+    pub message: String,
+    /// Line in the script, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// Where output was cut, so a reader knows the data is partial.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Truncation {
+    /// `"value"` or `"stdout"`.
+    pub what: String,
+    /// The cap in bytes.
+    #[serde(rename = "capBytes")]
+    pub cap_bytes: usize,
+    /// How to get the rest.
+    pub note: String,
+}
+
+/// The one JSON object every run produces.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Envelope {
+    /// True when the script returned normally.
+    pub ok: bool,
+    /// The returned value as JSON (`null` when nothing was returned).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    /// Why the run failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ScriptError>,
+    /// What the script printed.
+    pub stdout: String,
+    /// True when the value or stdout was cut at the output cap.
+    pub truncated: bool,
+    /// Where and why, when truncated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub truncation: Vec<Truncation>,
+    /// Wall-clock time of the run.
+    #[serde(rename = "elapsedMs")]
+    pub elapsed_ms: f64,
+}
+
+impl Envelope {
+    /// The envelope as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(r#"{{"ok":false,"error":{{"kind":"runtime","message":"envelope not serializable: {e}"}},"stdout":""}}"#)
+        })
+    }
+}

@@ -1,0 +1,235 @@
+//! Converting a Luau value into JSON, bounded in size and depth.
+//!
+//! Untrusted scripts return anything: cycles, functions, coroutines, huge tables.
+//! The conversion never fails and never grows past its budget; what it cannot show
+//! becomes a readable placeholder string.
+
+use std::ffi::c_void;
+
+use mlua::{Table, Value};
+use serde_json::{Map, Number, Value as Json};
+
+/// Marks where a string was cut.
+const CUT_MARK: &str = "…";
+
+/// Converts `value` to JSON, spending at most about `budget` bytes of serialized output.
+/// Returns the JSON and whether anything was cut for size.
+pub fn to_json(value: &Value, budget: usize, max_depth: usize) -> (Json, bool) {
+    let mut conv = Converter {
+        remaining: budget,
+        truncated: false,
+        max_depth,
+        path: Vec::new(),
+    };
+    let json = conv.convert(value, 0);
+    (json, conv.truncated)
+}
+
+struct Converter {
+    remaining: usize,
+    truncated: bool,
+    max_depth: usize,
+    /// Tables on the path from the root to the current value: a repeat is a cycle.
+    path: Vec<*const c_void>,
+}
+
+impl Converter {
+    fn spend(&mut self, bytes: usize) -> bool {
+        if bytes > self.remaining {
+            self.truncated = true;
+            self.remaining = 0;
+            false
+        } else {
+            self.remaining -= bytes;
+            true
+        }
+    }
+
+    fn convert(&mut self, value: &Value, depth: usize) -> Json {
+        match value {
+            Value::Nil => Json::Null,
+            Value::LightUserData(_) => Json::Null,
+            Value::Boolean(b) => {
+                self.spend(5);
+                Json::Bool(*b)
+            }
+            Value::Integer(i) => {
+                self.spend(8);
+                Json::Number((*i).into())
+            }
+            Value::Number(n) => {
+                self.spend(8);
+                number(*n)
+            }
+            Value::String(s) => self.string(&s.to_string_lossy()),
+            Value::Table(t) => self.table(t, depth),
+            Value::Function(_) => self.string("<function>"),
+            Value::Thread(_) => self.string("<coroutine>"),
+            Value::Buffer(b) => self.string(&format!("<buffer of {} bytes>", b.len())),
+            Value::Vector(v) => {
+                self.spend(24);
+                Json::Array(vec![
+                    number(v.x() as f64),
+                    number(v.y() as f64),
+                    number(v.z() as f64),
+                ])
+            }
+            Value::Error(e) => self.string(&e.to_string()),
+            _ => self.string("<userdata>"),
+        }
+    }
+
+    fn string(&mut self, s: &str) -> Json {
+        let cost = s.len() + 2;
+        if cost <= self.remaining {
+            self.remaining -= cost;
+            return Json::String(s.to_string());
+        }
+        let keep = floor_char_boundary(s, self.remaining.saturating_sub(2 + CUT_MARK.len()));
+        self.remaining = 0;
+        self.truncated = true;
+        Json::String(format!("{}{CUT_MARK}", &s[..keep]))
+    }
+
+    fn table(&mut self, table: &Table, depth: usize) -> Json {
+        let ptr = table.to_pointer();
+        if self.path.contains(&ptr) {
+            return self.string("<cycle>");
+        }
+        if depth >= self.max_depth {
+            return self.string(&format!("<nested deeper than {} levels>", self.max_depth));
+        }
+        self.path.push(ptr);
+        let mut entries: Vec<(Value, Value)> = Vec::new();
+        for pair in table.pairs::<Value, Value>() {
+            let Ok(pair) = pair else { break };
+            if self.remaining == 0 {
+                self.truncated = true;
+                break;
+            }
+            self.remaining = self.remaining.saturating_sub(2);
+            entries.push(pair);
+        }
+        let json = if is_array(&entries) {
+            entries.sort_by_key(|(k, _)| array_index(k));
+            Json::Array(
+                entries
+                    .iter()
+                    .map(|(_, v)| self.convert(v, depth + 1))
+                    .collect(),
+            )
+        } else {
+            let mut keyed: Vec<(String, &Value)> =
+                entries.iter().map(|(k, v)| (key_string(k), v)).collect();
+            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut map = Map::new();
+            for (key, v) in keyed {
+                if !self.spend(key.len() + 3) {
+                    break;
+                }
+                let converted = self.convert(v, depth + 1);
+                map.insert(key, converted);
+            }
+            Json::Object(map)
+        };
+        self.path.pop();
+        json
+    }
+}
+
+/// A finite number as JSON (whole numbers without a fraction); NaN and infinities become null.
+fn number(n: f64) -> Json {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        Json::Number((n as i64).into())
+    } else {
+        Number::from_f64(n).map_or(Json::Null, Json::Number)
+    }
+}
+
+/// A table is an array when its keys are exactly 1..n (an empty table counts as one).
+fn is_array(entries: &[(Value, Value)]) -> bool {
+    let mut seen = vec![false; entries.len()];
+    for (key, _) in entries {
+        match array_index(key) {
+            Some(i) if i >= 1 && i <= entries.len() && !seen[i - 1] => seen[i - 1] = true,
+            _ => return false,
+        }
+    }
+    true
+}
+
+fn array_index(key: &Value) -> Option<usize> {
+    match key {
+        Value::Integer(i) if *i >= 1 => Some(*i as usize),
+        Value::Number(n) if *n >= 1.0 && n.fract() == 0.0 && *n < 9.0e15 => Some(*n as usize),
+        _ => None,
+    }
+}
+
+fn key_string(key: &Value) -> String {
+    match key {
+        Value::String(s) => s.to_string_lossy(),
+        Value::Integer(i) => i.to_string(),
+        Value::Number(n) => match number(*n) {
+            Json::Number(num) => num.to_string(),
+            _ => n.to_string(),
+        },
+        Value::Boolean(b) => b.to_string(),
+        other => format!("<{}>", other.type_name()),
+    }
+}
+
+fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mlua::Lua;
+
+    fn convert(src: &str, budget: usize) -> (Json, bool) {
+        let lua = Lua::new();
+        let v: Value = lua.load(src).eval().unwrap();
+        to_json(&v, budget, 8)
+    }
+
+    #[test]
+    fn arrays_objects_and_placeholders() {
+        let (j, cut) = convert("return {1, 2, {a = true, b = 'x'}, {}, print}", 1000);
+        assert_eq!(j.to_string(), r#"[1,2,{"a":true,"b":"x"},[],"<function>"]"#);
+        assert!(!cut);
+        let (j, _) = convert("return {[1] = 'a', [3] = 'c'}", 1000);
+        assert_eq!(j.to_string(), r#"{"1":"a","3":"c"}"#);
+        let (j, _) = convert("return 0/0", 1000);
+        assert_eq!(j, Json::Null);
+    }
+
+    #[test]
+    fn cycles_and_depth_become_placeholders() {
+        let (j, _) = convert("local t = {} t.self = t return t", 1000);
+        assert_eq!(j.to_string(), r#"{"self":"<cycle>"}"#);
+        let (j, _) = convert("local t = {} for i = 1, 20 do t = {t} end return t", 1000);
+        assert!(j.to_string().contains("nested deeper than 8 levels"));
+        let (j, _) = convert("local s = {1} return {s, s}", 1000);
+        assert_eq!(j.to_string(), "[[1],[1]]");
+    }
+
+    #[test]
+    fn big_values_are_cut_within_budget() {
+        let (j, cut) = convert("return string.rep('é', 10000)", 100);
+        assert!(cut);
+        let text = j.as_str().unwrap();
+        assert!(text.len() <= 100 && text.ends_with(CUT_MARK));
+        let (j, cut) = convert(
+            "local t = {} for i = 1, 100000 do t[i] = i end return t",
+            1000,
+        );
+        assert!(cut);
+        assert!(j.to_string().len() < 1200);
+    }
+}

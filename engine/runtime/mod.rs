@@ -1,0 +1,183 @@
+//! Running scripts: a sandboxed VM, per-run state and limits, and the result envelope.
+
+mod envelope;
+mod hosterror;
+mod json;
+mod limits;
+mod report;
+mod state;
+mod vm;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use mlua::chunk::ChunkMode;
+use mlua::{MultiValue, Value};
+
+pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
+pub use hosterror::{find_host_error, HostError};
+pub use json::to_json;
+pub use limits::Limits;
+pub use state::{with_state, Breach, RunState};
+pub use vm::{Vm, ENV_META};
+
+use crate::registry::Registry;
+use report::{script_error, Ending};
+
+/// How a run treats `print`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Capture into the envelope's `stdout` (`exec`, MCP).
+    Capture,
+    /// Write straight to the process's stdout as the script prints (`run`).
+    Stream,
+}
+
+/// Failure to build a VM (out of memory at start-up, or a broken prelude).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the Luau VM: {0}")]
+pub struct StartError(#[from] mlua::Error);
+
+/// One VM bound to a registry, running one script at a time.
+pub struct Runtime {
+    vm: Vm,
+    registry: Arc<Registry>,
+    limits: Limits,
+}
+
+impl Runtime {
+    /// A runtime over `registry` with `limits`.
+    pub fn new(registry: Arc<Registry>, limits: Limits) -> Result<Runtime, StartError> {
+        Ok(Runtime {
+            vm: Vm::new()?,
+            registry,
+            limits,
+        })
+    }
+
+    /// The limits every run gets.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The registry the runtime reads.
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// Runs `source` and returns its envelope. Never panics on script behaviour;
+    /// a VM left unusable (memory breach) is replaced before the next run.
+    pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
+        let started = Instant::now();
+        let state = RunState::new(
+            self.registry.snapshot(),
+            &self.limits,
+            output == Output::Stream,
+        );
+        let lua = &self.vm.lua;
+        lua.set_app_data(state);
+        let outcome = self.run(source);
+        let timed_out = self.vm.disarm();
+        let state = self.vm.lua.remove_app_data::<RunState>();
+        let (stdout, breach, printed) = state
+            .map(|s| (s.stdout, s.breach, s.printed))
+            .unwrap_or_default();
+        let mut envelope = Envelope {
+            ok: false,
+            value: None,
+            error: None,
+            stdout,
+            truncated: false,
+            truncation: Vec::new(),
+            elapsed_ms: 0.0,
+        };
+        if breach == Some(Breach::Output) || printed >= self.limits.max_output_bytes {
+            envelope.truncated = breach == Some(Breach::Output);
+        }
+        let ending = Ending {
+            timed_out,
+            breach: breach.clone(),
+        };
+        match outcome {
+            Ok((value, cut)) if !timed_out && breach.is_none() => {
+                envelope.ok = true;
+                envelope.value = Some(value);
+                if cut {
+                    envelope.truncated = true;
+                    envelope.truncation.push(Truncation {
+                        what: "value".into(),
+                        cap_bytes: self.limits.max_output_bytes,
+                        note: format!(
+                            "the returned value was cut to fit {} bytes; return less (a page, a summary) or raise --max-output-bytes",
+                            self.limits.max_output_bytes
+                        ),
+                    });
+                }
+            }
+            Ok(_) => {
+                let error = mlua::Error::runtime("limit reached");
+                envelope.error = Some(script_error(&error, &ending, &self.limits));
+            }
+            Err(error) => {
+                let memory = matches!(error, mlua::Error::MemoryError(_))
+                    || error.to_string().contains("not enough memory");
+                envelope.error = Some(script_error(&error, &ending, &self.limits));
+                if memory {
+                    self.replace_vm();
+                }
+            }
+        }
+        if envelope
+            .error
+            .as_ref()
+            .is_some_and(|e| e.kind == ErrorKind::Output)
+        {
+            envelope.truncation.push(Truncation {
+                what: "stdout".into(),
+                cap_bytes: self.limits.max_output_bytes,
+                note: "stdout holds what was printed before the cap".into(),
+            });
+        }
+        envelope.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        envelope
+    }
+
+    /// Loads and calls the script, and converts what it returned.
+    fn run(&self, source: &str) -> mlua::Result<(serde_json::Value, bool)> {
+        let lua = &self.vm.lua;
+        lua.set_memory_limit(self.limits.memory_bytes)?;
+        let env = self.vm.script_env()?;
+        with_state(lua, |s| s.env = Some(env.clone()))?;
+        let function = lua
+            .load(source)
+            .set_name("=script")
+            .set_mode(ChunkMode::Text)
+            .set_environment(env)
+            .into_function()?;
+        self.vm.arm(self.limits.timeout);
+        let values: MultiValue = function.call(())?;
+        let value = match values.len() {
+            0 => Value::Nil,
+            1 => values.into_iter().next().unwrap_or(Value::Nil),
+            _ => {
+                let t = lua.create_sequence_from(values)?;
+                Value::Table(t)
+            }
+        };
+        Ok(to_json(
+            &value,
+            self.limits.max_output_bytes,
+            self.limits.max_value_depth,
+        ))
+    }
+
+    fn replace_vm(&mut self) {
+        match Vm::new() {
+            Ok(vm) => self.vm = vm,
+            Err(e) => {
+                tracing::error!("could not replace the VM after a memory breach: {e}");
+                let _ = self.vm.lua.gc_collect();
+            }
+        }
+    }
+}

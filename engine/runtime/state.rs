@@ -1,0 +1,70 @@
+//! What one run owns: its index snapshot, its tool instances, its output, its counters.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use mlua::{Function, Lua, Table, Value};
+
+use crate::assets::{AssetIndex, FolderKey};
+
+/// Which limit stopped a run, when it was not the deadline or memory.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Breach {
+    /// `print` passed the output cap.
+    Output,
+    /// Too many coroutines.
+    Coroutines,
+}
+
+/// Per-run state, stored in the VM's app data for the host functions to reach.
+pub struct RunState {
+    /// The index the run started with.
+    pub index: Arc<AssetIndex>,
+    /// Tool functions instantiated in this run, by identity.
+    pub tools: HashMap<String, Function>,
+    /// Toolbox modules instantiated in this run (`None` while one is loading: a cycle).
+    pub modules: HashMap<(FolderKey, String), Option<Value>>,
+    /// The script's own environment (for `loadstring`).
+    pub env: Option<Table>,
+    /// Captured `print` output.
+    pub stdout: String,
+    /// Write `print` output straight to the process's stdout instead of capturing it.
+    pub echo: bool,
+    /// Bytes printed so far (echoed or not).
+    pub printed: usize,
+    /// The output cap.
+    pub max_output_bytes: usize,
+    /// Coroutines created so far and the cap.
+    pub coroutines: usize,
+    /// Coroutine cap.
+    pub max_coroutines: usize,
+    /// The limit that stopped the run, if one did.
+    pub breach: Option<Breach>,
+}
+
+impl RunState {
+    /// A fresh state for a run over `index`.
+    pub fn new(index: Arc<AssetIndex>, limits: &super::Limits, echo: bool) -> RunState {
+        RunState {
+            index,
+            tools: HashMap::new(),
+            modules: HashMap::new(),
+            env: None,
+            stdout: String::new(),
+            echo,
+            printed: 0,
+            max_output_bytes: limits.max_output_bytes,
+            coroutines: 0,
+            max_coroutines: limits.max_coroutines,
+            breach: None,
+        }
+    }
+}
+
+/// Runs `f` with the current run's state; errors when called outside a run.
+pub fn with_state<R>(lua: &Lua, f: impl FnOnce(&mut RunState) -> R) -> mlua::Result<R> {
+    let mut state = lua
+        .app_data_mut::<RunState>()
+        .ok_or_else(|| mlua::Error::runtime("no script is running"))?;
+    Ok(f(&mut state))
+}

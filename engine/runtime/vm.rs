@@ -1,0 +1,257 @@
+//! One sandboxed Luau VM: standard libraries minus everything that reaches the host,
+//! the prelude installed, and an interrupt that enforces the deadline.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use mlua::chunk::{ChunkMode, Compiler};
+use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic, VmState};
+
+use super::hosterror::HostError;
+use super::state::{with_state, Breach};
+use crate::host;
+
+/// Registry key of the metatable every run and tool environment shares (`__index` = globals).
+pub const ENV_META: &str = "codemode.env_meta";
+
+/// Globals removed before sandboxing: they reach outside the run or across runs.
+const REMOVED_GLOBALS: [&str; 3] = ["getfenv", "setfenv", "require"];
+
+/// The prelude modules, installed in order.
+const PRELUDE: [(&str, &str); 1] = [("tools", include_str!("../../prelude/tools.luau"))];
+
+/// A sandboxed VM with the deadline hooks of its runs.
+pub struct Vm {
+    /// The Luau state.
+    pub lua: Lua,
+    /// Deadline of the current run in nanoseconds since [`epoch`]; 0 when none.
+    deadline: Arc<AtomicU64>,
+    /// Set by the interrupt when the deadline passed.
+    timed_out: Arc<AtomicBool>,
+}
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn now_nanos() -> u64 {
+    epoch().elapsed().as_nanos() as u64
+}
+
+impl Vm {
+    /// Builds a VM: safe libraries, host capabilities, the prelude, then the sandbox.
+    pub fn new() -> mlua::Result<Vm> {
+        let lua = Lua::new_with(StdLib::ALL_SAFE, LuaOptions::default())?;
+        lua.set_compiler(
+            Compiler::new()
+                .set_optimization_level(2)
+                .set_type_info_level(1),
+        );
+        let globals = lua.globals();
+        for name in REMOVED_GLOBALS {
+            globals.raw_set(name, Value::Nil)?;
+        }
+        install_print(&lua, &globals)?;
+        install_loadstring(&lua, &globals)?;
+        install_script_require(&lua, &globals)?;
+        cap_coroutines(&lua, &globals)?;
+        install_prelude(&lua, &globals)?;
+        lua.sandbox(true)?;
+
+        let env_meta = lua.create_table()?;
+        env_meta.raw_set("__index", globals.clone())?;
+        env_meta.raw_set("__metatable", "locked")?;
+        env_meta.set_readonly(true);
+        lua.set_named_registry_value(ENV_META, env_meta)?;
+
+        let deadline = Arc::new(AtomicU64::new(0));
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let (d, t) = (deadline.clone(), timed_out.clone());
+        lua.set_interrupt(move |_| {
+            let at = d.load(Ordering::Relaxed);
+            // Keep failing after expiry, so a pcall loop cannot swallow the timeout.
+            if at != 0 && now_nanos() >= at {
+                t.store(true, Ordering::Relaxed);
+                return Err(HostError::new("the script ran past its deadline").into_lua());
+            }
+            Ok(VmState::Continue)
+        });
+        Ok(Vm {
+            lua,
+            deadline,
+            timed_out,
+        })
+    }
+
+    /// Arms the deadline for a run.
+    pub fn arm(&self, timeout: std::time::Duration) {
+        self.timed_out.store(false, Ordering::Relaxed);
+        let at = now_nanos().saturating_add(timeout.as_nanos() as u64).max(1);
+        self.deadline.store(at, Ordering::Relaxed);
+    }
+
+    /// Disarms the deadline; returns whether it fired during the run.
+    pub fn disarm(&self) -> bool {
+        self.deadline.store(0, Ordering::Relaxed);
+        self.timed_out.swap(false, Ordering::Relaxed)
+    }
+
+    /// A fresh environment for one script: its own globals, reading through to the shared ones.
+    pub fn script_env(&self) -> mlua::Result<Table> {
+        let env = self.lua.create_table()?;
+        env.raw_set("_G", env.clone())?;
+        env.set_metatable(Some(self.lua.named_registry_value::<Table>(ENV_META)?))?;
+        Ok(env)
+    }
+}
+
+/// `print` appends to the run's output, up to the cap.
+fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let tostring: Function = globals.get("tostring")?;
+    let print = lua.create_function(move |lua, args: Variadic<Value>| {
+        let mut line = String::new();
+        for (i, v) in args.iter().enumerate() {
+            if i > 0 {
+                line.push('\t');
+            }
+            let text: mlua::LuaString = tostring.call(v.clone())?;
+            line.push_str(&text.to_string_lossy());
+        }
+        line.push('\n');
+        let overflow = with_state(lua, |s| {
+            let room = s.max_output_bytes.saturating_sub(s.printed);
+            let fits = line.len() <= room;
+            let cut = if fits {
+                line.len()
+            } else {
+                floor_boundary(&line, room)
+            };
+            s.printed += cut;
+            if s.echo {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(&line.as_bytes()[..cut]);
+                let _ = out.flush();
+            } else {
+                s.stdout.push_str(&line[..cut]);
+            }
+            if !fits {
+                s.breach = Some(Breach::Output);
+            }
+            (!fits).then_some(s.max_output_bytes)
+        })?;
+        match overflow {
+            Some(cap) => Err(
+                HostError::new(format!("print output passed the cap of {cap} bytes")).into_lua(),
+            ),
+            None => Ok(()),
+        }
+    })?;
+    globals.raw_set("print", print)
+}
+
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// `loadstring` that accepts text only and loads into the calling script's environment.
+fn install_loadstring(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let f = lua.create_function(|lua, (source, _name): (mlua::LuaString, Option<String>)| {
+        let env = with_state(lua, |s| s.env.clone())?;
+        let bytes = source.as_bytes();
+        let mut chunk = lua
+            .load(&bytes[..])
+            .set_name("=loadstring")
+            .set_mode(ChunkMode::Text);
+        if let Some(env) = env {
+            chunk = chunk.set_environment(env);
+        }
+        match chunk.into_function() {
+            Ok(f) => Ok((Value::Function(f), Value::Nil)),
+            Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
+        }
+    })?;
+    globals.raw_set("loadstring", f)
+}
+
+/// Scripts have no file `require`; the message says what to use instead.
+fn install_script_require(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let f = lua.create_function(|_, name: Value| -> mlua::Result<()> {
+        let name = name.to_string().unwrap_or_else(|_| "?".into());
+        Err(HostError::hinted(
+            format!("require('{name}') is not available to scripts"),
+            "call tools through tools.<box>.<name>(...); inside a tool, require('.shared') loads the toolbox's shared.module",
+        )
+        .into_lua())
+    })?;
+    globals.raw_set("require", f)
+}
+
+/// Wraps `coroutine.create` and `coroutine.wrap` to count coroutines per run.
+fn cap_coroutines(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let coroutine: Table = globals.get("coroutine")?;
+    for name in ["create", "wrap"] {
+        let original: Function = coroutine.get(name)?;
+        let wrapped = lua.create_function(move |lua, f: Function| {
+            let over = with_state(lua, |s| {
+                s.coroutines += 1;
+                if s.coroutines > s.max_coroutines {
+                    s.breach = Some(Breach::Coroutines);
+                    Some(s.max_coroutines)
+                } else {
+                    None
+                }
+            })?;
+            if let Some(cap) = over {
+                return Err(
+                    HostError::new(format!("a run may create at most {cap} coroutines")).into_lua(),
+                );
+            }
+            original.call::<Value>(f)
+        })?;
+        coroutine.raw_set(name, wrapped)?;
+    }
+    Ok(())
+}
+
+/// Runs each prelude module in a private environment that holds the capabilities;
+/// a module headed `--!global NAME` becomes global `NAME`.
+fn install_prelude(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let caps = host::capabilities(lua)?;
+    for (name, source) in PRELUDE {
+        let env = lua.create_table()?;
+        for pair in caps.pairs::<Value, Value>() {
+            let (k, v) = pair?;
+            env.raw_set(k, v)?;
+        }
+        let meta = lua.create_table()?;
+        meta.raw_set("__index", globals.clone())?;
+        env.set_metatable(Some(meta))?;
+        let module: Value = lua
+            .load(source)
+            .set_name(format!("=prelude/{name}"))
+            .set_mode(ChunkMode::Text)
+            .set_environment(env.clone())
+            .call(MultiValue::new())?;
+        env.set_readonly(true);
+        if let Some(global) = global_name(source) {
+            globals.raw_set(global, module)?;
+        }
+    }
+    Ok(())
+}
+
+/// The `NAME` of a `--!global NAME` header line.
+fn global_name(source: &str) -> Option<&str> {
+    source
+        .lines()
+        .take_while(|l| l.starts_with("--"))
+        .find_map(|l| l.strip_prefix("--!global "))
+        .map(str::trim)
+}
