@@ -15,6 +15,19 @@ use crate::host;
 /// Registry key of the metatable every run and tool environment shares (`__index` = globals).
 pub const ENV_META: &str = "codemode.env_meta";
 
+/// The standard libraries scripts get: everything but `debug` (Luau's `os` is only the clock).
+fn libraries() -> StdLib {
+    StdLib::COROUTINE
+        | StdLib::TABLE
+        | StdLib::OS
+        | StdLib::STRING
+        | StdLib::UTF8
+        | StdLib::BIT
+        | StdLib::MATH
+        | StdLib::BUFFER
+        | StdLib::VECTOR
+}
+
 /// Globals removed before sandboxing: they reach outside the run or across runs.
 const REMOVED_GLOBALS: [&str; 3] = ["getfenv", "setfenv", "require"];
 
@@ -43,7 +56,7 @@ fn now_nanos() -> u64 {
 impl Vm {
     /// Builds a VM: safe libraries, host capabilities, the prelude, then the sandbox.
     pub fn new() -> mlua::Result<Vm> {
-        let lua = Lua::new_with(StdLib::ALL_SAFE, LuaOptions::default())?;
+        let lua = Lua::new_with(libraries(), LuaOptions::default())?;
         lua.set_compiler(
             Compiler::new()
                 .set_optimization_level(2)
