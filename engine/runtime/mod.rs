@@ -69,13 +69,13 @@ impl Runtime {
     /// a VM left unusable (memory breach) is replaced before the next run.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
         let started = Instant::now();
-        let state = RunState::new(
-            self.registry.snapshot(),
-            &self.limits,
-            output == Output::Stream,
-        );
-        let lua = &self.vm.lua;
-        lua.set_app_data(state);
+        let index = self.registry.snapshot();
+        if let Err(e) = self.vm.begin_run(&index) {
+            tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
+            self.replace_vm();
+        }
+        let state = RunState::new(index, &self.limits, output == Output::Stream);
+        self.vm.lua.set_app_data(state);
         let outcome = self.run(source);
         let timed_out = self.vm.disarm();
         let state = self.vm.lua.remove_app_data::<RunState>();
