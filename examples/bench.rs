@@ -5,8 +5,9 @@
 //! 2. indexing: building the asset index of a generated world of 10,000 tools versus
 //!    only reading those tools' files.
 //!
-//! Run: `cargo run --release --example bench` (ratios hold on a noisy machine; absolute
-//! times do not).
+//! Run: `cargo run --release --example bench`. Each figure is given as wall-clock time and
+//! as CPU time of this process (user + system, all threads): on a busy machine the wall
+//! clock swings with other load, CPU time much less. Compare ratios, not absolute times.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -53,21 +54,68 @@ fn write_tool(dir: &Path, toolbox: &str, name: &str, source: &str) {
     .unwrap();
 }
 
-/// Median microseconds per run of `f` over `runs` runs, after a warm-up.
-fn time_per_run(runs: u32, mut f: impl FnMut()) -> f64 {
-    for _ in 0..runs / 10 {
-        f();
-    }
-    let mut samples = Vec::new();
-    for _ in 0..5 {
-        let start = Instant::now();
-        for _ in 0..runs {
+/// Wall-clock and CPU time of one measurement.
+#[derive(Clone, Copy)]
+struct Cost {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// CPU time (user + system) this process has used so far.
+fn cpu_time() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF is always valid.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Duration::from_micros(micros(usage.ru_utime) + micros(usage.ru_stime))
+}
+
+/// Median cost of `f` over five samples, after a warm-up.
+fn measure(mut f: impl FnMut()) -> Cost {
+    f();
+    let mut samples: Vec<Cost> = (0..5)
+        .map(|_| {
+            let (wall, cpu) = (Instant::now(), cpu_time());
             f();
-        }
-        samples.push(start.elapsed().as_secs_f64() * 1e6 / runs as f64);
+            Cost {
+                wall: wall.elapsed(),
+                cpu: cpu_time() - cpu,
+            }
+        })
+        .collect();
+    samples.sort_by_key(|c| c.cpu);
+    let cpu = samples[2].cpu;
+    samples.sort_by_key(|c| c.wall);
+    Cost {
+        wall: samples[2].wall,
+        cpu,
     }
-    samples.sort_by(f64::total_cmp);
-    samples[2]
+}
+
+fn report(
+    title: &str,
+    unit: &str,
+    scale: f64,
+    target: &str,
+    (base_name, base): (&str, Cost),
+    (name, cost): (&str, Cost),
+) {
+    println!("{title}");
+    for (label, c) in [(base_name, base), (name, cost)] {
+        println!(
+            "  {label:<34} wall {:9.1} {unit}   cpu {:9.1} {unit}",
+            c.wall.as_secs_f64() * scale,
+            c.cpu.as_secs_f64() * scale
+        );
+    }
+    println!(
+        "  ratio                              wall {:9.2}x       cpu {:9.2}x   (target {target})",
+        cost.wall.as_secs_f64() / base.wall.as_secs_f64(),
+        cost.cpu.as_secs_f64() / base.cpu.as_secs_f64()
+    );
 }
 
 fn bare_mlua() -> impl FnMut() {
@@ -98,6 +146,7 @@ fn bare_mlua() -> impl FnMut() {
 }
 
 fn bench_exec() {
+    const RUNS: u32 = 5_000;
     let world = tempfile::tempdir().unwrap();
     for (name, source) in TOOLS {
         write_tool(world.path(), "bench", name, source);
@@ -106,16 +155,24 @@ fn bench_exec() {
     let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
     let check = runtime.exec(SCRIPT, Output::Capture);
     assert!(check.ok, "{}", check.to_json());
-    let engine = time_per_run(5_000, || {
-        std::hint::black_box(runtime.exec(SCRIPT, Output::Capture).to_json());
+    let engine = measure(|| {
+        for _ in 0..RUNS {
+            std::hint::black_box(runtime.exec(SCRIPT, Output::Capture).to_json());
+        }
     });
-    let bare = time_per_run(5_000, bare_mlua());
-    println!("exec path (10 tool calls, table result, value to JSON):");
-    println!("  bare mlua, fresh sandboxed env: {bare:8.1} µs/run");
-    println!("  codemode Runtime::exec:         {engine:8.1} µs/run");
-    println!(
-        "  ratio engine / bare:            {:8.2}x (target <= 2x)",
-        engine / bare
+    let mut bare_run = bare_mlua();
+    let bare = measure(|| {
+        for _ in 0..RUNS {
+            bare_run();
+        }
+    });
+    report(
+        "exec path (10 tool calls, table result, value to JSON), per run:",
+        "µs",
+        1e6 / RUNS as f64,
+        "<= 2x",
+        ("bare mlua, fresh sandboxed env", bare),
+        ("codemode Runtime::exec", engine),
     );
 }
 
@@ -138,7 +195,7 @@ fn bench_index(tools: usize) {
         .filter(|e| e.file_type().is_file())
         .map(|e| e.into_path())
         .collect();
-    let read = median(|| {
+    let read = measure(|| {
         use rayon::prelude::*;
         let bytes: usize = paths
             .par_iter()
@@ -146,39 +203,23 @@ fn bench_index(tools: usize) {
             .sum();
         std::hint::black_box(bytes);
     });
-    let root = Root::disk(Origin::World, world.path()).unwrap();
-    let roots = Arc::new(vec![root]);
-    let index = median(|| {
+    let roots = Arc::new(vec![Root::disk(Origin::World, world.path()).unwrap()]);
+    let index = measure(|| {
         let index = AssetIndex::build(roots.clone());
         assert_eq!(index.tools.len(), tools);
         std::hint::black_box(index);
     });
-    println!("indexing {tools} tools ({} files):", paths.len());
-    println!(
-        "  read the files only (parallel): {:8.1} ms",
-        read.as_secs_f64() * 1e3
+    report(
+        &format!(
+            "indexing {tools} tools ({} files), whole world:",
+            paths.len()
+        ),
+        "ms",
+        1e3,
+        "<= 3x",
+        ("read the files only (parallel)", read),
+        ("build the asset index", index),
     );
-    println!(
-        "  build the asset index:          {:8.1} ms",
-        index.as_secs_f64() * 1e3
-    );
-    println!(
-        "  ratio index / read:             {:8.2}x (target <= 3x)",
-        index.as_secs_f64() / read.as_secs_f64()
-    );
-}
-
-fn median(mut f: impl FnMut()) -> Duration {
-    f();
-    let mut samples: Vec<Duration> = (0..5)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    samples.sort();
-    samples[2]
 }
 
 fn main() {

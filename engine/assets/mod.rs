@@ -25,7 +25,7 @@ pub use metadata::{readme_purpose, Metadata};
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Origin, Registration, Returns, ToolEntry, ToolMeta, ToolboxFolder,
 };
-pub use root::{Root, RootSource};
+pub use root::{FileSet, Root, RootSource};
 pub use signature::{read_signature, Returned};
 
 use folder::load_folder;

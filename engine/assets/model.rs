@@ -1,6 +1,6 @@
 //! The data the asset index holds about toolboxes and tools.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
@@ -101,20 +101,29 @@ pub type Bytecode = Arc<[u8]>;
 
 /// Whether a tool can be called, and if not, why.
 #[derive(Debug, Clone)]
-pub enum Registration {
+pub enum Registration<'a> {
     /// The tool compiled; its bytecode is ready to instantiate.
-    Registered(Bytecode),
+    Registered(&'a Bytecode),
     /// The tool is listed but never callable.
-    Unregistered(String),
+    Unregistered(&'a str),
 }
 
 /// A tool as the index holds it.
+///
+/// Problems visible when the folder is read (bad `.metadata`, no function returned,
+/// status) are found at index time; the source is compiled on first use (a call, a
+/// listing, `codemode check`) and the result is kept until the files change, which
+/// replaces the entry.
 #[derive(Debug, Clone)]
 pub struct ToolEntry {
     /// The assembled metadata.
     pub meta: ToolMeta,
-    /// Callable or not, with the reason.
-    pub registration: Registration,
+    /// Why the tool cannot be called, when known without compiling.
+    pub refusal: Option<String>,
+    /// The `init.luau` source, kept for the first compile.
+    pub source: Option<Arc<str>>,
+    /// The compiled source, once something asked for it.
+    pub compiled: OnceLock<Result<Bytecode, String>>,
     /// Non-fatal findings for `codemode check` (docstring/signature mismatches).
     pub warnings: Vec<String>,
     /// README.md text, shown at tier 3 and in docs.
@@ -122,20 +131,42 @@ pub struct ToolEntry {
     /// Key into [`super::AssetIndex::folders`]: the toolbox folder this tool lives in.
     pub folder: super::FolderKey,
     /// Path of the tool folder relative to its root (for messages).
+    pub rel: String,
+    /// Path of the tool folder a person can open.
     pub path: String,
     /// Where the tool was found.
     pub origin: Origin,
 }
 
 impl ToolEntry {
+    /// Callable (with its bytecode) or not (with the reason); compiles on first call.
+    pub fn registration(&self) -> Registration<'_> {
+        if let Some(refusal) = &self.refusal {
+            return Registration::Unregistered(refusal);
+        }
+        let compiled = self.compiled.get_or_init(|| match &self.source {
+            Some(src) => super::compile(src)
+                .map(Arc::from)
+                .map_err(|e| format!("{}/init.luau does not compile: {e}", self.rel)),
+            None => Err(format!(
+                "{}/init.luau is missing; every tool needs one",
+                self.rel
+            )),
+        });
+        match compiled {
+            Ok(code) => Registration::Registered(code),
+            Err(reason) => Registration::Unregistered(reason),
+        }
+    }
+
     /// True when the tool can be called.
     pub fn is_registered(&self) -> bool {
-        matches!(self.registration, Registration::Registered(_))
+        matches!(self.registration(), Registration::Registered(_))
     }
 
     /// The reason the tool cannot be called, if any.
     pub fn reason(&self) -> Option<&str> {
-        match &self.registration {
+        match self.registration() {
             Registration::Registered(_) => None,
             Registration::Unregistered(r) => Some(r),
         }

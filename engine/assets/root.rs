@@ -23,6 +23,21 @@ pub enum RootSource {
     Bundled(&'static Dir<'static>),
 }
 
+/// The files of one folder, from [`Root::files`].
+#[derive(Debug, Clone)]
+pub struct FileSet {
+    rel: String,
+    /// File names, each with whether it is a symlink.
+    files: Vec<(String, bool)>,
+}
+
+impl FileSet {
+    /// True when the folder holds a file of this name.
+    pub fn has(&self, name: &str) -> bool {
+        self.files.iter().any(|(n, _)| n == name)
+    }
+}
+
 /// One root of the registry: the world or a library.
 #[derive(Debug, Clone)]
 pub struct Root {
@@ -96,6 +111,51 @@ impl Root {
                 .map(str::to_string)
                 .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("{rel} not found"))),
         }
+    }
+
+    /// The files directly inside folder `rel`, listed once so a tool folder costs one
+    /// directory read instead of a stat per file it might hold.
+    pub fn files(&self, rel: &str) -> FileSet {
+        let mut files = Vec::new();
+        match &self.source {
+            RootSource::Disk(root) => {
+                for entry in std::fs::read_dir(root.join(rel))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                {
+                    let Ok(kind) = entry.file_type() else {
+                        continue;
+                    };
+                    if let Ok(name) = entry.file_name().into_string() {
+                        if kind.is_file() || kind.is_symlink() {
+                            files.push((name, kind.is_symlink()));
+                        }
+                    }
+                }
+            }
+            RootSource::Bundled(dir) => {
+                for file in dir.get_dir(rel).into_iter().flat_map(|d| d.files()) {
+                    if let Some(name) = file.path().file_name().and_then(|n| n.to_str()) {
+                        files.push((name.to_string(), false));
+                    }
+                }
+            }
+        }
+        FileSet {
+            rel: rel.to_string(),
+            files,
+        }
+    }
+
+    /// Reads `name` from a listed folder; only symlinks pay for the containment check.
+    pub fn read_listed(&self, set: &FileSet, name: &str) -> Option<io::Result<String>> {
+        let (_, symlink) = set.files.iter().find(|(n, _)| n == name)?;
+        let rel = format!("{}/{name}", set.rel);
+        Some(match (&self.source, symlink) {
+            (RootSource::Disk(root), false) => std::fs::read_to_string(root.join(rel)),
+            _ => self.read(&rel),
+        })
     }
 
     /// True when a file exists below the root.

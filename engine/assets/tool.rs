@@ -1,11 +1,10 @@
 //! Reading one `<name>.tool/` folder into a [`ToolEntry`].
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use super::compile::compile;
 use super::docstring::Docstring;
 use super::metadata::{readme_purpose, Metadata};
-use super::model::{Arg, Flag, Registration, Returns, ToolEntry, ToolMeta};
+use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
 use super::names::check_name;
 use super::root::Root;
 use super::signature::{read_signature, Returned, SigParam};
@@ -33,40 +32,45 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
     if let Err(e) = check_name("tool", &name) {
         refusals.push(e);
     }
-    let metadata = match at.root.read(&format!("{rel}/.metadata")) {
-        Ok(text) => Metadata::parse(&text, &format!("{rel}/.metadata")).unwrap_or_else(|e| {
+    let files = at.root.files(&rel);
+    let metadata = match at.root.read_listed(&files, ".metadata") {
+        Some(Ok(text)) => Metadata::parse(&text, &format!("{rel}/.metadata")).unwrap_or_else(|e| {
             refusals.push(e);
             Metadata::default()
         }),
-        Err(_) => Metadata::default(),
+        Some(Err(e)) => {
+            refusals.push(format!("{rel}/.metadata cannot be read: {e}"));
+            Metadata::default()
+        }
+        None => Metadata::default(),
     };
-    let readme = at.root.read(&format!("{rel}/README.md")).ok();
+    let readme = at
+        .root
+        .read_listed(&files, "README.md")
+        .and_then(Result::ok);
     let purpose = readme.as_deref().and_then(readme_purpose);
-    let source = at.root.read(&format!("{rel}/init.luau"));
+    let source = at.root.read_listed(&files, "init.luau").unwrap_or_else(|| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "no such file",
+        ))
+    });
 
     let doc = source.as_deref().map(Docstring::parse).unwrap_or_default();
     warnings.extend(doc.problems.iter().map(|p| format!("{rel}/init.luau {p}")));
 
     let mut returned = Returned::Unknown;
-    let mut bytecode = None;
     match &source {
         Err(e) => refusals.push(format!(
             "{rel}/init.luau cannot be read: {e}; every tool needs one"
         )),
-        Ok(src) => match compile(src) {
-            Err(e) => refusals.push(format!("{rel}/init.luau does not compile: {e}")),
-            Ok(code) => {
-                bytecode = Some(code);
-                match read_signature(src, &name) {
-                    Ok(Returned::NotAFunction(why)) => refusals.push(format!(
-                        "{rel}/init.luau must return the tool's function: {why}"
-                    )),
-                    Ok(r) => returned = r,
-                    Err(e) => {
-                        warnings.push(format!("{rel}/init.luau: signature not readable ({e})"))
-                    }
-                }
-            }
+        Ok(src) => match read_signature(src, &name) {
+            Ok(Returned::NotAFunction(why)) => refusals.push(format!(
+                "{rel}/init.luau must return the tool's function: {why}"
+            )),
+            Ok(r) => returned = r,
+            // The compiler, run on first use, gives the authoritative syntax error.
+            Err(e) => warnings.push(format!("{rel}/init.luau: signature not readable ({e})")),
         },
     }
     let status = metadata
@@ -106,19 +110,18 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
         rest: doc.rest.clone(),
         status,
         purpose,
-        has_render: at.root.has_file(&format!("{rel}/render.luau")),
-    };
-    let registration = match (refusals.is_empty(), bytecode) {
-        (true, Some(code)) => Registration::Registered(Arc::from(code)),
-        _ => Registration::Unregistered(refusals.join("; ")),
+        has_render: files.has("render.luau"),
     };
     ToolEntry {
         meta,
-        registration,
+        refusal: (!refusals.is_empty()).then(|| refusals.join("; ")),
+        source: source.ok().map(Arc::from),
+        compiled: OnceLock::new(),
         warnings,
         readme,
         folder: at.folder.clone(),
         path: at.root.display(&rel),
+        rel,
         origin: at.root.origin,
     }
 }

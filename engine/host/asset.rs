@@ -1,6 +1,9 @@
 //! The `asset` capability: read the asset index of the current run.
 
+use std::sync::Arc;
+
 use mlua::{Lua, LuaSerdeExt, Table, Value};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
@@ -56,10 +59,15 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "tools",
         lua.create_function(|lua, toolbox: Option<String>| {
             let index = with_state(lua, |s| s.index.clone())?;
-            let rows: Vec<ToolRow> = match &toolbox {
-                Some(b) => index.tools_in(b).map(|e| row(e, false)).collect(),
-                None => index.tools.values().map(|e| row(e, false)).collect(),
+            let entries: Vec<&Arc<ToolEntry>> = match &toolbox {
+                Some(b) => index.tools_in(b).collect(),
+                None => index.tools.values().collect(),
             };
+            // Listing reports `registered`, which compiles each tool once; do it in parallel.
+            entries.par_iter().for_each(|e| {
+                e.is_registered();
+            });
+            let rows: Vec<ToolRow> = entries.iter().map(|e| row(e, false)).collect();
             to_lua(lua, &rows)
         })?,
     )?;

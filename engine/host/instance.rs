@@ -30,7 +30,7 @@ pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function>
         };
         return Err(error.into_lua());
     };
-    let bytecode = match &entry.registration {
+    let bytecode = match entry.registration() {
         Registration::Registered(code) => code.clone(),
         Registration::Unregistered(reason) => {
             return Err(HostError::hinted(
