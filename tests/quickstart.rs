@@ -34,7 +34,10 @@ fn assert_quickstart_ran(out: &Output) {
         "quickstart failed ({:?})\nstdout:\n{stdout}\nstderr:\n{stderr}",
         out.status
     );
-    assert!(stderr.trim().is_empty(), "quickstart wrote to stderr:\n{stderr}");
+    assert!(
+        stderr.trim().is_empty(),
+        "quickstart wrote to stderr:\n{stderr}"
+    );
     for expected in [
         "== toolboxes ==",
         "text (6 tools): Everyday text helpers",
@@ -72,7 +75,11 @@ fn quickstart_runs_with_the_repo_as_world() {
 fn check_is_clean_on_the_bundled_toolboxes() {
     let out = codemode(&["check"], &repo().join("toolboxes"));
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "codemode check failed:\n{stdout}{}", text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "codemode check failed:\n{stdout}{}",
+        text(&out.stderr)
+    );
     assert!(
         !stdout.contains("warning:") && !stdout.contains("error:"),
         "codemode check is not clean:\n{stdout}"
