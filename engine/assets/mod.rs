@@ -31,6 +31,22 @@ pub use signature::{read_signature, Returned};
 use folder::load_folder;
 use tool::{load_tool, ToolLocation};
 
+/// Stack for the threads that parse tools: `full_moon` recurses deeply (an ordinary tool
+/// needs 2-4 MiB in a debug build), and a stack overflow aborts the whole process.
+const PARSE_STACK_BYTES: usize = 64 << 20;
+
+/// The thread pool that reads tools, with stacks big enough for the parser.
+fn parse_pool() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .stack_size(PARSE_STACK_BYTES)
+            .thread_name(|i| format!("codemode-index-{i}"))
+            .build()
+            .expect("cannot start the indexing threads")
+    })
+}
+
 /// Identifies a toolbox folder: the index of its root and its path below that root.
 pub type FolderKey = (usize, String);
 
@@ -78,17 +94,18 @@ impl AssetIndex {
                 folders.insert(key, Arc::new(folder));
             }
         }
-        let entries: Vec<ToolEntry> = jobs
-            .par_iter()
-            .map(|(key, toolbox, dir_name)| {
-                load_tool(&ToolLocation {
-                    root: &roots[key.0],
-                    folder: key,
-                    toolbox,
-                    dir_name,
+        let entries: Vec<ToolEntry> = parse_pool().install(|| {
+            jobs.par_iter()
+                .map(|(key, toolbox, dir_name)| {
+                    load_tool(&ToolLocation {
+                        root: &roots[key.0],
+                        folder: key,
+                        toolbox,
+                        dir_name,
+                    })
                 })
-            })
-            .collect();
+                .collect()
+        });
         let mut index = AssetIndex {
             roots,
             folders,

@@ -194,9 +194,13 @@ fn describe(name: &str, body: &ast::FunctionBody) -> Returned {
     }
 }
 
-/// Collapses runs of whitespace (types written over several lines) into single spaces.
+/// Collapses runs of whitespace (types written over several lines) into single spaces, and
+/// drops the trailing comma a formatter (StyLua) leaves in a table type split over lines.
 fn compact(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(", }", " }")
 }
 
 #[cfg(test)]
@@ -221,6 +225,15 @@ mod tests {
             signature,
             "slugify(text: string, opts: { sep: string? }?): string"
         );
+    }
+
+    #[test]
+    fn a_table_type_split_over_lines_reads_as_one_line() {
+        let src = "local function f(\n\topts: {\n\t\ta: string?,\n\t\tb: number?,\n\t}?\n): string\n\treturn ''\nend\nreturn f\n";
+        let Returned::Function { params, .. } = read_signature(src, "f").unwrap() else {
+            panic!("no function")
+        };
+        assert_eq!(params[0].ty.as_deref(), Some("{ a: string?, b: number? }?"));
     }
 
     #[test]

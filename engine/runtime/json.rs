@@ -92,6 +92,11 @@ impl Converter {
     }
 
     fn table(&mut self, table: &Table, depth: usize) -> Json {
+        let mark = json_mark(table);
+        if mark.as_deref() == Some("null") {
+            self.spend(4);
+            return Json::Null;
+        }
         let ptr = table.to_pointer();
         if self.path.contains(&ptr) {
             return self.string("<cycle>");
@@ -112,7 +117,8 @@ impl Converter {
             }
             entries.push(pair);
         }
-        let json = if is_array(&entries) {
+        let empty_object = entries.is_empty() && mark.as_deref() == Some("object");
+        let json = if is_array(&entries) && !empty_object {
             entries.sort_by_key(|(k, _)| array_index(k));
             let mut items = Vec::with_capacity(entries.len());
             for (_, v) in &entries {
@@ -139,6 +145,13 @@ impl Converter {
         self.path.pop();
         json
     }
+}
+
+/// The `__json` field of a table's metatable: `"null"` marks a null sentinel (such as
+/// `tools.json.null()`), `"object"` an empty table that stands for `{}` rather than `[]`.
+fn json_mark(table: &Table) -> Option<String> {
+    let meta = table.metatable()?;
+    meta.raw_get::<Option<String>>("__json").ok().flatten()
 }
 
 /// A finite number as JSON (whole numbers without a fraction); NaN and infinities become null.
@@ -211,6 +224,16 @@ mod tests {
         assert_eq!(j.to_string(), r#"{"1":"a","3":"c"}"#);
         let (j, _) = convert("return 0/0", 1000);
         assert_eq!(j, Json::Null);
+    }
+
+    #[test]
+    fn json_marks_give_null_and_empty_objects() {
+        let (j, _) = convert(
+            "local null = setmetatable({}, {__json = 'null'})\n\
+             return {a = null, b = {null}, e = setmetatable({}, {__json = 'object'}), f = {}}",
+            1000,
+        );
+        assert_eq!(j.to_string(), r#"{"a":null,"b":[null],"e":{},"f":[]}"#);
     }
 
     #[test]

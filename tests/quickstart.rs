@@ -1,0 +1,152 @@
+//! The newcomer's path and the bundled toolboxes as examples: `examples/quickstart.luau` runs
+//! cleanly in any world, `codemode check` is clean on `toolboxes/`, and every bundled tool is
+//! fully documented and has its own spec script.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use codemode::assets::Origin;
+use codemode::Registry;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn codemode(args: &[&str], world: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(args)
+        .arg("--world")
+        .arg(world)
+        .current_dir(repo())
+        .env_remove("CODEMODE_WORLD")
+        .output()
+        .expect("the codemode binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn assert_quickstart_ran(out: &Output) {
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "quickstart failed ({:?})\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    assert!(
+        stderr.trim().is_empty(),
+        "quickstart wrote to stderr:\n{stderr}"
+    );
+    for expected in [
+        "== toolboxes ==",
+        "text (6 tools): Everyday text helpers",
+        "truncate(text: string, maxChars: number",
+        "grace  admiral        40",
+        "-beta\n+BETA",
+        "json.parse: trailing comma before ']' at line 1 column 18",
+        "\"slug\": \"creme-brulee-a-quick-guide-to-caramelised-sugar\"",
+        "\"short\": \"Crème Brûlée: a Quick G…\"",
+        "\"firstSku\": \"A1\"",
+        "\"senior\": \"grace\"",
+        "\"noteIsNull\": true",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "quickstart output lacks {expected:?}:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn quickstart_runs_in_an_empty_world() {
+    let world = tempfile::tempdir().unwrap();
+    let out = codemode(&["run", "examples/quickstart.luau"], world.path());
+    assert_quickstart_ran(&out);
+}
+
+#[test]
+fn quickstart_runs_with_the_repo_as_world() {
+    let out = codemode(&["run", "examples/quickstart.luau"], &repo());
+    assert_quickstart_ran(&out);
+}
+
+#[test]
+fn check_is_clean_on_the_bundled_toolboxes() {
+    let out = codemode(&["check"], &repo().join("toolboxes"));
+    let stdout = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "codemode check failed:\n{stdout}{}",
+        text(&out.stderr)
+    );
+    assert!(
+        !stdout.contains("warning:") && !stdout.contains("error:"),
+        "codemode check is not clean:\n{stdout}"
+    );
+    assert!(stdout.contains("0 problems, 0 warnings"), "{stdout}");
+}
+
+/// Tool authors copy these folders, so every metadata source must be filled in.
+#[test]
+fn every_bundled_tool_is_documented_and_has_a_spec() {
+    let world = tempfile::tempdir().unwrap();
+    let registry = Registry::open(world.path(), &[], true).unwrap();
+    let index = registry.snapshot();
+    let bundled: Vec<_> = index
+        .tools
+        .values()
+        .filter(|t| t.origin == Origin::Library)
+        .collect();
+    assert!(bundled.len() >= 10, "only {} bundled tools", bundled.len());
+    let mut problems = Vec::new();
+    for tool in bundled {
+        let m = &tool.meta;
+        let mut fail = |what: &str| problems.push(format!("{}: {what}", m.identity));
+        if !tool.is_registered() {
+            fail(&format!("not callable: {:?}", tool.reason()));
+        }
+        if !tool.warnings.is_empty() {
+            fail(&format!("warnings: {:?}", tool.warnings));
+        }
+        if m.description.len() < 20 {
+            fail("no real --!desc");
+        }
+        if m.signature.is_none() {
+            fail("no typed signature");
+        }
+        for arg in &m.args {
+            if arg.description.is_empty() {
+                fail(&format!("--!arg {} has no description", arg.name));
+            }
+        }
+        match &m.returns {
+            Some(r) if !r.description.is_empty() => {}
+            _ => fail("no --!return with a description"),
+        }
+        if m.examples.is_empty() {
+            fail("no --!example");
+        }
+        if m.tags.len() < 3 {
+            fail("fewer than 3 tags in .metadata");
+        }
+        if m.status != "ready" {
+            fail("status is not ready");
+        }
+        if m.purpose.as_deref().unwrap_or("").len() < 20 {
+            fail("README.md has no purpose line");
+        }
+        let spec = repo()
+            .join("tests/luau/toolboxes")
+            .join(format!("{}_{}.luau", m.toolbox, m.name));
+        if !spec.is_file() {
+            fail(&format!("no spec script {}", spec.display()));
+        }
+    }
+    for summary in index.toolboxes() {
+        if summary.from == Origin::Library && summary.purpose.len() < 20 {
+            problems.push(format!("toolbox {} has no purpose line", summary.toolbox));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
