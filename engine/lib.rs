@@ -9,7 +9,10 @@
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
 pub mod assets;
+pub mod docs;
 pub mod host;
+pub mod interop;
+pub mod types;
 pub mod registry;
 pub mod runtime;
 
