@@ -12,9 +12,9 @@ pub mod assets;
 pub mod docs;
 pub mod host;
 pub mod interop;
-pub mod types;
 pub mod registry;
 pub mod runtime;
+pub mod types;
 
 pub use registry::Registry;
 pub use runtime::{Envelope, ErrorKind, Limits, Output, Runtime};

@@ -14,7 +14,10 @@ pub fn call_signature(
     vararg: Option<&str>,
     returns: Option<&Returns>,
 ) -> String {
-    let mut params: Vec<String> = args.iter().map(|a| format!("{}: {}", a.name, a.ty)).collect();
+    let mut params: Vec<String> = args
+        .iter()
+        .map(|a| format!("{}: {}", a.name, a.ty))
+        .collect();
     if let Some(ty) = vararg {
         params.push(format!("...: {ty}"));
     }
@@ -51,7 +54,10 @@ mod tests {
             Some("any"),
             Some(&returns),
         );
-        assert_eq!(line, "slugify(text: string, opts: { sep: string? }?, ...: any): string");
+        assert_eq!(
+            line,
+            "slugify(text: string, opts: { sep: string? }?, ...: any): string"
+        );
         assert_eq!(call_signature("f", &[], None, None), "f()");
     }
 }

@@ -84,7 +84,12 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
     let returns = merge_returns(&doc, sig_returns, &rel, &mut warnings);
     // One rendering for every surface (tools.list, tools.get, .d.luau, docs): see callsig.
     let signature = match shape {
-        Shape::Typed { vararg } => Some(call_signature(&name, &args, vararg.as_deref(), returns.as_ref())),
+        Shape::Typed { vararg } => Some(call_signature(
+            &name,
+            &args,
+            vararg.as_deref(),
+            returns.as_ref(),
+        )),
         Shape::Documented if !args.is_empty() || returns.is_some() => {
             Some(call_signature(&name, &args, None, returns.as_ref()))
         }

@@ -38,13 +38,18 @@ fn export(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let index = cli.registry()?.snapshot();
     let base = match out {
         Some(path) => {
-            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let dir = path
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create folder {}", dir.display()))?;
             dir.canonicalize()
                 .with_context(|| format!("cannot open folder {}", dir.display()))?
         }
-        None => std::env::current_dir().context("cannot read the current directory; use --out FILE")?,
+        None => {
+            std::env::current_dir().context("cannot read the current directory; use --out FILE")?
+        }
     };
     let exported = match interop::export(&index, &base) {
         Ok(e) => e,
@@ -60,14 +65,22 @@ fn export(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     text.push('\n');
     super::types::write_to(out, &text)?;
     if let Some(path) = out {
-        eprintln!("wrote {} tools to {}", exported.document.tools.len(), path.display());
+        eprintln!(
+            "wrote {} tools to {}",
+            exported.document.tools.len(),
+            path.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn check(file: &Path) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("cannot read {}; give the path of a tools.json", file.display()))?;
+    let text = std::fs::read_to_string(file).with_context(|| {
+        format!(
+            "cannot read {}; give the path of a tools.json",
+            file.display()
+        )
+    })?;
     let base = file
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -82,12 +95,20 @@ fn check(file: &Path) -> anyhow::Result<ExitCode> {
             println!("warning: {}: {warning}", finding.place);
         }
     }
-    let failed = report.findings.iter().filter(|f| !f.errors.is_empty()).count();
+    let failed = report
+        .findings
+        .iter()
+        .filter(|f| !f.errors.is_empty())
+        .count();
     println!(
         "{}: {} of {} entries valid, {failed} places with errors",
         file.display(),
         report.valid_entries,
         report.entries
     );
-    Ok(if report.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -35,7 +35,10 @@ pub fn write_to(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
                     .with_context(|| format!("cannot create folder {}", dir.display()))?;
             }
             std::fs::write(path, text).with_context(|| {
-                format!("cannot write {}; check the path and permissions", path.display())
+                format!(
+                    "cannot write {}; check the path and permissions",
+                    path.display()
+                )
             })
         }
     }

@@ -47,7 +47,11 @@ pub fn gather(index: &AssetIndex) -> Result<Vec<BoxDoc>, String> {
     for name in index.toolbox_names() {
         let folder: Option<&Arc<ToolboxFolder>> = index.toolbox(name);
         let tools: Vec<ToolDoc> = index.tools_in(name).map(|e| tool_doc(index, e)).collect();
-        check_unique(tools.iter().map(|t| (t.slug.as_str(), t.entry.meta.identity.as_str())))?;
+        check_unique(
+            tools
+                .iter()
+                .map(|t| (t.slug.as_str(), t.entry.meta.identity.as_str())),
+        )?;
         boxes.push(BoxDoc {
             name: name.to_string(),
             slug: kebab(name),

@@ -62,7 +62,10 @@ pub fn render(title: &str, boxes: &[BoxDoc]) -> String {
     for b in boxes {
         toolbox(&mut html, b);
     }
-    let _ = write!(html, "</main>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n");
+    let _ = write!(
+        html,
+        "</main>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n"
+    );
     html
 }
 
@@ -85,8 +88,17 @@ fn toolbox(html: &mut String, b: &BoxDoc) {
 /// The lowercased text the search matches against.
 fn search_text(b: &BoxDoc, t: &ToolDoc) -> String {
     let meta = &t.entry.meta;
-    let mut parts = vec![meta.identity.clone(), meta.description.clone(), call_line(t), b.purpose.clone()];
-    parts.extend(meta.args.iter().map(|a| format!("{} {} {}", a.name, a.ty, a.description)));
+    let mut parts = vec![
+        meta.identity.clone(),
+        meta.description.clone(),
+        call_line(t),
+        b.purpose.clone(),
+    ];
+    parts.extend(
+        meta.args
+            .iter()
+            .map(|a| format!("{} {} {}", a.name, a.ty, a.description)),
+    );
     if let Some(r) = &meta.returns {
         parts.push(format!("{} {}", r.ty, r.description));
     }
@@ -99,10 +111,18 @@ fn tool(html: &mut String, b: &BoxDoc, t: &ToolDoc) {
     let meta = &t.entry.meta;
     let mut badges = String::new();
     if meta.status != "ready" {
-        let _ = write!(badges, " <span class=\"badge status\">{}</span>", escape(&meta.status));
+        let _ = write!(
+            badges,
+            " <span class=\"badge status\">{}</span>",
+            escape(&meta.status)
+        );
     }
     if let Some(reason) = t.entry.reason() {
-        let _ = write!(badges, " <span class=\"badge broken\" title=\"{}\">not callable</span>", escape(reason));
+        let _ = write!(
+            badges,
+            " <span class=\"badge broken\" title=\"{}\">not callable</span>",
+            escape(reason)
+        );
     }
     let _ = writeln!(
         html,
@@ -139,7 +159,11 @@ fn tool(html: &mut String, b: &BoxDoc, t: &ToolDoc) {
     if let Some(reason) = t.entry.reason() {
         let _ = writeln!(html, "<p class=\"badge broken\">{}</p>", prose(reason));
     }
-    let tags: String = t.tags.iter().map(|g| format!("<span class=\"tag\">{}</span>", escape(g))).collect();
+    let tags: String = t
+        .tags
+        .iter()
+        .map(|g| format!("<span class=\"tag\">{}</span>", escape(g)))
+        .collect();
     let _ = writeln!(
         html,
         "<div>{tags}</div>\n<div class=\"links\"><a href=\"{b}/{s}/TOOL.md\">TOOL.md</a></div>\n</article>",
@@ -154,6 +178,9 @@ mod tests {
 
     #[test]
     fn escapes_markup_and_quotes() {
-        assert_eq!(escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(
+            escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
     }
 }

@@ -53,14 +53,26 @@ pub fn write_docs(index: &AssetIndex, out: &Path, title: &str) -> Result<Written
     let boxes = gather::gather(index).map_err(DocsError::Clash)?;
     let mut written = Written::default();
     for b in &boxes {
-        write(&mut written, &out.join(&b.slug).join("SKILL.md"), &skill_md::render(b))?;
+        write(
+            &mut written,
+            &out.join(&b.slug).join("SKILL.md"),
+            &skill_md::render(b),
+        )?;
         for t in &b.tools {
-            write(&mut written, &out.join(&b.slug).join(&t.slug).join("TOOL.md"), &tool_md::render(t, b))?;
+            write(
+                &mut written,
+                &out.join(&b.slug).join(&t.slug).join("TOOL.md"),
+                &tool_md::render(t, b),
+            )?;
         }
         written.toolboxes += 1;
         written.tools += b.tools.len();
     }
-    write(&mut written, &out.join("index.html"), &html::render(title, &boxes))?;
+    write(
+        &mut written,
+        &out.join("index.html"),
+        &html::render(title, &boxes),
+    )?;
     Ok(written)
 }
 

@@ -5,7 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use full_moon::ast::{Call, Expression, FunctionArgs, FunctionCall, Index, Prefix, Suffix, VarExpression};
+use full_moon::ast::{
+    Call, Expression, FunctionArgs, FunctionCall, Index, Prefix, Suffix, VarExpression,
+};
 use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
 use full_moon::LuaVersion;
@@ -70,9 +72,9 @@ fn literal(expr: &Expression) -> Option<String> {
 
 fn call_args(suffix: Option<&Suffix>) -> Vec<&Expression> {
     match suffix {
-        Some(Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { arguments, .. }))) => {
-            arguments.iter().collect()
-        }
+        Some(Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses {
+            arguments, ..
+        }))) => arguments.iter().collect(),
         _ => Vec::new(),
     }
 }
@@ -107,14 +109,20 @@ impl Visitor for SourceFacts {
             Some("tools") => self.tools_path(&suffixes),
             Some("vfs") => self.uses_vfs = true,
             Some("error") if self.errors.len() < MAX_ERRORS => {
-                if let Some(message) = call_args(suffixes.first().copied()).first().and_then(|e| literal(e)) {
+                if let Some(message) = call_args(suffixes.first().copied())
+                    .first()
+                    .and_then(|e| literal(e))
+                {
                     if !self.errors.contains(&message) {
                         self.errors.push(message);
                     }
                 }
             }
             Some("require") => {
-                if let Some(module) = call_args(suffixes.first().copied()).first().and_then(|e| literal(e)) {
+                if let Some(module) = call_args(suffixes.first().copied())
+                    .first()
+                    .and_then(|e| literal(e))
+                {
                     self.requires.insert(module);
                 }
             }

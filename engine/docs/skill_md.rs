@@ -19,7 +19,9 @@ pub fn description(toolbox: &BoxDoc) -> String {
     } else {
         purpose.to_string()
     };
-    let names: Vec<&str> = callable(toolbox).map(|t| t.entry.meta.name.as_str()).collect();
+    let names: Vec<&str> = callable(toolbox)
+        .map(|t| t.entry.meta.name.as_str())
+        .collect();
     let mut text = format!(
         "{purpose}. Use when a task needs {}: call them from a codemode Luau script as tools.{}.<tool>(...).",
         if names.is_empty() { "this toolbox".to_string() } else { names.join(", ") },
@@ -42,7 +44,11 @@ fn callable(toolbox: &BoxDoc) -> impl Iterator<Item = &ToolDoc> {
 
 fn tags(toolbox: &BoxDoc) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for t in toolbox.tags.iter().chain(toolbox.tools.iter().flat_map(|t| t.tags.iter())) {
+    for t in toolbox
+        .tags
+        .iter()
+        .chain(toolbox.tools.iter().flat_map(|t| t.tags.iter()))
+    {
         if !out.contains(t) {
             out.push(t.clone());
         }
@@ -58,14 +64,23 @@ fn yaml_string(text: &str) -> String {
 /// Renders the whole SKILL.md.
 pub fn render(toolbox: &BoxDoc) -> String {
     let mut md = String::new();
-    let _ = writeln!(md, "---\nname: {}\ndescription: {}\n---\n", toolbox.slug, yaml_string(&description(toolbox)));
+    let _ = writeln!(
+        md,
+        "---\nname: {}\ndescription: {}\n---\n",
+        toolbox.slug,
+        yaml_string(&description(toolbox))
+    );
     let _ = writeln!(md, "# {}\n", toolbox.name);
     if !toolbox.purpose.is_empty() {
         let _ = writeln!(md, "{}\n", toolbox.purpose);
     }
     md.push_str("## When to Use This Skill\n\n");
     if !toolbox.purpose.is_empty() {
-        let _ = writeln!(md, "- The request is about: {}", toolbox.purpose.trim_end_matches('.'));
+        let _ = writeln!(
+            md,
+            "- The request is about: {}",
+            toolbox.purpose.trim_end_matches('.')
+        );
     }
     let tags = tags(toolbox);
     if !tags.is_empty() {
@@ -73,13 +88,22 @@ pub fn render(toolbox: &BoxDoc) -> String {
     }
     for tool in callable(toolbox) {
         let meta = &tool.entry.meta;
-        let what = meta.description.split(". ").next().unwrap_or("").trim_end_matches('.');
+        let what = meta
+            .description
+            .split(". ")
+            .next()
+            .unwrap_or("")
+            .trim_end_matches('.');
         let _ = writeln!(
             md,
             "- It needs `tools.{}.{}`{}",
             meta.toolbox,
             meta.name,
-            if what.is_empty() { String::new() } else { format!(": {what}") }
+            if what.is_empty() {
+                String::new()
+            } else {
+                format!(": {what}")
+            }
         );
     }
     if callable(toolbox).next().is_none() {
@@ -96,7 +120,15 @@ pub fn render(toolbox: &BoxDoc) -> String {
             .iter()
             .map(|a| {
                 let what = a.description.trim_end_matches('.');
-                format!("`{}`{}", a.name, if what.is_empty() { String::new() } else { format!(": {what}") })
+                format!(
+                    "`{}`{}",
+                    a.name,
+                    if what.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {what}")
+                    }
+                )
             })
             .collect();
         let _ = writeln!(
@@ -105,7 +137,11 @@ pub fn render(toolbox: &BoxDoc) -> String {
             tool.entry.meta.name,
             tool.slug,
             cell(&call_line(tool)),
-            cell(&if args.is_empty() { "none".to_string() } else { args.join("; ") })
+            cell(&if args.is_empty() {
+                "none".to_string()
+            } else {
+                args.join("; ")
+            })
         );
     }
     md.push_str("\n## Outputs\n\nEach call returns the tool's value; through `tool_exec` or `codemode exec` the script's return value comes back as JSON in `value`, and what it printed in `stdout`.\n\n");
@@ -116,13 +152,22 @@ pub fn render(toolbox: &BoxDoc) -> String {
                 "- `{}` returns `{}`{}",
                 tool.entry.meta.name,
                 r.ty,
-                if r.description.is_empty() { String::new() } else { format!(": {}", r.description) }
+                if r.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", r.description)
+                }
             );
         }
     }
     md.push_str("\n## Failure modes\n\n");
     for tool in toolbox.tools.iter().filter(|t| !t.entry.is_registered()) {
-        let _ = writeln!(md, "- `{}` is not callable: {}", tool.entry.meta.identity, tool.entry.reason().unwrap_or(""));
+        let _ = writeln!(
+            md,
+            "- `{}` is not callable: {}",
+            tool.entry.meta.identity,
+            tool.entry.reason().unwrap_or("")
+        );
     }
     md.push_str("- A failed script returns `{ok = false, error = {kind, message, line?, hint?}}`; `kind` is `syntax`, `runtime`, `timeout`, `memory`, `output` or `limit`. Read `hint` first: it often names the call you meant.\n");
     md.push_str("- Each tool's TOOL.md lists the errors it raises itself.\n");

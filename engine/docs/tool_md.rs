@@ -18,7 +18,10 @@ pub fn cell(text: &str) -> String {
 /// `tools.box.name(a: T): R`, the call line every surface shows.
 pub fn call_line(tool: &ToolDoc) -> String {
     let meta = &tool.entry.meta;
-    let sig = meta.signature.clone().unwrap_or_else(|| format!("{}(...)", meta.name));
+    let sig = meta
+        .signature
+        .clone()
+        .unwrap_or_else(|| format!("{}(...)", meta.name));
     format!("tools.{}.{sig}", meta.toolbox)
 }
 
@@ -46,12 +49,21 @@ pub fn render(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
     let meta = &tool.entry.meta;
     let mut md = String::new();
     let _ = writeln!(md, "# Tool Spec: {}\n", kebab(&meta.identity));
-    let first = meta.description.split(". ").next().unwrap_or("").trim_end_matches('.');
+    let first = meta
+        .description
+        .split(". ")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('.');
     let _ = writeln!(
         md,
         "`{}`{}\n",
         call_line(tool),
-        if first.is_empty() { String::new() } else { format!(": {first}.") }
+        if first.is_empty() {
+            String::new()
+        } else {
+            format!(": {first}.")
+        }
     );
     if let Some(reason) = tool.entry.reason() {
         let _ = writeln!(md, "> **Not callable:** {reason}\n");
@@ -96,7 +108,11 @@ fn commands(md: &mut String, tool: &ToolDoc) {
     let inputs = if meta.args.is_empty() {
         "none".to_string()
     } else {
-        meta.args.iter().map(|a| format!("`{}: {}`", a.name, a.ty)).collect::<Vec<_>>().join(", ")
+        meta.args
+            .iter()
+            .map(|a| format!("`{}: {}`", a.name, a.ty))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let _ = writeln!(md, "- Input: {inputs} (see Inputs)");
     let _ = writeln!(md, "- Output: {}", output_summary(tool));
@@ -156,19 +172,29 @@ fn inputs(md: &mut String, tool: &ToolDoc) {
         md.push_str("None: the tool takes no arguments.\n\n");
         return;
     }
-    md.push_str("| Name | Type | Required | Description |\n| ---- | ---- | -------- | ----------- |\n");
+    md.push_str(
+        "| Name | Type | Required | Description |\n| ---- | ---- | -------- | ----------- |\n",
+    );
     for a in &meta.args {
-        let flag = meta.flags.iter().find(|f| f.name == a.name).map(|f| match &f.short {
-            Some(s) => format!(" Flag `--{}`/`-{s}` on a command line.", f.name),
-            None => format!(" Flag `--{}` on a command line.", f.name),
-        });
+        let flag = meta
+            .flags
+            .iter()
+            .find(|f| f.name == a.name)
+            .map(|f| match &f.short {
+                Some(s) => format!(" Flag `--{}`/`-{s}` on a command line.", f.name),
+                None => format!(" Flag `--{}` on a command line.", f.name),
+            });
         let _ = writeln!(
             md,
             "| `{}` | `{}` | {} | {}{} |",
             a.name,
             cell(&a.ty),
             if a.optional { "no" } else { "yes" },
-            cell(if a.description.is_empty() { "(undocumented)" } else { &a.description }),
+            cell(if a.description.is_empty() {
+                "(undocumented)"
+            } else {
+                &a.description
+            }),
             flag.unwrap_or_default()
         );
     }
@@ -188,7 +214,9 @@ fn outputs(md: &mut String, tool: &ToolDoc) {
     }
     md.push_str("\nIn a `tool_exec` result envelope the returned value is `value` (as JSON) and anything the tool prints is in `stdout`.");
     if meta.has_render {
-        md.push_str(" On a command line, `render.luau` turns the value into text (`{out, err?, exit?}`).");
+        md.push_str(
+            " On a command line, `render.luau` turns the value into text (`{out, err?, exit?}`).",
+        );
     }
     md.push_str("\n\n");
 }
@@ -196,10 +224,23 @@ fn outputs(md: &mut String, tool: &ToolDoc) {
 fn data_flow(md: &mut String, tool: &ToolDoc) {
     let meta = &tool.entry.meta;
     md.push_str("## Data flow\n\n```text\n");
-    let _ = writeln!(md, "caller: a Luau script (tools.{0}.{1}(...)) or a shell (codemode call {0}.{1} ...)", meta.toolbox, meta.name);
+    let _ = writeln!(
+        md,
+        "caller: a Luau script (tools.{0}.{1}(...)) or a shell (codemode call {0}.{1} ...)",
+        meta.toolbox, meta.name
+    );
     md.push_str("    ↓\narguments checked against the signature (tools.bind / tools.parseCommandLine)\n    ↓\n");
-    let _ = writeln!(md, "{} runs in the sandbox (deadline, memory and output limits)", tool.source_path);
-    let mut uses: Vec<String> = tool.facts.requires.iter().map(|r| format!("require(\"{r}\")")).collect();
+    let _ = writeln!(
+        md,
+        "{} runs in the sandbox (deadline, memory and output limits)",
+        tool.source_path
+    );
+    let mut uses: Vec<String> = tool
+        .facts
+        .requires
+        .iter()
+        .map(|r| format!("require(\"{r}\")"))
+        .collect();
     uses.extend(tool.facts.calls.iter().map(|c| format!("tools.{c}")));
     if tool.facts.uses_vfs {
         uses.push("vfs (world files)".into());
@@ -207,7 +248,11 @@ fn data_flow(md: &mut String, tool: &ToolDoc) {
     if !uses.is_empty() {
         let _ = writeln!(md, "    ↓ uses {}", uses.join(", "));
     }
-    let _ = writeln!(md, "    ↓\nreturn value: {}", meta.returns.as_ref().map_or("any", |r| r.ty.as_str()));
+    let _ = writeln!(
+        md,
+        "    ↓\nreturn value: {}",
+        meta.returns.as_ref().map_or("any", |r| r.ty.as_str())
+    );
     if meta.has_render {
         md.push_str("    ↓\nrender.luau: text for the shell\n");
     }
@@ -216,12 +261,26 @@ fn data_flow(md: &mut String, tool: &ToolDoc) {
 
 fn configuration(md: &mut String, tool: &ToolDoc) {
     let limits = Limits::default();
-    md.push_str("## Configuration\n\n| Variable | Default | Purpose |\n| -------- | ------- | ------- |\n");
-    let _ = writeln!(md, "| `--timeout-ms` | `{}` | Wall-clock deadline of the script that calls the tool. |", limits.timeout.as_millis());
-    let _ = writeln!(md, "| `--memory-mb` | `{}` | Memory limit of the Luau VM. |", limits.memory_bytes / (1024 * 1024));
+    md.push_str(
+        "## Configuration\n\n| Variable | Default | Purpose |\n| -------- | ------- | ------- |\n",
+    );
+    let _ = writeln!(
+        md,
+        "| `--timeout-ms` | `{}` | Wall-clock deadline of the script that calls the tool. |",
+        limits.timeout.as_millis()
+    );
+    let _ = writeln!(
+        md,
+        "| `--memory-mb` | `{}` | Memory limit of the Luau VM. |",
+        limits.memory_bytes / (1024 * 1024)
+    );
     let _ = writeln!(md, "| `--max-output-bytes` | `{}` | Cap on printed output and on the returned value as JSON. |", limits.max_output_bytes);
     md.push_str("| `--world` / `CODEMODE_WORLD` | current directory | The world whose toolboxes (and `vfs` paths) the engine uses. |\n");
-    let _ = writeln!(md, "| `status` in `.metadata` | `ready` (now `{}`) | Only `ready` tools are callable. |\n", tool.entry.meta.status);
+    let _ = writeln!(
+        md,
+        "| `status` in `.metadata` | `ready` (now `{}`) | Only `ready` tools are callable. |\n",
+        tool.entry.meta.status
+    );
 }
 
 fn dependencies(md: &mut String, tool: &ToolDoc, toolbox: &BoxDoc) {
@@ -233,7 +292,11 @@ fn dependencies(md: &mut String, tool: &ToolDoc, toolbox: &BoxDoc) {
         lines.push(format!(
             "- `{r}`: the `{module}.module/` of the `{}` toolbox{}",
             toolbox.name,
-            if known { "" } else { " (not found: the require fails)" }
+            if known {
+                ""
+            } else {
+                " (not found: the require fails)"
+            }
         ));
     }
     for c in &tool.facts.calls {
@@ -254,7 +317,9 @@ fn tests(md: &mut String, tool: &ToolDoc) {
     md.push_str("## Tests\n\n");
     md.push_str("`codemode check` validates the tool: its folder parses and compiles, it returns a function, and its docstring agrees with its signature.");
     if meta.examples.is_empty() {
-        md.push_str(" The tool has no `--!example` lines yet; add some to document and smoke-test it.\n\n");
+        md.push_str(
+            " The tool has no `--!example` lines yet; add some to document and smoke-test it.\n\n",
+        );
     } else {
         let _ = writeln!(
             md,
@@ -266,9 +331,15 @@ fn tests(md: &mut String, tool: &ToolDoc) {
 
 fn failure_modes(md: &mut String, tool: &ToolDoc) {
     let meta = &tool.entry.meta;
-    md.push_str("## Failure modes\n\n| Failure | Result | Recovery |\n| ------- | ------ | -------- |\n");
+    md.push_str(
+        "## Failure modes\n\n| Failure | Result | Recovery |\n| ------- | ------ | -------- |\n",
+    );
     if let Some(reason) = tool.entry.reason() {
-        let _ = writeln!(md, "| The tool does not load | Calling it raises an error | {} |", cell(reason));
+        let _ = writeln!(
+            md,
+            "| The tool does not load | Calling it raises an error | {} |",
+            cell(reason)
+        );
     }
     if meta.args.iter().any(|a| !a.optional) {
         md.push_str("| A required argument is missing or has the wrong type | The call is refused with a message naming the argument | Pass the arguments listed under Inputs. |\n");

@@ -63,14 +63,17 @@ pub fn check(text: &str, base: &Path) -> CheckReport {
     let root: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
-            report.findings.push(failure("file", format!("not valid JSON: {e}")));
+            report
+                .findings
+                .push(failure("file", format!("not valid JSON: {e}")));
             return report;
         }
     };
     let Some(root) = root.as_object() else {
-        report
-            .findings
-            .push(failure("top level", "must be a JSON object with \"version\" and \"tools\"".into()));
+        report.findings.push(failure(
+            "top level",
+            "must be a JSON object with \"version\" and \"tools\"".into(),
+        ));
         return report;
     };
     report.findings.push(check_top(root));
@@ -88,7 +91,9 @@ pub fn check(text: &str, base: &Path) -> CheckReport {
             report.findings.push(finding);
         }
     }
-    report.findings.retain(|f| !f.errors.is_empty() || !f.warnings.is_empty());
+    report
+        .findings
+        .retain(|f| !f.errors.is_empty() || !f.warnings.is_empty());
     report
 }
 
@@ -107,20 +112,33 @@ fn check_top(root: &Map<String, Value>) -> Finding {
         warnings: Vec::new(),
     };
     match root.get("version") {
-        None => f.errors.push("missing required field \"version\" (e.g. \"1.0.0\")".into()),
-        Some(Value::String(v)) if is_semver(v) => {}
-        Some(Value::String(v)) => f
+        None => f
             .errors
-            .push(format!("\"version\" is \"{v}\", not a semantic version like \"1.0.0\"")),
-        Some(other) => f.errors.push(format!("\"version\" must be a string, got {}", kind(other))),
+            .push("missing required field \"version\" (e.g. \"1.0.0\")".into()),
+        Some(Value::String(v)) if is_semver(v) => {}
+        Some(Value::String(v)) => f.errors.push(format!(
+            "\"version\" is \"{v}\", not a semantic version like \"1.0.0\""
+        )),
+        Some(other) => f
+            .errors
+            .push(format!("\"version\" must be a string, got {}", kind(other))),
     }
     match root.get("tools") {
-        None => f.errors.push("missing required field \"tools\" (an array of tool entries)".into()),
+        None => f
+            .errors
+            .push("missing required field \"tools\" (an array of tool entries)".into()),
         Some(Value::Array(_)) => {}
-        Some(other) => f.errors.push(format!("\"tools\" must be an array, got {}", kind(other))),
+        Some(other) => f
+            .errors
+            .push(format!("\"tools\" must be an array, got {}", kind(other))),
     }
-    for key in root.keys().filter(|k| !["version", "tools", "meta"].contains(&k.as_str())) {
-        f.warnings.push(format!("unknown field \"{key}\" (the format knows version, tools, meta)"));
+    for key in root
+        .keys()
+        .filter(|k| !["version", "tools", "meta"].contains(&k.as_str()))
+    {
+        f.warnings.push(format!(
+            "unknown field \"{key}\" (the format knows version, tools, meta)"
+        ));
     }
     f
 }
@@ -132,28 +150,34 @@ fn check_meta(meta: &Value) -> Finding {
         warnings: Vec::new(),
     };
     let Some(meta) = meta.as_object() else {
-        f.errors.push(format!("\"meta\" must be an object, got {}", kind(meta)));
+        f.errors
+            .push(format!("\"meta\" must be an object, got {}", kind(meta)));
         return f;
     };
     for (key, value) in meta {
         match (key.as_str(), value) {
             ("repo" | "purpose", Value::String(_)) => {}
             ("created", Value::String(date)) if is_iso_date(date) => {}
-            ("created", Value::String(date)) => f
+            ("created", Value::String(date)) => f.errors.push(format!(
+                "\"created\" is \"{date}\", not an ISO 8601 date like \"2026-05-09\""
+            )),
+            ("repo" | "purpose" | "created", other) => f
                 .errors
-                .push(format!("\"created\" is \"{date}\", not an ISO 8601 date like \"2026-05-09\"")),
-            ("repo" | "purpose" | "created", other) => {
-                f.errors.push(format!("\"{key}\" must be a string, got {}", kind(other)))
-            }
-            _ => f
-                .warnings
-                .push(format!("unknown field \"{key}\" (meta knows repo, created, purpose)")),
+                .push(format!("\"{key}\" must be a string, got {}", kind(other))),
+            _ => f.warnings.push(format!(
+                "unknown field \"{key}\" (meta knows repo, created, purpose)"
+            )),
         }
     }
     f
 }
 
-fn check_entry(i: usize, entry: &Value, base: &Path, seen: &mut BTreeMap<String, usize>) -> Finding {
+fn check_entry(
+    i: usize,
+    entry: &Value,
+    base: &Path,
+    seen: &mut BTreeMap<String, usize>,
+) -> Finding {
     let name = entry.get("name").and_then(Value::as_str);
     let mut f = Finding {
         place: match name {
@@ -164,7 +188,8 @@ fn check_entry(i: usize, entry: &Value, base: &Path, seen: &mut BTreeMap<String,
         warnings: Vec::new(),
     };
     let Some(obj) = entry.as_object() else {
-        f.errors.push(format!("must be an object, got {}", kind(entry)));
+        f.errors
+            .push(format!("must be an object, got {}", kind(entry)));
         return f;
     };
     let errors = &mut f.errors;
@@ -175,7 +200,9 @@ fn check_entry(i: usize, entry: &Value, base: &Path, seen: &mut BTreeMap<String,
             ));
         }
         if let Some(first) = seen.get(name) {
-            errors.push(format!("name \"{name}\" is already used by tools[{first}]; names must be unique"));
+            errors.push(format!(
+                "name \"{name}\" is already used by tools[{first}]; names must be unique"
+            ));
         } else {
             seen.insert(name.to_string(), i);
         }
@@ -186,20 +213,29 @@ fn check_entry(i: usize, entry: &Value, base: &Path, seen: &mut BTreeMap<String,
     }
     if let Some(status) = string_field(obj, "status", errors) {
         if !STATUSES.contains(&status) {
-            errors.push(format!("status \"{status}\" is not one of \"ready\", \"planned\", \"deprecated\""));
+            errors.push(format!(
+                "status \"{status}\" is not one of \"ready\", \"planned\", \"deprecated\""
+            ));
         }
     }
     string_list(obj, "capabilities", true, errors);
     if let Some(tags) = string_list(obj, "tags", true, errors) {
-        for tag in tags.iter().filter(|t| t.to_lowercase() != **t || t.contains(char::is_whitespace)) {
-            f.warnings.push(format!("tag \"{tag}\" should be lowercase and hyphen-separated"));
+        for tag in tags
+            .iter()
+            .filter(|t| t.to_lowercase() != **t || t.contains(char::is_whitespace))
+        {
+            f.warnings.push(format!(
+                "tag \"{tag}\" should be lowercase and hyphen-separated"
+            ));
         }
     }
     let errors = &mut f.errors;
     if obj.contains_key("languages") {
         if let Some(langs) = string_list(obj, "languages", false, errors) {
             for lang in langs.iter().filter(|l| !is_language(l)) {
-                errors.push(format!("language \"{lang}\" is not an ISO 639-1 code (e.g. \"en\", \"es\")"));
+                errors.push(format!(
+                    "language \"{lang}\" is not an ISO 639-1 code (e.g. \"en\", \"es\")"
+                ));
             }
         }
     }
@@ -210,7 +246,11 @@ fn check_entry(i: usize, entry: &Value, base: &Path, seen: &mut BTreeMap<String,
 }
 
 /// A required non-empty string field; records why when it is not one.
-fn string_field<'a>(obj: &'a Map<String, Value>, key: &str, errors: &mut Vec<String>) -> Option<&'a str> {
+fn string_field<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    errors: &mut Vec<String>,
+) -> Option<&'a str> {
     match obj.get(key) {
         None => errors.push(format!("missing required field \"{key}\"")),
         Some(Value::String(s)) if s.trim().is_empty() => errors.push(format!("\"{key}\" is empty")),
@@ -229,13 +269,18 @@ fn string_list<'a>(
 ) -> Option<Vec<&'a str>> {
     let items = match obj.get(key) {
         None if required => {
-            errors.push(format!("missing required field \"{key}\" (a non-empty array of strings)"));
+            errors.push(format!(
+                "missing required field \"{key}\" (a non-empty array of strings)"
+            ));
             return None;
         }
         None => return None,
         Some(Value::Array(items)) => items,
         Some(other) => {
-            errors.push(format!("\"{key}\" must be an array of strings, got {}", kind(other)));
+            errors.push(format!(
+                "\"{key}\" must be an array of strings, got {}",
+                kind(other)
+            ));
             return None;
         }
     };
@@ -248,7 +293,10 @@ fn string_list<'a>(
         match item {
             Value::String(s) if !s.trim().is_empty() => out.push(s.as_str()),
             Value::String(_) => errors.push(format!("\"{key}\" holds an empty string")),
-            other => errors.push(format!("\"{key}\" must hold strings, found {}", kind(other))),
+            other => errors.push(format!(
+                "\"{key}\" must hold strings, found {}",
+                kind(other)
+            )),
         }
     }
     Some(out)
@@ -257,14 +305,18 @@ fn string_list<'a>(
 fn check_location(location: &str, base: &Path, errors: &mut Vec<String>) {
     let path = base.join(location);
     if Path::new(location).is_absolute() {
-        errors.push(format!("location \"{location}\" is absolute; write it relative to the tools.json file"));
+        errors.push(format!(
+            "location \"{location}\" is absolute; write it relative to the tools.json file"
+        ));
     } else if !path.exists() {
         errors.push(format!(
             "location \"{location}\" does not exist (looked for {}); locations are relative to the tools.json file",
             path.display()
         ));
     } else if !path.is_file() {
-        errors.push(format!("location \"{location}\" is not a file; point at the tool's entry point"));
+        errors.push(format!(
+            "location \"{location}\" is not a file; point at the tool's entry point"
+        ));
     }
 }
 
@@ -273,9 +325,11 @@ fn is_semver(text: &str) -> bool {
     let core = text.split(['-', '+']).next().unwrap_or("");
     let parts: Vec<&str> = core.split('.').collect();
     parts.len() == 3
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) && (p.len() == 1 || !p.starts_with('0')))
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.chars().all(|c| c.is_ascii_digit())
+                && (p.len() == 1 || !p.starts_with('0'))
+        })
 }
 
 fn kind(value: &Value) -> &'static str {
@@ -306,8 +360,19 @@ mod tests {
         let report = check(text, &dir);
         assert!(!report.ok());
         let errors = &report.findings[0].errors;
-        for needle in ["not lowercase", "description", "location", "status \"done\"", "\"tags\" is empty", "capabilities", "english"] {
-            assert!(errors.iter().any(|e| e.contains(needle)), "{needle} missing in {errors:?}");
+        for needle in [
+            "not lowercase",
+            "description",
+            "location",
+            "status \"done\"",
+            "\"tags\" is empty",
+            "capabilities",
+            "english",
+        ] {
+            assert!(
+                errors.iter().any(|e| e.contains(needle)),
+                "{needle} missing in {errors:?}"
+            );
         }
     }
 }

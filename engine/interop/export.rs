@@ -26,10 +26,14 @@ pub struct Exported {
 /// that does not load (a tools.json reader would try to run it).
 pub fn export(index: &AssetIndex, base: &Path) -> Result<Exported, InteropError> {
     let mut tools = Vec::new();
+    let mut identities = Vec::new();
     let mut skipped = Vec::new();
     for entry in index.tools.values() {
         let Some(root_dir) = index.roots.get(entry.folder.0).and_then(|r| r.dir()) else {
-            skipped.push(format!("{}: bundled in the binary, no file to point at", entry.meta.identity));
+            skipped.push(format!(
+                "{}: bundled in the binary, no file to point at",
+                entry.meta.identity
+            ));
             continue;
         };
         if entry.meta.status == "ready" && !entry.is_registered() {
@@ -42,8 +46,9 @@ pub fn export(index: &AssetIndex, base: &Path) -> Result<Exported, InteropError>
         }
         let location = relative(base, &root_dir.join(entry_point(entry)));
         tools.push(entry_for(index, entry, location));
+        identities.push(entry.meta.identity.as_str());
     }
-    let clashes = collisions(tools.iter().map(|t| t.name.as_str()));
+    let clashes = collisions(identities);
     if !clashes.is_empty() {
         return Err(InteropError::NameClash(
             clashes
@@ -95,8 +100,14 @@ pub fn description(entry: &ToolEntry) -> String {
     if !meta.description.trim().is_empty() {
         return meta.description.trim().to_string();
     }
-    let sig = meta.signature.clone().unwrap_or_else(|| format!("{}(...)", meta.name));
-    format!("Luau tool tools.{}.{sig} (no description yet: add --!desc lines to its init.luau).", meta.toolbox)
+    let sig = meta
+        .signature
+        .clone()
+        .unwrap_or_else(|| format!("{}(...)", meta.name));
+    format!(
+        "Luau tool tools.{}.{sig} (no description yet: add --!desc lines to its init.luau).",
+        meta.toolbox
+    )
 }
 
 /// The tool's tags, then its toolbox's tags and name: lowercase, spaces and `_` as `-`.
@@ -166,7 +177,10 @@ impl Extras {
         let capabilities = strings("capabilities");
         Extras {
             capabilities: (!capabilities.is_empty()).then_some(capabilities),
-            languages: strings("languages").into_iter().map(|l| l.to_lowercase()).collect(),
+            languages: strings("languages")
+                .into_iter()
+                .map(|l| l.to_lowercase())
+                .collect(),
         }
     }
 }

@@ -40,9 +40,12 @@ fn push_hyphen(out: &mut String) {
 /// True when `name` is lowercase and hyphen-separated (`^[a-z0-9]+(-[a-z0-9]+)*$`).
 pub fn is_kebab(name: &str) -> bool {
     !name.is_empty()
-        && name
-            .split('-')
-            .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
 }
 
 /// Groups of identities that map to the same hyphen name (only groups of two or more).
@@ -51,7 +54,10 @@ pub fn collisions<'a>(identities: impl IntoIterator<Item = &'a str>) -> Vec<(Str
     for id in identities {
         by_name.entry(kebab(id)).or_default().push(id.to_string());
     }
-    by_name.into_iter().filter(|(_, ids)| ids.len() > 1).collect()
+    by_name
+        .into_iter()
+        .filter(|(_, ids)| ids.len() > 1)
+        .collect()
 }
 
 #[cfg(test)]

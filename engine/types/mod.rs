@@ -19,9 +19,25 @@ const SURFACE: &str = include_str!("surface.d.luau");
 
 /// Type names the definition file defines, usable in tool signatures.
 const DEFINED: [&str; 19] = [
-    "Printed", "Path", "ToolboxRow", "ToolArg", "ToolReturns", "ToolFlag", "ToolListRow",
-    "ToolMeta", "SearchOptions", "SearchRow", "SearchResult", "CreateToolboxArgs", "ArgSpec",
-    "CreateArgs", "WriteResult", "BindResult", "Rendered", "VfsEntry", "ToolsSurface",
+    "Printed",
+    "Path",
+    "ToolboxRow",
+    "ToolArg",
+    "ToolReturns",
+    "ToolFlag",
+    "ToolListRow",
+    "ToolMeta",
+    "SearchOptions",
+    "SearchRow",
+    "SearchResult",
+    "CreateToolboxArgs",
+    "ArgSpec",
+    "CreateArgs",
+    "WriteResult",
+    "BindResult",
+    "Rendered",
+    "VfsEntry",
+    "ToolsSurface",
 ];
 
 /// The name of the type alias declared for a toolbox.
@@ -46,7 +62,10 @@ pub fn definitions(index: &AssetIndex) -> String {
             .filter(|t| t.is_registered())
             .map(|t| t.as_ref())
             .collect();
-        let purpose = index.toolbox(name).map(|f| f.purpose.clone()).unwrap_or_default();
+        let purpose = index
+            .toolbox(name)
+            .map(|f| f.purpose.clone())
+            .unwrap_or_default();
         out.push('\n');
         doc_lines(&mut out, "", &format!("Toolbox `{name}`: {purpose}"));
         let _ = writeln!(out, "export type {} = {{", toolbox_type(name));
@@ -105,7 +124,10 @@ fn declare_tool(out: &mut String, tool: &ToolEntry) {
     if !meta.description.is_empty() {
         let _ = writeln!(doc, "{}\n", meta.description);
     }
-    let signature = meta.signature.clone().unwrap_or_else(|| format!("{}(...)", meta.name));
+    let signature = meta
+        .signature
+        .clone()
+        .unwrap_or_else(|| format!("{}(...)", meta.name));
     let _ = writeln!(doc, "`tools.{}.{signature}`", meta.toolbox);
     for a in meta.args.iter().filter(|a| !a.description.is_empty()) {
         let _ = writeln!(doc, "@param {} {}", a.name, a.description);
@@ -120,14 +142,21 @@ fn declare_tool(out: &mut String, tool: &ToolEntry) {
         let _ = writeln!(doc, "Note: {n}.");
     }
     doc_lines(out, "\t", doc.trim_end());
-    let _ = writeln!(out, "\t{}: ({}) -> {returns},", key(&meta.name), params.join(", "));
+    let _ = writeln!(
+        out,
+        "\t{}: ({}) -> {returns},",
+        key(&meta.name),
+        params.join(", ")
+    );
 }
 
 /// The members of `ToolsSurface` in `surface.d.luau`, repeated inside `declare tools`.
 fn surface_members() -> String {
     const START: &str = "export type ToolsSurface = {\n";
     let body = SURFACE.split_once(START).map_or("", |(_, rest)| rest);
-    let members = body.split_once("\n}\n").map_or(body, |(members, _)| members);
+    let members = body
+        .split_once("\n}\n")
+        .map_or(body, |(members, _)| members);
     format!("{members}\n")
 }
 

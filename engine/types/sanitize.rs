@@ -31,7 +31,10 @@ pub fn declarable(written: &str, defined: &[&str]) -> Result<String, (String, St
     let source = format!("local _: {written}\n");
     let parsed = full_moon::parse_fallible(&source, LuaVersion::luau());
     if !parsed.errors().is_empty() {
-        return Err(("any".into(), format!("`{written}` does not parse as a Luau type")));
+        return Err((
+            "any".into(),
+            format!("`{written}` does not parse as a Luau type"),
+        ));
     }
     let mut names = Names::default();
     names.visit_ast(&parsed.into_ast());
@@ -42,12 +45,18 @@ pub fn declarable(written: &str, defined: &[&str]) -> Result<String, (String, St
         .cloned()
         .collect();
     if let Some(why) = names.refused {
-        return Err(("any".into(), format!("`{written}` uses {why}, which the definition file cannot see")));
+        return Err((
+            "any".into(),
+            format!("`{written}` uses {why}, which the definition file cannot see"),
+        ));
     }
     if !unknown.is_empty() {
         return Err((
             "any".into(),
-            format!("`{written}` names {}, defined only inside the tool", unknown.join(", ")),
+            format!(
+                "`{written}` names {}, defined only inside the tool",
+                unknown.join(", ")
+            ),
         ));
     }
     Ok(written.to_string())
@@ -116,7 +125,14 @@ mod tests {
 
     #[test]
     fn keeps_types_made_of_known_names() {
-        for ty in ["string", "{ sep: string? }?", "(number, string) -> boolean", "{ Path }", "\"a\" | \"b\"", "<T>(T) -> T"] {
+        for ty in [
+            "string",
+            "{ sep: string? }?",
+            "(number, string) -> boolean",
+            "{ Path }",
+            "\"a\" | \"b\"",
+            "<T>(T) -> T",
+        ] {
             assert_eq!(declarable(ty, &["Path"]), Ok(ty.to_string()), "{ty}");
         }
     }
@@ -124,9 +140,15 @@ mod tests {
     #[test]
     fn replaces_local_names_shorthands_and_garbage() {
         assert_eq!(declarable("Options?", &[]).unwrap_err().0, "any");
-        assert!(declarable("Options?", &[]).unwrap_err().1.contains("Options"));
+        assert!(declarable("Options?", &[])
+            .unwrap_err()
+            .1
+            .contains("Options"));
         assert_eq!(declarable("table", &[]).unwrap_err().0, "{ [any]: any }");
-        assert_eq!(declarable("function?", &[]).unwrap_err().0, "((...any) -> ...any)?");
+        assert_eq!(
+            declarable("function?", &[]).unwrap_err().0,
+            "((...any) -> ...any)?"
+        );
         assert_eq!(declarable("{{{", &[]).unwrap_err().0, "any");
         assert_eq!(declarable("mod.T", &[]).unwrap_err().0, "any");
     }
