@@ -25,7 +25,8 @@ pub fn call_line(tool: &ToolDoc) -> String {
     format!("tools.{}.{sig}", meta.toolbox)
 }
 
-/// The tool's description, or what is known when it has none.
+/// The tool's description (its README's purpose when it has no `--!desc`), or what is
+/// known when it has neither.
 pub fn purpose(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
     let meta = &tool.entry.meta;
     let mut text = meta.description.trim().to_string();
@@ -37,9 +38,6 @@ pub fn purpose(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
             toolbox.purpose.trim_end_matches('.'),
             tool.source_path
         );
-    }
-    if let Some(p) = meta.purpose.as_deref().filter(|p| !text.contains(p)) {
-        let _ = write!(text, " {p}");
     }
     text
 }
