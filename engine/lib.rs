@@ -9,9 +9,12 @@
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
 pub mod assets;
+pub mod docs;
 pub mod host;
+pub mod interop;
 pub mod registry;
 pub mod runtime;
+pub mod types;
 
 pub use registry::Registry;
 pub use runtime::{Envelope, ErrorKind, Limits, Output, Runtime};

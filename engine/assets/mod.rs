@@ -3,6 +3,7 @@
 //! The index is an immutable snapshot. A run holds the snapshot it started with;
 //! a reload builds a new one and swaps it in whole.
 
+mod callsig;
 mod compile;
 mod docstring;
 mod folder;
@@ -19,6 +20,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub use callsig::call_signature;
 pub use compile::compile;
 pub use docstring::Docstring;
 pub use metadata::{readme_purpose, Metadata};

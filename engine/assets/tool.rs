@@ -2,6 +2,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::callsig::call_signature;
 use super::docstring::Docstring;
 use super::metadata::{readme_purpose, Metadata};
 use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
@@ -83,8 +84,21 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
         ));
     }
 
-    let (args, signature, sig_returns) = merge_args(&name, &doc, returned, &rel, &mut warnings);
+    let (args, shape, sig_returns) = merge_args(&doc, returned, &rel, &mut warnings);
     let returns = merge_returns(&doc, sig_returns, &rel, &mut warnings);
+    // One rendering for every surface (tools.list, tools.get, .d.luau, docs): see callsig.
+    let signature = match shape {
+        Shape::Typed { vararg } => Some(call_signature(
+            &name,
+            &args,
+            vararg.as_deref(),
+            returns.as_ref(),
+        )),
+        Shape::Documented if !args.is_empty() || returns.is_some() => {
+            Some(call_signature(&name, &args, None, returns.as_ref()))
+        }
+        Shape::Documented => None,
+    };
     let description = match doc.description() {
         d if !d.is_empty() => d,
         _ => purpose.clone().unwrap_or_default(),
@@ -126,18 +140,23 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
     }
 }
 
+/// What is known about the shape of a tool's function.
+enum Shape {
+    /// The source declares the function; `vararg` is the type of a trailing `...`.
+    Typed { vararg: Option<String> },
+    /// Only the docstring describes it.
+    Documented,
+}
+
 /// Parameters from the signature (authoritative) with descriptions from `--!arg`.
 fn merge_args(
-    name: &str,
     doc: &Docstring,
     returned: Returned,
     rel: &str,
     warnings: &mut Vec<String>,
-) -> (Vec<Arg>, Option<String>, Option<String>) {
+) -> (Vec<Arg>, Shape, Option<String>) {
     let Returned::Function {
-        params,
-        returns,
-        signature,
+        params, returns, ..
     } = returned
     else {
         let args = doc
@@ -145,8 +164,12 @@ fn merge_args(
             .iter()
             .map(|a| arg(&a.name, &a.ty, &a.description))
             .collect();
-        return (args, None, None);
+        return (args, Shape::Documented, None);
     };
+    let vararg = params
+        .iter()
+        .find(|p| p.name == "...")
+        .map(|p| p.ty.clone().unwrap_or_else(|| "any".into()));
     let params: Vec<SigParam> = params.into_iter().filter(|p| p.name != "...").collect();
     for documented in &doc.args {
         if !params.iter().any(|p| p.name == documented.name) {
@@ -172,10 +195,7 @@ fn merge_args(
             arg(&p.name, &ty, documented.map_or("", |d| &d.description))
         })
         .collect();
-    let signature = signature
-        .split_once('(')
-        .map(|(_, rest)| format!("{name}({rest}"));
-    (args, signature, returns)
+    (args, Shape::Typed { vararg }, returns)
 }
 
 fn merge_returns(

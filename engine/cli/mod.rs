@@ -1,9 +1,12 @@
 //! The `codemode` command line: a thin layer over the library.
 
 mod check;
+mod docs;
 mod exec;
 mod list;
+mod registry;
 mod run;
+mod types;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -70,6 +73,23 @@ enum Command {
     },
     /// Validate the world: name every broken tool and why; exit 1 if any
     Check,
+    /// Write Luau definitions (.d.luau) of `tools` and `vfs` for luau-lsp (stdout unless --out)
+    Types {
+        /// Where to write the file (e.g. codemode.d.luau)
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Write docs: a TOOL.md per tool, a SKILL.md per toolbox and a searchable index.html
+    Docs {
+        /// The folder to write into (created if missing)
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// tools.json interop: export the world as a tools.json, or check one
+    Registry {
+        #[command(subcommand)]
+        command: registry::RegistryCommand,
+    },
 }
 
 impl Cli {
@@ -105,6 +125,9 @@ pub fn main() -> ExitCode {
         Command::Exec { file } => exec::exec(&cli, file.as_deref().unwrap_or("-")),
         Command::List { args, json } => list::list(&cli, args, *json),
         Command::Check => check::check(&cli),
+        Command::Types { out } => types::types(&cli, out.as_deref()),
+        Command::Docs { out } => docs::docs(&cli, out),
+        Command::Registry { command } => registry::registry(&cli, command),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,33 @@
+//! `codemode docs --out DIR`: TOOL.md, SKILL.md and index.html for every tool.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::Cli;
+
+/// Writes the docs and says where they are.
+pub fn docs(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
+    let registry = cli.registry()?;
+    let index = registry.snapshot();
+    let title = registry
+        .world()
+        .file_name()
+        .map_or_else(|| "world".to_string(), |n| n.to_string_lossy().to_string());
+    match codemode::docs::write_docs(&index, out, &title) {
+        Ok(written) => {
+            eprintln!(
+                "wrote {} files ({} tools in {} toolboxes) to {}; open {}",
+                written.files.len(),
+                written.tools,
+                written.toolboxes,
+                out.display(),
+                out.join("index.html").display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("codemode docs: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}

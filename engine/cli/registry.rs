@@ -1,0 +1,114 @@
+//! `codemode registry export|check`: tools.json interop.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Subcommand;
+use codemode::interop;
+
+use super::Cli;
+
+/// What `codemode registry` does.
+#[derive(Debug, Subcommand)]
+pub enum RegistryCommand {
+    /// Write the world's tools as a tools.json (stdout unless --out); locations are
+    /// relative to the file's folder (to the current directory on stdout)
+    Export {
+        /// Where to write the file
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Validate a tools.json: print every failing entry and why; exit 1 if any
+    Check {
+        /// The tools.json to check (locations resolve against its folder)
+        file: PathBuf,
+    },
+}
+
+/// Runs one `registry` subcommand.
+pub fn registry(cli: &Cli, command: &RegistryCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        RegistryCommand::Export { out } => export(cli, out.as_deref()),
+        RegistryCommand::Check { file } => check(file),
+    }
+}
+
+fn export(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let index = cli.registry()?.snapshot();
+    let base = match out {
+        Some(path) => {
+            let dir = path
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create folder {}", dir.display()))?;
+            dir.canonicalize()
+                .with_context(|| format!("cannot open folder {}", dir.display()))?
+        }
+        None => {
+            std::env::current_dir().context("cannot read the current directory; use --out FILE")?
+        }
+    };
+    let exported = match interop::export(&index, &base) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("codemode registry export: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    for line in &exported.skipped {
+        eprintln!("skipped {line}");
+    }
+    let mut text = serde_json::to_string_pretty(&exported.document)?;
+    text.push('\n');
+    super::types::write_to(out, &text)?;
+    if let Some(path) = out {
+        eprintln!(
+            "wrote {} tools to {}",
+            exported.document.tools.len(),
+            path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(file: &Path) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(file).with_context(|| {
+        format!(
+            "cannot read {}; give the path of a tools.json",
+            file.display()
+        )
+    })?;
+    let base = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let report = interop::check(&text, &base);
+    for finding in &report.findings {
+        for error in &finding.errors {
+            println!("error: {}: {error}", finding.place);
+        }
+        for warning in &finding.warnings {
+            println!("warning: {}: {warning}", finding.place);
+        }
+    }
+    let failed = report
+        .findings
+        .iter()
+        .filter(|f| !f.errors.is_empty())
+        .count();
+    println!(
+        "{}: {} of {} entries valid, {failed} places with errors",
+        file.display(),
+        report.valid_entries,
+        report.entries
+    );
+    Ok(if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

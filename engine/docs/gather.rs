@@ -1,0 +1,98 @@
+//! Everything the rendered docs say about a toolbox and its tools, gathered once.
+
+use std::sync::Arc;
+
+use crate::assets::{AssetIndex, BoxKind, ToolEntry, ToolboxFolder};
+use crate::interop::{entry_point, name::kebab, tags};
+
+use super::scan::{scan, SourceFacts};
+
+/// One tool, with what its folder and source show.
+#[derive(Debug, Clone)]
+pub struct ToolDoc {
+    /// The indexed tool.
+    pub entry: Arc<ToolEntry>,
+    /// Folder name in the docs (`word-count`).
+    pub slug: String,
+    /// `init.luau` relative to its root (`text.toolbox/wordCount.tool/init.luau`).
+    pub source_path: String,
+    /// Calls, requires and raised errors found in the source.
+    pub facts: SourceFacts,
+    /// Tags (the tool's, then its toolbox's and the toolbox name).
+    pub tags: Vec<String>,
+}
+
+/// One toolbox with its tools.
+#[derive(Debug, Clone)]
+pub struct BoxDoc {
+    /// The toolbox name.
+    pub name: String,
+    /// Folder and skill name in the docs (`my-box`).
+    pub slug: String,
+    /// What it is for.
+    pub purpose: String,
+    /// Toolbox or workflow.
+    pub kind: BoxKind,
+    /// Its `<m>.module` names.
+    pub modules: Vec<String>,
+    /// Tags from its `.metadata`.
+    pub tags: Vec<String>,
+    /// Its tools, by name.
+    pub tools: Vec<ToolDoc>,
+}
+
+/// Gathers every toolbox of the index; the error names clashing doc folder names.
+pub fn gather(index: &AssetIndex) -> Result<Vec<BoxDoc>, String> {
+    let mut boxes = Vec::new();
+    for name in index.toolbox_names() {
+        let folder: Option<&Arc<ToolboxFolder>> = index.toolbox(name);
+        let tools: Vec<ToolDoc> = index.tools_in(name).map(|e| tool_doc(index, e)).collect();
+        check_unique(
+            tools
+                .iter()
+                .map(|t| (t.slug.as_str(), t.entry.meta.identity.as_str())),
+        )?;
+        boxes.push(BoxDoc {
+            name: name.to_string(),
+            slug: kebab(name),
+            purpose: folder.map(|f| f.purpose.clone()).unwrap_or_default(),
+            kind: folder.map_or(BoxKind::Toolbox, |f| f.kind),
+            modules: folder
+                .map(|f| f.modules.iter().map(|(m, _)| m.clone()).collect())
+                .unwrap_or_default(),
+            tags: folder.map(|f| f.tags.clone()).unwrap_or_default(),
+            tools,
+        });
+    }
+    check_unique(boxes.iter().map(|b| (b.slug.as_str(), b.name.as_str())))?;
+    Ok(boxes)
+}
+
+fn tool_doc(index: &AssetIndex, entry: &Arc<ToolEntry>) -> ToolDoc {
+    let source_path = entry_point(entry);
+    let source = index
+        .roots
+        .get(entry.folder.0)
+        .and_then(|root| root.read(&source_path).ok())
+        .unwrap_or_default();
+    ToolDoc {
+        entry: entry.clone(),
+        slug: kebab(&entry.meta.name),
+        source_path,
+        facts: scan(&source),
+        tags: tags(index, entry),
+    }
+}
+
+fn check_unique<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Result<(), String> {
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for (slug, name) in pairs {
+        if let Some((_, other)) = seen.iter().find(|(s, _)| *s == slug) {
+            return Err(format!(
+                "{other} and {name} would both be written to the folder '{slug}'; rename one"
+            ));
+        }
+        seen.push((slug, name));
+    }
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! The mapping from Luau names to the lowercase-hyphen names of tools.json and skills.
+//!
+//! Tool identities are Luau identifiers (`text.wordCount`); tools.json wants
+//! `text-word-count`. Each part is split at camelCase humps, underscores and dots, then
+//! lowercased and joined with `-`. The mapping is not one-to-one (`word_count` and
+//! `wordCount` meet), so every writer checks for collisions with [`collisions`].
+
+use std::collections::BTreeMap;
+
+/// `text.wordCount` -> `text-word-count`; `parseHTMLDoc` -> `parse-html-doc`.
+pub fn kebab(identity: &str) -> String {
+    let chars: Vec<char> = identity.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' || c == '.' || c == '-' {
+            push_hyphen(&mut out);
+            continue;
+        }
+        if c.is_ascii_uppercase() && i > 0 {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            let hump = prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower);
+            if hump {
+                push_hyphen(&mut out);
+            }
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out.trim_matches('-').to_string()
+}
+
+fn push_hyphen(out: &mut String) {
+    if !out.is_empty() && !out.ends_with('-') {
+        out.push('-');
+    }
+}
+
+/// True when `name` is lowercase and hyphen-separated (`^[a-z0-9]+(-[a-z0-9]+)*$`).
+pub fn is_kebab(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+/// Groups of identities that map to the same hyphen name (only groups of two or more).
+pub fn collisions<'a>(identities: impl IntoIterator<Item = &'a str>) -> Vec<(String, Vec<String>)> {
+    let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for id in identities {
+        by_name.entry(kebab(id)).or_default().push(id.to_string());
+    }
+    by_name
+        .into_iter()
+        .filter(|(_, ids)| ids.len() > 1)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_identities_to_hyphen_names() {
+        assert_eq!(kebab("text.wordCount"), "text-word-count");
+        assert_eq!(kebab("text.slugify"), "text-slugify");
+        assert_eq!(kebab("net.parseHTMLDoc"), "net-parse-html-doc");
+        assert_eq!(kebab("my_box.base64Encode"), "my-box-base64-encode");
+        assert_eq!(kebab("_private.__x"), "private-x");
+        assert_eq!(kebab("HTTP.get"), "http-get");
+        for id in ["text.wordCount", "net.parseHTMLDoc", "_a._b_", "A1.b2C"] {
+            assert!(is_kebab(&kebab(id)), "{id} -> {}", kebab(id));
+        }
+    }
+
+    #[test]
+    fn checks_the_name_format_and_finds_collisions() {
+        assert!(is_kebab("torrent-finder") && is_kebab("a1"));
+        assert!(!is_kebab("Torrent") && !is_kebab("a--b") && !is_kebab("-a") && !is_kebab("a b"));
+        let found = collisions(["t.wordCount", "t.word_count", "t.other"]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "t-word-count");
+    }
+}

@@ -1,0 +1,50 @@
+//! Relative paths between directories, for `location` fields.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The path of `target` seen from directory `base`, with `/` separators (`../lib/x.luau`).
+/// Both paths should be absolute and canonical; a path on another prefix (drive) stays absolute.
+pub fn relative(base: &Path, target: &Path) -> String {
+    let base: Vec<Component> = base.components().collect();
+    let target_parts: Vec<Component> = target.components().collect();
+    if base.first() != target_parts.first() {
+        return target.display().to_string();
+    }
+    let common = base
+        .iter()
+        .zip(&target_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out = PathBuf::new();
+    for _ in common..base.len() {
+        out.push("..");
+    }
+    for part in &target_parts[common..] {
+        out.push(part.as_os_str());
+    }
+    let text = out.to_string_lossy().replace('\\', "/");
+    if text.is_empty() {
+        ".".to_string()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walks_up_and_down() {
+        let r = |a: &str, b: &str| relative(Path::new(a), Path::new(b));
+        assert_eq!(
+            r("/w", "/w/t.toolbox/a.tool/init.luau"),
+            "t.toolbox/a.tool/init.luau"
+        );
+        assert_eq!(
+            r("/w/out", "/w/t.toolbox/init.luau"),
+            "../t.toolbox/init.luau"
+        );
+        assert_eq!(r("/w", "/w"), ".");
+    }
+}
