@@ -29,21 +29,25 @@ struct Plan {
     tools: BTreeSet<ToolKey>,
 }
 
+impl Plan {
+    fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+            && self.folders.is_empty()
+            && self.listings.is_empty()
+            && self.tools.is_empty()
+    }
+}
+
 impl AssetIndex {
     /// A new snapshot with the changes at `paths` (absolute paths on disk) read in.
     /// Paths outside every root, or in places the index never reads, are ignored.
     pub fn apply(&self, paths: &[PathBuf]) -> AssetIndex {
-        let plan = self.plan(paths);
+        let mut plan = self.plan(paths);
         let mut next = self.clone();
-        if plan.roots.is_empty()
-            && plan.folders.is_empty()
-            && plan.listings.is_empty()
-            && plan.tools.is_empty()
-        {
+        if plan.is_empty() {
             return next;
         }
         let mut touched: BTreeSet<String> = BTreeSet::new();
-        let mut plan = plan;
         for root in plan.roots.clone() {
             next.rescan_root(root, &mut plan, &mut touched);
         }
@@ -59,6 +63,12 @@ impl AssetIndex {
         }
         next.collect_problems();
         next
+    }
+
+    /// True when some of `paths` is a place the index reads (so [`AssetIndex::apply`]
+    /// would change something).
+    pub fn touches(&self, paths: &[PathBuf]) -> bool {
+        !self.plan(paths).is_empty()
     }
 
     /// Sorts each changed path into the plan.

@@ -119,7 +119,11 @@ impl Registry {
     /// Tools the paths do not touch keep their `Arc<ToolEntry>`.
     pub fn apply_changes(&self, paths: &[PathBuf]) -> Arc<AssetIndex> {
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
-        let index = Arc::new(self.snapshot().apply(paths));
+        let current = self.snapshot();
+        if !current.touches(paths) {
+            return current;
+        }
+        let index = Arc::new(current.apply(paths));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index.clone();
         index
     }

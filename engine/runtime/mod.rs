@@ -69,11 +69,12 @@ impl Runtime {
     /// a VM left unusable (memory breach) is replaced before the next run.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
         let started = Instant::now();
-        let state = RunState::new(
+        let mut state = RunState::new(
             self.registry.snapshot(),
             &self.limits,
             output == Output::Stream,
         );
+        state.registry = Some(self.registry.clone());
         let lua = &self.vm.lua;
         lua.set_app_data(state);
         let outcome = self.run(source);

@@ -57,6 +57,8 @@ impl Vm {
         install_loadstring(&lua, &globals)?;
         install_script_require(&lua, &globals)?;
         cap_coroutines(&lua, &globals)?;
+        // `vfs` is the one capability scripts get directly: files of the world only.
+        globals.raw_set("vfs", host::vfs::module(&lua)?)?;
         install_prelude(&lua, &globals)?;
         lua.sandbox(true)?;
 
