@@ -134,7 +134,10 @@ impl AssetIndex {
             .into_iter()
             .collect();
         for dir in &on_disk {
-            plan.tools.insert((key.clone(), dir.clone()));
+            let tool_key = (key.clone(), dir.clone());
+            if !self.located.contains_key(&tool_key) {
+                plan.tools.insert(tool_key);
+            }
         }
         for (tool_key, _) in self.tools_at(key) {
             if !on_disk.contains(&tool_key.1) {

@@ -95,6 +95,8 @@ struct Batch {
 impl Batch {
     fn add(&mut self, event: notify::Result<Event>) {
         match event {
+            // Reading files (the index itself does) is no change.
+            Ok(event) if event.kind.is_access() => {}
             Ok(event) => {
                 self.rescan |= event.need_rescan();
                 self.paths.extend(event.paths);
