@@ -88,9 +88,12 @@ fn two_processes_creating_the_same_tool_get_one_success_and_one_clear_error() {
         let called = codemode(world.path(), &[], &format!("return tools.box.t{round}()"));
         let n = value(&called).as_u64().unwrap();
         assert!(n == 1 || n == 2);
-        let source =
-            std::fs::read_to_string(world.path().join(format!("box.toolbox/t{round}.tool/init.luau")))
-                .unwrap();
+        let source = std::fs::read_to_string(
+            world
+                .path()
+                .join(format!("box.toolbox/t{round}.tool/init.luau")),
+        )
+        .unwrap();
         assert!(source.contains(&format!("Writer {n}.")), "{source}");
     }
 }
@@ -123,7 +126,11 @@ fn a_crash_between_write_and_rename_leaves_nothing_the_index_reads() {
         .arg(world.path())
         .output()
         .unwrap();
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
     // The next create of the same name works, and vfs.list hides the leftovers.
     let again = codemode(
         world.path(),
@@ -186,7 +193,10 @@ fn symlinks_that_lead_out_of_the_world_are_refused() {
 
 fn library_with_one_tool() -> tempfile::TempDir {
     let lib = tempfile::tempdir().unwrap();
-    write(&lib.path().join("lib.toolbox/README.md"), "# lib\n\nLibrary tools.\n");
+    write(
+        &lib.path().join("lib.toolbox/README.md"),
+        "# lib\n\nLibrary tools.\n",
+    );
     write(
         &lib.path().join("lib.toolbox/x.tool/init.luau"),
         "--!desc X.\nlocal function x(): number\n\treturn 1\nend\nreturn x\n",
@@ -227,7 +237,10 @@ fn library_toolboxes_are_read_only_and_the_refusal_says_how_to_copy_them() {
 fn a_library_inside_the_world_cannot_be_changed_through_vfs() {
     let world = tempfile::tempdir().unwrap();
     let lib = world.path().join("vendor");
-    write(&lib.join("lib.toolbox/x.tool/init.luau"), "return function() return 1 end\n");
+    write(
+        &lib.join("lib.toolbox/x.tool/init.luau"),
+        "return function() return 1 end\n",
+    );
     let result = codemode(
         world.path(),
         &["--library", lib.to_str().unwrap()],
@@ -241,7 +254,10 @@ fn a_library_inside_the_world_cannot_be_changed_through_vfs() {
     assert_eq!(v["ok2"], false);
     for key in ["err", "err2"] {
         let error = v[key].as_str().unwrap();
-        assert!(error.contains("read-only") && error.contains("tools.install"), "{error}");
+        assert!(
+            error.contains("read-only") && error.contains("tools.install"),
+            "{error}"
+        );
     }
     assert_eq!(v["read"], "return function() return 1 end\n");
 }

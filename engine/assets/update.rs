@@ -239,9 +239,9 @@ fn classify(plan: &mut Plan, index: usize, full: &Path, rel: &Path) {
         }
         return;
     };
-    let outside_walk = names[..=at].iter().any(|n| {
-        n.starts_with('.') || SKIPPED_DIRS.contains(&n.as_str()) || n.ends_with(".tool")
-    });
+    let outside_walk = names[..=at]
+        .iter()
+        .any(|n| n.starts_with('.') || SKIPPED_DIRS.contains(&n.as_str()) || n.ends_with(".tool"));
     if outside_walk || at >= MAX_DEPTH {
         return;
     }

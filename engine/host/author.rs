@@ -106,9 +106,10 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let Some(entry) = index.tool(&identity) else {
                 return Ok(Value::Nil);
             };
-            let dir = index.roots[entry.folder.0]
-                .dir()
-                .map(|d| d.join(&entry.folder.1).join(format!("{}.tool", entry.meta.name)));
+            let dir = index.roots[entry.folder.0].dir().map(|d| {
+                d.join(&entry.folder.1)
+                    .join(format!("{}.tool", entry.meta.name))
+            });
             let path = dir
                 .and_then(|p| registry.vfs().relative(&p))
                 .unwrap_or_default();

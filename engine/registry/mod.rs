@@ -10,7 +10,7 @@ use include_dir::{include_dir, Dir};
 use crate::assets::{AssetIndex, Origin, Root};
 use crate::vfs::Vfs;
 
-pub use watch::{WatchError, Watcher};
+pub use watch::{WatchError, Watcher, MAX_DELAY, QUIET};
 
 /// The repo's `toolboxes/`, compiled into the binary.
 static BUNDLED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/toolboxes");

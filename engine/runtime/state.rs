@@ -82,11 +82,12 @@ impl RunState {
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 _ => false,
             });
-        self.modules
-            .retain(|(key, _), _| match (before.folder(key), after.folder(key)) {
+        self.modules.retain(
+            |(key, _), _| match (before.folder(key), after.folder(key)) {
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 _ => false,
-            });
+            },
+        );
         self.index = after;
     }
 }

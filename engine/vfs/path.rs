@@ -18,9 +18,7 @@ pub fn components(path: &str) -> Result<Vec<&str>, VfsError> {
         why: why.to_string(),
     };
     if path.len() > MAX_PATH_BYTES {
-        return Err(refuse(&format!(
-            "it is longer than {MAX_PATH_BYTES} bytes"
-        )));
+        return Err(refuse(&format!("it is longer than {MAX_PATH_BYTES} bytes")));
     }
     if path.contains('\0') {
         return Err(refuse("it contains a NUL byte"));
@@ -72,9 +70,11 @@ pub fn resolve(world: &Path, path: &str) -> Result<PathBuf, VfsError> {
             },
         }
     }
-    let real = existing.canonicalize().map_err(|_| VfsError::OutsideWorld {
-        path: shorten(path),
-    })?;
+    let real = existing
+        .canonicalize()
+        .map_err(|_| VfsError::OutsideWorld {
+            path: shorten(path),
+        })?;
     if !real.starts_with(world) {
         return Err(VfsError::OutsideWorld {
             path: shorten(path),
