@@ -1,6 +1,8 @@
 //! The `vfs` capability: files of the world, for scripts (as the global `vfs`) and for
 //! the prelude. Paths are relative to the world; see [`crate::vfs`] for what is refused.
 //!
+//! Declared for editors in `vfs.d.luau` beside this file.
+//!
 //! A write or removal inside a toolbox is read into the index at once, for the registry
 //! and for the running script, so a script sees its own edits.
 
