@@ -5,6 +5,7 @@
 //! - [`registry`] holds the roots and the current index snapshot;
 //! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
 //! - [`host`] holds the capabilities handed to the prelude;
+//! - [`vfs`] reads and writes files confined to the world, atomically;
 //!
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
@@ -15,6 +16,7 @@ pub mod interop;
 pub mod registry;
 pub mod runtime;
 pub mod types;
+pub mod vfs;
 
-pub use registry::Registry;
+pub use registry::{Registry, Watcher};
 pub use runtime::{Envelope, ErrorKind, Limits, Output, Runtime};

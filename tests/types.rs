@@ -166,7 +166,7 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
         );
     }
 
-    let registry = Registry::open(world.path(), &[], true).unwrap();
+    let registry = Registry::open(world.path(), &[], false).unwrap();
     let index = registry.snapshot();
     let mut checked = 0;
     for entry in index.tools.values().filter(|e| e.is_registered()) {

@@ -13,6 +13,7 @@ pub mod names;
 mod root;
 mod signature;
 mod tool;
+mod update;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -38,7 +39,7 @@ use tool::{load_tool, ToolLocation};
 const PARSE_STACK_BYTES: usize = 64 << 20;
 
 /// The thread pool that reads tools, with stacks big enough for the parser.
-fn parse_pool() -> &'static rayon::ThreadPool {
+pub(crate) fn parse_pool() -> &'static rayon::ThreadPool {
     static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
@@ -51,6 +52,9 @@ fn parse_pool() -> &'static rayon::ThreadPool {
 
 /// Identifies a toolbox folder: the index of its root and its path below that root.
 pub type FolderKey = (usize, String);
+
+/// Identifies a tool folder: its toolbox folder and its own folder name (`slugify.tool`).
+pub type ToolKey = (FolderKey, String);
 
 /// One row of `tools.toolboxes()`: toolboxes of the same name are merged.
 #[derive(Debug, Clone, Serialize)]
@@ -79,6 +83,10 @@ pub struct AssetIndex {
     pub tools: BTreeMap<String, Arc<ToolEntry>>,
     /// Problems that are not one tool's: duplicate identities, bad toolbox folders.
     pub problems: Vec<String>,
+    /// Every tool folder read, shadowed or not, by location: what incremental updates diff.
+    located: BTreeMap<ToolKey, Arc<ToolEntry>>,
+    /// Identities defined twice in one root, with the message for `problems`.
+    duplicates: BTreeMap<String, String>,
 }
 
 impl AssetIndex {
@@ -96,47 +104,56 @@ impl AssetIndex {
                 folders.insert(key, Arc::new(folder));
             }
         }
-        let entries: Vec<ToolEntry> = parse_pool().install(|| {
+        let entries: Vec<(ToolKey, ToolEntry)> = parse_pool().install(|| {
             jobs.par_iter()
                 .map(|(key, toolbox, dir_name)| {
-                    load_tool(&ToolLocation {
+                    let entry = load_tool(&ToolLocation {
                         root: &roots[key.0],
                         folder: key,
                         toolbox,
                         dir_name,
-                    })
+                    });
+                    ((key.clone(), dir_name.clone()), entry)
                 })
                 .collect()
         });
         let mut index = AssetIndex {
             roots,
             folders,
-            tools: BTreeMap::new(),
-            problems: Vec::new(),
+            ..AssetIndex::default()
         };
-        for entry in entries {
+        for (key, entry) in entries {
+            index.located.insert(key, Arc::new(entry));
+        }
+        let all: Vec<Arc<ToolEntry>> = index.located.values().cloned().collect();
+        for entry in all {
             index.insert(entry);
         }
-        index.collect_folder_problems();
+        index.collect_problems();
         index
     }
 
     /// Adds a tool unless one of higher precedence already holds its identity.
-    fn insert(&mut self, entry: ToolEntry) {
+    /// Tools must arrive in location order (root, then folder path).
+    fn insert(&mut self, entry: Arc<ToolEntry>) {
         match self.tools.get(&entry.meta.identity) {
             Some(existing) if existing.folder.0 < entry.folder.0 => {}
-            Some(existing) if existing.folder.0 == entry.folder.0 => self.problems.push(format!(
-                "{} is defined twice: {} is used and {} is ignored; rename or remove one",
-                entry.meta.identity, existing.path, entry.path
-            )),
+            Some(existing) if existing.folder.0 == entry.folder.0 => {
+                let message = format!(
+                    "{} is defined twice: {} is used and {} is ignored; rename or remove one",
+                    entry.meta.identity, existing.path, entry.path
+                );
+                self.duplicates.insert(entry.meta.identity.clone(), message);
+            }
             _ => {
-                self.tools
-                    .insert(entry.meta.identity.clone(), Arc::new(entry));
+                self.tools.insert(entry.meta.identity.clone(), entry);
             }
         }
     }
 
-    fn collect_folder_problems(&mut self) {
+    /// Rebuilds `problems` from the duplicates and the folders' warnings.
+    fn collect_problems(&mut self) {
+        self.problems = self.duplicates.values().cloned().collect();
         for folder in self.folders.values() {
             self.problems.extend(folder.warnings.iter().map(|w| {
                 format!("{}: {w}", self.roots[folder.root].display("")).replace("/: ", ": ")

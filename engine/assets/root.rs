@@ -9,10 +9,10 @@ use walkdir::WalkDir;
 use super::model::Origin;
 
 /// How deep below a root the discovery walk looks for `*.toolbox` folders.
-const MAX_DEPTH: usize = 6;
+pub(crate) const MAX_DEPTH: usize = 6;
 
 /// Directory names the walk never enters (build output, dependencies).
-const SKIPPED_DIRS: [&str; 3] = ["target", "node_modules", "__pycache__"];
+pub(crate) const SKIPPED_DIRS: [&str; 3] = ["target", "node_modules", "__pycache__"];
 
 /// Where a root's files live.
 #[derive(Debug, Clone)]
@@ -181,6 +181,7 @@ impl Root {
     }
 
     /// Names of the child folders of `rel` that end in `suffix` (e.g. `.tool`), sorted.
+    /// Hidden folders (a leading `.`, such as the engine's temporary ones) are skipped.
     pub fn child_dirs(&self, rel: &str, suffix: &str) -> Vec<String> {
         let mut names: Vec<String> = match &self.source {
             RootSource::Disk(root) => std::fs::read_dir(root.join(rel))
@@ -189,7 +190,7 @@ impl Root {
                 .flatten()
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
                 .filter_map(|e| e.file_name().into_string().ok())
-                .filter(|n| n.ends_with(suffix))
+                .filter(|n| n.ends_with(suffix) && !n.starts_with('.'))
                 .collect(),
             RootSource::Bundled(dir) => dir
                 .get_dir(rel)

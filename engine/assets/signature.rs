@@ -95,7 +95,16 @@ fn header_end(header: &str) -> Option<usize> {
     None
 }
 
+/// Deeper nesting than this is not handed to `full_moon`, whose recursion is unbounded:
+/// a hostile tool file must not overflow the indexer's stack.
+const MAX_NESTING: usize = 200;
+
 fn parse_returned(source: &str, fallback_name: &str) -> Result<Returned, String> {
+    if nesting_depth(source) > MAX_NESTING {
+        return Err(format!(
+            "nested deeper than {MAX_NESTING} levels; the signature is not read"
+        ));
+    }
     let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
     if let Some(error) = parsed.errors().first() {
         let line = error.range().0.line();
@@ -194,6 +203,32 @@ fn describe(name: &str, body: &ast::FunctionBody) -> Returned {
     }
 }
 
+/// An upper bound on how deeply `source` nests brackets and blocks (strings and comments
+/// are not told apart, which only ever over-counts).
+fn nesting_depth(source: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut word = String::new();
+    for c in source.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        match word.as_str() {
+            "function" | "if" | "do" | "repeat" => depth += 1,
+            "end" | "until" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        word.clear();
+        match c {
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        deepest = deepest.max(depth);
+    }
+    deepest
+}
+
 /// Collapses runs of whitespace (types written over several lines) into single spaces, and
 /// drops the trailing comma a formatter (StyLua) leaves in a table type split over lines.
 fn compact(text: &str) -> String {
@@ -277,6 +312,20 @@ mod tests {
             read_signature(one, "f"),
             Ok(Returned::Function { .. })
         ));
+    }
+
+    #[test]
+    fn refuses_to_parse_hostile_nesting() {
+        let bomb = format!("return {}1{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(read_signature(&bomb, "f")
+            .unwrap_err()
+            .contains("nested deeper"));
+        let blocks = format!(
+            "{}return 1{}",
+            "if x then ".repeat(5000),
+            " end".repeat(5000)
+        );
+        assert!(read_signature(&blocks, "f").is_err());
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     library: Vec<PathBuf>,
 
+    /// Leave out the toolboxes bundled with codemode (only the world and --library)
+    #[arg(long, global = true)]
+    no_bundled: bool,
+
     /// Wall-clock deadline per script, in milliseconds
     #[arg(long, global = true, default_value_t = 10_000, value_name = "MS")]
     timeout_ms: u64,
@@ -108,7 +112,11 @@ impl Cli {
             None => std::env::current_dir()
                 .context("cannot read the current directory; pass --world DIR")?,
         };
-        Ok(Arc::new(Registry::open(&world, &self.library, true)?))
+        Ok(Arc::new(Registry::open(
+            &world,
+            &self.library,
+            !self.no_bundled,
+        )?))
     }
 
     fn runtime(&self) -> anyhow::Result<Runtime> {

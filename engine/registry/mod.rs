@@ -1,11 +1,16 @@
 //! The registry: the roots the engine reads and the current asset index snapshot.
 
+mod watch;
+
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use include_dir::{include_dir, Dir};
 
 use crate::assets::{AssetIndex, Origin, Root};
+use crate::vfs::Vfs;
+
+pub use watch::{WatchError, Watcher, MAX_DELAY, QUIET};
 
 /// The repo's `toolboxes/`, compiled into the binary.
 static BUNDLED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/toolboxes");
@@ -36,6 +41,9 @@ pub enum RegistryError {
 pub struct Registry {
     roots: Arc<Vec<Root>>,
     current: RwLock<Arc<AssetIndex>>,
+    /// Held while a new snapshot is computed, so concurrent updates never lose each other.
+    updating: Mutex<()>,
+    vfs: Vfs,
 }
 
 impl Registry {
@@ -71,9 +79,23 @@ impl Registry {
     pub fn from_roots(roots: Vec<Root>) -> Registry {
         let roots = Arc::new(roots);
         let index = AssetIndex::build(roots.clone());
+        let world = roots
+            .first()
+            .and_then(Root::dir)
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let read_only = roots
+            .iter()
+            .skip(1)
+            .filter_map(Root::dir)
+            .filter(|d| d.starts_with(&world))
+            .map(Path::to_path_buf)
+            .collect();
         Registry {
             roots,
             current: RwLock::new(Arc::new(index)),
+            updating: Mutex::new(()),
+            vfs: Vfs::new(world, read_only),
         }
     }
 
@@ -87,8 +109,44 @@ impl Registry {
 
     /// Re-reads every root and swaps the new index in whole.
     pub fn reload(&self) {
+        let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
         let index = Arc::new(AssetIndex::build(self.roots.clone()));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
+    }
+
+    /// Reads again only what changed at `paths` (absolute paths on disk, as a file watcher
+    /// or a write reports them), swaps the new snapshot in whole and returns it.
+    /// Tools the paths do not touch keep their `Arc<ToolEntry>`.
+    pub fn apply_changes(&self, paths: &[PathBuf]) -> Arc<AssetIndex> {
+        let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
+        let current = self.snapshot();
+        if !current.touches(paths) {
+            return current;
+        }
+        let index = Arc::new(current.apply(paths));
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = index.clone();
+        index
+    }
+
+    /// The roots, world first.
+    pub fn roots(&self) -> &[Root] {
+        &self.roots
+    }
+
+    /// The `--library` directories on disk, in precedence order.
+    pub fn library_dirs(&self) -> Vec<&Path> {
+        self.roots.iter().skip(1).filter_map(Root::dir).collect()
+    }
+
+    /// The filesystem confined to the world (library folders inside it are read-only).
+    pub fn vfs(&self) -> &Vfs {
+        &self.vfs
+    }
+
+    /// Starts watching the world and the library directories: edits on disk are read in
+    /// (debounced, incrementally) until the returned [`Watcher`] is dropped.
+    pub fn watch(self: &Arc<Self>) -> Result<Watcher, WatchError> {
+        Watcher::start(self)
     }
 
     /// The world directory.

@@ -19,7 +19,7 @@ pub use hosterror::{find_host_error, HostError};
 pub use json::to_json;
 pub use limits::Limits;
 pub use state::{with_state, Breach, RunState};
-pub use vm::{Vm, ENV_META};
+pub use vm::{reset_run_caches, Vm, ENV_META};
 
 use crate::registry::Registry;
 use report::{script_error, Ending};
@@ -74,7 +74,8 @@ impl Runtime {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
             self.replace_vm();
         }
-        let state = RunState::new(index, &self.limits, output == Output::Stream);
+        let mut state = RunState::new(index, &self.limits, output == Output::Stream);
+        state.registry = Some(self.registry.clone());
         self.vm.lua.set_app_data(state);
         let outcome = self.run(source);
         let timed_out = self.vm.disarm();

@@ -1,11 +1,13 @@
 //! What one run owns: its index snapshot, its tool instances, its output, its counters.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use mlua::{Function, Lua, Table, Value};
 
 use crate::assets::{AssetIndex, FolderKey};
+use crate::registry::Registry;
 
 /// Which limit stopped a run, when it was not the deadline or memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +42,8 @@ pub struct RunState {
     pub max_coroutines: usize,
     /// The limit that stopped the run, if one did.
     pub breach: Option<Breach>,
+    /// The registry the run reads (the world for `vfs`, the index to update after a write).
+    pub registry: Option<Arc<Registry>>,
 }
 
 impl RunState {
@@ -57,7 +61,34 @@ impl RunState {
             coroutines: 0,
             max_coroutines: limits.max_coroutines,
             breach: None,
+            registry: None,
         }
+    }
+
+    /// Reads the changes at `paths` into the registry and into this run's own snapshot,
+    /// so a run sees its own writes (and only those: other edits wait for the next run).
+    /// Instances of tools and modules whose files changed are dropped.
+    pub fn refresh(&mut self, paths: &[PathBuf]) {
+        if let Some(registry) = &self.registry {
+            registry.apply_changes(paths);
+        }
+        if !self.index.touches(paths) {
+            return;
+        }
+        let before = self.index.clone();
+        let after = Arc::new(before.apply(paths));
+        self.tools
+            .retain(|id, _| match (before.tool(id), after.tool(id)) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            });
+        self.modules.retain(
+            |(key, _), _| match (before.folder(key), after.folder(key)) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            },
+        );
+        self.index = after;
     }
 }
 

@@ -85,6 +85,8 @@ impl Vm {
         let run = lua.create_table()?;
         lua.set_named_registry_value(RUN_TABLE, run.clone())?;
         lua.set_app_data(host::instance::Factories::default());
+        // `vfs` is the one capability scripts get directly: files of the world only.
+        globals.raw_set("vfs", host::vfs::module(&lua)?)?;
         install_prelude(&lua, &globals)?;
         lua.sandbox(true)?;
 
@@ -134,11 +136,7 @@ impl Vm {
             .as_ref()
             .is_some_and(|seen| Arc::ptr_eq(seen, index))
         {
-            let boxes = self.lua.create_table()?;
-            for name in index.toolbox_names() {
-                boxes.raw_set(name, true)?;
-            }
-            self.run.raw_set("boxes", boxes)?;
+            self.run.raw_set("boxes", toolbox_set(&self.lua, index)?)?;
             self.boxes_of = Some(index.clone());
         }
         Ok(())
@@ -164,6 +162,22 @@ impl Vm {
         env.set_metatable(Some(self.lua.named_registry_value::<Table>(ENV_META)?))?;
         Ok(env)
     }
+}
+
+/// After a run changed the world (tools.create, vfs.write), drops the prelude's caches so
+/// the run's next `tools.<box>.<name>` sees the new files.
+pub fn reset_run_caches(lua: &Lua, index: &AssetIndex) -> mlua::Result<()> {
+    let run: Table = lua.named_registry_value(RUN_TABLE)?;
+    run.raw_set("fns", lua.create_table()?)?;
+    run.raw_set("boxes", toolbox_set(lua, index)?)
+}
+
+fn toolbox_set(lua: &Lua, index: &AssetIndex) -> mlua::Result<Table> {
+    let boxes = lua.create_table()?;
+    for name in index.toolbox_names() {
+        boxes.raw_set(name, true)?;
+    }
+    Ok(boxes)
 }
 
 /// `print` appends to the run's output, up to the cap.

@@ -1,0 +1,262 @@
+//! Incremental updates: a new snapshot from an old one and a list of changed paths.
+//!
+//! Only what the paths touch is read again: a tool folder, a toolbox folder's own files,
+//! the list of tools in a toolbox, or (when a folder outside any toolbox changed) the list
+//! of toolboxes of one root. Every other tool keeps its `Arc<ToolEntry>`, so readers can
+//! tell "unchanged" by pointer.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::folder::load_folder;
+use super::root::{MAX_DEPTH, SKIPPED_DIRS};
+use super::tool::{load_tool, ToolLocation};
+use super::{AssetIndex, FolderKey, ToolEntry, ToolKey};
+
+/// What a batch of changed paths asks to read again.
+#[derive(Debug, Default)]
+struct Plan {
+    /// Roots whose list of toolbox folders must be walked again.
+    roots: BTreeSet<usize>,
+    /// Toolbox folders whose own files (README, .metadata, modules) changed.
+    folders: BTreeSet<FolderKey>,
+    /// Toolbox folders whose list of tool folders may have changed.
+    listings: BTreeSet<FolderKey>,
+    /// Tool folders to read again (or drop when gone).
+    tools: BTreeSet<ToolKey>,
+}
+
+impl Plan {
+    fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+            && self.folders.is_empty()
+            && self.listings.is_empty()
+            && self.tools.is_empty()
+    }
+}
+
+impl AssetIndex {
+    /// A new snapshot with the changes at `paths` (absolute paths on disk) read in.
+    /// Paths outside every root, or in places the index never reads, are ignored.
+    pub fn apply(&self, paths: &[PathBuf]) -> AssetIndex {
+        let mut plan = self.plan(paths);
+        let mut next = self.clone();
+        if plan.is_empty() {
+            return next;
+        }
+        let mut touched: BTreeSet<String> = BTreeSet::new();
+        for root in plan.roots.clone() {
+            next.rescan_root(root, &mut plan, &mut touched);
+        }
+        for key in plan.folders.clone() {
+            next.refresh_folder(&key, &mut plan, &mut touched);
+        }
+        for key in plan.listings.clone() {
+            next.relist(&key, &mut plan);
+        }
+        next.reload_tools(&plan.tools, &mut touched);
+        for identity in touched {
+            next.resolve(&identity);
+        }
+        next.collect_problems();
+        next
+    }
+
+    /// True when some of `paths` is a place the index reads (so [`AssetIndex::apply`]
+    /// would change something).
+    pub fn touches(&self, paths: &[PathBuf]) -> bool {
+        !self.plan(paths).is_empty()
+    }
+
+    /// Sorts each changed path into the plan.
+    fn plan(&self, paths: &[PathBuf]) -> Plan {
+        let mut plan = Plan::default();
+        for path in paths {
+            for (index, root) in self.roots.iter().enumerate() {
+                let Some(dir) = root.dir() else { continue };
+                if let Ok(rel) = path.strip_prefix(dir) {
+                    classify(&mut plan, index, path, rel);
+                }
+            }
+        }
+        plan
+    }
+
+    /// Walks a root's toolbox folders again: drops the ones gone, plans the new ones.
+    fn rescan_root(&mut self, root: usize, plan: &mut Plan, touched: &mut BTreeSet<String>) {
+        let now: BTreeSet<String> = self.roots[root].toolbox_dirs().into_iter().collect();
+        let before: Vec<FolderKey> = self
+            .folders
+            .keys()
+            .filter(|k| k.0 == root)
+            .cloned()
+            .collect();
+        for key in before {
+            if !now.contains(&key.1) {
+                self.drop_folder(&key, touched);
+            }
+        }
+        for rel in now {
+            let key = (root, rel);
+            if !self.folders.contains_key(&key) {
+                plan.folders.insert(key);
+            }
+        }
+    }
+
+    /// Reads a toolbox folder's own files again, or drops it when it is gone.
+    fn refresh_folder(&mut self, key: &FolderKey, plan: &mut Plan, touched: &mut BTreeSet<String>) {
+        let root = &self.roots[key.0];
+        let exists = root
+            .dir()
+            .is_some_and(|d| d.join(&key.1).symlink_metadata().is_ok_and(|m| m.is_dir()));
+        if !exists {
+            self.drop_folder(key, touched);
+            return;
+        }
+        let folder = load_folder(key.0, root, &key.1);
+        if self.folders.insert(key.clone(), Arc::new(folder)).is_none() {
+            plan.listings.insert(key.clone());
+        }
+    }
+
+    /// Compares a toolbox's tool folders on disk with the index; plans the new ones,
+    /// drops the ones gone.
+    fn relist(&mut self, key: &FolderKey, plan: &mut Plan) {
+        if !self.folders.contains_key(key) {
+            return;
+        }
+        let on_disk: BTreeSet<String> = self.roots[key.0]
+            .child_dirs(&key.1, ".tool")
+            .into_iter()
+            .collect();
+        for dir in &on_disk {
+            let tool_key = (key.clone(), dir.clone());
+            if !self.located.contains_key(&tool_key) {
+                plan.tools.insert(tool_key);
+            }
+        }
+        for (tool_key, _) in self.tools_at(key) {
+            if !on_disk.contains(&tool_key.1) {
+                plan.tools.insert(tool_key);
+            }
+        }
+    }
+
+    /// Reads the planned tool folders (in parallel) and swaps them in; drops the gone ones.
+    fn reload_tools(&mut self, keys: &BTreeSet<ToolKey>, touched: &mut BTreeSet<String>) {
+        let loaded: Vec<(ToolKey, Option<ToolEntry>)> = super::parse_pool().install(|| {
+            keys.par_iter()
+                .map(|key| (key.clone(), self.read_tool(key)))
+                .collect()
+        });
+        for (key, entry) in loaded {
+            let old = match entry {
+                Some(entry) => {
+                    touched.insert(entry.meta.identity.clone());
+                    self.located.insert(key, Arc::new(entry))
+                }
+                None => self.located.remove(&key),
+            };
+            if let Some(old) = old {
+                touched.insert(old.meta.identity.clone());
+            }
+        }
+    }
+
+    /// Reads one tool folder, or `None` when it or its toolbox is gone.
+    fn read_tool(&self, key: &ToolKey) -> Option<ToolEntry> {
+        let folder = self.folders.get(&key.0)?;
+        let root = &self.roots[key.0 .0];
+        let dir = root.dir()?.join(&key.0 .1).join(&key.1);
+        if !dir.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+            return None;
+        }
+        Some(load_tool(&ToolLocation {
+            root,
+            folder: &key.0,
+            toolbox: &folder.name,
+            dir_name: &key.1,
+        }))
+    }
+
+    /// Removes a toolbox folder and every tool in it.
+    fn drop_folder(&mut self, key: &FolderKey, touched: &mut BTreeSet<String>) {
+        self.folders.remove(key);
+        for (tool_key, entry) in self.tools_at(key) {
+            touched.insert(entry.meta.identity.clone());
+            self.located.remove(&tool_key);
+        }
+    }
+
+    /// The tools located in one toolbox folder.
+    fn tools_at(&self, key: &FolderKey) -> Vec<(ToolKey, Arc<ToolEntry>)> {
+        let start: ToolKey = (key.clone(), String::new());
+        self.located
+            .range(start..)
+            .take_while(|((k, _), _)| k == key)
+            .map(|(k, e)| (k.clone(), e.clone()))
+            .collect()
+    }
+
+    /// Decides again which folder speaks for one identity (the world shadows libraries).
+    fn resolve(&mut self, identity: &str) {
+        self.tools.remove(identity);
+        self.duplicates.remove(identity);
+        let Some((toolbox, name)) = identity.split_once('.') else {
+            return;
+        };
+        let dir = format!("{name}.tool");
+        let candidates: Vec<Arc<ToolEntry>> = self
+            .folders
+            .iter()
+            .filter(|(_, f)| f.name == toolbox)
+            .filter_map(|(key, _)| self.located.get(&(key.clone(), dir.clone())).cloned())
+            .filter(|e| e.meta.identity == identity)
+            .collect();
+        for entry in candidates {
+            self.insert(entry);
+        }
+    }
+}
+
+/// Sorts one path (relative to root `index`) into the plan.
+fn classify(plan: &mut Plan, index: usize, full: &Path, rel: &Path) {
+    let names: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let Some(at) = names.iter().position(|n| n.ends_with(".toolbox")) else {
+        // Outside every toolbox: only folders matter (a package folder added, renamed
+        // or removed may hold toolboxes). Files there are not assets.
+        let hidden = names
+            .iter()
+            .any(|n| n.starts_with('.') || SKIPPED_DIRS.contains(&n.as_str()));
+        if !hidden && !full.is_file() {
+            plan.roots.insert(index);
+        }
+        return;
+    };
+    let outside_walk = names[..=at]
+        .iter()
+        .any(|n| n.starts_with('.') || SKIPPED_DIRS.contains(&n.as_str()) || n.ends_with(".tool"));
+    if outside_walk || at >= MAX_DEPTH {
+        return;
+    }
+    let key: FolderKey = (index, names[..=at].join("/"));
+    let Some(next) = names.get(at + 1) else {
+        // The toolbox folder itself: added, removed, renamed, or its entries changed.
+        plan.roots.insert(index);
+        plan.folders.insert(key.clone());
+        plan.listings.insert(key);
+        return;
+    };
+    if next.ends_with(".tool") && !next.starts_with('.') {
+        plan.tools.insert((key, next.clone()));
+    } else if next == "README.md" || next == ".metadata" || next.ends_with(".module") {
+        plan.folders.insert(key);
+    }
+}

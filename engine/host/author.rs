@@ -1,0 +1,157 @@
+//! The `author` capability: what `tools.createToolbox`, `tools.create` and `tools.delete`
+//! need from Rust (name checks, the compiler, atomic publishing, where things live).
+//! The prelude builds the files; this module only checks and writes them.
+//!
+//! Functions that can be refused return `(result, nil)` or `(nil, message, kind)`, so the
+//! prelude can answer `{ ok = false, error = message }` instead of raising.
+
+use mlua::{Lua, LuaSerdeExt, Table, Value};
+use serde::{Deserialize, Serialize};
+
+use crate::assets::{compile, names, Origin};
+use crate::runtime::with_state;
+use crate::vfs::VfsError;
+
+use super::vfs::{refresh, registry};
+
+/// The `.metadata` fields `tools.createToolbox` and `tools.create` write.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+struct NewMetadata {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    tags: Vec<String>,
+}
+
+/// Where a toolbox or tool lives, as the prelude sees it.
+#[derive(Serialize)]
+struct Place {
+    /// World-relative path of the folder (empty for a library folder outside the world).
+    path: String,
+    origin: Origin,
+    #[serde(rename = "hasShared")]
+    has_shared: bool,
+}
+
+type Refusal = (Value, Option<String>, Option<&'static str>);
+
+fn refused(message: String, kind: &'static str) -> Refusal {
+    (Value::Nil, Some(message), Some(kind))
+}
+
+fn kind_of(e: &VfsError) -> &'static str {
+    match e {
+        VfsError::Exists { .. } => "exists",
+        VfsError::ReadOnly { .. } => "read-only",
+        VfsError::NotFound { .. } => "missing",
+        _ => "refused",
+    }
+}
+
+/// Builds the read-only `author` table.
+pub fn module(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "checkName",
+        lua.create_function(|_, (kind, name): (String, String)| {
+            Ok(match kind.as_str() {
+                "toolbox" => names::check_toolbox_name(&name).err(),
+                _ => names::check_name(&kind, &name).err(),
+            })
+        })?,
+    )?;
+    t.raw_set(
+        "compile",
+        lua.create_function(|_, source: String| Ok(compile(&source).err()))?,
+    )?;
+    t.raw_set(
+        "metadata",
+        lua.create_function(|lua, value: Value| {
+            let meta: NewMetadata = lua.from_value(value)?;
+            serde_json::to_string_pretty(&meta)
+                .map(|s| s + "\n")
+                .map_err(mlua::Error::external)
+        })?,
+    )?;
+    t.raw_set(
+        "toolbox",
+        lua.create_function(|lua, name: String| {
+            let index = with_state(lua, |s| s.index.clone())?;
+            let registry = registry(lua)?;
+            // A world folder of that name speaks first: that is where new tools go.
+            let folder = index
+                .folders
+                .values()
+                .filter(|f| f.name == name)
+                .min_by_key(|f| (f.root, f.path.clone()));
+            let Some(folder) = folder else {
+                return Ok(Value::Nil);
+            };
+            let full = index.roots[folder.root].dir().map(|d| d.join(&folder.path));
+            let path = full
+                .and_then(|p| registry.vfs().relative(&p))
+                .unwrap_or_default();
+            lua.to_value(&Place {
+                path,
+                origin: folder.origin,
+                has_shared: folder.modules.iter().any(|(m, _)| m == "shared"),
+            })
+        })?,
+    )?;
+    t.raw_set(
+        "locate",
+        lua.create_function(|lua, identity: String| {
+            let index = with_state(lua, |s| s.index.clone())?;
+            let registry = registry(lua)?;
+            let Some(entry) = index.tool(&identity) else {
+                return Ok(Value::Nil);
+            };
+            let dir = index.roots[entry.folder.0].dir().map(|d| {
+                d.join(&entry.folder.1)
+                    .join(format!("{}.tool", entry.meta.name))
+            });
+            let path = dir
+                .and_then(|p| registry.vfs().relative(&p))
+                .unwrap_or_default();
+            lua.to_value(&Place {
+                path,
+                origin: entry.origin,
+                has_shared: false,
+            })
+        })?,
+    )?;
+    t.raw_set(
+        "publish",
+        lua.create_function(|lua, (parent, name, files): (String, String, Table)| {
+            let mut contents = Vec::new();
+            for pair in files.pairs::<String, mlua::LuaString>() {
+                let (file, text) = pair?;
+                contents.push((file, text.as_bytes().to_vec()));
+            }
+            let registry = registry(lua)?;
+            match registry.vfs().publish_dir(&parent, &name, &contents) {
+                Ok(full) => {
+                    let rel = registry.vfs().relative(&full).unwrap_or_default();
+                    refresh(lua, full)?;
+                    Ok((Value::String(lua.create_string(rel)?), None, None))
+                }
+                Err(e) => Ok(refused(e.to_string(), kind_of(&e))),
+            }
+        })?,
+    )?;
+    t.raw_set(
+        "remove",
+        lua.create_function(|lua, path: String| {
+            let registry = registry(lua)?;
+            match registry.vfs().remove(&path) {
+                Ok(full) => {
+                    refresh(lua, full)?;
+                    Ok((Value::String(lua.create_string(&path)?), None, None))
+                }
+                Err(e) => Ok(refused(e.to_string(), kind_of(&e))),
+            }
+        })?,
+    )?;
+    t.set_readonly(true);
+    Ok(t)
+}

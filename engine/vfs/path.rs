@@ -1,0 +1,113 @@
+//! Checking a world-relative path and turning it into a path on disk inside the world.
+
+use std::path::{Path, PathBuf};
+
+use super::error::VfsError;
+
+/// Longest path accepted, in bytes.
+pub const MAX_PATH_BYTES: usize = 1024;
+
+/// Most names a path may have.
+pub const MAX_COMPONENTS: usize = 32;
+
+/// The names of a relative path, checked: no `..`, no absolute path, no NUL, no backslash.
+/// `""` and `"."` name the world itself (an empty list).
+pub fn components(path: &str) -> Result<Vec<&str>, VfsError> {
+    let refuse = |why: &str| VfsError::BadPath {
+        path: shorten(path),
+        why: why.to_string(),
+    };
+    if path.len() > MAX_PATH_BYTES {
+        return Err(refuse(&format!("it is longer than {MAX_PATH_BYTES} bytes")));
+    }
+    if path.contains('\0') {
+        return Err(refuse("it contains a NUL byte"));
+    }
+    if path.contains('\\') {
+        return Err(refuse("it contains a backslash"));
+    }
+    if path.starts_with('/') || path.as_bytes().get(1) == Some(&b':') {
+        return Err(refuse("it is absolute"));
+    }
+    let names: Vec<&str> = path
+        .split('/')
+        .filter(|n| !n.is_empty() && *n != ".")
+        .collect();
+    if names.contains(&"..") {
+        return Err(refuse("it contains '..'"));
+    }
+    if names.len() > MAX_COMPONENTS {
+        return Err(refuse(&format!("it has more than {MAX_COMPONENTS} names")));
+    }
+    Ok(names)
+}
+
+/// Checks one folder or file name (no separators, no `..`).
+pub fn check_entry_name(name: &str) -> Result<(), VfsError> {
+    let names = components(name)?;
+    if names.len() != 1 || names[0] != name {
+        return Err(VfsError::BadPath {
+            path: shorten(name),
+            why: "a name may not contain '/' or be '.' or empty".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Joins checked names onto the world and refuses any result that leaves it through a
+/// symlink: the deepest part of the path that exists is canonicalized and must stay inside.
+pub fn resolve(world: &Path, path: &str) -> Result<PathBuf, VfsError> {
+    let names = components(path)?;
+    let mut full = world.to_path_buf();
+    full.extend(&names);
+    let mut existing = full.as_path();
+    loop {
+        match existing.symlink_metadata() {
+            Ok(_) => break,
+            Err(_) => match existing.parent() {
+                Some(parent) if existing != world => existing = parent,
+                _ => break,
+            },
+        }
+    }
+    let real = existing
+        .canonicalize()
+        .map_err(|_| VfsError::OutsideWorld {
+            path: shorten(path),
+        })?;
+    if !real.starts_with(world) {
+        return Err(VfsError::OutsideWorld {
+            path: shorten(path),
+        });
+    }
+    Ok(full)
+}
+
+/// The path cut to a length fit for a message.
+pub fn shorten(path: &str) -> String {
+    let clean: String = path
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    match clean.char_indices().nth(120) {
+        Some((at, _)) => format!("{}…", &clean[..at]),
+        None => clean,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_paths_that_could_leave_the_world() {
+        for bad in ["/etc/passwd", "../x", "a/../../x", "a\\b", "a\0b", "C:/x"] {
+            assert!(components(bad).is_err(), "{bad:?} was accepted");
+        }
+        assert_eq!(components("a//./b/").unwrap(), vec!["a", "b"]);
+        assert!(components("").unwrap().is_empty());
+        assert!(check_entry_name("a/b").is_err());
+        assert!(check_entry_name("..").is_err());
+        assert!(check_entry_name("ok.tool").is_ok());
+    }
+}

@@ -1,0 +1,225 @@
+//! Live reload: edits on disk show in `Registry::snapshot()` while a watcher runs.
+//! Each case polls until the change is visible (generous timeout, no timed asserts).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode::assets::AssetIndex;
+use codemode::Registry;
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn tool_source(name: &str, desc: &str) -> String {
+    format!(
+        "--!desc {desc}\nlocal function {name}(): string\n\treturn '{desc}'\nend\nreturn {name}\n"
+    )
+}
+
+/// Waits until `seen` holds for the registry's snapshot; panics with `what` after 20 s.
+fn eventually(registry: &Registry, what: &str, seen: impl Fn(&AssetIndex) -> bool) {
+    let started = Instant::now();
+    while !seen(&registry.snapshot()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "never saw: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn description(index: &AssetIndex, identity: &str) -> Option<String> {
+    index.tool(identity).map(|t| t.meta.description.clone())
+}
+
+#[test]
+fn edits_of_every_kind_show_without_a_restart() {
+    let world = tempfile::tempdir().unwrap();
+    let w = world.path().canonicalize().unwrap();
+    write(
+        &w.join("a.toolbox/one.tool/init.luau"),
+        &tool_source("one", "One."),
+    );
+    write(
+        &w.join("a.toolbox/two.tool/init.luau"),
+        &tool_source("two", "Two."),
+    );
+    let registry = Arc::new(Registry::open(&w, &[], false).unwrap());
+    let _watcher = registry.watch().unwrap();
+    let two_before = registry.snapshot().tool("a.two").unwrap().clone();
+
+    // Edit init.luau: the new version replaces the old; the other tool keeps its Arc.
+    write(
+        &w.join("a.toolbox/one.tool/init.luau"),
+        &tool_source("one", "One, edited."),
+    );
+    eventually(&registry, "init.luau edit", |i| {
+        description(i, "a.one").as_deref() == Some("One, edited.")
+    });
+    assert!(Arc::ptr_eq(
+        registry.snapshot().tool("a.two").unwrap(),
+        &two_before
+    ));
+
+    // .metadata: tags; then a malformed one makes the tool not callable.
+    write(
+        &w.join("a.toolbox/one.tool/.metadata"),
+        r#"{"tags": ["fresh"]}"#,
+    );
+    eventually(&registry, ".metadata tags", |i| {
+        i.tool("a.one").is_some_and(|t| t.meta.tags == ["fresh"])
+    });
+    write(&w.join("a.toolbox/one.tool/.metadata"), "{broken");
+    eventually(&registry, "malformed .metadata", |i| {
+        i.tool("a.one").is_some_and(|t| !t.is_registered())
+    });
+    std::fs::remove_file(w.join("a.toolbox/one.tool/.metadata")).unwrap();
+    eventually(&registry, ".metadata removed", |i| {
+        i.tool("a.one").is_some_and(|t| t.is_registered())
+    });
+
+    // README.md of a tool and of a toolbox; render.luau.
+    write(
+        &w.join("a.toolbox/one.tool/README.md"),
+        "# one\n\nThe first tool.\n",
+    );
+    eventually(&registry, "tool README", |i| {
+        i.tool("a.one")
+            .and_then(|t| t.meta.purpose.clone())
+            .as_deref()
+            == Some("The first tool.")
+    });
+    write(&w.join("a.toolbox/README.md"), "# a\n\nToolbox A.\n");
+    eventually(&registry, "toolbox README", |i| {
+        i.toolbox("a").is_some_and(|f| f.purpose == "Toolbox A.")
+    });
+    write(
+        &w.join("a.toolbox/one.tool/render.luau"),
+        "return function(r) return tostring(r) end\n",
+    );
+    eventually(&registry, "render.luau", |i| {
+        i.tool("a.one").is_some_and(|t| t.meta.has_render)
+    });
+
+    // Add a tool folder, rename it, delete it.
+    let three = w.join("a.toolbox/three.tool");
+    write(&three.join("init.luau"), &tool_source("three", "Three."));
+    eventually(&registry, "new tool", |i| i.tool("a.three").is_some());
+    std::fs::rename(&three, w.join("a.toolbox/four.tool")).unwrap();
+    eventually(&registry, "renamed tool", |i| {
+        i.tool("a.three").is_none() && i.tool("a.four").is_some()
+    });
+    std::fs::remove_dir_all(w.join("a.toolbox/four.tool")).unwrap();
+    eventually(&registry, "deleted tool", |i| i.tool("a.four").is_none());
+
+    // Add a toolbox, rename it, delete it.
+    write(
+        &w.join("b.toolbox/t.tool/init.luau"),
+        &tool_source("t", "T."),
+    );
+    eventually(&registry, "new toolbox", |i| i.tool("b.t").is_some());
+    std::fs::rename(w.join("b.toolbox"), w.join("c.toolbox")).unwrap();
+    eventually(&registry, "renamed toolbox", |i| {
+        i.tool("b.t").is_none() && i.tool("c.t").is_some() && !i.has_toolbox("b")
+    });
+    std::fs::remove_dir_all(w.join("c.toolbox")).unwrap();
+    eventually(&registry, "deleted toolbox", |i| !i.has_toolbox("c"));
+
+    // A package folder holding a toolbox, renamed as a whole.
+    write(
+        &w.join("p.package/d.toolbox/t.tool/init.luau"),
+        &tool_source("t", "T."),
+    );
+    eventually(&registry, "toolbox in a package", |i| {
+        i.tool("d.t").is_some()
+    });
+    std::fs::remove_dir_all(w.join("p.package")).unwrap();
+    eventually(&registry, "package removed", |i| !i.has_toolbox("d"));
+
+    assert!(Arc::ptr_eq(
+        registry.snapshot().tool("a.two").unwrap(),
+        &two_before
+    ));
+}
+
+#[test]
+fn library_folders_are_watched_and_the_world_shadows_them() {
+    let world = tempfile::tempdir().unwrap();
+    let lib = tempfile::tempdir().unwrap();
+    let w = world.path().canonicalize().unwrap();
+    let l = lib.path().canonicalize().unwrap();
+    write(
+        &l.join("x.toolbox/t.tool/init.luau"),
+        &tool_source("t", "From the library."),
+    );
+    let registry = Arc::new(Registry::open(&w, std::slice::from_ref(&l), false).unwrap());
+    let _watcher = registry.watch().unwrap();
+    write(
+        &l.join("x.toolbox/t.tool/init.luau"),
+        &tool_source("t", "Library, edited."),
+    );
+    eventually(&registry, "library edit", |i| {
+        description(i, "x.t").as_deref() == Some("Library, edited.")
+    });
+    write(
+        &w.join("x.toolbox/t.tool/init.luau"),
+        &tool_source("t", "From the world."),
+    );
+    eventually(&registry, "world shadows library", |i| {
+        description(i, "x.t").as_deref() == Some("From the world.")
+    });
+    std::fs::remove_dir_all(w.join("x.toolbox")).unwrap();
+    eventually(&registry, "library shows again", |i| {
+        description(i, "x.t").as_deref() == Some("Library, edited.")
+    });
+}
+
+#[test]
+fn incremental_updates_match_a_full_rebuild() {
+    let world = tempfile::tempdir().unwrap();
+    let w = world.path().canonicalize().unwrap();
+    for b in 0..3 {
+        for t in 0..5 {
+            write(
+                &w.join(format!("b{b}.toolbox/t{t}.tool/init.luau")),
+                &tool_source(&format!("t{t}"), "Tool."),
+            );
+        }
+    }
+    let registry = Registry::open(&w, &[], false).unwrap();
+    let before = registry.snapshot();
+    write(
+        &w.join("b1.toolbox/t2.tool/init.luau"),
+        &tool_source("t2", "Changed."),
+    );
+    std::fs::remove_dir_all(w.join("b2.toolbox/t0.tool")).unwrap();
+    write(
+        &w.join("b0.toolbox/new.tool/init.luau"),
+        &tool_source("new", "New."),
+    );
+    // A stale temporary folder (a crash mid-create) is never read.
+    write(
+        &w.join("b0.toolbox/.codemode-tmp-1-0-ghost.tool/init.luau"),
+        "broken(",
+    );
+    let changed = [
+        w.join("b1.toolbox/t2.tool/init.luau"),
+        w.join("b2.toolbox/t0.tool"),
+        w.join("b0.toolbox/new.tool"),
+        w.join("b0.toolbox/.codemode-tmp-1-0-ghost.tool"),
+    ];
+    let after = registry.apply_changes(&changed);
+    registry.reload();
+    let full = registry.snapshot();
+    let ids = |i: &AssetIndex| i.tools.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(ids(&after), ids(&full));
+    for (id, entry) in &after.tools {
+        assert_eq!(entry.meta, full.tools[id].meta, "{id}");
+    }
+    assert_eq!(description(&after, "b1.t2").as_deref(), Some("Changed."));
+    assert!(Arc::ptr_eq(&before.tools["b1.t3"], &after.tools["b1.t3"]));
+    assert!(!Arc::ptr_eq(&before.tools["b1.t2"], &after.tools["b1.t2"]));
+}
