@@ -1,5 +1,6 @@
 //! Running scripts: a sandboxed VM, per-run state and limits, and the result envelope.
 
+mod deadline;
 mod envelope;
 mod hosterror;
 mod json;

@@ -1,13 +1,12 @@
 //! One sandboxed Luau VM: standard libraries minus everything that reaches the host,
 //! the prelude installed, and an interrupt that enforces the deadline.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::sync::Arc;
 
 use mlua::chunk::{ChunkMode, Compiler};
-use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic, VmState};
+use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic};
 
+use super::deadline;
 use super::hosterror::HostError;
 use super::state::{with_state, Breach};
 use crate::assets::AssetIndex;
@@ -15,10 +14,6 @@ use crate::host;
 
 /// Registry key of the metatable every run and tool environment shares (`__index` = globals).
 pub const ENV_META: &str = "codemode.env_meta";
-
-/// The interrupt reads the clock on every this many calls: interrupts come every few
-/// instructions, so the deadline stays exact to microseconds at a fraction of the cost.
-const CLOCK_EVERY: u32 = 16;
 
 /// Registry key of the prelude's private `run` table: per-run caches the runtime resets.
 const RUN_TABLE: &str = "codemode.run";
@@ -46,23 +41,10 @@ const PRELUDE: [(&str, &str); 1] = [("tools", include_str!("../../prelude/tools.
 pub struct Vm {
     /// The Luau state.
     pub lua: Lua,
-    /// Deadline of the current run in nanoseconds since [`epoch`]; 0 when none.
-    deadline: Arc<AtomicU64>,
-    /// Set by the interrupt when the deadline passed.
-    timed_out: Arc<AtomicBool>,
     /// The prelude's `run` table (see [`Vm::begin_run`]).
     run: Table,
     /// The index whose toolbox names `run.boxes` holds.
     boxes_of: Option<Arc<AssetIndex>>,
-}
-
-fn epoch() -> Instant {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    *EPOCH.get_or_init(Instant::now)
-}
-
-fn now_nanos() -> u64 {
-    epoch().elapsed().as_nanos() as u64
 }
 
 impl Vm {
@@ -96,31 +78,9 @@ impl Vm {
         env_meta.set_readonly(true);
         lua.set_named_registry_value(ENV_META, env_meta)?;
 
-        let deadline = Arc::new(AtomicU64::new(0));
-        let timed_out = Arc::new(AtomicBool::new(false));
-        let (d, t) = (deadline.clone(), timed_out.clone());
-        let ticks = AtomicU32::new(0);
-        lua.set_interrupt(move |_| {
-            let at = d.load(Ordering::Relaxed);
-            if at == 0 {
-                return Ok(VmState::Continue);
-            }
-            // Keep failing after expiry, so a pcall loop cannot swallow the timeout.
-            let expired = t.load(Ordering::Relaxed)
-                || (ticks
-                    .fetch_add(1, Ordering::Relaxed)
-                    .is_multiple_of(CLOCK_EVERY)
-                    && now_nanos() >= at);
-            if expired {
-                t.store(true, Ordering::Relaxed);
-                return Err(HostError::new("the script ran past its deadline").into_lua());
-            }
-            Ok(VmState::Continue)
-        });
+        deadline::install(&lua)?;
         Ok(Vm {
             lua,
-            deadline,
-            timed_out,
             run,
             boxes_of: None,
         })
@@ -142,17 +102,14 @@ impl Vm {
         Ok(())
     }
 
-    /// Arms the deadline for a run.
+    /// Arms the deadline for a run (on the calling thread, where the run executes).
     pub fn arm(&self, timeout: std::time::Duration) {
-        self.timed_out.store(false, Ordering::Relaxed);
-        let at = now_nanos().saturating_add(timeout.as_nanos() as u64).max(1);
-        self.deadline.store(at, Ordering::Relaxed);
+        deadline::arm(timeout);
     }
 
     /// Disarms the deadline; returns whether it fired during the run.
     pub fn disarm(&self) -> bool {
-        self.deadline.store(0, Ordering::Relaxed);
-        self.timed_out.swap(false, Ordering::Relaxed)
+        deadline::disarm()
     }
 
     /// A fresh environment for one script: its own globals, reading through to the shared ones.
