@@ -69,7 +69,7 @@ fn main() {
             let index = registry.snapshot();
             if index
                 .tool(&identity)
-                .is_some_and(|t| t.meta.description == wanted)
+                .is_some_and(|t| t.meta().description == wanted)
             {
                 break;
             }

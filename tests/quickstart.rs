@@ -101,13 +101,13 @@ fn every_bundled_tool_is_documented_and_has_a_spec() {
     assert!(bundled.len() >= 10, "only {} bundled tools", bundled.len());
     let mut problems = Vec::new();
     for tool in bundled {
-        let m = &tool.meta;
+        let m = &tool.meta();
         let mut fail = |what: &str| problems.push(format!("{}: {what}", m.identity));
         if !tool.is_registered() {
             fail(&format!("not callable: {:?}", tool.reason()));
         }
-        if !tool.warnings.is_empty() {
-            fail(&format!("warnings: {:?}", tool.warnings));
+        if !tool.warnings().is_empty() {
+            fail(&format!("warnings: {:?}", tool.warnings()));
         }
         if m.description.len() < 20 {
             fail("no real --!desc");

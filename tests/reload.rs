@@ -32,7 +32,7 @@ fn eventually(registry: &Registry, what: &str, seen: impl Fn(&AssetIndex) -> boo
 }
 
 fn description(index: &AssetIndex, identity: &str) -> Option<String> {
-    index.tool(identity).map(|t| t.meta.description.clone())
+    index.tool(identity).map(|t| t.meta().description.clone())
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn edits_of_every_kind_show_without_a_restart() {
         r#"{"tags": ["fresh"]}"#,
     );
     eventually(&registry, ".metadata tags", |i| {
-        i.tool("a.one").is_some_and(|t| t.meta.tags == ["fresh"])
+        i.tool("a.one").is_some_and(|t| t.meta().tags == ["fresh"])
     });
     write(&w.join("a.toolbox/one.tool/.metadata"), "{broken");
     eventually(&registry, "malformed .metadata", |i| {
@@ -88,7 +88,7 @@ fn edits_of_every_kind_show_without_a_restart() {
     );
     eventually(&registry, "tool README", |i| {
         i.tool("a.one")
-            .and_then(|t| t.meta.purpose.clone())
+            .and_then(|t| t.meta().purpose.clone())
             .as_deref()
             == Some("The first tool.")
     });
@@ -101,7 +101,7 @@ fn edits_of_every_kind_show_without_a_restart() {
         "return function(r) return tostring(r) end\n",
     );
     eventually(&registry, "render.luau", |i| {
-        i.tool("a.one").is_some_and(|t| t.meta.has_render)
+        i.tool("a.one").is_some_and(|t| t.meta().has_render)
     });
 
     // Add a tool folder, rename it, delete it.
@@ -217,7 +217,7 @@ fn incremental_updates_match_a_full_rebuild() {
     let ids = |i: &AssetIndex| i.tools.keys().cloned().collect::<Vec<_>>();
     assert_eq!(ids(&after), ids(&full));
     for (id, entry) in &after.tools {
-        assert_eq!(entry.meta, full.tools[id].meta, "{id}");
+        assert_eq!(entry.meta(), full.tools[id].meta(), "{id}");
     }
     assert_eq!(description(&after, "b1.t2").as_deref(), Some("Changed."));
     assert!(Arc::ptr_eq(&before.tools["b1.t3"], &after.tools["b1.t3"]));

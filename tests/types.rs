@@ -170,7 +170,7 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
     let index = registry.snapshot();
     let mut checked = 0;
     for entry in index.tools.values().filter(|e| e.is_registered()) {
-        let meta = &entry.meta;
+        let meta = &entry.meta();
         let tools = boxes
             .get(&meta.toolbox)
             .unwrap_or_else(|| panic!("no type for toolbox {}", meta.toolbox));

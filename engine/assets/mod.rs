@@ -136,17 +136,17 @@ impl AssetIndex {
     /// Adds a tool unless one of higher precedence already holds its identity.
     /// Tools must arrive in location order (root, then folder path).
     fn insert(&mut self, entry: Arc<ToolEntry>) {
-        match self.tools.get(&entry.meta.identity) {
+        match self.tools.get(&entry.identity) {
             Some(existing) if existing.folder.0 < entry.folder.0 => {}
             Some(existing) if existing.folder.0 == entry.folder.0 => {
                 let message = format!(
                     "{} is defined twice: {} is used and {} is ignored; rename or remove one",
-                    entry.meta.identity, existing.path, entry.path
+                    entry.identity, existing.path, entry.path
                 );
-                self.duplicates.insert(entry.meta.identity.clone(), message);
+                self.duplicates.insert(entry.identity.clone(), message);
             }
             _ => {
-                self.tools.insert(entry.meta.identity.clone(), entry);
+                self.tools.insert(entry.identity.clone(), entry);
             }
         }
     }
@@ -176,7 +176,7 @@ impl AssetIndex {
             .range(start.clone()..)
             .take_while(move |(id, _)| id.starts_with(&start))
             .map(|(_, t)| t)
-            .filter(move |t| t.meta.toolbox == toolbox)
+            .filter(move |t| t.toolbox() == toolbox)
     }
 
     /// True when some folder or tool carries this toolbox name.

@@ -4,6 +4,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
+use super::tool::{read_tool, Draft, Reading};
+
 /// Where an asset was found. The world shadows the library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -110,22 +112,18 @@ pub enum Registration<'a> {
 
 /// A tool as the index holds it.
 ///
-/// Problems visible when the folder is read (bad `.metadata`, no function returned,
-/// status) are found at index time; the source is compiled on first use (a call, a
-/// listing, `codemode check`) and the result is kept until the files change, which
-/// replaces the entry.
+/// Problems visible in the folder's files (bad `.metadata`, status) are found when the
+/// folder is read. The signature is read (with `full_moon`) and the source compiled on
+/// first use (a call, a listing, search, `codemode check`); both results are kept until
+/// the files change, which replaces the entry.
 #[derive(Debug, Clone)]
 pub struct ToolEntry {
-    /// The assembled metadata.
-    pub meta: ToolMeta,
-    /// Why the tool cannot be called, when known without compiling.
-    pub refusal: Option<String>,
-    /// The `init.luau` source, kept for the first compile.
-    pub source: Option<Arc<str>>,
-    /// The compiled source, once something asked for it.
-    pub compiled: OnceLock<Result<Bytecode, String>>,
-    /// Non-fatal findings for `codemode check` (docstring/signature mismatches).
-    pub warnings: Vec<String>,
+    /// `"<box>.<name>"`.
+    pub identity: String,
+    draft: Draft,
+    source: Option<Arc<str>>,
+    reading: OnceLock<Reading>,
+    compiled: OnceLock<Result<Bytecode, String>>,
     /// README.md text, shown at tier 3 and in docs.
     pub readme: Option<String>,
     /// Key into [`super::AssetIndex::folders`]: the toolbox folder this tool lives in.
@@ -139,9 +137,65 @@ pub struct ToolEntry {
 }
 
 impl ToolEntry {
+    /// An entry for a tool folder that was just read.
+    pub fn new(
+        draft: Draft,
+        source: Option<Arc<str>>,
+        readme: Option<String>,
+        folder: super::FolderKey,
+        rel: String,
+        root: &super::Root,
+    ) -> ToolEntry {
+        ToolEntry {
+            identity: format!("{}.{}", draft.toolbox(), draft.name()),
+            draft,
+            source,
+            reading: OnceLock::new(),
+            compiled: OnceLock::new(),
+            readme,
+            folder,
+            path: root.display(&rel),
+            rel,
+            origin: root.origin,
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        self.draft.name()
+    }
+
+    /// The toolbox's name.
+    pub fn toolbox(&self) -> &str {
+        self.draft.toolbox()
+    }
+
+    /// The `init.luau` source, when it could be read.
+    pub fn source(&self) -> Option<&str> {
+        self.source.as_deref()
+    }
+
+    fn reading(&self) -> &Reading {
+        // full_moon recurses deeply; read on the indexing threads, which have big stacks.
+        self.reading.get_or_init(|| {
+            super::parse_pool()
+                .install(|| read_tool(&self.draft, self.source.as_deref(), &self.rel))
+        })
+    }
+
+    /// Everything the four metadata sources say (read on first call).
+    pub fn meta(&self) -> &ToolMeta {
+        &self.reading().meta
+    }
+
+    /// Non-fatal findings for `codemode check` (docstring/signature mismatches).
+    pub fn warnings(&self) -> &[String] {
+        &self.reading().warnings
+    }
+
     /// Callable (with its bytecode) or not (with the reason); compiles on first call.
     pub fn registration(&self) -> Registration<'_> {
-        if let Some(refusal) = &self.refusal {
+        if let Some(refusal) = &self.reading().refusal {
             return Registration::Unregistered(refusal);
         }
         let compiled = self.compiled.get_or_init(|| match &self.source {

@@ -1,6 +1,6 @@
 //! Reading one `<name>.tool/` folder into a [`ToolEntry`].
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use super::callsig::call_signature;
 use super::docstring::Docstring;
@@ -23,12 +23,13 @@ pub struct ToolLocation<'a> {
     pub dir_name: &'a str,
 }
 
-/// Reads and compiles one tool. Never fails: problems make the tool unregistered.
+/// Reads one tool folder's files. Never fails: problems make the tool unregistered.
+/// Only cheap work happens here (docstring, `.metadata`, README); the signature is read
+/// and the source compiled on first use, so indexing thousands of tools stays fast.
 pub fn load_tool(at: &ToolLocation) -> ToolEntry {
     let name = at.dir_name.trim_end_matches(".tool").to_string();
     let rel = format!("{}/{}", at.folder.1, at.dir_name);
     let mut refusals: Vec<String> = Vec::new();
-    let mut warnings: Vec<String> = Vec::new();
 
     if let Err(e) = check_name("tool", &name) {
         refusals.push(e);
@@ -49,31 +50,19 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
         .root
         .read_listed(&files, "README.md")
         .and_then(Result::ok);
-    let purpose = readme.as_deref().and_then(readme_purpose);
-    let source = at.root.read_listed(&files, "init.luau").unwrap_or_else(|| {
-        Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            "no such file",
-        ))
-    });
-
-    let doc = source.as_deref().map(Docstring::parse).unwrap_or_default();
-    warnings.extend(doc.problems.iter().map(|p| format!("{rel}/init.luau {p}")));
-
-    let mut returned = Returned::Unknown;
-    match &source {
-        Err(e) => refusals.push(format!(
-            "{rel}/init.luau cannot be read: {e}; every tool needs one"
-        )),
-        Ok(src) => match read_signature(src, &name) {
-            Ok(Returned::NotAFunction(why)) => refusals.push(format!(
-                "{rel}/init.luau must return the tool's function: {why}"
-            )),
-            Ok(r) => returned = r,
-            // The compiler, run on first use, gives the authoritative syntax error.
-            Err(e) => warnings.push(format!("{rel}/init.luau: signature not readable ({e})")),
-        },
-    }
+    let source = match at.root.read_listed(&files, "init.luau") {
+        Some(Ok(text)) => Some(Arc::from(text)),
+        Some(Err(e)) => {
+            refusals.push(format!(
+                "{rel}/init.luau cannot be read: {e}; every tool needs one"
+            ));
+            None
+        }
+        None => {
+            refusals.push(format!("{rel}/init.luau is missing; every tool needs one"));
+            None
+        }
+    };
     let status = metadata
         .status
         .clone()
@@ -83,36 +72,99 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
             "status is \"{status}\" in .metadata; set it to \"ready\" to make the tool callable"
         ));
     }
+    let draft = Draft {
+        name,
+        toolbox: at.toolbox.to_string(),
+        purpose: readme.as_deref().and_then(readme_purpose),
+        metadata,
+        status,
+        has_render: files.has("render.luau"),
+        refusals,
+    };
+    ToolEntry::new(draft, source, readme, at.folder.clone(), rel, at.root)
+}
 
-    let (args, shape, sig_returns) = merge_args(&doc, returned, &rel, &mut warnings);
-    let returns = merge_returns(&doc, sig_returns, &rel, &mut warnings);
+/// What [`load_tool`] read, waiting for the signature to be merged in.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    name: String,
+    toolbox: String,
+    purpose: Option<String>,
+    metadata: Metadata,
+    status: String,
+    has_render: bool,
+    refusals: Vec<String>,
+}
+
+impl Draft {
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The toolbox's name.
+    pub fn toolbox(&self) -> &str {
+        &self.toolbox
+    }
+}
+
+/// The tool's metadata with the signature merged in, and what that merge found.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The assembled metadata.
+    pub meta: ToolMeta,
+    /// Non-fatal findings (docstring/signature mismatches).
+    pub warnings: Vec<String>,
+    /// Why the tool cannot be called, when the files alone say so.
+    pub refusal: Option<String>,
+}
+
+/// Merges the docstring, the typed signature, `.metadata` and README into [`ToolMeta`].
+pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
+    let mut refusals = draft.refusals.clone();
+    let mut warnings = Vec::new();
+    let doc = source.map(Docstring::parse).unwrap_or_default();
+    warnings.extend(doc.problems.iter().map(|p| format!("{rel}/init.luau {p}")));
+    let mut returned = Returned::Unknown;
+    if let Some(src) = source {
+        match read_signature(src, &draft.name) {
+            Ok(Returned::NotAFunction(why)) => refusals.push(format!(
+                "{rel}/init.luau must return the tool's function: {why}"
+            )),
+            Ok(r) => returned = r,
+            // The compiler, run on first use, gives the authoritative syntax error.
+            Err(e) => warnings.push(format!("{rel}/init.luau: signature not readable ({e})")),
+        }
+    }
+    let (args, shape, sig_returns) = merge_args(&doc, returned, rel, &mut warnings);
+    let returns = merge_returns(&doc, sig_returns, rel, &mut warnings);
     // One rendering for every surface (tools.list, tools.get, .d.luau, docs): see callsig.
     let signature = match shape {
         Shape::Typed { vararg } => Some(call_signature(
-            &name,
+            &draft.name,
             &args,
             vararg.as_deref(),
             returns.as_ref(),
         )),
         Shape::Documented if !args.is_empty() || returns.is_some() => {
-            Some(call_signature(&name, &args, None, returns.as_ref()))
+            Some(call_signature(&draft.name, &args, None, returns.as_ref()))
         }
         Shape::Documented => None,
     };
     let description = match doc.description() {
         d if !d.is_empty() => d,
-        _ => purpose.clone().unwrap_or_default(),
+        _ => draft.purpose.clone().unwrap_or_default(),
     };
     let meta = ToolMeta {
-        identity: format!("{}.{name}", at.toolbox),
-        toolbox: at.toolbox.to_string(),
-        name,
+        identity: format!("{}.{}", draft.toolbox, draft.name),
+        toolbox: draft.toolbox.clone(),
+        name: draft.name.clone(),
         description,
         signature,
         args,
         returns,
         examples: doc.examples.clone(),
-        tags: metadata.tags,
+        tags: draft.metadata.tags.clone(),
         flags: doc
             .flags
             .iter()
@@ -122,21 +174,14 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
             })
             .collect(),
         rest: doc.rest.clone(),
-        status,
-        purpose,
-        has_render: files.has("render.luau"),
+        status: draft.status.clone(),
+        purpose: draft.purpose.clone(),
+        has_render: draft.has_render,
     };
-    ToolEntry {
+    Reading {
         meta,
-        refusal: (!refusals.is_empty()).then(|| refusals.join("; ")),
-        source: source.ok().map(Arc::from),
-        compiled: OnceLock::new(),
         warnings,
-        readme,
-        folder: at.folder.clone(),
-        path: at.root.display(&rel),
-        rel,
-        origin: at.root.origin,
+        refusal: (!refusals.is_empty()).then(|| refusals.join("; ")),
     }
 }
 

@@ -156,13 +156,13 @@ impl AssetIndex {
         for (key, entry) in loaded {
             let old = match entry {
                 Some(entry) => {
-                    touched.insert(entry.meta.identity.clone());
+                    touched.insert(entry.identity.clone());
                     self.located.insert(key, Arc::new(entry))
                 }
                 None => self.located.remove(&key),
             };
             if let Some(old) = old {
-                touched.insert(old.meta.identity.clone());
+                touched.insert(old.identity.clone());
             }
         }
     }
@@ -187,7 +187,7 @@ impl AssetIndex {
     fn drop_folder(&mut self, key: &FolderKey, touched: &mut BTreeSet<String>) {
         self.folders.remove(key);
         for (tool_key, entry) in self.tools_at(key) {
-            touched.insert(entry.meta.identity.clone());
+            touched.insert(entry.identity.clone());
             self.located.remove(&tool_key);
         }
     }
@@ -215,7 +215,7 @@ impl AssetIndex {
             .iter()
             .filter(|(_, f)| f.name == toolbox)
             .filter_map(|(key, _)| self.located.get(&(key.clone(), dir.clone())).cloned())
-            .filter(|e| e.meta.identity == identity)
+            .filter(|e| e.identity == identity)
             .collect();
         for entry in candidates {
             self.insert(entry);

@@ -13,11 +13,11 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
     for entry in index.tools.values() {
         if let Some(reason) = entry.reason() {
             broken += 1;
-            println!("error: {} ({}): {reason}", entry.meta.identity, entry.path);
+            println!("error: {} ({}): {reason}", entry.identity, entry.path);
         }
-        for warning in &entry.warnings {
+        for warning in entry.warnings() {
             warned += 1;
-            println!("warning: {}: {warning}", entry.meta.identity);
+            println!("warning: {}: {warning}", entry.identity);
         }
     }
     for problem in &index.problems {

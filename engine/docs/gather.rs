@@ -50,7 +50,7 @@ pub fn gather(index: &AssetIndex) -> Result<Vec<BoxDoc>, String> {
         check_unique(
             tools
                 .iter()
-                .map(|t| (t.slug.as_str(), t.entry.meta.identity.as_str())),
+                .map(|t| (t.slug.as_str(), t.entry.identity.as_str())),
         )?;
         boxes.push(BoxDoc {
             name: name.to_string(),
@@ -77,7 +77,7 @@ fn tool_doc(index: &AssetIndex, entry: &Arc<ToolEntry>) -> ToolDoc {
         .unwrap_or_default();
     ToolDoc {
         entry: entry.clone(),
-        slug: kebab(&entry.meta.name),
+        slug: kebab(&entry.meta().name),
         source_path,
         facts: scan(&source),
         tags: tags(index, entry),

@@ -87,7 +87,7 @@ fn toolbox(html: &mut String, b: &BoxDoc) {
 
 /// The lowercased text the search matches against.
 fn search_text(b: &BoxDoc, t: &ToolDoc) -> String {
-    let meta = &t.entry.meta;
+    let meta = &t.entry.meta();
     let mut parts = vec![
         meta.identity.clone(),
         meta.description.clone(),
@@ -108,7 +108,7 @@ fn search_text(b: &BoxDoc, t: &ToolDoc) -> String {
 }
 
 fn tool(html: &mut String, b: &BoxDoc, t: &ToolDoc) {
-    let meta = &t.entry.meta;
+    let meta = &t.entry.meta();
     let mut badges = String::new();
     if meta.status != "ready" {
         let _ = write!(

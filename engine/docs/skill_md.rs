@@ -20,7 +20,7 @@ pub fn description(toolbox: &BoxDoc) -> String {
         purpose.to_string()
     };
     let names: Vec<&str> = callable(toolbox)
-        .map(|t| t.entry.meta.name.as_str())
+        .map(|t| t.entry.meta().name.as_str())
         .collect();
     let mut text = format!(
         "{purpose}. Use when a task needs {}: call them from a codemode Luau script as tools.{}.<tool>(...).",
@@ -87,7 +87,7 @@ pub fn render(toolbox: &BoxDoc) -> String {
         let _ = writeln!(md, "- It mentions: {}", tags.join(", "));
     }
     for tool in callable(toolbox) {
-        let meta = &tool.entry.meta;
+        let meta = &tool.entry.meta();
         let what = meta
             .description
             .split(". ")
@@ -115,7 +115,7 @@ pub fn render(toolbox: &BoxDoc) -> String {
     for tool in &toolbox.tools {
         let args: Vec<String> = tool
             .entry
-            .meta
+            .meta()
             .args
             .iter()
             .map(|a| {
@@ -134,7 +134,7 @@ pub fn render(toolbox: &BoxDoc) -> String {
         let _ = writeln!(
             md,
             "| [{}]({}/TOOL.md) | `{}` | {} |",
-            tool.entry.meta.name,
+            tool.entry.meta().name,
             tool.slug,
             cell(&call_line(tool)),
             cell(&if args.is_empty() {
@@ -146,11 +146,11 @@ pub fn render(toolbox: &BoxDoc) -> String {
     }
     md.push_str("\n## Outputs\n\nEach call returns the tool's value; through `tool_exec` or `codemode exec` the script's return value comes back as JSON in `value`, and what it printed in `stdout`.\n\n");
     for tool in &toolbox.tools {
-        if let Some(r) = &tool.entry.meta.returns {
+        if let Some(r) = &tool.entry.meta().returns {
             let _ = writeln!(
                 md,
                 "- `{}` returns `{}`{}",
-                tool.entry.meta.name,
+                tool.entry.meta().name,
                 r.ty,
                 if r.description.is_empty() {
                     String::new()
@@ -165,7 +165,7 @@ pub fn render(toolbox: &BoxDoc) -> String {
         let _ = writeln!(
             md,
             "- `{}` is not callable: {}",
-            tool.entry.meta.identity,
+            tool.entry.identity,
             tool.entry.reason().unwrap_or("")
         );
     }
@@ -180,7 +180,7 @@ fn workflow(md: &mut String, toolbox: &BoxDoc) {
     let _ = writeln!(md, "1. See the tools and their signatures: `tools.list(\"{name}\", 3)` in a script, or `codemode list 3 {name}`.");
     let _ = writeln!(md, "2. Read the TOOL.md of the tool you need (linked under Inputs) or `tools.get(\"{name}.<tool>\")`.");
     let shown = callable(toolbox)
-        .find(|t| !t.entry.meta.examples.is_empty())
+        .find(|t| !t.entry.meta().examples.is_empty())
         .or_else(|| callable(toolbox).next());
     match (toolbox.kind, shown) {
         (BoxKind::Workflow, _) => {
@@ -189,11 +189,11 @@ fn workflow(md: &mut String, toolbox: &BoxDoc) {
         (BoxKind::Toolbox, Some(tool)) => {
             let example = tool
                 .entry
-                .meta
+                .meta()
                 .examples
                 .first()
                 .map(|e| e.split("-->").next().unwrap_or("").trim().to_string())
-                .unwrap_or_else(|| format!("tools.{name}.{}(...)", tool.entry.meta.name));
+                .unwrap_or_else(|| format!("tools.{name}.{}(...)", tool.entry.meta().name));
             let _ = writeln!(md, "3. Call it from one Luau script and return what you need, e.g. `return {example}`, through `tool_exec` (MCP) or `codemode exec`.");
         }
         (BoxKind::Toolbox, None) => {

@@ -17,7 +17,7 @@ pub fn cell(text: &str) -> String {
 
 /// `tools.box.name(a: T): R`, the call line every surface shows.
 pub fn call_line(tool: &ToolDoc) -> String {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     let sig = meta
         .signature
         .clone()
@@ -28,7 +28,7 @@ pub fn call_line(tool: &ToolDoc) -> String {
 /// The tool's description (its README's purpose when it has no `--!desc`), or what is
 /// known when it has neither.
 pub fn purpose(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     let mut text = meta.description.trim().to_string();
     if text.is_empty() {
         text = format!(
@@ -44,7 +44,7 @@ pub fn purpose(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
 
 /// Renders the whole TOOL.md.
 pub fn render(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     let mut md = String::new();
     let _ = writeln!(md, "# Tool Spec: {}\n", kebab(&meta.identity));
     let first = meta
@@ -100,7 +100,7 @@ fn origin(tool: &ToolDoc) -> &'static str {
 }
 
 fn commands(md: &mut String, tool: &ToolDoc) {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     md.push_str("## Commands\n\n");
     let _ = writeln!(md, "### `{}`\n", call_line(tool));
     let inputs = if meta.args.is_empty() {
@@ -156,7 +156,7 @@ fn commands(md: &mut String, tool: &ToolDoc) {
 }
 
 fn output_summary(tool: &ToolDoc) -> String {
-    match &tool.entry.meta.returns {
+    match &tool.entry.meta().returns {
         Some(r) if !r.description.is_empty() => format!("`{}`: {}", r.ty, r.description),
         Some(r) => format!("`{}`", r.ty),
         None => "not declared (`any`)".into(),
@@ -164,7 +164,7 @@ fn output_summary(tool: &ToolDoc) -> String {
 }
 
 fn inputs(md: &mut String, tool: &ToolDoc) {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     md.push_str("## Inputs\n\n");
     if meta.args.is_empty() {
         md.push_str("None: the tool takes no arguments.\n\n");
@@ -200,7 +200,7 @@ fn inputs(md: &mut String, tool: &ToolDoc) {
 }
 
 fn outputs(md: &mut String, tool: &ToolDoc) {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     md.push_str("## Outputs\n\n");
     match &meta.returns {
         Some(r) => {
@@ -220,7 +220,7 @@ fn outputs(md: &mut String, tool: &ToolDoc) {
 }
 
 fn data_flow(md: &mut String, tool: &ToolDoc) {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     md.push_str("## Data flow\n\n```text\n");
     let _ = writeln!(
         md,
@@ -277,7 +277,7 @@ fn configuration(md: &mut String, tool: &ToolDoc) {
     let _ = writeln!(
         md,
         "| `status` in `.metadata` | `ready` (now `{}`) | Only `ready` tools are callable. |\n",
-        tool.entry.meta.status
+        tool.entry.meta().status
     );
 }
 
@@ -311,7 +311,7 @@ fn dependencies(md: &mut String, tool: &ToolDoc, toolbox: &BoxDoc) {
 }
 
 fn tests(md: &mut String, tool: &ToolDoc) {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     md.push_str("## Tests\n\n");
     md.push_str("`codemode check` validates the tool: its folder parses and compiles, it returns a function, and its docstring agrees with its signature.");
     if meta.examples.is_empty() {
@@ -328,7 +328,7 @@ fn tests(md: &mut String, tool: &ToolDoc) {
 }
 
 fn failure_modes(md: &mut String, tool: &ToolDoc) {
-    let meta = &tool.entry.meta;
+    let meta = &tool.entry.meta();
     md.push_str(
         "## Failure modes\n\n| Failure | Result | Recovery |\n| ------- | ------ | -------- |\n",
     );

@@ -26,7 +26,7 @@ struct ToolRow<'a> {
 
 fn row(entry: &ToolEntry, with_readme: bool) -> ToolRow<'_> {
     ToolRow {
-        meta: &entry.meta,
+        meta: entry.meta(),
         registered: entry.is_registered(),
         reason: entry.reason(),
         from: entry.origin,
@@ -134,7 +134,7 @@ pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
 pub fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError {
     let tools: Vec<&str> = index
         .tools_in(toolbox)
-        .map(|e| e.meta.name.as_str())
+        .map(|e| e.meta().name.as_str())
         .collect();
     let near = names::nearest(name, tools.iter().copied());
     let hint = match near.first() {

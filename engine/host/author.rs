@@ -108,7 +108,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             };
             let dir = index.roots[entry.folder.0].dir().map(|d| {
                 d.join(&entry.folder.1)
-                    .join(format!("{}.tool", entry.meta.name))
+                    .join(format!("{}.tool", entry.meta().name))
             });
             let path = dir
                 .and_then(|p| registry.vfs().relative(&p))

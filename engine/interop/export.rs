@@ -32,21 +32,21 @@ pub fn export(index: &AssetIndex, base: &Path) -> Result<Exported, InteropError>
         let Some(root_dir) = index.roots.get(entry.folder.0).and_then(|r| r.dir()) else {
             skipped.push(format!(
                 "{}: bundled in the binary, no file to point at",
-                entry.meta.identity
+                entry.identity
             ));
             continue;
         };
-        if entry.meta.status == "ready" && !entry.is_registered() {
+        if entry.meta().status == "ready" && !entry.is_registered() {
             skipped.push(format!(
                 "{}: does not load ({}); run `codemode check`",
-                entry.meta.identity,
+                entry.identity,
                 entry.reason().unwrap_or("unknown reason")
             ));
             continue;
         }
         let location = relative(base, &root_dir.join(entry_point(entry)));
         tools.push(entry_for(index, entry, location));
-        identities.push(entry.meta.identity.as_str());
+        identities.push(entry.identity.as_str());
     }
     let clashes = collisions(identities);
     if !clashes.is_empty() {
@@ -76,19 +76,19 @@ pub fn export(index: &AssetIndex, base: &Path) -> Result<Exported, InteropError>
 
 /// The tool's `init.luau`, relative to its root.
 pub fn entry_point(entry: &ToolEntry) -> String {
-    format!("{}/{}.tool/init.luau", entry.folder.1, entry.meta.name)
+    format!("{}/{}.tool/init.luau", entry.folder.1, entry.meta().name)
 }
 
 fn entry_for(index: &AssetIndex, entry: &ToolEntry, location: String) -> ToolsJsonEntry {
     let extras = Extras::read(index, entry);
     ToolsJsonEntry {
-        name: kebab(&entry.meta.identity),
+        name: kebab(&entry.identity),
         description: description(entry),
         location,
-        status: entry.meta.status.clone(),
+        status: entry.meta().status.clone(),
         capabilities: extras
             .capabilities
-            .unwrap_or_else(|| vec![kebab(&entry.meta.name)]),
+            .unwrap_or_else(|| vec![kebab(&entry.meta().name)]),
         languages: extras.languages,
         tags: tags(index, entry),
     }
@@ -96,7 +96,7 @@ fn entry_for(index: &AssetIndex, entry: &ToolEntry, location: String) -> ToolsJs
 
 /// What a tool says about itself, or the call it offers when it says nothing.
 pub fn description(entry: &ToolEntry) -> String {
-    let meta = &entry.meta;
+    let meta = &entry.meta();
     if !meta.description.trim().is_empty() {
         return meta.description.trim().to_string();
     }
@@ -118,12 +118,12 @@ pub fn tags(index: &AssetIndex, entry: &ToolEntry) -> Vec<String> {
         .unwrap_or_default();
     let mut out: Vec<String> = Vec::new();
     let all = entry
-        .meta
+        .meta()
         .tags
         .iter()
         .chain(folder_tags.iter())
         .cloned()
-        .chain([kebab(&entry.meta.toolbox)]);
+        .chain([kebab(&entry.meta().toolbox)]);
     for tag in all {
         let tag = tag
             .trim()
@@ -151,7 +151,7 @@ pub struct Extras {
 impl Extras {
     /// Reads the fields from the tool's `.metadata`; missing or malformed means none.
     pub fn read(index: &AssetIndex, entry: &ToolEntry) -> Extras {
-        let rel = format!("{}/{}.tool/.metadata", entry.folder.1, entry.meta.name);
+        let rel = format!("{}/{}.tool/.metadata", entry.folder.1, entry.meta().name);
         let Some(value) = index
             .roots
             .get(entry.folder.0)

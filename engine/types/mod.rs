@@ -74,7 +74,7 @@ pub fn definitions(index: &AssetIndex) -> String {
         }
         for broken in index.tools_in(name).filter(|t| !t.is_registered()) {
             let reason = broken.reason().unwrap_or("").replace('\n', " ");
-            let _ = writeln!(out, "\t-- {} is not callable: {reason}", broken.meta.name);
+            let _ = writeln!(out, "\t-- {} is not callable: {reason}", broken.meta().name);
         }
         out.push_str("}\n");
         doc_lines(&mut fields, "\t", &format!("Toolbox `{name}`: {purpose}"));
@@ -93,7 +93,7 @@ pub fn definitions(index: &AssetIndex) -> String {
 
 /// One tool as a field of its toolbox's type, with its docs as `---` comments.
 fn declare_tool(out: &mut String, tool: &ToolEntry) {
-    let meta = &tool.meta;
+    let meta = &tool.meta();
     let mut notes = Vec::new();
     let mut typed = |written: &str, what: &str| match declarable(written, &DEFINED) {
         Ok(ty) => ty,
