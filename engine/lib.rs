@@ -5,13 +5,15 @@
 //! - [`registry`] holds the roots and the current index snapshot;
 //! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
 //! - [`host`] holds the capabilities handed to the prelude;
+//! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //!
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
 pub mod assets;
 pub mod host;
+pub mod mcp;
 pub mod registry;
 pub mod runtime;
 
 pub use registry::Registry;
-pub use runtime::{Envelope, ErrorKind, Limits, Output, Runtime};
+pub use runtime::{Envelope, ErrorKind, Limits, Output, Pool, Runtime};

@@ -4,6 +4,7 @@ mod check;
 mod exec;
 mod list;
 mod run;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -70,6 +71,8 @@ enum Command {
     },
     /// Validate the world: name every broken tool and why; exit 1 if any
     Check,
+    /// MCP server on stdio (tool_exec, search_tools); --http ADDR for streamable HTTP
+    Serve(serve::ServeArgs),
 }
 
 impl Cli {
@@ -105,6 +108,7 @@ pub fn main() -> ExitCode {
         Command::Exec { file } => exec::exec(&cli, file.as_deref().unwrap_or("-")),
         Command::List { args, json } => list::list(&cli, args, *json),
         Command::Check => check::check(&cli),
+        Command::Serve(args) => serve::serve(&cli, args),
     };
     match result {
         Ok(code) => code,
