@@ -270,3 +270,48 @@ fn http_on_a_non_loopback_address_is_refused_without_allow_remote() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--allow-remote") && err.contains("loopback"), "{err}");
 }
+
+#[test]
+fn example_client_configs_start_codemode_serve() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/mcp");
+    for file in [
+        "claude-desktop/claude_desktop_config.json",
+        "cursor/.cursor/mcp.json",
+        "claude-code/.mcp.json",
+    ] {
+        let text = std::fs::read_to_string(examples.join(file)).unwrap();
+        let config: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let entry = &config["mcpServers"]["codemode"];
+        assert_eq!(entry["command"], "codemode", "{file}");
+        let args: Vec<String> = entry["args"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: args"))
+            .iter()
+            .map(|a| a.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(args[0], "serve", "{file}");
+        // The world placeholder (a path or a client variable) stands where --world's value goes.
+        let at = args.iter().position(|a| a == "--world").expect("--world") + 1;
+        let mut args = args.clone();
+        args[at] = world.display().to_string();
+        let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                let mut stdin = child.stdin.take().unwrap();
+                writeln!(
+                    stdin,
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"cfg","version":"1"}}}}}}"#
+                )?;
+                drop(stdin);
+                child.wait_with_output()
+            })
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("\"serverInfo\""), "{file}: {stdout} {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
