@@ -36,8 +36,7 @@ fn main() {
     let bin = server_binary();
     let mut server = Server::start(&bin, &world, 1);
     let ping = server.median_us(|s, id| s.request(id, "ping", json!({})));
-    let exec =
-        server.median_us(|s, id| s.request(id, "tools/call", tool_exec(SMALL)));
+    let exec = server.median_us(|s, id| s.request(id, "tools/call", tool_exec(SMALL)));
     drop(server);
     println!("round trip, small script ({SMALL}):");
     println!("  in-process Runtime::exec   {in_process:8.1} us");
@@ -55,11 +54,17 @@ fn main() {
     let pool1 = pool_rate(&registry, 1);
     let pool2 = pool_rate(&registry, 2);
     println!("  pool, 1 worker    {pool1:9.0} scripts/s");
-    println!("  pool, 2 workers   {pool2:9.0} scripts/s   ratio {:.2}x", pool2 / pool1);
+    println!(
+        "  pool, 2 workers   {pool2:9.0} scripts/s   ratio {:.2}x",
+        pool2 / pool1
+    );
     let mcp1 = Server::start(&bin, &world, 1).pipelined_rate();
     let mcp2 = Server::start(&bin, &world, 2).pipelined_rate();
     println!("  MCP, --workers 1  {mcp1:9.0} scripts/s");
-    println!("  MCP, --workers 2  {mcp2:9.0} scripts/s   ratio {:.2}x", mcp2 / mcp1);
+    println!(
+        "  MCP, --workers 2  {mcp2:9.0} scripts/s   ratio {:.2}x",
+        mcp2 / mcp1
+    );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "  target >= 1.7x with 2 workers on 2 cores ({cores} here): pool {}, MCP {}",
@@ -99,8 +104,12 @@ fn pool_rate(registry: &Arc<Registry>, workers: usize) -> f64 {
     let t = Instant::now();
     for _ in 0..BATCH {
         let tx = tx.clone();
-        pool.submit(SHORT.to_string(), move |env| tx.send(env.ok).unwrap(), || true)
-            .unwrap();
+        pool.submit(
+            SHORT.to_string(),
+            move |env| tx.send(env.ok).unwrap(),
+            || true,
+        )
+        .unwrap();
     }
     for _ in 0..BATCH {
         assert!(rx.recv().unwrap());

@@ -142,7 +142,10 @@ fn unknown_method_is_named_in_the_error() {
     let reply = s.response(7);
     assert_eq!(reply["error"]["code"], -32601, "{reply}");
     let message = reply["error"]["message"].as_str().unwrap();
-    assert!(message.contains("tools/explode") && message.contains("tools/call"), "{message}");
+    assert!(
+        message.contains("tools/explode") && message.contains("tools/call"),
+        "{message}"
+    );
     s.assert_serving(8);
 }
 
@@ -152,7 +155,13 @@ fn malformed_tools_call_params_say_what_shape_is_expected() {
     s.send_line(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}"#);
     let reply = s.response(3);
     assert_eq!(reply["error"]["code"], -32602, "{reply}");
-    assert!(reply["error"]["message"].as_str().unwrap().contains("arguments"), "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("arguments"),
+        "{reply}"
+    );
     s.send_line(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call"}"#);
     assert_eq!(s.response(4)["error"]["code"], -32602);
     s.assert_serving(5);
@@ -163,14 +172,21 @@ fn unknown_tool_is_a_protocol_error_naming_the_tools() {
     let mut s = Server::start(&[]);
     let reply = s.call(1, "rm_rf", json!({}));
     assert_eq!(reply["error"]["code"], -32602, "{reply}");
-    assert!(reply["error"]["message"].as_str().unwrap().contains("tool_exec"));
+    assert!(reply["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("tool_exec"));
     s.assert_serving(2);
 }
 
 #[test]
 fn missing_and_mistyped_arguments_are_tool_errors() {
     let mut s = Server::start(&[]);
-    for (id, args) in [(1, json!({})), (2, json!({"script": ["return 1"]})), (3, json!({"script": null}))] {
+    for (id, args) in [
+        (1, json!({})),
+        (2, json!({"script": ["return 1"]})),
+        (3, json!({"script": null})),
+    ] {
         let reply = s.call(id, "tool_exec", args);
         assert_eq!(reply["result"]["isError"], true, "{reply}");
         let text = reply["result"]["content"][0]["text"].as_str().unwrap();
@@ -179,7 +195,10 @@ fn missing_and_mistyped_arguments_are_tool_errors() {
     let reply = s.call(4, "search_tools", json!({"query": 3}));
     assert_eq!(reply["result"]["isError"], true, "{reply}");
     let reply = s.call(5, "search_tools", json!({"query": "x", "colour": "red"}));
-    assert!(reply["result"]["content"][0]["text"].as_str().unwrap().contains("colour"));
+    assert!(reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("colour"));
     s.assert_serving(6);
 }
 
@@ -192,13 +211,19 @@ fn script_errors_are_tool_results_with_is_error() {
     assert_eq!(result["structuredContent"]["ok"], false);
     assert_eq!(result["structuredContent"]["error"]["kind"], "runtime");
     let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(&text, &result["structuredContent"], "text and structured content differ");
+    assert_eq!(
+        &text, &result["structuredContent"],
+        "text and structured content differ"
+    );
 }
 
 #[test]
 fn printing_scripts_never_write_to_stdout() {
     let mut s = Server::start(&[]);
-    let env = s.exec(1, "for i = 1, 50 do print('line', i) end io = nil return 'done'");
+    let env = s.exec(
+        1,
+        "for i = 1, 50 do print('line', i) end io = nil return 'done'",
+    );
     assert_eq!(env["value"], "done");
     assert!(env["stdout"].as_str().unwrap().contains("line\t50"));
     // Every line read so far parsed as JSON-RPC (Server::next checks each one).
@@ -268,7 +293,10 @@ fn http_on_a_non_loopback_address_is_refused_without_allow_remote() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--allow-remote") && err.contains("loopback"), "{err}");
+    assert!(
+        err.contains("--allow-remote") && err.contains("loopback"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -312,6 +340,10 @@ fn example_client_configs_start_codemode_serve() {
             })
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(stdout.contains("\"serverInfo\""), "{file}: {stdout} {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            stdout.contains("\"serverInfo\""),
+            "{file}: {stdout} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }

@@ -23,12 +23,20 @@ fn a_stuck_script_does_not_hold_up_the_queue() {
     let pool = pool(2, 64, 3000);
     let (tx, rx) = channel();
     let stuck = tx.clone();
-    pool.submit("while true do end".into(), move |e| stuck.send(("stuck", e)).unwrap(), || true)
-        .unwrap();
+    pool.submit(
+        "while true do end".into(),
+        move |e| stuck.send(("stuck", e)).unwrap(),
+        || true,
+    )
+    .unwrap();
     for _ in 0..20 {
         let tx = tx.clone();
-        pool.submit("return 1".into(), move |e| tx.send(("quick", e)).unwrap(), || true)
-            .unwrap();
+        pool.submit(
+            "return 1".into(),
+            move |e| tx.send(("quick", e)).unwrap(),
+            || true,
+        )
+        .unwrap();
     }
     // All 20 quick scripts finish on the other worker before the stuck one times out.
     for _ in 0..20 {
@@ -48,7 +56,10 @@ fn globals_and_memory_breaches_stay_inside_their_run() {
         assert!(pool.exec("leak = 1 return leak").ok);
     }
     for _ in 0..4 {
-        assert_eq!(pool.exec("return leak == nil").value, Some(serde_json::json!(true)));
+        assert_eq!(
+            pool.exec("return leak == nil").value,
+            Some(serde_json::json!(true))
+        );
     }
     let bomb = pool.exec("local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end");
     assert_eq!(bomb.error.unwrap().kind, ErrorKind::Memory);
@@ -68,7 +79,10 @@ fn a_full_queue_refuses_with_a_busy_error() {
         }
     }
     let message = refused.expect("the queue has a cap");
-    assert!(message.contains("busy") && message.contains("--workers"), "{message}");
+    assert!(
+        message.contains("busy") && message.contains("--workers"),
+        "{message}"
+    );
 }
 
 #[test]

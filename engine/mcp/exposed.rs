@@ -43,7 +43,11 @@ pub fn exposed_tools(index: &AssetIndex) -> BTreeMap<String, Exposed> {
             );
             continue;
         }
-        let tool = Tool::new(name.clone(), description(entry), Arc::new(input_schema(meta)));
+        let tool = Tool::new(
+            name.clone(),
+            description(entry),
+            Arc::new(input_schema(meta)),
+        );
         out.insert(
             name,
             Exposed {
@@ -84,7 +88,11 @@ fn description(entry: &ToolEntry) -> String {
 pub fn positional(entry: &ToolEntry, given: &Map<String, Value>) -> Result<Vec<Value>, String> {
     let meta = &entry.meta;
     let params: Vec<&str> = meta.args.iter().map(|a| a.name.as_str()).collect();
-    let usage = format!("{} takes {}", mcp_name(&meta.toolbox, &meta.name), describe_params(entry));
+    let usage = format!(
+        "{} takes {}",
+        mcp_name(&meta.toolbox, &meta.name),
+        describe_params(entry)
+    );
     if let Some(unknown) = given.keys().find(|k| !params.contains(&k.as_str())) {
         return Err(format!("unknown argument \"{unknown}\"; {usage}"));
     }

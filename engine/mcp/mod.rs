@@ -35,7 +35,9 @@ pub enum ServeError {
     #[error("refusing to listen on {0}: it is not a loopback address, and anyone who reaches it can run scripts. Use 127.0.0.1:PORT, or pass --allow-remote if you mean it")]
     NotLoopback(SocketAddr),
     /// Binding or serving the HTTP port failed.
-    #[error("cannot serve HTTP on {addr}: {source}; pick a free port (e.g. --http 127.0.0.1:8765)")]
+    #[error(
+        "cannot serve HTTP on {addr}: {source}; pick a free port (e.g. --http 127.0.0.1:8765)"
+    )]
     Http {
         /// The address asked for.
         addr: SocketAddr,
@@ -71,8 +73,8 @@ pub async fn serve_http(
     let bound = listener.local_addr().map_err(http)?;
     // Room for a script at the size cap plus JSON escaping, so an oversized script gets
     // tool_exec's own message rather than a bare 413.
-    let mut config = StreamableHttpServerConfig::default()
-        .with_max_request_body_bytes(4 * MAX_SCRIPT_BYTES);
+    let mut config =
+        StreamableHttpServerConfig::default().with_max_request_body_bytes(4 * MAX_SCRIPT_BYTES);
     if allow_remote {
         config = config.disable_allowed_hosts();
     }

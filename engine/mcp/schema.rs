@@ -143,9 +143,7 @@ fn field(text: &str) -> Option<(&str, &str)> {
     let colon = text.find(':')?;
     let name = text[..colon].trim();
     let ok = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !name.starts_with(|c: char| c.is_ascii_digit());
     ok.then(|| (name, text[colon + 1..].trim()))
 }
@@ -153,7 +151,9 @@ fn field(text: &str) -> Option<(&str, &str)> {
 /// Union members all of one `type` with `const`s become an `enum`; otherwise `anyOf`.
 fn merge_union(options: Vec<Value>) -> Value {
     let consts: Option<Vec<Value>> = options.iter().map(|o| o.get("const").cloned()).collect();
-    let same_type = options.windows(2).all(|w| w[0].get("type") == w[1].get("type"));
+    let same_type = options
+        .windows(2)
+        .all(|w| w[0].get("type") == w[1].get("type"));
     match consts {
         Some(values) if same_type => json!({"type": options[0]["type"], "enum": values}),
         _ => json!({ "anyOf": options }),
@@ -162,7 +162,8 @@ fn merge_union(options: Vec<Value>) -> Value {
 
 fn is_string_literal(ty: &str) -> bool {
     ty.len() >= 2
-        && ((ty.starts_with('"') && ty.ends_with('"')) || (ty.starts_with('\'') && ty.ends_with('\'')))
+        && ((ty.starts_with('"') && ty.ends_with('"'))
+            || (ty.starts_with('\'') && ty.ends_with('\'')))
 }
 
 /// Splits at `sep` outside brackets, parentheses and quotes.
@@ -229,12 +230,18 @@ mod tests {
     fn primitives_and_optionals() {
         assert_eq!(luau_type("string"), (json!({"type": "string"}), false));
         assert_eq!(luau_type("number?"), (json!({"type": "number"}), true));
-        assert_eq!(luau_type("boolean | nil"), (json!({"type": "boolean"}), true));
+        assert_eq!(
+            luau_type("boolean | nil"),
+            (json!({"type": "boolean"}), true)
+        );
     }
 
     #[test]
     fn tables() {
-        assert_eq!(luau_type("{string}").0, json!({"type": "array", "items": {"type": "string"}}));
+        assert_eq!(
+            luau_type("{string}").0,
+            json!({"type": "array", "items": {"type": "string"}})
+        );
         assert_eq!(
             luau_type("{ [string]: number }").0,
             json!({"type": "object", "additionalProperties": {"type": "number"}})
@@ -257,6 +264,9 @@ mod tests {
         assert_eq!(luau_type("Options").0, json!({}));
         assert_eq!(luau_type("(string) -> number").0, json!({}));
         assert_eq!(luau_type("string | Custom").0, json!({}));
-        assert_eq!(luau_type("string | number").0, json!({"anyOf": [{"type": "string"}, {"type": "number"}]}));
+        assert_eq!(
+            luau_type("string | number").0,
+            json!({"anyOf": [{"type": "string"}, {"type": "number"}]})
+        );
     }
 }

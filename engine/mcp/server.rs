@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, ErrorCode, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter,
-    Tool,
+    CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -252,9 +251,7 @@ impl ServerHandler for CodemodeServer {
         let result = match request.name.as_ref() {
             TOOL_EXEC => self.tool_exec(&args, ct).await,
             SEARCH_TOOLS => self.search_tools(&args, ct).await,
-            name if self.shared.options.expose_tools => {
-                self.exposed_call(name, &args, ct).await?
-            }
+            name if self.shared.options.expose_tools => self.exposed_call(name, &args, ct).await?,
             name => return Err(unknown_tool(name, false)),
         };
         Ok(result.into())
@@ -384,24 +381,42 @@ fn search_args(args: &Map<String, Value>) -> Result<SearchArgs, String> {
     let query = match args.get("query") {
         Some(Value::String(s)) => s.clone(),
         None | Some(Value::Null) => String::new(),
-        Some(other) => return Err(format!("\"query\" must be a string, got {}; {usage}", kind_of(other))),
+        Some(other) => {
+            return Err(format!(
+                "\"query\" must be a string, got {}; {usage}",
+                kind_of(other)
+            ))
+        }
     };
     let toolbox = match args.get("toolbox") {
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
         None | Some(Value::Null) | Some(Value::String(_)) => None,
-        Some(other) => return Err(format!("\"toolbox\" must be a string, got {}; {usage}", kind_of(other))),
+        Some(other) => {
+            return Err(format!(
+                "\"toolbox\" must be a string, got {}; {usage}",
+                kind_of(other)
+            ))
+        }
     };
     let limit = match args.get("limit") {
         None | Some(Value::Null) => None,
         Some(v) => match v.as_u64() {
             Some(n) if (1..=100).contains(&n) => Some(n),
-            _ => return Err(format!("\"limit\" must be a whole number from 1 to 100, got {v}; {usage}")),
+            _ => {
+                return Err(format!(
+                    "\"limit\" must be a whole number from 1 to 100, got {v}; {usage}"
+                ))
+            }
         },
     };
     let mode = match args.get("mode") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s == "keyword" || s == "semantic" => Some(s.clone()),
-        Some(v) => return Err(format!("\"mode\" must be \"keyword\" or \"semantic\", got {v}; {usage}")),
+        Some(v) => {
+            return Err(format!(
+                "\"mode\" must be \"keyword\" or \"semantic\", got {v}; {usage}"
+            ))
+        }
     };
     if let Some(unknown) = args
         .keys()
