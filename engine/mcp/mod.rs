@@ -49,7 +49,7 @@ pub enum ServeError {
 /// Serves one MCP session on stdin/stdout until the client closes it.
 pub async fn serve_stdio(server: CodemodeServer) -> Result<(), ServeError> {
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve(rmcp::transport::stdio_pipes())
         .await
         .map_err(|e| ServeError::Stdio(e.to_string()))?;
     let reason = running.waiting().await;
