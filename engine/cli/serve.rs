@@ -12,6 +12,8 @@ use super::Cli;
 
 /// Scripts that may wait for a worker; more are refused with a "busy" error.
 const MAX_QUEUED: usize = 1024;
+/// Each worker holds a thread and a VM; past this a typo would exhaust the machine.
+const MAX_WORKERS: usize = 256;
 
 /// The `serve` flags.
 #[derive(Debug, clap::Args)]
@@ -41,8 +43,8 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
             .map(|n| n.get())
             .unwrap_or(2)
     });
-    if workers == 0 {
-        anyhow::bail!("--workers must be at least 1");
+    if !(1..=MAX_WORKERS).contains(&workers) {
+        anyhow::bail!("--workers must be from 1 to {MAX_WORKERS} (each worker is a thread with its own VM); got {workers}");
     }
     let pool = Arc::new(
         Pool::new(registry.clone(), cli.limits(), workers, MAX_QUEUED)
