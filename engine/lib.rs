@@ -6,6 +6,7 @@
 //! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
 //! - [`host`] holds the capabilities handed to the prelude;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
+//! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //!
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
@@ -13,10 +14,11 @@ pub mod assets;
 pub mod docs;
 pub mod host;
 pub mod interop;
+pub mod mcp;
 pub mod registry;
 pub mod runtime;
 pub mod types;
 pub mod vfs;
 
 pub use registry::{Registry, Watcher};
-pub use runtime::{Envelope, ErrorKind, Limits, Output, Runtime};
+pub use runtime::{Envelope, ErrorKind, Limits, Output, Pool, Runtime};

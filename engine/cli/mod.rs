@@ -6,6 +6,7 @@ mod exec;
 mod list;
 mod registry;
 mod run;
+mod serve;
 mod types;
 
 use std::path::PathBuf;
@@ -94,6 +95,8 @@ enum Command {
         #[command(subcommand)]
         command: registry::RegistryCommand,
     },
+    /// MCP server on stdio (tool_exec, search_tools); --http ADDR for streamable HTTP
+    Serve(serve::ServeArgs),
 }
 
 impl Cli {
@@ -136,6 +139,7 @@ pub fn main() -> ExitCode {
         Command::Types { out } => types::types(&cli, out.as_deref()),
         Command::Docs { out } => docs::docs(&cli, out),
         Command::Registry { command } => registry::registry(&cli, command),
+        Command::Serve(args) => serve::serve(&cli, args),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,7 @@ mod envelope;
 mod hosterror;
 mod json;
 mod limits;
+mod pool;
 mod report;
 mod state;
 mod vm;
@@ -19,6 +20,7 @@ pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use hosterror::{find_host_error, HostError};
 pub use json::to_json;
 pub use limits::Limits;
+pub use pool::{refused, Pool, PoolError};
 pub use state::{with_state, Breach, RunState};
 pub use vm::{reset_run_caches, Vm, ENV_META};
 

@@ -1,0 +1,80 @@
+//! `codemode serve`: the MCP server on stdio, or on streamable HTTP with `--http ADDR`.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use codemode::mcp::{self, CodemodeServer, ServeOptions};
+use codemode::Pool;
+
+use super::Cli;
+
+/// Scripts that may wait for a worker; more are refused with a "busy" error.
+const MAX_QUEUED: usize = 1024;
+/// Each worker holds a thread and a VM; past this a typo would exhaust the machine.
+const MAX_WORKERS: usize = 256;
+
+/// The `serve` flags.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8765)
+    #[arg(long, value_name = "ADDR")]
+    http: Option<SocketAddr>,
+
+    /// Scripts that run at once, each on its own VM [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    workers: Option<usize>,
+
+    /// Also expose every registered tool as its own MCP tool (for clients without code mode)
+    #[arg(long)]
+    expose_tools: bool,
+
+    /// Allow --http on a non-loopback address (anyone who reaches it can run scripts)
+    #[arg(long, requires = "http")]
+    allow_remote: bool,
+}
+
+/// Builds the pool and serves until the client (stdio) or the process (HTTP) ends.
+pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let registry = cli.registry()?;
+    let workers = args.workers.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+    });
+    if !(1..=MAX_WORKERS).contains(&workers) {
+        anyhow::bail!("--workers must be from 1 to {MAX_WORKERS} (each worker is a thread with its own VM); got {workers}");
+    }
+    let pool = Arc::new(
+        Pool::new(registry.clone(), cli.limits(), workers, MAX_QUEUED)
+            .context("cannot start the script workers")?,
+    );
+    let options = ServeOptions {
+        expose_tools: args.expose_tools,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let server = CodemodeServer::new(pool, registry, options);
+        match args.http {
+            None => {
+                tracing::info!("serving MCP on stdio with {workers} workers");
+                mcp::serve_stdio(server).await
+            }
+            Some(addr) => {
+                mcp::serve_http(server, addr, args.allow_remote, |bound| {
+                    // stderr, so a launcher can read the port when ADDR ends in :0.
+                    eprintln!("codemode: serving MCP at http://{bound}/mcp with {workers} workers");
+                })
+                .await
+            }
+        }
+    })?;
+    // Workers stuck in a script must not hold the process after the session ends.
+    runtime.shutdown_background();
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,88 @@
+//! What the server tells a model: the instructions and the two tools' descriptions.
+//! They teach code mode in few tokens; the limits quoted are the server's own.
+
+use serde_json::{json, Map, Value};
+
+use crate::runtime::Limits;
+
+/// Server instructions, sent at initialize / discover.
+pub const INSTRUCTIONS: &str = "Code mode: instead of one tool call per step, write a short Luau \
+script and run it with tool_exec; inside it call tools as tools.<box>.<name>(...), loop, filter \
+and return only what you need. Find tools with search_tools, or in a script with \
+tools.toolboxes() -> tools.list(3, \"box\") -> tools.get(\"box.name\").";
+
+/// The description of `tool_exec`, with the limits filled in.
+pub fn tool_exec(limits: &Limits) -> String {
+    format!(
+        "Run a Luau script that calls tools; returns one JSON envelope \
+{{ok, value, stdout, error?, truncated, elapsedMs}}.\n\
+Discover: print(tools.toolboxes().stdout); print(tools.list(3, \"box\").stdout) shows signatures, \
+args and examples; tools.get(\"box.name\") gives one tool's metadata. Discovery calls return \
+{{stdout, value}}: stdout to read, value to compute with.\n\
+Call: local r = tools.box.name(arg1, arg2) returns the tool's own value.\n\
+Result: `return x` puts x in value as JSON; print() goes to stdout. On failure ok=false and \
+error={{kind, message, line?, hint?}} (kind: syntax, runtime, timeout, memory, output, limit).\n\
+Limits per call: {} ms, {} MiB memory, {} bytes of output. Each call starts fresh: globals do not \
+persist. Sandboxed: no io, no os beyond the clock, no require; vfs.read/write/list reach the world's files.",
+        limits.timeout.as_millis(),
+        limits.memory_bytes / (1024 * 1024),
+        limits.max_output_bytes,
+    )
+}
+
+/// The description of `search_tools`.
+pub const SEARCH_TOOLS: &str = "Find tools by what they do (e.g. \"slug url\"). Returns \
+{stdout, value: rows} with identity, signature and description per row; call a hit from \
+tool_exec as tools.<identity>(...). An empty query lists the catalogue (or one toolbox). \
+Options: toolbox (only that one), limit (default 10), mode (\"keyword\" or \"semantic\").";
+
+/// `inputSchema` of `tool_exec`.
+pub fn tool_exec_schema() -> Map<String, Value> {
+    object(json!({
+        "type": "object",
+        "properties": {
+            "script": {
+                "type": "string",
+                "description": "Luau source, e.g. return tools.text.slugify(\"Hello World\")"
+            }
+        },
+        "required": ["script"]
+    }))
+}
+
+/// `outputSchema` of `tool_exec`: the envelope, loosely (fields may be added later).
+pub fn envelope_schema() -> Map<String, Value> {
+    object(json!({
+        "type": "object",
+        "properties": {
+            "ok": {"type": "boolean"},
+            "value": {},
+            "stdout": {"type": "string"},
+            "error": {"type": "object"},
+            "truncated": {"type": "boolean"},
+            "elapsedMs": {"type": "number"}
+        },
+        "required": ["ok", "stdout"]
+    }))
+}
+
+/// `inputSchema` of `search_tools`.
+pub fn search_tools_schema() -> Map<String, Value> {
+    object(json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Words describing the job; empty lists the catalogue"},
+            "toolbox": {"type": "string", "description": "Search only this toolbox"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "At most this many rows (default 10)"},
+            "mode": {"type": "string", "enum": ["keyword", "semantic"]}
+        },
+        "required": ["query"]
+    }))
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}

@@ -1,0 +1,444 @@
+//! The MCP handler: `tool_exec`, `search_tools` and (with `--expose-tools`) one tool per
+//! registered tool, all run on the shared [`Pool`].
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Map, Value};
+use tokio::sync::{oneshot, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::describe;
+use super::exposed::{exposed_tools, positional};
+use super::scripts::{call_script, search_script, SearchArgs};
+use crate::registry::Registry;
+use crate::runtime::{refused, Envelope, ErrorKind, Pool};
+
+/// Name of the code-mode tool.
+pub const TOOL_EXEC: &str = "tool_exec";
+/// Name of the search tool.
+pub const SEARCH_TOOLS: &str = "search_tools";
+/// Scripts longer than this are refused before they reach the compiler, whose work
+/// cannot be interrupted by the deadline.
+pub const MAX_SCRIPT_BYTES: usize = 4 * 1024 * 1024;
+
+/// What the server offers besides the two code-mode tools.
+#[derive(Debug, Clone, Default)]
+pub struct ServeOptions {
+    /// Expose every registered tool as its own MCP tool.
+    pub expose_tools: bool,
+}
+
+struct Shared {
+    pool: Arc<Pool>,
+    registry: Arc<Registry>,
+    options: ServeOptions,
+    /// Generation of the exposed tool set (only with `expose_tools`).
+    changes: Option<watch::Receiver<u64>>,
+}
+
+/// The MCP server. Cheap to clone: every session (stdio, or one per HTTP client) shares
+/// the pool and the registry.
+#[derive(Clone)]
+pub struct CodemodeServer {
+    shared: Arc<Shared>,
+}
+
+impl CodemodeServer {
+    /// A server over `pool` and `registry`. With `expose_tools`, call from inside a tokio
+    /// runtime: it starts the poller that notices changes of the tool set.
+    pub fn new(pool: Arc<Pool>, registry: Arc<Registry>, options: ServeOptions) -> Self {
+        let changes = options
+            .expose_tools
+            .then(|| super::watch::watch_tool_set(registry.clone()));
+        CodemodeServer {
+            shared: Arc::new(Shared {
+                pool,
+                registry,
+                options,
+                changes,
+            }),
+        }
+    }
+
+    /// Runs `source` on the pool. A caller that cancels or disconnects before a worker
+    /// picks the script up leaves it unrun.
+    pub async fn exec(&self, source: String, ct: CancellationToken) -> Envelope {
+        if source.len() > MAX_SCRIPT_BYTES {
+            return refused(
+                ErrorKind::Limit,
+                &format!(
+                    "the script is {} bytes; tool_exec takes at most {MAX_SCRIPT_BYTES} bytes. Send a shorter script: put data in files (vfs) or in tools, not in the source",
+                    source.len()
+                ),
+            );
+        }
+        let gone = Arc::new(AtomicBool::new(false));
+        let _guard = SetOnDrop(gone.clone());
+        let (tx, rx) = oneshot::channel();
+        let queued = self.shared.pool.submit(
+            source,
+            move |envelope| {
+                let _ = tx.send(envelope);
+            },
+            move || !gone.load(Ordering::Relaxed) && !ct.is_cancelled(),
+        );
+        if let Err(e) = queued {
+            return refused(ErrorKind::Limit, &e.to_string());
+        }
+        rx.await.unwrap_or_else(|_| {
+            refused(
+                ErrorKind::Runtime,
+                "the script was dropped before it ran (the request was cancelled)",
+            )
+        })
+    }
+
+    fn tool_list(&self) -> Vec<Tool> {
+        let limits = self.shared.pool.limits();
+        let mut tools = vec![
+            Tool::new(
+                TOOL_EXEC,
+                describe::tool_exec(limits),
+                Arc::new(describe::tool_exec_schema()),
+            )
+            .with_raw_output_schema(Arc::new(describe::envelope_schema())),
+            Tool::new(
+                SEARCH_TOOLS,
+                describe::SEARCH_TOOLS,
+                Arc::new(describe::search_tools_schema()),
+            ),
+        ];
+        if self.shared.options.expose_tools {
+            let index = self.shared.registry.snapshot();
+            tools.extend(exposed_tools(&index).into_values().map(|e| e.tool));
+        }
+        tools
+    }
+
+    async fn tool_exec(&self, args: &Map<String, Value>, ct: CancellationToken) -> CallToolResult {
+        let script = match args.get("script") {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                return usage_error(format!(
+                    "tool_exec: \"script\" must be a string of Luau source, got {}; send {{\"script\": \"return 1 + 1\"}}",
+                    kind_of(other)
+                ))
+            }
+            None => {
+                return usage_error(
+                    "tool_exec needs a \"script\" argument with Luau source, e.g. {\"script\": \"return tools.toolboxes().stdout\"}".into(),
+                )
+            }
+        };
+        envelope_result(&self.exec(script, ct).await)
+    }
+
+    async fn search_tools(
+        &self,
+        args: &Map<String, Value>,
+        ct: CancellationToken,
+    ) -> CallToolResult {
+        let search = match search_args(args) {
+            Ok(s) => s,
+            Err(message) => return usage_error(message),
+        };
+        let script = match search_script(&search) {
+            Ok(s) => s,
+            Err(e) => return usage_error(e.to_string()),
+        };
+        let envelope = self.exec(script, ct).await;
+        if !envelope.ok {
+            return envelope_result(&envelope);
+        }
+        let value = envelope.value.unwrap_or(Value::Null);
+        let text = value
+            .get("stdout")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| value.to_string());
+        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        if value.is_object() {
+            result.structured_content = Some(value);
+        }
+        result
+    }
+
+    async fn exposed_call(
+        &self,
+        name: &str,
+        args: &Map<String, Value>,
+        ct: CancellationToken,
+    ) -> Result<CallToolResult, ErrorData> {
+        let index = self.shared.registry.snapshot();
+        let Some(exposed) = exposed_tools(&index).remove(name) else {
+            return Err(unknown_tool(name, self.shared.options.expose_tools));
+        };
+        let meta = &exposed.entry.meta();
+        let values = match positional(&exposed.entry, args) {
+            Ok(v) => v,
+            Err(message) => return Ok(usage_error(message)),
+        };
+        let script = match call_script(&meta.toolbox, &meta.name, &values) {
+            Ok(s) => s,
+            Err(e) => return Ok(usage_error(e.to_string())),
+        };
+        Ok(envelope_result(&self.exec(script, ct).await))
+    }
+
+    /// Sends `notifications/tools/list_changed` to a session started with `initialize`,
+    /// until the session ends.
+    fn notify_legacy(&self, peer: rmcp::Peer<RoleServer>) {
+        let Some(mut changes) = self.shared.changes.clone() else {
+            return;
+        };
+        tokio::spawn(async move {
+            changes.mark_unchanged();
+            while changes.changed().await.is_ok() {
+                if peer.notify_tool_list_changed().await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+}
+
+impl ServerHandler for CodemodeServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = if self.shared.options.expose_tools {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
+            .with_instructions(describe::INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult {
+            tools: self.tool_list(),
+            ..Default::default()
+        })
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tool_list().into_iter().find(|t| t.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        let ct = context.ct.clone();
+        let result = match request.name.as_ref() {
+            TOOL_EXEC => self.tool_exec(&args, ct).await,
+            SEARCH_TOOLS => self.search_tools(&args, ct).await,
+            name if self.shared.options.expose_tools => self.exposed_call(name, &args, ct).await?,
+            name => return Err(unknown_tool(name, false)),
+        };
+        Ok(result.into())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(bad_method(&request.method, request.params.as_ref()))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.notify_legacy(context.peer.clone());
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let wants = requested.tools_list_changed == Some(true);
+        (self.shared.options.expose_tools && wants)
+            .then(|| SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let Some(mut changes) = self.shared.changes.clone() else {
+            context.cancelled().await;
+            return Ok(());
+        };
+        changes.mark_unchanged();
+        loop {
+            tokio::select! {
+                _ = context.cancelled() => return Ok(()),
+                changed = changes.changed() => {
+                    if changed.is_err() || context.sink().notify_tool_list_changed().await.is_err() {
+                        context.cancelled().await;
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Sets the flag when dropped: the request's future went away.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The envelope as structured content and as text; `isError` when the script failed.
+fn envelope_result(envelope: &Envelope) -> CallToolResult {
+    let value = serde_json::to_value(envelope).unwrap_or(Value::Null);
+    if envelope.ok {
+        CallToolResult::structured(value)
+    } else {
+        CallToolResult::structured_error(value)
+    }
+}
+
+/// A call the client can fix: a tool result with `isError`, so a model reads the message.
+fn usage_error(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
+}
+
+/// A request rmcp could not route: a known method with params of the wrong shape, or
+/// a method this server does not have.
+fn bad_method(method: &str, params: Option<&Value>) -> ErrorData {
+    let shape = match method {
+        "tools/call" => Some("{\"name\": \"tool_exec\", \"arguments\": {\"script\": \"...\"}}"),
+        "tools/list" => Some("{} or {\"cursor\": \"...\"}"),
+        "initialize" => Some("{\"protocolVersion\", \"capabilities\", \"clientInfo\"}"),
+        _ => None,
+    };
+    match shape {
+        Some(shape) => ErrorData::invalid_params(
+            Cow::Owned(format!(
+                "{method}: params must look like {shape}; got {}",
+                params.map_or("none".to_string(), |p| truncate(&p.to_string(), 200))
+            )),
+            None,
+        ),
+        None => ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            Cow::Owned(format!(
+                "unknown method \"{}\"; this server answers initialize, ping, tools/list and tools/call",
+                truncate(method, 100)
+            )),
+            None,
+        ),
+    }
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &text[..end])
+}
+
+fn unknown_tool(name: &str, exposing: bool) -> ErrorData {
+    let name = truncate(name, 100);
+    let more = if exposing {
+        " or one of the exposed <box>__<name> tools listed by tools/list"
+    } else {
+        ""
+    };
+    ErrorData::invalid_params(
+        Cow::Owned(format!(
+            "unknown tool \"{name}\"; this server has {TOOL_EXEC} and {SEARCH_TOOLS}{more}"
+        )),
+        None,
+    )
+}
+
+fn search_args(args: &Map<String, Value>) -> Result<SearchArgs, String> {
+    let usage = "search_tools takes {\"query\": \"words\", \"toolbox\"?: \"name\", \"limit\"?: 10, \"mode\"?: \"keyword\"|\"semantic\"}";
+    let query = match args.get("query") {
+        Some(Value::String(s)) => s.clone(),
+        None | Some(Value::Null) => String::new(),
+        Some(other) => {
+            return Err(format!(
+                "\"query\" must be a string, got {}; {usage}",
+                kind_of(other)
+            ))
+        }
+    };
+    let toolbox = match args.get("toolbox") {
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        None | Some(Value::Null) | Some(Value::String(_)) => None,
+        Some(other) => {
+            return Err(format!(
+                "\"toolbox\" must be a string, got {}; {usage}",
+                kind_of(other)
+            ))
+        }
+    };
+    let limit = match args.get("limit") {
+        None | Some(Value::Null) => None,
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=100).contains(&n) => Some(n),
+            _ => {
+                return Err(format!(
+                    "\"limit\" must be a whole number from 1 to 100, got {v}; {usage}"
+                ))
+            }
+        },
+    };
+    let mode = match args.get("mode") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s == "keyword" || s == "semantic" => Some(s.clone()),
+        Some(v) => {
+            return Err(format!(
+                "\"mode\" must be \"keyword\" or \"semantic\", got {v}; {usage}"
+            ))
+        }
+    };
+    if let Some(unknown) = args
+        .keys()
+        .find(|k| !["query", "toolbox", "limit", "mode"].contains(&k.as_str()))
+    {
+        return Err(format!("unknown argument \"{unknown}\"; {usage}"));
+    }
+    Ok(SearchArgs {
+        query,
+        toolbox,
+        limit,
+        mode,
+    })
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,349 @@
+//! `codemode serve` spoken to as raw JSON-RPC over its stdio: the malformed and hostile
+//! input a real SDK never sends. After each bad message the server must still answer.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// A server process and its line-oriented stdio.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/mcp");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .arg("serve")
+            .arg("--world")
+            .arg(world)
+            .args(["--workers", "2"])
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("codemode serve starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut server = Server {
+            child,
+            stdin,
+            lines,
+        };
+        server.send_line(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"}}})
+            .to_string(),
+        );
+        let init = server.next();
+        assert_eq!(init["id"], 0, "{init}");
+        server.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        server
+    }
+
+    fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next stdout line, which must be one JSON-RPC message.
+    fn next(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server answered within 30 s");
+        let value: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {line}"));
+        assert_eq!(value["jsonrpc"], "2.0", "not a JSON-RPC message: {line}");
+        value
+    }
+
+    /// The response to request `id` (skipping notifications).
+    fn response(&mut self, id: i64) -> Value {
+        loop {
+            let msg = self.next();
+            if msg["id"] == id {
+                return msg;
+            }
+            assert!(msg.get("method").is_some(), "unexpected message {msg}");
+        }
+    }
+
+    fn call(&mut self, id: i64, name: &str, arguments: Value) -> Value {
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": name, "arguments": arguments}})
+            .to_string(),
+        );
+        self.response(id)
+    }
+
+    fn exec(&mut self, id: i64, script: &str) -> Value {
+        let response = self.call(id, "tool_exec", json!({ "script": script }));
+        response["result"]["structuredContent"].clone()
+    }
+
+    /// The server still runs a plain script.
+    fn assert_serving(&mut self, id: i64) {
+        let env = self.exec(id, "return 40 + 2");
+        assert_eq!(env["value"], 42, "the server stopped serving: {env}");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_line_that_is_not_json_is_ignored_and_serving_goes_on() {
+    let mut s = Server::start(&[]);
+    s.send_line("this is not json {");
+    s.send_line("{\"jsonrpc\": \"2.0\", \"id\": ");
+    s.assert_serving(1);
+}
+
+#[test]
+fn json_that_is_not_a_request_gets_invalid_request() {
+    let mut s = Server::start(&[]);
+    s.send_line(r#"{"foo": 1}"#);
+    let reply = s.next();
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    s.send_line("[1, 2, 3]");
+    let reply = s.next();
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    s.assert_serving(2);
+}
+
+#[test]
+fn unknown_method_is_named_in_the_error() {
+    let mut s = Server::start(&[]);
+    s.send_line(r#"{"jsonrpc":"2.0","id":7,"method":"tools/explode","params":{}}"#);
+    let reply = s.response(7);
+    assert_eq!(reply["error"]["code"], -32601, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("tools/explode") && message.contains("tools/call"),
+        "{message}"
+    );
+    s.assert_serving(8);
+}
+
+#[test]
+fn malformed_tools_call_params_say_what_shape_is_expected() {
+    let mut s = Server::start(&[]);
+    s.send_line(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}"#);
+    let reply = s.response(3);
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("arguments"),
+        "{reply}"
+    );
+    s.send_line(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call"}"#);
+    assert_eq!(s.response(4)["error"]["code"], -32602);
+    s.assert_serving(5);
+}
+
+#[test]
+fn unknown_tool_is_a_protocol_error_naming_the_tools() {
+    let mut s = Server::start(&[]);
+    let reply = s.call(1, "rm_rf", json!({}));
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert!(reply["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("tool_exec"));
+    s.assert_serving(2);
+}
+
+#[test]
+fn missing_and_mistyped_arguments_are_tool_errors() {
+    let mut s = Server::start(&[]);
+    for (id, args) in [
+        (1, json!({})),
+        (2, json!({"script": ["return 1"]})),
+        (3, json!({"script": null})),
+    ] {
+        let reply = s.call(id, "tool_exec", args);
+        assert_eq!(reply["result"]["isError"], true, "{reply}");
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("\"script\""), "{text}");
+    }
+    let reply = s.call(4, "search_tools", json!({"query": 3}));
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let reply = s.call(5, "search_tools", json!({"query": "x", "colour": "red"}));
+    assert!(reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("colour"));
+    s.assert_serving(6);
+}
+
+#[test]
+fn script_errors_are_tool_results_with_is_error() {
+    let mut s = Server::start(&[]);
+    let reply = s.call(1, "tool_exec", json!({"script": "error('boom')"}));
+    let result = &reply["result"];
+    assert_eq!(result["isError"], true, "{reply}");
+    assert_eq!(result["structuredContent"]["ok"], false);
+    assert_eq!(result["structuredContent"]["error"]["kind"], "runtime");
+    let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        &text, &result["structuredContent"],
+        "text and structured content differ"
+    );
+}
+
+#[test]
+fn printing_scripts_never_write_to_stdout() {
+    let mut s = Server::start(&[]);
+    let env = s.exec(
+        1,
+        "for i = 1, 50 do print('line', i) end io = nil return 'done'",
+    );
+    assert_eq!(env["value"], "done");
+    assert!(env["stdout"].as_str().unwrap().contains("line\t50"));
+    // Every line read so far parsed as JSON-RPC (Server::next checks each one).
+    s.assert_serving(2);
+}
+
+#[test]
+fn a_script_over_the_size_cap_is_refused_clearly() {
+    let mut s = Server::start(&[]);
+    let script = format!("return '{}'", "x".repeat(10 * 1024 * 1024));
+    let env = s.exec(1, &script);
+    assert_eq!(env["ok"], false);
+    let message = env["error"]["message"].as_str().unwrap();
+    assert!(message.contains("at most"), "{message}");
+    s.assert_serving(2);
+}
+
+#[test]
+fn hundred_queued_calls_all_answer() {
+    let mut s = Server::start(&[]);
+    for id in 1..=100 {
+        s.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "tool_exec", "arguments": {"script": format!("return {id}")}}})
+            .to_string(),
+        );
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    while seen.len() < 100 {
+        let msg = s.next();
+        let id = msg["id"].as_i64().expect("a response");
+        assert_eq!(msg["result"]["structuredContent"]["value"], id, "{msg}");
+        seen.insert(id);
+    }
+}
+
+#[test]
+fn closing_stdin_mid_call_ends_the_server_without_waiting_for_the_script() {
+    let mut s = Server::start(&["--timeout-ms", "60000"]);
+    s.send_line(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "tool_exec", "arguments": {"script": "while true do end"}}})
+        .to_string(),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    drop(s.stdin.take());
+    let started = Instant::now();
+    loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            assert!(status.success(), "exit status {status}");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the server kept running after its client left"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn http_on_a_non_loopback_address_is_refused_without_allow_remote() {
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["serve", "--http", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--allow-remote") && err.contains("loopback"),
+        "{err}"
+    );
+}
+
+#[test]
+fn example_client_configs_start_codemode_serve() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/mcp");
+    for file in [
+        "claude-desktop/claude_desktop_config.json",
+        "cursor/.cursor/mcp.json",
+        "claude-code/.mcp.json",
+    ] {
+        let text = std::fs::read_to_string(examples.join(file)).unwrap();
+        let config: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let entry = &config["mcpServers"]["codemode"];
+        assert_eq!(entry["command"], "codemode", "{file}");
+        let args: Vec<String> = entry["args"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: args"))
+            .iter()
+            .map(|a| a.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(args[0], "serve", "{file}");
+        // The world placeholder (a path or a client variable) stands where --world's value goes.
+        let at = args.iter().position(|a| a == "--world").expect("--world") + 1;
+        let mut args = args.clone();
+        args[at] = world.display().to_string();
+        let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                let mut stdin = child.stdin.take().unwrap();
+                writeln!(
+                    stdin,
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"cfg","version":"1"}}}}}}"#
+                )?;
+                drop(stdin);
+                child.wait_with_output()
+            })
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("\"serverInfo\""),
+            "{file}: {stdout} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
