@@ -4,11 +4,13 @@
 //! - [`assets`] finds and reads toolboxes and tools (the asset index);
 //! - [`registry`] holds the roots and the current index snapshot;
 //! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
+//! - [`bind`] checks arguments against a tool's schema and reads command lines;
 //! - [`host`] holds the capabilities handed to the prelude;
 //!
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
 pub mod assets;
+pub mod bind;
 pub mod host;
 pub mod registry;
 pub mod runtime;
