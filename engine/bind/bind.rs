@@ -117,7 +117,7 @@ pub fn collect_lua(
                 format!(
                     "tools.bind('{}', args): args must be a table (positional values and/or name = value), got a {}",
                     schema.identity,
-                    other.type_name()
+                    super::shape::luau_type(other)
                 ),
             )))
         }

@@ -23,7 +23,7 @@ pub use check::{check, Mismatch, NODE_BUDGET};
 pub use cmdline::{parse_command_line, read_word};
 pub use refusal::{Reason, Refusal};
 pub use schema::{FlagSpec, Param, Schema};
-pub use shape::{Key, Kind, Shape};
+pub use shape::{luau_type, Key, Kind, Shape};
 pub use types::{Field, Ty};
 pub use usage::{help, usage_line};
 

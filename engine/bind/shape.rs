@@ -141,3 +141,11 @@ impl Shape for LuaValue {
         out
     }
 }
+
+/// The name Luau's `typeof` gives a value (mlua says "integer" for some numbers).
+pub fn luau_type(value: &LuaValue) -> &'static str {
+    match value {
+        LuaValue::Integer(_) | LuaValue::Number(_) => "number",
+        other => other.type_name(),
+    }
+}

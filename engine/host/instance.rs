@@ -68,7 +68,7 @@ fn instantiate(
 }
 
 /// A tool's or module's environment: reads through to the globals, with its own `require`.
-fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
+pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
     let env = lua.create_table()?;
     let key = folder.clone();
     env.raw_set(
