@@ -3,6 +3,7 @@
 //!
 //! - [`assets`] finds and reads toolboxes and tools (the asset index);
 //! - [`registry`] holds the roots and the current index snapshot;
+//! - [`repl`] is the interactive session behind `codemode repl`;
 //! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
 //! - [`bind`] checks arguments against a tool's schema and reads command lines;
 //! - [`host`] holds the capabilities handed to the prelude;
@@ -13,7 +14,8 @@ pub mod assets;
 pub mod bind;
 pub mod host;
 pub mod registry;
+pub mod repl;
 pub mod runtime;
 
 pub use registry::Registry;
-pub use runtime::{Envelope, ErrorKind, Limits, Output, Runtime};
+pub use runtime::{Envelope, ErrorKind, Limits, Output, Runtime, Session};

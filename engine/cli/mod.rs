@@ -1,8 +1,10 @@
 //! The `codemode` command line: a thin layer over the library.
 
+mod call;
 mod check;
 mod exec;
 mod list;
+mod repl;
 mod run;
 
 use std::path::PathBuf;
@@ -70,6 +72,23 @@ enum Command {
     },
     /// Validate the world: name every broken tool and why; exit 1 if any
     Check,
+    /// Call one tool with shell words, printed through its render.luau or as JSON.
+    /// Global flags (--world, ...) go before <box>.<tool>: every word after it is the tool's.
+    #[command(disable_help_flag = true)]
+    Call {
+        /// <box>.<tool>, then its words: positionals, --name VALUE, --flag.
+        /// `codemode call <box>.<tool> --help` lists a tool's words
+        #[arg(
+            value_name = "BOX.TOOL [WORDS]",
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            required = true
+        )]
+        words: Vec<String>,
+    },
+    /// Interactive Luau with tools.*: history, multi-line input, Tab completion.
+    /// Reads entries line by line when stdin is not a terminal
+    Repl,
 }
 
 impl Cli {
@@ -105,6 +124,8 @@ pub fn main() -> ExitCode {
         Command::Exec { file } => exec::exec(&cli, file.as_deref().unwrap_or("-")),
         Command::List { args, json } => list::list(&cli, args, *json),
         Command::Check => check::check(&cli),
+        Command::Call { words } => call::call(&cli, words),
+        Command::Repl => repl::repl(&cli),
     };
     match result {
         Ok(code) => code,
