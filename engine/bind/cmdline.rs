@@ -14,9 +14,9 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value as Json};
 
-use super::bind::{check_slots, Style};
 use super::refusal::{Reason, Refusal};
 use super::schema::Schema;
+use super::slots::{check_slots, Style};
 use super::types::Ty;
 use super::usage::usage_line;
 use crate::assets::names::nearest;

@@ -9,21 +9,21 @@
 //!
 //! A bound call is a positional array: `tool(table.unpack(r.args, 1, r.n))`.
 
-mod bind;
 mod check;
 mod cmdline;
 mod refusal;
 mod schema;
 mod shape;
+mod slots;
 mod types;
 mod usage;
 
-pub use bind::{check_slots, collect_lua, Style};
 pub use check::{check, Mismatch, NODE_BUDGET};
 pub use cmdline::{parse_command_line, read_word};
 pub use refusal::{Reason, Refusal};
 pub use schema::{FlagSpec, Param, Schema};
 pub use shape::{luau_type, Key, Kind, Shape};
+pub use slots::{check_slots, collect_lua, Style};
 pub use types::{Field, Ty};
 pub use usage::{help, usage_line};
 

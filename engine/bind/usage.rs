@@ -87,9 +87,7 @@ pub fn help(schema: &Schema, meta: &ToolMeta) -> String {
             format!("<{}>", p.name),
             describe(
                 &p.written,
-                &format!("{} (all options as one JSON word)", p.description)
-                    .trim()
-                    .to_string(),
+                format!("{} (all options as one JSON word)", p.description).trim(),
             ),
         ));
     }

@@ -87,3 +87,22 @@ impl Highlighter for ReplHelper {}
 impl Validator for ReplHelper {}
 
 impl Helper for ReplHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn completes_members_toolboxes_and_tools() {
+        let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/cmdline");
+        let registry = Arc::new(Registry::open(&world, &[], false).unwrap());
+        let helper = ReplHelper::new(registry, vec!["list".into(), "get".into(), "render".into()]);
+        assert_eq!(helper.candidates("too"), vec!["tools"]);
+        assert_eq!(helper.candidates("tools.de"), vec!["tools.demo"]);
+        assert_eq!(helper.candidates("tools.re"), vec!["tools.render"]);
+        assert_eq!(helper.candidates("tools.demo.e"), vec!["tools.demo.echo"]);
+        assert_eq!(helper.candidates("tools.demo.").len(), 4);
+        assert!(helper.candidates("tools.nope.").is_empty());
+    }
+}
