@@ -4,6 +4,9 @@
 //! instance of every tool it touches, with its own environment, so nothing a tool
 //! keeps at module level survives into the next run.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Table, Value};
 
@@ -52,6 +55,19 @@ pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function>
     Ok(function)
 }
 
+/// Loaded chunks and `require` functions kept for the life of a VM. Only code is kept:
+/// every run still runs each chunk afresh in a new environment.
+#[derive(Default)]
+pub struct Factories {
+    /// Chunk functions by the address of their bytecode (the `Arc` keeps it unique).
+    chunks: HashMap<usize, (Bytecode, Function)>,
+    /// One `require` per toolbox folder.
+    requires: HashMap<FolderKey, Function>,
+}
+
+/// Beyond this many cached chunks (edits pile up old versions), start over.
+const MAX_FACTORIES: usize = 4096;
+
 /// Runs a compiled chunk in a fresh environment whose `require` resolves in `folder`.
 fn instantiate(
     lua: &Lua,
@@ -60,23 +76,56 @@ fn instantiate(
     folder: &FolderKey,
 ) -> mlua::Result<Value> {
     let env = module_env(lua, folder)?;
-    lua.load(&bytecode[..])
+    let chunk = factory(lua, bytecode, name)?.deep_clone()?;
+    chunk.set_environment(env)?;
+    chunk.call(())
+}
+
+/// The loaded chunk for `bytecode`, loading it on first use in this VM.
+fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function> {
+    let key = Arc::as_ptr(bytecode) as *const u8 as usize;
+    let cached = lua
+        .app_data_ref::<Factories>()
+        .and_then(|c| c.chunks.get(&key).map(|(_, f)| f.clone()));
+    if let Some(f) = cached {
+        return Ok(f);
+    }
+    let f = lua
+        .load(&bytecode[..])
         .set_name(format!("={name}"))
         .set_mode(ChunkMode::Binary)
-        .set_environment(env)
-        .call(())
+        .into_function()?;
+    if let Some(mut cache) = lua.app_data_mut::<Factories>() {
+        if cache.chunks.len() >= MAX_FACTORIES {
+            cache.chunks.clear();
+        }
+        cache.chunks.insert(key, (bytecode.clone(), f.clone()));
+    }
+    Ok(f)
 }
 
 /// A tool's or module's environment: reads through to the globals, with its own `require`.
 pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
     let env = lua.create_table()?;
-    let key = folder.clone();
-    env.raw_set(
-        "require",
-        lua.create_function(move |lua, name: String| require(lua, &key, &name))?,
-    )?;
+    env.raw_set("require", require_for(lua, folder)?)?;
     env.set_metatable(Some(lua.named_registry_value::<Table>(ENV_META)?))?;
     Ok(env)
+}
+
+/// The `require` of a toolbox folder, made once per VM.
+fn require_for(lua: &Lua, folder: &FolderKey) -> mlua::Result<Function> {
+    let cached = lua
+        .app_data_ref::<Factories>()
+        .and_then(|c| c.requires.get(folder).cloned());
+    if let Some(f) = cached {
+        return Ok(f);
+    }
+    let key = folder.clone();
+    let f = lua.create_function(move |lua, name: String| require(lua, &key, &name))?;
+    if let Some(mut cache) = lua.app_data_mut::<Factories>() {
+        cache.requires.insert(folder.clone(), f.clone());
+    }
+    Ok(f)
 }
 
 /// `require(".shared")` and `require(".<module>")`: the toolbox's own `<module>.module/`.

@@ -100,31 +100,35 @@ impl Converter {
             return self.string(&format!("<nested deeper than {} levels>", self.max_depth));
         }
         self.path.push(ptr);
+        self.spend(2);
+        // Every element costs at least two bytes, so this bounds the walk of huge tables.
+        let most = self.remaining / 2 + 1;
         let mut entries: Vec<(Value, Value)> = Vec::new();
         for pair in table.pairs::<Value, Value>() {
             let Ok(pair) = pair else { break };
-            if self.remaining == 0 {
+            if entries.len() == most {
                 self.truncated = true;
                 break;
             }
-            self.remaining = self.remaining.saturating_sub(2);
             entries.push(pair);
         }
         let json = if is_array(&entries) {
             entries.sort_by_key(|(k, _)| array_index(k));
-            Json::Array(
-                entries
-                    .iter()
-                    .map(|(_, v)| self.convert(v, depth + 1))
-                    .collect(),
-            )
+            let mut items = Vec::with_capacity(entries.len());
+            for (_, v) in &entries {
+                if !self.spend(1) {
+                    break;
+                }
+                items.push(self.convert(v, depth + 1));
+            }
+            Json::Array(items)
         } else {
             let mut keyed: Vec<(String, &Value)> =
                 entries.iter().map(|(k, v)| (key_string(k), v)).collect();
             keyed.sort_by(|a, b| a.0.cmp(&b.0));
             let mut map = Map::new();
             for (key, v) in keyed {
-                if !self.spend(key.len() + 3) {
+                if !self.spend(key.len() + 4) {
                     break;
                 }
                 let converted = self.convert(v, depth + 1);

@@ -116,13 +116,13 @@ impl Runtime {
 
     fn exec_in(&mut self, source: &str, output: Output, env: Option<mlua::Table>) -> Envelope {
         let started = Instant::now();
-        let state = RunState::new(
-            self.registry.snapshot(),
-            &self.limits,
-            output == Output::Stream,
-        );
-        let lua = &self.vm.lua;
-        lua.set_app_data(state);
+        let index = self.registry.snapshot();
+        if let Err(e) = self.vm.begin_run(&index) {
+            tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
+            self.replace_vm();
+        }
+        let state = RunState::new(index, &self.limits, output == Output::Stream);
+        self.vm.lua.set_app_data(state);
         let outcome = self.run(source, env);
         let timed_out = self.vm.disarm();
         let state = self.vm.lua.remove_app_data::<RunState>();

@@ -10,10 +10,27 @@ use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic
 
 use super::hosterror::HostError;
 use super::state::{with_state, Breach};
+use crate::assets::AssetIndex;
 use crate::host;
 
 /// Registry key of the metatable every run and tool environment shares (`__index` = globals).
 pub const ENV_META: &str = "codemode.env_meta";
+
+/// Registry key of the prelude's private `run` table: per-run caches the runtime resets.
+const RUN_TABLE: &str = "codemode.run";
+
+/// The standard libraries scripts get: everything but `debug` (Luau's `os` is only the clock).
+fn libraries() -> StdLib {
+    StdLib::COROUTINE
+        | StdLib::TABLE
+        | StdLib::OS
+        | StdLib::STRING
+        | StdLib::UTF8
+        | StdLib::BIT
+        | StdLib::MATH
+        | StdLib::BUFFER
+        | StdLib::VECTOR
+}
 
 /// Globals removed before sandboxing: they reach outside the run or across runs.
 const REMOVED_GLOBALS: [&str; 3] = ["getfenv", "setfenv", "require"];
@@ -29,6 +46,10 @@ pub struct Vm {
     deadline: Arc<AtomicU64>,
     /// Set by the interrupt when the deadline passed.
     timed_out: Arc<AtomicBool>,
+    /// The prelude's `run` table (see [`Vm::begin_run`]).
+    run: Table,
+    /// The index whose toolbox names `run.boxes` holds.
+    boxes_of: Option<Arc<AssetIndex>>,
 }
 
 fn epoch() -> Instant {
@@ -43,7 +64,7 @@ fn now_nanos() -> u64 {
 impl Vm {
     /// Builds a VM: safe libraries, host capabilities, the prelude, then the sandbox.
     pub fn new() -> mlua::Result<Vm> {
-        let lua = Lua::new_with(StdLib::ALL_SAFE, LuaOptions::default())?;
+        let lua = Lua::new_with(libraries(), LuaOptions::default())?;
         lua.set_compiler(
             Compiler::new()
                 .set_optimization_level(2)
@@ -57,6 +78,9 @@ impl Vm {
         install_loadstring(&lua, &globals)?;
         install_script_require(&lua, &globals)?;
         cap_coroutines(&lua, &globals)?;
+        let run = lua.create_table()?;
+        lua.set_named_registry_value(RUN_TABLE, run.clone())?;
+        lua.set_app_data(host::instance::Factories::default());
         install_prelude(&lua, &globals)?;
         lua.sandbox(true)?;
 
@@ -82,7 +106,29 @@ impl Vm {
             lua,
             deadline,
             timed_out,
+            run,
+            boxes_of: None,
         })
+    }
+
+    /// Resets the prelude's per-run caches: `run.fns` (tool functions resolved in this run)
+    /// and, when the index changed, `run.boxes` (the toolbox names), so the hot path of
+    /// `tools.<box>.<name>` stays in Luau.
+    pub fn begin_run(&mut self, index: &Arc<AssetIndex>) -> mlua::Result<()> {
+        self.run.raw_set("fns", self.lua.create_table()?)?;
+        if !self
+            .boxes_of
+            .as_ref()
+            .is_some_and(|seen| Arc::ptr_eq(seen, index))
+        {
+            let boxes = self.lua.create_table()?;
+            for name in index.toolbox_names() {
+                boxes.raw_set(name, true)?;
+            }
+            self.run.raw_set("boxes", boxes)?;
+            self.boxes_of = Some(index.clone());
+        }
+        Ok(())
     }
 
     /// Arms the deadline for a run.
@@ -224,8 +270,10 @@ fn cap_coroutines(lua: &Lua, globals: &Table) -> mlua::Result<()> {
 /// a module headed `--!global NAME` becomes global `NAME`.
 fn install_prelude(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let caps = host::capabilities(lua)?;
+    let run: Table = lua.named_registry_value(RUN_TABLE)?;
     for (name, source) in PRELUDE {
         let env = lua.create_table()?;
+        env.raw_set("run", run.clone())?;
         for pair in caps.pairs::<Value, Value>() {
             let (k, v) = pair?;
             env.raw_set(k, v)?;

@@ -1,0 +1,179 @@
+//! `codemode exec` as an agent sees it: one JSON envelope per run, whatever the script does.
+
+mod common;
+
+use common::{codemode, exec, World};
+use serde_json::json;
+
+#[test]
+fn success_envelope_has_value_stdout_and_timing() {
+    let world = World::new();
+    let (env, code) = exec(
+        world.path(),
+        &[],
+        "print('hi', 1) return {a = 1, list = {1, 2}}",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(env["ok"], true);
+    assert_eq!(env["value"], json!({"a": 1, "list": [1, 2]}));
+    assert_eq!(env["stdout"], "hi\t1\n");
+    assert_eq!(env["truncated"], false);
+    assert!(env["elapsedMs"].as_f64().unwrap() >= 0.0);
+}
+
+fn error_of(script: &str, flags: &[&str]) -> serde_json::Value {
+    let world = World::new();
+    let (env, code) = exec(world.path(), flags, script);
+    assert_eq!(code, 1, "{env}");
+    assert_eq!(env["ok"], false);
+    env["error"].clone()
+}
+
+#[test]
+fn every_error_kind_has_its_envelope() {
+    let syntax = error_of("local x = \nreturn (", &[]);
+    assert_eq!(syntax["kind"], "syntax");
+    assert_eq!(syntax["line"], 2);
+    let runtime = error_of("\n\nerror('boom')", &[]);
+    assert_eq!(runtime["kind"], "runtime");
+    assert_eq!(runtime["line"], 3);
+    assert!(runtime["message"].as_str().unwrap().contains("boom"));
+    let timeout = error_of("while true do end", &["--timeout-ms", "200"]);
+    assert_eq!(timeout["kind"], "timeout");
+    assert!(timeout["hint"].as_str().unwrap().contains("--timeout-ms"));
+    let memory = error_of(
+        "local s = 'x' while true do s = s .. s end",
+        &["--memory-mb", "32"],
+    );
+    assert_eq!(memory["kind"], "memory");
+    let output = error_of(
+        "while true do print('spam') end",
+        &["--max-output-bytes", "1000"],
+    );
+    assert_eq!(output["kind"], "output");
+    let limit = error_of("local function f() return 1 + f() end return f()", &[]);
+    assert_eq!(limit["kind"], "limit");
+}
+
+#[test]
+fn missing_toolbox_and_tool_get_hints_naming_the_nearest() {
+    let world = World::new();
+    world.tool(
+        "text2.slugify",
+        "return function(s: string): string return s end",
+    );
+    let (env, _) = exec(world.path(), &[], "return tools.txt2.slugify('a')");
+    let hint = env["error"]["hint"].as_str().unwrap();
+    assert!(hint.contains("tools.text2"), "{hint}");
+    assert!(hint.contains("tools.toolboxes()"), "{hint}");
+    let (env, _) = exec(world.path(), &[], "return tools.text2.slugfy('a')");
+    assert!(env["error"]["message"].as_str().unwrap().contains("slugfy"));
+    let hint = env["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("tools.text2.slugify") && hint.contains("tools.list('text2'"),
+        "{hint}"
+    );
+}
+
+#[test]
+fn print_flood_keeps_stdout_up_to_the_cap() {
+    let world = World::new();
+    let (env, _) = exec(
+        world.path(),
+        &["--max-output-bytes", "1000"],
+        "while true do print('0123456789') end",
+    );
+    assert_eq!(env["error"]["kind"], "output");
+    assert_eq!(env["truncated"], true);
+    let stdout = env["stdout"].as_str().unwrap();
+    assert!(
+        stdout.len() <= 1000 && stdout.len() > 900,
+        "{}",
+        stdout.len()
+    );
+}
+
+#[test]
+fn huge_return_is_cut_to_valid_json_and_says_so() {
+    let world = World::new();
+    let (env, code) = exec(
+        world.path(),
+        &["--max-output-bytes", "5000"],
+        "local t = {} for i = 1, 100000 do t[i] = {name = 'item' .. i} end return t",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(env["truncated"], true);
+    assert_eq!(env["truncation"][0]["what"], "value");
+    assert_eq!(env["truncation"][0]["capBytes"], 5000);
+    let value_len = env["value"].to_string().len();
+    assert!(value_len <= 5200, "value is {value_len} bytes");
+    let (env, _) = exec(
+        world.path(),
+        &["--max-output-bytes", "5000"],
+        "return string.rep('x', 1e6)",
+    );
+    assert!(env["value"].as_str().unwrap().len() < 5000);
+}
+
+#[test]
+fn cyclic_function_and_coroutine_values_become_placeholders() {
+    let world = World::new();
+    let (env, code) = exec(
+        world.path(),
+        &[],
+        "local t = {f = print, co = coroutine.create(print)} t.self = t return t",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        env["value"],
+        json!({"co": "<coroutine>", "f": "<function>", "self": "<cycle>"})
+    );
+}
+
+#[test]
+fn bytecode_given_as_the_script_is_refused() {
+    let world = World::new();
+    let bytecode = codemode::assets::compile("return 'ran as bytecode'").unwrap();
+    let mut child = std::process::Command::new(common::bin())
+        .args(["exec", "--world"])
+        .arg(world.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&bytecode).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("ran as bytecode"), "{text}");
+    assert_eq!(out.status.code(), Some(1), "{text}");
+}
+
+#[test]
+fn exec_reads_a_file_and_reports_usage_errors_with_exit_2() {
+    let world = World::new();
+    world.file("s.luau", "return 7");
+    let script = world.path().join("s.luau");
+    let out = codemode(world.path(), &["exec", script.to_str().unwrap()], "");
+    let env: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(env["value"], 7);
+    let out = codemode(world.path(), &["exec", "/no/such/file.luau"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read script"));
+    let out = codemode(world.path(), &["exec", "--timeout-ms", "abc"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_names_every_broken_tool_and_exits_1() {
+    let world = World::new();
+    world
+        .tool("b.good", "return function() end")
+        .tool("b.bad", "return function(")
+        .tool("b.worse", "return 1");
+    let out = codemode(world.path(), &["check"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("b.bad") && text.contains("b.worse"), "{text}");
+    assert!(!text.contains("error: b.good"), "{text}");
+}

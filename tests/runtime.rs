@@ -1,0 +1,183 @@
+//! The runtime in-process: isolation between runs, tools, and the index.
+
+mod common;
+
+use std::sync::Arc;
+
+use codemode::{ErrorKind, Limits, Output, Registry, Runtime};
+use common::World;
+
+fn runtime(world: &World) -> Runtime {
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    Runtime::new(registry, Limits::default()).unwrap()
+}
+
+#[test]
+fn globals_never_leak_between_runs() {
+    let world = World::new();
+    let mut rt = runtime(&world);
+    let first = rt.exec(
+        "leaked = 42; _G.other = 1; string_copy = string; return leaked",
+        Output::Capture,
+    );
+    assert_eq!(first.value, Some(serde_json::json!(42)));
+    let second = rt.exec(
+        "return {leaked == nil, other == nil, string_copy == nil}",
+        Output::Capture,
+    );
+    assert_eq!(
+        second.value,
+        Some(serde_json::json!([true, true, true])),
+        "{}",
+        second.to_json()
+    );
+}
+
+#[test]
+fn loadstring_chunks_stay_in_their_run() {
+    let world = World::new();
+    let mut rt = runtime(&world);
+    rt.exec("loadstring('sneaky = 1')()", Output::Capture);
+    let second = rt.exec("return sneaky == nil", Output::Capture);
+    assert_eq!(second.value, Some(serde_json::json!(true)));
+}
+
+#[test]
+fn tool_module_state_is_fresh_every_run() {
+    let world = World::new();
+    world.tool(
+        "state.counter",
+        "local count = 0\n--!desc Count calls.\n--!return number Calls so far.\nlocal function counter(): number\n\tcount += 1\n\treturn count\nend\nreturn counter\n",
+    );
+    let mut rt = runtime(&world);
+    let first = rt.exec(
+        "tools.state.counter() return tools.state.counter()",
+        Output::Capture,
+    );
+    assert_eq!(first.value, Some(serde_json::json!(2)));
+    let second = rt.exec("return tools.state.counter()", Output::Capture);
+    assert_eq!(
+        second.value,
+        Some(serde_json::json!(1)),
+        "tool state leaked into the next run"
+    );
+}
+
+#[test]
+fn a_broken_tool_is_listed_but_never_hides_its_neighbours() {
+    let world = World::new();
+    world
+        .tool(
+            "box.good",
+            "--!desc Works.\nlocal function good(): string\n\treturn 'ok'\nend\nreturn good\n",
+        )
+        .tool("box.syntax", "local function f(\nreturn f\n")
+        .tool("box.nofn", "return 42\n")
+        .tool("box.planned", "local function p() end\nreturn p\n")
+        .file(
+            "box.toolbox/planned.tool/.metadata",
+            r#"{"status": "planned"}"#,
+        )
+        .tool("box.badmeta", "local function b() end\nreturn b\n")
+        .file("box.toolbox/badmeta.tool/.metadata", "{not json")
+        .tool("box.runtimenil", "return (function() return nil end)()\n");
+    let mut rt = runtime(&world);
+    let env = rt.exec(
+        "local rows = {} for _, r in tools.list(3, 'box').value do rows[r.name] = r end\n\
+         return {rows = rows, good = tools.box.good(), callable = tools.callable('box', 'syntax')}",
+        Output::Capture,
+    );
+    let v = env.value.expect("list ran");
+    assert_eq!(v["good"], "ok");
+    assert!(v["callable"].is_null());
+    assert_eq!(v["rows"]["good"]["registered"], true);
+    for broken in ["syntax", "nofn", "planned", "badmeta"] {
+        assert_eq!(
+            v["rows"][broken]["registered"], false,
+            "{broken} should be unregistered: {v}"
+        );
+        assert!(
+            v["rows"][broken]["reason"].is_string(),
+            "{broken} has no reason"
+        );
+    }
+    assert!(v["rows"]["nofn"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("return"));
+    assert!(v["rows"]["planned"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("planned"));
+    let call = rt.exec("return tools.box.syntax()", Output::Capture);
+    let error = call.error.expect("calling a broken tool fails");
+    assert_eq!(error.kind, ErrorKind::Runtime);
+    assert!(error.message.contains("not callable"), "{}", error.message);
+    let dynamic = rt.exec("return tools.box.runtimenil()", Output::Capture);
+    assert!(dynamic.error.unwrap().message.contains("not a function"));
+}
+
+#[test]
+fn world_shadows_library_and_shared_module_resolves_per_toolbox() {
+    let world = World::new();
+    let lib = World::new();
+    lib.file(
+        "t.toolbox/shared.module/init.luau",
+        "return { who = 'library' }",
+    )
+    .tool(
+        "t.which",
+        "local shared = require('.shared')\nreturn function() return shared.who end",
+    )
+    .tool(
+        "t.other",
+        "local shared = require('.shared')\nreturn function() return shared.who end",
+    );
+    world
+        .file(
+            "t.toolbox/shared.module/init.luau",
+            "return { who = 'world' }",
+        )
+        .tool(
+            "t.which",
+            "local shared = require('.shared')\nreturn function() return shared.who end",
+        );
+    let registry =
+        Arc::new(Registry::open(world.path(), &[lib.path().to_path_buf()], false).unwrap());
+    let mut rt = Runtime::new(registry, Limits::default()).unwrap();
+    let env = rt.exec(
+        "return {tools.t.which(), tools.t.other(), tools.get('t.which').from}",
+        Output::Capture,
+    );
+    assert_eq!(
+        env.value,
+        Some(serde_json::json!(["world", "library", "world"])),
+        "{}",
+        env.to_json()
+    );
+}
+
+#[test]
+fn memory_breach_leaves_a_working_runtime() {
+    let world = World::new();
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let limits = Limits {
+        memory_bytes: 32 << 20,
+        ..Limits::default()
+    };
+    let mut rt = Runtime::new(registry, limits).unwrap();
+    for _ in 0..3 {
+        let bomb = rt.exec(
+            "local t = {} while true do table.insert(t, string.rep('x', 1000)) end",
+            Output::Capture,
+        );
+        assert_eq!(bomb.error.unwrap().kind, ErrorKind::Memory);
+        let after = rt.exec("return #tools.toolboxes().value >= 0", Output::Capture);
+        assert_eq!(
+            after.value,
+            Some(serde_json::json!(true)),
+            "{}",
+            after.to_json()
+        );
+    }
+}
