@@ -3,7 +3,9 @@
 //!
 //! - [`assets`] finds and reads toolboxes and tools (the asset index);
 //! - [`registry`] holds the roots and the current index snapshot;
+//! - [`repl`] is the interactive session behind `codemode repl`;
 //! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
+//! - [`bind`] checks arguments against a tool's schema and reads command lines;
 //! - [`host`] holds the capabilities handed to the prelude;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
@@ -11,14 +13,16 @@
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
 pub mod assets;
+pub mod bind;
 pub mod docs;
 pub mod host;
 pub mod interop;
 pub mod mcp;
 pub mod registry;
+pub mod repl;
 pub mod runtime;
 pub mod types;
 pub mod vfs;
 
 pub use registry::{Registry, Watcher};
-pub use runtime::{Envelope, ErrorKind, Limits, Output, Pool, Runtime};
+pub use runtime::{Envelope, ErrorKind, Limits, Output, Pool, Runtime, Session};

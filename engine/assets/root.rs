@@ -14,6 +14,10 @@ pub(crate) const MAX_DEPTH: usize = 6;
 /// Directory names the walk never enters (build output, dependencies).
 pub(crate) const SKIPPED_DIRS: [&str; 3] = ["target", "node_modules", "__pycache__"];
 
+/// A folder holding a file of this name is not walked (test fixtures, archives). The root
+/// itself is always walked, so a fixture world still works when it is the world.
+pub const IGNORE_MARKER: &str = ".codemode-ignore";
+
 /// Where a root's files live.
 #[derive(Debug, Clone)]
 pub enum RootSource {
@@ -214,7 +218,10 @@ fn disk_toolboxes(root: &Path) -> Vec<String> {
             continue;
         }
         let name = entry.file_name().to_string_lossy();
-        if name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref()) || name.ends_with(".tool")
+        if name.starts_with('.')
+            || SKIPPED_DIRS.contains(&name.as_ref())
+            || name.ends_with(".tool")
+            || entry.path().join(IGNORE_MARKER).exists()
         {
             walk.skip_current_dir();
             continue;

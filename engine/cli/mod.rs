@@ -1,10 +1,12 @@
 //! The `codemode` command line: a thin layer over the library.
 
+mod call;
 mod check;
 mod docs;
 mod exec;
 mod list;
 mod registry;
+mod repl;
 mod run;
 mod serve;
 mod types;
@@ -97,6 +99,23 @@ enum Command {
     },
     /// MCP server on stdio (tool_exec, search_tools); --http ADDR for streamable HTTP
     Serve(serve::ServeArgs),
+    /// Call one tool with shell words, printed through its render.luau or as JSON.
+    /// Global flags (--world, ...) go before <box>.<tool>: every word after it is the tool's.
+    #[command(disable_help_flag = true)]
+    Call {
+        /// <box>.<tool>, then its words: positionals, --name VALUE, --flag.
+        /// `codemode call <box>.<tool> --help` lists a tool's words
+        #[arg(
+            value_name = "BOX.TOOL [WORDS]",
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            required = true
+        )]
+        words: Vec<String>,
+    },
+    /// Interactive Luau with tools.*: history, multi-line input, Tab completion.
+    /// Reads entries line by line when stdin is not a terminal
+    Repl,
 }
 
 impl Cli {
@@ -140,6 +159,8 @@ pub fn main() -> ExitCode {
         Command::Docs { out } => docs::docs(&cli, out),
         Command::Registry { command } => registry::registry(&cli, command),
         Command::Serve(args) => serve::serve(&cli, args),
+        Command::Call { words } => call::call(&cli, words),
+        Command::Repl => repl::repl(&cli),
     };
     match result {
         Ok(code) => code,

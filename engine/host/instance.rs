@@ -105,7 +105,7 @@ fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function>
 }
 
 /// A tool's or module's environment: reads through to the globals, with its own `require`.
-fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
+pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
     let env = lua.create_table()?;
     env.raw_set("require", require_for(lua, folder)?)?;
     env.set_metatable(Some(lua.named_registry_value::<Table>(ENV_META)?))?;

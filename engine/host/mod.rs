@@ -5,7 +5,9 @@
 
 pub mod asset;
 pub mod author;
+pub mod bind;
 pub mod instance;
+pub mod render;
 pub mod vfs;
 
 use mlua::{Lua, Table};
@@ -16,6 +18,8 @@ pub fn capabilities(lua: &Lua) -> mlua::Result<Table> {
     caps.raw_set("asset", asset::module(lua)?)?;
     caps.raw_set("author", author::module(lua)?)?;
     caps.raw_set("vfs", vfs::module(lua)?)?;
+    caps.raw_set("bind", bind::module(lua)?)?;
+    caps.raw_set("render", render::module(lua)?)?;
     caps.set_readonly(true);
     Ok(caps)
 }

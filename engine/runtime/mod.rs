@@ -46,6 +46,29 @@ pub struct Runtime {
     vm: Vm,
     registry: Arc<Registry>,
     limits: Limits,
+    /// Bumped when the VM is replaced, so a [`Session`] knows its environment is gone.
+    generation: u64,
+}
+
+/// An environment that lives across runs (a REPL session): what one entry assigns as a
+/// global, the next entry reads. Built lazily in the runtime's VM; if the VM is replaced
+/// (after a memory breach) the session starts over and [`Session::take_reset`] says so.
+#[derive(Default)]
+pub struct Session {
+    env: Option<(u64, mlua::Table)>,
+    reset: bool,
+}
+
+impl Session {
+    /// A session with nothing in it yet.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// True (once) when the session's environment was lost since the last call.
+    pub fn take_reset(&mut self) -> bool {
+        std::mem::take(&mut self.reset)
+    }
 }
 
 impl Runtime {
@@ -55,6 +78,7 @@ impl Runtime {
             vm: Vm::new()?,
             registry,
             limits,
+            generation: 0,
         })
     }
 
@@ -71,6 +95,29 @@ impl Runtime {
     /// Runs `source` and returns its envelope. Never panics on script behaviour;
     /// a VM left unusable (memory breach) is replaced before the next run.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
+        self.exec_in(source, output, None)
+    }
+
+    /// Runs `source` in `session`'s environment, so its globals persist to the next entry.
+    /// Limits apply to each call as to [`Runtime::exec`].
+    pub fn exec_session(
+        &mut self,
+        source: &str,
+        output: Output,
+        session: &mut Session,
+    ) -> Envelope {
+        let env = match &session.env {
+            Some((generation, env)) if *generation == self.generation => Some(env.clone()),
+            _ => {
+                session.reset = session.env.is_some();
+                session.env = self.vm.script_env().ok().map(|env| (self.generation, env));
+                session.env.as_ref().map(|(_, env)| env.clone())
+            }
+        };
+        self.exec_in(source, output, env)
+    }
+
+    fn exec_in(&mut self, source: &str, output: Output, env: Option<mlua::Table>) -> Envelope {
         let started = Instant::now();
         let index = self.registry.snapshot();
         if let Err(e) = self.vm.begin_run(&index) {
@@ -80,7 +127,7 @@ impl Runtime {
         let mut state = RunState::new(index, &self.limits, output == Output::Stream);
         state.registry = Some(self.registry.clone());
         self.vm.lua.set_app_data(state);
-        let outcome = self.run(source);
+        let outcome = self.run(source, env);
         let timed_out = self.vm.disarm();
         let state = self.vm.lua.remove_app_data::<RunState>();
         let (stdout, breach, printed) = state
@@ -147,10 +194,17 @@ impl Runtime {
     }
 
     /// Loads and calls the script, and converts what it returned.
-    fn run(&self, source: &str) -> mlua::Result<(serde_json::Value, bool)> {
+    fn run(
+        &self,
+        source: &str,
+        env: Option<mlua::Table>,
+    ) -> mlua::Result<(serde_json::Value, bool)> {
         let lua = &self.vm.lua;
         lua.set_memory_limit(self.limits.memory_bytes)?;
-        let env = self.vm.script_env()?;
+        let env = match env {
+            Some(env) => env,
+            None => self.vm.script_env()?,
+        };
         with_state(lua, |s| s.env = Some(env.clone()))?;
         let function = lua
             .load(source)
@@ -176,6 +230,7 @@ impl Runtime {
     }
 
     fn replace_vm(&mut self) {
+        self.generation += 1;
         match Vm::new() {
             Ok(vm) => self.vm = vm,
             Err(e) => {

@@ -1,0 +1,237 @@
+//! Checking one value against one type.
+//!
+//! The walk follows the type and reads at most [`NODE_BUDGET`] values in all, so a
+//! huge table costs a bounded amount of host time; past the budget the rest is taken
+//! as it is (the tool itself still sees the values).
+
+use super::shape::{type_name, Key, Kind, Shape};
+use super::types::Ty;
+
+/// How many values one check reads at most.
+pub const NODE_BUDGET: usize = 100_000;
+
+/// Why a value does not fit its type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// Where in the value: `""` for the value itself, `.sep`, `[2]`.
+    pub path: String,
+    /// What was expected and what was found.
+    pub detail: String,
+    /// True when a table carried a field its type does not declare.
+    pub unknown_field: bool,
+}
+
+/// Checks `value` against `ty`.
+pub fn check<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
+    let mut walker = Walker {
+        budget: NODE_BUDGET,
+        path: Vec::new(),
+    };
+    walker.check(ty, value)
+}
+
+struct Walker {
+    budget: usize,
+    path: Vec<String>,
+}
+
+impl Walker {
+    fn mismatch(&self, ty: &Ty, kind: &Kind) -> Mismatch {
+        let got = match kind {
+            Kind::String(s) if s.chars().count() <= 40 => format!("the string \"{s}\""),
+            other => format!("a {}", type_name(other)),
+        };
+        Mismatch {
+            path: self.path.concat(),
+            detail: format!("expected {ty}, got {got}"),
+            unknown_field: false,
+        }
+    }
+
+    fn check<V: Shape>(&mut self, ty: &Ty, value: &V) -> Result<(), Mismatch> {
+        if self.budget == 0 {
+            return Ok(());
+        }
+        self.budget -= 1;
+        let kind = value.kind();
+        let fits = match (ty, &kind) {
+            (Ty::Any, _) => true,
+            (Ty::Nil, Kind::Nil) => true,
+            (Ty::Boolean, Kind::Boolean(_)) => true,
+            (Ty::BoolLiteral(want), Kind::Boolean(got)) => want == got,
+            (Ty::Number, Kind::Number) => true,
+            (Ty::String | Ty::Path, Kind::String(_)) => true,
+            (Ty::Literal(want), Kind::String(got)) => want == got,
+            (Ty::Table, Kind::Table) => true,
+            (Ty::Function, Kind::Function) => true,
+            (Ty::Array(item), Kind::Table) => return self.array(item, value),
+            (Ty::Map(k, v), Kind::Table) => return self.map(k, v, value),
+            (Ty::Record(fields, indexer), Kind::Table) => {
+                return self.record(fields, indexer.as_deref(), value)
+            }
+            (Ty::Union(members), _) => return self.union(ty, members, value, &kind),
+            _ => false,
+        };
+        if fits {
+            Ok(())
+        } else {
+            Err(self.mismatch(ty, &kind))
+        }
+    }
+
+    fn union<V: Shape>(
+        &mut self,
+        ty: &Ty,
+        members: &[Ty],
+        value: &V,
+        kind: &Kind,
+    ) -> Result<(), Mismatch> {
+        let mut deepest: Option<Mismatch> = None;
+        for member in members {
+            match self.check(member, value) {
+                Ok(()) => return Ok(()),
+                // A table that matched a table member but failed inside says more than "wrong type".
+                Err(m) if m.unknown_field || m.path.len() > self.path.concat().len() => {
+                    deepest = Some(m)
+                }
+                Err(_) => {}
+            }
+        }
+        Err(deepest.unwrap_or_else(|| self.mismatch(ty, kind)))
+    }
+
+    fn array<V: Shape>(&mut self, item: &Ty, value: &V) -> Result<(), Mismatch> {
+        for (key, v) in value.entries(self.budget) {
+            let Key::Index(i) = key else {
+                return Err(Mismatch {
+                    path: self.path.concat(),
+                    detail: format!(
+                        "expected {}, got a table with a non-array key {}",
+                        Ty::Array(Box::new(item.clone())),
+                        show_key(&key)
+                    ),
+                    unknown_field: false,
+                });
+            };
+            self.path.push(format!("[{i}]"));
+            let result = self.check(item, &v);
+            self.path.pop();
+            result?;
+        }
+        Ok(())
+    }
+
+    fn map<V: Shape>(&mut self, k: &Ty, v: &Ty, value: &V) -> Result<(), Mismatch> {
+        for (key, item) in value.entries(self.budget) {
+            let key_fits = match (&key, k.without_nil()) {
+                (_, Ty::Any) => true,
+                (Key::Name(_), Ty::String) => true,
+                (Key::Index(_), Ty::Number) => true,
+                (Key::Name(name), other) => other
+                    .literal_choices()
+                    .is_some_and(|c| c.contains(&name.as_str())),
+                _ => false,
+            };
+            if !key_fits {
+                return Err(Mismatch {
+                    path: self.path.concat(),
+                    detail: format!("key {} is not a {k}", show_key(&key)),
+                    unknown_field: false,
+                });
+            }
+            self.path.push(format!("[{}]", show_key(&key)));
+            let result = self.check(v, &item);
+            self.path.pop();
+            result?;
+        }
+        Ok(())
+    }
+
+    fn record<V: Shape>(
+        &mut self,
+        fields: &[super::types::Field],
+        indexer: Option<&(Ty, Ty)>,
+        value: &V,
+    ) -> Result<(), Mismatch> {
+        for field in fields {
+            self.path.push(format!(".{}", field.name));
+            let result = match value.field(&field.name) {
+                Some(v) => self.check(&field.ty, &v),
+                None if field.ty.accepts_nil() => Ok(()),
+                None => Err(Mismatch {
+                    path: self.path.concat(),
+                    detail: format!("missing (a {} is required)", field.ty),
+                    unknown_field: false,
+                }),
+            };
+            self.path.pop();
+            result?;
+        }
+        if indexer.is_some() {
+            return Ok(());
+        }
+        for (key, _) in value.entries(self.budget) {
+            let declared = matches!(&key, Key::Name(n) if fields.iter().any(|f| &f.name == n));
+            if !declared {
+                let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                return Err(Mismatch {
+                    path: self.path.concat(),
+                    detail: format!(
+                        "has no field {} (fields: {})",
+                        show_key(&key),
+                        names.join(", ")
+                    ),
+                    unknown_field: true,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn show_key(key: &Key) -> String {
+    match key {
+        Key::Index(i) => i.to_string(),
+        Key::Name(n) => format!("\"{n}\""),
+        Key::Other(t) => format!("of type {t}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ok(ty: &str, v: serde_json::Value) -> bool {
+        check(&Ty::parse(ty), &v).is_ok()
+    }
+
+    #[test]
+    fn checks_primitives() {
+        assert!(ok("string", json!("a")));
+        assert!(!ok("string", json!(1)));
+        assert!(ok("number?", json!(null)));
+        assert!(!ok("number", json!(null)));
+        assert!(ok("boolean", json!(false)));
+        assert!(ok(r#""a" | "b""#, json!("b")));
+        assert!(!ok(r#""a" | "b""#, json!("c")));
+        assert!(ok("any", json!({"x": [1]})));
+    }
+
+    #[test]
+    fn checks_tables() {
+        assert!(ok("{number}", json!([1, 2])));
+        assert!(!ok("{number}", json!([1, "x"])));
+        assert!(!ok("{number}", json!({"a": 1})));
+        assert!(ok("{[string]: number}", json!({"a": 1})));
+        assert!(ok("{ sep: string?, max: number? }", json!({"sep": "_"})));
+        let err = check(&Ty::parse("{ sep: string? }"), &json!({"sepp": "_"})).unwrap_err();
+        assert!(err.unknown_field, "{err:?}");
+        assert!(err.detail.contains("sepp"), "{err:?}");
+        let err = check(&Ty::parse("{ sep: string? }?"), &json!({"sep": 5})).unwrap_err();
+        assert_eq!(err.path, ".sep");
+        assert!(err.detail.contains("expected string?"), "{err:?}");
+        let err = check(&Ty::parse("{ name: string }"), &json!({})).unwrap_err();
+        assert!(err.detail.contains("missing"), "{err:?}");
+    }
+}

@@ -1,0 +1,135 @@
+//! A tool's parameters as binding sees them: types parsed, flags, `--!rest`, options table.
+
+use crate::assets::ToolMeta;
+
+use super::types::{Field, Ty};
+
+/// One parameter of a tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// The parameter name.
+    pub name: String,
+    /// Its type, read.
+    pub ty: Ty,
+    /// Its type as written, for messages.
+    pub written: String,
+    /// What it means.
+    pub description: String,
+}
+
+/// A `--!flag`: a boolean parameter or options field set by `--NAME` or `-SHORT`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlagSpec {
+    /// The parameter or field it sets.
+    pub name: String,
+    /// One-letter alias.
+    pub short: Option<char>,
+}
+
+/// Everything binding needs to know about one tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Schema {
+    /// `"<box>.<name>"`.
+    pub identity: String,
+    /// Parameters in order.
+    pub params: Vec<Param>,
+    /// `--!flag` annotations that name a parameter or an options field.
+    pub flags: Vec<FlagSpec>,
+    /// Index of the `--!rest` parameter.
+    pub rest: Option<usize>,
+    /// Index and fields of the trailing options table (a last parameter typed `{ f: T, ... }`).
+    pub options: Option<(usize, Vec<Field>)>,
+}
+
+impl Schema {
+    /// Reads the schema from a tool's metadata.
+    pub fn from_meta(meta: &ToolMeta) -> Schema {
+        let params: Vec<Param> = meta
+            .args
+            .iter()
+            .map(|a| Param {
+                name: a.name.clone(),
+                ty: Ty::parse(&a.ty),
+                written: a.ty.clone(),
+                description: a.description.clone(),
+            })
+            .collect();
+        let rest = meta
+            .rest
+            .as_ref()
+            .and_then(|r| params.iter().position(|p| &p.name == r));
+        let options = params
+            .len()
+            .checked_sub(1)
+            .filter(|last| Some(*last) != rest)
+            .and_then(|last| Some((last, params[last].ty.record_fields()?)));
+        let mut schema = Schema {
+            identity: meta.identity.clone(),
+            params,
+            flags: Vec::new(),
+            rest,
+            options,
+        };
+        schema.flags = meta
+            .flags
+            .iter()
+            .filter(|f| schema.slot_type(&f.name).is_some())
+            .map(|f| FlagSpec {
+                name: f.name.clone(),
+                short: f.short.as_deref().and_then(|s| s.chars().next()),
+            })
+            .collect();
+        schema
+    }
+
+    /// The parameter with this name.
+    pub fn param(&self, name: &str) -> Option<usize> {
+        self.params.iter().position(|p| p.name == name)
+    }
+
+    /// The options field with this name.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.options
+            .as_ref()
+            .and_then(|(_, fields)| fields.iter().find(|f| f.name == name))
+    }
+
+    /// The type of a parameter or (failing that) an options field.
+    pub fn slot_type(&self, name: &str) -> Option<&Ty> {
+        match self.param(name) {
+            Some(i) => Some(&self.params[i].ty),
+            None => self.field(name).map(|f| &f.ty),
+        }
+    }
+
+    /// The flag with this long name.
+    pub fn flag(&self, name: &str) -> Option<&FlagSpec> {
+        self.flags.iter().find(|f| f.name == name)
+    }
+
+    /// The flag with this one-letter alias.
+    pub fn short_flag(&self, short: char) -> Option<&FlagSpec> {
+        self.flags.iter().find(|f| f.short == Some(short))
+    }
+
+    /// Indices of the parameters that plain words fill, in order: every parameter but the
+    /// `--!flag` ones and the `--!rest` one. The options table is last, so a JSON word can
+    /// still fill it, unless the tool has a `--!rest` parameter (which takes every word left).
+    pub fn positional(&self) -> Vec<usize> {
+        let options = self.options.as_ref().map(|(o, _)| *o);
+        (0..self.params.len())
+            .filter(|i| Some(*i) != self.rest)
+            .filter(|i| self.rest.is_none() || Some(*i) != options)
+            .filter(|i| self.flag(&self.params[*i].name).is_none())
+            .collect()
+    }
+
+    /// Every name a `--NAME` may use: parameters and options fields.
+    pub fn long_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
+        if let Some((_, fields)) = &self.options {
+            names.extend(fields.iter().map(|f| f.name.as_str()));
+        }
+        names
+    }
+}

@@ -1,0 +1,208 @@
+//! Checking a full set of arguments against a schema: what `tools.bind` answers.
+
+use mlua::{Lua, Table, Value as LuaValue};
+
+use super::check::{check, Mismatch};
+use super::refusal::{Reason, Refusal};
+use super::schema::Schema;
+use super::shape::{Key, Shape};
+use super::usage::usage_line;
+use crate::assets::names::nearest;
+
+/// Who reads the refusal messages: a Luau author or a person at a shell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Name parameters as Luau does: `opts.sep`.
+    Luau,
+    /// Name them as a command line does: `<text>`, `--sep`.
+    Shell,
+}
+
+/// Checks each slot (one per parameter, `None` when not given) against its type.
+pub fn check_slots<V: Shape>(
+    schema: &Schema,
+    slots: &[Option<V>],
+    style: Style,
+) -> Result<(), Refusal> {
+    for (i, param) in schema.params.iter().enumerate() {
+        match slots.get(i).and_then(Option::as_ref) {
+            None if !param.ty.accepts_nil() => {
+                return Err(Refusal::new(
+                    Reason::MissingArgument,
+                    missing(schema, i, style),
+                ))
+            }
+            None => {}
+            Some(value) => {
+                if let Err(m) = check(&param.ty, value) {
+                    let reason = if m.unknown_field {
+                        Reason::UnknownField
+                    } else {
+                        Reason::WrongType
+                    };
+                    return Err(Refusal::new(reason, wrong(schema, i, &m, style)));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn missing(schema: &Schema, i: usize, style: Style) -> String {
+    let p = &schema.params[i];
+    match style {
+        Style::Luau => format!(
+            "{} needs argument {} ({}), the {} parameter; pass it by position or as {{ {} = ... }}",
+            schema.identity,
+            p.name,
+            p.written,
+            ordinal(i + 1),
+            p.name
+        ),
+        Style::Shell => format!(
+            "{} needs <{}> ({})\nusage: {}",
+            schema.identity,
+            p.name,
+            p.written,
+            usage_line(schema)
+        ),
+    }
+}
+
+fn wrong(schema: &Schema, i: usize, m: &Mismatch, style: Style) -> String {
+    let p = &schema.params[i];
+    let is_options = schema.options.as_ref().is_some_and(|(o, _)| *o == i);
+    let name = match style {
+        Style::Luau => format!("argument {}{}", p.name, m.path),
+        Style::Shell if is_options && m.path.starts_with('.') => {
+            let field = m.path[1..].split(['.', '[']).next().unwrap_or("");
+            format!("--{field}{}", &m.path[1 + field.len()..])
+        }
+        Style::Shell => format!("<{}>{}", p.name, m.path),
+    };
+    let mut text = format!("{}: {name}: {}", schema.identity, m.detail);
+    if m.unknown_field && style == Style::Shell {
+        text.push_str(&format!("\nusage: {}", usage_line(schema)));
+    }
+    text
+}
+
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "first".into(),
+        2 => "second".into(),
+        3 => "third".into(),
+        n => format!("{n}th"),
+    }
+}
+
+/// Most entries an argument table may hold; more cannot be meaningful.
+const MAX_ENTRIES: usize = 256;
+
+/// Reads `tools.bind`'s argument table into one slot per parameter: integer keys by
+/// position, string keys by parameter name, and names of the options table's fields
+/// gathered into that table. A key `n` (from `table.pack`) is ignored.
+pub fn collect_lua(
+    lua: &Lua,
+    schema: &Schema,
+    args: &LuaValue,
+) -> mlua::Result<Result<Vec<Option<LuaValue>>, Refusal>> {
+    let mut slots: Vec<Option<LuaValue>> = vec![None; schema.params.len()];
+    let entries = match args {
+        LuaValue::Nil => Vec::new(),
+        LuaValue::Table(_) => args.entries(MAX_ENTRIES + 1),
+        other => {
+            return Ok(Err(Refusal::new(
+                Reason::WrongType,
+                format!(
+                    "tools.bind('{}', args): args must be a table (positional values and/or name = value), got a {}",
+                    schema.identity,
+                    super::shape::luau_type(other)
+                ),
+            )))
+        }
+    };
+    if entries.len() > MAX_ENTRIES {
+        return Ok(Err(too_many(schema, MAX_ENTRIES)));
+    }
+    let mut fields: Option<Table> = None;
+    let mut by_name: Vec<&str> = Vec::new();
+    for (key, value) in &entries {
+        match key {
+            Key::Index(i) if *i <= schema.params.len() => {
+                if by_name.contains(&schema.params[i - 1].name.as_str()) {
+                    return Ok(Err(twice(schema, &schema.params[i - 1].name)));
+                }
+                slots[i - 1] = Some(value.clone());
+            }
+            Key::Index(i) => return Ok(Err(too_many(schema, *i))),
+            Key::Name(name) => {
+                if let Some(i) = schema.param(name) {
+                    if slots[i].is_some() {
+                        return Ok(Err(twice(schema, name)));
+                    }
+                    slots[i] = Some(value.clone());
+                    by_name.push(&schema.params[i].name);
+                } else if schema.field(name).is_some() {
+                    let t = match &fields {
+                        Some(t) => t.clone(),
+                        None => fields.insert(lua.create_table()?).clone(),
+                    };
+                    t.raw_set(name.as_str(), value.clone())?;
+                } else if name != "n" {
+                    return Ok(Err(unknown(schema, name)));
+                }
+            }
+            Key::Other(t) => {
+                return Ok(Err(Refusal::new(
+                    Reason::UnknownArgument,
+                    format!("tools.bind('{}', args): a key of type {t} names no parameter; use positions 1..{} or parameter names", schema.identity, schema.params.len()),
+                )))
+            }
+        }
+    }
+    if let (Some(t), Some((o, _))) = (fields, &schema.options) {
+        if slots[*o].is_some() {
+            return Ok(Err(twice(schema, &schema.params[*o].name)));
+        }
+        slots[*o] = Some(LuaValue::Table(t));
+    }
+    Ok(Ok(slots))
+}
+
+fn too_many(schema: &Schema, at: usize) -> Refusal {
+    let names: Vec<&str> = schema.params.iter().map(|p| p.name.as_str()).collect();
+    Refusal::new(
+        Reason::TooManyArguments,
+        format!(
+            "{} takes {} argument{} ({}); got a value at position {at}",
+            schema.identity,
+            names.len(),
+            if names.len() == 1 { "" } else { "s" },
+            names.join(", ")
+        ),
+    )
+}
+
+fn twice(schema: &Schema, name: &str) -> Refusal {
+    Refusal::new(
+        Reason::GivenTwice,
+        format!("{}: argument {name} was given twice (by position and by name, or as a table and as its fields); give it once", schema.identity),
+    )
+}
+
+fn unknown(schema: &Schema, name: &str) -> Refusal {
+    let names = schema.long_names();
+    let hint = match nearest(name, names.iter().copied()).first() {
+        Some(best) => format!("did you mean {best}? "),
+        None => String::new(),
+    };
+    Refusal::new(
+        Reason::UnknownArgument,
+        format!(
+            "{} has no argument named {name}; {hint}it takes: {}",
+            schema.identity,
+            names.join(", ")
+        ),
+    )
+}

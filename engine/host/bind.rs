@@ -1,0 +1,159 @@
+//! The `bind` capability: check arguments and read command lines against a tool's schema.
+//!
+//! Both answers are tables `{ ok = true, args, n }` or `{ ok = false, reason, message }`;
+//! `args` is positional, ready for `tool(table.unpack(r.args, 1, r.n))`.
+
+use std::path::PathBuf;
+
+use mlua::{Lua, Table, Value};
+use serde_json::Value as Json;
+
+use crate::assets::AssetIndex;
+use crate::bind::{check_slots, collect_lua, parse_command_line, Reason, Refusal, Schema, Style};
+use crate::runtime::{with_state, HostError};
+
+use super::asset::{missing_tool, missing_toolbox};
+
+/// Most words one command line may hold.
+const MAX_WORDS: usize = 4096;
+
+/// Builds the read-only `bind` table.
+pub fn module(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "bind",
+        lua.create_function(|lua, (identity, args): (String, Value)| {
+            let index = with_state(lua, |s| s.index.clone())?;
+            let schema = match schema(&index, &identity) {
+                Ok(s) => s,
+                Err(refusal) => return refused(lua, &refusal),
+            };
+            let slots = match collect_lua(lua, &schema, &args)? {
+                Ok(slots) => slots,
+                Err(refusal) => return refused(lua, &refusal),
+            };
+            match check_slots(&schema, &slots, Style::Luau) {
+                Ok(()) => bound(
+                    lua,
+                    slots.into_iter().map(|s| s.unwrap_or(Value::Nil)).collect(),
+                ),
+                Err(refusal) => refused(lua, &refusal),
+            }
+        })?,
+    )?;
+    t.raw_set(
+        "parse",
+        lua.create_function(
+            |lua, (identity, words, cwd): (String, Table, Option<String>)| {
+                let index = with_state(lua, |s| s.index.clone())?;
+                let words = read_words(&words)?;
+                let schema = match schema(&index, &identity) {
+                    Ok(s) => s,
+                    Err(refusal) => return refused(lua, &refusal),
+                };
+                let world = index.roots[0].dir().map(PathBuf::from).unwrap_or_default();
+                let cwd = cwd.map(|c| world.join(c)).unwrap_or(world);
+                match parse_command_line(&schema, &words, &cwd) {
+                    Ok(slots) => {
+                        let values = slots
+                            .iter()
+                            .map(|s| s.as_ref().map_or(Ok(Value::Nil), |j| json_to_lua(lua, j)))
+                            .collect::<mlua::Result<Vec<Value>>>()?;
+                        bound(lua, values)
+                    }
+                    Err(refusal) => refused(lua, &refusal),
+                }
+            },
+        )?,
+    )?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
+/// The schema of `identity`, or an unknown-tool refusal naming the nearest tools.
+fn schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refusal> {
+    if let Some(entry) = index.tool(identity) {
+        return Ok(Schema::from_meta(&entry.meta()));
+    }
+    let error = match identity.split_once('.') {
+        Some((toolbox, tool)) if index.has_toolbox(toolbox) => missing_tool(index, toolbox, tool),
+        Some((toolbox, _)) => missing_toolbox(index, toolbox),
+        None => HostError::hinted(
+            format!("'{identity}' is not a tool identity"),
+            "an identity is \"<box>.<name>\", e.g. \"text.slugify\"; tools.list() lists them",
+        ),
+    };
+    let message = match error.hint {
+        Some(hint) => format!("{}; {hint}", error.message),
+        None => error.message,
+    };
+    Err(Refusal::new(Reason::UnknownTool, message))
+}
+
+fn read_words(words: &Table) -> mlua::Result<Vec<String>> {
+    let count = words.raw_len();
+    if count > MAX_WORDS {
+        return Err(HostError::new(format!(
+            "tools.parseCommandLine: {count} words is more than the {MAX_WORDS} a command line may hold"
+        ))
+        .into_lua());
+    }
+    (1..=count)
+        .map(|i| match words.raw_get::<Value>(i)? {
+            Value::String(s) => Ok(s.to_string_lossy()),
+            other => Err(HostError::new(format!(
+                "tools.parseCommandLine: words must be a list of strings; word {i} is a {}",
+                crate::bind::luau_type(&other)
+            ))
+            .into_lua()),
+        })
+        .collect()
+}
+
+fn bound(lua: &Lua, values: Vec<Value>) -> mlua::Result<Table> {
+    let n = values
+        .iter()
+        .rposition(|v| !v.is_nil())
+        .map_or(0, |last| last + 1);
+    let args = lua.create_table_with_capacity(n, 0)?;
+    for (i, v) in values.into_iter().take(n).enumerate() {
+        args.raw_set(i + 1, v)?;
+    }
+    let result = lua.create_table()?;
+    result.raw_set("ok", true)?;
+    result.raw_set("args", args)?;
+    result.raw_set("n", n)?;
+    Ok(result)
+}
+
+fn refused(lua: &Lua, refusal: &Refusal) -> mlua::Result<Table> {
+    let result = lua.create_table()?;
+    result.raw_set("ok", false)?;
+    result.raw_set("reason", refusal.reason.code())?;
+    result.raw_set("message", refusal.message.as_str())?;
+    Ok(result)
+}
+
+/// JSON read from a command line as Luau values; `null` is `nil`.
+fn json_to_lua(lua: &Lua, json: &Json) -> mlua::Result<Value> {
+    Ok(match json {
+        Json::Null => Value::Nil,
+        Json::Bool(b) => Value::Boolean(*b),
+        Json::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+        Json::String(s) => Value::String(lua.create_string(s)?),
+        Json::Array(items) => {
+            let t = lua.create_table_with_capacity(items.len(), 0)?;
+            for (i, item) in items.iter().enumerate() {
+                t.raw_set(i + 1, json_to_lua(lua, item)?)?;
+            }
+            Value::Table(t)
+        }
+        Json::Object(map) => {
+            let t = lua.create_table_with_capacity(0, map.len())?;
+            for (k, v) in map {
+                t.raw_set(k.as_str(), json_to_lua(lua, v)?)?;
+            }
+            Value::Table(t)
+        }
+    })
+}

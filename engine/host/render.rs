@@ -1,0 +1,84 @@
+//! The `render` capability: load a tool's `render.luau` at call time.
+//!
+//! The file is read and compiled on every call, so an edit shows on the next call
+//! without a reload. It runs like a tool: its own environment, `require` resolving
+//! the toolbox's modules, the run's limits.
+
+use mlua::chunk::ChunkMode;
+use mlua::{Lua, Table, Value};
+
+use crate::assets::compile;
+use crate::runtime::{with_state, HostError};
+
+use super::asset::{missing_tool, missing_toolbox};
+use super::instance::module_env;
+
+/// Largest `render.luau` the engine compiles.
+const MAX_RENDER_BYTES: usize = 1024 * 1024;
+
+/// Builds the read-only `render` table: `load(identity)` gives the render function or nil.
+pub fn module(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("load", lua.create_function(load)?)?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
+fn load(lua: &Lua, identity: String) -> mlua::Result<Value> {
+    let index = with_state(lua, |s| s.index.clone())?;
+    let Some(entry) = index.tool(&identity) else {
+        let error = match identity.split_once('.') {
+            Some((toolbox, tool)) if index.has_toolbox(toolbox) => {
+                missing_tool(&index, toolbox, tool)
+            }
+            Some((toolbox, _)) => missing_toolbox(&index, toolbox),
+            None => HostError::new(format!(
+                "tools.render: '{identity}' is not a tool identity like \"text.slugify\""
+            )),
+        };
+        return Err(error.into_lua());
+    };
+    let root = &index.roots[entry.folder.0];
+    let rel = format!("{}/render.luau", entry.rel);
+    let source = match root.read(&rel) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Value::Nil),
+        Err(e) => {
+            return Err(
+                HostError::new(format!("{identity}/render.luau cannot be read: {e}")).into_lua(),
+            )
+        }
+    };
+    if source.len() > MAX_RENDER_BYTES {
+        return Err(HostError::new(format!(
+            "{identity}/render.luau is {} bytes; a render module may be at most {MAX_RENDER_BYTES}",
+            source.len()
+        ))
+        .into_lua());
+    }
+    let bytecode = compile(&source).map_err(|e| {
+        HostError::hinted(
+            format!("{identity}/render.luau does not compile: {e}"),
+            "fix the file; it is read again on the next call",
+        )
+        .into_lua()
+    })?;
+    let env = module_env(lua, &entry.folder)?;
+    let module: Value = lua
+        .load(&bytecode[..])
+        .set_name(format!("={identity}/render.luau"))
+        .set_mode(ChunkMode::Binary)
+        .set_environment(env)
+        .call(())?;
+    match module {
+        Value::Function(_) => Ok(module),
+        other => Err(HostError::hinted(
+            format!(
+                "{identity}/render.luau returned a {}, not a function",
+                other.type_name()
+            ),
+            "end render.luau with `return function(result) ... end` returning a string or { out, err?, exit? }",
+        )
+        .into_lua()),
+    }
+}

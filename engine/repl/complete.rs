@@ -1,0 +1,108 @@
+//! Tab completion of `tools.` members and `tools.<box>.<name>` from the current snapshot.
+
+use std::sync::Arc;
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::validate::Validator;
+use rustyline::{Context, Helper};
+
+use crate::registry::Registry;
+
+/// The REPL's rustyline helper: completion only.
+pub struct ReplHelper {
+    registry: Arc<Registry>,
+    members: Vec<String>,
+}
+
+impl ReplHelper {
+    /// A helper completing `tools` members (as the prelude defines them) and the registry's tools.
+    pub fn new(registry: Arc<Registry>, members: Vec<String>) -> ReplHelper {
+        ReplHelper { registry, members }
+    }
+
+    /// Full words that complete `word` (`tools.te` gives `tools.text`, ...).
+    pub fn candidates(&self, word: &str) -> Vec<String> {
+        let parts: Vec<&str> = word.split('.').collect();
+        let index = self.registry.snapshot();
+        let mut out: Vec<String> = match parts.as_slice() {
+            [prefix] => ["tools"]
+                .iter()
+                .filter(|t| t.starts_with(prefix))
+                .map(|t| t.to_string())
+                .collect(),
+            ["tools", prefix] => self
+                .members
+                .iter()
+                .map(String::as_str)
+                .chain(index.toolbox_names())
+                .filter(|m| m.starts_with(prefix))
+                .map(|m| format!("tools.{m}"))
+                .collect(),
+            ["tools", toolbox, prefix] => index
+                .tools_in(toolbox)
+                .filter(|t| t.meta().name.starts_with(prefix))
+                .map(|t| format!("tools.{toolbox}.{}", t.meta().name))
+                .collect(),
+            _ => Vec::new(),
+        };
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+impl Completer for ReplHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..pos];
+        let start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .map_or(0, |i| i + 1);
+        let pairs = self
+            .candidates(&before[start..])
+            .into_iter()
+            .map(|c| Pair {
+                display: c.rsplit('.').next().unwrap_or(&c).to_string(),
+                replacement: c,
+            })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+impl Hinter for ReplHelper {
+    type Hint = String;
+}
+
+impl Highlighter for ReplHelper {}
+
+impl Validator for ReplHelper {}
+
+impl Helper for ReplHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn completes_members_toolboxes_and_tools() {
+        let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/cmdline");
+        let registry = Arc::new(Registry::open(&world, &[], false).unwrap());
+        let helper = ReplHelper::new(registry, vec!["list".into(), "get".into(), "render".into()]);
+        assert_eq!(helper.candidates("too"), vec!["tools"]);
+        assert_eq!(helper.candidates("tools.de"), vec!["tools.demo"]);
+        assert_eq!(helper.candidates("tools.re"), vec!["tools.render"]);
+        assert_eq!(helper.candidates("tools.demo.e"), vec!["tools.demo.echo"]);
+        assert_eq!(helper.candidates("tools.demo.").len(), 4);
+        assert!(helper.candidates("tools.nope.").is_empty());
+    }
+}

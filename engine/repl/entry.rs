@@ -1,0 +1,123 @@
+//! Turning what was typed into a runnable chunk.
+//!
+//! - an expression (`1 + 1`, `tools.list()`) runs as `return <entry>` so its value prints;
+//! - input the compiler says ends too early (an open `function`, `do`, `{`) asks for more;
+//! - top-level `local` declarations become assignments into the session environment, so
+//!   `local x = 1` in one entry is `x` in the next (locals inside blocks stay local).
+
+use full_moon::ast::Stmt;
+use full_moon::node::Node;
+use full_moon::LuaVersion;
+use mlua::chunk::Compiler;
+
+/// What to do with the input so far.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Prepared {
+    /// The input is unfinished: read another line.
+    Incomplete,
+    /// Run this chunk (it may still fail; the run reports how).
+    Run(String),
+}
+
+/// Decides whether `buffer` is complete, and if so how to run it.
+pub fn prepare(buffer: &str) -> Prepared {
+    let expression = format!("return {buffer}");
+    match Compiler::new().compile(&expression) {
+        Ok(_) => return Prepared::Run(expression),
+        // `x +` is an unfinished expression, though as a statement it is merely wrong.
+        Err(mlua::Error::SyntaxError {
+            incomplete_input: true,
+            ..
+        }) => return Prepared::Incomplete,
+        Err(_) => {}
+    }
+    match Compiler::new().compile(buffer) {
+        Err(mlua::Error::SyntaxError {
+            incomplete_input: true,
+            ..
+        }) => Prepared::Incomplete,
+        Err(_) => Prepared::Run(buffer.to_string()),
+        Ok(_) => Prepared::Run(persist_locals(buffer)),
+    }
+}
+
+/// Rewrites top-level `local a, b = ...` to `a, b = ...`, `local x` to `x = nil` and
+/// `local function f` to `function f`, so the names land in the session environment.
+pub fn persist_locals(source: &str) -> String {
+    let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
+    if !parsed.errors().is_empty() {
+        return source.to_string();
+    }
+    let ast = parsed.into_ast();
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for stmt in ast.nodes().stmts() {
+        match stmt {
+            Stmt::LocalAssignment(a) => {
+                let start = a.local_token().token().start_position().bytes();
+                let names: Vec<String> = a.names().iter().map(|n| n.token().to_string()).collect();
+                let names = names.join(", ");
+                match a.equal_token() {
+                    Some(eq) => edits.push((
+                        start,
+                        eq.token().start_position().bytes(),
+                        format!("{names} "),
+                    )),
+                    None => {
+                        let end = a.end_position().map_or(start, |p| p.bytes());
+                        edits.push((start, end, format!("{names} = nil")));
+                    }
+                }
+            }
+            Stmt::LocalFunction(f) => {
+                let start = f.local_token().token().start_position().bytes();
+                let end = f.function_token().token().start_position().bytes();
+                edits.push((start, end, String::new()));
+            }
+            _ => {}
+        }
+    }
+    let mut out = source.to_string();
+    for (start, end, replacement) in edits.into_iter().rev() {
+        if start <= end && end <= out.len() {
+            out.replace_range(start..end, &replacement);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expressions_return_their_value() {
+        assert_eq!(prepare("1 + 1"), Prepared::Run("return 1 + 1".into()));
+        assert_eq!(prepare("x"), Prepared::Run("return x".into()));
+    }
+
+    #[test]
+    fn unfinished_input_asks_for_more() {
+        assert_eq!(prepare("function f()"), Prepared::Incomplete);
+        assert_eq!(prepare("local t = {"), Prepared::Incomplete);
+        assert_eq!(prepare("for i = 1, 3 do\n print(i)"), Prepared::Incomplete);
+        assert_eq!(prepare("x +"), Prepared::Incomplete);
+        assert_eq!(prepare("print("), Prepared::Incomplete);
+        assert!(matches!(prepare("local = ="), Prepared::Run(_)));
+        assert!(matches!(prepare("x = = 1"), Prepared::Run(_)));
+    }
+
+    #[test]
+    fn top_level_locals_persist() {
+        assert_eq!(persist_locals("local x = 1"), "x = 1");
+        assert_eq!(persist_locals("local a: number, b = 1, 2"), "a, b = 1, 2");
+        assert_eq!(persist_locals("local y"), "y = nil");
+        assert_eq!(
+            persist_locals("local function f() return 1 end"),
+            "function f() return 1 end"
+        );
+        assert_eq!(
+            persist_locals("do local z = 1 end local w = 2"),
+            "do local z = 1 end w = 2"
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! `codemode repl` fed through a pipe: one entry per line, as a script would drive it.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn repl_in(world: &Path, input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["--no-bundled", "--world"])
+        .arg(world)
+        .arg("repl")
+        .env("CODEMODE_HISTORY", world.join(".history"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("codemode runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn repl(input: &str) -> (String, String, Option<i32>) {
+    let world = tempfile::tempdir().unwrap();
+    let out = repl_in(world.path(), input);
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn expressions_print_their_value() {
+    let (out, err, code) = repl("1 + 1\n\"a\" .. \"b\"\n{ x = 1, y = { true } }\n");
+    assert_eq!(out, "2\n\"ab\"\n{ x = 1, y = { true } }\n", "{err}");
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn top_level_locals_persist_between_entries() {
+    let (out, err, _) = repl("local x = 41\nx + 1\nlocal a, b = 1, 2\na + b\nlocal function twice(n) return n * 2 end\ntwice(x)\n");
+    assert_eq!(out, "42\n3\n82\n", "{err}");
+}
+
+#[test]
+fn unfinished_entries_continue_on_the_next_line() {
+    let input =
+        "local function add(a, b)\n\treturn a + b\nend\nlocal t = {\n\tn = add(2, 3),\n}\nt.n\n";
+    let (out, err, _) = repl(input);
+    assert_eq!(out, "5\n", "{err}");
+}
+
+#[test]
+fn errors_do_not_end_the_session() {
+    let (out, err, code) = repl("local x = 1\nerror(\"boom\")\nx +\n\n1\nnil + 1\nx\n");
+    assert!(
+        err.contains("error[runtime] (line 1): script:1: boom"),
+        "{err}"
+    );
+    assert!(err.contains("error[runtime]"), "{err}");
+    assert_eq!(out, "2\n1\n", "x + 1 over two lines, then x: {err}");
+    assert_eq!(code, Some(1), "a scripted session with failures exits 1");
+}
+
+#[test]
+fn each_entry_gets_the_limits() {
+    let world = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["--no-bundled", "--timeout-ms", "200", "--world"])
+        .arg(world.path())
+        .arg("repl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"local n = 7\nwhile true do end\nn\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error[timeout]"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "7\n");
+}
+
+#[test]
+fn help_reload_and_quit() {
+    let world = tempfile::tempdir().unwrap();
+    let tool = world.path().join("t.toolbox/hi.tool");
+    std::fs::create_dir_all(&tool).unwrap();
+    std::fs::write(
+        tool.join("init.luau"),
+        "return function() return 'hi' end\n",
+    )
+    .unwrap();
+    let out = repl_in(
+        world.path(),
+        ":help\ntools.t.hi()\n:reload\n:nope\n:quit\n1 + 1\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains(":reload    re-read the world"), "{stdout}");
+    assert!(stdout.contains("\"hi\"\n"), "{stdout}");
+    assert!(
+        stdout.contains("reloaded: 1 tools in 1 toolboxes"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("unknown command :nope"), "{stderr}");
+    assert!(
+        !stdout.contains("\n2\n"),
+        ":quit ends the session: {stdout}"
+    );
+}
+
+#[test]
+fn reload_picks_up_tools_written_during_the_session() {
+    let world = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(world.path().join("t.toolbox")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["--no-bundled", "--world"])
+        .arg(world.path())
+        .arg("repl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(b"tools.list('t').stdout\n").unwrap();
+    stdin.flush().unwrap();
+    // Once the first entry has answered, the session's index is known not to hold the tool.
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert_eq!(first, "\"t (0): \"\n");
+    let dir = world.path().join("t.toolbox/late.tool");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("init.luau"),
+        "return function() return 'late' end\n",
+    )
+    .unwrap();
+    stdin.write_all(b":reload\ntools.t.late()\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    let _ = child.wait();
+    assert_eq!(rest, "reloaded: 1 tools in 1 toolboxes\n\"late\"\n");
+}
