@@ -4,6 +4,7 @@ mod check;
 mod exec;
 mod list;
 mod run;
+mod search;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -70,6 +71,24 @@ enum Command {
     },
     /// Validate the world: name every broken tool and why; exit 1 if any
     Check,
+    /// Search tools, toolboxes and workflows by words or by meaning ("" lists them)
+    Search {
+        /// What you are looking for, in words or by name
+        #[arg(default_value = "")]
+        query: String,
+        /// keyword (by words) or semantic (by meaning, the default)
+        #[arg(long, value_name = "M")]
+        mode: Option<String>,
+        /// Only tools of this toolbox
+        #[arg(long, value_name = "B")]
+        toolbox: Option<String>,
+        /// How many rows to show [default: 10]
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        limit: Option<i64>,
+        /// Print the rows and total as JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 impl Cli {
@@ -105,6 +124,22 @@ pub fn main() -> ExitCode {
         Command::Exec { file } => exec::exec(&cli, file.as_deref().unwrap_or("-")),
         Command::List { args, json } => list::list(&cli, args, *json),
         Command::Check => check::check(&cli),
+        Command::Search {
+            query,
+            mode,
+            toolbox,
+            limit,
+            json,
+        } => search::search(
+            &cli,
+            &search::SearchArgs {
+                query,
+                mode: mode.as_deref(),
+                toolbox: toolbox.as_deref(),
+                limit: *limit,
+                json: *json,
+            },
+        ),
     };
     match result {
         Ok(code) => code,

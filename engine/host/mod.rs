@@ -4,7 +4,9 @@
 //! scripts reach them through the `tools` surface the prelude builds.
 
 pub mod asset;
+pub mod install;
 pub mod instance;
+pub mod search;
 
 use mlua::{Lua, Table};
 
@@ -12,6 +14,8 @@ use mlua::{Lua, Table};
 pub fn capabilities(lua: &Lua) -> mlua::Result<Table> {
     let caps = lua.create_table()?;
     caps.raw_set("asset", asset::module(lua)?)?;
+    caps.raw_set("search", search::module(lua)?)?;
+    caps.raw_set("install", install::module(lua)?)?;
     caps.set_readonly(true);
     Ok(caps)
 }

@@ -6,6 +6,7 @@ use std::sync::{Arc, RwLock};
 use include_dir::{include_dir, Dir};
 
 use crate::assets::{AssetIndex, Origin, Root};
+use crate::search::SearchService;
 
 /// The repo's `toolboxes/`, compiled into the binary.
 static BUNDLED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/toolboxes");
@@ -36,6 +37,7 @@ pub enum RegistryError {
 pub struct Registry {
     roots: Arc<Vec<Root>>,
     current: RwLock<Arc<AssetIndex>>,
+    search: SearchService,
 }
 
 impl Registry {
@@ -74,6 +76,7 @@ impl Registry {
         Registry {
             roots,
             current: RwLock::new(Arc::new(index)),
+            search: SearchService::new(),
         }
     }
 
@@ -89,6 +92,11 @@ impl Registry {
     pub fn reload(&self) {
         let index = Arc::new(AssetIndex::build(self.roots.clone()));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
+    }
+
+    /// The search service; it follows whichever snapshot a search names.
+    pub fn search(&self) -> &SearchService {
+        &self.search
     }
 
     /// The world directory.
