@@ -45,6 +45,11 @@ fn service() -> SearchService {
     let mut tuning = Tuning::default();
     tuning.tie_breaker = env_f32("CM_TIE", tuning.tie_breaker);
     tuning.fuzzy_boost = env_f32("CM_FUZZY", tuning.fuzzy_boost);
+    tuning.toolbox_factor = env_f32("CM_BOX_FACTOR", tuning.toolbox_factor);
+    let name_boost = env_f32("CM_NAME_BOOST", tuning.boosts[0].1);
+    tuning.boosts[0].1 = name_boost;
+    let desc_boost = env_f32("CM_DESC_BOOST", tuning.boosts[2].1);
+    tuning.boosts[2].1 = desc_boost;
     let mut fusion = Fusion::default();
     fusion.k = env_f32("CM_FUSION_K", fusion.k);
     fusion.keyword_weight = env_f32("CM_KEYWORD_WEIGHT", fusion.keyword_weight);
@@ -158,6 +163,23 @@ fn main() {
         let per = started.elapsed().as_secs_f64() * 1e3 / queries.len() as f64;
         println!("{name}: {per:.3} ms per query (mean, with row building)");
         results.push((name, ranks));
+    }
+    if std::env::var("CM_DEBUG").is_ok() {
+        let (base, kw) = (&results[0].1, &results[1].1);
+        for (i, q) in queries.iter().enumerate().filter(|(_, q)| q.split == "dev") {
+            if base[i] == Some(1) && kw[i].is_none_or(|r| r > 5) {
+                let mut req = SearchRequest::new(q.query.clone());
+                req.mode = Mode::Keyword;
+                let rows = service.search(&index, &req).unwrap().rows;
+                let top: Vec<&str> = rows.iter().take(3).map(|r| r.identity.as_str()).collect();
+                println!(
+                    "MISS {} | gold {} | got {:?}",
+                    &q.query.chars().take(90).collect::<String>(),
+                    q.gold,
+                    top
+                );
+            }
+        }
     }
     for (split, paraphrase_only) in [
         ("test", false),

@@ -28,6 +28,8 @@ const STOP_WORDS: &str = "a an the of to in on at by for from with and or but is
     who whom how when where why will would can could should shall may might do does did have has had \
     not no so if then than there here into onto about as up down out over all any some please";
 
+/// Queries of at most this many words also match misspelt names.
+const MAX_FUZZY_WORDS: usize = 3;
 /// Writer memory: plenty for tens of thousands of small docs.
 const WRITER_BYTES: usize = 20_000_000;
 
@@ -42,15 +44,18 @@ pub struct Tuning {
     pub fuzzy_boost: f32,
     /// How much the other fields add to a word's best field (0 = max only, 1 = sum).
     pub tie_breaker: f32,
+    /// Factor on a toolbox's or workflow's score: a toolbox is a drill-in, not an
+    /// answer, so a tool carrying the same words ranks first.
+    pub toolbox_factor: f32,
 }
 
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning {
             boosts: vec![
-                (Role::Name, 3.0),
-                (Role::Tag, 2.0),
-                (Role::Description, 1.5),
+                (Role::Name, 1.6),
+                (Role::Tag, 1.5),
+                (Role::Description, 1.4),
                 (Role::Argument, 0.8),
                 (Role::Returns, 0.6),
                 (Role::Example, 0.6),
@@ -59,6 +64,7 @@ impl Default for Tuning {
             toolbox_boost: 1.0,
             fuzzy_boost: 1.5,
             tie_breaker: 0.5,
+            toolbox_factor: 0.3,
         }
     }
 }
@@ -251,16 +257,24 @@ impl KeywordIndex {
                 )),
             ));
         }
-        for word in plain_words(query).into_iter().take(MAX_QUERY_WORDS) {
-            let chars = word.chars().count();
-            if chars >= 5 {
-                let distance = if chars >= 9 { 2 } else { 1 };
-                let fuzzy =
-                    FuzzyTermQuery::new(Term::from_field_text(self.spelled, &word), distance, true);
-                clauses.push((
-                    Occur::Should,
-                    Box::new(BoostQuery::new(Box::new(fuzzy), self.tuning.fuzzy_boost)),
-                ));
+        // Misspelt names: only for short queries (a name typed as the query); in a
+        // sentence every long word would fuzzily match some tool name and add noise.
+        let plain = plain_words(query);
+        if plain.len() <= MAX_FUZZY_WORDS {
+            for word in plain {
+                let chars = word.chars().count();
+                if chars >= 5 {
+                    let distance = if chars >= 9 { 2 } else { 1 };
+                    let fuzzy = FuzzyTermQuery::new(
+                        Term::from_field_text(self.spelled, &word),
+                        distance,
+                        true,
+                    );
+                    clauses.push((
+                        Occur::Should,
+                        Box::new(BoostQuery::new(Box::new(fuzzy), self.tuning.fuzzy_boost)),
+                    ));
+                }
             }
         }
         if clauses.is_empty() {

@@ -237,6 +237,7 @@ impl SearchService {
             docs: &state.docs,
             vectors: &state.vectors,
             fusion: &self.fusion,
+            tuning: &self.tuning,
         };
         ctx.search(request)
     }

@@ -32,7 +32,7 @@ impl Default for Fusion {
         Fusion {
             k: 20.0,
             keyword_weight: 1.0,
-            meaning_weight: 1.0,
+            meaning_weight: 0.7,
             depth: 100,
             close: 0.3,
         }
@@ -98,6 +98,7 @@ pub struct Context<'a> {
     pub docs: &'a BTreeMap<String, AssetDoc>,
     pub vectors: &'a HashMap<String, Vec<f32>>,
     pub fusion: &'a Fusion,
+    pub tuning: &'a super::keyword::Tuning,
 }
 
 /// A candidate on its way to a row.
@@ -127,14 +128,22 @@ impl Context<'_> {
         };
         let (hits, mut total) = self.keyword.search(query, fetch)?;
         let mut candidates: HashMap<&str, Candidate> = HashMap::new();
-        let mut scoped = 0;
-        for (rank, hit) in hits.iter().enumerate() {
-            let Some(doc) = self.docs.get(&hit.key).filter(|d| in_scope(d)) else {
-                continue;
-            };
-            scoped += 1;
+        let mut scored: Vec<(&AssetDoc, f32)> = hits
+            .iter()
+            .filter_map(|hit| {
+                let doc = self.docs.get(&hit.key).filter(|d| in_scope(d))?;
+                let factor = match doc.asset_type {
+                    AssetType::Tool => 1.0,
+                    _ => self.tuning.toolbox_factor,
+                };
+                Some((doc, hit.score * factor))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.identity.cmp(&b.0.identity)));
+        let scoped = scored.len();
+        for (rank, (doc, score)) in scored.into_iter().enumerate() {
             let fused = match request.mode {
-                Mode::Keyword => hit.score,
+                Mode::Keyword => score,
                 Mode::Semantic => self.fusion.keyword_weight / (self.fusion.k + rank as f32 + 1.0),
             };
             candidates.insert(
@@ -143,7 +152,7 @@ impl Context<'_> {
                     doc,
                     pin: 0,
                     score: fused,
-                    keyword: hit.score,
+                    keyword: score,
                     cosine: None,
                 },
             );
@@ -241,14 +250,25 @@ impl Context<'_> {
         candidates: &mut HashMap<&'a str, Candidate<'a>>,
     ) -> Result<(), SearchError> {
         let words: Vec<String> = super::words::candidate_names(query);
+        // Words as written (case kept) that can only be names, and the whole query.
+        let whole = query.trim().to_lowercase();
+        let named: Vec<String> = query
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .map(|w| w.trim_matches('.'))
+            .filter(|w| super::words::looks_like_identifier(w))
+            .map(str::to_lowercase)
+            .collect();
         for key in self.keyword.exact(query)? {
             let Some(doc) = self.docs.get(&key).filter(|d| in_scope(d)) else {
                 continue;
             };
-            let pin = if doc.asset_type == AssetType::Tool
-                && words.contains(&doc.identity.to_lowercase())
-            {
+            let identity = doc.identity.to_lowercase();
+            let name = doc.name.to_lowercase();
+            let pin = if doc.asset_type == AssetType::Tool && words.contains(&identity) {
                 3
+            } else if !(whole == name || whole == identity || named.contains(&name)) {
+                // A plain word that happens to be a name (`area`, `find`) is not pinned.
+                continue;
             } else if doc.asset_type == AssetType::Tool {
                 2
             } else {
