@@ -9,6 +9,7 @@
 //! - [`host`] holds the capabilities handed to the prelude;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
+//! - [`search`] ranks tools, toolboxes and workflows for `tools.search`;
 //!
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
@@ -21,6 +22,7 @@ pub mod mcp;
 pub mod registry;
 pub mod repl;
 pub mod runtime;
+pub mod search;
 pub mod types;
 pub mod vfs;
 

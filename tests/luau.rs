@@ -4,7 +4,8 @@
 //! change that:
 //! - `--!expect <kind>`: the run must fail with that error kind (`timeout`, `memory`, ...);
 //! - `--!timeout-ms N`, `--!memory-mb N`, `--!max-output-bytes N`: limits for this spec;
-//! - `--!world <dir>`: use `tests/worlds/<dir>` as the world (default: an empty temp dir).
+//! - `--!world <dir>`: use `tests/worlds/<dir>` as the world (default: an empty temp dir);
+//!   a fixture world comes without the bundled toolboxes unless the spec also says `--!bundled`.
 //!
 //! After each spec, the same runtime must still run a plain script: no attack may leave
 //! the engine unusable.
@@ -68,7 +69,8 @@ fn run_spec(path: &Path) -> Result<(), Failed> {
             .join(dir),
         None => temp.path().to_path_buf(),
     };
-    let registry = Arc::new(Registry::open(&world, &[], true)?);
+    let bundled = header(&source, "world").is_none() || source.lines().any(|l| l.trim() == "--!bundled");
+    let registry = Arc::new(Registry::open(&world, &[], bundled)?);
     let mut runtime = Runtime::new(registry, limits.clone())?;
     let envelope = runtime.exec(&source, Output::Capture);
     let deadline = limits.timeout + Duration::from_secs(1);

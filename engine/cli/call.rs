@@ -45,9 +45,9 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     };
-    let schema = Schema::from_meta(&entry.meta());
+    let schema = Schema::from_meta(entry.meta());
     if wants_help(&schema, words) {
-        print!("{}", help(&schema, &entry.meta()));
+        print!("{}", help(&schema, entry.meta()));
         return Ok(ExitCode::SUCCESS);
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;

@@ -8,6 +8,7 @@ mod list;
 mod registry;
 mod repl;
 mod run;
+mod search;
 mod serve;
 mod types;
 
@@ -116,6 +117,24 @@ enum Command {
     /// Interactive Luau with tools.*: history, multi-line input, Tab completion.
     /// Reads entries line by line when stdin is not a terminal
     Repl,
+    /// Search tools, toolboxes and workflows by words or by meaning ("" lists them)
+    Search {
+        /// What you are looking for, in words or by name
+        #[arg(default_value = "")]
+        query: String,
+        /// keyword (by words) or semantic (by meaning, the default)
+        #[arg(long, value_name = "M")]
+        mode: Option<String>,
+        /// Only tools of this toolbox
+        #[arg(long, value_name = "B")]
+        toolbox: Option<String>,
+        /// How many rows to show [default: 10]
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        limit: Option<i64>,
+        /// Print the rows and total as JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 impl Cli {
@@ -161,6 +180,22 @@ pub fn main() -> ExitCode {
         Command::Serve(args) => serve::serve(&cli, args),
         Command::Call { words } => call::call(&cli, words),
         Command::Repl => repl::repl(&cli),
+        Command::Search {
+            query,
+            mode,
+            toolbox,
+            limit,
+            json,
+        } => search::search(
+            &cli,
+            &search::SearchArgs {
+                query,
+                mode: mode.as_deref(),
+                toolbox: toolbox.as_deref(),
+                limit: *limit,
+                json: *json,
+            },
+        ),
     };
     match result {
         Ok(code) => code,

@@ -73,7 +73,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
 /// The schema of `identity`, or an unknown-tool refusal naming the nearest tools.
 fn schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refusal> {
     if let Some(entry) = index.tool(identity) {
-        return Ok(Schema::from_meta(&entry.meta()));
+        return Ok(Schema::from_meta(entry.meta()));
     }
     let error = match identity.split_once('.') {
         Some((toolbox, tool)) if index.has_toolbox(toolbox) => missing_tool(index, toolbox, tool),

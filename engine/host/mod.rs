@@ -6,8 +6,10 @@
 pub mod asset;
 pub mod author;
 pub mod bind;
+pub mod install;
 pub mod instance;
 pub mod render;
+pub mod search;
 pub mod vfs;
 
 use mlua::{Lua, Table};
@@ -20,6 +22,8 @@ pub fn capabilities(lua: &Lua) -> mlua::Result<Table> {
     caps.raw_set("vfs", vfs::module(lua)?)?;
     caps.raw_set("bind", bind::module(lua)?)?;
     caps.raw_set("render", render::module(lua)?)?;
+    caps.raw_set("search", search::module(lua)?)?;
+    caps.raw_set("install", install::module(lua)?)?;
     caps.set_readonly(true);
     Ok(caps)
 }

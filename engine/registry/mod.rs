@@ -10,6 +10,7 @@ use include_dir::{include_dir, Dir};
 use crate::assets::{AssetIndex, Origin, Root};
 use crate::vfs::Vfs;
 
+use crate::search::SearchService;
 pub use watch::{WatchError, Watcher, MAX_DELAY, QUIET};
 
 /// The repo's `toolboxes/`, compiled into the binary.
@@ -44,6 +45,7 @@ pub struct Registry {
     /// Held while a new snapshot is computed, so concurrent updates never lose each other.
     updating: Mutex<()>,
     vfs: Vfs,
+    search: SearchService,
 }
 
 impl Registry {
@@ -96,6 +98,7 @@ impl Registry {
             current: RwLock::new(Arc::new(index)),
             updating: Mutex::new(()),
             vfs: Vfs::new(world, read_only),
+            search: SearchService::new(),
         }
     }
 
@@ -147,6 +150,11 @@ impl Registry {
     /// (debounced, incrementally) until the returned [`Watcher`] is dropped.
     pub fn watch(self: &Arc<Self>) -> Result<Watcher, WatchError> {
         Watcher::start(self)
+    }
+
+    /// The search service; it follows whichever snapshot a search names.
+    pub fn search(&self) -> &SearchService {
+        &self.search
     }
 
     /// The world directory.

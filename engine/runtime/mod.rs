@@ -74,8 +74,11 @@ impl Session {
 impl Runtime {
     /// A runtime over `registry` with `limits`.
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Result<Runtime, StartError> {
+        let vm = Vm::new()?;
+        // Host functions that act beyond the run's snapshot (search, install) reach the registry here.
+        vm.lua.set_app_data(registry.clone());
         Ok(Runtime {
-            vm: Vm::new()?,
+            vm,
             registry,
             limits,
             generation: 0,
@@ -232,7 +235,10 @@ impl Runtime {
     fn replace_vm(&mut self) {
         self.generation += 1;
         match Vm::new() {
-            Ok(vm) => self.vm = vm,
+            Ok(vm) => {
+                vm.lua.set_app_data(self.registry.clone());
+                self.vm = vm
+            }
             Err(e) => {
                 tracing::error!("could not replace the VM after a memory breach: {e}");
                 let _ = self.vm.lua.gc_collect();

@@ -1,0 +1,237 @@
+//! What one asset (tool, toolbox or workflow) contributes to the search index.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::assets::{AssetIndex, BoxKind, Origin, ToolEntry};
+
+/// At most this much of a README is indexed (bounded work per asset).
+const MAX_README_CHARS: usize = 20_000;
+
+/// Which kind of asset a row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AssetType {
+    /// A `<name>.tool/` folder.
+    Tool,
+    /// A plain toolbox.
+    Toolbox,
+    /// A workflow toolbox (entry tool `start`).
+    Workflow,
+}
+
+/// The searchable roles of an asset, in the order they rank when scores tie.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The name or identity.
+    Name,
+    /// A `.metadata` tag.
+    Tag,
+    /// The description (`--!desc`, or the toolbox's purpose).
+    Description,
+    /// An argument's name or description.
+    Argument,
+    /// The return description.
+    Returns,
+    /// An `--!example` line.
+    Example,
+    /// The README.
+    Readme,
+    /// No shared word: ranked by meaning only.
+    Meaning,
+}
+
+impl Role {
+    /// The file a role's text is read from.
+    pub fn file(self, asset: AssetType) -> &'static str {
+        match (self, asset) {
+            (Role::Tag, _) => ".metadata",
+            (Role::Readme, _) => "README.md",
+            (Role::Name, AssetType::Tool) => "init.luau",
+            (Role::Name, _) => "folder name",
+            (Role::Description, AssetType::Tool) => "init.luau",
+            (Role::Description, _) => "README.md",
+            (Role::Meaning, _) => "",
+            _ => "init.luau",
+        }
+    }
+}
+
+/// The text and facts of one asset, as indexed. Equal docs need no re-indexing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssetDoc {
+    /// Unique key: `tool:<identity>` or `toolbox:<name>`.
+    pub key: String,
+    /// Tool, toolbox or workflow.
+    pub asset_type: AssetType,
+    /// `<box>.<name>` for a tool, the toolbox name otherwise.
+    pub identity: String,
+    /// The tool's or toolbox's name.
+    pub name: String,
+    /// The toolbox it belongs to (itself for a toolbox).
+    pub toolbox: String,
+    /// World or library.
+    pub from: Origin,
+    /// True when the world holds this asset.
+    pub installed: bool,
+    /// True when the registry holds a callable function (toolboxes: always).
+    pub registered: bool,
+    /// One line for listings.
+    pub description: String,
+    /// Searchable text by role.
+    pub fields: Vec<(Role, String)>,
+}
+
+impl AssetDoc {
+    /// The doc of one tool.
+    pub fn tool(entry: &ToolEntry) -> AssetDoc {
+        let m = &entry.meta();
+        let args: Vec<String> = m
+            .args
+            .iter()
+            .map(|a| format!("{} {}", a.name, a.description))
+            .collect();
+        let readme = entry.readme.as_deref().unwrap_or("");
+        let readme = match readme.char_indices().nth(MAX_README_CHARS) {
+            Some((at, _)) => &readme[..at],
+            None => readme,
+        };
+        AssetDoc {
+            key: format!("tool:{}", m.identity),
+            asset_type: AssetType::Tool,
+            identity: m.identity.clone(),
+            name: m.name.clone(),
+            toolbox: m.toolbox.clone(),
+            from: entry.origin,
+            installed: entry.origin == Origin::World,
+            registered: entry.is_registered(),
+            description: m.description.clone(),
+            fields: vec![
+                (Role::Name, m.name.clone()),
+                (Role::Tag, m.tags.join(" ")),
+                (Role::Description, m.description.clone()),
+                (Role::Argument, args.join("\n")),
+                (
+                    Role::Returns,
+                    m.returns
+                        .as_ref()
+                        .map(|r| r.description.clone())
+                        .unwrap_or_default(),
+                ),
+                (Role::Example, m.examples.join("\n")),
+                (Role::Readme, readme.to_string()),
+            ],
+        }
+    }
+
+    /// The docs of every toolbox name (the folder of highest precedence speaks for it).
+    pub fn toolboxes(index: &AssetIndex) -> Vec<AssetDoc> {
+        index
+            .toolbox_names()
+            .into_iter()
+            .filter_map(|name| {
+                let folder = index.toolbox(name)?;
+                let asset_type = match folder.kind {
+                    BoxKind::Toolbox => AssetType::Toolbox,
+                    BoxKind::Workflow => AssetType::Workflow,
+                };
+                Some(AssetDoc {
+                    key: format!("toolbox:{name}"),
+                    asset_type,
+                    identity: name.to_string(),
+                    name: name.to_string(),
+                    toolbox: name.to_string(),
+                    from: folder.origin,
+                    installed: folder.origin == Origin::World,
+                    registered: true,
+                    description: folder.purpose.clone(),
+                    fields: vec![
+                        (Role::Name, name.to_string()),
+                        (Role::Tag, folder.tags.join(" ")),
+                        (Role::Description, folder.purpose.clone()),
+                    ],
+                })
+            })
+            .collect()
+    }
+
+    /// The text the semantic model embeds: name words, then the roles that say what it does.
+    pub fn meaning_text(&self) -> String {
+        let mut text = super::words::name_words(&self.name);
+        for (role, value) in &self.fields {
+            if matches!(
+                role,
+                Role::Tag | Role::Description | Role::Argument | Role::Returns
+            ) {
+                text.push('\n');
+                text.push_str(value);
+            }
+        }
+        text
+    }
+
+    /// The text of one role.
+    pub fn field(&self, role: Role) -> &str {
+        self.fields
+            .iter()
+            .find(|(r, _)| *r == role)
+            .map_or("", |(_, t)| t.as_str())
+    }
+
+    /// A GUID stable for the asset across runs and machines (FNV-1a of the key).
+    pub fn guid(&self) -> String {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.key.bytes() {
+            hash ^= b as u64;
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{hash:016x}")
+    }
+}
+
+/// What changed between two snapshots: docs to (re)index and keys to remove.
+pub struct Changes {
+    /// New or changed docs.
+    pub upserts: Vec<AssetDoc>,
+    /// Keys no longer present.
+    pub deletes: Vec<String>,
+}
+
+/// Diffs `new` against the last indexed snapshot and docs. Tools whose `Arc` is the
+/// same as before are skipped without being read; others are compared by content.
+pub fn diff(
+    old: Option<&Arc<AssetIndex>>,
+    docs: &BTreeMap<String, AssetDoc>,
+    new: &AssetIndex,
+) -> Changes {
+    let mut upserts = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (identity, entry) in &new.tools {
+        let key = format!("tool:{identity}");
+        let same_arc = old
+            .and_then(|o| o.tools.get(identity))
+            .is_some_and(|prev| Arc::ptr_eq(prev, entry));
+        if !(same_arc && docs.contains_key(&key)) {
+            let doc = AssetDoc::tool(entry);
+            if docs.get(&key) != Some(&doc) {
+                upserts.push(doc);
+            }
+        }
+        seen.insert(key);
+    }
+    for doc in AssetDoc::toolboxes(new) {
+        seen.insert(doc.key.clone());
+        if docs.get(&doc.key) != Some(&doc) {
+            upserts.push(doc);
+        }
+    }
+    let deletes = docs
+        .keys()
+        .filter(|k| !seen.contains(*k))
+        .cloned()
+        .collect();
+    Changes { upserts, deletes }
+}

@@ -1,0 +1,112 @@
+//! The static embedding model: a token-vector table distilled from MiniLM
+//! (`scripts/distill_static.py`), compiled into the binary. A text's vector is the
+//! normalised mean of its WordPiece tokens' rows, so embedding costs microseconds and
+//! nothing is downloaded or loaded at run time.
+
+use std::sync::OnceLock;
+
+use super::wordpiece::WordPiece;
+use super::words::expand_identifiers;
+
+static TABLE: &[u8] = include_bytes!("model/static.bin");
+static VOCAB: &str = include_str!("model/vocab.txt");
+
+/// At most this many tokens of one text are embedded (bounded work per asset).
+const MAX_TOKENS: usize = 512;
+
+/// The distilled table and its tokenizer.
+pub struct StaticModel {
+    rows: usize,
+    dims: usize,
+    tokenizer: WordPiece,
+}
+
+impl StaticModel {
+    /// The model compiled into the binary (parsed once per process).
+    pub fn bundled() -> &'static StaticModel {
+        static MODEL: OnceLock<StaticModel> = OnceLock::new();
+        MODEL.get_or_init(|| {
+            let (rows, dims) = header(TABLE);
+            StaticModel {
+                rows,
+                dims,
+                tokenizer: WordPiece::new(VOCAB),
+            }
+        })
+    }
+
+    /// Length of every vector.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// The unit vector of `text`, or `None` when no token of it is in the vocabulary.
+    pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
+        let mut ids = Vec::new();
+        self.tokenizer.ids(&expand_identifiers(text), &mut ids);
+        ids.truncate(MAX_TOKENS);
+        let mut sum = vec![0f32; self.dims];
+        let mut used = 0;
+        for id in ids {
+            if (id as usize) < self.rows {
+                self.add_row(id as usize, &mut sum);
+                used += 1;
+            }
+        }
+        let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if used == 0 || norm == 0.0 {
+            return None;
+        }
+        sum.iter_mut().for_each(|x| *x /= norm);
+        Some(sum)
+    }
+
+    fn add_row(&self, row: usize, sum: &mut [f32]) {
+        let stride = 4 + self.dims;
+        let at = 12 + row * stride;
+        let scale = f32::from_le_bytes([TABLE[at], TABLE[at + 1], TABLE[at + 2], TABLE[at + 3]]);
+        for (s, &q) in sum.iter_mut().zip(&TABLE[at + 4..at + stride]) {
+            *s += (q as i8) as f32 * scale;
+        }
+    }
+}
+
+/// Rows and dims from the `CMSE` header; the build fails loudly if the table is corrupt.
+fn header(table: &[u8]) -> (usize, usize) {
+    assert!(
+        table.len() >= 12 && &table[..4] == b"CMSE",
+        "engine/search/model/static.bin is not a codemode static table; regenerate it with scripts/distill_static.py"
+    );
+    let rows = u32::from_le_bytes([table[4], table[5], table[6], table[7]]) as usize;
+    let dims = u32::from_le_bytes([table[8], table[9], table[10], table[11]]) as usize;
+    assert_eq!(
+        table.len(),
+        12 + rows * (4 + dims),
+        "static.bin has the wrong length"
+    );
+    (rows, dims)
+}
+
+/// Cosine of two unit vectors.
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn related_texts_are_closer_than_unrelated_ones() {
+        let m = StaticModel::bundled();
+        let mail = m.embed("compose and send an email message").unwrap();
+        let query = m.embed("write a note to a colleague by e-mail").unwrap();
+        let other = m.embed("compute the area of a triangle").unwrap();
+        assert!(dot(&mail, &query) > dot(&other, &query));
+    }
+
+    #[test]
+    fn text_without_known_tokens_has_no_vector() {
+        assert!(StaticModel::bundled().embed("").is_none());
+    }
+}

@@ -1,0 +1,324 @@
+//! The tantivy side: one in-RAM index with a long-lived writer, fields per role, and
+//! queries built term by term (never parsed, so query syntax characters are just text).
+
+use std::collections::HashMap;
+
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query, TermQuery,
+};
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, STORED, STRING,
+};
+use tantivy::tokenizer::{
+    Language, LowerCaser, RawTokenizer, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter,
+    TextAnalyzer,
+};
+use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use super::document::{AssetDoc, Role};
+use super::words::{candidate_names, expand_identifiers, name_words};
+
+/// Words of one query beyond this are ignored (bounded work per query).
+const MAX_QUERY_WORDS: usize = 32;
+/// English function words: they carry no meaning a tool could be found by, and in a small
+/// catalogue BM25 alone would still weigh them (few tools say "how" or "it").
+const STOP_WORDS: &str = "a an the of to in on at by for from with and or but is are was were be been \
+    it its this that these those i me my we our you your he she they them his her their what which \
+    who whom how when where why will would can could should shall may might do does did have has had \
+    not no so if then than there here into onto about as up down out over all any some please";
+
+/// Queries of at most this many words also match misspelt names.
+const MAX_FUZZY_WORDS: usize = 3;
+/// Writer memory: plenty for tens of thousands of small docs.
+const WRITER_BYTES: usize = 20_000_000;
+
+/// Weights of the roles and how their scores combine; tuned on the dev split only.
+#[derive(Debug, Clone)]
+pub struct Tuning {
+    /// Boost per role field.
+    pub boosts: Vec<(Role, f32)>,
+    /// Boost of the toolbox-name field.
+    pub toolbox_boost: f32,
+    /// Boost of a misspelt-name match (edit distance 1 or 2).
+    pub fuzzy_boost: f32,
+    /// How much the other fields add to a word's best field (0 = max only, 1 = sum).
+    pub tie_breaker: f32,
+    /// Factor on a toolbox's or workflow's score: a toolbox is a drill-in, not an
+    /// answer, so a tool carrying the same words ranks first.
+    pub toolbox_factor: f32,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            boosts: vec![
+                (Role::Name, 1.6),
+                (Role::Tag, 1.5),
+                (Role::Description, 1.4),
+                (Role::Argument, 0.8),
+                (Role::Returns, 0.6),
+                (Role::Example, 0.6),
+                (Role::Readme, 0.4),
+            ],
+            toolbox_boost: 1.0,
+            fuzzy_boost: 1.5,
+            tie_breaker: 0.5,
+            toolbox_factor: 0.3,
+        }
+    }
+}
+
+/// One keyword hit: the asset's key and its score.
+pub struct KeywordHit {
+    /// The asset key.
+    pub key: String,
+    /// BM25 score summed over the query's words.
+    pub score: f32,
+}
+
+/// The index, its writer and reader, and the analyzers the queries reuse.
+pub struct KeywordIndex {
+    writer: IndexWriter<TantivyDocument>,
+    reader: IndexReader,
+    key: Field,
+    exact: Field,
+    spelled: Field,
+    toolbox: Field,
+    roles: HashMap<Role, Field>,
+    words: TextAnalyzer,
+    tuning: Tuning,
+}
+
+fn words_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(StopWordFilter::remove(
+            STOP_WORDS.split_whitespace().map(str::to_string),
+        ))
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
+fn text(tokenizer: &str, record: IndexRecordOption) -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(tokenizer)
+            .set_index_option(record),
+    )
+}
+
+/// Role fields, in rank order (also the tie-break order).
+pub const ROLES: [Role; 7] = [
+    Role::Name,
+    Role::Tag,
+    Role::Description,
+    Role::Argument,
+    Role::Returns,
+    Role::Example,
+    Role::Readme,
+];
+
+impl KeywordIndex {
+    /// An empty index in RAM.
+    pub fn new(tuning: Tuning) -> tantivy::Result<KeywordIndex> {
+        let mut schema = Schema::builder();
+        let key = schema.add_text_field("key", STRING | STORED);
+        let exact = schema.add_text_field("exact", text("cm_exact", IndexRecordOption::Basic));
+        let spelled = schema.add_text_field("spelled", text("cm_plain", IndexRecordOption::Basic));
+        let toolbox =
+            schema.add_text_field("toolbox", text("cm_words", IndexRecordOption::WithFreqs));
+        let roles = ROLES
+            .iter()
+            .map(|r| {
+                let name = format!("{r:?}").to_lowercase();
+                (
+                    *r,
+                    schema.add_text_field(&name, text("cm_words", IndexRecordOption::WithFreqs)),
+                )
+            })
+            .collect();
+        let index = Index::create_in_ram(schema.build());
+        index.tokenizers().register("cm_words", words_analyzer());
+        index.tokenizers().register(
+            "cm_exact",
+            TextAnalyzer::builder(RawTokenizer::default())
+                .filter(LowerCaser)
+                .build(),
+        );
+        index.tokenizers().register(
+            "cm_plain",
+            TextAnalyzer::builder(SimpleTokenizer::default())
+                .filter(LowerCaser)
+                .build(),
+        );
+        let writer = index.writer_with_num_threads(1, WRITER_BYTES)?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(KeywordIndex {
+            writer,
+            reader,
+            key,
+            exact,
+            spelled,
+            toolbox,
+            roles,
+            words: words_analyzer(),
+            tuning,
+        })
+    }
+
+    /// Adds or replaces a doc (visible after [`KeywordIndex::commit`]).
+    pub fn upsert(&mut self, doc: &AssetDoc) -> tantivy::Result<()> {
+        self.delete(&doc.key);
+        let mut d = doc!(
+            self.key => doc.key.as_str(),
+            self.exact => doc.name.as_str(),
+            self.exact => doc.identity.as_str(),
+            self.spelled => format!("{} {}", doc.name, name_words(&doc.name)),
+            self.toolbox => name_words(&doc.toolbox),
+        );
+        for (role, value) in &doc.fields {
+            let value = match role {
+                Role::Name => format!("{} {}", doc.name, name_words(&doc.name)),
+                _ => expand_identifiers(value),
+            };
+            d.add_text(self.roles[role], value);
+        }
+        self.writer.add_document(d)?;
+        Ok(())
+    }
+
+    /// Removes a doc by key.
+    pub fn delete(&mut self, key: &str) {
+        self.writer
+            .delete_term(Term::from_field_text(self.key, key));
+    }
+
+    /// Commits and reloads the reader, so the change is searchable at once.
+    pub fn commit(&mut self) -> tantivy::Result<()> {
+        self.writer.commit()?;
+        self.reader.reload()
+    }
+
+    /// The analyzed (lower-cased, stemmed) words of `text`, unique, in order.
+    pub fn analyze(&self, text: &str) -> Vec<String> {
+        let mut analyzer = self.words.clone();
+        let expanded = expand_identifiers(text);
+        let mut stream = analyzer.token_stream(&expanded);
+        let mut out: Vec<String> = Vec::new();
+        while let Some(t) = stream.next() {
+            if !out.contains(&t.text) {
+                out.push(t.text.clone());
+            }
+        }
+        out
+    }
+
+    /// Keys of assets whose name or identity is one of the query's words.
+    pub fn exact(&self, query: &str) -> tantivy::Result<Vec<String>> {
+        let candidates = candidate_names(query);
+        if candidates.is_empty() {
+            return Ok(Vec::new());
+        }
+        let clauses: Vec<(Occur, Box<dyn Query>)> = candidates
+            .iter()
+            .take(MAX_QUERY_WORDS)
+            .map(|w| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(self.exact, w),
+                    IndexRecordOption::Basic,
+                ));
+                (Occur::Should, q)
+            })
+            .collect();
+        let hits = self.run(&BooleanQuery::new(clauses), 64)?.0;
+        Ok(hits.into_iter().map(|h| h.key).collect())
+    }
+
+    /// The best `limit` keyword hits and how many assets matched in all.
+    pub fn search(&self, query: &str, limit: usize) -> tantivy::Result<(Vec<KeywordHit>, usize)> {
+        let words = self.analyze(query);
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for word in words.iter().take(MAX_QUERY_WORDS) {
+            let mut per_field: Vec<Box<dyn Query>> = Vec::new();
+            for (role, boost) in &self.tuning.boosts {
+                per_field.push(self.term(self.roles[role], word, *boost));
+            }
+            per_field.push(self.term(self.toolbox, word, self.tuning.toolbox_boost));
+            clauses.push((
+                Occur::Should,
+                Box::new(DisjunctionMaxQuery::with_tie_breaker(
+                    per_field,
+                    self.tuning.tie_breaker,
+                )),
+            ));
+        }
+        // Misspelt names: only for short queries (a name typed as the query); in a
+        // sentence every long word would fuzzily match some tool name and add noise.
+        let plain = plain_words(query);
+        if plain.len() <= MAX_FUZZY_WORDS {
+            for word in plain {
+                let chars = word.chars().count();
+                if chars >= 5 {
+                    let distance = if chars >= 9 { 2 } else { 1 };
+                    let fuzzy = FuzzyTermQuery::new(
+                        Term::from_field_text(self.spelled, &word),
+                        distance,
+                        true,
+                    );
+                    clauses.push((
+                        Occur::Should,
+                        Box::new(BoostQuery::new(Box::new(fuzzy), self.tuning.fuzzy_boost)),
+                    ));
+                }
+            }
+        }
+        if clauses.is_empty() {
+            return Ok((Vec::new(), 0));
+        }
+        self.run(&BooleanQuery::new(clauses), limit)
+    }
+
+    fn term(&self, field: Field, word: &str, boost: f32) -> Box<dyn Query> {
+        let q = TermQuery::new(
+            Term::from_field_text(field, word),
+            IndexRecordOption::WithFreqs,
+        );
+        Box::new(BoostQuery::new(Box::new(q), boost))
+    }
+
+    fn run(&self, query: &dyn Query, limit: usize) -> tantivy::Result<(Vec<KeywordHit>, usize)> {
+        let searcher = self.reader.searcher();
+        let (top, total) = searcher.search(
+            query,
+            &(TopDocs::with_limit(limit.max(1)).order_by_score(), Count),
+        )?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            if let Some(key) = doc.get_first(self.key).and_then(|v| v.as_str()) {
+                hits.push(KeywordHit {
+                    key: key.to_string(),
+                    score,
+                });
+            }
+        }
+        Ok((hits, total))
+    }
+}
+
+/// Lower-cased alphanumeric words of the query, unstemmed (for misspelt names).
+fn plain_words(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in name_words(query).split_whitespace() {
+        let w = w.to_lowercase();
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
+}

@@ -1,0 +1,246 @@
+//! Discovery: keyword and semantic search over every tool, toolbox and workflow.
+//!
+//! [`SearchService`] keeps a tantivy index in RAM and a vector per asset from the
+//! bundled static model. It follows the asset index lazily and incrementally: each
+//! search names the snapshot it runs on, and when that is not the one last indexed,
+//! only the assets that changed are re-indexed (one long-lived writer; the reader is
+//! reloaded right after commit, so a change is searchable at once).
+
+mod document;
+mod embed;
+pub mod install;
+mod keyword;
+mod rank;
+mod wordpiece;
+pub mod words;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+use crate::assets::AssetIndex;
+
+pub use document::{AssetDoc, AssetType, Role};
+pub use embed::StaticModel;
+pub use keyword::Tuning;
+pub use rank::{Matched, Row};
+
+use keyword::KeywordIndex;
+
+/// The most rows one search returns; larger limits are cut to this.
+pub const MAX_LIMIT: usize = 1_000;
+/// Rows returned when no limit is given.
+pub const DEFAULT_LIMIT: usize = 10;
+
+/// How a query ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// By the words an asset carries (BM25 over role fields, exact names first).
+    Keyword,
+    /// By meaning: the static model's cosine fused with the keyword ranking.
+    Semantic,
+}
+
+impl Mode {
+    /// Parses `"keyword"` or `"semantic"`.
+    pub fn parse(text: &str) -> Result<Mode, SearchError> {
+        match text {
+            "keyword" => Ok(Mode::Keyword),
+            "semantic" => Ok(Mode::Semantic),
+            other => Err(SearchError::UnknownMode(other.chars().take(40).collect())),
+        }
+    }
+
+    /// Semantic: the static model is compiled into every build.
+    pub fn default_mode() -> Mode {
+        Mode::Semantic
+    }
+}
+
+/// A search: the query, how to rank, where to look and how many rows to return.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    /// The query text; empty lists the toolbox's tools or the catalogue.
+    pub query: String,
+    /// Ranking mode.
+    pub mode: Mode,
+    /// Only assets of this toolbox.
+    pub toolbox: Option<String>,
+    /// How many rows `value` holds.
+    pub limit: usize,
+}
+
+impl SearchRequest {
+    /// A request with the default mode and limit.
+    pub fn new(query: impl Into<String>) -> SearchRequest {
+        SearchRequest {
+            query: query.into(),
+            mode: Mode::default_mode(),
+            toolbox: None,
+            limit: DEFAULT_LIMIT,
+        }
+    }
+
+    /// Checks a limit given by a script: a whole number from 0; above [`MAX_LIMIT`]
+    /// (infinity included) is cut to it.
+    pub fn limit_from(value: f64) -> Result<usize, SearchError> {
+        if value.is_nan() || value < 0.0 || (value.is_finite() && value.fract() != 0.0) {
+            return Err(SearchError::BadLimit(value.to_string()));
+        }
+        Ok((value as usize).min(MAX_LIMIT))
+    }
+}
+
+/// What a search found.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResult {
+    /// The best `limit` rows.
+    pub rows: Vec<Row>,
+    /// How many assets matched in all.
+    pub total: usize,
+    /// The mode that ranked them.
+    pub mode: Mode,
+}
+
+/// Why a search could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// `mode` is not one of the two.
+    #[error("unknown search mode '{0}': use \"keyword\" (by words) or \"semantic\" (by meaning)")]
+    UnknownMode(String),
+    /// `limit` is negative, fractional or not a number.
+    #[error("limit must be a whole number from 0 to {MAX_LIMIT}, got {0}")]
+    BadLimit(String),
+    /// `toolbox` names no toolbox.
+    #[error("no toolbox named '{0}'")]
+    UnknownToolbox(String),
+    /// The index failed (a bug: report it).
+    #[error("the search index failed: {0}; this is a bug, please report it")]
+    Index(#[from] tantivy::TantivyError),
+}
+
+/// The indexed state: the tantivy index, the docs and vectors, and the snapshot they follow.
+struct State {
+    keyword: KeywordIndex,
+    docs: BTreeMap<String, AssetDoc>,
+    vectors: HashMap<String, Vec<f32>>,
+    snapshot: Option<Arc<AssetIndex>>,
+}
+
+/// Search over an asset index, kept in sync lazily and incrementally.
+pub struct SearchService {
+    state: Mutex<Option<State>>,
+    tuning: Tuning,
+    fusion: rank::Fusion,
+}
+
+impl std::fmt::Debug for SearchService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchService").finish_non_exhaustive()
+    }
+}
+
+impl Default for SearchService {
+    fn default() -> SearchService {
+        SearchService::new()
+    }
+}
+
+impl SearchService {
+    /// An empty service; the index is built on the first search.
+    pub fn new() -> SearchService {
+        SearchService::with_tuning(Tuning::default(), rank::Fusion::default())
+    }
+
+    /// A service with other weights (for the evaluation).
+    pub fn with_tuning(tuning: Tuning, fusion: rank::Fusion) -> SearchService {
+        SearchService {
+            state: Mutex::new(None),
+            tuning,
+            fusion,
+        }
+    }
+
+    /// Brings the index up to `index`; returns how many assets were re-indexed and removed.
+    pub fn sync(&self, index: &Arc<AssetIndex>) -> Result<(usize, usize), SearchError> {
+        let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.sync_locked(&mut guard, index)
+    }
+
+    fn sync_locked(
+        &self,
+        guard: &mut Option<State>,
+        index: &Arc<AssetIndex>,
+    ) -> Result<(usize, usize), SearchError> {
+        if guard.is_none() {
+            *guard = Some(State {
+                keyword: KeywordIndex::new(self.tuning.clone())?,
+                docs: BTreeMap::new(),
+                vectors: HashMap::new(),
+                snapshot: None,
+            });
+        }
+        let state = guard.as_mut().expect("just set");
+        if state
+            .snapshot
+            .as_ref()
+            .is_some_and(|s| Arc::ptr_eq(s, index))
+        {
+            return Ok((0, 0));
+        }
+        let changes = document::diff(state.snapshot.as_ref(), &state.docs, index);
+        let counts = (changes.upserts.len(), changes.deletes.len());
+        if counts != (0, 0) {
+            let model = StaticModel::bundled();
+            for key in &changes.deletes {
+                state.keyword.delete(key);
+                state.docs.remove(key);
+                state.vectors.remove(key);
+            }
+            for doc in changes.upserts {
+                state.keyword.upsert(&doc)?;
+                match model.embed(&doc.meaning_text()) {
+                    Some(v) => state.vectors.insert(doc.key.clone(), v),
+                    None => state.vectors.remove(&doc.key),
+                };
+                state.docs.insert(doc.key.clone(), doc);
+            }
+            state.keyword.commit()?;
+            tracing::debug!(
+                upserts = counts.0,
+                deletes = counts.1,
+                "search index updated"
+            );
+        }
+        state.snapshot = Some(index.clone());
+        Ok(counts)
+    }
+
+    /// Runs one search over `index` (syncing first when it is a new snapshot).
+    pub fn search(
+        &self,
+        index: &Arc<AssetIndex>,
+        request: &SearchRequest,
+    ) -> Result<SearchResult, SearchError> {
+        if let Some(b) = &request.toolbox {
+            if !index.has_toolbox(b) {
+                return Err(SearchError::UnknownToolbox(b.chars().take(80).collect()));
+            }
+        }
+        let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.sync_locked(&mut guard, index)?;
+        let state = guard.as_ref().expect("synced");
+        let ctx = rank::Context {
+            keyword: &state.keyword,
+            docs: &state.docs,
+            vectors: &state.vectors,
+            fusion: &self.fusion,
+            tuning: &self.tuning,
+        };
+        ctx.search(request)
+    }
+}
+
+pub use rank::Fusion;

@@ -1,0 +1,401 @@
+//! Ranking: exact names first, then keyword (BM25 over role fields) or the fusion of
+//! keyword and meaning, then role, then identity. Builds the rows a script sees.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use super::document::{AssetDoc, AssetType, Role};
+use super::embed::{dot, StaticModel};
+use super::keyword::{KeywordIndex, ROLES};
+use super::words::bounded;
+use super::{Mode, SearchError, SearchRequest, SearchResult};
+use crate::assets::Origin;
+
+/// How keyword and meaning rankings are fused (reciprocal-rank fusion); tuned on dev.
+#[derive(Debug, Clone)]
+pub struct Fusion {
+    /// The RRF constant: larger flattens the contribution of top ranks.
+    pub k: f32,
+    /// Weight of the keyword ranking.
+    pub keyword_weight: f32,
+    /// Weight of the meaning ranking.
+    pub meaning_weight: f32,
+    /// How many candidates each side contributes.
+    pub depth: usize,
+    /// Cosine from which an asset counts as a match by meaning (for `total`).
+    pub close: f32,
+}
+
+impl Default for Fusion {
+    fn default() -> Fusion {
+        Fusion {
+            k: 20.0,
+            keyword_weight: 1.0,
+            meaning_weight: 0.7,
+            depth: 100,
+            close: 0.3,
+        }
+    }
+}
+
+/// Which role a query hit and how much of the query it carried.
+#[derive(Debug, Clone, Serialize)]
+pub struct Matched {
+    /// The best role any query word was found in (`meaning` when none).
+    pub role: Role,
+    /// The file that role's text is read from.
+    pub file: &'static str,
+    /// How many of the query's words the asset carries.
+    pub words: usize,
+    /// How many words the query has.
+    pub of: usize,
+    /// The keyword score (BM25 over role fields, boosted by role).
+    pub weight: f32,
+}
+
+/// One result row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// `<box>.<name>` for a tool, the toolbox name for a toolbox or workflow.
+    pub identity: String,
+    /// The tool's or toolbox's name.
+    pub name: String,
+    /// The toolbox.
+    pub toolbox: String,
+    /// `tool`, `toolbox` or `workflow`.
+    #[serde(rename = "assetType")]
+    pub asset_type: AssetType,
+    /// Whether the registry holds the function a call would run.
+    pub registered: bool,
+    /// `world` or `library`.
+    pub from: Origin,
+    /// One line: what it does.
+    pub description: String,
+    /// Why a query hit it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<Matched>,
+    /// Stable id of the asset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guid: Option<String>,
+    /// Whether the world holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub installed: Option<bool>,
+    /// The `tool_exec` script that acts on it.
+    #[serde(rename = "use", skip_serializing_if = "Option::is_none")]
+    pub use_script: Option<String>,
+    /// The call that copies its library toolbox into the world.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub install: Option<String>,
+    /// Relevance in 0..1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p: Option<f32>,
+}
+
+/// What one search reads.
+pub struct Context<'a> {
+    pub keyword: &'a KeywordIndex,
+    pub docs: &'a BTreeMap<String, AssetDoc>,
+    pub vectors: &'a HashMap<String, Vec<f32>>,
+    pub fusion: &'a Fusion,
+    pub tuning: &'a super::keyword::Tuning,
+}
+
+/// A candidate on its way to a row.
+struct Candidate<'a> {
+    doc: &'a AssetDoc,
+    pin: u8,
+    score: f32,
+    keyword: f32,
+    cosine: Option<f32>,
+}
+
+impl Context<'_> {
+    /// Runs the request.
+    pub fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
+        let query = bounded(&request.query).trim();
+        if query.is_empty() {
+            return Ok(self.listing(request));
+        }
+        let in_scope = |doc: &AssetDoc| match &request.toolbox {
+            Some(b) => doc.toolbox == *b && doc.asset_type == AssetType::Tool,
+            None => true,
+        };
+        let fetch = if request.toolbox.is_some() {
+            self.docs.len()
+        } else {
+            self.fusion.depth.max(request.limit)
+        };
+        let (hits, mut total) = self.keyword.search(query, fetch)?;
+        let mut candidates: HashMap<&str, Candidate> = HashMap::new();
+        let mut scored: Vec<(&AssetDoc, f32)> = hits
+            .iter()
+            .filter_map(|hit| {
+                let doc = self.docs.get(&hit.key).filter(|d| in_scope(d))?;
+                let factor = match doc.asset_type {
+                    AssetType::Tool => 1.0,
+                    _ => self.tuning.toolbox_factor,
+                };
+                Some((doc, hit.score * factor))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.identity.cmp(&b.0.identity)));
+        let scoped = scored.len();
+        for (rank, (doc, score)) in scored.into_iter().enumerate() {
+            let fused = match request.mode {
+                Mode::Keyword => score,
+                Mode::Semantic => self.fusion.keyword_weight / (self.fusion.k + rank as f32 + 1.0),
+            };
+            candidates.insert(
+                &doc.key,
+                Candidate {
+                    doc,
+                    pin: 0,
+                    score: fused,
+                    keyword: score,
+                    cosine: None,
+                },
+            );
+        }
+        if request.toolbox.is_some() {
+            total = scoped;
+        }
+        // A query with no letter or digit (punctuation only) has no meaning to rank by.
+        if request.mode == Mode::Semantic && query.chars().any(char::is_alphanumeric) {
+            total += self.add_meaning(query, &in_scope, &mut candidates);
+        }
+        self.pin_exact(query, &in_scope, &mut candidates)?;
+        let mut ranked: Vec<Candidate> = candidates.into_values().collect();
+        ranked.sort_by(|a, b| {
+            b.pin
+                .cmp(&a.pin)
+                .then(bucket(b.score).cmp(&bucket(a.score)))
+                .then(a.doc.identity.cmp(&b.doc.identity))
+        });
+        let total = total.max(ranked.iter().filter(|c| c.pin > 0).count());
+        let words = self.keyword.analyze(query);
+        let rows = ranked
+            .into_iter()
+            .take(request.limit)
+            .map(|c| self.row(&c, &words, request.mode))
+            .collect();
+        Ok(SearchResult {
+            rows,
+            total,
+            mode: request.mode,
+        })
+    }
+
+    /// Adds the assets closest in meaning; returns how many close ones were not keyword hits.
+    fn add_meaning<'a>(
+        &'a self,
+        query: &str,
+        in_scope: &dyn Fn(&AssetDoc) -> bool,
+        candidates: &mut HashMap<&'a str, Candidate<'a>>,
+    ) -> usize {
+        let Some(qv) = StaticModel::bundled().embed(query) else {
+            return 0;
+        };
+        let mut scored: Vec<(f32, &str)> = self
+            .vectors
+            .iter()
+            .map(|(k, v)| (dot(&qv, v), k.as_str()))
+            .collect();
+        let depth = self.fusion.depth.min(scored.len());
+        if depth == 0 {
+            return 0;
+        }
+        let mut extra = 0;
+        scored.select_nth_unstable_by(depth - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        let (top, _) = scored.split_at_mut(depth);
+        top.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        let mut rank = 0;
+        for (cos, key) in top.iter() {
+            let Some(doc) = self.docs.get(*key).filter(|d| in_scope(d)) else {
+                continue;
+            };
+            rank += 1;
+            let add = self.fusion.meaning_weight / (self.fusion.k + rank as f32);
+            match candidates.get_mut(*key) {
+                Some(c) => {
+                    c.score += add;
+                    c.cosine = Some(*cos);
+                }
+                // Only assets close in meaning join without a shared word.
+                None if *cos >= self.fusion.close => {
+                    extra += 1;
+                    candidates.insert(
+                        &doc.key,
+                        Candidate {
+                            doc,
+                            pin: 0,
+                            score: add,
+                            keyword: 0.0,
+                            cosine: Some(*cos),
+                        },
+                    );
+                }
+                None => {}
+            }
+        }
+        extra
+    }
+
+    /// Puts assets whose identity (pin 3), tool name (pin 2) or toolbox name (pin 1) is a
+    /// word of the query first.
+    fn pin_exact<'a>(
+        &'a self,
+        query: &str,
+        in_scope: &dyn Fn(&AssetDoc) -> bool,
+        candidates: &mut HashMap<&'a str, Candidate<'a>>,
+    ) -> Result<(), SearchError> {
+        let words: Vec<String> = super::words::candidate_names(query);
+        // Words as written (case kept) that can only be names, and the whole query.
+        let whole = query.trim().to_lowercase();
+        let named: Vec<String> = query
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .map(|w| w.trim_matches('.'))
+            .filter(|w| super::words::looks_like_identifier(w))
+            .map(str::to_lowercase)
+            .collect();
+        for key in self.keyword.exact(query)? {
+            let Some(doc) = self.docs.get(&key).filter(|d| in_scope(d)) else {
+                continue;
+            };
+            let identity = doc.identity.to_lowercase();
+            let name = doc.name.to_lowercase();
+            let pin = if doc.asset_type == AssetType::Tool && words.contains(&identity) {
+                3
+            } else if !(whole == name || whole == identity || named.contains(&name)) {
+                // A plain word that happens to be a name (`area`, `find`) is not pinned.
+                continue;
+            } else if doc.asset_type == AssetType::Tool {
+                2
+            } else {
+                1
+            };
+            let c = candidates.entry(&doc.key).or_insert(Candidate {
+                doc,
+                pin: 0,
+                score: 0.0,
+                keyword: 0.0,
+                cosine: None,
+            });
+            c.pin = c.pin.max(pin);
+        }
+        Ok(())
+    }
+
+    /// An empty query: the toolbox's tools, or every asset, by identity.
+    fn listing(&self, request: &SearchRequest) -> SearchResult {
+        let docs: Vec<&AssetDoc> = self
+            .docs
+            .values()
+            .filter(|d| match &request.toolbox {
+                Some(b) => d.toolbox == *b && d.asset_type == AssetType::Tool,
+                None => true,
+            })
+            .collect();
+        let mut sorted = docs.clone();
+        sorted.sort_by(|a, b| a.identity.cmp(&b.identity).then(a.key.cmp(&b.key)));
+        let rows = sorted
+            .iter()
+            .take(request.limit)
+            .map(|d| base_row(d))
+            .collect();
+        SearchResult {
+            rows,
+            total: docs.len(),
+            mode: request.mode,
+        }
+    }
+
+    fn row(&self, c: &Candidate, words: &[String], mode: Mode) -> Row {
+        let doc = c.doc;
+        let mut row = base_row(doc);
+        let matched = self.matched(doc, words, c.keyword);
+        let keyword_p = 1.0 - (-c.keyword / 10.0).exp();
+        let p = match (c.pin, mode, c.cosine) {
+            (1.., _, _) => 1.0,
+            (_, Mode::Semantic, Some(cos)) => keyword_p.max(cos.clamp(0.0, 1.0)),
+            _ => keyword_p,
+        };
+        row.matched = Some(matched);
+        row.guid = Some(doc.guid());
+        row.installed = Some(doc.installed);
+        row.use_script = Some(use_script(doc));
+        row.install = (!doc.installed).then(|| format!("tools.install('{}')", doc.toolbox));
+        row.p = Some((p * 1000.0).round() / 1000.0);
+        row
+    }
+
+    /// The best role a query word was found in, and how many words were found.
+    fn matched(&self, doc: &AssetDoc, words: &[String], weight: f32) -> Matched {
+        let mut found = vec![false; words.len()];
+        let mut best: Option<Role> = None;
+        let mut fields: Vec<(Role, String)> = ROLES
+            .iter()
+            .map(|r| (*r, doc.field(*r).to_string()))
+            .collect();
+        if doc.asset_type == AssetType::Tool {
+            fields[0].1.push(' ');
+            fields[0].1.push_str(&doc.toolbox);
+        }
+        for (role, text) in fields {
+            if text.is_empty() {
+                continue;
+            }
+            let field_words = self.keyword.analyze(&text);
+            for (i, w) in words.iter().enumerate() {
+                if field_words.contains(w) {
+                    found[i] = true;
+                    best = Some(best.map_or(role, |b: Role| b.min(role)));
+                }
+            }
+        }
+        let role = match best {
+            Some(r) => r,
+            None if weight > 0.0 => Role::Name,
+            None => Role::Meaning,
+        };
+        Matched {
+            role,
+            file: role.file(doc.asset_type),
+            words: found.iter().filter(|f| **f).count(),
+            of: words.len(),
+            weight: (weight * 1000.0).round() / 1000.0,
+        }
+    }
+}
+
+/// Scores compared at a fixed precision, so ties fall to the identity deterministically.
+fn bucket(score: f32) -> i64 {
+    (score as f64 * 1e6).round() as i64
+}
+
+fn base_row(doc: &AssetDoc) -> Row {
+    Row {
+        identity: doc.identity.clone(),
+        name: doc.name.clone(),
+        toolbox: doc.toolbox.clone(),
+        asset_type: doc.asset_type,
+        registered: doc.registered,
+        from: doc.from,
+        description: doc.description.clone(),
+        matched: None,
+        guid: None,
+        installed: None,
+        use_script: None,
+        install: None,
+        p: None,
+    }
+}
+
+/// The script that acts on an asset: call a tool, start a workflow, read a toolbox.
+fn use_script(doc: &AssetDoc) -> String {
+    match doc.asset_type {
+        AssetType::Tool => format!("return tools.use('{}', '{}')", doc.toolbox, doc.name),
+        AssetType::Workflow => format!("return tools.use('{}', 'start')", doc.toolbox),
+        AssetType::Toolbox => format!("return tools.list('{}', 2)", doc.toolbox),
+    }
+}

@@ -1,0 +1,123 @@
+//! Splitting identifiers and queries into words, shared by the keyword and semantic sides.
+
+/// At most this many characters of a query are read; the rest is ignored (bounded work).
+pub const MAX_QUERY_CHARS: usize = 1_000;
+
+/// Inserts a space at each camelCase boundary (`getWeather` -> `get Weather`,
+/// `HTTPServer` -> `HTTP Server`) and keeps the joined form too, so both
+/// `getweather` and `weather` find it. Snake case, dots and hyphens are split by the
+/// tokenizers themselves.
+pub fn expand_identifiers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for word in text.split_inclusive(|c: char| !c.is_alphanumeric()) {
+        out.push_str(word);
+        let core: String = word.chars().filter(|c| c.is_alphanumeric()).collect();
+        let split = split_camel(&core);
+        if split.len() > 1 {
+            out.push(' ');
+            out.push_str(&split.join(" "));
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// The camelCase parts of one alphanumeric word.
+pub fn split_camel(word: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for i in 1..chars.len() {
+        let (at, c) = chars[i];
+        let prev = chars[i - 1].1;
+        let next_lower = chars.get(i + 1).is_some_and(|(_, n)| n.is_lowercase());
+        let boundary = (c.is_uppercase() && (prev.is_lowercase() || prev.is_ascii_digit()))
+            || (c.is_uppercase() && prev.is_uppercase() && next_lower)
+            || (c.is_ascii_digit() && prev.is_alphabetic());
+        if boundary {
+            parts.push(&word[start..at]);
+            start = at;
+        }
+    }
+    parts.push(&word[start..]);
+    parts
+}
+
+/// A name or identity written as words: `text.slugify_all` -> `text slugify all`.
+pub fn name_words(name: &str) -> String {
+    let spaced: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect();
+    spaced
+        .split_whitespace()
+        .flat_map(split_camel)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The query, cut to [`MAX_QUERY_CHARS`] on a character boundary.
+pub fn bounded(query: &str) -> &str {
+    match query.char_indices().nth(MAX_QUERY_CHARS) {
+        Some((at, _)) => &query[..at],
+        None => query,
+    }
+}
+
+/// Words of the query that could be a tool name or identity: runs of identifier
+/// characters and dots, lower-cased, with trailing dots trimmed.
+pub fn candidate_names(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = query
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .map(|w| w.trim_matches('.').to_lowercase())
+        .filter(|w| !w.is_empty() && w.len() <= 200)
+        .collect();
+    out.dedup();
+    out
+}
+
+/// True when a query word can only be a name: it has a dot, an underscore, a digit or an
+/// inner capital (`text.slugify`, `send_email`, `wordCount`). Plain words such as
+/// `compose` are names only when they are the whole query.
+pub fn looks_like_identifier(word: &str) -> bool {
+    word.contains(['.', '_'])
+        || word.chars().any(|c| c.is_ascii_digit())
+        || word.chars().skip(1).any(char::is_uppercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camel_case_splits_on_case_and_digits() {
+        assert_eq!(split_camel("getWeather"), ["get", "Weather"]);
+        assert_eq!(split_camel("HTTPServer2"), ["HTTP", "Server", "2"]);
+        assert_eq!(split_camel("plain"), ["plain"]);
+    }
+
+    #[test]
+    fn identifiers_keep_the_joined_form() {
+        let text = expand_identifiers("call getWeather now");
+        assert!(text.contains("getWeather") && text.contains("get Weather"));
+    }
+
+    #[test]
+    fn names_become_words() {
+        assert_eq!(name_words("mail.sendEmail_now"), "mail send Email now");
+    }
+
+    #[test]
+    fn candidates_keep_dotted_identities() {
+        assert_eq!(
+            candidate_names("use text.slugify, please!"),
+            ["use", "text.slugify", "please"]
+        );
+    }
+
+    #[test]
+    fn long_queries_are_cut_on_a_char_boundary() {
+        let q = "é".repeat(5_000);
+        assert_eq!(bounded(&q).chars().count(), MAX_QUERY_CHARS);
+    }
+}

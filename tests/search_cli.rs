@@ -1,0 +1,216 @@
+//! `codemode search` on the command line, and `tools.install` copying a library toolbox.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn codemode(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(args)
+        .output()
+        .expect("codemode runs")
+}
+
+fn world() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/worlds/search")
+        .display()
+        .to_string()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn search_prints_a_compact_listing_with_the_exact_name_first() {
+    let out = codemode(&["search", "slugify", "--world", &world()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].contains("for \"slugify\" (semantic)"), "{stdout}");
+    assert!(
+        lines[1].starts_with("1. text.slugify - Turn text into a URL slug."),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn search_json_gives_rows_and_total() {
+    let out = codemode(&[
+        "search",
+        "count words",
+        "--world",
+        &world(),
+        "--mode",
+        "keyword",
+        "--limit",
+        "2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(value["value"][0]["identity"], "text.wordCount");
+    assert!(value["value"].as_array().unwrap().len() <= 2);
+    assert!(value["total"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn search_lists_a_toolbox_with_an_empty_query() {
+    let out = codemode(&["search", "--toolbox", "mail", "--world", &world()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("mail.compose")
+            && stdout.contains("mail.inbox")
+            && !stdout.contains("text."),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn search_refuses_bad_options_with_a_hint() {
+    for (args, expect) in [
+        (
+            vec!["search", "x", "--mode", "fuzzy"],
+            "unknown search mode 'fuzzy'",
+        ),
+        (
+            vec!["search", "x", "--limit", "-1"],
+            "limit must be a whole number",
+        ),
+        (
+            vec!["search", "x", "--toolbox", "nope"],
+            "no toolbox named 'nope'",
+        ),
+    ] {
+        let mut args = args.clone();
+        let w = world();
+        args.extend(["--world", &w]);
+        let out = codemode(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(expect) && stderr.contains("hint:"),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn search_accepts_query_syntax_and_control_characters_as_text() {
+    let out = codemode(&[
+        "search",
+        "\"slugify\" (x) * : \u{1}\\",
+        "--world",
+        &world(),
+        "--mode",
+        "keyword",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("1. text.slugify"));
+}
+
+fn library() -> tempfile::TempDir {
+    let lib = tempfile::tempdir().unwrap();
+    let tool = lib.path().join("greet.toolbox/hello.tool");
+    std::fs::create_dir_all(&tool).unwrap();
+    std::fs::write(
+        tool.join("init.luau"),
+        "--!desc Say hello to someone.\nlocal function hello(who: string): string\n\treturn 'hello ' .. who\nend\n\nreturn hello\n",
+    )
+    .unwrap();
+    std::fs::write(
+        lib.path().join("greet.toolbox/README.md"),
+        "# greet\n\nGreetings.\n",
+    )
+    .unwrap();
+    lib
+}
+
+fn exec(world: &Path, lib: &Path, script: &str) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["exec", "--world"])
+        .arg(world)
+        .arg("--library")
+        .arg(lib)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    serde_json::from_slice(&out.stdout).expect("one JSON envelope")
+}
+
+#[test]
+fn install_copies_a_library_toolbox_into_the_world_once() {
+    let lib = library();
+    let world = tempfile::tempdir().unwrap();
+    let found = exec(
+        world.path(),
+        lib.path(),
+        "local r = tools.search('hello', { mode = 'keyword' })\nreturn r.value[1]",
+    );
+    assert_eq!(found["value"]["identity"], "greet.hello", "{found}");
+    assert_eq!(found["value"]["from"], "library");
+    assert_eq!(found["value"]["installed"], false);
+    assert_eq!(found["value"]["install"], "tools.install('greet')");
+
+    let installed = exec(world.path(), lib.path(), "return tools.install('greet')");
+    assert_eq!(installed["value"]["ok"], true, "{installed}");
+    let copied = world.path().join("greet.toolbox/hello.tool/init.luau");
+    assert!(copied.is_file() && world.path().join("greet.toolbox/README.md").is_file());
+    let leftovers: Vec<_> = std::fs::read_dir(world.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "no temporary folder is left behind");
+
+    let after = exec(
+        world.path(),
+        lib.path(),
+        "local r = tools.search('hello', { mode = 'keyword' })\nreturn r.value[1]",
+    );
+    assert_eq!(after["value"]["from"], "world", "{after}");
+    assert_eq!(after["value"]["installed"], true);
+    assert!(after["value"].get("install").is_none());
+
+    std::fs::write(&copied, "-- edited\n").unwrap();
+    let again = exec(world.path(), lib.path(), "return tools.install('greet')");
+    assert_eq!(again["value"]["ok"], false);
+    assert!(
+        again["value"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("already holds toolbox 'greet'"),
+        "{again}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&copied).unwrap(),
+        "-- edited\n",
+        "never clobbers"
+    );
+}
+
+#[test]
+fn install_refuses_unknown_toolboxes_and_wrong_types() {
+    let lib = library();
+    let world = tempfile::tempdir().unwrap();
+    let missing = exec(world.path(), lib.path(), "return tools.install('nope')");
+    assert_eq!(missing["value"]["ok"], false);
+    assert!(missing["value"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no toolbox named 'nope'"));
+    let wrong = exec(world.path(), lib.path(), "return tools.install(42)");
+    assert_eq!(wrong["ok"], false);
+    assert!(wrong["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("needs a toolbox name"));
+}
