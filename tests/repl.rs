@@ -155,3 +155,66 @@ fn reload_picks_up_tools_written_during_the_session() {
     let _ = child.wait();
     assert_eq!(rest, "reloaded: 1 tools in 1 toolboxes\n\"late\"\n");
 }
+
+/// The loop a new user follows: create a toolbox and a tool in the REPL, call it, edit
+/// init.luau in an editor, and call the new version, all in one session (live reload).
+#[test]
+fn an_edit_in_an_editor_shows_in_the_running_session() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    let world = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["--no-bundled", "--world"])
+        .arg(world.path())
+        .arg("repl")
+        .env("CODEMODE_HISTORY", world.path().join(".history"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("codemode runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let (lines, received) = mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut send = |entry: &str| writeln!(stdin, "{entry}").unwrap();
+    send("tools.createToolbox({ name = 'mine', description = 'Mine.' }).ok");
+    send("tools.create({ name = 'greet', toolbox = 'mine', description = 'Greet.', code = \"return 'v1'\" }).ok");
+    send("tools.mine.greet()");
+    let expect = |wanted: &str| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(line) = received.recv_timeout(Duration::from_millis(200)) {
+                if line == wanted {
+                    return;
+                }
+            }
+        }
+        panic!("the REPL never printed {wanted}");
+    };
+    expect("\"v1\"");
+
+    let init = world.path().join("mine.toolbox/greet.tool/init.luau");
+    let source = std::fs::read_to_string(&init).unwrap();
+    std::fs::write(&init, source.replace("'v1'", "'v2'")).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut seen = false;
+    while !seen && Instant::now() < deadline {
+        send("tools.mine.greet()");
+        while let Ok(line) = received.recv_timeout(Duration::from_millis(100)) {
+            seen |= line == "\"v2\"";
+        }
+    }
+    drop(send);
+    drop(stdin);
+    let _ = child.wait();
+    assert!(seen, "the edited tool never answered v2 in the same session");
+}

@@ -295,19 +295,6 @@ fn out_writes_the_file_and_keeps_stdout_empty() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--definitions=@codemode="));
 }
 
-/// Members declared ahead of the branch that implements them (search: `install`, `search`;
-/// command line: `bind`, `parseCommandLine`, `render`; authoring: `create`,
-/// `createToolbox`, `delete`). Empty this list once those branches are merged.
-const DECLARED_AHEAD: [&str; 8] = [
-    "install",
-    "search",
-    "bind",
-    "parseCommandLine",
-    "render",
-    "create",
-    "createToolbox",
-    "delete",
-];
 
 #[test]
 fn every_member_of_the_real_tools_table_is_declared() {
@@ -344,7 +331,7 @@ fn every_member_of_the_real_tools_table_is_declared() {
     {
         let name = line.split(':').next().unwrap();
         assert!(
-            real.iter().any(|r| r == name) || DECLARED_AHEAD.contains(&name),
+            real.iter().any(|r| r == name),
             "tools.{name} is declared but the prelude has no such member"
         );
     }

@@ -160,6 +160,19 @@ impl Cli {
         )?))
     }
 
+    /// Starts live reload for a long-running command. A watcher that cannot start (e.g. the
+    /// system's inotify limit) is reported and the command goes on without it.
+    fn watch(&self, registry: &Arc<Registry>) -> Option<codemode::Watcher> {
+        match registry.watch() {
+            Ok(watcher) => Some(watcher),
+            Err(e) => {
+                tracing::warn!("live reload is off: {e}");
+                eprintln!("codemode: live reload is off ({e}); :reload or a restart picks up edits");
+                None
+            }
+        }
+    }
+
     fn runtime(&self) -> anyhow::Result<Runtime> {
         Ok(Runtime::new(self.registry()?, self.limits())?)
     }

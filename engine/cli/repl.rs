@@ -9,6 +9,8 @@ use super::Cli;
 /// Runs the REPL. Exit 0, or 1 when stdin is not a terminal and an entry failed.
 pub fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
     let runtime = cli.runtime()?;
+    // Edits made in an editor show in the next entry, without :reload.
+    let _watcher = cli.watch(runtime.registry());
     let failures = Repl::new(runtime).run()?;
     let scripted = !std::io::IsTerminal::is_terminal(&std::io::stdin());
     Ok(if scripted && failures > 0 {

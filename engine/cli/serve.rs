@@ -38,6 +38,7 @@ pub struct ServeArgs {
 /// Builds the pool and serves until the client (stdio) or the process (HTTP) ends.
 pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let registry = cli.registry()?;
+    let _watcher = cli.watch(&registry);
     let workers = args.workers.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())

@@ -1,8 +1,8 @@
 //! Notices when the set of exposed tools changes, so sessions can send
 //! `notifications/tools/list_changed`.
 //!
-//! It polls the registry's snapshot pointer: cheap, and it works whether the snapshot is
-//! swapped by a file watcher, by `tools.create` or by the rescan below.
+//! It polls the registry's snapshot pointer: cheap, and it sees every swap, whether by
+//! the file watcher `codemode serve` starts or by `tools.create`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,28 +14,18 @@ use crate::registry::Registry;
 
 /// How often the snapshot pointer is compared.
 const POLL: Duration = Duration::from_millis(300);
-/// How often the roots are re-read while no file watcher swaps the snapshot.
-const RESCAN: Duration = Duration::from_secs(2);
 
 /// Starts the poller on the current tokio runtime; the receiver's value is a generation
 /// number bumped on every change of the exposed tool set.
 pub fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
     let (sender, receiver) = watch::channel(0u64);
-    // merge: start Registry::watch here (live reload), and drop the RESCAN below.
     tokio::spawn(async move {
         let mut seen = registry.snapshot();
         let mut names = fingerprint(&seen);
-        let mut since_rescan = Duration::ZERO;
         loop {
             tokio::time::sleep(POLL).await;
             if sender.is_closed() {
                 return;
-            }
-            since_rescan += POLL;
-            if since_rescan >= RESCAN {
-                since_rescan = Duration::ZERO;
-                let registry = registry.clone();
-                let _ = tokio::task::spawn_blocking(move || registry.reload()).await;
             }
             let now = registry.snapshot();
             if Arc::ptr_eq(&now, &seen) {

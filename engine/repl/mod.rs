@@ -74,7 +74,6 @@ impl Repl {
     /// Runs until the input ends or `:quit`; interactive on a terminal, line by line otherwise.
     /// Returns how many entries failed.
     pub fn run(mut self) -> std::io::Result<usize> {
-        // merge: start Registry::watch here (live reload for the session's registry)
         if std::io::stdin().is_terminal() {
             self.interactive()?;
         } else {
