@@ -216,5 +216,8 @@ fn an_edit_in_an_editor_shows_in_the_running_session() {
     drop(send);
     drop(stdin);
     let _ = child.wait();
-    assert!(seen, "the edited tool never answered v2 in the same session");
+    assert!(
+        seen,
+        "the edited tool never answered v2 in the same session"
+    );
 }

@@ -295,7 +295,6 @@ fn out_writes_the_file_and_keeps_stdout_empty() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--definitions=@codemode="));
 }
 
-
 #[test]
 fn every_member_of_the_real_tools_table_is_declared() {
     let world = fixture::world();

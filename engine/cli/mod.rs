@@ -167,7 +167,9 @@ impl Cli {
             Ok(watcher) => Some(watcher),
             Err(e) => {
                 tracing::warn!("live reload is off: {e}");
-                eprintln!("codemode: live reload is off ({e}); :reload or a restart picks up edits");
+                eprintln!(
+                    "codemode: live reload is off ({e}); :reload or a restart picks up edits"
+                );
                 None
             }
         }
@@ -182,6 +184,9 @@ impl Cli {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
+    if !matches!(cli.command, Command::Serve(_)) {
+        quiet_broken_pipe();
+    }
     let result = match &cli.command {
         Command::Run { file } => run::run(&cli, file),
         Command::Exec { file } => exec::exec(&cli, file.as_deref().unwrap_or("-")),
@@ -216,6 +221,15 @@ pub fn main() -> ExitCode {
             eprintln!("codemode: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `codemode list | head` should end quietly, as Unix tools do, not panic on a closed pipe.
+/// (The server keeps Rust's default: a client that hangs up must not kill it.)
+fn quiet_broken_pipe() {
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
