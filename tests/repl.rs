@@ -213,7 +213,6 @@ fn an_edit_in_an_editor_shows_in_the_running_session() {
             seen |= line == "\"v2\"";
         }
     }
-    drop(send);
     drop(stdin);
     let _ = child.wait();
     assert!(
