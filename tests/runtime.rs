@@ -181,3 +181,40 @@ fn memory_breach_leaves_a_working_runtime() {
         );
     }
 }
+
+#[test]
+fn a_tool_can_only_require_its_own_toolbox_modules() {
+    let world = World::new();
+    world
+        .file("a.toolbox/shared.module/init.luau", "return { secret = 'a' }")
+        .file("b.toolbox/shared.module/init.luau", "return { secret = 'b' }")
+        .file("outside.luau", "return 'escaped'")
+        .tool(
+            "b.probe",
+            "return function(path: string) local ok, v = pcall(require, path) return ok and v or tostring(v) end",
+        );
+    let mut rt = runtime(&world);
+    for path in [
+        "../a.toolbox/shared.module",
+        "../../outside",
+        "/etc/passwd",
+        "@self/../a",
+        ".a",
+        "a",
+    ] {
+        let env = rt.exec(&format!("return tools.b.probe({path:?})"), Output::Capture);
+        let value = env.value.unwrap_or_default();
+        let text = value.as_str().unwrap_or_default();
+        assert!(
+            text.contains("no such module"),
+            "require({path}) gave {value}"
+        );
+    }
+    let own = rt.exec("return tools.b.probe('.shared')", Output::Capture);
+    assert_eq!(
+        own.value,
+        Some(serde_json::json!({"secret": "b"})),
+        "{}",
+        own.to_json()
+    );
+}

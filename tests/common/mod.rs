@@ -43,10 +43,11 @@ pub fn bin() -> PathBuf {
 
 /// Runs `codemode ARGS` in `world` with `stdin`.
 pub fn codemode(world: &Path, args: &[&str], stdin: &str) -> Output {
+    // Global flags first: after `call <box>.<tool>` every word belongs to the tool.
     let mut child = Command::new(bin())
-        .args(args)
         .arg("--world")
         .arg(world)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
