@@ -44,6 +44,27 @@ pub fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
     }
 }
 
+/// What one run may write through `vfs.write`, in bytes; every write costs at least a
+/// block, so a run cannot flood the disk with files either.
+pub const MAX_RUN_WRITE_BYTES: usize = 64 * 1024 * 1024;
+const MIN_WRITE_COST: usize = 64 * 1024;
+
+/// Counts a write against the run's budget; refuses it when the budget is spent.
+fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let spent = with_state(lua, |s| {
+        s.written = s.written.saturating_add(bytes.max(MIN_WRITE_COST));
+        s.written
+    })?;
+    if spent > MAX_RUN_WRITE_BYTES {
+        return Err(HostError::hinted(
+            format!("this run has written its limit of {} MiB through vfs.write", MAX_RUN_WRITE_BYTES >> 20),
+            "write less per run (each write counts at least 64 KiB, so at most 1,024 files), or split the work over several runs",
+        )
+        .into_lua());
+    }
+    Ok(())
+}
+
 /// A [`VfsError`] as a Luau error.
 pub fn vfs_error(e: VfsError) -> mlua::Error {
     HostError::new(e.to_string()).into_lua()
@@ -71,6 +92,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 ))
                 .into_lua());
             };
+            charge_write(lua, text.as_bytes().len())?;
             let full = registry(lua)?
                 .vfs()
                 .write(&path, &text.as_bytes())

@@ -40,6 +40,8 @@ pub struct RunState {
     pub coroutines: usize,
     /// Coroutine cap.
     pub max_coroutines: usize,
+    /// Bytes written through `vfs.write` in this run (each write counts at least a block).
+    pub written: usize,
     /// The limit that stopped the run, if one did.
     pub breach: Option<Breach>,
     /// The registry the run reads (the world for `vfs`, the index to update after a write).
@@ -60,6 +62,7 @@ impl RunState {
             max_output_bytes: limits.max_output_bytes,
             coroutines: 0,
             max_coroutines: limits.max_coroutines,
+            written: 0,
             breach: None,
             registry: None,
         }
