@@ -12,7 +12,7 @@ use crate::assets::{compile, names, Origin};
 use crate::runtime::with_state;
 use crate::vfs::VfsError;
 
-use super::vfs::{refresh, registry};
+use super::vfs::{charge_write, refresh, registry};
 
 /// The `.metadata` fields `tools.createToolbox` and `tools.create` write.
 #[derive(Debug, Default, Deserialize, Serialize)]
@@ -127,6 +127,9 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             for pair in files.pairs::<String, mlua::LuaString>() {
                 let (file, text) = pair?;
                 contents.push((file, text.as_bytes().to_vec()));
+            }
+            for (_, text) in &contents {
+                charge_write(lua, text.len())?;
             }
             let registry = registry(lua)?;
             match registry.vfs().publish_dir(&parent, &name, &contents) {

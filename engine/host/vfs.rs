@@ -44,13 +44,13 @@ pub fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
     }
 }
 
-/// What one run may write through `vfs.write`, in bytes; every write costs at least a
+/// What one run may write (through `vfs.write` and `tools.create`), in bytes; every file costs at least a
 /// block, so a run cannot flood the disk with files either.
 pub const MAX_RUN_WRITE_BYTES: usize = 64 * 1024 * 1024;
 const MIN_WRITE_COST: usize = 64 * 1024;
 
 /// Counts a write against the run's budget; refuses it when the budget is spent.
-fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+pub fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     let spent = with_state(lua, |s| {
         s.written = s.written.saturating_add(bytes.max(MIN_WRITE_COST));
         s.written
