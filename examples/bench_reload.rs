@@ -107,7 +107,7 @@ fn main() {
         copies.push(t0.elapsed().as_secs_f64() * 1000.0);
     }
     println!(
-        "floor: copying and dropping the snapshot's maps (O(tools) pointer copies): {:.2} ms",
+        "floor: copying and dropping the snapshot's maps (persistent maps: shared, not copied): {:.2} ms",
         median(copies)
     );
     let mut version = 1000;

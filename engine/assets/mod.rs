@@ -15,9 +15,9 @@ mod signature;
 mod tool;
 mod update;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use imbl::OrdMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -78,21 +78,21 @@ pub struct AssetIndex {
     /// The roots, world first, then libraries in precedence order.
     pub roots: Arc<Vec<Root>>,
     /// Every toolbox folder, by key.
-    pub folders: BTreeMap<FolderKey, Arc<ToolboxFolder>>,
+    pub folders: OrdMap<FolderKey, Arc<ToolboxFolder>>,
     /// Every tool by identity; the world shadows the library.
-    pub tools: BTreeMap<String, Arc<ToolEntry>>,
+    pub tools: OrdMap<String, Arc<ToolEntry>>,
     /// Problems that are not one tool's: duplicate identities, bad toolbox folders.
     pub problems: Vec<String>,
     /// Every tool folder read, shadowed or not, by location: what incremental updates diff.
-    located: BTreeMap<ToolKey, Arc<ToolEntry>>,
+    located: OrdMap<ToolKey, Arc<ToolEntry>>,
     /// Identities defined twice in one root, with the message for `problems`.
-    duplicates: BTreeMap<String, String>,
+    duplicates: OrdMap<String, String>,
 }
 
 impl AssetIndex {
     /// Walks every root and reads every toolbox and tool (tools in parallel).
     pub fn build(roots: Arc<Vec<Root>>) -> AssetIndex {
-        let mut folders = BTreeMap::new();
+        let mut folders = OrdMap::new();
         let mut jobs = Vec::new();
         for (root_index, root) in roots.iter().enumerate() {
             for rel in root.toolbox_dirs() {
