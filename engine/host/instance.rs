@@ -11,7 +11,7 @@ use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Table, Value};
 
 use crate::assets::{Bytecode, FolderKey, Registration};
-use crate::runtime::{with_state, HostError, ENV_META};
+use crate::runtime::{with_state, HostError};
 
 use super::asset::{missing_tool, missing_toolbox};
 
@@ -57,12 +57,24 @@ pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function>
 
 /// Loaded chunks and `require` functions kept for the life of a VM. Only code is kept:
 /// every run still runs each chunk afresh in a new environment.
-#[derive(Default)]
 pub struct Factories {
     /// Chunk functions by the address of their bytecode (the `Arc` keeps it unique).
     chunks: HashMap<usize, (Bytecode, Function)>,
     /// One `require` per toolbox folder.
     requires: HashMap<FolderKey, Function>,
+    /// The read-only metatable of every environment (`__index` = the globals).
+    env_meta: Table,
+}
+
+impl Factories {
+    /// Empty caches for a VM whose environments use `env_meta`.
+    pub fn new(env_meta: Table) -> Factories {
+        Factories {
+            chunks: HashMap::new(),
+            requires: HashMap::new(),
+            env_meta,
+        }
+    }
 }
 
 /// Beyond this many cached chunks (edits pile up old versions), start over.
@@ -106,20 +118,27 @@ fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function>
 
 /// A tool's or module's environment: reads through to the globals, with its own `require`.
 pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
-    let env = lua.create_table()?;
-    env.raw_set("require", require_for(lua, folder)?)?;
-    env.set_metatable(Some(lua.named_registry_value::<Table>(ENV_META)?))?;
+    let (require, meta) = {
+        let factories = lua
+            .app_data_ref::<Factories>()
+            .ok_or_else(|| mlua::Error::runtime("the VM has no factories"))?;
+        (
+            factories.requires.get(folder).cloned(),
+            factories.env_meta.clone(),
+        )
+    };
+    let require = match require {
+        Some(f) => f,
+        None => require_for(lua, folder)?,
+    };
+    let env = lua.create_table_with_capacity(0, 1)?;
+    env.raw_set("require", require)?;
+    env.set_metatable(Some(meta))?;
     Ok(env)
 }
 
 /// The `require` of a toolbox folder, made once per VM.
 fn require_for(lua: &Lua, folder: &FolderKey) -> mlua::Result<Function> {
-    let cached = lua
-        .app_data_ref::<Factories>()
-        .and_then(|c| c.requires.get(folder).cloned());
-    if let Some(f) = cached {
-        return Ok(f);
-    }
     let key = folder.clone();
     let f = lua.create_function(move |lua, name: String| require(lua, &key, &name))?;
     if let Some(mut cache) = lua.app_data_mut::<Factories>() {

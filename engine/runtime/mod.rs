@@ -22,7 +22,7 @@ pub use json::to_json;
 pub use limits::Limits;
 pub use pool::{refused, Pool, PoolError};
 pub use state::{with_state, Breach, RunState};
-pub use vm::{reset_run_caches, Vm, ENV_META};
+pub use vm::{reset_run_caches, Vm};
 
 use crate::registry::Registry;
 use report::{script_error, Ending};

@@ -12,9 +12,6 @@ use super::state::{with_state, Breach};
 use crate::assets::AssetIndex;
 use crate::host;
 
-/// Registry key of the metatable every run and tool environment shares (`__index` = globals).
-pub const ENV_META: &str = "codemode.env_meta";
-
 /// Registry key of the prelude's private `run` table: per-run caches the runtime resets.
 const RUN_TABLE: &str = "codemode.run";
 
@@ -43,6 +40,8 @@ pub struct Vm {
     pub lua: Lua,
     /// The prelude's `run` table (see [`Vm::begin_run`]).
     run: Table,
+    /// The metatable of every environment (`__index` = the read-only globals).
+    env_meta: Table,
     /// The index whose toolbox names `run.boxes` holds.
     boxes_of: Option<Arc<AssetIndex>>,
 }
@@ -66,22 +65,21 @@ impl Vm {
         cap_coroutines(&lua, &globals)?;
         let run = lua.create_table()?;
         lua.set_named_registry_value(RUN_TABLE, run.clone())?;
-        lua.set_app_data(host::instance::Factories::default());
+        let env_meta = lua.create_table()?;
+        env_meta.raw_set("__index", globals.clone())?;
+        env_meta.raw_set("__metatable", "locked")?;
+        env_meta.set_readonly(true);
+        lua.set_app_data(host::instance::Factories::new(env_meta.clone()));
         // `vfs` is the one capability scripts get directly: files of the world only.
         globals.raw_set("vfs", host::vfs::module(&lua)?)?;
         install_prelude(&lua, &globals)?;
         lua.sandbox(true)?;
 
-        let env_meta = lua.create_table()?;
-        env_meta.raw_set("__index", globals.clone())?;
-        env_meta.raw_set("__metatable", "locked")?;
-        env_meta.set_readonly(true);
-        lua.set_named_registry_value(ENV_META, env_meta)?;
-
         deadline::install(&lua)?;
         Ok(Vm {
             lua,
             run,
+            env_meta,
             boxes_of: None,
         })
     }
@@ -116,7 +114,7 @@ impl Vm {
     pub fn script_env(&self) -> mlua::Result<Table> {
         let env = self.lua.create_table()?;
         env.raw_set("_G", env.clone())?;
-        env.set_metatable(Some(self.lua.named_registry_value::<Table>(ENV_META)?))?;
+        env.set_metatable(Some(self.env_meta.clone()))?;
         Ok(env)
     }
 }
