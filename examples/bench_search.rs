@@ -149,13 +149,14 @@ fn main() {
         );
     }
 
-    // Edit one tool on disk, reload the asset index, and make the change searchable.
+    // Edit one tool on disk, read the change into the asset index as the file watcher does
+    // (incrementally), and make it searchable.
     let edited = snapshot.tools.values().nth(tools / 2).unwrap().clone();
     let file = Path::new(&edited.path).join("init.luau");
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, text.replacen("--!desc", "--!desc zanzibarquux", 1)).unwrap();
     let t = Instant::now();
-    registry.reload();
+    registry.apply_changes(std::slice::from_ref(&file));
     let reload = t.elapsed().as_secs_f64() * 1e3;
     let fresh = registry.snapshot();
     let t = Instant::now();
@@ -169,7 +170,7 @@ fn main() {
         Some(edited.identity.as_str())
     );
     println!(
-        "edit one tool: asset reload {reload:.0} ms (full re-read today), search sync {sync:.1} ms ({upserts} re-indexed); searchable {:.0} ms after the reload started; vs full index rebuild {build:.0} ms: {:.0}x faster",
+        "edit one tool: incremental asset update {reload:.1} ms, search sync {sync:.1} ms ({upserts} re-indexed); searchable {:.1} ms after the update started (target 200 ms); vs full index rebuild {build:.0} ms: {:.0}x faster",
         reload + sync,
         build / sync
     );
