@@ -69,7 +69,8 @@ fn run_spec(path: &Path) -> Result<(), Failed> {
             .join(dir),
         None => temp.path().to_path_buf(),
     };
-    let bundled = header(&source, "world").is_none() || source.lines().any(|l| l.trim() == "--!bundled");
+    let bundled =
+        header(&source, "world").is_none() || source.lines().any(|l| l.trim() == "--!bundled");
     let registry = Arc::new(Registry::open(&world, &[], bundled)?);
     let mut runtime = Runtime::new(registry, limits.clone())?;
     let envelope = runtime.exec(&source, Output::Capture);
