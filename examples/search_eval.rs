@@ -8,7 +8,7 @@
 //!
 //! `cargo run --release --example search_eval -- DATA_DIR` (DATA_DIR holds `world/` and
 //! `queries.json`). Knobs for tuning on dev: CM_FUSION_K, CM_KEYWORD_WEIGHT,
-//! CM_MEANING_WEIGHT, CM_TIE, CM_FUZZY.
+//! CM_MEANING_WEIGHT, CM_COVERAGE_POWER (0 = plain rank fusion, as before), CM_TIE, CM_FUZZY.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -54,6 +54,9 @@ fn service() -> SearchService {
     fusion.k = env_f32("CM_FUSION_K", fusion.k);
     fusion.keyword_weight = env_f32("CM_KEYWORD_WEIGHT", fusion.keyword_weight);
     fusion.meaning_weight = env_f32("CM_MEANING_WEIGHT", fusion.meaning_weight);
+    fusion.coverage_power = env_f32("CM_COVERAGE_POWER", fusion.coverage_power);
+    fusion.full_coverage = env_f32("CM_FULL_COVERAGE", fusion.full_coverage);
+    fusion.meaning_floor = env_f32("CM_MEANING_FLOOR", fusion.meaning_floor);
     SearchService::with_tuning(tuning, fusion)
 }
 

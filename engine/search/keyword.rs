@@ -14,7 +14,10 @@ use tantivy::tokenizer::{
     Language, LowerCaser, RawTokenizer, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter,
     TextAnalyzer,
 };
-use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{
+    doc, DocAddress, DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher,
+    TantivyDocument, Term,
+};
 
 use super::document::{AssetDoc, Role};
 use super::words::{candidate_names, expand_identifiers, name_words};
@@ -69,12 +72,15 @@ impl Default for Tuning {
     }
 }
 
-/// One keyword hit: the asset's key and its score.
+/// One keyword hit: the asset's key, its score and where it carries each query word.
 pub struct KeywordHit {
     /// The asset key.
     pub key: String,
     /// BM25 score summed over the query's words.
     pub score: f32,
+    /// For each analyzed query word (in [`KeywordIndex::analyze`] order), the best role
+    /// that carries it (the toolbox name counts as the name), `None` when none does.
+    pub found: Vec<Option<Role>>,
 }
 
 /// The index, its writer and reader, and the analyzers the queries reuse.
@@ -280,7 +286,63 @@ impl KeywordIndex {
         if clauses.is_empty() {
             return Ok((Vec::new(), 0));
         }
-        self.run(&BooleanQuery::new(clauses), limit)
+        let searcher = self.reader.searcher();
+        let (mut hits, addresses, total) =
+            self.run_on(&searcher, &BooleanQuery::new(clauses), limit)?;
+        let words = &words[..words.len().min(MAX_QUERY_WORDS)];
+        for (hit, found) in hits
+            .iter_mut()
+            .zip(self.found(&searcher, words, &addresses)?)
+        {
+            hit.found = found;
+        }
+        Ok((hits, total))
+    }
+
+    /// For each doc, the best role carrying each word: read from the postings of the hit
+    /// docs only (a few seeks per word and field), so no per-doc text is kept or re-read.
+    fn found(
+        &self,
+        searcher: &Searcher,
+        words: &[String],
+        addresses: &[DocAddress],
+    ) -> tantivy::Result<Vec<Vec<Option<Role>>>> {
+        let mut found = vec![vec![None; words.len()]; addresses.len()];
+        // Hits by segment, in doc order (postings only seek forward).
+        let mut order: Vec<usize> = (0..addresses.len()).collect();
+        order.sort_by_key(|&i| (addresses[i].segment_ord, addresses[i].doc_id));
+        let fields: Vec<(Role, Field)> = ROLES
+            .iter()
+            .map(|r| (*r, self.roles[r]))
+            .chain([(Role::Name, self.toolbox)])
+            .collect();
+        for (w, word) in words.iter().enumerate() {
+            for (role, field) in &fields {
+                let mut at = 0;
+                while at < order.len() {
+                    let segment = addresses[order[at]].segment_ord;
+                    let end = order[at..]
+                        .iter()
+                        .position(|&i| addresses[i].segment_ord != segment)
+                        .map_or(order.len(), |n| at + n);
+                    let inverted = searcher.segment_reader(segment).inverted_index(*field)?;
+                    let term = Term::from_field_text(*field, word);
+                    if let Some(mut postings) =
+                        inverted.read_postings(&term, IndexRecordOption::Basic)?
+                    {
+                        for &i in &order[at..end] {
+                            let doc = addresses[i].doc_id;
+                            if postings.doc() <= doc && postings.seek(doc) == doc {
+                                let best = &mut found[i][w];
+                                *best = Some(best.map_or(*role, |b: Role| b.min(*role)));
+                            }
+                        }
+                    }
+                    at = end;
+                }
+            }
+        }
+        Ok(found)
     }
 
     fn term(&self, field: Field, word: &str, boost: f32) -> Box<dyn Query> {
@@ -292,22 +354,35 @@ impl KeywordIndex {
     }
 
     fn run(&self, query: &dyn Query, limit: usize) -> tantivy::Result<(Vec<KeywordHit>, usize)> {
-        let searcher = self.reader.searcher();
+        let (hits, _, total) = self.run_on(&self.reader.searcher(), query, limit)?;
+        Ok((hits, total))
+    }
+
+    /// The top hits with their addresses in `searcher`, and the match count.
+    fn run_on(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+        limit: usize,
+    ) -> tantivy::Result<(Vec<KeywordHit>, Vec<DocAddress>, usize)> {
         let (top, total) = searcher.search(
             query,
             &(TopDocs::with_limit(limit.max(1)).order_by_score(), Count),
         )?;
         let mut hits = Vec::with_capacity(top.len());
+        let mut addresses = Vec::with_capacity(top.len());
         for (score, address) in top {
             let doc: TantivyDocument = searcher.doc(address)?;
             if let Some(key) = doc.get_first(self.key).and_then(|v| v.as_str()) {
                 hits.push(KeywordHit {
                     key: key.to_string(),
                     score,
+                    found: Vec::new(),
                 });
+                addresses.push(address);
             }
         }
-        Ok((hits, total))
+        Ok((hits, addresses, total))
     }
 }
 

@@ -25,16 +25,31 @@ pub struct Fusion {
     pub depth: usize,
     /// Cosine from which an asset counts as a match by meaning (for `total`).
     pub close: f32,
+    /// How strongly a keyword hit's share of the fusion follows its coverage of the
+    /// query (0 = plain rank fusion; 1 = in proportion). Coverage is the mean over the
+    /// query's words of the weight of the best role carrying each (role boost over the
+    /// name's boost; 0 when absent), so one word found only in a README adds little.
+    pub coverage_power: f32,
+    /// Coverage from which a keyword hit counts in full (long questions share only some
+    /// of their words even with the right tool).
+    pub full_coverage: f32,
+    /// Cosine below which an asset gets no share from the meaning ranking: in a small
+    /// catalogue every asset is in the meaning top `depth`, and a keyword hit far from
+    /// the query in meaning must not collect a rank share for it.
+    pub meaning_floor: f32,
 }
 
 impl Default for Fusion {
     fn default() -> Fusion {
         Fusion {
             k: 20.0,
-            keyword_weight: 1.0,
+            keyword_weight: 2.0,
             meaning_weight: 0.7,
             depth: 100,
             close: 0.3,
+            coverage_power: 1.0,
+            full_coverage: 0.4,
+            meaning_floor: 0.2,
         }
     }
 }
@@ -128,7 +143,7 @@ impl Context<'_> {
         };
         let (hits, mut total) = self.keyword.search(query, fetch)?;
         let mut candidates: HashMap<&str, Candidate> = HashMap::new();
-        let mut scored: Vec<(&AssetDoc, f32)> = hits
+        let mut scored: Vec<(&AssetDoc, f32, f32)> = hits
             .iter()
             .filter_map(|hit| {
                 let doc = self.docs.get(&hit.key).filter(|d| in_scope(d))?;
@@ -136,15 +151,24 @@ impl Context<'_> {
                     AssetType::Tool => 1.0,
                     _ => self.tuning.toolbox_factor,
                 };
-                Some((doc, hit.score * factor))
+                Some((doc, hit.score * factor, self.coverage(&hit.found)))
             })
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.identity.cmp(&b.0.identity)));
         let scoped = scored.len();
-        for (rank, (doc, score)) in scored.into_iter().enumerate() {
+        for (rank, (doc, score, coverage)) in scored.into_iter().enumerate() {
             let fused = match request.mode {
                 Mode::Keyword => score,
-                Mode::Semantic => self.fusion.keyword_weight / (self.fusion.k + rank as f32 + 1.0),
+                // A hit's rank says it beat other keyword hits, not how much of the query
+                // it carries: a lone README word at keyword rank 1 must not outrank the
+                // closest meaning, so its share follows its coverage.
+                Mode::Semantic => {
+                    self.fusion.keyword_weight
+                        * (coverage / self.fusion.full_coverage)
+                            .min(1.0)
+                            .powf(self.fusion.coverage_power)
+                        / (self.fusion.k + rank as f32 + 1.0)
+                }
             };
             candidates.insert(
                 &doc.key,
@@ -186,6 +210,30 @@ impl Context<'_> {
         })
     }
 
+    /// How much of the query a keyword hit carries, in 0..1: the mean over the query's
+    /// words of the best role's boost relative to the name's. A hit that carries none of
+    /// the words matched a misspelt name only, and counts in full.
+    fn coverage(&self, found: &[Option<Role>]) -> f32 {
+        if found.iter().all(Option::is_none) {
+            return 1.0;
+        }
+        let top = self
+            .tuning
+            .boosts
+            .iter()
+            .map(|(_, b)| *b)
+            .fold(f32::MIN_POSITIVE, f32::max);
+        let weight = |role: Role| {
+            self.tuning
+                .boosts
+                .iter()
+                .find(|(r, _)| *r == role)
+                .map_or(0.0, |(_, b)| (b / top).min(1.0))
+        };
+        let sum: f32 = found.iter().flatten().map(|r| weight(*r)).sum();
+        sum / found.len() as f32
+    }
+
     /// Adds the assets closest in meaning; returns how many close ones were not keyword hits.
     fn add_meaning<'a>(
         &'a self,
@@ -217,6 +265,7 @@ impl Context<'_> {
             rank += 1;
             let add = self.fusion.meaning_weight / (self.fusion.k + rank as f32);
             match candidates.get_mut(*key) {
+                Some(c) if *cos < self.fusion.meaning_floor => c.cosine = Some(*cos),
                 Some(c) => {
                     c.score += add;
                     c.cosine = Some(*cos);
