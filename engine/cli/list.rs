@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use codemode::Output;
 
-use super::Cli;
+use super::{print_value, Cli};
 
 /// Prints `tools.list(...)`'s text, or its value with `--json`.
 pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> {
@@ -19,21 +19,5 @@ pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> 
     let script = format!("return tools.list({}).{field}", call_args.join(", "));
     let mut runtime = cli.runtime()?;
     let envelope = runtime.exec(&script, Output::Capture);
-    match (&envelope.error, &envelope.value) {
-        (Some(error), _) => {
-            eprintln!("codemode list: {}", error.message);
-            if let Some(hint) = &error.hint {
-                eprintln!("hint: {hint}");
-            }
-            Ok(ExitCode::from(1))
-        }
-        (None, Some(serde_json::Value::String(text))) => {
-            println!("{text}");
-            Ok(ExitCode::SUCCESS)
-        }
-        (None, value) => {
-            println!("{}", serde_json::to_string_pretty(&value)?);
-            Ok(ExitCode::SUCCESS)
-        }
-    }
+    print_value("codemode list", &envelope)
 }

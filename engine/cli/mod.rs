@@ -247,6 +247,28 @@ fn init_tracing(verbose: u8) {
         .init();
 }
 
+/// Prints what a command's script returned: text as is, other values as JSON; an error
+/// and its hint go to stderr with exit 1.
+fn print_value(command: &str, envelope: &codemode::Envelope) -> anyhow::Result<ExitCode> {
+    match (&envelope.error, &envelope.value) {
+        (Some(error), _) => {
+            eprintln!("{command}: {}", error.message);
+            if let Some(hint) = &error.hint {
+                eprintln!("hint: {hint}");
+            }
+            Ok(ExitCode::from(1))
+        }
+        (None, Some(serde_json::Value::String(text))) => {
+            println!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        (None, value) => {
+            println!("{}", serde_json::to_string_pretty(&value)?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
 /// Reads a script from a file, or stdin for `-`.
 fn read_script(file: &str) -> anyhow::Result<String> {
     use std::io::Read;

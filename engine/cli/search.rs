@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use codemode::Output;
 
-use super::Cli;
+use super::{print_value, Cli};
 
 /// What `codemode search` was asked.
 pub struct SearchArgs<'a> {
@@ -58,21 +58,5 @@ pub fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     );
     let mut runtime = cli.runtime()?;
     let envelope = runtime.exec(&script, Output::Capture);
-    match (&envelope.error, &envelope.value) {
-        (Some(error), _) => {
-            eprintln!("codemode search: {}", error.message);
-            if let Some(hint) = &error.hint {
-                eprintln!("hint: {hint}");
-            }
-            Ok(ExitCode::from(1))
-        }
-        (None, Some(serde_json::Value::String(text))) => {
-            println!("{text}");
-            Ok(ExitCode::SUCCESS)
-        }
-        (None, value) => {
-            println!("{}", serde_json::to_string_pretty(&value)?);
-            Ok(ExitCode::SUCCESS)
-        }
-    }
+    print_value("codemode search", &envelope)
 }
