@@ -311,6 +311,12 @@ fn every_member_of_the_real_tools_table_is_declared() {
     assert!(real.len() >= 5, "{real:?}");
     for member in &real {
         assert!(
+            codemode::assets::names::RESERVED.contains(&member.as_str()),
+            "tools.{member} would hide a toolbox of that name: add it to names::RESERVED"
+        );
+    }
+    for member in &real {
+        assert!(
             declared.contains(&format!("{member}:")),
             "tools.{member} exists but is not declared in surface.d.luau"
         );

@@ -14,7 +14,7 @@ pub const RESERVED: [&str; 13] = [
     "bind",
     "parseCommandLine",
     "render",
-    "reload",
+    "install",
 ];
 
 /// Longest allowed name.

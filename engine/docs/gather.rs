@@ -96,3 +96,12 @@ fn check_unique<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Result<(
     }
     Ok(())
 }
+
+/// The first sentence of a description, without its final period.
+pub fn first_sentence(description: &str) -> &str {
+    description
+        .split(". ")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('.')
+}

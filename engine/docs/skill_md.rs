@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::assets::BoxKind;
 
-use super::gather::{BoxDoc, ToolDoc};
+use super::gather::{first_sentence, BoxDoc, ToolDoc};
 use super::tool_md::{call_line, cell};
 
 /// Skill loaders cap the description; stay under the common 1024-character limit.
@@ -88,12 +88,7 @@ pub fn render(toolbox: &BoxDoc) -> String {
     }
     for tool in callable(toolbox) {
         let meta = &tool.entry.meta();
-        let what = meta
-            .description
-            .split(". ")
-            .next()
-            .unwrap_or("")
-            .trim_end_matches('.');
+        let what = first_sentence(&meta.description);
         let _ = writeln!(
             md,
             "- It needs `tools.{}.{}`{}",

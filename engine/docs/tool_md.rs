@@ -8,7 +8,7 @@ use crate::assets::Origin;
 use crate::interop::name::kebab;
 use crate::Limits;
 
-use super::gather::{BoxDoc, ToolDoc};
+use super::gather::{first_sentence, BoxDoc, ToolDoc};
 
 /// Escapes text for one Markdown table cell.
 pub fn cell(text: &str) -> String {
@@ -47,12 +47,7 @@ pub fn render(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
     let meta = &tool.entry.meta();
     let mut md = String::new();
     let _ = writeln!(md, "# Tool Spec: {}\n", kebab(&meta.identity));
-    let first = meta
-        .description
-        .split(". ")
-        .next()
-        .unwrap_or("")
-        .trim_end_matches('.');
+    let first = first_sentence(&meta.description);
     let _ = writeln!(
         md,
         "`{}`{}\n",

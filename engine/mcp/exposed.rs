@@ -146,7 +146,8 @@ fn json_type_matches(expected: &str, value: &Value) -> bool {
     }
 }
 
-fn json_type(value: &Value) -> &'static str {
+/// How a JSON value's type reads in an error message ("a string", "an array").
+pub(super) fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

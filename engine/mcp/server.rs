@@ -17,7 +17,7 @@ use tokio::sync::{oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
-use super::exposed::{exposed_tools, positional};
+use super::exposed::{exposed_tools, json_type, positional};
 use super::scripts::{call_script, search_script, SearchArgs};
 use crate::registry::Registry;
 use crate::runtime::{refused, Envelope, ErrorKind, Pool};
@@ -130,7 +130,7 @@ impl CodemodeServer {
             Some(other) => {
                 return usage_error(format!(
                     "tool_exec: \"script\" must be a string of Luau source, got {}; send {{\"script\": \"return 1 + 1\"}}",
-                    kind_of(other)
+                    json_type(other)
                 ))
             }
             None => {
@@ -384,7 +384,7 @@ fn search_args(args: &Map<String, Value>) -> Result<SearchArgs, String> {
         Some(other) => {
             return Err(format!(
                 "\"query\" must be a string, got {}; {usage}",
-                kind_of(other)
+                json_type(other)
             ))
         }
     };
@@ -394,7 +394,7 @@ fn search_args(args: &Map<String, Value>) -> Result<SearchArgs, String> {
         Some(other) => {
             return Err(format!(
                 "\"toolbox\" must be a string, got {}; {usage}",
-                kind_of(other)
+                json_type(other)
             ))
         }
     };
@@ -430,15 +430,4 @@ fn search_args(args: &Map<String, Value>) -> Result<SearchArgs, String> {
         limit,
         mode,
     })
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
