@@ -177,3 +177,15 @@ fn check_names_every_broken_tool_and_exits_1() {
     assert!(text.contains("b.bad") && text.contains("b.worse"), "{text}");
     assert!(!text.contains("error: b.good"), "{text}");
 }
+
+#[test]
+fn a_missing_name_hint_stays_short_in_a_big_world() {
+    let world = World::new();
+    for i in 0..40 {
+        world.tool(&format!("box{i:02}.t"), "return function() end");
+    }
+    let (env, _) = exec(world.path(), &["--no-bundled"], "return tools.zzz.t()");
+    let hint = env["error"]["hint"].as_str().unwrap();
+    assert!(hint.contains("… and 28 more"), "{hint}");
+    assert!(hint.len() < 400, "{} bytes: {hint}", hint.len());
+}

@@ -113,6 +113,17 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
+/// Names shown in a hint: enough to orient, never a flood in a world of thousands.
+const HINT_NAMES: usize = 12;
+
+/// The first few names, and how many more there are.
+fn some_of(names: &[&str]) -> String {
+    match names.len().checked_sub(HINT_NAMES) {
+        Some(more) if more > 0 => format!("{}, … and {more} more", names[..HINT_NAMES].join(", ")),
+        _ => names.join(", "),
+    }
+}
+
 /// The error for a toolbox name the index does not hold, naming the nearest ones.
 pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
     let boxes = index.toolbox_names();
@@ -120,11 +131,11 @@ pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
     let hint = match near.first() {
         Some(best) => format!(
             "did you mean tools.{best}? Toolboxes: {}. tools.toolboxes() lists them with their purpose",
-            boxes.join(", ")
+            some_of(&boxes)
         ),
         None => format!(
             "no toolbox is close to '{name}'. Toolboxes: {}. tools.toolboxes() lists them with their purpose",
-            boxes.join(", ")
+            some_of(&boxes)
         ),
     };
     HostError::hinted(format!("no toolbox named '{name}'"), hint)
@@ -132,10 +143,7 @@ pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
 
 /// The error for a tool name a toolbox does not hold, naming the nearest ones.
 pub fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError {
-    let tools: Vec<&str> = index
-        .tools_in(toolbox)
-        .map(|e| e.meta().name.as_str())
-        .collect();
+    let tools: Vec<&str> = index.tools_in(toolbox).map(|e| e.name()).collect();
     let near = names::nearest(name, tools.iter().copied());
     let hint = match near.first() {
         Some(best) => format!(
@@ -143,7 +151,7 @@ pub fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError 
         ),
         None => format!(
             "'{toolbox}' holds: {}. tools.list('{toolbox}', 2) lists them with descriptions",
-            tools.join(", ")
+            some_of(&tools)
         ),
     };
     HostError::hinted(

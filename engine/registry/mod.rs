@@ -20,20 +20,20 @@ static BUNDLED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/toolboxes");
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
     /// The world directory is missing or unreadable.
-    #[error("world {path}: {source}; pass an existing directory with --world DIR (or set CODEMODE_WORLD)")]
+    #[error("world {path}: {reason}; pass an existing directory with --world DIR (or set CODEMODE_WORLD)")]
     World {
         /// The path given.
         path: PathBuf,
-        /// Why it could not be opened.
-        source: std::io::Error,
+        /// Why it could not be opened (shown in the message, not chained again).
+        reason: std::io::Error,
     },
     /// A `--library` directory is missing or unreadable.
-    #[error("library {path}: {source}; pass an existing directory with --library DIR")]
+    #[error("library {path}: {reason}; pass an existing directory with --library DIR")]
     Library {
         /// The path given.
         path: PathBuf,
-        /// Why it could not be opened.
-        source: std::io::Error,
+        /// Why it could not be opened (shown in the message, not chained again).
+        reason: std::io::Error,
     },
 }
 
@@ -58,16 +58,16 @@ impl Registry {
     ) -> Result<Registry, RegistryError> {
         let mut roots =
             vec![
-                Root::disk(Origin::World, world).map_err(|source| RegistryError::World {
+                Root::disk(Origin::World, world).map_err(|reason| RegistryError::World {
                     path: world.to_path_buf(),
-                    source,
+                    reason,
                 })?,
             ];
         for lib in libraries {
-            roots.push(Root::disk(Origin::Library, lib).map_err(|source| {
+            roots.push(Root::disk(Origin::Library, lib).map_err(|reason| {
                 RegistryError::Library {
                     path: lib.clone(),
-                    source,
+                    reason,
                 }
             })?);
         }
