@@ -87,6 +87,11 @@ impl Server {
         }
     }
 
+    fn response_to(&mut self, id: i64, method: &str) -> Value {
+        self.send_line(&json!({"jsonrpc": "2.0", "id": id, "method": method}).to_string());
+        self.response(id)
+    }
+
     fn call(&mut self, id: i64, name: &str, arguments: Value) -> Value {
         self.send_line(
             &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -282,6 +287,31 @@ fn closing_stdin_mid_call_ends_the_server_without_waiting_for_the_script() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn with_every_vm_stuck_in_a_script_the_server_still_answers() {
+    // Scripts run on the server's own async threads; one thread more than VMs keeps it
+    // answering while both VMs (--workers 2) spin until a deadline a minute away.
+    let mut s = Server::start(&["--timeout-ms", "60000"]);
+    for id in [1, 2] {
+        s.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "tool_exec", "arguments": {"script": "while true do end"}}})
+            .to_string(),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    for id in 3..13 {
+        assert_eq!(s.response_to(id, "ping")["result"], json!({}));
+        let listed = s.response_to(id + 100, "tools/list");
+        assert!(listed["result"]["tools"].as_array().is_some(), "{listed}");
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "answers waited for the stuck scripts"
+    );
 }
 
 #[test]

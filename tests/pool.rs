@@ -1,52 +1,70 @@
 //! The runtime pool: runs side by side, isolation between runs, and refusals.
 
 use std::path::Path;
-use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode::{ErrorKind, Limits, Pool, Registry};
+use codemode::{ErrorKind, Limits, Pool, PoolError, Registry};
 
-fn pool(workers: usize, max_pending: usize, timeout_ms: u64) -> Pool {
-    let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/mcp");
-    let registry = Arc::new(Registry::open(&world, &[], true).unwrap());
+fn pool_over(world: &Path, workers: usize, max_pending: usize, timeout_ms: u64) -> Arc<Pool> {
+    let registry = Arc::new(Registry::open(world, &[], true).unwrap());
     let limits = Limits {
         timeout: Duration::from_millis(timeout_ms),
         memory_bytes: 64 * 1024 * 1024,
         ..Limits::default()
     };
-    Pool::new(registry, limits, workers, max_pending).unwrap()
+    Arc::new(Pool::new(registry, limits, workers, max_pending).unwrap())
+}
+
+fn pool(workers: usize, max_pending: usize, timeout_ms: u64) -> Arc<Pool> {
+    let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/mcp");
+    pool_over(&world, workers, max_pending, timeout_ms)
+}
+
+/// The server's kind of async runtime: scripts run on its threads via `block_in_place`.
+fn tokio() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Waits until `pool` has `n` scripts waiting or running.
+async fn until_pending(pool: &Pool, n: usize) {
+    while pool.pending() != n {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }
 
 #[test]
 fn a_stuck_script_does_not_hold_up_the_queue() {
     let pool = pool(2, 64, 3000);
-    let (tx, rx) = channel();
-    let stuck = tx.clone();
-    pool.submit(
-        "while true do end".into(),
-        move |e| stuck.send(("stuck", e)).unwrap(),
-        || true,
-    )
-    .unwrap();
-    for _ in 0..20 {
-        let tx = tx.clone();
-        pool.submit(
-            "return 1".into(),
-            move |e| tx.send(("quick", e)).unwrap(),
-            || true,
-        )
-        .unwrap();
-    }
-    // All 20 quick scripts finish on the other worker before the stuck one times out.
-    for _ in 0..20 {
-        let (which, envelope) = rx.recv().unwrap();
-        assert_eq!(which, "quick");
-        assert!(envelope.ok);
-    }
-    let (which, envelope) = rx.recv().unwrap();
-    assert_eq!(which, "stuck");
-    assert_eq!(envelope.error.unwrap().kind, ErrorKind::Timeout);
+    tokio().block_on(async {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (p, stuck) = (pool.clone(), tx.clone());
+        tokio::spawn(async move {
+            let envelope = p.run("while true do end").await.unwrap();
+            stuck.send(("stuck", envelope)).unwrap();
+        });
+        until_pending(&pool, 1).await;
+        for _ in 0..20 {
+            let (p, tx) = (pool.clone(), tx.clone());
+            tokio::spawn(async move {
+                tx.send(("quick", p.run("return 1").await.unwrap()))
+                    .unwrap();
+            });
+        }
+        // All 20 quick scripts finish on the other VM before the stuck one times out.
+        for _ in 0..20 {
+            let (which, envelope) = rx.recv().await.unwrap();
+            assert_eq!(which, "quick");
+            assert!(envelope.ok);
+        }
+        let (which, envelope) = rx.recv().await.unwrap();
+        assert_eq!(which, "stuck");
+        assert_eq!(envelope.error.unwrap().kind, ErrorKind::Timeout);
+    });
 }
 
 #[test]
@@ -70,27 +88,68 @@ fn globals_and_memory_breaches_stay_inside_their_run() {
 
 #[test]
 fn a_full_queue_refuses_with_a_busy_error() {
-    let pool = pool(1, 2, 1000);
-    let mut refused = None;
-    for _ in 0..10 {
-        if let Err(e) = pool.submit("while true do end".into(), |_| {}, || true) {
-            refused = Some(e.to_string());
-            break;
+    // One VM and room for two waiting: of ten stuck scripts, three are taken.
+    let pool = pool(1, 2, 300);
+    let results = tokio().block_on(async {
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                let pool = pool.clone();
+                tokio::spawn(async move { pool.run("while true do end").await })
+            })
+            .collect();
+        let mut results = Vec::new();
+        for task in tasks {
+            results.push(task.await.unwrap());
         }
+        results
+    });
+    let taken = results.iter().filter(|r| r.is_ok()).count();
+    assert_eq!(taken, 3);
+    for refused in results.iter().filter_map(|r| r.as_ref().err()) {
+        assert!(matches!(refused, PoolError::Busy(2)), "{refused:?}");
+        let message = refused.to_string();
+        assert!(
+            message.contains("busy") && message.contains("--workers"),
+            "{message}"
+        );
     }
-    let message = refused.expect("the queue has a cap");
-    assert!(
-        message.contains("busy") && message.contains("--workers"),
-        "{message}"
-    );
+    assert_eq!(pool.pending(), 0);
 }
 
 #[test]
-fn a_job_nobody_waits_for_is_skipped() {
-    let pool = pool(1, 8, 1000);
-    let (tx, rx) = channel();
-    pool.submit("return 1".into(), move |_| tx.send(()).unwrap(), || false)
+fn a_caller_that_stops_waiting_leaves_its_script_unrun() {
+    let world = tempfile::tempdir().unwrap();
+    let pool = pool_over(world.path(), 1, 8, 500);
+    tokio().block_on(async {
+        let p = pool.clone();
+        let stuck = tokio::spawn(async move { p.run("while true do end").await });
+        until_pending(&pool, 1).await;
+        // Waits behind the stuck script, then its caller gives up (a cancelled request).
+        let gave_up = tokio::time::timeout(
+            Duration::from_millis(50),
+            pool.run(r#"vfs.write("ran.txt", "yes")"#),
+        )
+        .await;
+        assert!(
+            gave_up.is_err(),
+            "the script should still have been waiting"
+        );
+        assert_eq!(pool.pending(), 1);
+        let stuck = stuck.await.unwrap().unwrap();
+        assert_eq!(stuck.error.unwrap().kind, ErrorKind::Timeout);
+        let next = pool.run("return 2").await.unwrap();
+        assert_eq!(next.value, Some(serde_json::json!(2)));
+    });
+    assert!(!world.path().join("ran.txt").exists());
+}
+
+#[test]
+fn the_pool_works_from_a_current_thread_runtime_too() {
+    let pool = pool(1, 8, 2000);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
         .unwrap();
-    assert!(rx.recv_timeout(Duration::from_millis(500)).is_err());
-    assert!(pool.exec("return 2").ok);
+    let envelope = runtime.block_on(pool.run("return 40 + 2")).unwrap();
+    assert_eq!(envelope.value, Some(serde_json::json!(42)));
 }

@@ -45,7 +45,7 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
             .unwrap_or(2)
     });
     if !(1..=MAX_WORKERS).contains(&workers) {
-        anyhow::bail!("--workers must be from 1 to {MAX_WORKERS} (each worker is a thread with its own VM); got {workers}");
+        anyhow::bail!("--workers must be from 1 to {MAX_WORKERS} (each worker is a sandboxed VM running one script at a time); got {workers}");
     }
     let pool = Arc::new(
         Pool::new(registry.clone(), cli.limits(), workers, MAX_QUEUED)
@@ -54,8 +54,10 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let options = ServeOptions {
         expose_tools: args.expose_tools,
     };
+    // One thread more than VMs: scripts run on the async threads themselves (no hand-off
+    // to wait for), and even with every VM stuck in a script one thread still serves I/O.
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(workers + 1)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;

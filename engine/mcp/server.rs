@@ -2,7 +2,6 @@
 //! registered tool, all run on the shared [`Pool`].
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -13,7 +12,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
-use tokio::sync::{oneshot, watch};
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
@@ -69,8 +68,8 @@ impl CodemodeServer {
         }
     }
 
-    /// Runs `source` on the pool. A caller that cancels or disconnects before a worker
-    /// picks the script up leaves it unrun.
+    /// Runs `source` on the pool. A caller that cancels or disconnects before a VM is free
+    /// leaves it unrun.
     pub async fn exec(&self, source: String, ct: CancellationToken) -> Envelope {
         if source.len() > MAX_SCRIPT_BYTES {
             return refused(
@@ -81,25 +80,17 @@ impl CodemodeServer {
                 ),
             );
         }
-        let gone = Arc::new(AtomicBool::new(false));
-        let _guard = SetOnDrop(gone.clone());
-        let (tx, rx) = oneshot::channel();
-        let queued = self.shared.pool.submit(
-            source,
-            move |envelope| {
-                let _ = tx.send(envelope);
-            },
-            move || !gone.load(Ordering::Relaxed) && !ct.is_cancelled(),
-        );
-        if let Err(e) = queued {
-            return refused(ErrorKind::Limit, &e.to_string());
-        }
-        rx.await.unwrap_or_else(|_| {
-            refused(
+        tokio::select! {
+            biased;
+            // Only a script still waiting for a VM can be dropped: a running one holds its thread.
+            _ = ct.cancelled() => refused(
                 ErrorKind::Runtime,
                 "the script was dropped before it ran (the request was cancelled)",
-            )
-        })
+            ),
+            run = self.shared.pool.run(&source) => {
+                run.unwrap_or_else(|e| refused(ErrorKind::Limit, &e.to_string()))
+            }
+        }
     }
 
     fn tool_list(&self) -> Vec<Tool> {
@@ -295,15 +286,6 @@ impl ServerHandler for CodemodeServer {
                 }
             }
         }
-    }
-}
-
-/// Sets the flag when dropped: the request's future went away.
-struct SetOnDrop(Arc<AtomicBool>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
     }
 }
 

@@ -1,82 +1,70 @@
-//! A pool of runtimes: one sandboxed VM per worker thread, fed from one queue.
+//! A pool of runtimes: a fixed set of sandboxed VMs, each lent to one script at a time.
 //!
-//! Any free worker takes the next script, so a script stuck at its deadline holds
-//! only its own worker; the others keep draining the queue. Each run gets a fresh
-//! environment (see [`Runtime::exec`]), and a VM that hit its memory limit is
-//! replaced by the runtime itself, so nothing one run does is seen by the next.
+//! A script runs on the thread that asked for it, not on a worker thread it must wake
+//! and wait for: on a virtual machine each wake of a parked thread costs tens of
+//! microseconds, more than a short script itself (see [`execute`] for when that is safe).
+//! Callers wait in arrival order for the next free VM, so a script stuck at its deadline
+//! holds only its own VM. Each run gets a fresh environment (see [`Runtime::exec`]), and a
+//! VM that hit its memory limit is replaced by the runtime itself, so nothing one run does
+//! is seen by the next.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::sync::Mutex;
+
+use tokio::runtime::{Handle, RuntimeFlavor};
+use tokio::sync::{Semaphore, SemaphorePermit};
 
 use super::{Envelope, ErrorKind, Limits, Output, Runtime, ScriptError, StartError};
 use crate::registry::Registry;
 
-/// Called with the envelope when a job finishes.
-type Reply = Box<dyn FnOnce(Envelope) + Send>;
-/// Asked just before a job starts; `false` means the caller went away and the job is skipped.
-type Wanted = Box<dyn Fn() -> bool + Send>;
-
-struct Job {
-    source: String,
-    reply: Reply,
-    wanted: Wanted,
-}
-
-/// Why a script was not queued.
+/// Why a script was not run.
 #[derive(Debug, thiserror::Error)]
 pub enum PoolError {
     /// The queue holds as many scripts as it may.
     #[error("the server is busy: {0} scripts are already waiting; retry in a moment or start the server with more --workers")]
     Busy(usize),
-    /// The workers are gone (the pool is shutting down).
+    /// The pool lost its VMs (the async runtime shut down mid-run).
     #[error("the script pool has shut down; restart the server")]
     Closed,
 }
 
-/// A fixed set of worker threads, each owning one [`Runtime`].
+/// A fixed set of [`Runtime`]s shared by concurrent callers.
 pub struct Pool {
-    sender: Mutex<Sender<Job>>,
-    pending: Arc<AtomicUsize>,
+    idle: Mutex<Vec<Runtime>>,
+    /// One permit per VM; a caller holding one owns a VM from `idle`.
+    free: Semaphore,
+    /// Scripts waiting or running.
+    pending: AtomicUsize,
     max_pending: usize,
     workers: usize,
     limits: Limits,
 }
 
 impl Pool {
-    /// Starts `workers` threads (at least one) over `registry`, each with its own VM.
-    /// At most `max_pending` scripts wait in the queue; more are refused with [`PoolError::Busy`].
+    /// A pool of `workers` VMs (at least one) over `registry`. At most `max_pending`
+    /// scripts wait for a VM; more are refused with [`PoolError::Busy`].
     pub fn new(
-        registry: Arc<Registry>,
+        registry: std::sync::Arc<Registry>,
         limits: Limits,
         workers: usize,
         max_pending: usize,
     ) -> Result<Pool, StartError> {
         let workers = workers.max(1);
-        let (sender, receiver) = channel::<Job>();
-        let receiver = Arc::new(Mutex::new(receiver));
-        let pending = Arc::new(AtomicUsize::new(0));
-        for i in 0..workers {
-            let runtime = Runtime::new(registry.clone(), limits.clone())?;
-            let receiver = receiver.clone();
-            let pending = pending.clone();
-            thread::Builder::new()
-                .name(format!("codemode-worker-{i}"))
-                .spawn(move || work(runtime, receiver, pending))
-                .map_err(|e| StartError(mlua::Error::external(e)))?;
-        }
+        let idle = (0..workers)
+            .map(|_| Runtime::new(registry.clone(), limits.clone()))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Pool {
-            sender: Mutex::new(sender),
-            pending,
+            idle: Mutex::new(idle),
+            free: Semaphore::new(workers),
+            pending: AtomicUsize::new(0),
             max_pending: max_pending.max(1),
             workers,
             limits,
         })
     }
 
-    /// The number of worker threads.
+    /// How many scripts can run at once (the number of VMs).
     pub fn workers(&self) -> usize {
         self.workers
     }
@@ -86,59 +74,136 @@ impl Pool {
         &self.limits
     }
 
-    /// Scripts queued or running right now.
+    /// Scripts waiting or running right now.
     pub fn pending(&self) -> usize {
         self.pending.load(Ordering::Relaxed)
     }
 
-    /// Queues `source`; `reply` gets its envelope. `wanted` is asked when a worker picks the
-    /// job up: when it says `false` (the caller disconnected) the job is dropped unrun.
-    pub fn submit(
-        &self,
-        source: String,
-        reply: impl FnOnce(Envelope) + Send + 'static,
-        wanted: impl Fn() -> bool + Send + 'static,
-    ) -> Result<(), PoolError> {
-        let queued = self.pending.fetch_add(1, Ordering::AcqRel);
-        // Running jobs count too, so the cap is on waiting ones: max_pending beyond the workers.
-        if queued >= self.max_pending + self.workers {
-            self.pending.fetch_sub(1, Ordering::AcqRel);
-            return Err(PoolError::Busy(queued.saturating_sub(self.workers)));
-        }
-        let job = Job {
-            source,
-            reply: Box::new(reply),
-            wanted: Box::new(wanted),
+    /// Runs `source` on the next free VM and returns its envelope. Waiting callers are
+    /// served in arrival order; dropping the future while it waits leaves the script unrun.
+    ///
+    /// The script runs on the calling thread when that cannot stall other async tasks:
+    /// give a multi-threaded tokio runtime more worker threads than the pool has VMs.
+    /// With fewer, it runs there after `block_in_place`; in a current-thread runtime, on
+    /// tokio's blocking threads.
+    pub async fn run(&self, source: &str) -> Result<Envelope, PoolError> {
+        let _ticket = self.ticket()?;
+        let permit = self.free.acquire().await.map_err(|_| PoolError::Closed)?;
+        let mut lease = Lease {
+            pool: self,
+            runtime: self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop(),
+            permit: Some(permit),
         };
-        let sent = self
-            .sender
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .send(job);
-        sent.map_err(|_| {
-            self.pending.fetch_sub(1, Ordering::AcqRel);
-            PoolError::Closed
-        })
+        let runtime = lease.runtime.take().ok_or(PoolError::Closed)?;
+        let (runtime, envelope) = execute(runtime, source, self.workers).await?;
+        lease.runtime = Some(runtime);
+        Ok(envelope)
     }
 
-    /// Runs `source` on the pool and waits for its envelope (for callers without an
-    /// async runtime: benchmarks, tests). A refused job comes back as an error envelope.
+    /// Runs `source` and waits for its envelope, for callers without an async runtime
+    /// (benchmarks, tests). A refused script comes back as an error envelope.
     pub fn exec(&self, source: &str) -> Envelope {
-        let (tx, rx) = channel();
-        let queued = self.submit(
-            source.to_string(),
-            move |envelope| {
-                let _ = tx.send(envelope);
-            },
-            || true,
-        );
-        match queued {
-            Ok(()) => rx
-                .recv()
-                .unwrap_or_else(|_| refused(ErrorKind::Limit, &PoolError::Closed.to_string())),
-            Err(e) => refused(ErrorKind::Limit, &e.to_string()),
+        futures_executor::block_on(self.run(source))
+            .unwrap_or_else(|e| refused(ErrorKind::Limit, &e.to_string()))
+    }
+
+    /// Counts a script as pending, or refuses it when the queue is full.
+    fn ticket(&self) -> Result<Ticket<'_>, PoolError> {
+        let queued = self.pending.fetch_add(1, Ordering::AcqRel);
+        let ticket = Ticket(&self.pending);
+        // Running scripts count too, so the cap is on waiting ones: max_pending beyond the VMs.
+        if queued >= self.max_pending + self.workers {
+            return Err(PoolError::Busy(queued.saturating_sub(self.workers)));
+        }
+        Ok(ticket)
+    }
+}
+
+/// A script's place in the count of pending scripts, given back when it is dropped.
+struct Ticket<'a>(&'a AtomicUsize);
+
+impl Drop for Ticket<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A VM lent to one run: returned to the pool (and its permit released) when dropped.
+struct Lease<'a> {
+    pool: &'a Pool,
+    runtime: Option<Runtime>,
+    permit: Option<SemaphorePermit<'a>>,
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        match self.runtime.take() {
+            Some(runtime) => self
+                .pool
+                .idle
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(runtime),
+            // The VM was lost (its blocking task was cancelled at shutdown): retire its
+            // permit too, so no later caller is promised a VM that is not there.
+            None => {
+                if let Some(permit) = self.permit.take() {
+                    permit.forget();
+                }
+            }
         }
     }
+}
+
+/// Runs a script on `runtime` where it may block, and hands the runtime back.
+///
+/// Waking another thread costs tens of microseconds on a virtual machine, more than a
+/// short script, so the script runs on the calling thread whenever that is safe: outside
+/// any async runtime, or on a multi-threaded runtime with more threads than the pool has
+/// VMs (then, with every VM stuck in a script, a thread is still free for I/O). Otherwise
+/// `block_in_place` first hands the thread's other tasks to a new thread.
+async fn execute(
+    mut runtime: Runtime,
+    source: &str,
+    vms: usize,
+) -> Result<(Runtime, Envelope), PoolError> {
+    let place = match Handle::try_current() {
+        Err(_) => Place::Inline,
+        Ok(handle) => match handle.runtime_flavor() {
+            RuntimeFlavor::CurrentThread => Place::BlockingThread,
+            _ if handle.metrics().num_workers() > vms => Place::Inline,
+            _ => Place::HandOff,
+        },
+    };
+    match place {
+        Place::Inline => {
+            let envelope = run_guarded(&mut runtime, source);
+            Ok((runtime, envelope))
+        }
+        Place::HandOff => {
+            let envelope = tokio::task::block_in_place(|| run_guarded(&mut runtime, source));
+            Ok((runtime, envelope))
+        }
+        Place::BlockingThread => {
+            let source = source.to_string();
+            tokio::task::spawn_blocking(move || {
+                let envelope = run_guarded(&mut runtime, &source);
+                (runtime, envelope)
+            })
+            .await
+            .map_err(|_| PoolError::Closed)
+        }
+    }
+}
+
+/// Where a script runs.
+enum Place {
+    /// On the calling thread, as is.
+    Inline,
+    /// On the calling thread, after handing its other async tasks to another thread.
+    HandOff,
+    /// On the async runtime's blocking threads (a current-thread runtime must not block).
+    BlockingThread,
 }
 
 /// An error envelope for a script that never ran.
@@ -156,24 +221,6 @@ pub fn refused(kind: ErrorKind, message: &str) -> Envelope {
         truncated: false,
         truncation: Vec::new(),
         elapsed_ms: 0.0,
-    }
-}
-
-/// One worker: take the next job, run it, reply; until the pool is dropped.
-fn work(mut runtime: Runtime, receiver: Arc<Mutex<Receiver<Job>>>, pending: Arc<AtomicUsize>) {
-    loop {
-        let job = {
-            let receiver = receiver.lock().unwrap_or_else(|e| e.into_inner());
-            match receiver.recv() {
-                Ok(job) => job,
-                Err(_) => return,
-            }
-        };
-        if (job.wanted)() {
-            let envelope = run_guarded(&mut runtime, &job.source);
-            (job.reply)(envelope);
-        }
-        pending.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
