@@ -5,13 +5,17 @@
 //! ```
 //!
 //! 1. Round trip of `tool_exec` over stdio for a small script, against the same script run
-//!    in process (`Runtime::exec`) and against `ping` (the transport's own cost).
-//!    Target: tool_exec round trip <= 3 x in-process + ping.
+//!    in process (`Runtime::exec`) and against `ping` (the transport's own cost); a
+//!    `tools/call` that runs no script shows what the MCP call layer adds on top of ping.
+//!    Target: tool_exec round trip <= 3 x in-process + ping. The in-process time is shown
+//!    two ways: back to back (a CPU that never idles) and after sleeping as long as a ping
+//!    takes, which is what the server's thread does between one client's calls; on a
+//!    virtual machine the same run takes about twice as long after such a pause.
 //! 2. Throughput of short scripts with 2 workers against 1, on the pool alone and through
 //!    the server (requests pipelined on stdio). Target: >= 1.7x on 2 cores.
 //!
-//! Medians of many runs; all figures come from the same process, so ratios compare like
-//! with like on whatever machine runs it.
+//! Medians of many runs, measured interleaved; all figures come from the same process, so
+//! ratios compare like with like on whatever machine runs it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
