@@ -27,4 +27,6 @@ pub mod types;
 pub mod vfs;
 
 pub use registry::{Registry, Watcher};
-pub use runtime::{Envelope, ErrorKind, Limits, Output, Pool, PoolError, Runtime, Session};
+pub use runtime::{
+    Envelope, ErrorKind, Limits, Output, Pool, PoolError, Runtime, Session, StopCheck,
+};

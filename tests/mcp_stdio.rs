@@ -315,6 +315,33 @@ fn with_every_vm_stuck_in_a_script_the_server_still_answers() {
 }
 
 #[test]
+fn cancelling_a_running_call_stops_its_script_and_frees_its_vm() {
+    let mut s = Server::start(&["--timeout-ms", "60000"]);
+    for id in [1, 2] {
+        s.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "tool_exec", "arguments": {"script": "while true do end"}}})
+            .to_string(),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    for id in [1, 2] {
+        s.send_line(
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": id, "reason": "the user pressed stop"}})
+            .to_string(),
+        );
+    }
+    // Both VMs were stuck until a deadline a minute away; only the cancellation frees them.
+    let started = Instant::now();
+    s.assert_serving(3);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the cancelled scripts kept their VMs"
+    );
+}
+
+#[test]
 fn http_on_a_non_loopback_address_is_refused_without_allow_remote() {
     let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .args(["serve", "--http", "0.0.0.0:0"])

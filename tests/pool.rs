@@ -1,6 +1,7 @@
 //! The runtime pool: runs side by side, isolation between runs, and refusals.
 
 use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -152,4 +153,30 @@ fn the_pool_works_from_a_current_thread_runtime_too() {
         .unwrap();
     let envelope = runtime.block_on(pool.run("return 40 + 2")).unwrap();
     assert_eq!(envelope.value, Some(serde_json::json!(42)));
+}
+
+#[test]
+fn a_run_whose_caller_says_stop_ends_early_and_the_next_run_is_unaffected() {
+    let pool = pool(1, 8, 60_000);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    let check: codemode::StopCheck = Arc::new(move || flag.load(Ordering::Relaxed));
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        stop.store(true, Ordering::Relaxed);
+    });
+    let started = std::time::Instant::now();
+    // Inside pcall, so the stop must not be swallowed by the script.
+    let script = "while true do pcall(function() while true do end end) end";
+    let envelope = futures_executor::block_on(pool.run_stoppable(script, Some(check))).unwrap();
+    setter.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let error = envelope.error.unwrap();
+    assert_eq!(error.kind, ErrorKind::Limit);
+    assert!(
+        error.message.contains("stopped by its caller"),
+        "{}",
+        error.message
+    );
+    assert_eq!(pool.exec("return 7").value, Some(serde_json::json!(7)));
 }

@@ -19,7 +19,7 @@ use super::describe;
 use super::exposed::{exposed_tools, json_type, positional};
 use super::scripts::{call_script, search_script, SearchArgs};
 use crate::registry::Registry;
-use crate::runtime::{refused, Envelope, ErrorKind, Pool};
+use crate::runtime::{refused, Envelope, ErrorKind, Pool, StopCheck};
 
 /// Name of the code-mode tool.
 pub const TOOL_EXEC: &str = "tool_exec";
@@ -68,8 +68,8 @@ impl CodemodeServer {
         }
     }
 
-    /// Runs `source` on the pool. A caller that cancels or disconnects before a VM is free
-    /// leaves it unrun.
+    /// Runs `source` on the pool. A request cancelled (or whose client went away) before a
+    /// VM is free leaves the script unrun; one cancelled while it runs stops it early.
     pub async fn exec(&self, source: String, ct: CancellationToken) -> Envelope {
         if source.len() > MAX_SCRIPT_BYTES {
             return refused(
@@ -80,14 +80,19 @@ impl CodemodeServer {
                 ),
             );
         }
+        // A running script holds its thread, so a cancellation reaches it through the
+        // interrupt; one still waiting for a VM is simply dropped.
+        let stop: StopCheck = {
+            let ct = ct.clone();
+            Arc::new(move || ct.is_cancelled())
+        };
         tokio::select! {
             biased;
-            // Only a script still waiting for a VM can be dropped: a running one holds its thread.
             _ = ct.cancelled() => refused(
                 ErrorKind::Runtime,
                 "the script was dropped before it ran (the request was cancelled)",
             ),
-            run = self.shared.pool.run(&source) => {
+            run = self.shared.pool.run_stoppable(&source, Some(stop)) => {
                 run.unwrap_or_else(|e| refused(ErrorKind::Limit, &e.to_string()))
             }
         }

@@ -5,10 +5,13 @@
 //! closure, which costs a Rust callback frame per loop iteration) that reads the
 //! deadline of the run on the current thread and reads the clock only every few calls.
 //! After expiry it fails on every call, so a `pcall` loop cannot swallow the timeout.
+//!
+//! A run may also carry a [`StopCheck`] (an MCP request its client cancelled): it is asked
+//! far less often than the clock is read, and stops the run the same way.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::os::raw::c_int;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use mlua::{ffi, Lua};
@@ -16,6 +19,20 @@ use mlua::{ffi, Lua};
 /// The clock is read on every this many interrupts: they come every few instructions,
 /// so the deadline stays exact to microseconds.
 const CLOCK_EVERY: u32 = 16;
+/// The stop check is asked on every this many interrupts (it may take a lock).
+const STOP_EVERY: u32 = 1024;
+
+/// Asked during a run whether its caller wants it stopped; `true` stops it.
+pub type StopCheck = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// Why a run was cut off by the interrupt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cutoff {
+    /// The deadline passed.
+    Deadline,
+    /// The run's [`StopCheck`] said stop.
+    Stopped,
+}
 
 thread_local! {
     /// Deadline of the run executing on this thread, in nanoseconds since [`epoch`]; 0 = none.
@@ -23,6 +40,10 @@ thread_local! {
     /// Set once the deadline passed.
     static EXPIRED: Cell<bool> = const { Cell::new(false) };
     static TICKS: Cell<u32> = const { Cell::new(0) };
+    /// The stop check of the run on this thread, if it has one.
+    static STOP: RefCell<Option<StopCheck>> = const { RefCell::new(None) };
+    /// Set when the stop check, not the clock, ended the run.
+    static STOPPED: Cell<bool> = const { Cell::new(false) };
 }
 
 fn epoch() -> Instant {
@@ -44,11 +65,27 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
     }
     let tick = TICKS.get().wrapping_add(1);
     TICKS.set(tick);
-    if EXPIRED.get() || (tick.is_multiple_of(CLOCK_EVERY) && now_nanos() >= at) {
-        EXPIRED.set(true);
-        // SAFETY: called by Luau at a safepoint of `state`, where raising an error is allowed.
-        unsafe { ffi::luaL_error(state, c"the script ran past its deadline".as_ptr()) }
+    if !EXPIRED.get() && tick.is_multiple_of(CLOCK_EVERY) {
+        if now_nanos() >= at {
+            EXPIRED.set(true);
+        } else if tick.is_multiple_of(STOP_EVERY) && stop_requested() {
+            EXPIRED.set(true);
+            STOPPED.set(true);
+        }
     }
+    if EXPIRED.get() {
+        let message = if STOPPED.get() {
+            c"the run was stopped by its caller"
+        } else {
+            c"the script ran past its deadline"
+        };
+        // SAFETY: called by Luau at a safepoint of `state`, where raising an error is allowed.
+        unsafe { ffi::luaL_error(state, message.as_ptr()) }
+    }
+}
+
+fn stop_requested() -> bool {
+    STOP.with_borrow(|stop| stop.as_ref().is_some_and(|stop| stop()))
 }
 
 /// Installs the interrupt in a VM (once, when the VM is built).
@@ -62,15 +99,23 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
     }
 }
 
-/// Starts the deadline of a run on this thread.
-pub fn arm(timeout: Duration) {
+/// Starts the deadline (and the stop check, if any) of a run on this thread.
+pub fn arm(timeout: Duration, stop: Option<StopCheck>) {
     EXPIRED.set(false);
+    STOPPED.set(false);
     TICKS.set(0);
+    STOP.set(stop);
     DEADLINE.set(now_nanos().saturating_add(timeout.as_nanos() as u64).max(1));
 }
 
-/// Ends the run's deadline; returns whether it expired.
-pub fn disarm() -> bool {
+/// Ends the run's deadline; says whether and why the interrupt cut the run off.
+pub fn disarm() -> Option<Cutoff> {
     DEADLINE.set(0);
-    EXPIRED.replace(false)
+    STOP.set(None);
+    let stopped = STOPPED.replace(false);
+    match (EXPIRED.replace(false), stopped) {
+        (false, _) => None,
+        (true, false) => Some(Cutoff::Deadline),
+        (true, true) => Some(Cutoff::Stopped),
+    }
 }

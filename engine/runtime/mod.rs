@@ -16,6 +16,7 @@ use std::time::Instant;
 use mlua::chunk::ChunkMode;
 use mlua::{MultiValue, Value};
 
+pub use deadline::StopCheck;
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use hosterror::{find_host_error, HostError};
 pub use json::to_json;
@@ -98,7 +99,13 @@ impl Runtime {
     /// Runs `source` and returns its envelope. Never panics on script behaviour;
     /// a VM left unusable (memory breach) is replaced before the next run.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
-        self.exec_in(source, output, None)
+        self.exec_in(source, output, None, None)
+    }
+
+    /// Runs `source` like [`Runtime::exec`], asking `stop` every few thousand instructions
+    /// whether to stop early (its caller went away); a stopped run fails with kind `limit`.
+    pub fn exec_stoppable(&mut self, source: &str, output: Output, stop: StopCheck) -> Envelope {
+        self.exec_in(source, output, None, Some(stop))
     }
 
     /// Runs `source` in `session`'s environment, so its globals persist to the next entry.
@@ -117,10 +124,16 @@ impl Runtime {
                 session.env.as_ref().map(|(_, env)| env.clone())
             }
         };
-        self.exec_in(source, output, env)
+        self.exec_in(source, output, env, None)
     }
 
-    fn exec_in(&mut self, source: &str, output: Output, env: Option<mlua::Table>) -> Envelope {
+    fn exec_in(
+        &mut self,
+        source: &str,
+        output: Output,
+        env: Option<mlua::Table>,
+        stop: Option<StopCheck>,
+    ) -> Envelope {
         let started = Instant::now();
         let index = self.registry.snapshot();
         if let Err(e) = self.vm.begin_run(&index) {
@@ -130,8 +143,8 @@ impl Runtime {
         let mut state = RunState::new(index, &self.limits, output == Output::Stream);
         state.registry = Some(self.registry.clone());
         self.vm.lua.set_app_data(state);
-        let outcome = self.run(source, env);
-        let timed_out = self.vm.disarm();
+        let outcome = self.run(source, env, stop);
+        let cutoff = self.vm.disarm();
         let state = self.vm.lua.remove_app_data::<RunState>();
         let (stdout, breach, printed) = state
             .map(|s| (s.stdout, s.breach, s.printed))
@@ -149,11 +162,11 @@ impl Runtime {
             envelope.truncated = breach == Some(Breach::Output);
         }
         let ending = Ending {
-            timed_out,
+            cutoff,
             breach: breach.clone(),
         };
         match outcome {
-            Ok((value, cut)) if !timed_out && breach.is_none() => {
+            Ok((value, cut)) if cutoff.is_none() && breach.is_none() => {
                 envelope.ok = true;
                 envelope.value = Some(value);
                 if cut {
@@ -201,6 +214,7 @@ impl Runtime {
         &self,
         source: &str,
         env: Option<mlua::Table>,
+        stop: Option<StopCheck>,
     ) -> mlua::Result<(serde_json::Value, bool)> {
         let lua = &self.vm.lua;
         lua.set_memory_limit(self.limits.memory_bytes)?;
@@ -215,7 +229,7 @@ impl Runtime {
             .set_mode(ChunkMode::Text)
             .set_environment(env)
             .into_function()?;
-        self.vm.arm(self.limits.timeout);
+        self.vm.arm(self.limits.timeout, stop);
         let values: MultiValue = function.call(())?;
         let value = match values.len() {
             0 => Value::Nil,

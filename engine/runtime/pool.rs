@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
-use super::{Envelope, ErrorKind, Limits, Output, Runtime, ScriptError, StartError};
+use super::{Envelope, ErrorKind, Limits, Output, Runtime, ScriptError, StartError, StopCheck};
 use crate::registry::Registry;
 
 /// Why a script was not run.
@@ -87,6 +87,16 @@ impl Pool {
     /// With fewer, it runs there after `block_in_place`; in a current-thread runtime, on
     /// tokio's blocking threads.
     pub async fn run(&self, source: &str) -> Result<Envelope, PoolError> {
+        self.run_stoppable(source, None).await
+    }
+
+    /// Like [`Pool::run`], and once running, the script is stopped early when `stop` says
+    /// so (see [`Runtime::exec_stoppable`]): an MCP client cancelled its request.
+    pub async fn run_stoppable(
+        &self,
+        source: &str,
+        stop: Option<StopCheck>,
+    ) -> Result<Envelope, PoolError> {
         let _ticket = self.ticket()?;
         let permit = self.free.acquire().await.map_err(|_| PoolError::Closed)?;
         let mut lease = Lease {
@@ -95,7 +105,7 @@ impl Pool {
             permit: Some(permit),
         };
         let runtime = lease.runtime.take().ok_or(PoolError::Closed)?;
-        let (runtime, envelope) = execute(runtime, source, self.workers).await?;
+        let (runtime, envelope) = execute(runtime, source, stop, self.workers).await?;
         lease.runtime = Some(runtime);
         Ok(envelope)
     }
@@ -165,6 +175,7 @@ impl Drop for Lease<'_> {
 async fn execute(
     mut runtime: Runtime,
     source: &str,
+    stop: Option<StopCheck>,
     vms: usize,
 ) -> Result<(Runtime, Envelope), PoolError> {
     let place = match Handle::try_current() {
@@ -177,17 +188,17 @@ async fn execute(
     };
     match place {
         Place::Inline => {
-            let envelope = run_guarded(&mut runtime, source);
+            let envelope = run_guarded(&mut runtime, source, stop);
             Ok((runtime, envelope))
         }
         Place::HandOff => {
-            let envelope = tokio::task::block_in_place(|| run_guarded(&mut runtime, source));
+            let envelope = tokio::task::block_in_place(|| run_guarded(&mut runtime, source, stop));
             Ok((runtime, envelope))
         }
         Place::BlockingThread => {
             let source = source.to_string();
             tokio::task::spawn_blocking(move || {
-                let envelope = run_guarded(&mut runtime, &source);
+                let envelope = run_guarded(&mut runtime, &source, stop);
                 (runtime, envelope)
             })
             .await
@@ -225,8 +236,12 @@ pub fn refused(kind: ErrorKind, message: &str) -> Envelope {
 }
 
 /// Runs a script; a panic inside the engine becomes an error envelope and a fresh VM.
-fn run_guarded(runtime: &mut Runtime, source: &str) -> Envelope {
-    match catch_unwind(AssertUnwindSafe(|| runtime.exec(source, Output::Capture))) {
+fn run_guarded(runtime: &mut Runtime, source: &str, stop: Option<StopCheck>) -> Envelope {
+    let run = AssertUnwindSafe(|| match stop {
+        Some(stop) => runtime.exec_stoppable(source, Output::Capture, stop),
+        None => runtime.exec(source, Output::Capture),
+    });
+    match catch_unwind(run) {
         Ok(envelope) => envelope,
         Err(_) => {
             tracing::error!("a run panicked inside the engine; replacing its VM");

@@ -1,5 +1,6 @@
 //! Turning a failed run into the envelope's error: kind, message, line and hint.
 
+use super::deadline::Cutoff;
 use super::envelope::{ErrorKind, ScriptError};
 use super::hosterror::find_host_error;
 use super::limits::Limits;
@@ -7,8 +8,8 @@ use super::state::Breach;
 
 /// What the runtime knows about how a run ended besides the error itself.
 pub struct Ending {
-    /// The deadline fired.
-    pub timed_out: bool,
+    /// The interrupt cut the run off (deadline, or its caller asked it to stop).
+    pub cutoff: Option<Cutoff>,
     /// A limit tracked by the run state was hit.
     pub breach: Option<Breach>,
 }
@@ -18,7 +19,17 @@ pub fn script_error(error: &mlua::Error, ending: &Ending, limits: &Limits) -> Sc
     let raw = error.to_string();
     let line = script_line(&raw);
     let host = find_host_error(error);
-    let (kind, message, hint) = if ending.timed_out {
+    let (kind, message, hint) = if ending.cutoff == Some(Cutoff::Stopped) {
+        (
+            ErrorKind::Limit,
+            "the run was stopped by its caller before it finished (the request was cancelled)"
+                .to_string(),
+            Some(
+                "nothing to fix in the script: send it again if its result is still wanted"
+                    .to_string(),
+            ),
+        )
+    } else if ending.cutoff == Some(Cutoff::Deadline) {
         (
             ErrorKind::Timeout,
             format!(

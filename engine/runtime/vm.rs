@@ -100,13 +100,14 @@ impl Vm {
         Ok(())
     }
 
-    /// Arms the deadline for a run (on the calling thread, where the run executes).
-    pub fn arm(&self, timeout: std::time::Duration) {
-        deadline::arm(timeout);
+    /// Arms the deadline and the stop check for a run (on the calling thread, where the
+    /// run executes).
+    pub fn arm(&self, timeout: std::time::Duration, stop: Option<deadline::StopCheck>) {
+        deadline::arm(timeout, stop);
     }
 
-    /// Disarms the deadline; returns whether it fired during the run.
-    pub fn disarm(&self) -> bool {
+    /// Disarms the deadline; says whether and why it cut the run off.
+    pub fn disarm(&self) -> Option<deadline::Cutoff> {
         deadline::disarm()
     }
 
