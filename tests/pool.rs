@@ -146,13 +146,24 @@ fn a_caller_that_stops_waiting_leaves_its_script_unrun() {
 
 #[test]
 fn the_pool_works_from_a_current_thread_runtime_too() {
-    let pool = pool(1, 8, 2000);
+    let pool = pool(1, 8, 60_000);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let envelope = runtime.block_on(pool.run("return 40 + 2")).unwrap();
-    assert_eq!(envelope.value, Some(serde_json::json!(42)));
+    runtime.block_on(async {
+        let envelope = pool.run("return 40 + 2").await.unwrap();
+        assert_eq!(envelope.value, Some(serde_json::json!(42)));
+        // There the script runs on a blocking thread, so its caller can give up mid-run:
+        // the run is stopped and its VM comes back (the deadline is a minute away).
+        let gave_up =
+            tokio::time::timeout(Duration::from_millis(200), pool.run("while true do end")).await;
+        assert!(gave_up.is_err());
+        let started = std::time::Instant::now();
+        let next = pool.run("return 3").await.unwrap();
+        assert_eq!(next.value, Some(serde_json::json!(3)));
+        assert!(started.elapsed() < Duration::from_secs(10));
+    });
 }
 
 #[test]

@@ -9,11 +9,11 @@
 //! is seen by the next.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use tokio::runtime::{Handle, RuntimeFlavor};
-use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::{Envelope, ErrorKind, Limits, Output, Runtime, ScriptError, StartError, StopCheck};
 use crate::registry::Registry;
@@ -31,9 +31,7 @@ pub enum PoolError {
 
 /// A fixed set of [`Runtime`]s shared by concurrent callers.
 pub struct Pool {
-    idle: Mutex<Vec<Runtime>>,
-    /// One permit per VM; a caller holding one owns a VM from `idle`.
-    free: Semaphore,
+    vms: Arc<Vms>,
     /// Scripts waiting or running.
     pending: AtomicUsize,
     max_pending: usize,
@@ -41,11 +39,17 @@ pub struct Pool {
     limits: Limits,
 }
 
+/// The VMs not in use, and one permit per VM: a caller holding a permit owns a VM.
+struct Vms {
+    idle: Mutex<Vec<Runtime>>,
+    free: Arc<Semaphore>,
+}
+
 impl Pool {
     /// A pool of `workers` VMs (at least one) over `registry`. At most `max_pending`
     /// scripts wait for a VM; more are refused with [`PoolError::Busy`].
     pub fn new(
-        registry: std::sync::Arc<Registry>,
+        registry: Arc<Registry>,
         limits: Limits,
         workers: usize,
         max_pending: usize,
@@ -55,8 +59,10 @@ impl Pool {
             .map(|_| Runtime::new(registry.clone(), limits.clone()))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Pool {
-            idle: Mutex::new(idle),
-            free: Semaphore::new(workers),
+            vms: Arc::new(Vms {
+                idle: Mutex::new(idle),
+                free: Arc::new(Semaphore::new(workers)),
+            }),
             pending: AtomicUsize::new(0),
             max_pending: max_pending.max(1),
             workers,
@@ -98,16 +104,20 @@ impl Pool {
         stop: Option<StopCheck>,
     ) -> Result<Envelope, PoolError> {
         let _ticket = self.ticket()?;
-        let permit = self.free.acquire().await.map_err(|_| PoolError::Closed)?;
-        let mut lease = Lease {
-            pool: self,
-            runtime: self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop(),
-            permit: Some(permit),
+        let permit = self.vms.free.clone().acquire_owned().await;
+        let permit = permit.map_err(|_| PoolError::Closed)?;
+        let runtime = self
+            .vms
+            .idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop();
+        let lease = Lease {
+            vms: self.vms.clone(),
+            runtime: Some(runtime.ok_or(PoolError::Closed)?),
+            _permit: permit,
         };
-        let runtime = lease.runtime.take().ok_or(PoolError::Closed)?;
-        let (runtime, envelope) = execute(runtime, source, stop, self.workers).await?;
-        lease.runtime = Some(runtime);
-        Ok(envelope)
+        execute(lease, source, stop, self.workers).await
     }
 
     /// Runs `source` and waits for its envelope, for callers without an async runtime
@@ -138,34 +148,35 @@ impl Drop for Ticket<'_> {
     }
 }
 
-/// A VM lent to one run: returned to the pool (and its permit released) when dropped.
-struct Lease<'a> {
-    pool: &'a Pool,
+/// A VM lent to one run, with its permit. Dropping it gives both back, wherever that
+/// happens: also on a blocking thread whose caller stopped waiting.
+struct Lease {
+    vms: Arc<Vms>,
+    /// Always set until the lease is dropped.
     runtime: Option<Runtime>,
-    permit: Option<SemaphorePermit<'a>>,
+    _permit: OwnedSemaphorePermit,
 }
 
-impl Drop for Lease<'_> {
-    fn drop(&mut self) {
-        match self.runtime.take() {
-            Some(runtime) => self
-                .pool
-                .idle
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(runtime),
-            // The VM was lost (its blocking task was cancelled at shutdown): retire its
-            // permit too, so no later caller is promised a VM that is not there.
-            None => {
-                if let Some(permit) = self.permit.take() {
-                    permit.forget();
-                }
-            }
+impl Lease {
+    fn run(&mut self, source: &str, stop: Option<StopCheck>) -> Envelope {
+        match self.runtime.as_mut() {
+            Some(runtime) => run_guarded(runtime, source, stop),
+            None => refused(ErrorKind::Runtime, &PoolError::Closed.to_string()),
         }
     }
 }
 
-/// Runs a script on `runtime` where it may block, and hands the runtime back.
+impl Drop for Lease {
+    fn drop(&mut self) {
+        // The VM goes back before the permit (a field, dropped after this) is released,
+        // so whoever gets the permit finds a VM.
+        if let Some(runtime) = self.runtime.take() {
+            let mut idle = self.vms.idle.lock().unwrap_or_else(|e| e.into_inner());
+            idle.push(runtime);
+        }
+    }
+}
+/// Runs a script on a leased VM where it may block; the lease ends with the run.
 ///
 /// Waking another thread costs tens of microseconds on a virtual machine, more than a
 /// short script, so the script runs on the calling thread whenever that is safe: outside
@@ -173,11 +184,11 @@ impl Drop for Lease<'_> {
 /// VMs (then, with every VM stuck in a script, a thread is still free for I/O). Otherwise
 /// `block_in_place` first hands the thread's other tasks to a new thread.
 async fn execute(
-    mut runtime: Runtime,
+    mut lease: Lease,
     source: &str,
     stop: Option<StopCheck>,
     vms: usize,
-) -> Result<(Runtime, Envelope), PoolError> {
+) -> Result<Envelope, PoolError> {
     let place = match Handle::try_current() {
         Err(_) => Place::Inline,
         Ok(handle) => match handle.runtime_flavor() {
@@ -187,22 +198,20 @@ async fn execute(
         },
     };
     match place {
-        Place::Inline => {
-            let envelope = run_guarded(&mut runtime, source, stop);
-            Ok((runtime, envelope))
-        }
-        Place::HandOff => {
-            let envelope = tokio::task::block_in_place(|| run_guarded(&mut runtime, source, stop));
-            Ok((runtime, envelope))
-        }
+        Place::Inline => Ok(lease.run(source, stop)),
+        Place::HandOff => Ok(tokio::task::block_in_place(|| lease.run(source, stop))),
         Place::BlockingThread => {
+            // Only here can the caller stop waiting mid-run (drop this future): then the
+            // run is stopped, and the lease, owned by the blocking task, still goes back.
+            let abandoned = Arc::new(AtomicBool::new(false));
+            let _guard = SetOnDrop(abandoned.clone());
+            let stop: StopCheck = Arc::new(move || {
+                abandoned.load(Ordering::Relaxed) || stop.as_ref().is_some_and(|stop| stop())
+            });
             let source = source.to_string();
-            tokio::task::spawn_blocking(move || {
-                let envelope = run_guarded(&mut runtime, &source, stop);
-                (runtime, envelope)
-            })
-            .await
-            .map_err(|_| PoolError::Closed)
+            tokio::task::spawn_blocking(move || lease.run(&source, Some(stop)))
+                .await
+                .map_err(|_| PoolError::Closed)
         }
     }
 }
@@ -215,6 +224,15 @@ enum Place {
     HandOff,
     /// On the async runtime's blocking threads (a current-thread runtime must not block).
     BlockingThread,
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// An error envelope for a script that never ran.
