@@ -332,4 +332,11 @@ fn the_search_box_filters_tools_live_in_headless_chromium() {
         .filter_map(|a| a.split("data-identity=\"").nth(1)?.split('"').next())
         .collect();
     assert_eq!(shown, ["math_ops.addAll"], "{dom}");
+
+    // A link that is not valid percent-encoding still leaves a working page.
+    let dom = dump_dom(
+        &chromium,
+        &format!("file://{}#q=100%", out.join("index.html").display()),
+    );
+    assert!(dom.contains("0 of 5 tools"), "{dom}");
 }

@@ -188,7 +188,8 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
         assert_eq!(names, wanted, "parameters of {}", meta.identity);
         for (arg, (_, ty)) in meta.args.iter().zip(&d.params) {
             let expected =
-                codemode::types::declarable(&arg.ty, &["Path"]).unwrap_or_else(|(t, _)| t);
+                codemode::types::declarable(&arg.ty, codemode::types::Slot::Param, &["Path"])
+                    .unwrap_or_else(|(t, _)| t);
             assert_eq!(
                 ty,
                 &text(&expected),
@@ -198,7 +199,8 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
             );
         }
         let ret = meta.returns.as_ref().map_or("any".to_string(), |r| {
-            codemode::types::declarable(&r.ty, &[]).unwrap_or_else(|(t, _)| t)
+            codemode::types::declarable(&r.ty, codemode::types::Slot::Return, &[])
+                .unwrap_or_else(|(t, _)| t)
         });
         assert_eq!(d.returns, text(&ret), "return type of {}", meta.identity);
         checked += 1;
@@ -340,4 +342,70 @@ fn every_member_of_the_real_tools_table_is_declared() {
             "tools.{name} is declared but the prelude has no such member"
         );
     }
+}
+
+#[test]
+fn hostile_names_and_docstring_types_never_break_the_file() {
+    let world = fixture::world();
+    let root = world.path();
+    let tool =
+        |args: &str| format!("{args}\nreturn function(x: number): number\n\treturn x\nend\n");
+    // Toolboxes `tools` cannot reach, a keyword as a tool name, and docstring types that
+    // smuggle in a second type, a comment or an assignment.
+    fixture::put(
+        root,
+        "bad-box.toolbox/x.tool/init.luau",
+        &tool("--!desc Unreachable."),
+    );
+    fixture::put(
+        root,
+        "list.toolbox/x.tool/init.luau",
+        &tool("--!desc Shadowed."),
+    );
+    fixture::put(
+        root,
+        "odd.toolbox/end.tool/init.luau",
+        &tool("--!desc A keyword."),
+    );
+    fixture::put(
+        root,
+        "odd.toolbox/pair.tool/init.luau",
+        "--!desc Two results.\n--!arg x string--x\n--!return string,number\nreturn function(x)\n\treturn x, 1\nend\n",
+    );
+    fixture::put(
+        root,
+        "odd.toolbox/assign.tool/init.luau",
+        "--!desc Odd arg.\n--!arg x string=x\nreturn function(x)\n\treturn x\nend\n",
+    );
+    let nested = format!(
+        "--!desc Deep.\nreturn function()\n\treturn {}1{}\nend\n",
+        "{".repeat(1000),
+        "}".repeat(1000)
+    );
+    fixture::put(root, "odd.toolbox/deep.tool/init.luau", &nested);
+    let defs = definitions(root);
+    let plain = as_plain_luau(&defs);
+    codemode::assets::compile(&plain)
+        .unwrap_or_else(|e| panic!("Luau rejects the definitions: {e}\n{plain}"));
+    assert!(defs.contains("bad-box.toolbox is left out"), "{defs}");
+    assert!(defs.contains("list.toolbox is left out"), "{defs}");
+    assert!(defs.contains("-- end is not callable"), "{defs}");
+    // The good tools of the same world are all still declared.
+    assert!(defs.contains("\tslugify: ("), "{defs}");
+    // And the docs of that world are written, the deep tool included.
+    let site = tempfile::tempdir().unwrap();
+    let out = fixture::codemode(root, &["docs", "--out", &site.path().display().to_string()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(site.path().join("odd/deep/TOOL.md").exists());
+    // The unreachable toolboxes' tools are refused, with what to rename.
+    let check = fixture::codemode(root, &["check"]);
+    let said = String::from_utf8_lossy(&check.stdout).to_string()
+        + &String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(1), "{said}");
+    assert!(said.contains("rename the folder bad-box.toolbox"), "{said}");
+    assert!(said.contains("rename the folder list.toolbox"), "{said}");
 }

@@ -63,7 +63,7 @@ impl Docstring {
             "example" => self.examples.push(value.to_string()),
             "arg" => {
                 let (name, rest) = split_word(value);
-                let (ty, description) = split_word(rest);
+                let (ty, description) = split_type(rest);
                 if name.is_empty() || ty.is_empty() {
                     self.problems.push(format!(
                         "line {line}: `--!arg` needs NAME TYPE DESCRIPTION, e.g. `--!arg text string The text.`"
@@ -77,7 +77,7 @@ impl Docstring {
                 }
             }
             "return" | "returns" => {
-                let (ty, description) = split_word(value);
+                let (ty, description) = split_type(value);
                 if ty.is_empty() {
                     self.problems.push(format!(
                         "line {line}: `--!return` needs TYPE DESCRIPTION, e.g. `--!return string The slug.`"
@@ -126,9 +126,40 @@ fn split_word(text: &str) -> (&str, &str) {
     }
 }
 
+/// Splits off a type: the first word, where spaces inside brackets do not end it
+/// (`{ sep: string? }`, `(string, number)`).
+fn split_type(text: &str) -> (&str, &str) {
+    let text = text.trim_start();
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' | '{' | '[' | '<' => depth += 1,
+            // The `>` of an arrow (`->`) closes nothing.
+            '>' if previous == '-' => {}
+            ')' | '}' | ']' | '>' => depth = depth.saturating_sub(1),
+            c if c.is_whitespace() && depth == 0 => return (&text[..at], &text[at..]),
+            _ => {}
+        }
+        previous = c;
+    }
+    (text, "")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_type_may_hold_spaces_inside_brackets() {
+        let doc = Docstring::parse(
+            "--!arg opts { sep: string?, f: (x: number) -> number } How to split.\n--!return (string, number) The parts.\n",
+        );
+        assert_eq!(doc.args[0].ty, "{ sep: string?, f: (x: number) -> number }");
+        assert_eq!(doc.args[0].description, "How to split.");
+        assert_eq!(doc.returns.as_ref().unwrap().0, "(string, number)");
+        assert_eq!(doc.returns.as_ref().unwrap().1, "The parts.");
+    }
 
     #[test]
     fn reads_every_key() {

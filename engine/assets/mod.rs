@@ -10,6 +10,7 @@ mod folder;
 mod metadata;
 mod model;
 pub mod names;
+mod parse;
 mod root;
 mod signature;
 mod tool;
@@ -28,6 +29,7 @@ pub use metadata::{readme_purpose, Metadata};
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Origin, Registration, Returns, ToolEntry, ToolMeta, ToolboxFolder,
 };
+pub use parse::parse_luau;
 pub use root::{FileSet, Root, RootSource};
 pub use signature::{read_signature, Returned};
 

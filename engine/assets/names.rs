@@ -17,6 +17,12 @@ pub const RESERVED: [&str; 13] = [
     "install",
 ];
 
+/// Luau's reserved words: `tools.box.end()` would not parse, so no name may be one.
+pub const KEYWORDS: [&str; 21] = [
+    "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in", "local",
+    "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
+];
+
 /// Longest allowed name.
 pub const MAX_NAME_LEN: usize = 64;
 
@@ -33,6 +39,11 @@ pub fn check_name(kind: &str, name: &str) -> Result<(), String> {
             "{kind} name '{}…' is {} characters long; use at most {MAX_NAME_LEN}",
             &name[..name.char_indices().nth(20).map_or(name.len(), |(i, _)| i)],
             name.len()
+        ));
+    }
+    if KEYWORDS.contains(&name) {
+        return Err(format!(
+            "{kind} name '{name}' is a Luau keyword, so `tools.<box>.{name}` would not parse; pick another name (e.g. '{name}_' or 'do_{name}')"
         ));
     }
     if !valid_start || !valid_rest {
@@ -103,6 +114,7 @@ mod tests {
         assert!(check_name("tool", &"a".repeat(65))
             .unwrap_err()
             .contains("at most 64"));
+        assert!(check_name("tool", "end").unwrap_err().contains("keyword"));
         assert!(check_toolbox_name("list")
             .unwrap_err()
             .contains("tools.list"));

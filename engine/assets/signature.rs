@@ -1,7 +1,8 @@
 //! The typed signature of the function a tool's `init.luau` returns, read with `full_moon`.
 
 use full_moon::ast::{self, Expression, LastStmt, Parameter, Stmt};
-use full_moon::LuaVersion;
+
+use super::parse::parse_luau;
 
 /// One parameter as the signature declares it.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,22 +96,8 @@ fn header_end(header: &str) -> Option<usize> {
     None
 }
 
-/// Deeper nesting than this is not handed to `full_moon`, whose recursion is unbounded:
-/// a hostile tool file must not overflow the indexer's stack.
-const MAX_NESTING: usize = 200;
-
 fn parse_returned(source: &str, fallback_name: &str) -> Result<Returned, String> {
-    if nesting_depth(source) > MAX_NESTING {
-        return Err(format!(
-            "nested deeper than {MAX_NESTING} levels; the signature is not read"
-        ));
-    }
-    let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
-    if let Some(error) = parsed.errors().first() {
-        let line = error.range().0.line();
-        return Err(format!("line {line}: {}", error.error_message()));
-    }
-    let ast = parsed.into_ast();
+    let ast = parse_luau(source)?;
     let block = ast.nodes();
     let Some(LastStmt::Return(ret)) = block.last_stmt() else {
         return Ok(Returned::NotAFunction(
@@ -201,32 +188,6 @@ fn describe(name: &str, body: &ast::FunctionBody) -> Returned {
         returns,
         signature,
     }
-}
-
-/// An upper bound on how deeply `source` nests brackets and blocks (strings and comments
-/// are not told apart, which only ever over-counts).
-fn nesting_depth(source: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut word = String::new();
-    for c in source.chars().chain(std::iter::once(' ')) {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word.push(c);
-            continue;
-        }
-        match word.as_str() {
-            "function" | "if" | "do" | "repeat" => depth += 1,
-            "end" | "until" => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        word.clear();
-        match c {
-            '(' | '{' | '[' => depth += 1,
-            ')' | '}' | ']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        deepest = deepest.max(depth);
-    }
-    deepest
 }
 
 /// Collapses runs of whitespace (types written over several lines) into single spaces, and

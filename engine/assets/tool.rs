@@ -6,7 +6,7 @@ use super::callsig::call_signature;
 use super::docstring::Docstring;
 use super::metadata::{readme_purpose, Metadata};
 use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
-use super::names::check_name;
+use super::names::{check_name, check_toolbox_name};
 use super::root::Root;
 use super::signature::{read_signature, Returned, SigParam};
 use super::FolderKey;
@@ -33,6 +33,11 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
 
     if let Err(e) = check_name("tool", &name) {
         refusals.push(e);
+    }
+    // A toolbox `tools` cannot reach (`bad-box`, `list`) makes its tools uncallable too;
+    // they stay listed, with the reason, so the author sees what to rename.
+    if let Err(e) = check_toolbox_name(at.toolbox) {
+        refusals.push(format!("{e}; rename the folder {}.toolbox", at.toolbox));
     }
     let files = at.root.files(&rel);
     let metadata = match at.root.read_listed(&files, ".metadata") {

@@ -7,10 +7,10 @@
 
 use std::fmt;
 
+use crate::assets::parse_luau;
 use full_moon::ast::luau::{TypeFieldKey, TypeInfo};
 use full_moon::ast::Stmt;
 use full_moon::tokenizer::TokenType;
-use full_moon::LuaVersion;
 
 /// One Luau type, reduced to what binding and command-line reading need.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,11 +58,9 @@ impl Ty {
     /// Reads a type as written. Text that does not parse as a Luau type reads as [`Ty::Any`].
     pub fn parse(text: &str) -> Ty {
         let source = format!("type T = {text}\n");
-        let parsed = full_moon::parse_fallible(&source, LuaVersion::luau());
-        if !parsed.errors().is_empty() {
+        let Ok(ast) = parse_luau(&source) else {
             return Ty::Any;
-        }
-        let ast = parsed.into_ast();
+        };
         let found = ast.nodes().stmts().next().and_then(|stmt| match stmt {
             Stmt::TypeDeclaration(decl) => Some(from_info(decl.type_definition())),
             _ => None,

@@ -28,7 +28,14 @@
 	}
 
 	var m = /^#q=(.*)$/.exec(location.hash);
-	if (m) input.value = decodeURIComponent(m[1]);
+	if (m) {
+		// A hand-typed link (#q=100%) is not always valid percent-encoding: take it as is.
+		try {
+			input.value = decodeURIComponent(m[1]);
+		} catch (e) {
+			input.value = m[1];
+		}
+	}
 	input.addEventListener("input", apply);
 	apply();
 })();

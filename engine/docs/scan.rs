@@ -10,9 +10,9 @@ use full_moon::ast::{
 };
 use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
-use full_moon::LuaVersion;
 
 use crate::assets::names::RESERVED;
+use crate::assets::parse_luau;
 
 /// At most this many raised messages are kept per tool.
 const MAX_ERRORS: usize = 12;
@@ -32,10 +32,9 @@ pub struct SourceFacts {
 
 /// Scans `source`; a file that does not parse yields no facts.
 pub fn scan(source: &str) -> SourceFacts {
-    let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
     let mut facts = SourceFacts::default();
-    if parsed.errors().is_empty() {
-        facts.visit_ast(&parsed.into_ast());
+    if let Ok(ast) = parse_luau(source) {
+        facts.visit_ast(&ast);
     }
     facts
 }

@@ -5,9 +5,9 @@
 //! - top-level `local` declarations become assignments into the session environment, so
 //!   `local x = 1` in one entry is `x` in the next (locals inside blocks stay local).
 
+use crate::assets::parse_luau;
 use full_moon::ast::Stmt;
 use full_moon::node::Node;
-use full_moon::LuaVersion;
 use mlua::chunk::Compiler;
 
 /// What to do with the input so far.
@@ -44,11 +44,9 @@ pub fn prepare(buffer: &str) -> Prepared {
 /// Rewrites top-level `local a, b = ...` to `a, b = ...`, `local x` to `x = nil` and
 /// `local function f` to `function f`, so the names land in the session environment.
 pub fn persist_locals(source: &str) -> String {
-    let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
-    if !parsed.errors().is_empty() {
+    let Ok(ast) = parse_luau(source) else {
         return source.to_string();
-    }
-    let ast = parsed.into_ast();
+    };
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for stmt in ast.nodes().stmts() {
         match stmt {

@@ -10,9 +10,10 @@ mod sanitize;
 
 use std::fmt::Write;
 
+use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
 
-pub use sanitize::declarable;
+pub use sanitize::{declarable, Slot};
 
 /// The hand-written part: shared types, the `tools.*` members and `vfs`.
 const SURFACE: &str = include_str!("surface.d.luau");
@@ -57,6 +58,13 @@ pub fn definitions(index: &AssetIndex) -> String {
     out.push_str(SURFACE);
     let mut fields = String::new();
     for name in index.toolbox_names() {
+        if let Err(why) = check_toolbox_name(name) {
+            let _ = writeln!(
+                out,
+                "\n-- The toolbox folder {name}.toolbox is left out: {why}."
+            );
+            continue;
+        }
         let tools: Vec<&ToolEntry> = index
             .tools_in(name)
             .filter(|t| t.is_registered())
@@ -78,7 +86,7 @@ pub fn definitions(index: &AssetIndex) -> String {
         }
         out.push_str("}\n");
         doc_lines(&mut fields, "\t", &format!("Toolbox `{name}`: {purpose}"));
-        let _ = writeln!(fields, "\t{}: {},", key(name), toolbox_type(name));
+        let _ = writeln!(fields, "\t{}: {},", name, toolbox_type(name));
     }
     out.push_str(
         "\n--- The `tools` global: discovery and authoring calls, and one field per toolbox,\n\
@@ -95,26 +103,27 @@ pub fn definitions(index: &AssetIndex) -> String {
 fn declare_tool(out: &mut String, tool: &ToolEntry) {
     let meta = &tool.meta();
     let mut notes = Vec::new();
-    let mut typed = |written: &str, what: &str| match declarable(written, &DEFINED) {
-        Ok(ty) => ty,
-        Err((ty, why)) => {
-            notes.push(format!("{what}: {why}"));
-            ty
-        }
-    };
+    let mut typed =
+        |written: &str, slot: Slot, what: &str| match declarable(written, slot, &DEFINED) {
+            Ok(ty) => ty,
+            Err((ty, why)) => {
+                notes.push(format!("{what}: {why}"));
+                ty
+            }
+        };
     let mut params: Vec<String> = meta
         .args
         .iter()
-        .map(|a| format!("{}: {}", a.name, typed(&a.ty, &a.name)))
+        .map(|a| format!("{}: {}", a.name, typed(&a.ty, Slot::Param, &a.name)))
         .collect();
     let sig = meta.signature.as_deref().unwrap_or("");
     if sig.contains("(...:") || sig.contains(", ...:") {
         params.push("...any".to_string());
     }
-    let returns = meta
-        .returns
-        .as_ref()
-        .map_or_else(|| "any".to_string(), |r| typed(&r.ty, "return"));
+    let returns = meta.returns.as_ref().map_or_else(
+        || "any".to_string(),
+        |r| typed(&r.ty, Slot::Return, "return"),
+    );
     let returns = if returns.contains("->") {
         format!("({returns})")
     } else {
@@ -145,7 +154,7 @@ fn declare_tool(out: &mut String, tool: &ToolEntry) {
     let _ = writeln!(
         out,
         "\t{}: ({}) -> {returns},",
-        key(&meta.name),
+        meta.name,
         params.join(", ")
     );
 }
@@ -158,19 +167,6 @@ fn surface_members() -> String {
         .split_once("\n}\n")
         .map_or(body, |(members, _)| members);
     format!("{members}\n")
-}
-
-/// A table-type key: the name itself, or `["name"]` for a Luau keyword.
-fn key(name: &str) -> String {
-    const KEYWORDS: [&str; 21] = [
-        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in",
-        "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
-    ];
-    if KEYWORDS.contains(&name) {
-        format!("[\"{name}\"]")
-    } else {
-        name.to_string()
-    }
 }
 
 /// Writes `text` as `---` doc comment lines with the given indent.

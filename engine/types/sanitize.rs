@@ -8,18 +8,29 @@
 
 use std::collections::BTreeSet;
 
+use crate::assets::{compile, parse_luau};
 use full_moon::ast::luau::{GenericDeclarationParameter, GenericParameterInfo, TypeInfo};
 use full_moon::visitors::Visitor;
-use full_moon::LuaVersion;
 
 /// Type names Luau knows without any declaration.
 const BUILTIN: [&str; 10] = [
     "any", "nil", "boolean", "number", "string", "thread", "unknown", "never", "buffer", "vector",
 ];
 
-/// The type to declare for `written`, given the names the definition file itself defines.
-/// `Ok` holds a declarable type; `Err` holds why `written` was replaced by the returned type.
-pub fn declarable(written: &str, defined: &[&str]) -> Result<String, (String, String)> {
+/// Where a type stands in a signature: a parameter takes one type, a return may be a
+/// list of them (`(string, number)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// A parameter's type.
+    Param,
+    /// The return type(s).
+    Return,
+}
+
+/// The type to declare for `written` in `slot`, given the names the definition file itself
+/// defines. `Ok` holds a declarable type; `Err` holds why `written` was replaced by the
+/// returned type.
+pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String, (String, String)> {
     let written = written.trim();
     if let Some(real) = shorthand(written) {
         let why = format!("`{written}` is declared as `{real}`");
@@ -28,16 +39,31 @@ pub fn declarable(written: &str, defined: &[&str]) -> Result<String, (String, St
     if written.is_empty() {
         return Err(("any".into(), "no type was given".into()));
     }
-    let source = format!("local _: {written}\n");
-    let parsed = full_moon::parse_fallible(&source, LuaVersion::luau());
-    if !parsed.errors().is_empty() {
+    if written.contains("--") || written.contains(['\n', '\r']) {
+        return Err((
+            "any".into(),
+            format!("`{written}` holds a comment or a line break, not just a type"),
+        ));
+    }
+    // A type alias holds exactly one type, so `string, number` or `string = x` fail here.
+    let source = match slot {
+        Slot::Param => format!("type _T = {written}\n"),
+        Slot::Return => format!("type _T = () -> {written}\n"),
+    };
+    // Luau's own parser has the last word: full_moon lets some broken types through
+    // (`() -> (string,`).
+    let ast = match parse_luau(&source) {
+        Ok(ast) if compile(&source).is_ok() => Some(ast),
+        _ => None,
+    };
+    let Some(ast) = ast else {
         return Err((
             "any".into(),
             format!("`{written}` does not parse as a Luau type"),
         ));
-    }
+    };
     let mut names = Names::default();
-    names.visit_ast(&parsed.into_ast());
+    names.visit_ast(&ast);
     let unknown: Vec<String> = names
         .used
         .difference(&names.generics)
@@ -133,23 +159,49 @@ mod tests {
             "\"a\" | \"b\"",
             "<T>(T) -> T",
         ] {
-            assert_eq!(declarable(ty, &["Path"]), Ok(ty.to_string()), "{ty}");
+            assert_eq!(
+                declarable(ty, Slot::Param, &["Path"]),
+                Ok(ty.to_string()),
+                "{ty}"
+            );
         }
     }
 
     #[test]
     fn replaces_local_names_shorthands_and_garbage() {
-        assert_eq!(declarable("Options?", &[]).unwrap_err().0, "any");
-        assert!(declarable("Options?", &[])
+        assert_eq!(
+            declarable("Options?", Slot::Param, &[]).unwrap_err().0,
+            "any"
+        );
+        assert!(declarable("Options?", Slot::Param, &[])
             .unwrap_err()
             .1
             .contains("Options"));
-        assert_eq!(declarable("table", &[]).unwrap_err().0, "{ [any]: any }");
         assert_eq!(
-            declarable("function?", &[]).unwrap_err().0,
+            declarable("table", Slot::Param, &[]).unwrap_err().0,
+            "{ [any]: any }"
+        );
+        assert_eq!(
+            declarable("function?", Slot::Param, &[]).unwrap_err().0,
             "((...any) -> ...any)?"
         );
-        assert_eq!(declarable("{{{", &[]).unwrap_err().0, "any");
-        assert_eq!(declarable("mod.T", &[]).unwrap_err().0, "any");
+        assert_eq!(declarable("{{{", Slot::Param, &[]).unwrap_err().0, "any");
+        assert_eq!(declarable("mod.T", Slot::Param, &[]).unwrap_err().0, "any");
+        // What a docstring line can smuggle in besides a type.
+        for garbage in ["string,number", "string--x", "string=x", "string\nx"] {
+            let (ty, why) = declarable(garbage, Slot::Param, &[]).unwrap_err();
+            assert_eq!(ty, "any", "{garbage}: {why}");
+        }
+        assert!(declarable("string,number", Slot::Return, &[]).is_err());
+        assert!(declarable("(string,", Slot::Return, &[]).is_err());
+    }
+
+    #[test]
+    fn a_return_may_be_a_list_of_types() {
+        assert_eq!(
+            declarable("(string, number)", Slot::Return, &[]),
+            Ok("(string, number)".to_string())
+        );
+        assert!(declarable("(string, number)", Slot::Param, &[]).is_err());
     }
 }

@@ -1,0 +1,75 @@
+//! Parsing Luau source with `full_moon`, bounded.
+//!
+//! `full_moon` recurses once per nesting level with no limit of its own, so a hostile
+//! file (a thousand nested tables) would overflow the stack of whatever thread parses
+//! it. Every parse in the engine goes through [`parse_luau`]: deep sources are refused
+//! up front, and the rest are parsed on the indexing threads, whose stacks are large.
+
+use full_moon::ast::Ast;
+use full_moon::LuaVersion;
+
+use super::parse_pool;
+
+/// Sources nested deeper than this are refused without parsing.
+pub const MAX_NESTING: usize = 200;
+
+/// Parses `source` as Luau. Errors say where the first problem is (`line N: ...`) or that
+/// the source nests too deeply to read.
+pub fn parse_luau(source: &str) -> Result<Ast, String> {
+    if nesting_depth(source) > MAX_NESTING {
+        return Err(format!(
+            "nested deeper than {MAX_NESTING} levels, too deep to read"
+        ));
+    }
+    parse_pool().install(|| {
+        let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
+        match parsed.errors().first() {
+            Some(error) => Err(format!(
+                "line {}: {}",
+                error.range().0.line(),
+                error.error_message()
+            )),
+            None => Ok(parsed.into_ast()),
+        }
+    })
+}
+
+/// An upper bound on how deeply `source` nests brackets and blocks (strings and comments
+/// are not told apart, which only ever over-counts).
+fn nesting_depth(source: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut word = String::new();
+    for c in source.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        match word.as_str() {
+            "function" | "if" | "do" | "repeat" => depth += 1,
+            "end" | "until" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        word.clear();
+        match c {
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        deepest = deepest.max(depth);
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_refuses_hostile_nesting() {
+        assert!(parse_luau("return function(a: number) return a end").is_ok());
+        let err = parse_luau("return (").unwrap_err();
+        assert!(err.starts_with("line 1:"), "{err}");
+        let deep = format!("return {}1{}", "{".repeat(5000), "}".repeat(5000));
+        assert!(parse_luau(&deep).unwrap_err().contains("nested deeper"));
+    }
+}
