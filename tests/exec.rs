@@ -189,3 +189,19 @@ fn a_missing_name_hint_stays_short_in_a_big_world() {
     assert!(hint.contains("… and 28 more"), "{hint}");
     assert!(hint.len() < 400, "{} bytes: {hint}", hint.len());
 }
+
+#[test]
+fn a_world_that_is_a_toolbox_folder_names_the_folder_to_pass() {
+    let world = World::new();
+    world.tool("text2.slug", "return function(s: string) return s end");
+    let inside = world.path().join("text2.toolbox");
+    let out = codemode(&inside, &["list"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let parent = world.path().canonicalize().unwrap();
+    assert!(
+        stderr.contains("is a toolbox folder, not a world")
+            && stderr.contains(&format!("--world {}", parent.display())),
+        "{stderr}"
+    );
+}

@@ -69,32 +69,37 @@ fn search_lists_a_toolbox_with_an_empty_query() {
 
 #[test]
 fn search_refuses_bad_options_with_a_hint() {
+    // Options the command line can check are usage errors (exit 2) naming what is allowed.
     for (args, expect) in [
         (
             vec!["search", "x", "--mode", "fuzzy"],
-            "unknown search mode 'fuzzy'",
+            "possible values: keyword, semantic",
         ),
         (
             vec!["search", "x", "--limit", "-1"],
-            "limit must be a whole number",
+            "-1 is not in 1..=1000",
         ),
-        (
-            vec!["search", "x", "--toolbox", "nope"],
-            "no toolbox named 'nope'",
-        ),
+        (vec!["search", "x", "--limit", "0"], "0 is not in 1..=1000"),
+        (vec!["list", "9"], "the tier is 1, 2 or 3, got 9"),
     ] {
         let mut args = args.clone();
         let w = world();
         args.extend(["--world", &w]);
         let out = codemode(&args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
-        let stderr = text(&out.stderr);
-        assert!(
-            stderr.contains(expect) && stderr.contains("hint:"),
-            "{stderr}"
-        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(expect), "{}", text(&out.stderr));
         assert!(out.stdout.is_empty());
     }
+    // A toolbox that is not there is found out by the search itself.
+    let w = world();
+    let out = codemode(&["search", "x", "--toolbox", "nope", "--world", &w]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no toolbox named 'nope'") && stderr.contains("hint:"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

@@ -8,6 +8,13 @@ use super::{print_value, Cli};
 
 /// Prints `tools.list(...)`'s text, or its value with `--json`.
 pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> {
+    if let Some(bad) = args
+        .iter()
+        .find(|a| a.parse::<i64>().is_ok_and(|n| !(1..=3).contains(&n)))
+    {
+        eprintln!("codemode list: the tier is 1, 2 or 3, got {bad}; e.g. `codemode list 2` or `codemode list text 3`");
+        return Ok(ExitCode::from(2));
+    }
     let call_args: Vec<String> = args
         .iter()
         .map(|a| match a.parse::<u8>() {

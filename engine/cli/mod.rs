@@ -123,13 +123,14 @@ enum Command {
         #[arg(default_value = "")]
         query: String,
         /// keyword (by words) or semantic (by meaning, the default)
-        #[arg(long, value_name = "M")]
+        #[arg(long, value_name = "M", value_parser = ["keyword", "semantic"])]
         mode: Option<String>,
         /// Only tools of this toolbox
         #[arg(long, value_name = "B")]
         toolbox: Option<String>,
-        /// How many rows to show [default: 10]
-        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        /// How many rows to show, from 1 [default: 10]
+        #[arg(long, value_name = "N", allow_negative_numbers = true,
+              value_parser = clap::value_parser!(i64).range(1..=1000))]
         limit: Option<i64>,
         /// Print the rows and total as JSON instead of text
         #[arg(long)]

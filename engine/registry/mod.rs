@@ -27,6 +27,16 @@ pub enum RegistryError {
         /// Why it could not be opened (shown in the message, not chained again).
         reason: std::io::Error,
     },
+    /// The world given is itself a toolbox or tool folder, so nothing would be found in it.
+    #[error("world {path} is a {kind} folder, not a world; pass the folder that holds it: --world {parent}")]
+    InsideWorld {
+        /// The path given.
+        path: PathBuf,
+        /// `toolbox` or `tool`.
+        kind: &'static str,
+        /// The folder to pass instead.
+        parent: String,
+    },
     /// A `--library` directory is missing or unreadable.
     #[error("library {path}: {reason}; pass an existing directory with --library DIR")]
     Library {
@@ -48,6 +58,34 @@ pub struct Registry {
     search: SearchService,
 }
 
+/// A world named like an asset folder (`text.toolbox`, `slugify.tool`) would index as
+/// empty: say which folder was meant instead.
+fn refuse_asset_folder(world: &Path) -> Result<(), RegistryError> {
+    let name = world
+        .canonicalize()
+        .unwrap_or_else(|_| world.to_path_buf())
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let kind = if name.ends_with(".toolbox") {
+        "toolbox"
+    } else if name.ends_with(".tool") {
+        "tool"
+    } else {
+        return Ok(());
+    };
+    let mut parent = world.canonicalize().unwrap_or_else(|_| world.to_path_buf());
+    parent.pop();
+    if kind == "tool" {
+        parent.pop();
+    }
+    Err(RegistryError::InsideWorld {
+        path: world.to_path_buf(),
+        kind,
+        parent: parent.display().to_string(),
+    })
+}
+
 impl Registry {
     /// Opens the world, the `--library` folders and (when `bundled`) the bundled toolboxes,
     /// and indexes them. Precedence: world, then libraries in order, then bundled.
@@ -56,6 +94,7 @@ impl Registry {
         libraries: &[PathBuf],
         bundled: bool,
     ) -> Result<Registry, RegistryError> {
+        refuse_asset_folder(world)?;
         let mut roots =
             vec![
                 Root::disk(Origin::World, world).map_err(|reason| RegistryError::World {
