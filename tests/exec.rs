@@ -205,3 +205,25 @@ fn a_world_that_is_a_toolbox_folder_names_the_folder_to_pass() {
         "{stderr}"
     );
 }
+
+#[test]
+fn check_warns_of_docstring_lines_that_name_no_parameter() {
+    let world = World::new();
+    world.tool(
+        "b.flags",
+        "--!desc Flags.\n--!arg x number The x.\n--!arg x number Again.\n--!flag verbose v\n--!example\nreturn function(x: number) return x end",
+    );
+    let out = codemode(world.path(), &["check"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "warnings alone do not fail check: {text}"
+    );
+    for expected in [
+        "`--!flag verbose` names no parameter (its parameters are x)",
+        "`--!arg x` is written twice",
+        "`--!example` is empty",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from:\n{text}");
+    }
+}

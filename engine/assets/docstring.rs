@@ -60,7 +60,10 @@ impl Docstring {
     fn read_line(&mut self, line: usize, key: &str, value: &str) {
         match key {
             "desc" => self.desc.push(value.to_string()),
-            "example" => self.examples.push(value.to_string()),
+            "example" if value.trim().is_empty() => self.problems.push(format!(
+                "line {line}: `--!example` is empty; write a call, e.g. `--!example tools.text.slugify(\"Hi\")`"
+            )),
+            "example" => self.examples.push(value.trim().to_string()),
             "arg" => {
                 let (name, rest) = split_word(value);
                 let (ty, description) = split_type(rest);

@@ -143,6 +143,7 @@ pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
     }
     let (args, shape, sig_returns) = merge_args(&doc, returned, rel, &mut warnings);
     let returns = merge_returns(&doc, sig_returns, rel, &mut warnings);
+    warn_unmatched_docs(&doc, &args, rel, &mut warnings);
     // One rendering for every surface (tools.list, tools.get, .d.luau, docs): see callsig.
     let signature = match shape {
         Shape::Typed { vararg } => Some(call_signature(
@@ -187,6 +188,34 @@ pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
         meta,
         warnings,
         refusal: (!refusals.is_empty()).then(|| refusals.join("; ")),
+    }
+}
+
+/// Docstring lines that name no parameter, or the same one twice: the command line and
+/// `tools.bind` would silently do without them.
+fn warn_unmatched_docs(doc: &Docstring, args: &[Arg], rel: &str, warnings: &mut Vec<String>) {
+    let names: Vec<&str> = args.iter().map(|a| a.name.as_str()).collect();
+    let listed = if names.is_empty() {
+        "it takes none".to_string()
+    } else {
+        format!("its parameters are {}", names.join(", "))
+    };
+    for (flag, _) in &doc.flags {
+        if !names.contains(&flag.as_str()) {
+            warnings.push(format!(
+                "{rel}/init.luau: `--!flag {flag}` names no parameter ({listed}); a flag sets the boolean parameter of its name"
+            ));
+        }
+    }
+    let mut seen = Vec::new();
+    for arg in &doc.args {
+        if seen.contains(&arg.name.as_str()) {
+            warnings.push(format!(
+                "{rel}/init.luau: `--!arg {}` is written twice; keep one line per parameter",
+                arg.name
+            ));
+        }
+        seen.push(arg.name.as_str());
     }
 }
 
