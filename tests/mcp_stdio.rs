@@ -315,6 +315,32 @@ fn with_every_vm_stuck_in_a_script_the_server_still_answers() {
 }
 
 #[test]
+fn a_long_script_never_holds_up_the_next_message() {
+    // Scripts run on the server's async threads; one busy for seconds must not keep the
+    // others from reading stdin. Several rounds, since which thread was reading varies.
+    let mut s = Server::start(&[]);
+    let long = "local t = os.clock() while os.clock() - t < 1.5 do end return 1";
+    for round in 0..4 {
+        let id = 10 * round;
+        s.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "tool_exec", "arguments": {"script": long}}})
+            .to_string(),
+        );
+        std::thread::sleep(Duration::from_millis(200));
+        let started = Instant::now();
+        assert_eq!(s.response_to(id + 1, "ping")["result"], json!({}));
+        s.assert_serving(id + 2);
+        assert!(
+            started.elapsed() < Duration::from_millis(700),
+            "round {round}: ping and a short call waited {:?} for the long script",
+            started.elapsed()
+        );
+        assert_eq!(s.response(id)["result"]["structuredContent"]["value"], 1);
+    }
+}
+
+#[test]
 fn cancelling_a_running_call_stops_its_script_and_frees_its_vm() {
     let mut s = Server::start(&["--timeout-ms", "60000"]);
     for id in [1, 2] {

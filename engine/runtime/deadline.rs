@@ -7,7 +7,9 @@
 //! After expiry it fails on every call, so a `pcall` loop cannot swallow the timeout.
 //!
 //! A run may also carry a [`StopCheck`] (an MCP request its client cancelled): it is asked
-//! far less often than the clock is read, and stops the run the same way.
+//! far less often than the clock is read, and stops the run the same way. And a thread
+//! with other duties (an async runtime's worker) may ask, through [`set_long_run_hook`],
+//! to be called back once a run has gone on for a while, to hand those duties off.
 
 use std::cell::{Cell, RefCell};
 use std::os::raw::c_int;
@@ -44,6 +46,10 @@ thread_local! {
     static STOP: RefCell<Option<StopCheck>> = const { RefCell::new(None) };
     /// Set when the stop check, not the clock, ended the run.
     static STOPPED: Cell<bool> = const { Cell::new(false) };
+    /// When (in [`epoch`] nanoseconds) to call the long-run hook next; 0 = never.
+    static LONG_RUN_AT: Cell<u64> = const { Cell::new(0) };
+    /// The long-run hook and how often it is called again while the run goes on.
+    static LONG_RUN: Cell<Option<(fn(), u64)>> = const { Cell::new(None) };
 }
 
 fn epoch() -> Instant {
@@ -66,8 +72,15 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
     let tick = TICKS.get().wrapping_add(1);
     TICKS.set(tick);
     if !EXPIRED.get() && tick.is_multiple_of(CLOCK_EVERY) {
-        if now_nanos() >= at {
+        let now = now_nanos();
+        let long_run_at = LONG_RUN_AT.get();
+        if now >= at {
             EXPIRED.set(true);
+        } else if long_run_at != 0 && now >= long_run_at {
+            if let Some((hook, every)) = LONG_RUN.get() {
+                LONG_RUN_AT.set(now.saturating_add(every));
+                hook();
+            }
         } else if tick.is_multiple_of(STOP_EVERY) && stop_requested() {
             EXPIRED.set(true);
             STOPPED.set(true);
@@ -96,6 +109,21 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
         lua.exec_raw::<()>((), |state| {
             (*ffi::lua_callbacks(state)).interrupt = Some(interrupt);
         })
+    }
+}
+
+/// Calls `hook` once the next run on this thread has gone on for `after`, then every
+/// `every` while it goes on (`None` clears it). Set before [`arm`], cleared after [`disarm`].
+pub fn set_long_run_hook(hook: Option<(fn(), Duration, Duration)>) {
+    match hook {
+        Some((hook, after, every)) => {
+            LONG_RUN.set(Some((hook, every.as_nanos() as u64)));
+            LONG_RUN_AT.set(now_nanos().saturating_add(after.as_nanos() as u64).max(1));
+        }
+        None => {
+            LONG_RUN.set(None);
+            LONG_RUN_AT.set(0);
+        }
     }
 }
 

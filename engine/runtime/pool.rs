@@ -11,10 +11,12 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::deadline;
 use super::{Envelope, ErrorKind, Limits, Output, Runtime, ScriptError, StartError, StopCheck};
 use crate::registry::Registry;
 
@@ -181,8 +183,10 @@ impl Drop for Lease {
 /// Waking another thread costs tens of microseconds on a virtual machine, more than a
 /// short script, so the script runs on the calling thread whenever that is safe: outside
 /// any async runtime, or on a multi-threaded runtime with more threads than the pool has
-/// VMs (then, with every VM stuck in a script, a thread is still free for I/O). Otherwise
-/// `block_in_place` first hands the thread's other tasks to a new thread.
+/// VMs. There a script that runs past [`LONG_RUN`] hands the thread's async duties (its
+/// other tasks, and the I/O driver it may have been polling) to another thread, so a long
+/// script never keeps the server from reading its next message. With no thread to spare,
+/// `block_in_place` hands them off before the script starts.
 async fn execute(
     mut lease: Lease,
     source: &str,
@@ -193,12 +197,18 @@ async fn execute(
         Err(_) => Place::Inline,
         Ok(handle) => match handle.runtime_flavor() {
             RuntimeFlavor::CurrentThread => Place::BlockingThread,
-            _ if handle.metrics().num_workers() > vms => Place::Inline,
+            _ if handle.metrics().num_workers() > vms => Place::OnWorker,
             _ => Place::HandOff,
         },
     };
     match place {
         Place::Inline => Ok(lease.run(source, stop)),
+        Place::OnWorker => {
+            deadline::set_long_run_hook(Some((hand_off_worker, LONG_RUN, HAND_OFF_AGAIN)));
+            let envelope = lease.run(source, stop);
+            deadline::set_long_run_hook(None);
+            Ok(envelope)
+        }
         Place::HandOff => Ok(tokio::task::block_in_place(|| lease.run(source, stop))),
         Place::BlockingThread => {
             // Only here can the caller stop waiting mid-run (drop this future): then the
@@ -216,10 +226,25 @@ async fn execute(
     }
 }
 
+/// How long a script runs on an async worker before the worker's duties are handed off.
+const LONG_RUN: Duration = Duration::from_millis(2);
+/// How often the hand-off is tried again while the script goes on (in case tokio's new
+/// thread had not taken the duties when the pause below ended).
+const HAND_OFF_AGAIN: Duration = Duration::from_millis(100);
+/// The pause in which tokio's new thread takes the duties over.
+const HAND_OFF_PAUSE: Duration = Duration::from_millis(1);
+
+/// Called from the deadline interrupt of a long script running on an async worker.
+fn hand_off_worker() {
+    tokio::task::block_in_place(|| std::thread::sleep(HAND_OFF_PAUSE));
+}
+
 /// Where a script runs.
 enum Place {
-    /// On the calling thread, as is.
+    /// On the calling thread, as is (no async runtime).
     Inline,
+    /// On the calling async worker, handing its duties off if the script runs long.
+    OnWorker,
     /// On the calling thread, after handing its other async tasks to another thread.
     HandOff,
     /// On the async runtime's blocking threads (a current-thread runtime must not block).
