@@ -36,6 +36,9 @@ pub enum Cutoff {
     Stopped,
 }
 
+/// A long-run hook and its repeat interval in nanoseconds.
+type LongRunHook = (fn(), u64);
+
 thread_local! {
     /// Deadline of the run executing on this thread, in nanoseconds since [`epoch`]; 0 = none.
     static DEADLINE: Cell<u64> = const { Cell::new(0) };
@@ -49,7 +52,7 @@ thread_local! {
     /// When (in [`epoch`] nanoseconds) to call the long-run hook next; 0 = never.
     static LONG_RUN_AT: Cell<u64> = const { Cell::new(0) };
     /// The long-run hook and how often it is called again while the run goes on.
-    static LONG_RUN: Cell<Option<(fn(), u64)>> = const { Cell::new(None) };
+    static LONG_RUN: Cell<Option<LongRunHook>> = const { Cell::new(None) };
 }
 
 fn epoch() -> Instant {
