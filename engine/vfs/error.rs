@@ -19,6 +19,14 @@ pub enum VfsError {
         /// The path as given.
         path: String,
     },
+    /// The path names a hidden file or folder (`.git`, `.env`, `.cursor`).
+    #[error("path '{path}' is refused: '{name}' is hidden; scripts never read or write hidden files or folders (version control, editor and agent settings, secrets live there). Keep data in plain folders, e.g. 'data/notes.txt'")]
+    Hidden {
+        /// The path as given.
+        path: String,
+        /// The hidden name in it.
+        name: String,
+    },
     /// The path is inside a read-only library folder.
     #[error("'{path}' is in a library folder, which is read-only; copy the toolbox into the world with tools.install('<box>') and edit the copy")]
     ReadOnly {

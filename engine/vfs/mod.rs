@@ -54,6 +54,7 @@ impl Vfs {
 
     /// The path on disk of a world-relative path, checked (see the module docs).
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, VfsError> {
+        path::refuse_hidden(rel)?;
         path::resolve(&self.world, rel)
     }
 
@@ -117,7 +118,10 @@ impl Vfs {
         for entry in fs::read_dir(&full).map_err(|e| VfsError::io(rel, e))? {
             let entry = entry.map_err(|e| VfsError::io(rel, e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(atomic::TEMP_PREFIX) {
+            // Hidden entries (`.git`, the engine's temporary files) are not for scripts,
+            // which could not read them anyway; the engine's own (`.metadata`) are.
+            let hidden = name.starts_with('.') && !path::engine_file(&format!("{rel}/{name}"));
+            if hidden || name.starts_with(atomic::TEMP_PREFIX) {
                 continue;
             }
             if out.len() == MAX_ENTRIES {

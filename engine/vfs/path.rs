@@ -42,6 +42,43 @@ pub fn components(path: &str) -> Result<Vec<&str>, VfsError> {
     Ok(names)
 }
 
+/// Refuses a path with a hidden name in it (`.git/config`, `.env`): in a world that is
+/// also a project folder, writing there could make git or an editor run commands, and
+/// reading there could leak secrets. The engine's own hidden files are the exceptions:
+/// the `.metadata` of a tool or toolbox, and the world's `.luaurc` (lint settings).
+pub fn refuse_hidden(path: &str) -> Result<(), VfsError> {
+    if engine_file(path) {
+        return Ok(());
+    }
+    let hidden = path
+        .split('/')
+        .find(|n| n.starts_with('.') && *n != "." && *n != "..");
+    match hidden {
+        Some(name) => Err(VfsError::Hidden {
+            path: shorten(path),
+            name: shorten(name),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// True for the hidden files the engine itself reads: `<x>.tool/.metadata`,
+/// `<x>.toolbox/.metadata` and the world's `.luaurc`.
+pub fn engine_file(path: &str) -> bool {
+    let names: Vec<&str> = path
+        .split('/')
+        .filter(|n| !n.is_empty() && *n != ".")
+        .collect();
+    match names.as_slice() {
+        [".luaurc"] => true,
+        [folders @ .., parent, ".metadata"] => {
+            (parent.ends_with(".tool") || parent.ends_with(".toolbox"))
+                && !folders.iter().chain([parent]).any(|n| n.starts_with('.'))
+        }
+        _ => false,
+    }
+}
+
 /// Checks one folder or file name (no separators, no `..`).
 pub fn check_entry_name(name: &str) -> Result<(), VfsError> {
     let names = components(name)?;
@@ -109,5 +146,27 @@ mod tests {
         assert!(check_entry_name("a/b").is_err());
         assert!(check_entry_name("..").is_err());
         assert!(check_entry_name("ok.tool").is_ok());
+    }
+
+    #[test]
+    fn refuses_hidden_names_but_the_engines_own_files() {
+        for bad in [
+            ".git/config",
+            ".env",
+            "a/.cursor/mcp.json",
+            ".metadata",
+            "x/.metadata",
+        ] {
+            assert!(refuse_hidden(bad).is_err(), "{bad:?} was accepted");
+        }
+        for ok in [
+            ".luaurc",
+            "b.toolbox/.metadata",
+            "b.toolbox/t.tool/.metadata",
+            "a/b.txt",
+        ] {
+            assert!(refuse_hidden(ok).is_ok(), "{ok:?} was refused");
+        }
+        assert!(refuse_hidden(".git/x.tool/.metadata").is_err());
     }
 }
