@@ -191,6 +191,30 @@ fn symlinks_that_lead_out_of_the_world_are_refused() {
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_symlink_into_a_hidden_folder_of_the_world_is_refused() {
+    let world = tempfile::tempdir().unwrap();
+    write(&world.path().join(".git/config"), "[core]\n");
+    std::os::unix::fs::symlink(world.path().join(".git"), world.path().join("notes")).unwrap();
+    let result = codemode(
+        world.path(),
+        &[],
+        r#"local ok, err = pcall(vfs.write, "notes/config", "[core]\n\tfsmonitor = evil\n")
+           local rok, rerr = pcall(vfs.read, "notes/config")
+           return { write = ok, werr = tostring(err), read = rok, rerr = tostring(rerr) }"#,
+    );
+    let v = value(&result);
+    assert_eq!(v["write"], false);
+    assert_eq!(v["read"], false);
+    assert!(v["werr"].as_str().unwrap().contains("is hidden"), "{v}");
+    assert!(v["rerr"].as_str().unwrap().contains("is hidden"), "{v}");
+    assert_eq!(
+        std::fs::read_to_string(world.path().join(".git/config")).unwrap(),
+        "[core]\n"
+    );
+}
+
 fn library_with_one_tool() -> tempfile::TempDir {
     let lib = tempfile::tempdir().unwrap();
     write(

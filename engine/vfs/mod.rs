@@ -55,7 +55,15 @@ impl Vfs {
     /// The path on disk of a world-relative path, checked (see the module docs).
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, VfsError> {
         path::refuse_hidden(rel)?;
-        path::resolve(&self.world, rel)
+        let full = path::resolve(&self.world, rel)?;
+        // A symlink inside the world may still lead into a hidden folder (`notes -> .git`).
+        if let Ok(real) = real_path(&full).strip_prefix(&self.world) {
+            path::refuse_hidden(&real.to_string_lossy()).map_err(|_| VfsError::Hidden {
+                path: path::shorten(rel),
+                name: path::shorten(&real.to_string_lossy()),
+            })?;
+        }
+        Ok(full)
     }
 
     /// Like [`Vfs::resolve`], and refuses the world itself and read-only folders.
