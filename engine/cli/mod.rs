@@ -42,16 +42,20 @@ pub struct Cli {
     no_bundled: bool,
 
     /// Wall-clock deadline per script, in milliseconds
-    #[arg(long, global = true, default_value_t = 10_000, value_name = "MS")]
+    #[arg(long, global = true, default_value_t = 10_000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
     timeout_ms: u64,
 
     /// Memory limit of the Luau VM, in MiB
-    #[arg(long, global = true, default_value_t = 256, value_name = "MB")]
-    memory_mb: usize,
+    #[arg(long, global = true, default_value_t = 256, value_name = "MB",
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    memory_mb: u64,
 
     /// Cap on printed output, and separately on the returned value as JSON, in bytes
-    #[arg(long, global = true, default_value_t = 1024 * 1024, value_name = "BYTES")]
-    max_output_bytes: usize,
+    /// [default: 1048576; 131072 for serve, so a whole reply fits MCP clients' message caps]
+    #[arg(long, global = true, value_name = "BYTES",
+          value_parser = clap::value_parser!(u64).range(64..))]
+    max_output_bytes: Option<u64>,
 
     /// Log to stderr (-v info, -vv debug); stdout stays clean
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -141,9 +145,11 @@ enum Command {
 impl Cli {
     fn limits(&self) -> Limits {
         Limits {
-            timeout: Duration::from_millis(self.timeout_ms.max(1)),
-            memory_bytes: self.memory_mb.max(1) * 1024 * 1024,
-            max_output_bytes: self.max_output_bytes.max(64),
+            timeout: Duration::from_millis(self.timeout_ms),
+            memory_bytes: (self.memory_mb as usize).saturating_mul(1024 * 1024),
+            max_output_bytes: self
+                .max_output_bytes
+                .map_or(Limits::default().max_output_bytes, |n| n as usize),
             ..Limits::default()
         }
     }

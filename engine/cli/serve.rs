@@ -48,7 +48,7 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--workers must be from 1 to {MAX_WORKERS} (each worker is a sandboxed VM running one script at a time); got {workers}");
     }
     let pool = Arc::new(
-        Pool::new(registry.clone(), cli.limits(), workers, MAX_QUEUED)
+        Pool::new(registry.clone(), serve_limits(cli), workers, MAX_QUEUED)
             .context("cannot start the script workers")?,
     );
     let options = ServeOptions {
@@ -80,4 +80,18 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     // Workers stuck in a script must not hold the process after the session ends.
     runtime.shutdown_background();
     Ok(ExitCode::SUCCESS)
+}
+
+/// Default cap on a reply's value and on its printed output, each. The envelope goes out
+/// twice (structured and as text), and MCP clients cap one message (the Python SDK at
+/// 1 MiB over HTTP); an agent's context has no room for more anyway.
+const SERVE_OUTPUT_BYTES: usize = 128 * 1024;
+
+/// The limits of the CLI, with the server's own default output cap.
+fn serve_limits(cli: &Cli) -> codemode::Limits {
+    let mut limits = cli.limits();
+    if cli.max_output_bytes.is_none() {
+        limits.max_output_bytes = SERVE_OUTPUT_BYTES;
+    }
+    limits
 }

@@ -262,6 +262,23 @@ async def ten_megabyte_script():
 
 
 @case
+async def big_output_is_cut_to_fit_one_message():
+    # The Python SDK refuses an HTTP message over 1 MiB; the reply carries the envelope
+    # twice (structured and as text), so the server's default cap keeps it well below.
+    async with target(ARGS.world) as t, t.client() as c:
+        script = 'print(string.rep("y", 600 * 1024)) return string.rep("z", 600 * 1024)'
+        result = await c.call_tool("tool_exec", {"script": script})
+        env = envelope(result)
+        assert not env["ok"] and env["error"]["kind"] == "output", env["error"]
+        assert env["truncated"] and 0 < len(env["stdout"]) <= 128 * 1024, len(env["stdout"])
+        big = await exec_(c, 'return string.rep("z", 600 * 1024)')
+        assert big["truncated"] and len(big["value"]) <= 128 * 1024, len(big["value"])
+        after = await exec_(c, "return 7")
+        assert after["value"] == 7, after
+        return f"stdout cut at {len(env['stdout'])} bytes"
+
+
+@case
 async def hundred_queued_calls():
     async with target(ARGS.world) as t, t.client() as c:
         t0 = time.monotonic()
