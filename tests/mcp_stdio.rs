@@ -18,7 +18,13 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
-        let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/mcp");
+        Server::start_in(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/mcp"),
+            extra,
+        )
+    }
+
+    fn start_in(world: &Path, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
             .arg("serve")
             .arg("--world")
@@ -204,7 +210,14 @@ fn missing_and_mistyped_arguments_are_tool_errors() {
         .as_str()
         .unwrap()
         .contains("colour"));
-    s.assert_serving(6);
+    let reply = s.call(6, "search_tools", json!({"query": "x", "toolbox": "nobox"}));
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("search_tools: ") && text.contains("nobox") && !text.contains("line"),
+        "{text}"
+    );
+    s.assert_serving(7);
 }
 
 #[test]
@@ -364,6 +377,26 @@ fn cancelling_a_running_call_stops_its_script_and_frees_its_vm() {
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "the cancelled scripts kept their VMs"
+    );
+}
+
+#[test]
+fn an_exposed_tool_broken_on_disk_says_why_it_cannot_be_called() {
+    let world = tempfile::tempdir().unwrap();
+    let tool = world.path().join("box.toolbox/echo.tool");
+    std::fs::create_dir_all(&tool).unwrap();
+    std::fs::write(
+        tool.join("init.luau"),
+        "return function(s: string) return (\n",
+    )
+    .unwrap();
+    let mut s = Server::start_in(world.path(), &["--expose-tools", "--no-bundled"]);
+    let reply = s.call(1, "box__echo", json!({"s": "x"}));
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("cannot be called now") && text.contains("does not compile"),
+        "{text}"
     );
 }
 

@@ -16,7 +16,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
-use super::exposed::{exposed_tools, json_type, positional};
+use super::exposed::{exposed_tools, json_type, mcp_name, positional};
 use super::scripts::{call_script, search_script, SearchArgs};
 use crate::registry::Registry;
 use crate::runtime::{refused, Envelope, ErrorKind, Pool, StopCheck};
@@ -152,8 +152,13 @@ impl CodemodeServer {
             Err(e) => return usage_error(e.to_string()),
         };
         let envelope = self.exec(script, ct).await;
-        if !envelope.ok {
-            return envelope_result(&envelope);
+        if let Some(error) = &envelope.error {
+            // The script is the server's own: its line number means nothing to the caller.
+            let hint = error
+                .hint
+                .as_deref()
+                .map_or(String::new(), |h| format!(" ({h})"));
+            return usage_error(format!("search_tools: {}{hint}", error.message));
         }
         let value = envelope.value.unwrap_or(Value::Null);
         let text = value
@@ -176,6 +181,17 @@ impl CodemodeServer {
     ) -> Result<CallToolResult, ErrorData> {
         let index = self.shared.registry.snapshot();
         let Some(exposed) = exposed_tools(&index).remove(name) else {
+            // A tool that exists but cannot be called now (broken on disk, not `ready`)
+            // says why, rather than being just "unknown".
+            let broken = index.tools.values().find(|e| {
+                let meta = e.meta();
+                mcp_name(&meta.toolbox, &meta.name) == name
+            });
+            if let Some(reason) = broken.and_then(|e| e.reason()) {
+                return Ok(usage_error(format!(
+                    "{name} cannot be called now: {reason}. Once fixed it is back in tools/list (`codemode check` names every broken tool)"
+                )));
+            }
             return Err(unknown_tool(name, self.shared.options.expose_tools));
         };
         let meta = &exposed.entry.meta();
@@ -187,6 +203,12 @@ impl CodemodeServer {
             Ok(s) => s,
             Err(e) => return Ok(usage_error(e.to_string())),
         };
+        if script.len() > MAX_SCRIPT_BYTES {
+            return Ok(usage_error(format!(
+                "{name}: the arguments come to {} bytes; at most {MAX_SCRIPT_BYTES} are taken. Put large data in a file of the world and pass its path",
+                script.len()
+            )));
+        }
         Ok(envelope_result(&self.exec(script, ct).await))
     }
 
