@@ -373,7 +373,14 @@ impl Context<'_> {
         row.guid = Some(doc.guid());
         row.installed = Some(doc.installed);
         row.use_script = Some(use_script(doc));
-        row.install = (!doc.installed).then(|| format!("tools.install('{}')", doc.toolbox));
+        // A library tool whose toolbox the world also has is callable as is, and install
+        // would refuse (the world's folder already speaks for the toolbox): no hint then.
+        let world_has_box = self
+            .docs
+            .get(&format!("toolbox:{}", doc.toolbox))
+            .is_some_and(|b| b.installed);
+        row.install = (!doc.installed && !world_has_box)
+            .then(|| format!("tools.install('{}')", doc.toolbox));
         row.p = Some((p * 1000.0).round() / 1000.0);
         row
     }
