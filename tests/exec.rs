@@ -227,3 +227,23 @@ fn check_warns_of_docstring_lines_that_name_no_parameter() {
         assert!(text.contains(expected), "{expected} missing from:\n{text}");
     }
 }
+
+#[test]
+fn an_error_inside_a_tool_hints_at_its_signature() {
+    let world = World::new();
+    world.tool(
+        "b.shout",
+        "return function(text: string): string\n\treturn string.upper(text) .. '!'\nend",
+    );
+    let (env, code) = exec(world.path(), &["--no-bundled"], "return tools.b.shout()");
+    assert_eq!(code, 1);
+    let hint = env["error"]["hint"].as_str().unwrap_or_default();
+    assert!(
+        hint.contains("inside tools.b.shout")
+            && hint.contains("tools.b.shout(text: string): string"),
+        "{env}"
+    );
+    // An error of the script itself gets no such hint.
+    let (env, _) = exec(world.path(), &["--no-bundled"], "error('plain')");
+    assert!(env["error"].get("hint").is_none(), "{env}");
+}

@@ -26,7 +26,7 @@ pub use state::{with_state, Breach, RunState};
 pub use vm::{reset_run_caches, Vm};
 
 use crate::registry::Registry;
-use report::{script_error, Ending};
+use report::{inside_tool_hint, script_error, Ending};
 
 /// How a run treats `print`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +136,7 @@ impl Runtime {
     ) -> Envelope {
         let started = Instant::now();
         let index = self.registry.snapshot();
+        let tools = index.clone();
         if let Err(e) = self.vm.begin_run(&index) {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
             self.replace_vm();
@@ -188,7 +189,11 @@ impl Runtime {
             Err(error) => {
                 let memory = matches!(error, mlua::Error::MemoryError(_))
                     || error.to_string().contains("not enough memory");
-                envelope.error = Some(script_error(&error, &ending, &self.limits));
+                let mut failure = script_error(&error, &ending, &self.limits);
+                if failure.kind == ErrorKind::Runtime && failure.hint.is_none() {
+                    failure.hint = inside_tool_hint(&failure.message, &tools);
+                }
+                envelope.error = Some(failure);
                 if memory {
                     self.replace_vm();
                 }

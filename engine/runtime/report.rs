@@ -5,6 +5,7 @@ use super::envelope::{ErrorKind, ScriptError};
 use super::hosterror::find_host_error;
 use super::limits::Limits;
 use super::state::Breach;
+use crate::assets::AssetIndex;
 
 /// What the runtime knows about how a run ended besides the error itself.
 pub struct Ending {
@@ -12,6 +13,19 @@ pub struct Ending {
     pub cutoff: Option<Cutoff>,
     /// A limit tracked by the run state was hit.
     pub breach: Option<Breach>,
+}
+
+/// For an error raised inside a tool (`text.slugify:7: ...`), the tool's signature: a
+/// wrong or missing argument is the usual cause, and the message alone does not say so.
+pub fn inside_tool_hint(message: &str, index: &AssetIndex) -> Option<String> {
+    let identity = message.split(':').next()?.trim();
+    let entry = index.tool(identity)?;
+    let meta = entry.meta();
+    let signature = meta.signature.as_deref()?;
+    Some(format!(
+        "the error was raised inside tools.{identity}; check the call against its signature: tools.{}.{signature} (tools.get('{identity}') has the details)",
+        meta.toolbox
+    ))
 }
 
 /// Classifies an error into the envelope's shape.

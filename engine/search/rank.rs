@@ -379,8 +379,8 @@ impl Context<'_> {
             .docs
             .get(&format!("toolbox:{}", doc.toolbox))
             .is_some_and(|b| b.installed);
-        row.install = (!doc.installed && !world_has_box)
-            .then(|| format!("tools.install('{}')", doc.toolbox));
+        row.install =
+            (!doc.installed && !world_has_box).then(|| format!("tools.install('{}')", doc.toolbox));
         row.p = Some((p * 1000.0).round() / 1000.0);
         row
     }
