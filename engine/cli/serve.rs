@@ -19,7 +19,7 @@ const MAX_WORKERS: usize = 256;
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8765)
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", value_parser = http_address)]
     http: Option<SocketAddr>,
 
     /// Scripts that run at once, each on its own VM [default: the number of cores]
@@ -94,4 +94,18 @@ fn serve_limits(cli: &Cli) -> codemode::Limits {
         limits.max_output_bytes = SERVE_OUTPUT_BYTES;
     }
     limits
+}
+
+/// `IP:PORT`, or `localhost:PORT` (the loopback address).
+fn http_address(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let port = text.strip_prefix("localhost:").and_then(|p| p.parse::<u16>().ok());
+    match port {
+        Some(port) => Ok(SocketAddr::from(([127, 0, 0, 1], port))),
+        None => Err(format!(
+            "'{text}' is not an address to listen on; use IP:PORT, e.g. 127.0.0.1:8765 (or localhost:8765)"
+        )),
+    }
 }
