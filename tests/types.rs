@@ -231,7 +231,8 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
     assert_eq!(text_box["shout"].returns, "any", "an untyped return is any");
     assert_eq!(
         boxes["math_ops"]["addAll"].params.last().unwrap().1,
-        "...any"
+        "...number",
+        "a trailing ... keeps its type"
     );
     assert!(
         text_out.contains("--- Turn text into a URL slug."),

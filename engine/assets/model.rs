@@ -88,6 +88,10 @@ pub struct ToolMeta {
     /// `--!rest` parameter.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rest: Option<String>,
+    /// The type of a trailing `...` in the signature: the tool takes any number of such
+    /// values after its parameters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vararg: Option<String>,
     /// `status` from `.metadata` (`ready` when absent).
     pub status: String,
     /// First descriptive line of README.md.

@@ -145,6 +145,10 @@ pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
     let returns = merge_returns(&doc, sig_returns, rel, &mut warnings);
     warn_unmatched_docs(&doc, &args, rel, &mut warnings);
     // One rendering for every surface (tools.list, tools.get, .d.luau, docs): see callsig.
+    let vararg = match &shape {
+        Shape::Typed { vararg } => vararg.clone(),
+        Shape::Documented => None,
+    };
     let signature = match shape {
         Shape::Typed { vararg } => Some(call_signature(
             &draft.name,
@@ -180,6 +184,7 @@ pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
             })
             .collect(),
         rest: doc.rest.clone(),
+        vararg,
         status: draft.status.clone(),
         purpose: draft.purpose.clone(),
         has_render: draft.has_render,

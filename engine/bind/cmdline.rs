@@ -177,6 +177,13 @@ impl<'a> Reader<'a> {
         if extra.is_empty() {
             return Ok(());
         }
+        if let (None, Some(ty)) = (self.schema.rest, &self.schema.vararg) {
+            for word in extra {
+                let value = read_word(ty, word, self.cwd, "<...>")?;
+                self.slots.push(Some(value));
+            }
+            return Ok(());
+        }
         let Some(r) = self.schema.rest else {
             return Err(Refusal::new(
                 Reason::TooManyArguments,

@@ -39,6 +39,8 @@ pub struct Schema {
     pub rest: Option<usize>,
     /// Index and fields of the trailing options table (a last parameter typed `{ f: T, ... }`).
     pub options: Option<(usize, Vec<Field>)>,
+    /// The type of the values a trailing `...` takes after the parameters, if any.
+    pub vararg: Option<Ty>,
 }
 
 impl Schema {
@@ -69,6 +71,7 @@ impl Schema {
             flags: Vec::new(),
             rest,
             options,
+            vararg: meta.vararg.as_deref().map(Ty::parse),
         };
         schema.flags = meta
             .flags

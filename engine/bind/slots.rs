@@ -45,6 +45,21 @@ pub fn check_slots<V: Shape>(
             }
         }
     }
+    if let Some(ty) = &schema.vararg {
+        for (i, value) in slots.iter().enumerate().skip(schema.params.len()) {
+            if let Some(Err(m)) = value.as_ref().map(|v| check(ty, v)) {
+                return Err(Refusal::new(
+                    Reason::WrongType,
+                    format!(
+                        "{}: argument {} (one of the trailing ...): {}",
+                        schema.identity,
+                        i + 1,
+                        m.detail
+                    ),
+                ));
+            }
+        }
+    }
     Ok(())
 }
 
@@ -132,6 +147,13 @@ pub fn collect_lua(
             Key::Index(i) if *i <= schema.params.len() => {
                 if by_name.contains(&schema.params[i - 1].name.as_str()) {
                     return Ok(Err(twice(schema, &schema.params[i - 1].name)));
+                }
+                slots[i - 1] = Some(value.clone());
+            }
+            // Values past the parameters go to a trailing `...`, when the tool has one.
+            Key::Index(i) if schema.vararg.is_some() => {
+                if slots.len() < *i {
+                    slots.resize(*i, None);
                 }
                 slots[i - 1] = Some(value.clone());
             }

@@ -34,6 +34,7 @@ fn meta(args: &[(&str, &str)], flags: &[(&str, Option<&str>)], rest: Option<&str
             })
             .collect(),
         rest: rest.map(str::to_string),
+        vararg: None,
         status: "ready".into(),
         purpose: None,
         has_render: false,
@@ -315,4 +316,26 @@ fn usage_names_every_slot() {
     let page = help(&demo(), &meta(&[], &[], None));
     assert!(page.contains("usage: codemode call demo.echo"), "{page}");
     assert!(page.contains("--verbose, -v"), "{page}");
+}
+
+#[test]
+fn words_past_the_parameters_go_to_a_trailing_vararg() {
+    let mut m = meta(&[("first", "number")], &[], None);
+    m.vararg = Some("number".into());
+    let schema = Schema::from_meta(&m);
+    let words: Vec<String> = ["1", "2", "3"].iter().map(|w| w.to_string()).collect();
+    let slots = parse_command_line(&schema, &words, Path::new("/")).unwrap();
+    assert_eq!(slots, vec![Some(json!(1)), Some(json!(2)), Some(json!(3))]);
+    let words = vec!["1".to_string(), "x".to_string()];
+    let refusal = parse_command_line(&schema, &words, Path::new("/")).unwrap_err();
+    assert!(
+        refusal.message.contains("expected a number"),
+        "{}",
+        refusal.message
+    );
+    // Without a vararg the same words are one too many.
+    let plain = Schema::from_meta(&meta(&[("first", "number")], &[], None));
+    let words = vec!["1".to_string(), "2".to_string()];
+    let refusal = parse_command_line(&plain, &words, Path::new("/")).unwrap_err();
+    assert_eq!(refusal.reason, Reason::TooManyArguments);
 }

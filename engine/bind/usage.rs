@@ -48,6 +48,8 @@ pub fn usage_line(schema: &Schema) -> String {
     }
     if let Some(r) = schema.rest {
         parts.push(format!("[<{}>...]", schema.params[r].name));
+    } else if schema.vararg.is_some() {
+        parts.push("[<...>...]".to_string());
     }
     parts.join(" ")
 }
@@ -89,6 +91,12 @@ pub fn help(schema: &Schema, meta: &ToolMeta) -> String {
                 &p.written,
                 format!("{} (all options as one JSON word)", p.description).trim(),
             ),
+        ));
+    }
+    if let (None, Some(vararg)) = (schema.rest, &meta.vararg) {
+        rows.push((
+            "<...>...".to_string(),
+            format!("{vararg} (any number more)"),
         ));
     }
     if !rows.is_empty() {

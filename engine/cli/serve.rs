@@ -101,7 +101,9 @@ fn http_address(text: &str) -> Result<SocketAddr, String> {
     if let Ok(addr) = text.parse() {
         return Ok(addr);
     }
-    let port = text.strip_prefix("localhost:").and_then(|p| p.parse::<u16>().ok());
+    let port = text
+        .strip_prefix("localhost:")
+        .and_then(|p| p.parse::<u16>().ok());
     match port {
         Some(port) => Ok(SocketAddr::from(([127, 0, 0, 1], port))),
         None => Err(format!(

@@ -161,7 +161,7 @@ fn output_summary(tool: &ToolDoc) -> String {
 fn inputs(md: &mut String, tool: &ToolDoc) {
     let meta = &tool.entry.meta();
     md.push_str("## Inputs\n\n");
-    if meta.args.is_empty() {
+    if meta.args.is_empty() && meta.vararg.is_none() {
         md.push_str("None: the tool takes no arguments.\n\n");
         return;
     }
@@ -189,6 +189,13 @@ fn inputs(md: &mut String, tool: &ToolDoc) {
                 &a.description
             }),
             flag.unwrap_or_default()
+        );
+    }
+    if let Some(vararg) = &meta.vararg {
+        let _ = writeln!(
+            md,
+            "| `...` | `{}` | no | Any number more values, after the parameters. |",
+            cell(vararg)
         );
     }
     md.push('\n');

@@ -102,7 +102,7 @@ mod tests {
         assert_eq!(helper.candidates("tools.de"), vec!["tools.demo"]);
         assert_eq!(helper.candidates("tools.re"), vec!["tools.render"]);
         assert_eq!(helper.candidates("tools.demo.e"), vec!["tools.demo.echo"]);
-        assert_eq!(helper.candidates("tools.demo.").len(), 4);
+        assert_eq!(helper.candidates("tools.demo.").len(), 5);
         assert!(helper.candidates("tools.nope.").is_empty());
     }
 }

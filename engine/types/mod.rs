@@ -116,9 +116,14 @@ fn declare_tool(out: &mut String, tool: &ToolEntry) {
         .iter()
         .map(|a| format!("{}: {}", a.name, typed(&a.ty, Slot::Param, &a.name)))
         .collect();
-    let sig = meta.signature.as_deref().unwrap_or("");
-    if sig.contains("(...:") || sig.contains(", ...:") {
-        params.push("...any".to_string());
+    if let Some(vararg) = &meta.vararg {
+        let ty = typed(vararg, Slot::Param, "...");
+        let simple = ty.chars().all(|c| c.is_alphanumeric() || c == '_');
+        params.push(if simple {
+            format!("...{ty}")
+        } else {
+            format!("...({ty})")
+        });
     }
     let returns = meta.returns.as_ref().map_or_else(
         || "any".to_string(),
