@@ -340,3 +340,32 @@ fn the_search_box_filters_tools_live_in_headless_chromium() {
     );
     assert!(dom.contains("0 of 5 tools"), "{dom}");
 }
+
+#[test]
+fn a_second_run_removes_the_pages_of_tools_that_are_gone_and_nothing_else() {
+    let world = fixture::world();
+    let out = world.path().join("site");
+    let docs = |world: &Path| fixture::codemode(world, &["docs", "--out", out.to_str().unwrap()]);
+    assert!(docs(world.path()).status.success());
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let page = out.join("text/word-count/TOOL.md");
+    assert!(page.exists());
+    std::fs::rename(
+        world.path().join("text.toolbox/wordCount.tool"),
+        world.path().join("text.toolbox/renamed.tool"),
+    )
+    .unwrap();
+    let second = docs(world.path());
+    assert!(second.status.success());
+    assert!(!page.exists(), "the page of the renamed tool stayed");
+    assert!(
+        !out.join("text/word-count").exists(),
+        "its empty folder stayed"
+    );
+    assert!(out.join("text/renamed/TOOL.md").exists());
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(String::from_utf8_lossy(&second.stderr).contains("removed 1 page of"));
+}

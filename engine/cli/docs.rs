@@ -23,6 +23,11 @@ pub fn docs(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
                 out.display(),
                 out.join("index.html").display()
             );
+            if !written.removed.is_empty() {
+                let n = written.removed.len();
+                let pages = if n == 1 { "page" } else { "pages" };
+                eprintln!("removed {n} {pages} of tools or toolboxes that are gone");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {

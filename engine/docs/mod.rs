@@ -6,7 +6,11 @@
 //! index.html                 every tool on one page, with live search
 //! <toolbox>/SKILL.md         what an agent's skill loader picks up
 //! <toolbox>/<tool>/TOOL.md   the contract of one tool
+//! .codemode-docs             the files the last run wrote, one per line
 //! ```
+//!
+//! A later run into the same folder removes the pages of tools and toolboxes that are
+//! gone (only files the list names: nothing else in the folder is touched).
 
 mod gather;
 mod html;
@@ -46,7 +50,12 @@ pub struct Written {
     pub tools: usize,
     /// How many toolboxes.
     pub toolboxes: usize,
+    /// Pages of an earlier run whose tool or toolbox is gone, removed.
+    pub removed: Vec<PathBuf>,
 }
+
+/// The list of files the last run wrote, inside the output folder.
+const MANIFEST: &str = ".codemode-docs";
 
 /// Writes the docs of every toolbox and tool of `index` into `out`; `title` heads the page.
 pub fn write_docs(index: &AssetIndex, out: &Path, title: &str) -> Result<Written, DocsError> {
@@ -73,7 +82,45 @@ pub fn write_docs(index: &AssetIndex, out: &Path, title: &str) -> Result<Written
         &out.join("index.html"),
         &html::render(title, &boxes),
     )?;
+    remove_stale(out, &mut written);
+    let listed: Vec<String> = written
+        .files
+        .iter()
+        .filter_map(|f| f.strip_prefix(out).ok())
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    let manifest = out.join(MANIFEST);
+    std::fs::write(&manifest, listed.join("\n") + "\n").map_err(|source| DocsError::Write {
+        path: manifest,
+        source,
+    })?;
     Ok(written)
+}
+
+/// Removes the files the last run listed and this one did not write, and the folders
+/// that leaves empty. A list entry that leads out of `out` is ignored.
+fn remove_stale(out: &Path, written: &mut Written) {
+    let Ok(old) = std::fs::read_to_string(out.join(MANIFEST)) else {
+        return;
+    };
+    for line in old.lines().filter(|l| !l.is_empty()) {
+        let rel = Path::new(line);
+        let safe = rel
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        let path = out.join(rel);
+        if !safe || written.files.contains(&path) || std::fs::remove_file(&path).is_err() {
+            continue;
+        }
+        let mut dir = path.parent();
+        while let Some(d) = dir.filter(|d| *d != out && d.starts_with(out)) {
+            if std::fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
+        written.removed.push(path);
+    }
 }
 
 fn write(written: &mut Written, path: &Path, text: &str) -> Result<(), DocsError> {
