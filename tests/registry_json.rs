@@ -227,6 +227,10 @@ fn check_rejects_broken_documents() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         ("{not json", "not valid JSON"),
+        (
+            "\u{feff}{\"version\": \"1.0.0\", \"tools\": []}",
+            "byte-order mark",
+        ),
         ("[]", "must be a JSON object"),
         (r#"{"tools": []}"#, "missing required field \"version\""),
         (

@@ -58,9 +58,11 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
     let source = match at.root.read_listed(&files, "init.luau") {
         Some(Ok(text)) => Some(Arc::from(text)),
         Some(Err(e)) => {
-            refusals.push(format!(
-                "{rel}/init.luau cannot be read: {e}; every tool needs one"
-            ));
+            refusals.push(if e.kind() == std::io::ErrorKind::InvalidData {
+                format!("{rel}/init.luau is not UTF-8 text; save it as UTF-8")
+            } else {
+                format!("{rel}/init.luau cannot be read: {e}; every tool needs one")
+            });
             None
         }
         None => {

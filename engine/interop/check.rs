@@ -60,6 +60,13 @@ impl CheckReport {
 /// Checks the text of a tools.json whose directory is `base` (locations resolve there).
 pub fn check(text: &str, base: &Path) -> CheckReport {
     let mut report = CheckReport::default();
+    if text.starts_with('\u{feff}') {
+        report.findings.push(failure(
+            "file",
+            "starts with a byte-order mark (U+FEFF), which JSON does not allow; save it as UTF-8 without BOM".into(),
+        ));
+        return report;
+    }
     let root: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
