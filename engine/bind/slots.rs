@@ -151,7 +151,8 @@ pub fn collect_lua(
                 slots[i - 1] = Some(value.clone());
             }
             // Values past the parameters go to a trailing `...`, when the tool has one.
-            Key::Index(i) if schema.vararg.is_some() => {
+            // (Bounded: a sparse `{ [1e9] = 1 }` must not allocate a billion slots.)
+            Key::Index(i) if schema.vararg.is_some() && *i <= schema.params.len() + MAX_ENTRIES => {
                 if slots.len() < *i {
                     slots.resize(*i, None);
                 }
