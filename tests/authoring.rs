@@ -285,3 +285,34 @@ fn a_library_inside_the_world_cannot_be_changed_through_vfs() {
     }
     assert_eq!(v["read"], "return function() return 1 end\n");
 }
+
+#[test]
+fn hidden_entries_are_neither_removed_with_their_folder_nor_installed() {
+    let world = tempfile::tempdir().unwrap();
+    write(&world.path().join("sub/.git/config"), "[core]\n");
+    write(&world.path().join("sub/notes.txt"), "mine");
+    let lib = library_with_one_tool();
+    write(&lib.path().join("lib.toolbox/.vscode/tasks.json"), "{}");
+    write(
+        &lib.path().join("lib.toolbox/.metadata"),
+        r#"{"tags": ["x"]}"#,
+    );
+    let result = codemode(
+        world.path(),
+        &["--library", lib.path().to_str().unwrap()],
+        r#"local ok, err = pcall(vfs.remove, "sub")
+           local installed = tools.install("lib")
+           return { removed = ok, err = tostring(err), installed = installed.ok }"#,
+    );
+    let v = value(&result);
+    assert_eq!(v["removed"], false);
+    assert!(
+        v["err"].as_str().unwrap().contains("holds the hidden"),
+        "{v}"
+    );
+    assert!(world.path().join("sub/.git/config").exists());
+    assert!(world.path().join("sub/notes.txt").exists());
+    assert_eq!(v["installed"], true, "{v}");
+    assert!(world.path().join("lib.toolbox/.metadata").exists());
+    assert!(!world.path().join("lib.toolbox/.vscode").exists());
+}

@@ -141,12 +141,26 @@ fn split_type(text: &str) -> (&str, &str) {
             // The `>` of an arrow (`->`) closes nothing.
             '>' if previous == '-' => {}
             ')' | '}' | ']' | '>' => depth = depth.saturating_sub(1),
-            c if c.is_whitespace() && depth == 0 => return (&text[..at], &text[at..]),
+            // A space ends the type unless an operator joins it to more (`(x) -> y`,
+            // `string | number`).
+            c if c.is_whitespace() && depth == 0 && !continues(&text[..at], &text[at..]) => {
+                return (&text[..at], &text[at..])
+            }
             _ => {}
         }
         previous = c;
     }
     (text, "")
+}
+
+/// True when the type read so far (`head`) goes on past the space: `head` ends with an
+/// operator, or what follows starts with one.
+fn continues(head: &str, tail: &str) -> bool {
+    const JOINS: [&str; 3] = ["->", "|", "&"];
+    let next = tail.trim_start();
+    JOINS
+        .iter()
+        .any(|op| head.ends_with(op) || next.starts_with(op))
 }
 
 #[cfg(test)]
@@ -162,6 +176,13 @@ mod tests {
         assert_eq!(doc.args[0].description, "How to split.");
         assert_eq!(doc.returns.as_ref().unwrap().0, "(string, number)");
         assert_eq!(doc.returns.as_ref().unwrap().1, "The parts.");
+        let doc = Docstring::parse(
+            "--!arg cb (number) -> string The callback.\n--!arg v string | number The value.\n",
+        );
+        assert_eq!(doc.args[0].ty, "(number) -> string");
+        assert_eq!(doc.args[0].description, "The callback.");
+        assert_eq!(doc.args[1].ty, "string | number");
+        assert_eq!(doc.args[1].description, "The value.");
     }
 
     #[test]

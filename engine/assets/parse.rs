@@ -8,10 +8,20 @@
 use full_moon::ast::Ast;
 use full_moon::LuaVersion;
 
+use super::compile::compile;
 use super::parse_pool;
 
 /// Sources nested deeper than this are refused without parsing.
 pub const MAX_NESTING: usize = 200;
+
+/// Operators `full_moon` parses by recursion (unary `-`, `not`, `#`; right-associative
+/// `..` and `^`): past this many in one source, Luau's own parser, which stops at its
+/// recursion limit with an error, checks the source first.
+const MAX_CHAIN_OPERATORS: usize = 200;
+
+/// Sources this short are parsed on the calling thread: they cannot nest deep enough to
+/// matter, and a hop to the indexing threads would cost more than the parse.
+const INLINE_BYTES: usize = 256;
 
 /// Parses `source` as Luau. Errors say where the first problem is (`line N: ...`) or that
 /// the source nests too deeply to read.
@@ -21,7 +31,14 @@ pub fn parse_luau(source: &str) -> Result<Ast, String> {
             "nested deeper than {MAX_NESTING} levels, too deep to read"
         ));
     }
-    parse_pool().install(|| {
+    if chain_operators(source) > MAX_CHAIN_OPERATORS {
+        if let Err(e) = compile(source) {
+            if e.contains("recursion depth") {
+                return Err(e);
+            }
+        }
+    }
+    let parse = || {
         let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
         match parsed.errors().first() {
             Some(error) => Err(format!(
@@ -31,7 +48,22 @@ pub fn parse_luau(source: &str) -> Result<Ast, String> {
             )),
             None => Ok(parsed.into_ast()),
         }
-    })
+    };
+    if source.len() <= INLINE_BYTES {
+        parse()
+    } else {
+        parse_pool().install(parse)
+    }
+}
+
+/// An upper bound on the operators `full_moon` handles by recursion.
+fn chain_operators(source: &str) -> usize {
+    let bytes = source.as_bytes();
+    let symbols = bytes
+        .iter()
+        .filter(|b| matches!(b, b'-' | b'#' | b'^'))
+        .count();
+    symbols + source.matches("..").count() + source.matches("not").count()
 }
 
 /// An upper bound on how deeply `source` nests brackets and blocks (strings and comments
@@ -71,5 +103,17 @@ mod tests {
         assert!(err.starts_with("line 1:"), "{err}");
         let deep = format!("return {}1{}", "{".repeat(5000), "}".repeat(5000));
         assert!(parse_luau(&deep).unwrap_err().contains("nested deeper"));
+        // Chains of unary or right-associative operators, which brackets do not show.
+        for chain in [
+            format!("return {}1", "- ".repeat(200_000)),
+            format!("return {}x", "not ".repeat(200_000)),
+            format!("return x{}", " .. x".repeat(200_000)),
+            format!("return 2{}", " ^ 2".repeat(200_000)),
+        ] {
+            assert!(parse_luau(&chain).unwrap_err().contains("recursion depth"));
+        }
+        // Ordinary code with many operators still parses.
+        let busy = "local a = -1 - -2 .. \"x\" .. #t\n".repeat(100);
+        assert!(parse_luau(&busy).is_ok());
     }
 }

@@ -288,6 +288,8 @@ fn run_guarded(runtime: &mut Runtime, source: &str, stop: Option<StopCheck>) -> 
         Ok(envelope) => envelope,
         Err(_) => {
             tracing::error!("a run panicked inside the engine; replacing its VM");
+            // The panic skipped the run's own disarm: clear this thread's deadline state.
+            let _ = deadline::disarm();
             if let Ok(fresh) = Runtime::new(runtime.registry().clone(), runtime.limits().clone()) {
                 *runtime = fresh;
             }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 use crate::assets::{AssetIndex, Origin, RootSource};
+use crate::vfs::refuse_hidden;
 
 /// A toolbox bigger than this is refused (bounded work in a host function).
 const MAX_FILES: usize = 2_000;
@@ -117,6 +118,11 @@ fn library_files(
     let mut files = Vec::new();
     let mut bytes = 0u64;
     let mut push = |path: String, data: Vec<u8>| {
+        // Hidden files (a library's `.git`, editor settings) are not copied into the world,
+        // where scripts could not see them and git or an editor might act on them.
+        if refuse_hidden(&format!("{name}.toolbox/{path}")).is_err() {
+            return Ok(());
+        }
         bytes += data.len() as u64;
         files.push((path, data));
         if files.len() > MAX_FILES || bytes > MAX_BYTES {

@@ -39,10 +39,10 @@ pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String,
     if written.is_empty() {
         return Err(("any".into(), "no type was given".into()));
     }
-    if written.contains("--") || written.contains(['\n', '\r']) {
+    if written.contains("--") || written.contains(['\n', '\r', ';']) {
         return Err((
             "any".into(),
-            format!("`{written}` holds a comment or a line break, not just a type"),
+            format!("`{written}` holds a comment, a `;` or a line break, not just a type"),
         ));
     }
     // A type alias holds exactly one type, so `string, number` or `string = x` fail here.
@@ -188,7 +188,13 @@ mod tests {
         assert_eq!(declarable("{{{", Slot::Param, &[]).unwrap_err().0, "any");
         assert_eq!(declarable("mod.T", Slot::Param, &[]).unwrap_err().0, "any");
         // What a docstring line can smuggle in besides a type.
-        for garbage in ["string,number", "string--x", "string=x", "string\nx"] {
+        for garbage in [
+            "string,number",
+            "string--x",
+            "string=x",
+            "string\nx",
+            "string;print(1)",
+        ] {
             let (ty, why) = declarable(garbage, Slot::Param, &[]).unwrap_err();
             assert_eq!(ty, "any", "{garbage}: {why}");
         }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use error::VfsError;
-pub use path::{check_entry_name, components, MAX_COMPONENTS, MAX_PATH_BYTES};
+pub use path::{check_entry_name, components, refuse_hidden, MAX_COMPONENTS, MAX_PATH_BYTES};
 
 /// Largest file `read` returns and `write` accepts.
 pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
@@ -58,9 +58,14 @@ impl Vfs {
         let full = path::resolve(&self.world, rel)?;
         // A symlink inside the world may still lead into a hidden folder (`notes -> .git`).
         if let Ok(real) = real_path(&full).strip_prefix(&self.world) {
-            path::refuse_hidden(&real.to_string_lossy()).map_err(|_| VfsError::Hidden {
+            let names: Vec<String> = real
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let real = names.join("/");
+            path::refuse_hidden(&real).map_err(|_| VfsError::Hidden {
                 path: path::shorten(rel),
-                name: path::shorten(&real.to_string_lossy()),
+                name: path::shorten(&real),
             })?;
         }
         Ok(full)
@@ -152,16 +157,39 @@ impl Vfs {
         let full = self.resolve_writable(rel)?;
         let meta = full.symlink_metadata().map_err(|e| VfsError::io(rel, e))?;
         if meta.is_dir() {
-            let count = walkdir::WalkDir::new(&full)
+            let entries: Vec<walkdir::DirEntry> = walkdir::WalkDir::new(&full)
                 .into_iter()
                 .take(MAX_ENTRIES + 2)
-                .count();
-            if count > MAX_ENTRIES + 1 {
+                .filter_map(Result::ok)
+                .collect();
+            if entries.len() > MAX_ENTRIES + 1 {
                 return Err(too_large(
                     rel,
                     "the folder",
                     "remove its subfolders one by one",
                 ));
+            }
+            // A folder that holds hidden entries (a nested `.git`, an `.env`) is not the
+            // script's to delete, any more than those entries are.
+            for entry in &entries {
+                let inside = entry
+                    .path()
+                    .strip_prefix(&self.world)
+                    .unwrap_or(entry.path());
+                let inside = inside.to_string_lossy().replace('\\', "/");
+                if let Err(e) = path::refuse_hidden(&inside) {
+                    return Err(match e {
+                        // The engine's own leftovers (a crashed write) may go.
+                        VfsError::Hidden { name, .. } if name.starts_with(atomic::TEMP_PREFIX) => {
+                            continue
+                        }
+                        VfsError::Hidden { name, .. } => VfsError::WrongKind {
+                            path: rel.to_string(),
+                            why: format!("holds the hidden '{name}', which scripts may not remove; delete the folder by hand if you mean it"),
+                        },
+                        other => other,
+                    });
+                }
             }
         }
         atomic::remove(&full).map_err(|e| VfsError::io(rel, e))?;
