@@ -98,6 +98,15 @@ impl Server {
         self.response(id)
     }
 
+    /// Sends a `tool_exec` call without waiting for its answer.
+    fn start_exec(&mut self, id: i64, script: &str) {
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "tool_exec", "arguments": {"script": script}}})
+            .to_string(),
+        );
+    }
+
     fn call(&mut self, id: i64, name: &str, arguments: Value) -> Value {
         self.send_line(
             &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -281,11 +290,7 @@ fn hundred_queued_calls_all_answer() {
 #[test]
 fn closing_stdin_mid_call_ends_the_server_without_waiting_for_the_script() {
     let mut s = Server::start(&["--timeout-ms", "60000"]);
-    s.send_line(
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "tool_exec", "arguments": {"script": "while true do end"}}})
-        .to_string(),
-    );
+    s.start_exec(1, "while true do end");
     std::thread::sleep(Duration::from_millis(300));
     drop(s.stdin.take());
     let started = Instant::now();
@@ -308,11 +313,7 @@ fn with_every_vm_stuck_in_a_script_the_server_still_answers() {
     // answering while both VMs (--workers 2) spin until a deadline a minute away.
     let mut s = Server::start(&["--timeout-ms", "60000"]);
     for id in [1, 2] {
-        s.send_line(
-            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                "params": {"name": "tool_exec", "arguments": {"script": "while true do end"}}})
-            .to_string(),
-        );
+        s.start_exec(id, "while true do end");
     }
     std::thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
@@ -335,11 +336,7 @@ fn a_long_script_never_holds_up_the_next_message() {
     let long = "local t = os.clock() while os.clock() - t < 1.5 do end return 1";
     for round in 0..4 {
         let id = 10 * round;
-        s.send_line(
-            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                "params": {"name": "tool_exec", "arguments": {"script": long}}})
-            .to_string(),
-        );
+        s.start_exec(id, long);
         std::thread::sleep(Duration::from_millis(200));
         let started = Instant::now();
         assert_eq!(s.response_to(id + 1, "ping")["result"], json!({}));
@@ -357,11 +354,7 @@ fn a_long_script_never_holds_up_the_next_message() {
 fn cancelling_a_running_call_stops_its_script_and_frees_its_vm() {
     let mut s = Server::start(&["--timeout-ms", "60000"]);
     for id in [1, 2] {
-        s.send_line(
-            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-                "params": {"name": "tool_exec", "arguments": {"script": "while true do end"}}})
-            .to_string(),
-        );
+        s.start_exec(id, "while true do end");
     }
     std::thread::sleep(Duration::from_millis(300));
     for id in [1, 2] {
