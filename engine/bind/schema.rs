@@ -117,12 +117,14 @@ impl Schema {
 
     /// Indices of the parameters that plain words fill, in order: every parameter but the
     /// `--!flag` ones and the `--!rest` one. The options table is last, so a JSON word can
-    /// still fill it, unless the tool has a `--!rest` parameter (which takes every word left).
+    /// still fill it, unless the tool has a `--!rest` parameter or a trailing `...` (which
+    /// take every word left).
     pub fn positional(&self) -> Vec<usize> {
         let options = self.options.as_ref().map(|(o, _)| *o);
+        let takes_the_rest = self.rest.is_some() || self.vararg.is_some();
         (0..self.params.len())
             .filter(|i| Some(*i) != self.rest)
-            .filter(|i| self.rest.is_none() || Some(*i) != options)
+            .filter(|i| !takes_the_rest || Some(*i) != options)
             .filter(|i| self.flag(&self.params[*i].name).is_none())
             .collect()
     }

@@ -333,6 +333,28 @@ fn words_past_the_parameters_go_to_a_trailing_vararg() {
         "{}",
         refusal.message
     );
+    // An options table before the `...` is filled by its flags, not by the extra words.
+    let mut m = meta(
+        &[("text", "string"), ("opts", "{ sep: string? }?")],
+        &[],
+        None,
+    );
+    m.vararg = Some("string".into());
+    let schema = Schema::from_meta(&m);
+    let words: Vec<String> = ["hi", "--sep", ",", "a", "b"]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    let slots = parse_command_line(&schema, &words, Path::new("/")).unwrap();
+    assert_eq!(
+        slots,
+        vec![
+            Some(json!("hi")),
+            Some(json!({"sep": ","})),
+            Some(json!("a")),
+            Some(json!("b"))
+        ]
+    );
     // Without a vararg the same words are one too many.
     let plain = Schema::from_meta(&meta(&[("first", "number")], &[], None));
     let words = vec!["1".to_string(), "2".to_string()];
