@@ -107,6 +107,14 @@ impl Server {
         );
     }
 
+    /// Fills both VMs (`--workers 2`) with endless loops, as calls 1 and 2.
+    fn stick_both_vms(&mut self) {
+        for id in [1, 2] {
+            self.start_exec(id, "while true do end");
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
     fn call(&mut self, id: i64, name: &str, arguments: Value) -> Value {
         self.send_line(
             &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -312,10 +320,7 @@ fn with_every_vm_stuck_in_a_script_the_server_still_answers() {
     // Scripts run on the server's own async threads; one thread more than VMs keeps it
     // answering while both VMs (--workers 2) spin until a deadline a minute away.
     let mut s = Server::start(&["--timeout-ms", "60000"]);
-    for id in [1, 2] {
-        s.start_exec(id, "while true do end");
-    }
-    std::thread::sleep(Duration::from_millis(300));
+    s.stick_both_vms();
     let started = Instant::now();
     for id in 3..13 {
         assert_eq!(s.response_to(id, "ping")["result"], json!({}));
@@ -353,10 +358,7 @@ fn a_long_script_never_holds_up_the_next_message() {
 #[test]
 fn cancelling_a_running_call_stops_its_script_and_frees_its_vm() {
     let mut s = Server::start(&["--timeout-ms", "60000"]);
-    for id in [1, 2] {
-        s.start_exec(id, "while true do end");
-    }
-    std::thread::sleep(Duration::from_millis(300));
+    s.stick_both_vms();
     for id in [1, 2] {
         s.send_line(
             &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",

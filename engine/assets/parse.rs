@@ -56,14 +56,27 @@ pub fn parse_luau(source: &str) -> Result<Ast, String> {
     }
 }
 
-/// An upper bound on the operators `full_moon` handles by recursion.
+/// An upper bound on the operators `full_moon` handles by recursion: unary `-` (a lone
+/// dash, so comment markers do not count), `#`, `^`, `..` and the word `not`.
 fn chain_operators(source: &str) -> usize {
     let bytes = source.as_bytes();
-    let symbols = bytes
-        .iter()
-        .filter(|b| matches!(b, b'-' | b'#' | b'^'))
-        .count();
-    symbols + source.matches("..").count() + source.matches("not").count()
+    let mut count = 0;
+    let mut word = 0..0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let lone_dash =
+            b == b'-' && bytes.get(i + 1) != Some(&b'-') && (i == 0 || bytes[i - 1] != b'-');
+        let concat = b == b'.' && bytes.get(i + 1) == Some(&b'.');
+        if lone_dash || concat || b == b'#' || b == b'^' {
+            count += 1;
+        }
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            word.end = i + 1;
+        } else {
+            count += usize::from(&bytes[word.clone()] == b"not");
+            word = i + 1..i + 1;
+        }
+    }
+    count + usize::from(&bytes[word] == b"not")
 }
 
 /// An upper bound on how deeply `source` nests brackets and blocks (strings and comments

@@ -54,21 +54,7 @@ impl Vfs {
 
     /// The path on disk of a world-relative path, checked (see the module docs).
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, VfsError> {
-        path::refuse_hidden(rel)?;
-        let full = path::resolve(&self.world, rel)?;
-        // A symlink inside the world may still lead into a hidden folder (`notes -> .git`).
-        if let Ok(real) = real_path(&full).strip_prefix(&self.world) {
-            let names: Vec<String> = real
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            let real = names.join("/");
-            path::refuse_hidden(&real).map_err(|_| VfsError::Hidden {
-                path: path::shorten(rel),
-                name: path::shorten(&real),
-            })?;
-        }
-        Ok(full)
+        path::resolve(&self.world, rel)
     }
 
     /// Like [`Vfs::resolve`], and refuses the world itself and read-only folders.

@@ -92,8 +92,10 @@ pub fn check_entry_name(name: &str) -> Result<(), VfsError> {
 }
 
 /// Joins checked names onto the world and refuses any result that leaves it through a
-/// symlink: the deepest part of the path that exists is canonicalized and must stay inside.
+/// symlink, or names a hidden entry: the deepest part of the path that exists is
+/// canonicalized and must stay inside, clear of hidden folders (`notes -> .git`).
 pub fn resolve(world: &Path, path: &str) -> Result<PathBuf, VfsError> {
+    refuse_hidden(path)?;
     let names = components(path)?;
     let mut full = world.to_path_buf();
     full.extend(&names);
@@ -112,11 +114,20 @@ pub fn resolve(world: &Path, path: &str) -> Result<PathBuf, VfsError> {
         .map_err(|_| VfsError::OutsideWorld {
             path: shorten(path),
         })?;
-    if !real.starts_with(world) {
+    let Ok(inside) = real.strip_prefix(world) else {
         return Err(VfsError::OutsideWorld {
             path: shorten(path),
         });
-    }
+    };
+    let inside: Vec<String> = inside
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let inside = inside.join("/");
+    refuse_hidden(&inside).map_err(|_| VfsError::Hidden {
+        path: shorten(path),
+        name: shorten(&inside),
+    })?;
     Ok(full)
 }
 
