@@ -145,7 +145,7 @@ pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
     }
     let (args, shape, sig_returns) = merge_args(&doc, returned, rel, &mut warnings);
     let returns = merge_returns(&doc, sig_returns, rel, &mut warnings);
-    warn_unmatched_docs(&doc, &args, rel, &mut warnings);
+    warn_duplicate_args(&doc, rel, &mut warnings);
     // One rendering for every surface (tools.list, tools.get, .d.luau, docs): see callsig.
     let vararg = match &shape {
         Shape::Typed { vararg } => vararg.clone(),
@@ -198,22 +198,9 @@ pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
     }
 }
 
-/// Docstring lines that name no parameter, or the same one twice: the command line and
-/// `tools.bind` would silently do without them.
-fn warn_unmatched_docs(doc: &Docstring, args: &[Arg], rel: &str, warnings: &mut Vec<String>) {
-    let names: Vec<&str> = args.iter().map(|a| a.name.as_str()).collect();
-    let listed = if names.is_empty() {
-        "it takes none".to_string()
-    } else {
-        format!("its parameters are {}", names.join(", "))
-    };
-    for (flag, _) in &doc.flags {
-        if !names.contains(&flag.as_str()) {
-            warnings.push(format!(
-                "{rel}/init.luau: `--!flag {flag}` names no parameter ({listed}); a flag sets the boolean parameter of its name"
-            ));
-        }
-    }
+/// `--!arg` lines written twice for one parameter. (A `--!flag` that names nothing is
+/// found by binding, which knows the options table's fields: see `codemode check`.)
+fn warn_duplicate_args(doc: &Docstring, rel: &str, warnings: &mut Vec<String>) {
     let mut seen = Vec::new();
     for arg in &doc.args {
         if seen.contains(&arg.name.as_str()) {

@@ -85,6 +85,17 @@ impl Schema {
         schema
     }
 
+    /// The `--!flag` names of `meta` that name no parameter and no options field, which
+    /// binding therefore ignores.
+    pub fn ignored_flags(meta: &ToolMeta) -> Vec<String> {
+        let schema = Schema::from_meta(meta);
+        meta.flags
+            .iter()
+            .filter(|f| schema.flag(&f.name).is_none())
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
     /// The parameter with this name.
     pub fn param(&self, name: &str) -> Option<usize> {
         self.params.iter().position(|p| p.name == name)

@@ -2,6 +2,8 @@
 
 use std::process::ExitCode;
 
+use codemode::bind::Schema;
+
 use super::Cli;
 
 /// Prints each problem; exit 1 if a tool is not callable or the world has problems.
@@ -18,6 +20,18 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
         for warning in entry.warnings() {
             warned += 1;
             println!("warning: {}: {warning}", entry.identity);
+        }
+        for flag in Schema::ignored_flags(entry.meta()) {
+            warned += 1;
+            let names: Vec<&str> = entry.meta().args.iter().map(|a| a.name.as_str()).collect();
+            let listed = match names.as_slice() {
+                [] => "it takes none".to_string(),
+                _ => format!("its parameters are {}", names.join(", ")),
+            };
+            println!(
+                "warning: {}: `--!flag {flag}` names no parameter ({listed}) nor options field; a flag sets the boolean parameter or field of its name",
+                entry.identity
+            );
         }
     }
     for problem in &index.problems {
