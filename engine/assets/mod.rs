@@ -52,6 +52,20 @@ pub(crate) fn parse_pool() -> &'static rayon::ThreadPool {
     })
 }
 
+/// Reads and compiles `entries` (each once) on the indexing threads, in parallel.
+///
+/// Parallel work over tools must run inside [`parse_pool`]: a worker of another rayon pool
+/// that reads a tool would `install` into this pool and, while it waits, steal more of
+/// its own jobs onto the same stack, a recursion that grows with the number of tools and
+/// overflowed the stack from about 2,000 tools.
+pub(crate) fn prepare(entries: &[&Arc<ToolEntry>]) {
+    parse_pool().install(|| {
+        entries.par_iter().for_each(|e| {
+            e.is_registered();
+        })
+    });
+}
+
 /// Identifies a toolbox folder: the index of its root and its path below that root.
 pub type FolderKey = (usize, String);
 

@@ -3,7 +3,6 @@
 use std::sync::Arc;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
@@ -64,9 +63,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 None => index.tools.values().collect(),
             };
             // Listing reports `registered`, which compiles each tool once; do it in parallel.
-            entries.par_iter().for_each(|e| {
-                e.is_registered();
-            });
+            crate::assets::prepare(&entries);
             let rows: Vec<ToolRow> = entries.iter().map(|e| row(e, false)).collect();
             to_lua(lua, &rows)
         })?,
