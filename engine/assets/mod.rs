@@ -29,16 +29,17 @@ pub use metadata::{readme_purpose, Metadata};
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Origin, Registration, Returns, ToolEntry, ToolMeta, ToolboxFolder,
 };
-pub use parse::parse_luau;
+pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
 pub use root::{FileSet, Root, RootSource};
 pub use signature::{read_signature, Returned};
 
 use folder::load_folder;
 use tool::{load_tool, ToolLocation};
 
-/// Stack for the threads that parse tools: `full_moon` recurses deeply (an ordinary tool
-/// needs 2-4 MiB in a debug build), and a stack overflow aborts the whole process.
-const PARSE_STACK_BYTES: usize = 64 << 20;
+/// Stack for the threads that parse tools: `full_moon` recurses deeply (a debug build
+/// spends up to 256 KiB a level, so [`MAX_DEPTH`] levels need about 50 MiB), and a
+/// stack overflow aborts the whole process. Only the pages a parse touches are used.
+const PARSE_STACK_BYTES: usize = 256 << 20;
 
 /// The thread pool that reads tools, with stacks big enough for the parser.
 pub(crate) fn parse_pool() -> &'static rayon::ThreadPool {

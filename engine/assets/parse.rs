@@ -1,108 +1,344 @@
-//! Parsing Luau source with `full_moon`, bounded.
+//! Parsing Luau source with `full_moon`, guarded.
 //!
-//! `full_moon` recurses once per nesting level with no limit of its own, so a hostile
-//! file (a thousand nested tables) would overflow the stack of whatever thread parses
-//! it. Every parse in the engine goes through [`parse_luau`]: deep sources are refused
-//! up front, and the rest are parsed on the indexing threads, whose stacks are large.
+//! `full_moon` has no depth limit of its own: it recurses once per nesting level while
+//! parsing, and the tree it builds is as deep as the source's longest operator chain
+//! (`a + b + c ...` nests to the left, `T???` nests optionals), so walking or dropping it
+//! recurses as deep again. A stack overflow aborts the whole process, and a panic inside
+//! the parser (it has `unreachable!()`s that hostile source can reach) would unwind into
+//! the engine. Every parse in the engine goes through [`parse_luau`], which
+//!
+//! 1. estimates, from tokens alone (the tokenizer does not recurse), how deep the parse
+//!    and the tree can go, and refuses sources past [`MAX_DEPTH`] without parsing;
+//! 2. parses on the indexing threads, whose stacks are sized for [`MAX_DEPTH`];
+//! 3. turns a panic inside `full_moon` into an error on that one source.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use full_moon::ast::Ast;
+use full_moon::tokenizer::{InterpolatedStringKind, Lexer, LexerResult, Symbol, TokenType};
 use full_moon::LuaVersion;
 
-use super::compile::compile;
 use super::parse_pool;
 
-/// Sources nested deeper than this are refused without parsing.
-pub const MAX_NESTING: usize = 200;
+/// Sources whose parse could nest deeper than this are refused without parsing. Code
+/// written by people stays far below (a deep tool file nests about 20 levels).
+pub const MAX_DEPTH: usize = 200;
 
-/// Operators `full_moon` parses by recursion (unary `-`, `not`, `#`; right-associative
-/// `..` and `^`): past this many in one source, Luau's own parser, which stops at its
-/// recursion limit with an error, checks the source first.
-const MAX_CHAIN_OPERATORS: usize = 200;
+/// Sources whose estimate stays under this are parsed on the calling thread: even a
+/// small stack holds them, and a hop to the indexing threads would cost more.
+const INLINE_DEPTH: usize = 12;
 
-/// Sources this short are parsed on the calling thread: they cannot nest deep enough to
-/// matter, and a hop to the indexing threads would cost more than the parse.
-const INLINE_BYTES: usize = 256;
+/// Why a source could not be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ParseError {
+    /// The source is not valid Luau as `full_moon` reads it (`line N: ...`).
+    #[error("line {line}: {message}")]
+    Syntax {
+        /// Where the first problem is.
+        line: usize,
+        /// What it is.
+        message: String,
+    },
+    /// The source nests deeper than the guard allows; it was not parsed.
+    #[error("nested deeper than {0} levels (brackets, blocks, operator or `?` chains), too deep to read; split the expression or type into smaller ones")]
+    TooDeep(usize),
+    /// The parser panicked on this source.
+    #[error("the Luau parser failed on this source (an unusual character or construct); simplify the line it is on")]
+    ParserFailed,
+}
 
-/// Parses `source` as Luau. Errors say where the first problem is (`line N: ...`) or that
-/// the source nests too deeply to read.
-pub fn parse_luau(source: &str) -> Result<Ast, String> {
-    if nesting_depth(source) > MAX_NESTING {
-        return Err(format!(
-            "nested deeper than {MAX_NESTING} levels, too deep to read"
-        ));
+impl ParseError {
+    /// True when the engine refused to read the source, rather than finding it invalid:
+    /// Luau itself may still accept it, but nothing can be learnt from it.
+    pub fn is_unreadable(&self) -> bool {
+        !matches!(self, ParseError::Syntax { .. })
     }
-    if chain_operators(source) > MAX_CHAIN_OPERATORS {
-        if let Err(e) = compile(source) {
-            if e.contains("recursion depth") {
-                return Err(e);
-            }
-        }
+}
+
+/// Parses `source` as Luau and hands the tree to `read`, both on a thread whose stack
+/// holds [`MAX_DEPTH`] levels; the tree is dropped there too. Errors say where the first
+/// problem is (`line N: ...`), that the source nests too deeply to read, or that the
+/// parser failed on it.
+pub fn with_luau<T: Send>(
+    source: &str,
+    read: impl FnOnce(&Ast) -> T + Send,
+) -> Result<T, ParseError> {
+    with_luau_within(source, MAX_DEPTH, read)
+}
+
+/// [`with_luau`] with a tighter depth limit, for text that is never more than a type.
+pub fn with_luau_within<T: Send>(
+    source: &str,
+    max_depth: usize,
+    read: impl FnOnce(&Ast) -> T + Send,
+) -> Result<T, ParseError> {
+    let depth = guarded(|| depth_estimate(source))?;
+    if depth > max_depth {
+        return Err(ParseError::TooDeep(max_depth));
     }
-    let parse = || {
-        let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
-        match parsed.errors().first() {
-            Some(error) => Err(format!(
-                "line {}: {}",
-                error.range().0.line(),
-                error.error_message()
-            )),
-            None => Ok(parsed.into_ast()),
-        }
-    };
-    if source.len() <= INLINE_BYTES {
+    let parse = || guarded(|| parse_unguarded(source).map(|ast| read(&ast)))?;
+    if depth <= INLINE_DEPTH {
         parse()
     } else {
         parse_pool().install(parse)
     }
 }
 
-/// An upper bound on the operators `full_moon` handles by recursion: unary `-` (a lone
-/// dash, so comment markers do not count), `#`, `^`, `..` and the word `not`.
-fn chain_operators(source: &str) -> usize {
-    let bytes = source.as_bytes();
-    let mut count = 0;
-    let mut word = 0..0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let lone_dash =
-            b == b'-' && bytes.get(i + 1) != Some(&b'-') && (i == 0 || bytes[i - 1] != b'-');
-        let concat = b == b'.' && bytes.get(i + 1) == Some(&b'.');
-        if lone_dash || concat || b == b'#' || b == b'^' {
-            count += 1;
-        }
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            word.end = i + 1;
-        } else {
-            count += usize::from(&bytes[word.clone()] == b"not");
-            word = i + 1..i + 1;
-        }
+fn parse_unguarded(source: &str) -> Result<Ast, ParseError> {
+    let parsed = full_moon::parse_fallible(source, LuaVersion::luau());
+    match parsed.errors().first() {
+        Some(error) => Err(ParseError::Syntax {
+            line: error.range().0.line(),
+            message: error.error_message().to_string(),
+        }),
+        None => Ok(parsed.into_ast()),
     }
-    count + usize::from(&bytes[word] == b"not")
 }
 
-/// An upper bound on how deeply `source` nests brackets and blocks (strings and comments
-/// are not told apart, which only ever over-counts).
-fn nesting_depth(source: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut word = String::new();
-    for c in source.chars().chain(std::iter::once(' ')) {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word.push(c);
-            continue;
+/// Runs `f`, turning a panic inside it into an error.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, ParseError> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|_| ParseError::ParserFailed)
+}
+
+/// What opened a nesting level, so that a closer only ends the level it can end.
+#[derive(Clone, Copy, PartialEq)]
+enum Opener {
+    Paren,
+    Brace,
+    Bracket,
+    /// `function`, a statement `if`, `do`: closed by `end`.
+    Block,
+    /// `repeat`: closed by `until`.
+    Repeat,
+    /// `` `text{ ``: closed by `` }text` ``.
+    Interpolation,
+}
+
+/// One open nesting level and the operator chain running inside it.
+struct Level {
+    opener: Opener,
+    /// Operators (and `if` expressions) since the last token that ends an expression here.
+    chain: usize,
+    /// `if` expressions in the chain: their `then` and `else` do not end the chain.
+    if_expressions: usize,
+}
+
+impl Level {
+    fn new(opener: Opener) -> Level {
+        Level {
+            opener,
+            chain: 0,
+            if_expressions: 0,
         }
-        match word.as_str() {
-            "function" | "if" | "do" | "repeat" => depth += 1,
-            "end" | "until" => depth = depth.saturating_sub(1),
+    }
+}
+
+/// An upper bound on how deep `full_moon` recurses on `source` and how deep the tree it
+/// builds is: every open bracket, block or interpolation adds one, and so does every
+/// operator (binary, unary, `?`, `->`, generic `<`) and every `if` expression since the
+/// last token that ends an expression at that level (`,`, `;`, `=`, a statement keyword).
+/// Over-counting only makes the guard stricter.
+fn depth_estimate(source: &str) -> usize {
+    let mut levels = vec![Level::new(Opener::Block)];
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    // Whether the last token leaves an expression to come (so an `if` here is one).
+    let mut expecting = false;
+    let mut lexer = Lexer::new_lazy(source, LuaVersion::luau());
+    // The lexer always advances, but a bound keeps a lexer bug from looping forever.
+    for _ in 0..=source.len() + 1 {
+        let token = match lexer.process_next() {
+            None => break,
+            Some(LexerResult::Ok(token) | LexerResult::Recovered(token, _)) => token,
+            Some(LexerResult::Fatal(_)) => continue,
+        };
+        let mut expects_next = false;
+        match token.token_type() {
+            TokenType::Eof => break,
+            TokenType::Whitespace { .. }
+            | TokenType::SingleLineComment { .. }
+            | TokenType::MultiLineComment { .. }
+            | TokenType::Shebang { .. } => continue,
+            TokenType::Symbol { symbol } => {
+                let top = levels.len() - 1;
+                let step = match symbol {
+                    Symbol::If if expecting => Step::Chain,
+                    Symbol::Then | Symbol::Else | Symbol::ElseIf
+                        if levels[top].if_expressions > 0 =>
+                    {
+                        Step::Neutral
+                    }
+                    other => step(*other),
+                };
+                match step {
+                    Step::Open(opener) => {
+                        levels.push(Level::new(opener));
+                        depth += 1;
+                    }
+                    Step::Close(closes) => depth -= close(&mut levels, closes),
+                    Step::Chain => {
+                        levels[top].chain += 1;
+                        levels[top].if_expressions += usize::from(*symbol == Symbol::If);
+                        depth += 1;
+                    }
+                    Step::Reset => {
+                        depth -= levels[top].chain;
+                        levels[top].chain = 0;
+                        levels[top].if_expressions = 0;
+                    }
+                    Step::Neutral => {}
+                }
+                expects_next = expects_expression(*symbol)
+                    || (matches!(symbol, Symbol::Then | Symbol::Else | Symbol::ElseIf)
+                        && levels.last().is_some_and(|l| l.if_expressions > 0));
+            }
+            TokenType::InterpolatedString { kind, .. } => match kind {
+                InterpolatedStringKind::Begin => {
+                    levels.push(Level::new(Opener::Interpolation));
+                    depth += 1;
+                    expects_next = true;
+                }
+                InterpolatedStringKind::Middle => expects_next = true,
+                InterpolatedStringKind::End => {
+                    depth -= close(&mut levels, &[Opener::Interpolation])
+                }
+                InterpolatedStringKind::Simple => {}
+            },
             _ => {}
         }
-        word.clear();
-        match c {
-            '(' | '{' | '[' => depth += 1,
-            ')' | '}' | ']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+        expecting = expects_next;
         deepest = deepest.max(depth);
     }
     deepest
+}
+
+/// Whether an expression must follow `symbol`, so that an `if` after it is an `if`
+/// expression, which no `end` closes.
+fn expects_expression(symbol: Symbol) -> bool {
+    use Symbol as S;
+    matches!(
+        symbol,
+        S::Equal
+            | S::PlusEqual
+            | S::MinusEqual
+            | S::StarEqual
+            | S::SlashEqual
+            | S::DoubleSlashEqual
+            | S::PercentEqual
+            | S::CaretEqual
+            | S::TwoDotsEqual
+            | S::LeftParen
+            | S::LeftBracket
+            | S::LeftBrace
+            | S::Comma
+            | S::Return
+            | S::In
+            | S::Until
+            | S::While
+            | S::If
+            | S::And
+            | S::Or
+            | S::Not
+            | S::Plus
+            | S::Minus
+            | S::Star
+            | S::Slash
+            | S::DoubleSlash
+            | S::Percent
+            | S::Caret
+            | S::TwoDots
+            | S::Hash
+            | S::TwoEqual
+            | S::TildeEqual
+            | S::LessThan
+            | S::LessThanEqual
+            | S::GreaterThan
+            | S::GreaterThanEqual
+    )
+}
+
+/// What one symbol does to the estimate.
+enum Step {
+    Open(Opener),
+    Close(&'static [Opener]),
+    Chain,
+    Reset,
+    Neutral,
+}
+
+fn step(symbol: Symbol) -> Step {
+    use Symbol as S;
+    match symbol {
+        S::LeftParen => Step::Open(Opener::Paren),
+        S::LeftBrace => Step::Open(Opener::Brace),
+        S::LeftBracket => Step::Open(Opener::Bracket),
+        S::Function | S::If | S::Do => Step::Open(Opener::Block),
+        S::Repeat => Step::Open(Opener::Repeat),
+        S::RightParen => Step::Close(&[Opener::Paren]),
+        S::RightBrace => Step::Close(&[Opener::Brace]),
+        S::RightBracket => Step::Close(&[Opener::Bracket]),
+        S::End => Step::Close(&[Opener::Block]),
+        S::Until => Step::Close(&[Opener::Repeat]),
+        S::Comma
+        | S::Semicolon
+        | S::Equal
+        | S::PlusEqual
+        | S::MinusEqual
+        | S::StarEqual
+        | S::SlashEqual
+        | S::DoubleSlashEqual
+        | S::PercentEqual
+        | S::CaretEqual
+        | S::TwoDotsEqual
+        | S::Local
+        | S::Return
+        | S::Then
+        | S::Else
+        | S::ElseIf
+        | S::In
+        | S::Break
+        | S::For
+        | S::While => Step::Reset,
+        S::And
+        | S::Or
+        | S::Not
+        | S::Plus
+        | S::Minus
+        | S::Star
+        | S::Slash
+        | S::DoubleSlash
+        | S::Percent
+        | S::Caret
+        | S::TwoDots
+        | S::Hash
+        | S::TwoEqual
+        | S::TildeEqual
+        | S::LessThan
+        | S::LessThanEqual
+        | S::GreaterThan
+        | S::GreaterThanEqual
+        | S::QuestionMark
+        | S::Pipe
+        | S::Ampersand
+        | S::ThinArrow
+        | S::TwoColons => Step::Chain,
+        _ => Step::Neutral,
+    }
+}
+
+/// Closes the innermost level one of `closes` opened, with every level opened inside it.
+/// A closer with nothing to close changes nothing. Returns how much the depth fell.
+fn close(levels: &mut Vec<Level>, closes: &[Opener]) -> usize {
+    // Level 0 stands for the whole source and is never closed.
+    let Some(at) = levels
+        .iter()
+        .skip(1)
+        .rposition(|l| closes.contains(&l.opener))
+        .map(|i| i + 1)
+    else {
+        return 0;
+    };
+    levels.drain(at..).map(|l| 1 + l.chain).sum()
 }
 
 #[cfg(test)]
@@ -110,23 +346,83 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_and_refuses_hostile_nesting() {
-        assert!(parse_luau("return function(a: number) return a end").is_ok());
-        let err = parse_luau("return (").unwrap_err();
-        assert!(err.starts_with("line 1:"), "{err}");
-        let deep = format!("return {}1{}", "{".repeat(5000), "}".repeat(5000));
-        assert!(parse_luau(&deep).unwrap_err().contains("nested deeper"));
-        // Chains of unary or right-associative operators, which brackets do not show.
-        for chain in [
-            format!("return {}1", "- ".repeat(200_000)),
-            format!("return {}x", "not ".repeat(200_000)),
-            format!("return x{}", " .. x".repeat(200_000)),
-            format!("return 2{}", " ^ 2".repeat(200_000)),
-        ] {
-            assert!(parse_luau(&chain).unwrap_err().contains("recursion depth"));
+    fn parses_ordinary_code() {
+        assert!(with_luau("return function(a: number) return a end", |_| ()).is_ok());
+        let err = with_luau("return (", |_| ()).unwrap_err();
+        assert!(err.to_string().starts_with("line 1:"), "{err}");
+        // Many operators over many statements, if-expressions in brackets, and
+        // interpolated strings stay well under the limit.
+        let busy = "local a = -1 - -2 .. \"x\" .. #t\nlocal b = (if a then 1 else 2)\nlocal c = `{a}{b}`\n"
+            .repeat(2000);
+        assert!(depth_estimate(&busy) < 20, "{}", depth_estimate(&busy));
+        assert!(with_luau(&busy, |_| ()).is_ok());
+        let nested = "local function f()\n\tif x then\n\t\tdo\n\t\t\treturn (a + b) * c\n\t\tend\n\tend\nend\n";
+        assert!(depth_estimate(nested) < 10);
+    }
+
+    #[test]
+    fn refuses_every_kind_of_deep_nesting() {
+        let n = 200_000;
+        let hostile = [
+            format!("return {}1{}", "{".repeat(n), "}".repeat(n)),
+            format!("return {}1{}", "(".repeat(n), ")".repeat(n)),
+            format!("return t{}", "[t".repeat(n)),
+            format!("return {}1", "- ".repeat(n)),
+            format!("return {}x", "not ".repeat(n)),
+            format!("return {}x", "#".repeat(n)),
+            format!("return x{}", " .. x".repeat(n)),
+            format!("return 2{}", " ^ 2".repeat(n)),
+            format!("return 1{}", " + 1".repeat(n)),
+            format!("return a{}", " and a".repeat(n)),
+            format!("local function q(x: string{}) end", "?".repeat(n)),
+            format!("type T = A{}B{}", "<A".repeat(n), ">".repeat(n)),
+            format!("type T = {}", "() -> ".repeat(n) + "()"),
+            format!("type T = {}string{}", "{".repeat(n), "}".repeat(n)),
+            format!("{}end", "do ".repeat(n)),
+            format!("return {}1", "if a then 1 else ".repeat(n)),
+            format!(
+                "return {}{}",
+                "function() return ".repeat(n),
+                "end ".repeat(n)
+            ),
+            format!("return `{}`", "{`".repeat(n)),
+        ];
+        for source in &hostile {
+            let err = with_luau(source, |_| ()).unwrap_err();
+            assert_eq!(err, ParseError::TooDeep(MAX_DEPTH), "{}", &source[..40]);
         }
-        // Ordinary code with many operators still parses.
-        let busy = "local a = -1 - -2 .. \"x\" .. #t\n".repeat(100);
-        assert!(parse_luau(&busy).is_ok());
+    }
+
+    #[test]
+    fn survives_the_deepest_source_it_accepts() {
+        // Just under the limit, for each kind of chain: the parse (and the drop of the
+        // tree) must fit the indexing threads' stacks.
+        let n = MAX_DEPTH - 10;
+        for source in [
+            format!("return 1{}", " + 1".repeat(n)),
+            format!("local function q(x: string{}) end", "?".repeat(n)),
+            format!("return {}1{}", "{".repeat(n), "}".repeat(n)),
+            format!("return {}1", "- ".repeat(n)),
+            format!("type T = {}string", "() -> ".repeat(n / 2)),
+            format!("{}{}", "do ".repeat(n), "end ".repeat(n)),
+            format!("return {}1", "if a then 1 else ".repeat(n)),
+        ] {
+            assert!(depth_estimate(&source) <= MAX_DEPTH, "{}", &source[..30]);
+            let _ = with_luau(&source, |ast| ast.nodes().stmts().count());
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_parser_is_an_error() {
+        for source in [
+            "local function f(x: café) end",
+            "function t(n:dé",
+            "type T = {[\u{202e}",
+            "local x: é",
+            "type T = aé | b",
+        ] {
+            // Either a parse error or the parser-failed error; never a panic.
+            let _ = with_luau(source, |_| ());
+        }
     }
 }

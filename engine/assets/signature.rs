@@ -2,7 +2,7 @@
 
 use full_moon::ast::{self, Expression, LastStmt, Parameter, Stmt};
 
-use super::parse::parse_luau;
+use super::parse::{with_luau, ParseError};
 
 /// One parameter as the signature declares it.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +37,7 @@ pub enum Returned {
 /// Most tools end with `return NAME` after a `local function NAME(...)`: for those only
 /// the function's header is parsed (the compiler has already checked the whole file),
 /// which keeps indexing thousands of tools cheap. Anything else gets a full parse.
-pub fn read_signature(source: &str, fallback_name: &str) -> Result<Returned, String> {
+pub fn read_signature(source: &str, fallback_name: &str) -> Result<Returned, ParseError> {
     if let Some(snippet) = header_snippet(source) {
         if let Ok(found @ Returned::Function { .. }) = parse_returned(&snippet, fallback_name) {
             return Ok(found);
@@ -96,20 +96,18 @@ fn header_end(header: &str) -> Option<usize> {
     None
 }
 
-fn parse_returned(source: &str, fallback_name: &str) -> Result<Returned, String> {
-    let ast = parse_luau(source)?;
-    let block = ast.nodes();
+fn parse_returned(source: &str, fallback_name: &str) -> Result<Returned, ParseError> {
+    with_luau(source, |ast| returned(ast.nodes(), fallback_name))
+}
+
+fn returned(block: &ast::Block, fallback_name: &str) -> Returned {
     let Some(LastStmt::Return(ret)) = block.last_stmt() else {
-        return Ok(Returned::NotAFunction(
-            "the file ends without `return <function>`".into(),
-        ));
+        return Returned::NotAFunction("the file ends without `return <function>`".into());
     };
     let Some(expr) = ret.returns().iter().next() else {
-        return Ok(Returned::NotAFunction(
-            "the file's `return` returns nothing".into(),
-        ));
+        return Returned::NotAFunction("the file's `return` returns nothing".into());
     };
-    Ok(match expr {
+    match expr {
         Expression::Function(func) => describe(fallback_name, func.body()),
         Expression::Var(ast::Var::Name(name)) => {
             let wanted = name.token().to_string();
@@ -128,7 +126,7 @@ fn parse_returned(source: &str, fallback_name: &str) -> Result<Returned, String>
             sym.token()
         )),
         _ => Returned::Unknown,
-    })
+    }
 }
 
 /// The last `local function NAME` or `local NAME = function` in the top-level block.
@@ -280,6 +278,7 @@ mod tests {
         let bomb = format!("return {}1{}", "(".repeat(100_000), ")".repeat(100_000));
         assert!(read_signature(&bomb, "f")
             .unwrap_err()
+            .to_string()
             .contains("nested deeper"));
         let blocks = format!(
             "{}return 1{}",
@@ -292,6 +291,6 @@ mod tests {
     #[test]
     fn reports_parse_errors_with_their_line() {
         let err = read_signature("local x = 1\nlocal function (", "f").unwrap_err();
-        assert!(err.starts_with("line 2"), "{err}");
+        assert!(err.to_string().starts_with("line 2"), "{err}");
     }
 }

@@ -139,6 +139,10 @@ pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
                 "{rel}/init.luau must return the tool's function: {why}"
             )),
             Ok(r) => returned = r,
+            // A source the engine refuses to read cannot be described, bound or checked.
+            Err(e) if e.is_unreadable() => {
+                refusals.push(format!("{rel}/init.luau: cannot read this signature: {e}"))
+            }
             // The compiler, run on first use, gives the authoritative syntax error.
             Err(e) => warnings.push(format!("{rel}/init.luau: signature not readable ({e})")),
         }

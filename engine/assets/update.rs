@@ -82,6 +82,18 @@ impl AssetIndex {
                 }
             }
         }
+        // A file written into a toolbox folder the index has not seen yet (a script's
+        // first `vfs.write` into `new.toolbox/t.tool/`) brings the folder in too.
+        let new_folders: Vec<FolderKey> = plan
+            .tools
+            .iter()
+            .map(|(folder, _)| folder.clone())
+            .filter(|folder| !self.folders.contains_key(folder))
+            .collect();
+        for folder in new_folders {
+            plan.folders.insert(folder.clone());
+            plan.listings.insert(folder);
+        }
         plan
     }
 

@@ -7,10 +7,14 @@
 
 use std::fmt;
 
-use crate::assets::parse_luau;
+use crate::assets::with_luau_within;
 use full_moon::ast::luau::{TypeFieldKey, TypeInfo};
 use full_moon::ast::Stmt;
 use full_moon::tokenizer::TokenType;
+
+/// Types nested deeper than this read as [`Ty::Any`]: the model and its checks recurse
+/// on the caller's stack, and no tool needs such a type.
+const MAX_TYPE_DEPTH: usize = 32;
 
 /// One Luau type, reduced to what binding and command-line reading need.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,14 +62,13 @@ impl Ty {
     /// Reads a type as written. Text that does not parse as a Luau type reads as [`Ty::Any`].
     pub fn parse(text: &str) -> Ty {
         let source = format!("type T = {text}\n");
-        let Ok(ast) = parse_luau(&source) else {
-            return Ty::Any;
-        };
-        let found = ast.nodes().stmts().next().and_then(|stmt| match stmt {
-            Stmt::TypeDeclaration(decl) => Some(from_info(decl.type_definition())),
-            _ => None,
+        let found = with_luau_within(&source, MAX_TYPE_DEPTH, |ast| {
+            ast.nodes().stmts().next().and_then(|stmt| match stmt {
+                Stmt::TypeDeclaration(decl) => Some(from_info(decl.type_definition())),
+                _ => None,
+            })
         });
-        found.unwrap_or(Ty::Any)
+        found.ok().flatten().unwrap_or(Ty::Any)
     }
 
     /// True when `nil` is an acceptable value (the slot may be left out).

@@ -191,6 +191,7 @@ impl Cli {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
+    log_panics();
     if !matches!(cli.command, Command::Serve(_)) {
         quiet_broken_pipe();
     }
@@ -252,6 +253,12 @@ fn init_tracing(verbose: u8) {
         .with_writer(std::io::stderr)
         .with_env_filter(filter)
         .init();
+}
+
+/// Panics the engine catches (a parser failing on one hostile file) become one warning
+/// line in the log instead of a message and backtrace on stderr per file.
+fn log_panics() {
+    std::panic::set_hook(Box::new(|info| tracing::warn!("caught a panic: {info}")));
 }
 
 /// Prints what a command's script returned: text as is, other values as JSON; an error

@@ -12,7 +12,7 @@ use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
 
 use crate::assets::names::RESERVED;
-use crate::assets::parse_luau;
+use crate::assets::with_luau;
 
 /// At most this many raised messages are kept per tool.
 const MAX_ERRORS: usize = 12;
@@ -32,11 +32,12 @@ pub struct SourceFacts {
 
 /// Scans `source`; a file that does not parse yields no facts.
 pub fn scan(source: &str) -> SourceFacts {
-    let mut facts = SourceFacts::default();
-    if let Ok(ast) = parse_luau(source) {
-        facts.visit_ast(&ast);
-    }
-    facts
+    with_luau(source, |ast| {
+        let mut facts = SourceFacts::default();
+        facts.visit_ast(ast);
+        facts
+    })
+    .unwrap_or_default()
 }
 
 /// The name a prefix starts with, when it is a plain name.

@@ -5,7 +5,7 @@
 //! - top-level `local` declarations become assignments into the session environment, so
 //!   `local x = 1` in one entry is `x` in the next (locals inside blocks stay local).
 
-use crate::assets::parse_luau;
+use crate::assets::with_luau;
 use full_moon::ast::Stmt;
 use full_moon::node::Node;
 use mlua::chunk::Compiler;
@@ -44,9 +44,20 @@ pub fn prepare(buffer: &str) -> Prepared {
 /// Rewrites top-level `local a, b = ...` to `a, b = ...`, `local x` to `x = nil` and
 /// `local function f` to `function f`, so the names land in the session environment.
 pub fn persist_locals(source: &str) -> String {
-    let Ok(ast) = parse_luau(source) else {
+    let Ok(edits) = with_luau(source, local_edits) else {
         return source.to_string();
     };
+    let mut out = source.to_string();
+    for (start, end, replacement) in edits.into_iter().rev() {
+        if start <= end && end <= out.len() {
+            out.replace_range(start..end, &replacement);
+        }
+    }
+    out
+}
+
+/// The edits [`persist_locals`] makes: byte ranges and what replaces them, in order.
+fn local_edits(ast: &full_moon::ast::Ast) -> Vec<(usize, usize, String)> {
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for stmt in ast.nodes().stmts() {
         match stmt {
@@ -74,13 +85,7 @@ pub fn persist_locals(source: &str) -> String {
             _ => {}
         }
     }
-    let mut out = source.to_string();
-    for (start, end, replacement) in edits.into_iter().rev() {
-        if start <= end && end <= out.len() {
-            out.replace_range(start..end, &replacement);
-        }
-    }
-    out
+    edits
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::assets::{compile, parse_luau};
+use crate::assets::{compile, with_luau_within};
 use full_moon::ast::luau::{GenericDeclarationParameter, GenericParameterInfo, TypeInfo};
 use full_moon::visitors::Visitor;
 
@@ -26,6 +26,10 @@ pub enum Slot {
     /// The return type(s).
     Return,
 }
+
+/// Types nested deeper than this are declared `any`: no tool needs one, and a definition
+/// file must stay readable by every Luau tool that loads it.
+const MAX_TYPE_DEPTH: usize = 32;
 
 /// The type to declare for `written` in `slot`, given the names the definition file itself
 /// defines. `Ok` holds a declarable type; `Err` holds why `written` was replaced by the
@@ -52,18 +56,20 @@ pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String,
     };
     // Luau's own parser has the last word: full_moon lets some broken types through
     // (`() -> (string,`).
-    let ast = match parse_luau(&source) {
-        Ok(ast) if compile(&source).is_ok() => Some(ast),
-        _ => None,
+    let names = with_luau_within(&source, MAX_TYPE_DEPTH, |ast| {
+        let mut names = Names::default();
+        names.visit_ast(ast);
+        names
+    });
+    let names = match names {
+        Ok(names) if compile(&source).is_ok() => names,
+        _ => {
+            return Err((
+                "any".into(),
+                format!("`{written}` does not parse as a Luau type"),
+            ))
+        }
     };
-    let Some(ast) = ast else {
-        return Err((
-            "any".into(),
-            format!("`{written}` does not parse as a Luau type"),
-        ));
-    };
-    let mut names = Names::default();
-    names.visit_ast(&ast);
     let unknown: Vec<String> = names
         .used
         .difference(&names.generics)
