@@ -64,10 +64,24 @@ impl Server {
     }
 
     fn send_line(&mut self, line: &str) {
+        let mut frame = line.as_bytes().to_vec();
+        frame.push(b'\n');
+        self.send_bytes(&frame);
+    }
+
+    /// Writes `bytes` as they are (no newline added).
+    fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
+        stdin.write_all(bytes).unwrap();
         stdin.flush().unwrap();
+    }
+
+    /// The next message, which must be a JSON-RPC error with a null id and `code`.
+    fn error_reply(&mut self, code: i64) -> Value {
+        let reply = self.next();
+        assert_eq!(reply["error"]["code"], code, "{reply}");
+        assert_eq!(reply["id"], Value::Null, "{reply}");
+        reply
     }
 
     /// The next stdout line, which must be one JSON-RPC message.
@@ -144,11 +158,84 @@ impl Drop for Server {
 }
 
 #[test]
-fn a_line_that_is_not_json_is_ignored_and_serving_goes_on() {
+fn a_line_that_is_not_json_gets_a_parse_error_and_serving_goes_on() {
     let mut s = Server::start(&[]);
-    s.send_line("this is not json {");
-    s.send_line("{\"jsonrpc\": \"2.0\", \"id\": ");
+    for garbage in [
+        "this is not json {",
+        "{\"jsonrpc\": \"2.0\", \"id\": ",
+        "}{",
+        "nul",
+    ] {
+        s.send_line(garbage);
+        let reply = s.error_reply(-32700);
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("Parse error: "), "{garbage}: {message}");
+    }
     s.assert_serving(1);
+}
+
+#[test]
+fn a_line_that_is_not_utf8_gets_a_parse_error_and_the_next_line_is_answered() {
+    let mut s = Server::start(&[]);
+    s.send_bytes(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\xFFng\"}\n");
+    s.send_line(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+    let reply = s.error_reply(-32700);
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Parse error: ") && message.contains("UTF-8"),
+        "{message}"
+    );
+    // The bad line's request was not run, so the next message answers the ping.
+    let pong = s.next();
+    assert_eq!(pong["id"], 2, "{pong}");
+    assert_eq!(pong["result"], json!({}));
+    s.send_bytes(b"\xC3\x28\r\n");
+    s.error_reply(-32700);
+    s.assert_serving(3);
+}
+
+#[test]
+fn a_last_message_without_newline_is_answered_before_the_server_exits() {
+    let mut s = Server::start(&[]);
+    s.send_bytes(
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+            "params": {"name": "tool_exec", "arguments": {"script": "return 40 + 2"}}})
+        .to_string()
+        .as_bytes(),
+    );
+    drop(s.stdin.take());
+    let reply = s.response(5);
+    assert_eq!(reply["result"]["structuredContent"]["value"], 42, "{reply}");
+    let started = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the server kept running after stdin ended"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(s.child.wait().unwrap().success());
+}
+
+#[test]
+fn a_last_line_that_is_not_json_is_answered_before_the_server_exits() {
+    let mut s = Server::start(&[]);
+    s.send_bytes(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    drop(s.stdin.take());
+    s.error_reply(-32700);
+}
+
+#[test]
+fn an_over_long_line_gets_a_parse_error_and_serving_goes_on() {
+    let mut s = Server::start(&[]);
+    let mut line = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""#.to_vec();
+    line.resize(17 * 1024 * 1024, b'x');
+    line.extend_from_slice(b"\"}}\n");
+    s.send_bytes(&line);
+    let reply = s.error_reply(-32700);
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains("longer than"), "{message}");
+    s.assert_serving(2);
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
-use codemode::mcp::{self, CodemodeServer, ServeOptions};
+use codemode::mcp::{self, CodemodeServer, Origin, ServeOptions};
 use codemode::Pool;
 
 use super::Cli;
@@ -33,6 +33,12 @@ pub struct ServeArgs {
     /// Allow --http on a non-loopback address (anyone who reaches it can run scripts)
     #[arg(long, requires = "http")]
     allow_remote: bool,
+
+    /// Also accept browser requests from this origin, exactly (scheme, host and port; e.g.
+    /// https://app.example.com). Requests carrying any other Origin header, except loopback
+    /// ones (http://localhost:PORT, 127.0.0.1, [::1]), get 403. Repeatable
+    #[arg(long, value_name = "ORIGIN", requires = "http", value_parser = allowed_origin)]
+    allow_origin: Vec<Origin>,
 }
 
 /// Builds the pool and serves until the client (stdio) or the process (HTTP) ends.
@@ -69,7 +75,8 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
                 mcp::serve_stdio(server).await
             }
             Some(addr) => {
-                mcp::serve_http(server, addr, args.allow_remote, |bound| {
+                let origins = args.allow_origin.clone();
+                mcp::serve_http(server, addr, args.allow_remote, origins, |bound| {
                     // stderr, so a launcher can read the port when ADDR ends in :0.
                     eprintln!("codemode: serving MCP at http://{bound}/mcp with {workers} workers");
                 })
@@ -110,4 +117,9 @@ fn http_address(text: &str) -> Result<SocketAddr, String> {
             "'{text}' is not an address to listen on; use IP:PORT, e.g. 127.0.0.1:8765 (or localhost:8765)"
         )),
     }
+}
+
+/// An `--allow-origin` value: `scheme://host[:port]`.
+fn allowed_origin(text: &str) -> Result<Origin, String> {
+    Origin::parse_allowed(text)
 }

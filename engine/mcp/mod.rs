@@ -5,16 +5,24 @@
 //! also its own MCP tool. Scripts run on a [`crate::runtime::Pool`] of sandboxed VMs, so
 //! calls run side by side and a script stuck at its deadline holds only its own worker.
 //! stdout carries protocol messages only; logs go to stderr.
+//!
+//! Transports: on stdio, [`stdio::StdioTransport`] (one message per line, and a JSON-RPC
+//! error for every frame that is not one); over HTTP, rmcp's streamable-HTTP service
+//! behind [`origin::refuse_foreign_origins`] (DNS-rebinding protection: `Host` and
+//! `Origin` must be loopback unless allowed).
 
 mod describe;
 mod exposed;
 mod literal;
+mod origin;
 mod schema;
 mod scripts;
 mod server;
+mod stdio;
 mod watch;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -22,8 +30,10 @@ use rmcp::ServiceExt;
 
 pub use exposed::mcp_name;
 pub use literal::luau_literal;
+pub use origin::{Origin, OriginPolicy};
 pub use schema::{input_schema, luau_type};
 pub use server::{CodemodeServer, ServeOptions, MAX_SCRIPT_BYTES, SEARCH_TOOLS, TOOL_EXEC};
+pub use stdio::{StdioTransport, MAX_FRAME_BYTES};
 
 /// Why the server stopped or could not start.
 #[derive(Debug, thiserror::Error)]
@@ -46,10 +56,12 @@ pub enum ServeError {
     },
 }
 
-/// Serves one MCP session on stdin/stdout until the client closes it.
+/// Serves one MCP session on stdin/stdout until the client closes stdin. Every frame
+/// that is not a message gets a JSON-RPC error; a last one without a newline is read.
 pub async fn serve_stdio(server: CodemodeServer) -> Result<(), ServeError> {
+    let (stdin, stdout) = rmcp::transport::stdio_pipes();
     let running = server
-        .serve(rmcp::transport::stdio_pipes())
+        .serve(StdioTransport::new(stdin, stdout))
         .await
         .map_err(|e| ServeError::Stdio(e.to_string()))?;
     let reason = running.waiting().await;
@@ -58,11 +70,14 @@ pub async fn serve_stdio(server: CodemodeServer) -> Result<(), ServeError> {
 }
 
 /// Serves streamable HTTP at `http://ADDR/mcp` until the process is stopped. Loopback
-/// only unless `allow_remote`. `ready` is called with the bound address (useful with port 0).
+/// only unless `allow_remote` (which also lets any `Host` header through). A request with
+/// an `Origin` header is refused (403) unless that origin is loopback or in
+/// `allowed_origins`. `ready` is called with the bound address (useful with port 0).
 pub async fn serve_http(
     server: CodemodeServer,
     addr: SocketAddr,
     allow_remote: bool,
+    allowed_origins: Vec<Origin>,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
     if !addr.ip().is_loopback() && !allow_remote {
@@ -71,16 +86,23 @@ pub async fn serve_http(
     let http = |source| ServeError::Http { addr, source };
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(http)?;
     let bound = listener.local_addr().map_err(http)?;
-    // Room for a script at the size cap plus JSON escaping, so an oversized script gets
-    // tool_exec's own message rather than a bare 413.
-    let mut config =
-        StreamableHttpServerConfig::default().with_max_request_body_bytes(4 * MAX_SCRIPT_BYTES);
+    let origins = Arc::new(OriginPolicy::new(allowed_origins));
+    // Origins are checked twice: first by our layer, whose 403 says which origin was
+    // refused and how to allow it, then by rmcp's own check, kept on with the same list.
+    // The body cap (the same as a stdio line's) leaves room for a script at the size cap
+    // plus JSON escaping, so an oversized script gets tool_exec's own message, not a 413.
+    let mut config = StreamableHttpServerConfig::default()
+        .with_max_request_body_bytes(MAX_FRAME_BYTES)
+        .with_allowed_origins(origins.rmcp_allowlist())
+        .enforce_origin_validation();
     if allow_remote {
         config = config.disable_allowed_hosts();
     }
     let service: StreamableHttpService<CodemodeServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
-    let router = axum::Router::new().nest_service("/mcp", service);
+    let router = axum::Router::new().nest_service("/mcp", service).layer(
+        axum::middleware::from_fn_with_state(origins, origin::refuse_foreign_origins),
+    );
     ready(bound);
     axum::serve(listener, router).await.map_err(http)
 }
