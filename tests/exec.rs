@@ -247,3 +247,42 @@ fn an_error_inside_a_tool_hints_at_its_signature() {
     let (env, _) = exec(world.path(), &["--no-bundled"], "error('plain')");
     assert!(env["error"].get("hint").is_none(), "{env}");
 }
+
+#[test]
+fn an_envelope_never_outgrows_the_output_cap_whatever_failed() {
+    let world = World::new();
+    let cap = 64 * 1024;
+    let margin = 8 * 1024;
+    let scripts = [
+        // A huge error message, as a string and with multi-byte characters.
+        r#"error(string.rep("E", 8 * 2^20), 0)"#,
+        r#"error(string.rep("é", 2^22))"#,
+        // Huge names echoed by lookups (once in the message, once in the hint).
+        r#"local n = string.rep("a", 2^24) return tools[n]"#,
+        r#"local n = string.rep("b", 2^24) return tools.text[n]("x")"#,
+        r#"return tools.get(string.rep("c", 2^24) .. ".x")"#,
+        // Printing close to the cap, then returning a big value: they share the cap.
+        r#"print(string.rep("p", 60 * 1024)) return string.rep("v", 2^20)"#,
+        r#"print(string.rep("p", 60 * 1024)) error(string.rep("E", 2^20))"#,
+        // An error raised inside a tool, with a long message.
+        r#"tools.text.slugify(string.rep("x", 2^20), { sep = {} })"#,
+    ];
+    for script in scripts {
+        let out = codemode(
+            world.path(),
+            &["exec", "--max-output-bytes", &cap.to_string()],
+            script,
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            stdout.len() <= cap + margin,
+            "{} bytes for: {script}\n{}",
+            stdout.len(),
+            &stdout[..300.min(stdout.len())]
+        );
+        let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        if let Some(message) = envelope["error"]["message"].as_str() {
+            assert!(message.len() <= 4096, "{script}");
+        }
+    }
+}

@@ -13,6 +13,29 @@ fn runtime(world: &World) -> Runtime {
 }
 
 #[test]
+fn random_numbers_never_carry_from_one_run_to_the_next() {
+    let world = World::new();
+    let mut rt = runtime(&world);
+    let draw = "return { math.random(1, 2^30), math.random(1, 2^30), math.random() }";
+    // What a run sees right after seeding 1234 ...
+    let seeded = rt.exec(&format!("math.randomseed(1234) {draw}"), Output::Capture);
+    // ... must not be what the next run sees when an earlier run seeded 1234.
+    for _ in 0..3 {
+        let planted = rt.exec("math.randomseed(1234) return 0", Output::Capture);
+        assert!(planted.ok, "{}", planted.to_json());
+        let next = rt.exec(draw, Output::Capture);
+        assert_ne!(
+            next.value, seeded.value,
+            "run 2 drew run 1's seeded numbers"
+        );
+    }
+    // Two runs in a row draw different numbers, too.
+    let a = rt.exec(draw, Output::Capture);
+    let b = rt.exec(draw, Output::Capture);
+    assert_ne!(a.value, b.value);
+}
+
+#[test]
 fn globals_never_leak_between_runs() {
     let world = World::new();
     let mut rt = runtime(&world);

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use callsig::call_signature;
-pub use compile::compile;
+pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::Docstring;
 pub use metadata::{readme_purpose, Metadata};
 pub use model::{

@@ -82,6 +82,10 @@ fn suggest_identifier(name: &str) -> String {
 
 /// Up to three candidates closest to `wanted`, best first.
 pub fn nearest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    // No name is longer than MAX_NAME_LEN, and comparing costs the product of the lengths.
+    if wanted.len() > 4 * MAX_NAME_LEN {
+        return Vec::new();
+    }
     let wanted_lower = wanted.to_lowercase();
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()

@@ -56,6 +56,13 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
         .read_listed(&files, "README.md")
         .and_then(Result::ok);
     let source = match at.root.read_listed(&files, "init.luau") {
+        Some(Ok(text)) if text.len() > super::compile::MAX_SOURCE_BYTES => {
+            refusals.push(format!(
+                "{rel}/init.luau {}",
+                super::compile::too_large(text.len())
+            ));
+            None
+        }
         Some(Ok(text)) => Some(Arc::from(text)),
         Some(Err(e)) => {
             refusals.push(if e.kind() == std::io::ErrorKind::InvalidData {

@@ -13,9 +13,6 @@ use crate::runtime::{with_state, HostError};
 use super::asset::{missing_tool, missing_toolbox};
 use super::instance::module_env;
 
-/// Largest `render.luau` the engine compiles.
-const MAX_RENDER_BYTES: usize = 1024 * 1024;
-
 /// Builds the read-only `render` table: `load(identity)` gives the render function or nil.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -49,13 +46,6 @@ fn load(lua: &Lua, identity: String) -> mlua::Result<Value> {
             )
         }
     };
-    if source.len() > MAX_RENDER_BYTES {
-        return Err(HostError::new(format!(
-            "{identity}/render.luau is {} bytes; a render module may be at most {MAX_RENDER_BYTES}",
-            source.len()
-        ))
-        .into_lua());
-    }
     let bytecode = compile(&source).map_err(|e| {
         HostError::hinted(
             format!("{identity}/render.luau does not compile: {e}"),

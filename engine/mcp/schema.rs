@@ -17,7 +17,11 @@ pub fn input_schema(meta: &ToolMeta) -> Map<String, Value> {
         if arg.name == "..." {
             continue;
         }
-        let (mut schema, optional) = luau_type(&arg.ty);
+        let (mut schema, optional) = if nests_deeply(&arg.ty) {
+            (json!({}), true)
+        } else {
+            luau_type(&arg.ty)
+        };
         if !arg.description.is_empty() {
             if let Value::Object(map) = &mut schema {
                 map.insert("description".into(), Value::String(arg.description.clone()));
@@ -35,6 +39,12 @@ pub fn input_schema(meta: &ToolMeta) -> Map<String, Value> {
         schema.insert("required".into(), Value::Array(required));
     }
     schema
+}
+
+/// True for a type string this module's recursive reading should not enter: the reading
+/// recurses once per bracket and `?`, on the caller's stack. No real type comes near.
+fn nests_deeply(ty: &str) -> bool {
+    ty.chars().filter(|c| "{([<?".contains(*c)).count() > 64
 }
 
 /// The schema for one Luau type, and whether the type admits `nil`.
@@ -225,6 +235,17 @@ fn matching_close(rest: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hostile_types_read_as_anything() {
+        for ty in [
+            format!("string{}", "?".repeat(100_000)),
+            format!("{}string{}", "{".repeat(100_000), "}".repeat(100_000)),
+        ] {
+            assert!(nests_deeply(&ty));
+        }
+        assert!(!nests_deeply("{ name: string?, tags: { string }? }?"));
+    }
 
     #[test]
     fn primitives_and_optionals() {

@@ -139,6 +139,32 @@ pub fn arm(timeout: Duration, stop: Option<StopCheck>) {
     DEADLINE.set(now_nanos().saturating_add(timeout.as_nanos() as u64).max(1));
 }
 
+/// For host code that waits or works outside Luau (a compile, a long builtin): fails
+/// the way the interrupt would once the run's deadline has passed or its caller asked to
+/// stop, and marks the run cut off so that every later interrupt fails too.
+pub fn check() -> mlua::Result<()> {
+    let at = DEADLINE.get();
+    if at == 0 {
+        return Ok(());
+    }
+    if !EXPIRED.get() {
+        if now_nanos() >= at {
+            EXPIRED.set(true);
+        } else if stop_requested() {
+            EXPIRED.set(true);
+            STOPPED.set(true);
+        }
+    }
+    if !EXPIRED.get() {
+        return Ok(());
+    }
+    Err(mlua::Error::runtime(if STOPPED.get() {
+        "the run was stopped by its caller"
+    } else {
+        "the script ran past its deadline"
+    }))
+}
+
 /// Ends the run's deadline; says whether and why the interrupt cut the run off.
 pub fn disarm() -> Option<Cutoff> {
     DEADLINE.set(0);

@@ -35,6 +35,38 @@ pub struct ScriptError {
     pub hint: Option<String>,
 }
 
+/// The most bytes of an error's message that reach the envelope.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+/// The most bytes of an error's hint that reach the envelope.
+pub const MAX_HINT_BYTES: usize = 2048;
+
+impl ScriptError {
+    /// Cuts the message and hint to [`MAX_MESSAGE_BYTES`] and [`MAX_HINT_BYTES`]: a script
+    /// can raise (or name a tool with) megabytes of text, and the envelope must stay
+    /// within the output cap plus a small fixed margin whatever failed.
+    pub fn bounded(mut self) -> ScriptError {
+        cut(&mut self.message, MAX_MESSAGE_BYTES);
+        if let Some(hint) = &mut self.hint {
+            cut(hint, MAX_HINT_BYTES);
+        }
+        self
+    }
+}
+
+/// Cuts `text` to at most `max` bytes at a character boundary, saying how much was cut.
+pub fn cut(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let note = format!("… ({} bytes cut)", text.len() - max);
+    let mut at = max.saturating_sub(note.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    text.truncate(at);
+    text.push_str(&note);
+}
+
 /// Where output was cut, so a reader knows the data is partial.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Truncation {

@@ -10,8 +10,8 @@ pub struct Limits {
     pub timeout: Duration,
     /// Heap of the VM (`--memory-mb`, default 256 MiB).
     pub memory_bytes: usize,
-    /// Bytes of `print` output, and separately of the returned value as JSON
-    /// (`--max-output-bytes`, default 1 MiB).
+    /// Bytes of `print` output plus the returned value as JSON: the value gets what
+    /// printing left (`--max-output-bytes`, default 1 MiB).
     pub max_output_bytes: usize,
     /// Coroutines one run may create.
     pub max_coroutines: usize,

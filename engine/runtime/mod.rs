@@ -1,5 +1,7 @@
 //! Running scripts: a sandboxed VM, per-run state and limits, and the result envelope.
 
+mod bounded;
+mod compile;
 mod deadline;
 mod envelope;
 mod hosterror;
@@ -13,7 +15,6 @@ mod vm;
 use std::sync::Arc;
 use std::time::Instant;
 
-use mlua::chunk::ChunkMode;
 use mlua::{MultiValue, Value};
 
 pub use deadline::StopCheck;
@@ -210,6 +211,7 @@ impl Runtime {
                 note: "stdout holds what was printed before the cap".into(),
             });
         }
+        envelope.error = envelope.error.map(ScriptError::bounded);
         envelope.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         envelope
     }
@@ -228,13 +230,15 @@ impl Runtime {
             None => self.vm.script_env()?,
         };
         with_state(lua, |s| s.env = Some(env.clone()))?;
-        let function = lua
-            .load(source)
-            .set_name("=script")
-            .set_mode(ChunkMode::Text)
-            .set_environment(env)
-            .into_function()?;
+        // Compiling counts against the deadline: a compile bomb is a slow script.
         self.vm.arm(self.limits.timeout, stop);
+        let function = compile::load_text(
+            lua,
+            source.as_bytes(),
+            "script",
+            Some(env),
+            compile::max_source_bytes(self.limits.memory_bytes),
+        )?;
         let values: MultiValue = function.call(())?;
         let value = match values.len() {
             0 => Value::Nil,
@@ -244,9 +248,11 @@ impl Runtime {
                 Value::Table(t)
             }
         };
+        // Printed text and the value share the cap, so the envelope stays within it.
+        let printed = with_state(lua, |s| s.printed)?;
         Ok(to_json(
             &value,
-            self.limits.max_output_bytes,
+            self.limits.max_output_bytes.saturating_sub(printed),
             self.limits.max_value_depth,
         ))
     }

@@ -265,12 +265,15 @@ pub fn refused(kind: ErrorKind, message: &str) -> Envelope {
     Envelope {
         ok: false,
         value: None,
-        error: Some(ScriptError {
-            kind,
-            message: message.to_string(),
-            line: None,
-            hint: None,
-        }),
+        error: Some(
+            ScriptError {
+                kind,
+                message: message.to_string(),
+                line: None,
+                hint: None,
+            }
+            .bounded(),
+        ),
         stdout: String::new(),
         truncated: false,
         truncation: Vec::new(),

@@ -40,6 +40,8 @@ pub struct RunState {
     pub coroutines: usize,
     /// Coroutine cap.
     pub max_coroutines: usize,
+    /// The largest source `loadstring` may compile.
+    pub max_source_bytes: usize,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).
     pub written: usize,
     /// The limit that stopped the run, if one did.
@@ -62,6 +64,7 @@ impl RunState {
             max_output_bytes: limits.max_output_bytes,
             coroutines: 0,
             max_coroutines: limits.max_coroutines,
+            max_source_bytes: super::compile::max_source_bytes(limits.memory_bytes),
             written: 0,
             breach: None,
             registry: None,

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use mlua::chunk::{ChunkMode, Compiler};
 use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic};
 
+use super::bounded;
+use super::compile::load_text;
 use super::deadline;
 use super::hosterror::HostError;
 use super::state::{with_state, Breach};
@@ -14,6 +16,13 @@ use crate::host;
 
 /// Registry key of the prelude's private `run` table: per-run caches the runtime resets.
 const RUN_TABLE: &str = "codemode.run";
+
+/// A seed no script can predict: std's hash keys are random per thread, and each
+/// `RandomState` differs from the one before.
+fn fresh_seed() -> i32 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0u8) as i32
+}
 
 /// The standard libraries scripts get: everything but `debug` (Luau's `os` is only the clock).
 fn libraries() -> StdLib {
@@ -44,6 +53,8 @@ pub struct Vm {
     env_meta: Table,
     /// The index whose toolbox names `run.boxes` holds.
     boxes_of: Option<Arc<AssetIndex>>,
+    /// `math.randomseed`, called with a fresh seed before every run.
+    randomseed: Function,
 }
 
 impl Vm {
@@ -63,6 +74,7 @@ impl Vm {
         install_loadstring(&lua, &globals)?;
         install_script_require(&lua, &globals)?;
         cap_coroutines(&lua, &globals)?;
+        bounded::install(&lua, &globals)?;
         let run = lua.create_table()?;
         lua.set_named_registry_value(RUN_TABLE, run.clone())?;
         let env_meta = lua.create_table()?;
@@ -76,11 +88,13 @@ impl Vm {
         lua.sandbox(true)?;
 
         deadline::install(&lua)?;
+        let randomseed = globals.get::<Table>("math")?.get("randomseed")?;
         Ok(Vm {
             lua,
             run,
             env_meta,
             boxes_of: None,
+            randomseed,
         })
     }
 
@@ -89,6 +103,9 @@ impl Vm {
     /// `tools.<box>.<name>` stays in Luau.
     pub fn begin_run(&mut self, index: &Arc<AssetIndex>) -> mlua::Result<()> {
         self.run.raw_set("fns", self.lua.create_table()?)?;
+        // The generator's state lives in the VM: reseed it, so that no run can set or
+        // learn the numbers the next one draws.
+        self.randomseed.call::<()>(fresh_seed())?;
         if !self
             .boxes_of
             .as_ref()
@@ -192,17 +209,11 @@ fn floor_boundary(s: &str, at: usize) -> usize {
 /// `loadstring` that accepts text only and loads into the calling script's environment.
 fn install_loadstring(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let f = lua.create_function(|lua, (source, _name): (mlua::LuaString, Option<String>)| {
-        let env = with_state(lua, |s| s.env.clone())?;
-        let bytes = source.as_bytes();
-        let mut chunk = lua
-            .load(&bytes[..])
-            .set_name("=loadstring")
-            .set_mode(ChunkMode::Text);
-        if let Some(env) = env {
-            chunk = chunk.set_environment(env);
-        }
-        match chunk.into_function() {
+        let (env, max_bytes) = with_state(lua, |s| (s.env.clone(), s.max_source_bytes))?;
+        // Past the deadline the run must stop, not get a `nil, message` to carry on with.
+        match load_text(lua, &source.as_bytes(), "loadstring", env, max_bytes) {
             Ok(f) => Ok((Value::Function(f), Value::Nil)),
+            Err(e) if deadline::check().is_err() => Err(e),
             Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
         }
     })?;

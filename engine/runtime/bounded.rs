@@ -1,0 +1,156 @@
+//! Builtins whose work grows with an argument and that Luau runs without an interrupt.
+//!
+//! Luau's interrupt reaches loops and calls in scripts and its pattern matcher, but not
+//! the C loops inside some library functions: `table.move({}, 1, 2^31 - 2, 2)` walks two
+//! billion slots, and a plain `string.find` or `string.split` compares every position
+//! with the whole needle (quadratic). These are replaced, before the sandbox closes the
+//! libraries, by versions that check the run's deadline as they go (`table.move` in
+//! slices) or that search in linear time (`memchr`'s two-way search).
+
+use mlua::{Function, Lua, LuaString, Table, Value, Variadic};
+
+use super::deadline;
+
+/// Elements `table.move` copies between two looks at the deadline.
+const MOVE_SLICE: i64 = 4096;
+
+/// Installs the bounded builtins into `globals` (before the sandbox makes them read-only).
+pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let table: Table = globals.get("table")?;
+    let original: Function = table.get("move")?;
+    table.raw_set(
+        "move",
+        lua.create_function(move |_, args: Variadic<Value>| table_move(&original, args))?,
+    )?;
+    let string: Table = globals.get("string")?;
+    let original: Function = string.get("find")?;
+    string.raw_set(
+        "find",
+        lua.create_function(move |_, args: Variadic<Value>| string_find(&original, args))?,
+    )?;
+    let original: Function = string.get("split")?;
+    string.raw_set(
+        "split",
+        lua.create_function(move |lua, args: Variadic<Value>| string_split(lua, &original, args))?,
+    )?;
+    Ok(())
+}
+
+fn integer(value: Option<&Value>) -> Option<i64> {
+    match value? {
+        Value::Integer(i) => Some(*i),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Some(*n as i64),
+        _ => None,
+    }
+}
+
+/// `table.move(a1, f, e, t [, a2])` in slices, the deadline checked between them.
+/// Small moves and unusual arguments go to the original, which also raises its errors.
+fn table_move(original: &Function, args: Variadic<Value>) -> mlua::Result<Value> {
+    let (Some(f), Some(e), Some(t)) = (
+        integer(args.get(1)),
+        integer(args.get(2)),
+        integer(args.get(3)),
+    ) else {
+        return original.call(args);
+    };
+    let count = e - f + 1;
+    let in_range = |n: i64| (i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(&n);
+    if count <= MOVE_SLICE || ![f, e, t, t + count - 1].into_iter().all(in_range) {
+        return original.call(args);
+    }
+    let a1 = args.first().cloned().unwrap_or(Value::Nil);
+    let a2 = match args.get(4) {
+        Some(Value::Nil) | None => a1.clone(),
+        Some(other) => other.clone(),
+    };
+    // Same table with the destination inside the source after its start: copy from the
+    // end, as the original does, so no element is overwritten before it is read.
+    let same = match (&a1, &a2) {
+        (Value::Table(x), Value::Table(y)) => x == y,
+        _ => false,
+    };
+    let backwards = same && t > f && t <= e;
+    let slices = (count + MOVE_SLICE - 1) / MOVE_SLICE;
+    for i in 0..slices {
+        let i = if backwards { slices - 1 - i } else { i };
+        let start = f + i * MOVE_SLICE;
+        let end = (start + MOVE_SLICE - 1).min(e);
+        deadline::check()?;
+        original.call::<Value>((a1.clone(), start, end, t + (start - f), a2.clone()))?;
+    }
+    Ok(a2)
+}
+
+/// Where a 1-based `init` (negative counts from the end) puts the search in `len` bytes;
+/// `None` when it starts past the end.
+fn start_at(init: Option<i64>, len: usize) -> Option<usize> {
+    let len = len as i64;
+    let init = match init.unwrap_or(1) {
+        i if i < 0 => (len + i + 1).max(1),
+        0 => 1,
+        i => i,
+    };
+    (init <= len + 1).then_some((init - 1) as usize)
+}
+
+/// True when Luau's `find` would treat `pattern` as plain text (no magic characters).
+fn no_specials(pattern: &[u8]) -> bool {
+    !pattern.iter().any(|b| b"^$*+?.([%-".contains(b))
+}
+
+/// `string.find` with plain text searched by the two-way algorithm (linear time); with
+/// a pattern it is the original, whose matcher the interrupt reaches.
+fn string_find(original: &Function, args: Variadic<Value>) -> mlua::Result<Variadic<Value>> {
+    let (Some(Value::String(s)), Some(Value::String(p))) = (args.first(), args.get(1)) else {
+        return original.call(args);
+    };
+    let plain = args
+        .get(3)
+        .is_some_and(|v| !matches!(v, Value::Nil | Value::Boolean(false)));
+    let init = match args.get(2) {
+        None | Some(Value::Nil) => None,
+        other => match integer(other) {
+            Some(i) => Some(i),
+            None => return original.call(args),
+        },
+    };
+    let (haystack, needle) = (s.as_bytes(), p.as_bytes());
+    // A needle of one byte is found in linear time already.
+    if needle.len() <= 1 || !(plain || no_specials(&needle)) {
+        return original.call(args);
+    }
+    let Some(from) = start_at(init, haystack.len()) else {
+        return Ok(Variadic::from_iter([Value::Nil]));
+    };
+    Ok(match memchr::memmem::find(&haystack[from..], &needle) {
+        Some(at) => {
+            let first = (from + at + 1) as i64;
+            Variadic::from_iter([
+                Value::Integer(first),
+                Value::Integer(first + needle.len() as i64 - 1),
+            ])
+        }
+        None => Variadic::from_iter([Value::Nil]),
+    })
+}
+
+/// `string.split(s, sep)` with a separator of more than one byte searched in linear time.
+fn string_split(lua: &Lua, original: &Function, args: Variadic<Value>) -> mlua::Result<Value> {
+    let (Some(Value::String(s)), Some(Value::String(sep))) = (args.first(), args.get(1)) else {
+        return original.call(args);
+    };
+    let sep: LuaString = sep.clone();
+    let (haystack, needle) = (s.as_bytes(), sep.as_bytes());
+    if needle.len() <= 1 {
+        return original.call(args);
+    }
+    let parts = lua.create_table()?;
+    let mut start = 0;
+    for at in memchr::memmem::find_iter(&haystack, &needle) {
+        parts.raw_push(lua.create_string(&haystack[start..at])?)?;
+        start = at + needle.len();
+    }
+    parts.raw_push(lua.create_string(&haystack[start..])?)?;
+    Ok(Value::Table(parts))
+}

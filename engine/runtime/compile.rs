@@ -1,0 +1,177 @@
+//! Compiling scripts and `loadstring` chunks under the run's limits.
+//!
+//! Luau's compiler is one C++ call that no interrupt reaches, and its time and memory
+//! (allocated outside the VM's heap) grow faster than the source: a few hundred KiB of
+//! hostile source took seconds. So a source is first held to a size that the memory
+//! limit pays for, and anything but a small source is compiled on a thread of its own
+//! while the run waits on its deadline (and stop check). A compile the deadline gives up
+//! on runs to its end on that thread, bounded by the size limit; at most
+//! [`MAX_COMPILING`] such threads exist at once.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use mlua::chunk::ChunkMode;
+use mlua::{Function, Lua, Table};
+
+use super::deadline;
+use super::hosterror::HostError;
+use crate::assets::compiler;
+
+/// Sources up to this size compile on the calling thread: even hostile ones take about a
+/// millisecond, less than a thread hop would cost to save.
+const INLINE_BYTES: usize = 16 * 1024;
+
+/// Compile threads alive at once (including ones whose run gave up on them).
+const MAX_COMPILING: usize = 4;
+
+/// How often a waiting run looks at its deadline and stop check.
+const POLL: Duration = Duration::from_millis(5);
+
+/// Stack of a compile thread (Luau's parser stops at 1,000 levels of recursion).
+const COMPILE_STACK_BYTES: usize = 16 << 20;
+
+static COMPILING: AtomicUsize = AtomicUsize::new(0);
+
+/// The largest source a run with `memory_bytes` of heap may compile: Luau's compiler
+/// needs up to about 80 bytes of its own memory per byte of source.
+pub fn max_source_bytes(memory_bytes: usize) -> usize {
+    (memory_bytes / 128).max(INLINE_BYTES)
+}
+
+/// Compiles `source` (Luau text, never bytecode) as the chunk `name` in `env`, under the
+/// run's deadline, refusing sources over `max_bytes` before compiling.
+pub fn load_text(
+    lua: &Lua,
+    source: &[u8],
+    name: &str,
+    env: Option<Table>,
+    max_bytes: usize,
+) -> mlua::Result<Function> {
+    if source.len() > max_bytes {
+        return Err(HostError::hinted(
+            format!(
+                "{name} is {} KiB of source; a run may compile at most {} KiB at once",
+                source.len() >> 10,
+                max_bytes >> 10
+            ),
+            "send a shorter script: keep data out of the source (read it with vfs.read) or raise the memory limit, which sets this cap",
+        )
+        .into_lua());
+    }
+    let chunk = if source.len() <= INLINE_BYTES {
+        lua.load(source).set_mode(ChunkMode::Text)
+    } else {
+        let bytecode = compile_waiting(source, name)?;
+        // Bytecode this engine's compiler just produced; never bytecode from a script.
+        lua.load(bytecode).set_mode(ChunkMode::Binary)
+    };
+    let chunk = chunk.set_name(format!("={name}"));
+    match env {
+        Some(env) => chunk.set_environment(env).into_function(),
+        None => chunk.into_function(),
+    }
+}
+
+/// Compiles on a thread of its own while the run's deadline runs.
+fn compile_waiting(source: &[u8], name: &str) -> mlua::Result<Vec<u8>> {
+    while COMPILING
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+            (n < MAX_COMPILING).then_some(n + 1)
+        })
+        .is_err()
+    {
+        deadline::check()?;
+        std::thread::sleep(POLL);
+    }
+    let (tx, rx) = mpsc::channel();
+    let text = source.to_vec();
+    let spawned = std::thread::Builder::new()
+        .name("codemode-compile".into())
+        .stack_size(COMPILE_STACK_BYTES)
+        .spawn(move || {
+            let _ = tx.send(compiler().compile(&text));
+            COMPILING.fetch_sub(1, Ordering::AcqRel);
+        });
+    if let Err(e) = spawned {
+        COMPILING.fetch_sub(1, Ordering::AcqRel);
+        return Err(mlua::Error::runtime(format!(
+            "cannot start a compile thread: {e}"
+        )));
+    }
+    loop {
+        match rx.recv_timeout(POLL) {
+            Ok(Ok(bytecode)) => return Ok(bytecode),
+            Ok(Err(mlua::Error::SyntaxError {
+                message,
+                incomplete_input,
+            })) => {
+                return Err(mlua::Error::SyntaxError {
+                    message: format!("{name}:{message}"),
+                    incomplete_input,
+                })
+            }
+            Ok(Err(other)) => return Err(other),
+            Err(mpsc::RecvTimeoutError::Timeout) => deadline::check()?,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(mlua::Error::runtime(
+                    "the compiler stopped without a result",
+                ))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A source near the size limit whose compile takes a while on any build.
+    fn slow_source() -> String {
+        "a.b.c = x + 1\n".repeat(140_000) + "return 1"
+    }
+
+    #[test]
+    fn a_compile_past_the_deadline_ends_at_the_deadline() {
+        let source = slow_source();
+        let started = Instant::now();
+        compiler().compile(&source).unwrap();
+        let compile_time = started.elapsed();
+
+        let lua = Lua::new();
+        deadline::arm(compile_time / 10, None);
+        let started = Instant::now();
+        let result = load_text(&lua, source.as_bytes(), "script", None, usize::MAX);
+        let waited = started.elapsed();
+        let cutoff = deadline::disarm();
+        assert!(result.is_err());
+        assert_eq!(cutoff, Some(deadline::Cutoff::Deadline));
+        assert!(
+            waited < compile_time / 2,
+            "waited {waited:?} for a compile of {compile_time:?}"
+        );
+    }
+
+    #[test]
+    fn sources_over_the_cap_are_refused_before_compiling() {
+        let lua = Lua::new();
+        let err = load_text(&lua, slow_source().as_bytes(), "script", None, 1024).unwrap_err();
+        assert!(err.to_string().contains("at most 1 KiB"), "{err}");
+    }
+
+    #[test]
+    fn large_sources_compile_off_thread_with_the_same_errors() {
+        let lua = Lua::new();
+        let ok = "x = 1\n".repeat(10_000) + "return 42";
+        let f = load_text(&lua, ok.as_bytes(), "script", None, usize::MAX).unwrap();
+        assert_eq!(f.call::<i64>(()).unwrap(), 42);
+        let bad = "x = 1\n".repeat(10_000) + "return (";
+        let err = load_text(&lua, bad.as_bytes(), "script", None, usize::MAX).unwrap_err();
+        assert!(err.to_string().contains("script:10001:"), "{err}");
+        let small_bad = "return (";
+        let err = load_text(&lua, small_bad.as_bytes(), "script", None, usize::MAX).unwrap_err();
+        assert!(err.to_string().contains("script:1:"), "{err}");
+    }
+}
