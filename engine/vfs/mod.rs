@@ -5,18 +5,28 @@
 //! inside the world are read-only. Every operation is bounded (file size, entries
 //! listed or removed), because a host call cannot be interrupted by the run's deadline.
 //! Writes are atomic (see [`atomic`]).
+//!
+//! Symlinks inside the world that lead to places inside it are followed. A path is
+//! resolved from a handle on the world folder, one name at a time, and the operation acts
+//! through the handle of the folder it checked (see `walk`), so another process swapping
+//! a folder for a symlink mid-way cannot send a read, write or removal out of the world.
 
 pub mod atomic;
+mod dir;
 mod error;
 mod path;
+mod walk;
 
-use std::fs;
+use std::ffi::{OsStr, OsString};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use dir::{Dir, Kind};
 pub use error::VfsError;
 pub use path::{check_entry_name, components, refuse_hidden, MAX_COMPONENTS, MAX_PATH_BYTES};
+use walk::{At, Last, Outcome, Walker};
 
 /// Largest file `read` returns and `write` accepts.
 pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
@@ -34,6 +44,10 @@ pub struct DirEntry {
 }
 
 /// A filesystem confined to one world directory.
+///
+/// Every operation resolves its path from a handle on the world folder, one name at a
+/// time, and acts through the handle of the folder it checked (see `walk`), so a folder
+/// swapped for a symlink by another process mid-way cannot lead it out of the world.
 #[derive(Debug, Clone)]
 pub struct Vfs {
     world: PathBuf,
@@ -52,71 +66,150 @@ impl Vfs {
         &self.world
     }
 
-    /// The path on disk of a world-relative path, checked (see the module docs).
+    /// Where a world-relative path leads on disk (symlinks followed), checked (see the
+    /// module docs). For showing a path only: opening the result by path again would
+    /// reopen the window a concurrent rename can use; the methods below act safely.
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, VfsError> {
-        path::resolve(&self.world, rel)
+        self.lead(rel, None)
     }
 
     /// Like [`Vfs::resolve`], and refuses the world itself and read-only folders.
     pub fn resolve_writable(&self, rel: &str) -> Result<PathBuf, VfsError> {
-        let full = self.resolve(rel)?;
-        if full == self.world {
-            return Err(VfsError::WrongKind {
-                path: rel.to_string(),
-                why: "is the world itself; name a file or folder inside it".into(),
-            });
+        if path::components(rel)?.is_empty() {
+            return Err(world_itself(rel));
         }
-        let real = real_path(&full);
-        if self.read_only.iter().any(|lib| real.starts_with(lib)) {
-            return Err(VfsError::ReadOnly {
-                path: path::shorten(rel),
-            });
-        }
-        Ok(full)
+        self.lead(rel, Some(&self.read_only))
+    }
+
+    fn lead(&self, rel: &str, read_only: Option<&[PathBuf]>) -> Result<PathBuf, VfsError> {
+        let names = checked_names(rel)?;
+        let mut walker = Walker::new(&self.world, rel, read_only);
+        let mut at = walker.start()?;
+        let real = match walker.walk(&mut at, &names, Last::Follow(None), false)? {
+            Outcome::Folder => at.real().to_vec(),
+            Outcome::Entry { name, .. } => at.real_of(&name),
+            Outcome::Missing { name, rest } => {
+                let mut real = at.real_of(&name);
+                real.extend(rest);
+                real
+            }
+        };
+        Ok(walker.path_of(&real))
     }
 
     /// The text of a file (at most [`MAX_FILE_BYTES`]).
     pub fn read(&self, rel: &str) -> Result<Vec<u8>, VfsError> {
-        let full = self.resolve(rel)?;
-        let meta = fs::metadata(&full).map_err(|e| VfsError::io(rel, e))?;
-        if meta.is_dir() {
-            return Err(VfsError::WrongKind {
-                path: rel.to_string(),
-                why: format!("is a folder; vfs.list('{rel}') lists it"),
-            });
-        }
-        if meta.len() > MAX_FILE_BYTES as u64 {
+        let names = checked_names(rel)?;
+        let mut walker = Walker::new(&self.world, rel, None);
+        let mut at = walker.start()?;
+        let flags = libc::O_RDONLY | libc::O_NONBLOCK;
+        let file = match walker.walk(&mut at, &names, Last::Follow(Some(flags)), false)? {
+            Outcome::Folder => {
+                return Err(VfsError::WrongKind {
+                    path: rel.to_string(),
+                    why: format!("is a folder; vfs.list('{rel}') lists it"),
+                })
+            }
+            Outcome::Entry {
+                file: Some(file), ..
+            } => file,
+            Outcome::Entry { .. } => {
+                return Err(VfsError::WrongKind {
+                    path: rel.to_string(),
+                    why: "is not a regular file (a device, pipe or socket); vfs reads files only"
+                        .into(),
+                })
+            }
+            Outcome::Missing { .. } => return Err(not_found(rel)),
+        };
+        let size = file.metadata().map_err(|e| VfsError::io(rel, e))?.len();
+        if size > MAX_FILE_BYTES as u64 {
             return Err(too_large(rel, "the file", "read a smaller file"));
         }
-        fs::read(&full).map_err(|e| VfsError::io(rel, e))
+        let mut bytes = Vec::with_capacity(size as usize);
+        file.take(MAX_FILE_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| VfsError::io(rel, e))?;
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(too_large(rel, "the file", "read a smaller file"));
+        }
+        Ok(bytes)
     }
 
     /// Writes a file atomically, creating missing parent folders. Returns the path on disk.
+    /// A symlink at the path itself is replaced by the file (its target must still be a
+    /// place in the world where a write would be allowed).
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<PathBuf, VfsError> {
         if bytes.len() > MAX_FILE_BYTES {
             return Err(too_large(rel, "the text", "write less per file"));
         }
-        let full = self.resolve_writable(rel)?;
-        if full.is_dir() {
-            return Err(VfsError::WrongKind {
-                path: rel.to_string(),
-                why: "is a folder; write to a file inside it".into(),
-            });
+        let names = checked_names(rel)?;
+        if names.is_empty() {
+            return Err(world_itself(rel));
         }
-        if let Some(parent) = full.parent() {
-            fs::create_dir_all(parent).map_err(|e| VfsError::io(rel, e))?;
-        }
-        atomic::write_file(&full, bytes).map_err(|e| VfsError::io(rel, e))?;
-        Ok(full)
+        let mut walker = Walker::new(&self.world, rel, Some(&self.read_only));
+        let mut at = walker.start()?;
+        let name = match walker.walk(&mut at, &names, Last::Entry, true)? {
+            Outcome::Missing { name, .. } => name,
+            Outcome::Entry {
+                kind: Kind::Dir, ..
+            } => return Err(is_a_folder(rel)),
+            Outcome::Entry {
+                name,
+                kind: Kind::Symlink,
+                ..
+            } => {
+                if self.link_target(&at, &name, rel)?.is_none() {
+                    return Err(is_a_folder(rel));
+                }
+                name
+            }
+            Outcome::Entry { name, .. } => name,
+            Outcome::Folder => return Err(is_a_folder(rel)),
+        };
+        atomic::write_file(at.dir(), &name, bytes).map_err(|e| VfsError::io(rel, e))?;
+        Ok(walker.path_of(&at.real_of(&name)))
+    }
+
+    /// Checks where the symlink `name` in `at`'s folder leads (inside the world, not
+    /// hidden, writable); returns its real path, or `None` when it leads to a folder.
+    fn link_target(
+        &self,
+        at: &At,
+        name: &OsStr,
+        rel: &str,
+    ) -> Result<Option<Vec<OsString>>, VfsError> {
+        let mut walker = Walker::new(&self.world, rel, Some(&self.read_only));
+        let mut probe = at.try_clone().map_err(|e| VfsError::io(rel, e))?;
+        Ok(
+            match walker.walk(&mut probe, &[name], Last::Follow(None), false)? {
+                Outcome::Folder => None,
+                Outcome::Entry { name, .. } | Outcome::Missing { name, .. } => {
+                    Some(probe.real_of(&name))
+                }
+            },
+        )
     }
 
     /// The entries of a folder, sorted by name, without the engine's temporary entries.
     pub fn list(&self, rel: &str) -> Result<Vec<DirEntry>, VfsError> {
-        let full = self.resolve(rel)?;
+        let names = checked_names(rel)?;
+        let mut walker = Walker::new(&self.world, rel, None);
+        let mut at = walker.start()?;
+        match walker.walk(&mut at, &names, Last::Follow(None), false)? {
+            Outcome::Folder => {}
+            Outcome::Entry { .. } => {
+                return Err(VfsError::io(
+                    rel,
+                    std::io::Error::from_raw_os_error(libc::ENOTDIR),
+                ))
+            }
+            Outcome::Missing { .. } => return Err(not_found(rel)),
+        }
         let mut out = Vec::new();
-        for entry in fs::read_dir(&full).map_err(|e| VfsError::io(rel, e))? {
-            let entry = entry.map_err(|e| VfsError::io(rel, e))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
+        for entry in at.dir().entries().map_err(|e| VfsError::io(rel, e))? {
+            let (name, kind) = entry.map_err(|e| VfsError::io(rel, e))?;
+            let name = name.to_string_lossy().into_owned();
             // Hidden entries (`.git`, the engine's temporary files) are not for scripts,
             // which could not read them anyway; the engine's own (`.metadata`) are.
             let hidden = name.starts_with('.') && !path::engine_file(&format!("{rel}/{name}"));
@@ -126,9 +219,9 @@ impl Vfs {
             if out.len() == MAX_ENTRIES {
                 return Err(too_large(rel, "the folder", "list a smaller folder"));
             }
-            let kind = match entry.file_type() {
-                Ok(t) if t.is_symlink() => "symlink",
-                Ok(t) if t.is_dir() => "dir",
+            let kind = match kind {
+                Kind::Symlink => "symlink",
+                Kind::Dir => "dir",
                 _ => "file",
             };
             out.push(DirEntry { name, kind });
@@ -138,57 +231,82 @@ impl Vfs {
     }
 
     /// Removes a file, or a folder with everything in it (at most [`MAX_ENTRIES`] entries).
-    /// Returns the path on disk.
+    /// A symlink is removed itself, never what it points to. Returns the path on disk.
     pub fn remove(&self, rel: &str) -> Result<PathBuf, VfsError> {
-        let full = self.resolve_writable(rel)?;
-        let meta = full.symlink_metadata().map_err(|e| VfsError::io(rel, e))?;
-        if meta.is_dir() {
-            let entries: Vec<walkdir::DirEntry> = walkdir::WalkDir::new(&full)
-                .into_iter()
-                .take(MAX_ENTRIES + 2)
-                .filter_map(Result::ok)
-                .collect();
-            if entries.len() > MAX_ENTRIES + 1 {
-                return Err(too_large(
-                    rel,
-                    "the folder",
-                    "remove its subfolders one by one",
-                ));
-            }
-            // A folder that holds hidden entries (a nested `.git`, an `.env`) is not the
-            // script's to delete, any more than those entries are.
-            for entry in &entries {
-                let inside = entry
-                    .path()
-                    .strip_prefix(&self.world)
-                    .unwrap_or(entry.path());
-                let inside = inside.to_string_lossy().replace('\\', "/");
-                if let Err(e) = path::refuse_hidden(&inside) {
-                    return Err(match e {
-                        // The engine's own leftovers (a crashed write) may go.
-                        VfsError::Hidden { name, .. } if name.starts_with(atomic::TEMP_PREFIX) => {
-                            continue
-                        }
-                        VfsError::Hidden { name, .. } => VfsError::WrongKind {
-                            path: rel.to_string(),
-                            why: format!("holds the hidden '{name}', which scripts may not remove; delete the folder by hand if you mean it"),
-                        },
-                        other => other,
-                    });
-                }
-            }
+        let names = checked_names(rel)?;
+        if names.is_empty() {
+            return Err(world_itself(rel));
         }
-        atomic::remove(&full).map_err(|e| VfsError::io(rel, e))?;
+        let mut walker = Walker::new(&self.world, rel, Some(&self.read_only));
+        let mut at = walker.start()?;
+        let (name, kind) = match walker.walk(&mut at, &names, Last::Entry, false)? {
+            Outcome::Entry { name, kind, .. } => (name, kind),
+            Outcome::Missing { .. } => return Err(not_found(rel)),
+            Outcome::Folder => return Err(world_itself(rel)),
+        };
+        let real = at.real_of(&name);
+        let full = walker.path_of(&real);
+        match kind {
+            Kind::Dir => self.remove_dir(&walker, &at, &name, &real, rel)?,
+            Kind::Symlink => {
+                self.link_target(&at, &name, rel)?;
+                at.dir()
+                    .remove_file(&name)
+                    .map_err(|e| VfsError::io(rel, e))?;
+            }
+            _ => at
+                .dir()
+                .remove_file(&name)
+                .map_err(|e| VfsError::io(rel, e))?,
+        }
         Ok(full)
+    }
+
+    fn remove_dir(
+        &self,
+        walker: &Walker,
+        at: &At,
+        name: &OsStr,
+        real: &[OsString],
+        rel: &str,
+    ) -> Result<(), VfsError> {
+        let dir = match at.dir().open_dir(name) {
+            Ok(dir) => dir,
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
+                return Err(walker.changed())
+            }
+            Err(e) => return Err(VfsError::io(rel, e)),
+        };
+        let inside: Vec<_> = real.iter().map(|n| n.to_string_lossy()).collect();
+        let inside = inside.join("/");
+        let mut count = 0;
+        scan(&dir, &inside, 0, false, &mut count, rel)?;
+        // An entry that turned hidden after the scan is still not the script's to delete.
+        let keep = |below: &str| protected(&format!("{inside}/{below}")).is_some();
+        atomic::remove_dir(at.dir(), name, &dir, &keep).map_err(|e| match e.kind() {
+            std::io::ErrorKind::Interrupted => walker.changed(),
+            _ => VfsError::io(rel, e),
+        })
     }
 
     /// True when something exists at the path (a bad path is still an error).
     pub fn exists(&self, rel: &str) -> Result<bool, VfsError> {
-        Ok(self.resolve(rel)?.symlink_metadata().is_ok())
+        let names = checked_names(rel)?;
+        let mut walker = Walker::new(&self.world, rel, None);
+        let mut at = walker.start()?;
+        match walker.walk(&mut at, &names, Last::Follow(None), false) {
+            Ok(Outcome::Folder | Outcome::Entry { .. }) => Ok(true),
+            Ok(Outcome::Missing { .. }) => Ok(false),
+            // Something on the way is a file, not a folder.
+            Err(VfsError::Io { source, .. }) if source.raw_os_error() == Some(libc::ENOTDIR) => {
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Publishes a new folder `parent/name` holding `files`, atomically (see
-    /// [`atomic::publish_dir`]); missing parent folders are created first.
+    /// [`atomic`]); missing parent folders are created first. Returns its path on disk.
     pub fn publish_dir(
         &self,
         parent: &str,
@@ -201,19 +319,32 @@ impl Vfs {
         } else {
             format!("{parent}/{name}")
         };
-        let target = self.resolve_writable(&rel)?;
+        let mut contents = Vec::with_capacity(files.len());
         for (file, bytes) in files {
-            components(file)?;
+            let names = components(file)?;
+            if names.is_empty() {
+                return Err(VfsError::BadPath {
+                    path: path::shorten(file),
+                    why: "it names no file".into(),
+                });
+            }
             if bytes.len() > MAX_FILE_BYTES {
                 return Err(too_large(file, "the text", "write less per file"));
             }
+            contents.push((names, bytes.as_slice()));
         }
-        let dir = target.parent().unwrap_or(&self.world).to_path_buf();
-        fs::create_dir_all(&dir).map_err(|e| VfsError::io(parent, e))?;
-        atomic::publish_dir(&dir, name, files).map_err(|e| match e.kind() {
+        let names = checked_names(&rel)?;
+        let mut walker = Walker::new(&self.world, &rel, Some(&self.read_only));
+        let mut at = walker.start()?;
+        let name = match walker.walk(&mut at, &names, Last::Entry, true)? {
+            Outcome::Missing { name, .. } => name,
+            _ => return Err(VfsError::Exists { path: rel.clone() }),
+        };
+        atomic::publish_dir(at.dir(), &name, &contents).map_err(|e| match e.kind() {
             std::io::ErrorKind::AlreadyExists => VfsError::Exists { path: rel.clone() },
             _ => VfsError::io(&rel, e),
-        })
+        })?;
+        Ok(walker.path_of(&at.real_of(&name)))
     }
 
     /// The world-relative form of a path on disk inside the world.
@@ -223,24 +354,95 @@ impl Vfs {
     }
 }
 
-/// The canonical path of `full`, or of its deepest existing ancestor joined with the rest.
-fn real_path(full: &Path) -> PathBuf {
-    let mut existing = full;
-    let mut rest = Vec::new();
-    while existing.symlink_metadata().is_err() {
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                existing = parent;
+/// The names of a world-relative path, after refusing hidden names in it.
+fn checked_names(rel: &str) -> Result<Vec<&OsStr>, VfsError> {
+    path::refuse_hidden(rel)?;
+    Ok(components(rel)?.into_iter().map(OsStr::new).collect())
+}
+
+/// Counts the entries below a folder about to be removed (at most [`MAX_ENTRIES`]) and
+/// refuses one that is hidden: a folder that holds hidden entries (a nested `.git`, an
+/// `.env`) is not the script's to delete, any more than those entries are. `inside` is the
+/// folder's real path below the world. Symlinks are not followed.
+fn scan(
+    dir: &Dir,
+    inside: &str,
+    depth: usize,
+    in_temp: bool,
+    count: &mut usize,
+    rel: &str,
+) -> Result<(), VfsError> {
+    if depth >= atomic::MAX_DEPTH {
+        return Err(VfsError::WrongKind {
+            path: rel.to_string(),
+            why: format!(
+                "is nested more than {} folders deep; remove its deepest folders first, or delete it by hand",
+                atomic::MAX_DEPTH
+            ),
+        });
+    }
+    for entry in dir.entries().map_err(|e| VfsError::io(rel, e))? {
+        let (name, kind) = entry.map_err(|e| VfsError::io(rel, e))?;
+        *count += 1;
+        if *count > MAX_ENTRIES {
+            return Err(too_large(
+                rel,
+                "the folder",
+                "remove its subfolders one by one",
+            ));
+        }
+        let path = format!("{inside}/{}", name.to_string_lossy());
+        // The engine's own leftovers (a crashed write) may go, with all they hold.
+        let temp = in_temp || name.to_string_lossy().starts_with(atomic::TEMP_PREFIX);
+        if !temp {
+            if let Some(hidden) = protected(&path) {
+                return Err(VfsError::WrongKind {
+                    path: rel.to_string(),
+                    why: format!("holds the hidden '{hidden}', which scripts may not remove; delete the folder by hand if you mean it"),
+                });
             }
-            _ => break,
+        }
+        if kind == Kind::Dir {
+            match dir.open_dir(&name) {
+                Ok(sub) => scan(&sub, &path, depth + 1, temp, count, rel)?,
+                // Swapped for something else since the listing: it is not descended into.
+                Err(e)
+                    if matches!(
+                        e.raw_os_error(),
+                        Some(libc::ELOOP | libc::ENOTDIR | libc::ENOENT)
+                    ) => {}
+                Err(e) => return Err(VfsError::io(rel, e)),
+            }
         }
     }
-    let mut real = existing
-        .canonicalize()
-        .unwrap_or_else(|_| existing.to_path_buf());
-    real.extend(rest.iter().rev());
-    real
+    Ok(())
+}
+
+/// The hidden name that makes the entry at `inside` (a real path below the world) not
+/// the script's to remove, if any; the engine's temporary entries may go.
+fn protected(inside: &str) -> Option<String> {
+    match path::refuse_hidden(inside) {
+        Err(VfsError::Hidden { name, .. }) if !name.starts_with(atomic::TEMP_PREFIX) => Some(name),
+        _ => None,
+    }
+}
+
+fn not_found(rel: &str) -> VfsError {
+    VfsError::io(rel, std::io::Error::from(std::io::ErrorKind::NotFound))
+}
+
+fn world_itself(rel: &str) -> VfsError {
+    VfsError::WrongKind {
+        path: rel.to_string(),
+        why: "is the world itself; name a file or folder inside it".into(),
+    }
+}
+
+fn is_a_folder(rel: &str) -> VfsError {
+    VfsError::WrongKind {
+        path: rel.to_string(),
+        why: "is a folder; write to a file inside it".into(),
+    }
 }
 
 fn too_large(rel: &str, what: &str, hint: &str) -> VfsError {
@@ -254,3 +456,6 @@ fn too_large(rel: &str, what: &str, hint: &str) -> VfsError {
         hint: hint.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests;

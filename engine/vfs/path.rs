@@ -1,6 +1,5 @@
-//! Checking a world-relative path and turning it into a path on disk inside the world.
-
-use std::path::{Path, PathBuf};
+//! Checking a world-relative path: its names, and the hidden ones among them. Turning it
+//! into a place on disk is [`super::walk`]'s job.
 
 use super::error::VfsError;
 
@@ -89,46 +88,6 @@ pub fn check_entry_name(name: &str) -> Result<(), VfsError> {
         });
     }
     Ok(())
-}
-
-/// Joins checked names onto the world and refuses any result that leaves it through a
-/// symlink, or names a hidden entry: the deepest part of the path that exists is
-/// canonicalized and must stay inside, clear of hidden folders (`notes -> .git`).
-pub fn resolve(world: &Path, path: &str) -> Result<PathBuf, VfsError> {
-    refuse_hidden(path)?;
-    let names = components(path)?;
-    let mut full = world.to_path_buf();
-    full.extend(&names);
-    let mut existing = full.as_path();
-    loop {
-        match existing.symlink_metadata() {
-            Ok(_) => break,
-            Err(_) => match existing.parent() {
-                Some(parent) if existing != world => existing = parent,
-                _ => break,
-            },
-        }
-    }
-    let real = existing
-        .canonicalize()
-        .map_err(|_| VfsError::OutsideWorld {
-            path: shorten(path),
-        })?;
-    let Ok(inside) = real.strip_prefix(world) else {
-        return Err(VfsError::OutsideWorld {
-            path: shorten(path),
-        });
-    };
-    let inside: Vec<String> = inside
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let inside = inside.join("/");
-    refuse_hidden(&inside).map_err(|_| VfsError::Hidden {
-        path: shorten(path),
-        name: shorten(&inside),
-    })?;
-    Ok(full)
 }
 
 /// The path cut to a length fit for a message.
