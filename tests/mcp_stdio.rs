@@ -545,3 +545,75 @@ fn example_client_configs_start_codemode_serve() {
         );
     }
 }
+
+#[test]
+fn serve_survives_hostile_tool_files_and_attack_scripts() {
+    let world = tempfile::tempdir().unwrap();
+    let fine = world.path().join("evil.toolbox/fine.tool");
+    std::fs::create_dir_all(&fine).unwrap();
+    std::fs::write(
+        fine.join("init.luau"),
+        "--!desc Doubles.\n--!arg n number A number.\nlocal function fine(n: number): number\n\treturn n * 2\nend\nreturn fine\n",
+    )
+    .unwrap();
+    let mut s = Server::start_in(
+        world.path(),
+        &[
+            "--expose-tools",
+            "--timeout-ms",
+            "500",
+            "--max-output-bytes",
+            "65536",
+        ],
+    );
+    // A script plants files built to crash the parsers, then lists, types and searches.
+    let planted = s.exec(
+        1,
+        r#"
+        local n = 40000
+        vfs.write("evil.toolbox/q.tool/init.luau", "local function q(x: string" .. string.rep("?", n) .. ") end\nreturn q\n")
+        vfs.write("evil.toolbox/g.tool/init.luau", "local function g(x: A" .. string.rep("<A", 300000) .. ") end\nreturn g\n")
+        vfs.write("evil.toolbox/c.tool/init.luau", "local function c(x: café)\n\treturn x\nend\nreturn c\n")
+        vfs.write("evil.toolbox/d.tool/init.luau", "--!arg x string" .. string.rep("?", n) .. " X.\nlocal function d(x)\n\treturn x\nend\nreturn d\n")
+        vfs.write("evil.toolbox/t.tool/init.luau", "function t(n:dé")
+        local rows = tools.list(3, "evil").value
+        tools.search("double a number")
+        return #rows
+        "#,
+    );
+    assert_eq!(planted["value"], 6, "{planted}");
+    let attacks = [
+        "table.move({}, 1, 2^31 - 2, 2)",
+        "local t = string.split(string.rep('c,a,b,', 2^20), ',') table.sort(t)",
+        "return loadstring(string.rep('a.b.c = x + 1\\n', 140000))",
+        "error(string.rep('E', 20 * 2^20), 0)",
+        "return tools[string.rep('n', 2^24)]",
+        "local s = string.rep('a', 2^20) return string.find(s, string.rep('a', 2^14) .. 'b', 1, true)",
+        "math.randomseed(1) return tools.list(3).value",
+    ];
+    for (i, attack) in attacks.iter().enumerate() {
+        let id = 10 + 2 * i as i64;
+        let response = s.call(id, "tool_exec", json!({ "script": attack }));
+        let text = response.to_string();
+        assert!(
+            text.len() < 200 * 1024,
+            "reply of {} bytes to {attack}",
+            text.len()
+        );
+        let env = s.exec(id + 1, "return tools.evil.fine(21)");
+        assert_eq!(env["value"], 42, "after {attack}: {env}");
+    }
+    // The exposed tools list (schemas of every tool, hostile ones included) still answers,
+    // and the good tool is callable directly.
+    let listed = s.response_to(100, "tools/list");
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.contains(&"evil__fine"), "{names:?}");
+    let reply = s.call(101, "evil__fine", json!({"n": 4}));
+    assert_eq!(reply["result"]["isError"], false, "{reply}");
+    s.assert_serving(102);
+}

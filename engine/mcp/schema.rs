@@ -17,11 +17,7 @@ pub fn input_schema(meta: &ToolMeta) -> Map<String, Value> {
         if arg.name == "..." {
             continue;
         }
-        let (mut schema, optional) = if nests_deeply(&arg.ty) {
-            (json!({}), true)
-        } else {
-            luau_type(&arg.ty)
-        };
+        let (mut schema, optional) = luau_type(&arg.ty);
         if !arg.description.is_empty() {
             if let Value::Object(map) = &mut schema {
                 map.insert("description".into(), Value::String(arg.description.clone()));
@@ -47,8 +43,16 @@ fn nests_deeply(ty: &str) -> bool {
     ty.chars().filter(|c| "{([<?".contains(*c)).count() > 64
 }
 
-/// The schema for one Luau type, and whether the type admits `nil`.
+/// The schema for one Luau type, and whether the type admits `nil`. A type nested too
+/// deeply to read is anything (`{}`).
 pub fn luau_type(ty: &str) -> (Value, bool) {
+    if nests_deeply(ty) {
+        return (json!({}), false);
+    }
+    read_type(ty)
+}
+
+fn read_type(ty: &str) -> (Value, bool) {
     let ty = ty.trim();
     if ty.is_empty() {
         return (json!({}), false);
@@ -58,7 +62,7 @@ pub fn luau_type(ty: &str) -> (Value, bool) {
         let mut optional = false;
         let mut options = Vec::new();
         for part in parts {
-            let (schema, opt) = luau_type(part);
+            let (schema, opt) = read_type(part);
             optional |= opt;
             if part.trim() == "nil" {
                 continue;
@@ -76,11 +80,11 @@ pub fn luau_type(ty: &str) -> (Value, bool) {
         };
     }
     if let Some(inner) = ty.strip_suffix('?') {
-        return (luau_type(inner).0, true);
+        return (read_type(inner).0, true);
     }
     if let Some(inner) = ty.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
         if !inner.contains("->") && balanced(inner) {
-            return luau_type(inner);
+            return read_type(inner);
         }
     }
     if ty.contains("->") {
@@ -111,7 +115,7 @@ fn table(body: &str) -> Value {
             return json!({"type": "object"});
         };
         let value_ty = rest[close + 1..].trim_start().trim_start_matches(':');
-        return json!({"type": "object", "additionalProperties": luau_type(value_ty).0});
+        return json!({"type": "object", "additionalProperties": read_type(value_ty).0});
     }
     let fields = split_top(body, ',')
         .into_iter()
@@ -121,7 +125,7 @@ fn table(body: &str) -> Value {
     let is_record = fields.iter().all(|f| field(f).is_some());
     if !is_record {
         return match fields.as_slice() {
-            [one] => json!({"type": "array", "items": luau_type(one).0}),
+            [one] => json!({"type": "array", "items": read_type(one).0}),
             _ => json!({"type": ["object", "array"]}),
         };
     }
@@ -129,7 +133,7 @@ fn table(body: &str) -> Value {
     let mut required = Vec::new();
     for f in fields {
         let Some((name, ty)) = field(f) else { continue };
-        let (schema, optional) = luau_type(ty);
+        let (schema, optional) = read_type(ty);
         properties.insert(name.to_string(), schema);
         if !optional {
             required.push(json!(name));

@@ -5,7 +5,9 @@
 //! billion slots, and a plain `string.find` or `string.split` compares every position
 //! with the whole needle (quadratic). These are replaced, before the sandbox closes the
 //! libraries, by versions that check the run's deadline as they go (`table.move` in
-//! slices) or that search in linear time (`memchr`'s two-way search).
+//! slices) or that search in linear time (`memchr`'s two-way search). A large
+//! `table.sort` without a comparator gets a Luau one, whose calls the interrupt reaches
+//! (sorting eight million numbers is a second in one C call).
 
 use mlua::{Function, Lua, LuaString, Table, Value, Variadic};
 
@@ -14,6 +16,10 @@ use super::deadline;
 /// Elements `table.move` copies between two looks at the deadline.
 const MOVE_SLICE: i64 = 4096;
 
+/// Arrays up to this length are sorted by the original without a comparator (a few
+/// milliseconds at most).
+const SORT_IN_C: usize = 1 << 16;
+
 /// Installs the bounded builtins into `globals` (before the sandbox makes them read-only).
 pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let table: Table = globals.get("table")?;
@@ -21,6 +27,15 @@ pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     table.raw_set(
         "move",
         lua.create_function(move |_, args: Variadic<Value>| table_move(&original, args))?,
+    )?;
+    let original: Function = table.get("sort")?;
+    let less: Function = lua
+        .load("return function(a, b) return a < b end")
+        .set_name("=table.sort")
+        .eval()?;
+    table.raw_set(
+        "sort",
+        lua.create_function(move |_, args: Variadic<Value>| table_sort(&original, &less, args))?,
     )?;
     let string: Table = globals.get("string")?;
     let original: Function = string.get("find")?;
@@ -80,6 +95,17 @@ fn table_move(original: &Function, args: Variadic<Value>) -> mlua::Result<Value>
         original.call::<Value>((a1.clone(), start, end, t + (start - f), a2.clone()))?;
     }
     Ok(a2)
+}
+
+/// `table.sort(t)` on a large array: sorted with a Luau comparator, so the deadline reaches
+/// it; same order as the default `<`, same errors for values `<` cannot compare.
+fn table_sort(original: &Function, less: &Function, args: Variadic<Value>) -> mlua::Result<()> {
+    match (args.first(), args.get(1)) {
+        (Some(Value::Table(t)), None | Some(Value::Nil)) if t.raw_len() > SORT_IN_C => {
+            original.call((t.clone(), less.clone()))
+        }
+        _ => original.call(args),
+    }
 }
 
 /// Where a 1-based `init` (negative counts from the end) puts the search in `len` bytes;
