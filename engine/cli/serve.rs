@@ -64,6 +64,9 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     // to wait for), and even with every VM stuck in a script one thread still serves I/O.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers + 1)
+        // Scripts run on these threads: give them the main thread's stack, so Luau's own
+        // recursion limits (parser, C calls) are reached before the stack's end.
+        .thread_stack_size(8 << 20)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
