@@ -76,7 +76,7 @@ fn fifty_thousand_tools_in_one_process_run_after_run() {
             format!("--!desc Fresh tool, version {round}.\nreturn function() return {round} end\n"),
         )
         .unwrap();
-        registry.apply_changes(&[fresh.clone()]);
+        registry.apply_changes(std::slice::from_ref(&fresh));
         if round == 1 {
             // The next listing has one more tool.
             let extra = world.path().join("box1.toolbox/extra.tool/init.luau");
