@@ -28,5 +28,5 @@ pub mod vfs;
 
 pub use registry::{Registry, Watcher};
 pub use runtime::{
-    Envelope, ErrorKind, Limits, Output, Pool, PoolError, Runtime, Session, StopCheck,
+    Envelope, ErrorKind, Limits, Output, Pool, PoolError, Runtime, Session, StopCause, StopCheck,
 };

@@ -56,6 +56,59 @@ fn every_error_kind_has_its_envelope() {
 }
 
 #[test]
+fn a_limit_that_stopped_a_run_is_named_with_the_flag_that_raises_it() {
+    let cases = [
+        (
+            "while true do end",
+            vec!["--timeout-ms", "200"],
+            "timeout",
+            "deadline",
+            Some("--timeout-ms"),
+        ),
+        (
+            "local s = 'x' while true do s = s .. s end",
+            vec!["--memory-mb", "32"],
+            "memory",
+            "memory",
+            Some("--memory-mb"),
+        ),
+        (
+            "while true do print('spam') end",
+            vec!["--max-output-bytes", "1000"],
+            "output",
+            "output",
+            Some("--max-output-bytes"),
+        ),
+        (
+            "for i = 1, 20000 do coroutine.create(print) end",
+            vec![],
+            "limit",
+            "coroutines",
+            None,
+        ),
+        (
+            "local function f() return 1 + f() end return f()",
+            vec![],
+            "limit",
+            "stack",
+            None,
+        ),
+    ];
+    for (script, flags, kind, limit, flag) in cases {
+        let error = error_of(script, &flags);
+        assert_eq!(error["kind"], kind, "{script}: {error}");
+        assert_eq!(error["limit"], limit, "{script}: {error}");
+        let hint = error["hint"].as_str().unwrap();
+        if let Some(flag) = flag {
+            assert!(hint.contains(flag), "{script}: {hint}");
+        }
+    }
+    // An ordinary error names no limit.
+    let runtime = error_of("error('boom')", &[]);
+    assert!(runtime.get("limit").is_none(), "{runtime}");
+}
+
+#[test]
 fn missing_toolbox_and_tool_get_hints_naming_the_nearest() {
     let world = World::new();
     world.tool(

@@ -600,6 +600,12 @@ fn serve_survives_hostile_tool_files_and_attack_scripts() {
             "reply of {} bytes to {attack}",
             text.len()
         );
+        if i == 0 {
+            let error = &response["result"]["structuredContent"]["error"];
+            assert_eq!(error["limit"], "deadline", "{response}");
+            let hint = error["hint"].as_str().unwrap();
+            assert!(hint.contains("the server's --timeout-ms"), "{hint}");
+        }
         let env = s.exec(id + 1, "return tools.evil.fine(21)");
         assert_eq!(env["value"], 42, "after {attack}: {env}");
     }

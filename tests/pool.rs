@@ -110,7 +110,7 @@ fn a_full_queue_refuses_with_a_busy_error() {
         assert!(matches!(refused, PoolError::Busy(2)), "{refused:?}");
         let message = refused.to_string();
         assert!(
-            message.contains("busy") && message.contains("--workers"),
+            message.contains("busy") && message.contains("more workers"),
             "{message}"
         );
     }

@@ -70,7 +70,9 @@ return {{ stage = "rendered", out = shown.out, err = shown.err, exit = shown.exi
         toolbox = luau_quote(toolbox),
         tool = luau_quote(tool),
     );
-    let envelope = runtime.exec(&script, Output::Stream);
+    let envelope = runtime
+        .exec(&script, Output::Stream)
+        .name_limits(super::limit_flag);
     if let Some(error) = &envelope.error {
         // No line number: it would point into the generated call script, not the tool.
         eprintln!("codemode call {identity}: {}", error.message);

@@ -4,13 +4,15 @@ use std::process::ExitCode;
 
 use codemode::Output;
 
-use super::{read_script, Cli};
+use super::{limit_flag, read_script, Cli};
 
 /// Runs the script and prints its envelope. Exit 0 ok, 1 script error.
 pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let source = read_script(file)?;
     let mut runtime = cli.runtime()?;
-    let envelope = runtime.exec(&source, Output::Capture);
+    let envelope = runtime
+        .exec(&source, Output::Capture)
+        .name_limits(limit_flag);
     println!("{}", envelope.to_json());
     Ok(if envelope.ok {
         ExitCode::SUCCESS

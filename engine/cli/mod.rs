@@ -160,11 +160,19 @@ impl Cli {
             None => std::env::current_dir()
                 .context("cannot read the current directory; pass --world DIR")?,
         };
-        Ok(Arc::new(Registry::open(
-            &world,
-            &self.library,
-            !self.no_bundled,
-        )?))
+        let registry = Registry::open(&world, &self.library, !self.no_bundled).map_err(|e| {
+            use codemode::registry::RegistryError as E;
+            let fix = match &e {
+                E::World { .. } => {
+                    "pass an existing directory with --world DIR (or set CODEMODE_WORLD)"
+                        .to_string()
+                }
+                E::InsideWorld { parent, .. } => format!("pass --world {parent}"),
+                E::Library { .. } => "pass an existing directory with --library DIR".to_string(),
+            };
+            anyhow::anyhow!("{e}; {fix}")
+        })?;
+        Ok(Arc::new(registry))
     }
 
     /// Starts live reload for a long-running command. A watcher that cannot start (e.g. the
@@ -259,6 +267,17 @@ fn init_tracing(verbose: u8) {
 /// line in the log instead of a message and backtrace on stderr per file.
 fn log_panics() {
     std::panic::set_hook(Box::new(|info| tracing::warn!("caught a panic: {info}")));
+}
+
+/// The flag that raises the limit a run hit, for hints.
+pub(crate) fn limit_flag(cause: codemode::StopCause) -> Option<String> {
+    use codemode::StopCause as S;
+    match cause {
+        S::Deadline => Some("--timeout-ms".into()),
+        S::Memory => Some("--memory-mb".into()),
+        S::Output => Some("--max-output-bytes".into()),
+        S::Cancelled | S::Coroutines | S::Stack => None,
+    }
 }
 
 /// Prints what a command's script returned: text as is, other values as JSON; an error

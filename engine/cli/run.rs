@@ -4,13 +4,15 @@ use std::process::ExitCode;
 
 use codemode::Output;
 
-use super::{read_script, Cli};
+use super::{limit_flag, read_script, Cli};
 
 /// Runs the script; prints its returned value (as JSON) after its own output.
 pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let source = read_script(file)?;
     let mut runtime = cli.runtime()?;
-    let envelope = runtime.exec(&source, Output::Stream);
+    let envelope = runtime
+        .exec(&source, Output::Stream)
+        .name_limits(limit_flag);
     if let Some(error) = &envelope.error {
         let line = error
             .line

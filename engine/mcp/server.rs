@@ -93,7 +93,10 @@ impl CodemodeServer {
                 "the script was dropped before it ran (the request was cancelled)",
             ),
             run = self.shared.pool.run_stoppable(&source, Some(stop)) => {
-                run.unwrap_or_else(|e| refused(ErrorKind::Limit, &e.to_string()))
+                run.unwrap_or_else(|e| {
+                    refused(ErrorKind::Limit, &format!("{e} (codemode serve --workers)"))
+                })
+                .name_limits(serve_flag)
             }
         }
     }
@@ -314,6 +317,21 @@ impl ServerHandler for CodemodeServer {
             }
         }
     }
+}
+
+/// The setting that raises the limit a run hit: the server's operator sets it, not the
+/// client, so the hint says whose it is.
+fn serve_flag(cause: crate::runtime::StopCause) -> Option<String> {
+    use crate::runtime::StopCause as S;
+    let flag = match cause {
+        S::Deadline => "--timeout-ms",
+        S::Memory => "--memory-mb",
+        S::Output => "--max-output-bytes",
+        S::Cancelled | S::Coroutines | S::Stack => return None,
+    };
+    Some(format!(
+        "the server's {flag}, set by whoever starts codemode serve"
+    ))
 }
 
 /// The envelope as structured content and as text; `isError` when the script failed.

@@ -20,7 +20,7 @@ static BUNDLED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/toolboxes");
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
     /// The world directory is missing or unreadable.
-    #[error("world {path}: {reason}; pass an existing directory with --world DIR (or set CODEMODE_WORLD)")]
+    #[error("world {path}: {reason}; the world must be an existing directory")]
     World {
         /// The path given.
         path: PathBuf,
@@ -28,7 +28,9 @@ pub enum RegistryError {
         reason: std::io::Error,
     },
     /// The world given is itself a toolbox or tool folder, so nothing would be found in it.
-    #[error("world {path} is a {kind} folder, not a world; pass the folder that holds it: --world {parent}")]
+    #[error(
+        "world {path} is a {kind} folder, not a world; use the folder that holds it: {parent}"
+    )]
     InsideWorld {
         /// The path given.
         path: PathBuf,
@@ -38,7 +40,7 @@ pub enum RegistryError {
         parent: String,
     },
     /// A `--library` directory is missing or unreadable.
-    #[error("library {path}: {reason}; pass an existing directory with --library DIR")]
+    #[error("library {path}: {reason}; a library must be an existing directory")]
     Library {
         /// The path given.
         path: PathBuf,

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use super::stop::StopCause;
+
 /// What went wrong, by cause.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -33,6 +35,9 @@ pub struct ScriptError {
     /// What to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// The limit that stopped the run, when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<StopCause>,
 }
 
 /// The most bytes of an error's message that reach the envelope.
@@ -103,6 +108,27 @@ pub struct Envelope {
 }
 
 impl Envelope {
+    /// Names, in hints and truncation notes, the setting that raises the limit that was
+    /// hit, as the front end calls it (`flag(StopCause::Deadline)` might be
+    /// `"--timeout-ms"`). The library's own text never names a front end's flag.
+    pub fn name_limits(mut self, flag: impl Fn(StopCause) -> Option<String>) -> Envelope {
+        if let Some(error) = &mut self.error {
+            if let (Some(cause), Some(hint)) = (error.limit, &mut error.hint) {
+                if let Some(flag) = flag(cause) {
+                    hint.push_str(&format!(" ({flag})"));
+                }
+            }
+        }
+        if let Some(flag) = flag(StopCause::Output) {
+            for cut in &mut self.truncation {
+                if cut.note.contains("output cap") {
+                    cut.note.push_str(&format!(" ({flag})"));
+                }
+            }
+        }
+        self
+    }
+
     /// The envelope as one line of JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| {

@@ -10,6 +10,7 @@ mod limits;
 mod pool;
 mod report;
 mod state;
+mod stop;
 mod vm;
 
 use std::sync::Arc;
@@ -23,11 +24,13 @@ pub use hosterror::{find_host_error, HostError};
 pub use json::to_json;
 pub use limits::Limits;
 pub use pool::{refused, Pool, PoolError};
-pub use state::{with_state, Breach, RunState};
+pub use state::{with_state, RunState};
+pub use stop::StopCause;
 pub use vm::{reset_run_caches, Vm};
 
 use crate::registry::Registry;
-use report::{inside_tool_hint, script_error, Ending};
+use deadline::Cutoff;
+use report::{inside_tool_hint, script_error};
 
 /// How a run treats `print`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,27 +151,29 @@ impl Runtime {
         let outcome = self.run(source, env, stop);
         let cutoff = self.vm.disarm();
         let state = self.vm.lua.remove_app_data::<RunState>();
-        let (stdout, breach, printed) = state
-            .map(|s| (s.stdout, s.breach, s.printed))
-            .unwrap_or_default();
+        let (stdout, recorded) = state.map(|s| (s.stdout, s.stop)).unwrap_or_default();
+        let cause = match cutoff {
+            Some(Cutoff::Deadline) => Some(StopCause::Deadline),
+            Some(Cutoff::Stopped) => Some(StopCause::Cancelled),
+            None => {
+                let from_error = outcome.as_ref().err().and_then(StopCause::from_luau_error);
+                match from_error {
+                    Some(StopCause::Memory) => from_error,
+                    _ => recorded.or(from_error),
+                }
+            }
+        };
         let mut envelope = Envelope {
             ok: false,
             value: None,
             error: None,
             stdout,
-            truncated: false,
+            truncated: cause == Some(StopCause::Output),
             truncation: Vec::new(),
             elapsed_ms: 0.0,
         };
-        if breach == Some(Breach::Output) || printed >= self.limits.max_output_bytes {
-            envelope.truncated = breach == Some(Breach::Output);
-        }
-        let ending = Ending {
-            cutoff,
-            breach: breach.clone(),
-        };
-        match outcome {
-            Ok((value, cut)) if cutoff.is_none() && breach.is_none() => {
+        match (outcome, cause) {
+            (Ok((value, cut)), None) => {
                 envelope.ok = true;
                 envelope.value = Some(value);
                 if cut {
@@ -177,25 +182,20 @@ impl Runtime {
                         what: "value".into(),
                         cap_bytes: self.limits.max_output_bytes,
                         note: format!(
-                            "the returned value was cut to fit {} bytes; return less (a page, a summary) or raise --max-output-bytes",
+                            "the returned value (with what was printed) was cut to fit {} bytes; return less (a page, a summary) or raise the output cap",
                             self.limits.max_output_bytes
                         ),
                     });
                 }
             }
-            Ok(_) => {
-                let error = mlua::Error::runtime("limit reached");
-                envelope.error = Some(script_error(&error, &ending, &self.limits));
-            }
-            Err(error) => {
-                let memory = matches!(error, mlua::Error::MemoryError(_))
-                    || error.to_string().contains("not enough memory");
-                let mut failure = script_error(&error, &ending, &self.limits);
+            (outcome, cause) => {
+                let error = outcome.err();
+                let mut failure = script_error(error.as_ref(), cause, &self.limits);
                 if failure.kind == ErrorKind::Runtime && failure.hint.is_none() {
                     failure.hint = inside_tool_hint(&failure.message, &tools);
                 }
                 envelope.error = Some(failure);
-                if memory {
+                if cause == Some(StopCause::Memory) {
                     self.replace_vm();
                 }
             }

@@ -24,7 +24,7 @@ use crate::registry::Registry;
 #[derive(Debug, thiserror::Error)]
 pub enum PoolError {
     /// The queue holds as many scripts as it may.
-    #[error("the server is busy: {0} scripts are already waiting; retry in a moment or start the server with more --workers")]
+    #[error("the server is busy: {0} scripts are already waiting; retry in a moment, or give the server more workers")]
     Busy(usize),
     /// The pool lost its VMs (the async runtime shut down mid-run).
     #[error("the script pool has shut down; restart the server")]
@@ -271,6 +271,7 @@ pub fn refused(kind: ErrorKind, message: &str) -> Envelope {
                 message: message.to_string(),
                 line: None,
                 hint: None,
+                limit: None,
             }
             .bounded(),
         ),

@@ -1,19 +1,10 @@
 //! Turning a failed run into the envelope's error: kind, message, line and hint.
 
-use super::deadline::Cutoff;
 use super::envelope::{ErrorKind, ScriptError};
 use super::hosterror::find_host_error;
 use super::limits::Limits;
-use super::state::Breach;
+use super::stop::StopCause;
 use crate::assets::AssetIndex;
-
-/// What the runtime knows about how a run ended besides the error itself.
-pub struct Ending {
-    /// The interrupt cut the run off (deadline, or its caller asked it to stop).
-    pub cutoff: Option<Cutoff>,
-    /// A limit tracked by the run state was hit.
-    pub breach: Option<Breach>,
-}
 
 /// For an error raised inside a tool (`text.slugify:7: ...`), the tool's signature: a
 /// wrong or missing argument is the usual cause, and the message alone does not say so.
@@ -28,98 +19,89 @@ pub fn inside_tool_hint(message: &str, index: &AssetIndex) -> Option<String> {
     ))
 }
 
-/// Classifies an error into the envelope's shape.
-pub fn script_error(error: &mlua::Error, ending: &Ending, limits: &Limits) -> ScriptError {
-    let raw = error.to_string();
+/// The envelope's error for a run that failed with `error` (none when only a limit
+/// stopped it) or that `cause` stopped.
+pub fn script_error(
+    error: Option<&mlua::Error>,
+    cause: Option<StopCause>,
+    limits: &Limits,
+) -> ScriptError {
+    let raw = error.map(ToString::to_string).unwrap_or_default();
     let line = script_line(&raw);
-    let host = find_host_error(error);
-    let (kind, message, hint) = if ending.cutoff == Some(Cutoff::Stopped) {
-        (
-            ErrorKind::Limit,
-            "the run was stopped by its caller before it finished (the request was cancelled)"
-                .to_string(),
-            Some(
-                "nothing to fix in the script: send it again if its result is still wanted"
-                    .to_string(),
-            ),
-        )
-    } else if ending.cutoff == Some(Cutoff::Deadline) {
-        (
-            ErrorKind::Timeout,
-            format!(
-                "the script ran past its deadline of {} ms",
-                limits.timeout.as_millis()
-            ),
-            Some(
-                "do less per call (split the work over several scripts) or raise --timeout-ms"
-                    .to_string(),
-            ),
-        )
-    } else if is_memory(error, &raw) {
-        (
-            ErrorKind::Memory,
-            format!(
-                "the script used more than the memory limit of {} MiB",
-                limits.memory_bytes >> 20
-            ),
-            Some(
-                "build smaller values (stream or page through data) or raise --memory-mb"
-                    .to_string(),
-            ),
-        )
-    } else if ending.breach == Some(Breach::Output) {
-        (
-            ErrorKind::Output,
-            format!(
-                "print output passed the cap of {} bytes; stdout holds the first part",
-                limits.max_output_bytes
-            ),
-            Some(
-                "print less (return a summary value instead) or raise --max-output-bytes"
-                    .to_string(),
-            ),
-        )
-    } else if ending.breach == Some(Breach::Coroutines) {
-        (
-            ErrorKind::Limit,
-            format!(
-                "the script created more than {} coroutines",
-                limits.max_coroutines
-            ),
-            Some("reuse coroutines instead of creating one per item".to_string()),
-        )
-    } else if raw.contains("stack overflow") {
-        (
-            ErrorKind::Limit,
-            "stack overflow: recursion went too deep".to_string(),
-            Some("turn the recursion into a loop, or bound its depth".to_string()),
-        )
-    } else if let mlua::Error::SyntaxError { message, .. } = error {
-        (
+    if let Some(cause) = cause {
+        let (kind, message) = stopped(cause, limits);
+        return ScriptError {
+            kind,
+            message,
+            line,
+            hint: Some(cause.remedy().to_string()),
+            limit: Some(cause),
+        };
+    }
+    let host = error.and_then(find_host_error);
+    let (kind, message, hint) = match error {
+        Some(mlua::Error::SyntaxError { message, .. }) => (
             ErrorKind::Syntax,
             clean(message),
             Some(syntax_hint(message)),
-        )
-    } else {
-        let message = host
-            .map(|h| h.message.clone())
-            .unwrap_or_else(|| clean(&raw));
-        (
+        ),
+        _ => (
             ErrorKind::Runtime,
-            message,
+            host.map(|h| h.message.clone())
+                .unwrap_or_else(|| clean(&raw)),
             host.and_then(|h| h.hint.clone()),
-        )
+        ),
     };
     ScriptError {
         kind,
         message,
         line,
         hint,
+        limit: None,
     }
 }
 
-fn is_memory(error: &mlua::Error, raw: &str) -> bool {
-    matches!(error, mlua::Error::MemoryError(_)) || raw.contains("not enough memory")
+/// The kind and message for a run a limit stopped.
+fn stopped(cause: StopCause, limits: &Limits) -> (ErrorKind, String) {
+    match cause {
+        StopCause::Cancelled => (
+            ErrorKind::Limit,
+            "the run was stopped by its caller before it finished (the request was cancelled)"
+                .to_string(),
+        ),
+        StopCause::Deadline => (
+            ErrorKind::Timeout,
+            format!(
+                "the script ran past its deadline of {} ms",
+                limits.timeout.as_millis()
+            ),
+        ),
+        StopCause::Memory => (
+            ErrorKind::Memory,
+            format!(
+                "the script used more than the memory limit of {} MiB",
+                limits.memory_bytes >> 20
+            ),
+        ),
+        StopCause::Output => (
+            ErrorKind::Output,
+            format!(
+                "print output passed the cap of {} bytes; stdout holds the first part",
+                limits.max_output_bytes
+            ),
+        ),
+        StopCause::Coroutines => (
+            ErrorKind::Limit,
+            format!(
+                "the script created more than {} coroutines",
+                limits.max_coroutines
+            ),
+        ),
+        StopCause::Stack => (
+            ErrorKind::Limit,
+            "stack overflow: recursion went too deep".to_string(),
+        ),
+    }
 }
 
 fn syntax_hint(message: &str) -> String {

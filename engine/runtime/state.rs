@@ -9,15 +9,6 @@ use mlua::{Function, Lua, Table, Value};
 use crate::assets::{AssetIndex, FolderKey};
 use crate::registry::Registry;
 
-/// Which limit stopped a run, when it was not the deadline or memory.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Breach {
-    /// `print` passed the output cap.
-    Output,
-    /// Too many coroutines.
-    Coroutines,
-}
-
 /// Per-run state, stored in the VM's app data for the host functions to reach.
 pub struct RunState {
     /// The index the run started with.
@@ -44,8 +35,9 @@ pub struct RunState {
     pub max_source_bytes: usize,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).
     pub written: usize,
-    /// The limit that stopped the run, if one did.
-    pub breach: Option<Breach>,
+    /// The limit that stopped the run, recorded where it tripped (the deadline and the
+    /// stop check are recorded by the interrupt instead).
+    pub stop: Option<super::StopCause>,
     /// The registry the run reads (the world for `vfs`, the index to update after a write).
     pub registry: Option<Arc<Registry>>,
 }
@@ -66,7 +58,7 @@ impl RunState {
             max_coroutines: limits.max_coroutines,
             max_source_bytes: super::compile::max_source_bytes(limits.memory_bytes),
             written: 0,
-            breach: None,
+            stop: None,
             registry: None,
         }
     }

@@ -10,7 +10,8 @@ use super::bounded;
 use super::compile::load_text;
 use super::deadline;
 use super::hosterror::HostError;
-use super::state::{with_state, Breach};
+use super::state::with_state;
+use super::StopCause;
 use crate::assets::AssetIndex;
 use crate::host;
 
@@ -184,7 +185,7 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
                 s.stdout.push_str(&line[..cut]);
             }
             if !fits {
-                s.breach = Some(Breach::Output);
+                s.stop = Some(StopCause::Output);
             }
             (!fits).then_some(s.max_output_bytes)
         })?;
@@ -242,7 +243,7 @@ fn cap_coroutines(lua: &Lua, globals: &Table) -> mlua::Result<()> {
             let over = with_state(lua, |s| {
                 s.coroutines += 1;
                 if s.coroutines > s.max_coroutines {
-                    s.breach = Some(Breach::Coroutines);
+                    s.stop = Some(StopCause::Coroutines);
                     Some(s.max_coroutines)
                 } else {
                     None
