@@ -44,21 +44,22 @@ pub fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
     }
 }
 
-/// What one run may write (through `vfs.write` and `tools.create`), in bytes; every file costs at least a
-/// block, so a run cannot flood the disk with files either.
-pub const MAX_RUN_WRITE_BYTES: usize = 64 * 1024 * 1024;
-const MIN_WRITE_COST: usize = 64 * 1024;
-
-/// Counts a write against the run's budget; refuses it when the budget is spent.
+/// Counts a write against the run's budget ([`Limits::max_write_bytes`]); refuses it when
+/// the budget is spent.
+///
+/// [`Limits::max_write_bytes`]: crate::runtime::Limits::max_write_bytes
 pub fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
-    let spent = with_state(lua, |s| {
-        s.written = s.written.saturating_add(bytes.max(MIN_WRITE_COST));
-        s.written
+    let (spent, budget) = with_state(lua, |s| {
+        s.written = s
+            .written
+            .saturating_add(bytes.max(crate::runtime::Limits::MIN_WRITE_COST));
+        (s.written, s.limits.max_write_bytes)
     })?;
-    if spent > MAX_RUN_WRITE_BYTES {
+    if spent > budget {
+        let files = budget / crate::runtime::Limits::MIN_WRITE_COST;
         return Err(HostError::hinted(
-            format!("this run has written its limit of {} MiB through vfs.write", MAX_RUN_WRITE_BYTES >> 20),
-            "write less per run (each write counts at least 64 KiB, so at most 1,024 files), or split the work over several runs",
+            format!("this run has written its limit of {} MiB through vfs.write", budget >> 20),
+            format!("write less per run (each write counts at least 64 KiB, so at most {files} files), or split the work over several runs"),
         )
         .into_lua());
     }

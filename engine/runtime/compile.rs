@@ -34,12 +34,6 @@ const COMPILE_STACK_BYTES: usize = 16 << 20;
 
 static COMPILING: AtomicUsize = AtomicUsize::new(0);
 
-/// The largest source a run with `memory_bytes` of heap may compile: Luau's compiler
-/// needs up to about 80 bytes of its own memory per byte of source.
-pub fn max_source_bytes(memory_bytes: usize) -> usize {
-    (memory_bytes / 128).max(INLINE_BYTES)
-}
-
 /// Compiles `source` (Luau text, never bytecode) as the chunk `name` in `env`, under the
 /// run's deadline, refusing sources over `max_bytes` before compiling.
 pub fn load_text(

@@ -17,6 +17,26 @@ pub struct Limits {
     pub max_coroutines: usize,
     /// Nesting depth of the returned value before it is replaced by a placeholder.
     pub max_value_depth: usize,
+    /// Bytes one run may write through `vfs.write` and the authoring calls; every file
+    /// counts at least [`Limits::MIN_WRITE_COST`], so files cannot flood the disk either.
+    pub max_write_bytes: usize,
+    /// The largest source (the script, a `loadstring` chunk) a run compiles. Luau's
+    /// compiler spends up to about 80 bytes of its own memory, outside the heap limit, per
+    /// byte of source, so [`Limits::compile_cap`] also keeps it under 1/128 of the heap.
+    pub max_source_bytes: usize,
+}
+
+impl Limits {
+    /// The least a write counts against [`Limits::max_write_bytes`].
+    pub const MIN_WRITE_COST: usize = 64 * 1024;
+
+    /// The largest source a run may compile: [`Limits::max_source_bytes`], and at most
+    /// 1/128 of the memory limit.
+    pub fn compile_cap(&self) -> usize {
+        self.max_source_bytes
+            .min(self.memory_bytes / 128)
+            .max(16 * 1024)
+    }
 }
 
 impl Default for Limits {
@@ -27,6 +47,8 @@ impl Default for Limits {
             max_output_bytes: 1024 * 1024,
             max_coroutines: 10_000,
             max_value_depth: 64,
+            max_write_bytes: 64 * 1024 * 1024,
+            max_source_bytes: 4 * 1024 * 1024,
         }
     }
 }

@@ -237,7 +237,7 @@ impl Runtime {
             source.as_bytes(),
             "script",
             Some(env),
-            compile::max_source_bytes(self.limits.memory_bytes),
+            self.limits.compile_cap(),
         )?;
         let values: MultiValue = function.call(())?;
         let value = match values.len() {

@@ -25,14 +25,10 @@ pub struct RunState {
     pub echo: bool,
     /// Bytes printed so far (echoed or not).
     pub printed: usize,
-    /// The output cap.
-    pub max_output_bytes: usize,
     /// Coroutines created so far and the cap.
     pub coroutines: usize,
-    /// Coroutine cap.
-    pub max_coroutines: usize,
-    /// The largest source `loadstring` may compile.
-    pub max_source_bytes: usize,
+    /// The run's limits.
+    pub limits: super::Limits,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).
     pub written: usize,
     /// The limit that stopped the run, recorded where it tripped (the deadline and the
@@ -53,10 +49,8 @@ impl RunState {
             stdout: String::new(),
             echo,
             printed: 0,
-            max_output_bytes: limits.max_output_bytes,
             coroutines: 0,
-            max_coroutines: limits.max_coroutines,
-            max_source_bytes: super::compile::max_source_bytes(limits.memory_bytes),
+            limits: limits.clone(),
             written: 0,
             stop: None,
             registry: None,

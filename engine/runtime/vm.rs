@@ -168,7 +168,7 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         }
         line.push('\n');
         let overflow = with_state(lua, |s| {
-            let room = s.max_output_bytes.saturating_sub(s.printed);
+            let room = s.limits.max_output_bytes.saturating_sub(s.printed);
             let fits = line.len() <= room;
             let cut = if fits {
                 line.len()
@@ -187,7 +187,7 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
             if !fits {
                 s.stop = Some(StopCause::Output);
             }
-            (!fits).then_some(s.max_output_bytes)
+            (!fits).then_some(s.limits.max_output_bytes)
         })?;
         match overflow {
             Some(cap) => Err(
@@ -210,7 +210,7 @@ fn floor_boundary(s: &str, at: usize) -> usize {
 /// `loadstring` that accepts text only and loads into the calling script's environment.
 fn install_loadstring(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let f = lua.create_function(|lua, (source, _name): (mlua::LuaString, Option<String>)| {
-        let (env, max_bytes) = with_state(lua, |s| (s.env.clone(), s.max_source_bytes))?;
+        let (env, max_bytes) = with_state(lua, |s| (s.env.clone(), s.limits.compile_cap()))?;
         // Past the deadline the run must stop, not get a `nil, message` to carry on with.
         match load_text(lua, &source.as_bytes(), "loadstring", env, max_bytes) {
             Ok(f) => Ok((Value::Function(f), Value::Nil)),
@@ -242,9 +242,9 @@ fn cap_coroutines(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         let wrapped = lua.create_function(move |lua, f: Function| {
             let over = with_state(lua, |s| {
                 s.coroutines += 1;
-                if s.coroutines > s.max_coroutines {
+                if s.coroutines > s.limits.max_coroutines {
                     s.stop = Some(StopCause::Coroutines);
-                    Some(s.max_coroutines)
+                    Some(s.limits.max_coroutines)
                 } else {
                     None
                 }
