@@ -162,14 +162,6 @@ impl Root {
         })
     }
 
-    /// True when a file exists below the root.
-    pub fn has_file(&self, rel: &str) -> bool {
-        match &self.source {
-            RootSource::Disk(root) => root.join(rel).is_file(),
-            RootSource::Bundled(dir) => dir.get_file(rel).is_some(),
-        }
-    }
-
     /// Relative paths of every `*.toolbox` folder below the root, sorted.
     pub fn toolbox_dirs(&self) -> Vec<String> {
         let mut found = match &self.source {

@@ -1,10 +1,13 @@
 //! The `vfs` capability: files of the world, for scripts (as the global `vfs`) and for
 //! the prelude. Paths are relative to the world; see [`crate::vfs`] for what is refused.
 //!
-//! Declared for editors in `vfs.d.luau` beside this file.
+//! Declared for scripts and editors in `vfs.d.luau` beside this file ([`DECLARATIONS`]).
 //!
 //! A write or removal inside a toolbox is read into the index at once, for the registry
 //! and for the running script, so a script sees its own edits.
+
+/// The Luau declarations of this capability, for `codemode types`.
+pub const DECLARATIONS: &str = include_str!("vfs.d.luau");
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -177,11 +177,6 @@ impl Registry {
         &self.roots
     }
 
-    /// The `--library` directories on disk, in precedence order.
-    pub fn library_dirs(&self) -> Vec<&Path> {
-        self.roots.iter().skip(1).filter_map(Root::dir).collect()
-    }
-
     /// The filesystem confined to the world (library folders inside it are read-only).
     pub fn vfs(&self) -> &Vfs {
         &self.vfs

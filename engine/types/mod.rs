@@ -56,6 +56,8 @@ pub fn definitions(index: &AssetIndex) -> String {
          -- \"luau-lsp.types.definitionFiles\": { \"@codemode\": \"codemode.d.luau\" }\n\n",
     );
     out.push_str(SURFACE);
+    out.push('\n');
+    out.push_str(crate::host::vfs::DECLARATIONS);
     let mut fields = String::new();
     for name in index.toolbox_names() {
         if let Err(why) = check_toolbox_name(name) {
