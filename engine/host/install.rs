@@ -1,19 +1,56 @@
-//! The `install` capability: `install.toolbox(name)` copies a library toolbox into the world.
+//! The `install` capability: `install.toolbox(name)` copies a library toolbox into the
+//! world so it can be changed.
+//!
+//! It is authoring: the copy is published like a tool folder (`Vfs::publish_dir`, whole or
+//! not at all, never over an existing folder, through folder handles a symlink swap cannot
+//! redirect) and counts against the run's write budget like `vfs.write`.
 
-use mlua::{Lua, Table};
+use mlua::{Lua, Table, Value};
+use walkdir::WalkDir;
 
-use crate::runtime::{with_state, HostError};
-use crate::search::install::{install_toolbox, InstallError};
+use crate::assets::{AssetIndex, Origin, RootSource};
+use crate::runtime::{with_state, HostError, Limits};
+use crate::vfs::{refuse_hidden, VfsError};
 
 use super::search::registry;
+use super::vfs::{charge_write, refresh};
+
+/// Why a toolbox could not be installed.
+#[derive(Debug, thiserror::Error)]
+enum InstallError {
+    #[error("no toolbox named '{0}' in the library")]
+    Unknown(String),
+    #[error("the world already holds toolbox '{name}' at {path}")]
+    Exists { name: String, path: String },
+    #[error("toolbox '{name}' is too big to install: over {budget} MiB (each file counts at least 64 KiB)")]
+    TooBig { name: String, budget: usize },
+    #[error("installing toolbox '{name}' failed: {why}")]
+    Failed { name: String, why: String },
+}
+
+impl InstallError {
+    /// What to do next.
+    fn next(&self) -> &'static str {
+        match self {
+            InstallError::Exists { .. } => {
+                "the world's copy is already the one tools use; edit it in place"
+            }
+            InstallError::Unknown(_) => {
+                "tools.search(query) shows library toolboxes with their install call"
+            }
+            InstallError::TooBig { .. } => "copy the files you need with vfs.write instead",
+            InstallError::Failed { .. } => "check the world directory is writable and has room",
+        }
+    }
+}
 
 /// Builds the read-only `install` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.raw_set(
         "toolbox",
-        lua.create_function(|lua, name: mlua::Value| {
-            let mlua::Value::String(name) = name else {
+        lua.create_function(|lua, name: Value| {
+            let Value::String(name) = name else {
                 return Err(HostError::hinted(
                     "tools.install needs a toolbox name",
                     "tools.install('text') copies the library toolbox 'text' into the world",
@@ -21,32 +58,147 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             };
             let name = name.to_string_lossy();
-            let index = with_state(lua, |s| s.index.clone())?;
             let out = lua.create_table()?;
-            match install_toolbox(&index, &name) {
-                Ok(path) => {
-                    registry(lua)?.reload();
+            match install(lua, &name) {
+                Ok(Ok(path)) => {
                     out.raw_set("ok", true)?;
-                    out.raw_set("path", path.display().to_string())?;
+                    out.raw_set("path", path)?;
                     out.raw_set("toolbox", name)?;
                 }
-                Err(e) => {
-                    let next = match &e {
-                        InstallError::Exists { .. } => {
-                            "the world's copy is already the one tools use; edit it in place"
-                        }
-                        InstallError::Unknown(_) => {
-                            "tools.search(query) shows library toolboxes with their install call"
-                        }
-                        _ => "check the world directory is writable and has room",
-                    };
+                Ok(Err(e)) => {
                     out.raw_set("ok", false)?;
-                    out.raw_set("error", format!("{e}; {next}"))?;
+                    out.raw_set("error", format!("{e}; {}", e.next()))?;
                 }
+                Err(e) => return Err(e),
             }
             Ok(out)
         })?,
     )?;
     t.set_readonly(true);
     Ok(t)
+}
+
+/// Installs `name`; the outer error is the run's own (its write budget is spent).
+fn install(lua: &Lua, name: &str) -> mlua::Result<Result<String, InstallError>> {
+    let (index, limits) = with_state(lua, |s| (s.index.clone(), s.limits.clone()))?;
+    let folder = match library_folder(&index, name) {
+        Ok(folder) => folder,
+        Err(e) => return Ok(Err(e)),
+    };
+    let (source, rel) = folder;
+    let files = match library_files(source, &rel, name, &limits) {
+        Ok(files) => files,
+        Err(e) => return Ok(Err(e)),
+    };
+    let cost: usize = files
+        .iter()
+        .map(|(_, bytes)| bytes.len().max(Limits::MIN_WRITE_COST))
+        .sum();
+    charge_write(lua, cost)?;
+    let registry = registry(lua)?;
+    let published = registry
+        .vfs()
+        .publish_dir("", &format!("{name}.toolbox"), &files);
+    match published {
+        Ok(full) => {
+            let shown = full.display().to_string();
+            refresh(lua, full)?;
+            Ok(Ok(shown))
+        }
+        Err(VfsError::Exists { path }) => Ok(Err(InstallError::Exists {
+            name: name.into(),
+            path,
+        })),
+        Err(e) => Ok(Err(InstallError::Failed {
+            name: name.into(),
+            why: e.to_string(),
+        })),
+    }
+}
+
+/// The library folder that speaks for toolbox `name`, unless the world holds one.
+fn library_folder<'a>(
+    index: &'a AssetIndex,
+    name: &str,
+) -> Result<(&'a RootSource, String), InstallError> {
+    if let Some(held) = index
+        .folders
+        .values()
+        .find(|f| f.name == name && f.origin == Origin::World)
+    {
+        return Err(InstallError::Exists {
+            name: name.into(),
+            path: index.roots[held.root].display(&held.path),
+        });
+    }
+    let folder = index
+        .folders
+        .values()
+        .filter(|f| f.name == name && f.origin == Origin::Library)
+        .min_by_key(|f| (f.root, f.path.clone()))
+        .ok_or_else(|| InstallError::Unknown(name.into()))?;
+    Ok((&index.roots[folder.root].source, folder.path.clone()))
+}
+
+/// Every regular file of a library toolbox folder, as (path inside the folder, bytes),
+/// within the run's write budget. Symlinks are skipped (a library may not smuggle files
+/// from elsewhere into the world), and so are hidden files (a library's `.git`, editor
+/// settings), which scripts could not see and git or an editor might act on.
+fn library_files(
+    source: &RootSource,
+    rel: &str,
+    name: &str,
+    limits: &Limits,
+) -> Result<Vec<(String, Vec<u8>)>, InstallError> {
+    let mut files = Vec::new();
+    let mut cost = 0usize;
+    let mut push = |path: String, data: Vec<u8>| {
+        if refuse_hidden(&format!("{name}.toolbox/{path}")).is_err() {
+            return Ok(());
+        }
+        cost += data.len().max(Limits::MIN_WRITE_COST);
+        if cost > limits.max_write_bytes {
+            return Err(InstallError::TooBig {
+                name: name.into(),
+                budget: limits.max_write_bytes >> 20,
+            });
+        }
+        files.push((path, data));
+        Ok(())
+    };
+    let failed = |why: String| InstallError::Failed {
+        name: name.into(),
+        why,
+    };
+    match source {
+        RootSource::Disk(root) => {
+            let base = root.join(rel);
+            for entry in WalkDir::new(&base).follow_links(false) {
+                let entry = entry.map_err(|e| failed(e.to_string()))?;
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let inner = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+                let data = std::fs::read(entry.path()).map_err(|e| failed(e.to_string()))?;
+                push(inner.to_string_lossy().replace('\\', "/"), data)?;
+            }
+        }
+        RootSource::Bundled(dir) => {
+            let Some(dir) = dir.get_dir(rel) else {
+                return Err(InstallError::Unknown(name.into()));
+            };
+            let mut stack = vec![dir];
+            while let Some(d) = stack.pop() {
+                for f in d.files() {
+                    let inner = f.path().strip_prefix(rel).unwrap_or(f.path());
+                    push(
+                        inner.to_string_lossy().replace('\\', "/"),
+                        f.contents().to_vec(),
+                    )?;
+                }
+                stack.extend(d.dirs());
+            }
+        }
+    }
+    Ok(files)
 }

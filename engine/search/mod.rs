@@ -8,7 +8,6 @@
 
 mod document;
 mod embed;
-pub mod install;
 mod keyword;
 mod rank;
 mod wordpiece;
