@@ -232,6 +232,30 @@ fn check_names_every_broken_tool_and_exits_1() {
 }
 
 #[test]
+fn a_module_that_does_not_compile_is_named_by_check_and_by_require() {
+    let world = World::new();
+    world
+        .file("m.toolbox/shared.module/init.luau", "return {")
+        .tool(
+            "m.uses",
+            "local shared = require('.shared')\nreturn function() return shared end",
+        )
+        .tool("m.plain", "return function() return 1 end");
+    let out = codemode(world.path(), &["check"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("shared.module/init.luau does not compile"),
+        "{text}"
+    );
+    let (env, _) = exec(world.path(), &[], "return tools.m.plain()");
+    assert_eq!(env["value"], 1, "{env}");
+    let (env, _) = exec(world.path(), &[], "return tools.m.uses()");
+    let message = env["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("does not compile"), "{env}");
+}
+
+#[test]
 fn a_missing_name_hint_stays_short_in_a_big_world() {
     let world = World::new();
     for i in 0..40 {

@@ -2,9 +2,8 @@
 
 use std::sync::Arc;
 
-use super::compile::compile;
 use super::metadata::{readme_purpose, Metadata};
-use super::model::{BoxKind, ToolboxFolder};
+use super::model::{BoxKind, Module, ToolboxFolder};
 use super::names::check_toolbox_name;
 use super::root::Root;
 
@@ -36,15 +35,14 @@ pub fn load_folder(root_index: usize, root: &Root, rel: &str) -> ToolboxFolder {
         .map(|dir| {
             let module = dir.trim_end_matches(".module").to_string();
             let path = format!("{rel}/{dir}/init.luau");
-            let code = root
+            let source = root
                 .read(&path)
-                .map_err(|e| format!("{path} cannot be read: {e}"))
-                .and_then(|src| compile(&src).map_err(|e| format!("{path} does not compile: {e}")))
-                .map(Arc::from);
-            if let Err(e) = &code {
+                .map(Arc::from)
+                .map_err(|e| format!("{path} cannot be read: {e}"));
+            if let Err(e) = &source {
                 warnings.push(e.clone());
             }
-            (module, code)
+            Module::new(module, path, source)
         })
         .collect();
     ToolboxFolder {

@@ -27,7 +27,8 @@ pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::Docstring;
 pub use metadata::{readme_purpose, Metadata};
 pub use model::{
-    Arg, BoxKind, Bytecode, Flag, Origin, Registration, Returns, ToolEntry, ToolMeta, ToolboxFolder,
+    Arg, BoxKind, Bytecode, Flag, Module, Origin, Registration, Returns, ToolEntry, ToolMeta,
+    ToolboxFolder,
 };
 pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
 pub use root::{FileSet, Root, RootSource};

@@ -248,8 +248,45 @@ pub struct ToolboxFolder {
     pub tags: Vec<String>,
     /// Toolbox or workflow.
     pub kind: BoxKind,
-    /// `<m>.module/init.luau` modules, compiled: `require(".<m>")`.
-    pub modules: Vec<(String, Result<Bytecode, String>)>,
-    /// Problems with the folder itself (bad `.metadata`, bad module).
+    /// `<m>.module/init.luau` modules: `require(".<m>")`.
+    pub modules: Vec<Module>,
+    /// Problems with the folder itself (bad `.metadata`, an unreadable module).
     pub warnings: Vec<String>,
+}
+
+/// One `<m>.module/init.luau` of a toolbox, compiled on first use (a `require`, or
+/// `codemode check`): a process that never loads it never pays for it.
+#[derive(Debug, Clone)]
+pub struct Module {
+    /// The module's name (`shared` for `shared.module/`).
+    pub name: String,
+    /// `<box>.toolbox/<m>.module/init.luau`, for messages.
+    path: String,
+    /// The source, or why it could not be read.
+    source: Result<Arc<str>, String>,
+    compiled: OnceLock<Result<Bytecode, String>>,
+}
+
+impl Module {
+    /// A module whose file was read (or not).
+    pub fn new(name: String, path: String, source: Result<Arc<str>, String>) -> Module {
+        Module {
+            name,
+            path,
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The module's bytecode, or why there is none (compiles on first call).
+    pub fn bytecode(&self) -> Result<Bytecode, String> {
+        self.compiled
+            .get_or_init(|| {
+                let source = self.source.as_ref().map_err(Clone::clone)?;
+                super::compile(source)
+                    .map(Arc::from)
+                    .map_err(|e| format!("{} does not compile: {e}", self.path))
+            })
+            .clone()
+    }
 }

@@ -38,6 +38,15 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
         broken += 1;
         println!("error: {problem}");
     }
+    // Modules compile on first use; check compiles every one.
+    for folder in index.folders.values() {
+        for module in &folder.modules {
+            if let Err(e) = module.bytecode() {
+                broken += 1;
+                println!("error: {e}");
+            }
+        }
+    }
     let total = index.tools.len();
     println!(
         "{total} tools in {} toolboxes: {} callable, {broken} problems, {warned} warnings",

@@ -58,7 +58,7 @@ pub fn gather(index: &AssetIndex) -> Result<Vec<BoxDoc>, String> {
             purpose: folder.map(|f| f.purpose.clone()).unwrap_or_default(),
             kind: folder.map_or(BoxKind::Toolbox, |f| f.kind),
             modules: folder
-                .map(|f| f.modules.iter().map(|(m, _)| m.clone()).collect())
+                .map(|f| f.modules.iter().map(|m| m.name.clone()).collect())
                 .unwrap_or_default(),
             tags: folder.map(|f| f.tags.clone()).unwrap_or_default(),
             tools,

@@ -94,7 +94,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             lua.to_value(&Place {
                 path,
                 origin: folder.origin,
-                has_shared: folder.modules.iter().any(|(m, _)| m == "shared"),
+                has_shared: folder.modules.iter().any(|m| m.name == "shared"),
             })
         })?,
     )?;

@@ -178,13 +178,13 @@ fn require(lua: &Lua, folder: &FolderKey, name: &str) -> mlua::Result<Value> {
     let available: Vec<String> = toolbox
         .modules
         .iter()
-        .map(|(m, _)| format!("'.{m}'"))
+        .map(|m| format!("'.{}'", m.name))
         .collect();
     let found = toolbox
         .modules
         .iter()
-        .find(|(m, _)| m == module && !module.is_empty());
-    let Some((_, code)) = found else {
+        .find(|m| m.name == module && !module.is_empty());
+    let Some(found) = found else {
         return Err(HostError::hinted(
             format!("require('{name}'): toolbox '{}' has no such module", toolbox.name),
             format!(
@@ -194,7 +194,7 @@ fn require(lua: &Lua, folder: &FolderKey, name: &str) -> mlua::Result<Value> {
         )
         .into_lua());
     };
-    let code = code.clone().map_err(|e| HostError::new(e).into_lua())?;
+    let code = found.bytecode().map_err(|e| HostError::new(e).into_lua())?;
     let key = (folder.clone(), module.to_string());
     with_state(lua, |s| s.modules.insert(key.clone(), None))?;
     let loaded = instantiate(lua, &code, &format!("{}/{module}", toolbox.name), folder);
