@@ -2,6 +2,12 @@
 
 use serde::Deserialize;
 
+/// Tags one `.metadata` may give: they are words for search, and everything that reads
+/// them (search, docs, export) compares them with each other.
+pub const MAX_TAGS: usize = 32;
+/// The longest tag.
+pub const MAX_TAG_CHARS: usize = 64;
+
 /// The fields of `.metadata` the engine reads; others are kept by the author and ignored.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
@@ -22,6 +28,18 @@ impl Metadata {
         let meta: Metadata = serde_json::from_str(text).map_err(|e| {
             format!("{path}: invalid JSON ({e}); expected e.g. {{\"tags\": [\"text\"], \"status\": \"ready\"}}")
         })?;
+        if meta.tags.len() > MAX_TAGS {
+            return Err(format!(
+                "{path}: {} tags; give at most {MAX_TAGS}, the words a search for this should match",
+                meta.tags.len()
+            ));
+        }
+        if let Some(long) = meta.tags.iter().find(|t| t.chars().count() > MAX_TAG_CHARS) {
+            let shown: String = long.chars().take(24).collect();
+            return Err(format!(
+                "{path}: the tag \"{shown}…\" is longer than {MAX_TAG_CHARS} characters; a tag is a word or two"
+            ));
+        }
         if let Some(status) = &meta.status {
             if !matches!(status.as_str(), "ready" | "planned" | "deprecated") {
                 return Err(format!(
@@ -88,5 +106,15 @@ mod tests {
         assert!(err.contains("\"ready\""), "{err}");
         let ok = Metadata::parse(r#"{"tags": ["a"], "extra": 1}"#, "m").unwrap();
         assert_eq!(ok.tags, vec!["a"]);
+        let many = serde_json::json!({ "tags": vec!["t"; 300_000] }).to_string();
+        let err = Metadata::parse(&many, "m").unwrap_err();
+        assert!(
+            err.contains("300000 tags") && err.contains("at most 32"),
+            "{err}"
+        );
+        let long = serde_json::json!({ "tags": ["x".repeat(65)] }).to_string();
+        assert!(Metadata::parse(&long, "m")
+            .unwrap_err()
+            .contains("longer than 64"));
     }
 }

@@ -65,6 +65,15 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|_, source: String| Ok(compile(&source).err()))?,
     )?;
     t.raw_set(
+        "checkTags",
+        lua.create_function(|lua, value: Value| {
+            // The same rule the index applies when it reads `.metadata`.
+            let tags: Vec<String> = lua.from_value(value).unwrap_or_default();
+            let text = serde_json::json!({ "tags": tags }).to_string();
+            Ok(crate::assets::Metadata::parse(&text, "tags").err())
+        })?,
+    )?;
+    t.raw_set(
         "metadata",
         lua.create_function(|lua, value: Value| {
             let meta: NewMetadata = lua.from_value(value)?;

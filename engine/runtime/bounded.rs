@@ -5,9 +5,14 @@
 //! billion slots, and a plain `string.find` or `string.split` compares every position
 //! with the whole needle (quadratic). These are replaced, before the sandbox closes the
 //! libraries, by versions that check the run's deadline as they go (`table.move` in
-//! slices) or that search in linear time (`memchr`'s two-way search). A large
-//! `table.sort` without a comparator gets a Luau one, whose calls the interrupt reaches
-//! (sorting eight million numbers is a second in one C call).
+//! slices) or that search in linear time (`memchr`'s two-way search).
+//!
+//! The other class is a C loop that calls back: `table.sort` (its comparator, or `__lt`),
+//! `table.foreach`/`foreachi`, `string.gsub` (a replacement function, or a table's
+//! `__index`) and `string.format("%*")` (`__tostring`). When the callback is itself a C
+//! function (`table.sort(t, table.find)`), no Luau code ever runs and the interrupt never
+//! fires. These get a Luau frame between the loop and every callback (a comparator that
+//! calls the given one, a Luau `foreach`), so the interrupt fires once per callback.
 
 use mlua::{Function, Lua, LuaString, Table, Value, Variadic};
 
@@ -16,9 +21,69 @@ use super::deadline;
 /// Elements `table.move` copies between two looks at the deadline.
 const MOVE_SLICE: i64 = 4096;
 
-/// Arrays up to this length are sorted by the original without a comparator (a few
-/// milliseconds at most).
+/// Arrays up to this length, of numbers and strings only, are sorted by the original
+/// without a comparator (a few milliseconds at most, and no metamethod to call).
 const SORT_IN_C: usize = 1 << 16;
+
+/// Luau helpers that put a Luau frame between a C loop and each callback.
+const HELPERS: &str = r#"
+local format, pack, unpack, tostring, type, select, next =
+	string.format, table.pack, table.unpack, tostring, type, select, next
+local helpers = {}
+function helpers.less(a, b)
+	return a < b
+end
+function helpers.by(compare)
+	return function(a, b)
+		return compare(a, b)
+	end
+end
+function helpers.calling(f)
+	return function(...)
+		return f(...)
+	end
+end
+function helpers.indexing(t)
+	return function(key)
+		return t[key]
+	end
+end
+function helpers.foreachi(t, f)
+	assert(type(t) == "table", "invalid argument #1 to 'foreachi' (table expected)")
+	assert(type(f) == "function", "invalid argument #2 to 'foreachi' (function expected)")
+	for i = 1, #t do
+		local r = f(i, t[i])
+		if r ~= nil then
+			return r
+		end
+	end
+	return nil
+end
+function helpers.foreach(t, f)
+	assert(type(t) == "table", "invalid argument #1 to 'foreach' (table expected)")
+	assert(type(f) == "function", "invalid argument #2 to 'foreach' (function expected)")
+	local k, v = next(t)
+	while k ~= nil do
+		local r = f(k, v)
+		if r ~= nil then
+			return r
+		end
+		k, v = next(t, k)
+	end
+	return nil
+end
+function helpers.format(fmt, ...)
+	local args = pack(...)
+	for i = 1, args.n do
+		local kind = type(args[i])
+		if kind == "table" or kind == "userdata" then
+			args[i] = tostring(args[i])
+		end
+	end
+	return format(fmt, unpack(args, 1, args.n))
+end
+return helpers
+"#;
 
 /// Installs the bounded builtins into `globals` (before the sandbox makes them read-only).
 pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
@@ -28,20 +93,63 @@ pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         "move",
         lua.create_function(move |_, args: Variadic<Value>| table_move(&original, args))?,
     )?;
+    let helpers: Table = lua.load(HELPERS).set_name("=bounded").eval()?;
     let original: Function = table.get("sort")?;
-    let less: Function = lua
-        .load("return function(a, b) return a < b end")
-        .set_name("=table.sort")
-        .eval()?;
+    let (less, by): (Function, Function) = (helpers.get("less")?, helpers.get("by")?);
     table.raw_set(
         "sort",
-        lua.create_function(move |_, args: Variadic<Value>| table_sort(&original, &less, args))?,
+        lua.create_function(move |_, args: Variadic<Value>| {
+            table_sort(&original, &less, &by, args)
+        })?,
     )?;
+    for name in ["foreach", "foreachi"] {
+        if table.get::<Value>(name)?.is_function() {
+            table.raw_set(name, helpers.get::<Function>(name)?)?;
+        }
+    }
     let string: Table = globals.get("string")?;
     let original: Function = string.get("find")?;
     string.raw_set(
         "find",
         lua.create_function(move |_, args: Variadic<Value>| string_find(&original, args))?,
+    )?;
+    let original: Function = string.get("gsub")?;
+    let (calling, indexing): (Function, Function) =
+        (helpers.get("calling")?, helpers.get("indexing")?);
+    string.raw_set(
+        "gsub",
+        lua.create_function(move |_, mut args: Variadic<Value>| {
+            // A function or a table with a metatable could reach C code per match.
+            let wrapped = match args.get(2) {
+                Some(Value::Function(f)) if !is_luau(f) => Some(calling.call::<Value>(f.clone())?),
+                Some(Value::Table(t)) if t.metatable().is_some() => {
+                    Some(indexing.call::<Value>(t.clone())?)
+                }
+                _ => None,
+            };
+            if let Some(wrapped) = wrapped {
+                args[2] = wrapped;
+            }
+            original.call::<Variadic<Value>>(args)
+        })?,
+    )?;
+    let original: Function = string.get("format")?;
+    let format: Function = helpers.get("format")?;
+    string.raw_set(
+        "format",
+        lua.create_function(move |_, args: Variadic<Value>| {
+            // `%*` formats any value through its `__tostring`: convert those in Luau.
+            let star = matches!(args.first(), Some(Value::String(f)) if memchr::memmem::find(&f.as_bytes(), b"%*").is_some());
+            let tables = args
+                .iter()
+                .skip(1)
+                .any(|v| matches!(v, Value::Table(_) | Value::UserData(_)));
+            if star && tables {
+                format.call::<Value>(args)
+            } else {
+                original.call::<Value>(args)
+            }
+        })?,
     )?;
     let original: Function = string.get("split")?;
     string.raw_set(
@@ -97,15 +205,43 @@ fn table_move(original: &Function, args: Variadic<Value>) -> mlua::Result<Value>
     Ok(a2)
 }
 
-/// `table.sort(t)` on a large array: sorted with a Luau comparator, so the deadline reaches
-/// it; same order as the default `<`, same errors for values `<` cannot compare.
-fn table_sort(original: &Function, less: &Function, args: Variadic<Value>) -> mlua::Result<()> {
-    match (args.first(), args.get(1)) {
-        (Some(Value::Table(t)), None | Some(Value::Nil)) if t.raw_len() > SORT_IN_C => {
-            original.call((t.clone(), less.clone()))
+/// `table.sort(t [, compare])` with a Luau comparator, so the interrupt fires between
+/// comparisons: `compare` called from Luau, or Luau's `<` (same order, same errors). A
+/// small array of numbers and strings, with no comparator, goes to the original as is.
+fn table_sort(
+    original: &Function,
+    less: &Function,
+    by: &Function,
+    args: Variadic<Value>,
+) -> mlua::Result<()> {
+    let Some(Value::Table(t)) = args.first() else {
+        return original.call(args);
+    };
+    match args.get(1) {
+        None | Some(Value::Nil) if plain_and_small(t) => original.call(t.clone()),
+        None | Some(Value::Nil) => original.call((t.clone(), less.clone())),
+        Some(Value::Function(compare)) if !is_luau(compare) => {
+            original.call((t.clone(), by.call::<Function>(compare.clone())?))
         }
-        _ => original.call(args),
+        Some(_) => original.call(args),
     }
+}
+
+/// True for a function written in Luau: its every return passes the interrupt.
+fn is_luau(f: &Function) -> bool {
+    f.info().what == "Lua"
+}
+
+/// True for an array short enough, holding only numbers and strings (no metamethods).
+fn plain_and_small(t: &Table) -> bool {
+    let n = t.raw_len();
+    n <= SORT_IN_C
+        && (1..=n).all(|i| {
+            matches!(
+                t.raw_get::<Value>(i),
+                Ok(Value::Integer(_) | Value::Number(_) | Value::String(_))
+            )
+        })
 }
 
 /// Where a 1-based `init` (negative counts from the end) puts the search in `len` bytes;

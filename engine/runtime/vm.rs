@@ -158,13 +158,23 @@ fn toolbox_set(lua: &Lua, index: &AssetIndex) -> mlua::Result<Table> {
 fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let tostring: Function = globals.get("tostring")?;
     let print = lua.create_function(move |lua, args: Variadic<Value>| {
+        // Stop building the line once it passes what the cap leaves: the line lives
+        // outside the VM's heap, where the memory limit does not count it.
+        let room = with_state(lua, |s| s.limits.max_output_bytes.saturating_sub(s.printed))?;
         let mut line = String::new();
         for (i, v) in args.iter().enumerate() {
+            // Each argument may run a `__tostring`: look at the deadline between them.
+            deadline::check()?;
             if i > 0 {
                 line.push('\t');
             }
             let text: mlua::LuaString = tostring.call(v.clone())?;
-            line.push_str(&text.to_string_lossy());
+            let text = text.as_bytes();
+            let take = text.len().min(room.saturating_sub(line.len()) + 1);
+            line.push_str(&String::from_utf8_lossy(&text[..take]));
+            if line.len() > room {
+                break;
+            }
         }
         line.push('\n');
         let overflow = with_state(lua, |s| {
