@@ -399,3 +399,42 @@ fn serve_help_documents_allow_origin() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("--allow-origin <ORIGIN>"), "{help}");
 }
+
+#[test]
+fn connections_that_never_finish_their_headers_are_closed_and_others_are_served() {
+    use std::io::{Read, Write};
+    let s = Server::start(&[]);
+    // Slow clients: half a request line each, then silence.
+    let mut slow: Vec<std::net::TcpStream> = (0..200)
+        .map(|_| {
+            let mut c = std::net::TcpStream::connect(s.addr).unwrap();
+            c.write_all(b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n")
+                .unwrap();
+            c
+        })
+        .collect();
+    // A real client is still served while they wait.
+    let session = s.session();
+    let ran = s.write_file(&session, &[], "served.txt");
+    assert_eq!(ran.status, 200, "{}", ran.body);
+    // The server closes the slow ones once the header deadline passes.
+    let started = std::time::Instant::now();
+    let mut closed = 0;
+    for c in &mut slow {
+        c.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
+        let mut buf = [0u8; 512];
+        // A close reads as 0 bytes (or an error reply, or a reset); a timeout is not one.
+        match c.read(&mut buf) {
+            Ok(_) => closed += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => closed += 1,
+            Err(_) => {}
+        }
+    }
+    assert_eq!(closed, 200);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(25),
+        "slow connections were held for {:?}",
+        started.elapsed()
+    );
+}

@@ -13,6 +13,7 @@
 
 mod describe;
 mod exposed;
+mod listener;
 mod literal;
 mod origin;
 mod schema;
@@ -104,5 +105,5 @@ pub async fn serve_http(
         axum::middleware::from_fn_with_state(origins, origin::refuse_foreign_origins),
     );
     ready(bound);
-    axum::serve(listener, router).await.map_err(http)
+    listener::serve(listener, router).await.map_err(http)
 }
