@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -69,6 +70,8 @@ pub(crate) struct Connection {
     service: RunningService<RoleClient, Handler>,
     process: Option<Process>,
     redactor: Redactor,
+    /// Set when the connection failed under a call: the next call starts afresh.
+    broken: AtomicBool,
 }
 
 /// Why a call ended without a result from the server.
@@ -184,6 +187,7 @@ impl Connection {
                     service,
                     process: Some(process),
                     redactor,
+                    broken: AtomicBool::new(false),
                 })
             }
             Transport::Http { url, headers } => {
@@ -231,6 +235,7 @@ impl Connection {
                     service,
                     process: None,
                     redactor,
+                    broken: AtomicBool::new(false),
                 })
             }
         }
@@ -239,7 +244,10 @@ impl Connection {
     /// True while calls can go through: the session is open and the process (if any)
     /// runs and has written nothing but messages.
     pub(crate) fn is_alive(&self) -> bool {
-        if self.service.is_closed() || self.service.peer().is_transport_closed() {
+        if self.broken.load(Ordering::SeqCst)
+            || self.service.is_closed()
+            || self.service.peer().is_transport_closed()
+        {
             return false;
         }
         match &self.process {
@@ -332,6 +340,7 @@ impl Connection {
                 message: cut(&self.redactor.redact(&data.message), MAX_MESSAGE_BYTES),
             },
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                self.broken.store(true, Ordering::SeqCst);
                 let detail = error.to_string();
                 match &self.process {
                     Some(process) => {
