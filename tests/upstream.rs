@@ -702,3 +702,134 @@ fn cli_sync_prints_each_server_and_fails_on_any_failure() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("time: 2 tools"));
 }
+
+/// `target/<profile>/examples/upstream_client`, built for these tests (`cargo test`
+/// builds examples too, but `cargo test --test upstream` does not).
+fn example_client() -> &'static PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let profile_dir = Path::new(env!("CARGO_BIN_EXE_codemode")).parent().unwrap();
+        let target = profile_dir.parent().unwrap();
+        let mut build = Command::new(env!("CARGO"));
+        build
+            .current_dir(root())
+            .args(["build", "--quiet", "--example", "upstream_client"])
+            .env("CARGO_TARGET_DIR", target);
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            build.arg("--release");
+        }
+        let out = build.output().expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "cannot build examples/upstream_client.rs:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        profile_dir.join("examples/upstream_client")
+    })
+}
+
+/// The official conformance suite's client scenarios, against engine/upstream.
+fn conformance(scenario: &str) {
+    let suite = installed().join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    let client = example_client();
+    let _serial = serial();
+    let results = tempfile::tempdir().unwrap();
+    let out = Command::new("node")
+        .arg(&suite)
+        .args([
+            "client",
+            "--scenario",
+            scenario,
+            "--timeout",
+            "60000",
+            "--command",
+        ])
+        .arg(format!("{} conformance", client.display()))
+        .arg("--output-dir")
+        .arg(results.path())
+        .output()
+        .expect("node runs the conformance suite");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let failed = |why: &str| -> ! {
+        panic!(
+            "conformance scenario {scenario}: {why} ({}):\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    if !out.status.success() {
+        failed("not passed");
+    }
+    // The checks themselves, as the suite saved them: none failed, at least one passed.
+    let mut statuses = Vec::new();
+    for run in std::fs::read_dir(results.path()).unwrap().flatten() {
+        let checks: Value =
+            serde_json::from_str(&std::fs::read_to_string(run.path().join("checks.json")).unwrap())
+                .unwrap();
+        for check in checks.as_array().unwrap() {
+            statuses.push((check["id"].to_string(), check["status"].to_string()));
+        }
+    }
+    if statuses.iter().any(|(_, s)| s.contains("FAILURE")) {
+        failed(&format!("a check failed: {statuses:?}"));
+    }
+    if !statuses.iter().any(|(_, s)| s.contains("SUCCESS")) {
+        failed("no check passed");
+    }
+}
+
+#[test]
+fn conformance_initialize() {
+    conformance("initialize");
+}
+
+#[test]
+fn conformance_tools_call() {
+    conformance("tools_call");
+}
+
+/// SIGTERM to a process holding servers ends them too (its handler kills their process
+/// groups, then the process dies of the signal as before).
+#[test]
+fn sigterm_leaves_no_orphans() {
+    let client = example_client();
+    let _serial = serial();
+    let dir = world(json!({
+        "everything": everything_stdio(),
+        "slow": fixture_server("slow", &[]),
+    }));
+    let mut child = Command::new(client)
+        .arg("hold")
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    use std::io::BufRead;
+    let mut pids = Vec::new();
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if line == "ready" {
+            break;
+        }
+        if let Some(pid) = line.rsplit(' ').next().and_then(|p| p.parse::<u32>().ok()) {
+            pids.push(pid);
+        }
+    }
+    assert_eq!(pids.len(), 2, "both servers started");
+    assert!(pids.iter().all(|&p| !is_dead(p)));
+    // SAFETY: signalling our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        status.signal(),
+        Some(libc::SIGTERM),
+        "it still dies of SIGTERM"
+    );
+    for pid in pids {
+        assert!(wait_dead(pid), "server process {pid} outlived its client");
+    }
+}
