@@ -382,6 +382,14 @@ fn everything_over_streamable_http() {
         Duration::from_secs(15),
     )
     .unwrap_err();
+    eprintln!("after the server went away: {err}");
+    assert!(
+        matches!(
+            err,
+            UpstreamError::Crashed { .. } | UpstreamError::StartFailed { .. }
+        ),
+        "{err:?}"
+    );
     assert!(!format!("{err} {err:?}").contains(SECRET), "{err}");
     let _server = HttpServer::start(Some(port));
     let mut result = call(&u, "everything_http", "echo", json!({"message": "back"}));

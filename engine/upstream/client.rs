@@ -215,7 +215,10 @@ impl Connection {
                     Ok(Ok(service)) => service,
                     Ok(Err(e)) => {
                         return Err(failed(
-                            format!("cannot connect to {url}: {e}"),
+                            format!(
+                                "cannot connect to {url}: {}",
+                                transport_reason(&e.to_string())
+                            ),
                             String::new(),
                         ))
                     }
@@ -365,7 +368,10 @@ impl Connection {
                     None => UpstreamError::Crashed {
                         server: self.server.clone(),
                         call: label.to_string(),
-                        how: format!("dropped the connection ({})", self.redactor.redact(&detail)),
+                        how: format!(
+                            "dropped the connection ({})",
+                            self.redactor.redact(transport_reason(&detail))
+                        ),
                         stderr: String::new(),
                     },
                 }
@@ -408,6 +414,14 @@ async fn settle(process: &Process) {
         let _ = tail.wait_for(|done| *done).await;
     })
     .await;
+}
+
+/// rmcp's transport errors name the transport's Rust type before the reason
+/// (`Transport [rmcp::...<reqwest::...>] error: Client error: ...`); keep the reason.
+fn transport_reason(detail: &str) -> &str {
+    detail
+        .rsplit_once("] error: ")
+        .map_or(detail, |(_, reason)| reason)
 }
 
 fn describe_exit(status: std::process::ExitStatus) -> String {

@@ -35,9 +35,9 @@ pub enum UpstreamError {
         stderr: String,
     },
     /// The server's process ended (or its connection dropped) while the call was running.
-    /// The next call starts it again.
+    /// The next call starts it (or connects) again.
     #[error(
-        "MCP server '{server}' {how} while {call} was running; the next call starts it again{}",
+        "MCP server '{server}' {how} while {call} was running; the next call starts or reconnects it{}",
         tail_text(stderr)
     )]
     Crashed {
@@ -76,6 +76,16 @@ pub enum UpstreamError {
         /// The call, as `server.tool`.
         call: String,
         /// The server's message (text content), cut and with secrets masked.
+        message: String,
+    },
+    /// The catalogue cache could not be written.
+    #[error(
+        "cannot write the catalogue cache in {dir}: {message}; check that the folder is writable"
+    )]
+    Cache {
+        /// The cache folder.
+        dir: String,
+        /// What failed.
         message: String,
     },
     /// The engine's own runtime could not be created or has shut down.

@@ -338,12 +338,13 @@ impl Shared {
     }
 
     fn store(&self, server: &Server, tools: &[Value]) -> Result<Catalogue, UpstreamError> {
-        let catalogue = self.cache.write(&server.config, tools).map_err(|e| {
-            UpstreamError::Runtime(format!(
-                "cannot write the catalogue cache in {}: {e}",
-                self.cache.dir().display()
-            ))
-        })?;
+        let catalogue =
+            self.cache
+                .write(&server.config, tools)
+                .map_err(|e| UpstreamError::Cache {
+                    dir: self.cache.dir().display().to_string(),
+                    message: e.to_string(),
+                })?;
         if let Some(listener) = &self.options.on_catalogue_change {
             listener(&server.config.name);
         }
