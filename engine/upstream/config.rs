@@ -13,7 +13,8 @@
 //! or server that cannot be used becomes a [`ConfigProblem`] naming the file, the server
 //! and the fix, and the other servers are still returned. Fields other clients use
 //! (`disabled`, `autoApprove`, `timeout`, ...) are ignored; `"disabled": true` leaves the
-//! server out.
+//! server out. As in Claude Code, `${NAME}` and `${NAME:-default}` in a string value are
+//! replaced by codemode's environment variable `NAME`, so a token can stay out of the file.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -389,7 +390,7 @@ fn string_field(
 ) -> Result<Option<String>, String> {
     match fields.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::String(s)) => expand(s, key).map(Some),
         Some(other) => Err(format!(
             "\"{key}\" must be a string, not {}",
             json_kind(other)
@@ -404,7 +405,7 @@ fn string_list(fields: &serde_json::Map<String, Value>, key: &str) -> Result<Vec
             .iter()
             .enumerate()
             .map(|(i, item)| match item {
-                Value::String(s) => Ok(s.clone()),
+                Value::String(s) => expand(s, &format!("{key}[{i}]")),
                 Value::Number(n) => Ok(n.to_string()),
                 Value::Bool(b) => Ok(b.to_string()),
                 other => Err(format!(
@@ -432,7 +433,7 @@ fn string_map(
             .iter()
             .map(|(k, v)| {
                 let value = match v {
-                    Value::String(s) => s.clone(),
+                    Value::String(s) => expand(s, &format!("{key}.{k}"))?,
                     Value::Number(n) => n.to_string(),
                     Value::Bool(b) => b.to_string(),
                     other => {
@@ -458,6 +459,65 @@ fn string_map(
             json_kind(other)
         )),
     }
+}
+
+/// Replaces `${NAME}` and `${NAME:-default}` with codemode's environment. The error names
+/// the variable and the field, never the value (env and header values are secrets).
+fn expand(text: &str, field: &str) -> Result<String, String> {
+    expand_with(text, field, |name| std::env::var(name).ok())
+}
+
+fn expand_with(
+    text: &str,
+    field: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<String, String> {
+    if !text.contains("${") {
+        return Ok(text.to_string());
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            return Err(format!(
+                "\"{field}\" has a '${{' without its '}}'; write ${{NAME}} or ${{NAME:-default}}"
+            ));
+        };
+        let inner = &after[..end];
+        let (name, default) = match inner.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (inner, None),
+        };
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(format!(
+                "\"{field}\" has ${{{}}}, which is not a variable name; write ${{NAME}} or ${{NAME:-default}}",
+                cut_name(inner)
+            ));
+        }
+        match (lookup(name), default) {
+            (Some(value), _) => out.push_str(&value),
+            (None, Some(default)) => out.push_str(default),
+            (None, None) => {
+                return Err(format!(
+                    "\"{field}\" uses ${{{name}}}, which is not set in codemode's environment; set it, or write ${{{name}:-default}}"
+                ))
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn cut_name(name: &str) -> String {
+    name.chars().take(40).collect()
 }
 
 fn json_kind(v: &Value) -> &'static str {
@@ -560,6 +620,38 @@ mod tests {
         assert!(text
             .iter()
             .all(|t| t.starts_with("/w/.codemode/mcp.json: ")));
+    }
+
+    #[test]
+    fn environment_variables_expand() {
+        let lookup = |name: &str| (name == "TOKEN").then(|| "abc".to_string());
+        assert_eq!(
+            expand_with("Bearer ${TOKEN}", "f", lookup).unwrap(),
+            "Bearer abc"
+        );
+        assert_eq!(
+            expand_with("${NOPE:-x}/${TOKEN}$", "f", lookup).unwrap(),
+            "x/abc$"
+        );
+        let err = expand_with("${NOPE}", "env.KEY", lookup).unwrap_err();
+        assert!(
+            err.contains("\"env.KEY\" uses ${NOPE}, which is not set"),
+            "{err}"
+        );
+        assert!(expand_with("${a b}", "f", lookup)
+            .unwrap_err()
+            .contains("not a variable name"));
+        assert!(expand_with("${TOKEN", "f", lookup)
+            .unwrap_err()
+            .contains("without its"));
+        // Through a whole file, with codemode's own environment.
+        let c = parse(
+            r#"{"mcpServers": {"a": {"command": "${CODEMODE_SURELY_UNSET_VAR:-srv}", "args": ["${CODEMODE_SURELY_UNSET_VAR}"]}}}"#,
+        );
+        assert!(c.servers.is_empty());
+        assert!(c.problems[0]
+            .message
+            .contains("\"args[0]\" uses ${CODEMODE_SURELY_UNSET_VAR}"));
     }
 
     #[test]
