@@ -10,6 +10,8 @@
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //! - [`search`] ranks tools, toolboxes and workflows for `tools.search`;
+//! - [`upstream`] reads `mcpServers` configurations and calls the tools of those MCP
+//!   servers (started lazily, cached catalogues, deadlines, cancellation);
 //!
 //! The command line (`engine/cli/`) is a thin binary over this library.
 
@@ -24,6 +26,7 @@ pub mod repl;
 pub mod runtime;
 pub mod search;
 pub mod types;
+pub mod upstream;
 pub mod vfs;
 
 pub use registry::{Registry, Watcher};

@@ -5,6 +5,7 @@ mod check;
 mod docs;
 mod exec;
 mod list;
+mod mcp;
 mod registry;
 mod repl;
 mod run;
@@ -101,6 +102,11 @@ enum Command {
     Registry {
         #[command(subcommand)]
         command: registry::RegistryCommand,
+    },
+    /// Upstream MCP servers (configured in .codemode/mcp.json): `mcp sync [SERVER]`
+    Mcp {
+        #[command(subcommand)]
+        command: mcp::McpCommand,
     },
     /// MCP server on stdio (tool_exec, search_tools); --http ADDR for streamable HTTP
     Serve(serve::ServeArgs),
@@ -211,6 +217,7 @@ pub fn main() -> ExitCode {
         Command::Types { out } => types::types(&cli, out.as_deref()),
         Command::Docs { out } => docs::docs(&cli, out),
         Command::Registry { command } => registry::registry(&cli, command),
+        Command::Mcp { command } => mcp::mcp(&cli, command),
         Command::Serve(args) => serve::serve(&cli, args),
         Command::Call { words } => call::call(&cli, words),
         Command::Repl => repl::repl(&cli),

@@ -1,0 +1,85 @@
+//! `codemode mcp sync [SERVER]`: start the configured MCP servers, fetch their tools and
+//! store them in the catalogue cache, printing what came back per server.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Subcommand;
+use codemode::upstream::{self, UpstreamOptions, Upstreams};
+
+use super::Cli;
+
+/// What `codemode mcp` does.
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Start the configured MCP servers (or one), fetch their tools and update the cache
+    /// in .codemode/cache/mcp/; exit 1 if any server failed
+    Sync {
+        /// Only this server (its toolbox name)
+        server: Option<String>,
+        /// Another mcpServers file to read after <world>/.codemode/mcp.json (repeatable)
+        #[arg(long, value_name = "FILE")]
+        mcp_config: Vec<PathBuf>,
+    },
+}
+
+/// Runs one `mcp` subcommand.
+pub fn mcp(cli: &Cli, command: &McpCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        McpCommand::Sync { server, mcp_config } => sync(cli, server.as_deref(), mcp_config),
+    }
+}
+
+fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let world = match &cli.world {
+        Some(w) => w.clone(),
+        None => std::env::current_dir()
+            .context("cannot read the current directory; pass --world DIR")?,
+    };
+    let configs = upstream::load(&world, extra);
+    let mut failed = false;
+    for problem in &configs.problems {
+        eprintln!("problem: {problem}");
+        failed = true;
+    }
+    if configs.servers.is_empty() {
+        println!(
+            "no MCP servers configured; add them under \"mcpServers\" in {}",
+            world.join(upstream::config::DEFAULT_CONFIG).display()
+        );
+        return Ok(if failed {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
+    let upstreams = Upstreams::new(&world, &configs, UpstreamOptions::default())?;
+    for report in upstreams.sync(server) {
+        match report.result {
+            Ok(catalogue) => {
+                let names: Vec<&str> = catalogue.tools.iter().map(|t| t.name.as_str()).collect();
+                println!(
+                    "{}: {} tool{}: {}",
+                    report.server,
+                    names.len(),
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(", ")
+                );
+                for problem in &catalogue.problems {
+                    println!("  note: {problem}");
+                }
+            }
+            Err(error) => {
+                failed = true;
+                println!("{}: failed", report.server);
+                eprintln!("{}: {error}", report.server);
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

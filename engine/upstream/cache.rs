@@ -1,0 +1,227 @@
+//! The catalogue cache: each server's `tools/list` answer, kept under
+//! `<world>/.codemode/cache/mcp/` so that listing, search and types never start a server.
+//!
+//! A file is named `<server>-<key>.json`, where the key is a hash of everything in the
+//! server's configuration (command, arguments, environment, working directory, or URL and
+//! headers): a changed configuration is a different file, so a stale answer is never used
+//! for a new command line. Secrets enter only the hash; the file holds the server's name,
+//! the key, the time and the raw tools, nothing from `env` or `headers`. Files are written
+//! atomically (a hidden temporary file beside it, fsync, rename).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::catalogue::Catalogue;
+use super::config::{ServerConfig, Transport};
+
+/// Where the cache lives, relative to the world.
+pub const CACHE_DIR: &str = ".codemode/cache/mcp";
+
+/// Format of the files; a file of another version is ignored (as if never fetched).
+const VERSION: u64 = 1;
+
+/// Files larger than this are not read (a hostile server's answer must not fill memory
+/// at every listing).
+const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// The cache of one world.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    /// The cache under `world`.
+    pub fn new(world: &Path) -> Self {
+        Self {
+            dir: world.join(CACHE_DIR),
+        }
+    }
+
+    /// The folder holding the files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file that holds (or would hold) `server`'s catalogue.
+    pub fn path(&self, server: &ServerConfig) -> PathBuf {
+        self.dir
+            .join(format!("{}-{}.json", server.name, key(server)))
+    }
+
+    /// The catalogue last fetched for this exact configuration, if any. Never starts the
+    /// server. An unreadable or foreign file is treated as missing (and logged).
+    pub fn read(&self, server: &ServerConfig) -> Option<Catalogue> {
+        let path = self.path(server);
+        let size = std::fs::metadata(&path).ok()?.len();
+        if size > MAX_FILE_BYTES {
+            tracing::warn!(
+                "{}: {size} bytes, over the cache's limit; ignored",
+                path.display()
+            );
+            return None;
+        }
+        let text = std::fs::read_to_string(&path).ok()?;
+        let parsed: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                tracing::warn!(
+                    "{}: not JSON ({e}); run `codemode mcp sync` again",
+                    path.display()
+                );
+                return None;
+            }
+        };
+        if parsed.get("version").and_then(Value::as_u64) != Some(VERSION)
+            || parsed.get("key").and_then(Value::as_str) != Some(key(server).as_str())
+        {
+            return None;
+        }
+        let fetched = parsed
+            .get("fetchedAtMs")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        let tools = parsed.get("tools").and_then(Value::as_array)?;
+        Some(Catalogue::from_raw(&server.name, fetched, tools))
+    }
+
+    /// Stores `tools` (the raw `tools/list` items) for `server` and removes the files of
+    /// its earlier configurations. Returns the catalogue as a reader will see it.
+    pub fn write(&self, server: &ServerConfig, tools: &[Value]) -> std::io::Result<Catalogue> {
+        std::fs::create_dir_all(&self.dir)?;
+        let fetched = now_ms();
+        let key = key(server);
+        let body = json!({
+            "version": VERSION,
+            "server": server.name,
+            "key": key,
+            "fetchedAtMs": fetched,
+            "tools": tools,
+        });
+        let bytes = serde_json::to_vec(&body).map_err(std::io::Error::other)?;
+        let name = format!("{}-{key}.json", server.name);
+        let temp = self.dir.join(crate::vfs::atomic::temp_name(&name));
+        let written = (|| {
+            let mut file = std::fs::File::create_new(&temp)?;
+            file.write_all(&bytes)?;
+            file.sync_all()?;
+            std::fs::rename(&temp, self.dir.join(&name))
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        written?;
+        self.remove_others(server, &name);
+        Ok(Catalogue::from_raw(&server.name, fetched, tools))
+    }
+
+    /// Removes `server`'s files other than `keep` (earlier configurations).
+    fn remove_others(&self, server: &ServerConfig, keep: &str) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let prefix = format!("{}-", server.name);
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            // `<server>-<32 hex>.json` exactly: another server's name may extend this one's.
+            let Some(rest) = name.strip_prefix(&prefix) else {
+                continue;
+            };
+            let is_ours = rest.len() == 37
+                && rest.ends_with(".json")
+                && rest[..32].bytes().all(|b| b.is_ascii_hexdigit());
+            if is_ours && name != keep {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// A hash of the whole configuration (secrets included, so a changed token is a new
+/// key), as 32 hex digits. Only the hash is ever written.
+pub(crate) fn key(server: &ServerConfig) -> String {
+    let canonical = match &server.transport {
+        Transport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => json!({
+            "name": server.name,
+            "stdio": {
+                "command": command,
+                "args": args,
+                "env": env.iter().map(|(k, v)| (k.clone(), Value::from(v.expose()))).collect::<serde_json::Map<_, _>>(),
+                "cwd": cwd.as_ref().map(|c| c.to_string_lossy().into_owned()),
+            }
+        }),
+        Transport::Http { url, headers } => json!({
+            "name": server.name,
+            "http": {
+                "url": url,
+                "headers": headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), Value::from(v.expose()))).collect::<serde_json::Map<_, _>>(),
+            }
+        }),
+    };
+    let mut hasher = Sha256::new();
+    hasher.update(b"codemode-mcp-catalogue-v1\0");
+    hasher.update(canonical.to_string().as_bytes());
+    hasher.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::upstream::config::parse_text;
+
+    fn server(token: &str) -> ServerConfig {
+        let text = format!(
+            r#"{{"mcpServers": {{"files": {{"command": "srv", "args": ["--x"], "env": {{"API_TOKEN": "{token}"}}}}}}}}"#
+        );
+        parse_text(Path::new("/w/mcp.json"), &text)
+            .servers
+            .remove(0)
+    }
+
+    #[test]
+    fn round_trip_keyed_by_config_without_secrets() {
+        let world = tempfile::tempdir().unwrap();
+        let cache = Cache::new(world.path());
+        let old = server("token-one-xyz");
+        let new = server("token-two-xyz");
+        assert_ne!(key(&old), key(&new));
+        assert!(cache.read(&old).is_none());
+        let tools = vec![json!({"name": "read-file", "inputSchema": {"type": "object"}})];
+        cache.write(&old, &tools).unwrap();
+        assert_eq!(cache.read(&old).unwrap().tools[0].name, "read_file");
+        assert!(
+            cache.read(&new).is_none(),
+            "another configuration is another entry"
+        );
+        cache.write(&new, &tools).unwrap();
+        let files: Vec<_> = std::fs::read_dir(cache.dir()).unwrap().flatten().collect();
+        assert_eq!(files.len(), 1, "the old configuration's file is removed");
+        let name = files[0].file_name().into_string().unwrap();
+        let text = std::fs::read_to_string(files[0].path()).unwrap();
+        for secret in ["token-two-xyz", "API_TOKEN", "--x"] {
+            assert!(
+                !name.contains(secret) && !text.contains(secret),
+                "{name}: {text}"
+            );
+        }
+        assert!(name.starts_with("files-") && name.ends_with(".json"));
+    }
+}

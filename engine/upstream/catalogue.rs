@@ -1,0 +1,115 @@
+//! A server's tools as codemode knows them: its `tools/list` answer, with each tool's
+//! name mapped to a Luau identifier (the original is kept for the call).
+
+use serde_json::Value;
+
+use super::names::NameMap;
+
+/// One upstream tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpstreamTool {
+    /// The member name scripts use (`tools.<server>.<name>`): a Luau identifier.
+    pub name: String,
+    /// The tool's name on the server, sent in `tools/call`.
+    pub original: String,
+    /// Its `title`, if the server gave one.
+    pub title: Option<String>,
+    /// Its `description` ("" when the server gave none).
+    pub description: String,
+    /// Its `inputSchema` (a JSON Schema object).
+    pub input_schema: Value,
+    /// Its `outputSchema`, when the server declares structured results.
+    pub output_schema: Option<Value>,
+    /// Its `annotations` (`readOnlyHint`, ...), as the server sent them.
+    pub annotations: Option<Value>,
+}
+
+/// A server's tools, as last fetched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalogue {
+    /// The server's toolbox name.
+    pub server: String,
+    /// When `tools/list` was answered, in milliseconds since the Unix epoch.
+    pub fetched_at_ms: u64,
+    /// The tools, in the server's order.
+    pub tools: Vec<UpstreamTool>,
+    /// Tools left out (no name, not an object) and names that collided.
+    pub problems: Vec<String>,
+}
+
+impl Catalogue {
+    /// Builds the catalogue from the raw `tools` array of one or more `tools/list` pages.
+    pub fn from_raw(server: &str, fetched_at_ms: u64, raw: &[Value]) -> Self {
+        let mut problems = Vec::new();
+        let originals: Vec<Option<&str>> = raw
+            .iter()
+            .map(|t| t.get("name").and_then(Value::as_str))
+            .collect();
+        let mut names = NameMap::new(originals.iter().flatten().copied());
+        let mut seen = std::collections::BTreeSet::new();
+        let mut tools = Vec::new();
+        for (i, (tool, original)) in raw.iter().zip(&originals).enumerate() {
+            let Some(original) = original.filter(|n| !n.is_empty()) else {
+                problems.push(format!("tool #{} has no name; left out", i + 1));
+                continue;
+            };
+            if !seen.insert(original) {
+                problems.push(format!(
+                    "the server lists '{original}' twice; the first one is used"
+                ));
+                continue;
+            }
+            let (name, note) = names.assign(original);
+            problems.extend(note);
+            let text = |key: &str| tool.get(key).and_then(Value::as_str).map(str::to_string);
+            let input_schema = match tool.get("inputSchema") {
+                Some(schema @ Value::Object(_)) => schema.clone(),
+                _ => serde_json::json!({ "type": "object" }),
+            };
+            tools.push(UpstreamTool {
+                name,
+                original: original.to_string(),
+                title: text("title"),
+                description: text("description").unwrap_or_default(),
+                input_schema,
+                output_schema: tool.get("outputSchema").filter(|s| s.is_object()).cloned(),
+                annotations: tool.get("annotations").filter(|a| a.is_object()).cloned(),
+            });
+        }
+        Self {
+            server: server.to_string(),
+            fetched_at_ms,
+            tools,
+            problems,
+        }
+    }
+
+    /// The tool scripts call `name` (the mapped identifier).
+    pub fn tool(&self, name: &str) -> Option<&UpstreamTool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn maps_names_and_reports_what_it_leaves_out() {
+        let raw = vec![
+            json!({"name": "read-file", "description": "Read.", "inputSchema": {"type": "object"}}),
+            json!({"name": "read_file"}),
+            json!({"name": "read_file"}),
+            json!({"description": "nameless"}),
+            json!({"name": "end", "outputSchema": {"type": "object"}}),
+        ];
+        let c = Catalogue::from_raw("fs", 7, &raw);
+        let names: Vec<&str> = c.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["read_file_2", "read_file", "end_"]);
+        assert_eq!(c.tool("read_file_2").unwrap().original, "read-file");
+        assert_eq!(c.tool("end_").unwrap().original, "end");
+        assert!(c.tool("end_").unwrap().output_schema.is_some());
+        assert_eq!(c.problems.len(), 3, "{:?}", c.problems);
+    }
+}

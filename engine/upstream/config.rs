@@ -1,0 +1,686 @@
+//! The `mcpServers` configuration that Claude Desktop, Cursor and Claude Code share:
+//!
+//! ```json
+//! { "mcpServers": {
+//!     "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."],
+//!                "env": { "TOKEN": "..." }, "cwd": "/tmp" },
+//!     "remote": { "type": "http", "url": "http://127.0.0.1:8080/mcp",
+//!                 "headers": { "Authorization": "Bearer ..." } } } }
+//! ```
+//!
+//! Read from `<world>/.codemode/mcp.json` (hidden, so no script can rewrite it through
+//! `vfs`) and from any number of extra files. Reading never fails as a whole: each file
+//! or server that cannot be used becomes a [`ConfigProblem`] naming the file, the server
+//! and the fix, and the other servers are still returned. Fields other clients use
+//! (`disabled`, `autoApprove`, `timeout`, ...) are ignored; `"disabled": true` leaves the
+//! server out. As in Claude Code, `${NAME}` and `${NAME:-default}` in a string value are
+//! replaced by codemode's environment variable `NAME`, so a token can stay out of the file.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::names::{is_identifier, luau_name};
+use super::secret::{Redactor, Secret};
+use crate::assets::names::RESERVED;
+
+/// Where a world keeps its own server list, relative to the world.
+pub const DEFAULT_CONFIG: &str = ".codemode/mcp.json";
+
+/// How codemode reaches one server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// A local process speaking MCP on its stdin and stdout.
+    Stdio {
+        /// The program (found on `PATH` if it has no slash).
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Added to the inherited environment. Secret: never shown.
+        env: BTreeMap<String, Secret>,
+        /// Its working directory (relative paths are relative to the config file's
+        /// folder); the world when not given.
+        cwd: Option<PathBuf>,
+    },
+    /// A remote server speaking streamable HTTP.
+    Http {
+        /// The endpoint, e.g. `http://127.0.0.1:3001/mcp`.
+        url: String,
+        /// Sent with every request. Secret: never shown.
+        headers: BTreeMap<String, Secret>,
+    },
+}
+
+/// One usable server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// Its toolbox name: a Luau identifier (`my-server` becomes `my_server`).
+    pub name: String,
+    /// Its name in the file.
+    pub original_name: String,
+    /// The file it came from.
+    pub file: PathBuf,
+    /// How to reach it.
+    pub transport: Transport,
+}
+
+impl ServerConfig {
+    /// Masks this server's secrets in text that came back from it.
+    pub(crate) fn redactor(&self) -> Redactor {
+        match &self.transport {
+            Transport::Stdio { env, .. } => Redactor::new(env.values()),
+            Transport::Http { headers, .. } => Redactor::new(headers.values()),
+        }
+    }
+
+    /// `stdio` or `http`, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self.transport {
+            Transport::Stdio { .. } => "stdio",
+            Transport::Http { .. } => "http",
+        }
+    }
+}
+
+/// A file or a server that could not be used, and what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigProblem {
+    /// The file.
+    pub file: PathBuf,
+    /// The server's name in the file, when the problem is one server's.
+    pub server: Option<String>,
+    /// What is wrong and the fix.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.server {
+            Some(server) => write!(
+                f,
+                "{}: server '{server}': {}",
+                self.file.display(),
+                self.message
+            ),
+            None => write!(f, "{}: {}", self.file.display(), self.message),
+        }
+    }
+}
+
+/// What reading the configuration found.
+#[derive(Debug, Clone, Default)]
+pub struct Configs {
+    /// Usable servers, each toolbox name once (the world's file first; in a file, names
+    /// that already are identifiers before mapped ones).
+    pub servers: Vec<ServerConfig>,
+    /// Everything that could not be used.
+    pub problems: Vec<ConfigProblem>,
+}
+
+impl Configs {
+    /// The server with this toolbox name.
+    pub fn get(&self, name: &str) -> Option<&ServerConfig> {
+        self.servers.iter().find(|s| s.name == name)
+    }
+}
+
+/// Reads `<world>/.codemode/mcp.json` (if it exists) and then each of `extra` (which must
+/// exist). A server whose toolbox name an earlier one already took is reported, not used.
+pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
+    let mut configs = Configs::default();
+    let default = world.join(DEFAULT_CONFIG);
+    if default.exists() {
+        read_file(&default, &mut configs);
+    }
+    for file in extra {
+        read_file(file, &mut configs);
+    }
+    configs
+}
+
+/// Reads one file into `configs`.
+pub fn read_file(file: &Path, configs: &mut Configs) {
+    let problem = |message: String| ConfigProblem {
+        file: file.to_path_buf(),
+        server: None,
+        message,
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => {
+            configs.problems.push(problem(format!(
+                "cannot read it ({e}); check the path given with --mcp-config"
+            )));
+            return;
+        }
+    };
+    let parsed = parse_text(file, &text);
+    configs.problems.extend(parsed.problems);
+    for server in parsed.servers {
+        if let Some(earlier) = configs.get(&server.name) {
+            configs.problems.push(ConfigProblem {
+                file: file.to_path_buf(),
+                server: Some(server.original_name.clone()),
+                message: format!(
+                    "its toolbox name '{}' is already used by server '{}' in {}; rename one of them",
+                    server.name,
+                    earlier.original_name,
+                    earlier.file.display()
+                ),
+            });
+        } else {
+            configs.servers.push(server);
+        }
+    }
+}
+
+/// Parses one file's text (`file` is only used in messages and to resolve `cwd`).
+pub fn parse_text(file: &Path, text: &str) -> Configs {
+    let mut out = Configs::default();
+    let problem = |server: Option<&str>, message: String| ConfigProblem {
+        file: file.to_path_buf(),
+        server: server.map(str::to_string),
+        message,
+    };
+    let root: Value = match serde_json::from_str(text.trim_start_matches('\u{feff}')) {
+        Ok(v) => v,
+        Err(e) => {
+            out.problems.push(problem(
+                None,
+                format!(
+                    "not valid JSON at line {}, column {}: {e}; fix the file (a trailing comma or a missing quote is the usual cause)",
+                    e.line(),
+                    e.column()
+                ),
+            ));
+            return out;
+        }
+    };
+    // Claude Desktop, Cursor and Claude Code write `mcpServers`; VS Code writes `servers`.
+    let servers = match root.get("mcpServers").or_else(|| root.get("servers")) {
+        Some(Value::Object(servers)) => servers,
+        Some(_) => {
+            out.problems.push(problem(
+                None,
+                "\"mcpServers\" must be an object of servers by name: {\"mcpServers\": {\"name\": {\"command\": ...}}}".into(),
+            ));
+            return out;
+        }
+        None => {
+            out.problems.push(problem(
+                None,
+                "no \"mcpServers\" object; write {\"mcpServers\": {\"name\": {\"command\": \"...\", \"args\": [...]}}}".into(),
+            ));
+            return out;
+        }
+    };
+    // A name that already is an identifier keeps it; a mapped name that would take it
+    // (`a-b` beside `a_b`) is the one reported.
+    let mut parsed: Vec<ServerConfig> = Vec::new();
+    for (original, entry) in servers {
+        match server(file, original, entry) {
+            Ok(Some(server)) => parsed.push(server),
+            Ok(None) => {}
+            Err(message) => out.problems.push(problem(Some(original), message)),
+        }
+    }
+    parsed.sort_by_key(|s| s.name != s.original_name);
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    for server in parsed {
+        if let Some(other) = names.get(&server.name) {
+            out.problems.push(problem(
+                Some(&server.original_name),
+                format!(
+                    "its toolbox name '{}' is also the name of server '{other}' in this file; rename one of them",
+                    server.name
+                ),
+            ));
+            continue;
+        }
+        names.insert(server.name.clone(), server.original_name.clone());
+        out.servers.push(server);
+    }
+    out
+}
+
+/// One entry of `mcpServers`; `Ok(None)` for a disabled one.
+fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerConfig>, String> {
+    let Value::Object(fields) = entry else {
+        return Err("must be an object such as {\"command\": \"npx\", \"args\": [...]} or {\"url\": \"http://...\"}".into());
+    };
+    if fields.get("disabled") == Some(&Value::Bool(true)) {
+        return Ok(None);
+    }
+    let name = toolbox_name(original)?;
+    let command = string_field(fields, "command")?;
+    let url = string_field(fields, "url")?;
+    let kind = string_field(fields, "type")?;
+    let kind = match kind.as_deref() {
+        None => None,
+        Some("stdio") => Some(Kind::Stdio),
+        Some("http" | "streamable-http" | "streamableHttp" | "streamable_http") => Some(Kind::Http),
+        Some("sse") => {
+            return Err("uses the SSE transport (\"type\": \"sse\"), which codemode does not support; if the server also offers streamable HTTP (often at /mcp instead of /sse), set \"type\": \"http\" and that \"url\"".into())
+        }
+        Some(other) => {
+            return Err(format!(
+                "unknown \"type\": \"{other}\"; use \"stdio\" (with \"command\") or \"http\" (with \"url\")"
+            ))
+        }
+    };
+    let kind = match (command.is_some(), url.is_some(), kind) {
+        (true, true, _) => {
+            return Err("has both \"command\" and \"url\"; keep \"command\" for a local server or \"url\" for a remote one".into())
+        }
+        (false, false, Some(Kind::Http)) => {
+            return Err("is \"type\": \"http\" but has no \"url\"; add \"url\": \"http://host:port/mcp\"".into())
+        }
+        (false, false, _) => {
+            return Err("has no \"command\" (or \"url\"); add \"command\": \"program\" and \"args\": [...] for a local server, or \"url\" for a remote one".into())
+        }
+        (true, false, Some(Kind::Http)) => {
+            return Err("is \"type\": \"http\" but has a \"command\"; give \"url\" instead, or set \"type\": \"stdio\"".into())
+        }
+        (false, true, Some(Kind::Stdio)) => {
+            return Err("is \"type\": \"stdio\" but has a \"url\"; give \"command\" instead, or set \"type\": \"http\"".into())
+        }
+        (true, false, _) => Kind::Stdio,
+        (false, true, _) => Kind::Http,
+    };
+    let transport = match kind {
+        Kind::Stdio => {
+            let command = command.unwrap_or_default();
+            if command.trim().is_empty() {
+                return Err("\"command\" is empty; name the program to run".into());
+            }
+            for field in ["url", "headers"] {
+                if fields.contains_key(field) {
+                    return Err(format!("\"{field}\" is for HTTP servers, but this one has a \"command\"; remove it"));
+                }
+            }
+            let cwd = string_field(fields, "cwd")?.map(|cwd| {
+                let cwd = PathBuf::from(cwd);
+                match file.parent() {
+                    Some(dir) if cwd.is_relative() => dir.join(cwd),
+                    _ => cwd,
+                }
+            });
+            Transport::Stdio {
+                command,
+                args: string_list(fields, "args")?,
+                env: string_map(fields, "env")?,
+                cwd,
+            }
+        }
+        Kind::Http => {
+            let url = url.unwrap_or_default();
+            check_url(&url)?;
+            for field in ["command", "args", "env", "cwd"] {
+                if fields.contains_key(field) {
+                    return Err(format!(
+                        "\"{field}\" is for local servers, but this one has a \"url\"; remove it"
+                    ));
+                }
+            }
+            Transport::Http {
+                url,
+                headers: string_map(fields, "headers")?,
+            }
+        }
+    };
+    Ok(Some(ServerConfig {
+        name,
+        original_name: original.to_string(),
+        file: file.to_path_buf(),
+        transport,
+    }))
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Stdio,
+    Http,
+}
+
+/// The toolbox name for a server name, or why there is none.
+fn toolbox_name(original: &str) -> Result<String, String> {
+    if original.trim().is_empty() {
+        return Err("the server's name is empty; give it a name such as \"files\"".into());
+    }
+    let name = if is_identifier(original) {
+        original.to_string()
+    } else {
+        luau_name(original)
+    };
+    if !name.chars().any(|c| c.is_ascii_alphanumeric()) {
+        return Err(
+            "its name has no letter or digit to make a toolbox name from; rename it (e.g. \"server1\")"
+                .to_string(),
+        );
+    }
+    if RESERVED.contains(&name.as_str()) {
+        return Err(format!(
+            "its toolbox name '{name}' is taken by tools.{name}; rename the server (e.g. \"{name}_server\")"
+        ));
+    }
+    Ok(name)
+}
+
+fn check_url(url: &str) -> Result<(), String> {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err(format!(
+            "\"url\": \"{}\" is not a URL; write it as http://host:port/path",
+            crate::upstream::error::cut(url, 200)
+        ));
+    };
+    match scheme {
+        "http" if !rest.is_empty() => Ok(()),
+        "https" => Err("\"url\" is https, and this build of codemode speaks plain HTTP only; use an http:// endpoint (for example through a local proxy)".into()),
+        _ => Err(format!(
+            "\"url\" has the scheme '{scheme}'; codemode reaches MCP servers over http://"
+        )),
+    }
+}
+
+fn string_field(
+    fields: &serde_json::Map<String, Value>,
+    key: &str,
+) -> Result<Option<String>, String> {
+    match fields.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => expand(s, key).map(Some),
+        Some(other) => Err(format!(
+            "\"{key}\" must be a string, not {}",
+            json_kind(other)
+        )),
+    }
+}
+
+fn string_list(fields: &serde_json::Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
+    match fields.get(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::String(s) => expand(s, &format!("{key}[{i}]")),
+                Value::Number(n) => Ok(n.to_string()),
+                Value::Bool(b) => Ok(b.to_string()),
+                other => Err(format!(
+                    "\"{key}\"[{i}] must be a string, not {}",
+                    json_kind(other)
+                )),
+            })
+            .collect(),
+        Some(other) => Err(format!(
+            "\"{key}\" must be a list of strings, not {}",
+            json_kind(other)
+        )),
+    }
+}
+
+/// An object of string values (`env`, `headers`). Numbers and booleans are taken as their
+/// text, as other clients do; the values are secrets, so no message quotes one.
+fn string_map(
+    fields: &serde_json::Map<String, Value>,
+    key: &str,
+) -> Result<BTreeMap<String, Secret>, String> {
+    match fields.get(key) {
+        None | Some(Value::Null) => Ok(BTreeMap::new()),
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(k, v)| {
+                let value = match v {
+                    Value::String(s) => expand(s, &format!("{key}.{k}"))?,
+                    Value::Number(n) => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    other => {
+                        return Err(format!(
+                            "\"{key}\".\"{k}\" must be a string, not {}",
+                            json_kind(other)
+                        ))
+                    }
+                };
+                if k.is_empty() || k.contains(['=', '\0']) && key == "env" {
+                    return Err(format!(
+                        "\"{key}\" has a variable name that is empty or holds '=' or NUL; fix the name"
+                    ));
+                }
+                if value.contains('\0') {
+                    return Err(format!("\"{key}\".\"{k}\" holds a NUL character; remove it"));
+                }
+                Ok((k.clone(), Secret::new(value)))
+            })
+            .collect(),
+        Some(other) => Err(format!(
+            "\"{key}\" must be an object of names to strings, not {}",
+            json_kind(other)
+        )),
+    }
+}
+
+/// Replaces `${NAME}` and `${NAME:-default}` with codemode's environment. The error names
+/// the variable and the field, never the value (env and header values are secrets).
+fn expand(text: &str, field: &str) -> Result<String, String> {
+    expand_with(text, field, |name| std::env::var(name).ok())
+}
+
+fn expand_with(
+    text: &str,
+    field: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<String, String> {
+    if !text.contains("${") {
+        return Ok(text.to_string());
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            return Err(format!(
+                "\"{field}\" has a '${{' without its '}}'; write ${{NAME}} or ${{NAME:-default}}"
+            ));
+        };
+        let inner = &after[..end];
+        let (name, default) = match inner.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (inner, None),
+        };
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(format!(
+                "\"{field}\" has ${{{}}}, which is not a variable name; write ${{NAME}} or ${{NAME:-default}}",
+                cut_name(inner)
+            ));
+        }
+        match (lookup(name), default) {
+            (Some(value), _) => out.push_str(&value),
+            (None, Some(default)) => out.push_str(default),
+            (None, None) => {
+                return Err(format!(
+                    "\"{field}\" uses ${{{name}}}, which is not set in codemode's environment; set it, or write ${{{name}:-default}}"
+                ))
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn cut_name(name: &str) -> String {
+    name.chars().take(40).collect()
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Configs {
+        parse_text(Path::new("/w/.codemode/mcp.json"), text)
+    }
+
+    #[test]
+    fn reads_every_client_shape() {
+        let c = parse(
+            r#"{"mcpServers": {
+                "files": {"command": "npx", "args": ["-y", "pkg", 3], "env": {"TOKEN": "s3cret-value", "N": 1}, "cwd": "sub"},
+                "my-remote": {"type": "streamable-http", "url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer abcdef"}},
+                "plain-url": {"url": "http://localhost:1/mcp", "autoApprove": []},
+                "off": {"command": "x", "disabled": true}
+            }}"#,
+        );
+        assert!(c.problems.is_empty(), "{:?}", c.problems);
+        assert_eq!(c.servers.len(), 3);
+        let files = c.get("files").unwrap();
+        let Transport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } = &files.transport
+        else {
+            panic!("stdio expected")
+        };
+        assert_eq!(command, "npx");
+        assert_eq!(args, &["-y", "pkg", "3"]);
+        assert_eq!(env["TOKEN"].expose(), "s3cret-value");
+        assert_eq!(cwd.as_deref(), Some(Path::new("/w/.codemode/sub")));
+        let remote = c.get("my_remote").unwrap();
+        assert_eq!(remote.original_name, "my-remote");
+        assert_eq!(remote.kind(), "http");
+        // Debug never shows a secret.
+        let debug = format!("{c:?}");
+        assert!(
+            !debug.contains("s3cret") && !debug.contains("abcdef"),
+            "{debug}"
+        );
+    }
+
+    #[test]
+    fn each_bad_server_is_reported_and_the_rest_kept() {
+        let c = parse(
+            r#"{"mcpServers": {
+                "good": {"command": "x"},
+                "both": {"command": "x", "url": "http://a/b"},
+                "none": {"args": []},
+                "sse": {"type": "sse", "url": "http://a/sse"},
+                "weird": {"type": "websocket", "url": "ws://a"},
+                "list": {"command": "x"},
+                "badargs": {"command": "x", "args": "a b"},
+                "secure": {"url": "https://example.invalid/mcp"},
+                "a-b": {"command": "x"},
+                "a_b": {"command": "y"},
+                "!!!": {"command": "x"}
+            }}"#,
+        );
+        assert_eq!(
+            c.servers
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>(),
+            ["good", "a_b"]
+        );
+        let text: Vec<String> = c.problems.iter().map(|p| p.to_string()).collect();
+        let find = |server: &str, needle: &str| {
+            assert!(
+                text.iter()
+                    .any(|t| t.contains(&format!("server '{server}'")) && t.contains(needle)),
+                "no problem for {server} with {needle:?} in {text:#?}"
+            )
+        };
+        find("both", "both \"command\" and \"url\"");
+        find("none", "no \"command\"");
+        find("sse", "does not support");
+        find("weird", "unknown \"type\"");
+        find("list", "taken by tools.list");
+        find("badargs", "must be a list of strings");
+        find("secure", "https");
+        find("a-b", "also the name of server 'a_b'");
+        find("!!!", "no letter or digit");
+        assert!(text
+            .iter()
+            .all(|t| t.starts_with("/w/.codemode/mcp.json: ")));
+    }
+
+    #[test]
+    fn environment_variables_expand() {
+        let lookup = |name: &str| (name == "TOKEN").then(|| "abc".to_string());
+        assert_eq!(
+            expand_with("Bearer ${TOKEN}", "f", lookup).unwrap(),
+            "Bearer abc"
+        );
+        assert_eq!(
+            expand_with("${NOPE:-x}/${TOKEN}$", "f", lookup).unwrap(),
+            "x/abc$"
+        );
+        let err = expand_with("${NOPE}", "env.KEY", lookup).unwrap_err();
+        assert!(
+            err.contains("\"env.KEY\" uses ${NOPE}, which is not set"),
+            "{err}"
+        );
+        assert!(expand_with("${a b}", "f", lookup)
+            .unwrap_err()
+            .contains("not a variable name"));
+        assert!(expand_with("${TOKEN", "f", lookup)
+            .unwrap_err()
+            .contains("without its"));
+        // Through a whole file, with codemode's own environment.
+        let c = parse(
+            r#"{"mcpServers": {"a": {"command": "${CODEMODE_SURELY_UNSET_VAR:-srv}", "args": ["${CODEMODE_SURELY_UNSET_VAR}"]}}}"#,
+        );
+        assert!(c.servers.is_empty());
+        assert!(c.problems[0]
+            .message
+            .contains("\"args[0]\" uses ${CODEMODE_SURELY_UNSET_VAR}"));
+    }
+
+    #[test]
+    fn bad_json_names_line_and_column() {
+        let c = parse("{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}");
+        assert!(c.servers.is_empty());
+        let text = c.problems[0].to_string();
+        assert!(text.contains("line 3, column"), "{text}");
+        let c = parse("{\"other\": 1}");
+        assert!(c.problems[0].message.contains("no \"mcpServers\""));
+    }
+
+    #[test]
+    fn later_files_cannot_take_a_name_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.json");
+        let b = dir.path().join("b.json");
+        std::fs::write(&a, r#"{"mcpServers": {"x": {"command": "a"}}}"#).unwrap();
+        std::fs::write(
+            &b,
+            r#"{"mcpServers": {"x": {"command": "b"}, "y": {"command": "c"}}}"#,
+        )
+        .unwrap();
+        let missing = dir.path().join("missing.json");
+        let c = load(dir.path(), &[a, b.clone(), missing]);
+        assert_eq!(c.servers.len(), 2);
+        assert_eq!(c.problems.len(), 2, "{:?}", c.problems);
+        assert_eq!(c.problems[0].file, b);
+        assert!(c.problems[0].message.contains("already used by server 'x'"));
+        assert!(c.problems[1].message.contains("cannot read it"));
+    }
+}

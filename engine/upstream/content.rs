@@ -1,0 +1,111 @@
+//! A `tools/call` result as a script sees it: `structuredContent` as a value; otherwise a
+//! single text item as a string; otherwise the list of content items
+//! (`{ type, text | mimeType, data?, ... }`). `isError` becomes a tool error carrying the
+//! server's text.
+
+use serde_json::Value;
+
+use super::error::{cut, UpstreamError, MAX_MESSAGE_BYTES};
+use super::secret::Redactor;
+
+/// Converts a raw `CallToolResult` (as JSON). `call` is `server.tool`, for errors.
+pub(crate) fn convert(
+    call: &str,
+    result: &Value,
+    redactor: &Redactor,
+) -> Result<Value, UpstreamError> {
+    let content: Vec<Value> = match result.get("content") {
+        Some(Value::Array(items)) => items.iter().map(item).collect(),
+        _ => Vec::new(),
+    };
+    if result.get("isError") == Some(&Value::Bool(true)) {
+        let texts: Vec<&str> = content
+            .iter()
+            .filter_map(|c| c.get("text").and_then(Value::as_str))
+            .collect();
+        let message = if !texts.is_empty() {
+            texts.join("\n")
+        } else if let Some(structured) = result.get("structuredContent") {
+            structured.to_string()
+        } else {
+            "the tool reported an error without a message".to_string()
+        };
+        return Err(UpstreamError::Tool {
+            call: call.to_string(),
+            message: cut(&redactor.redact(&message), MAX_MESSAGE_BYTES),
+        });
+    }
+    if let Some(structured) = result.get("structuredContent") {
+        return Ok(structured.clone());
+    }
+    match content.as_slice() {
+        [] => Ok(Value::Null),
+        [single] if single.get("type").and_then(Value::as_str) == Some("text") => Ok(single
+            .get("text")
+            .cloned()
+            .unwrap_or(Value::String(String::new()))),
+        _ => Ok(Value::Array(content)),
+    }
+}
+
+/// One content item, without the protocol's `_meta`.
+fn item(value: &Value) -> Value {
+    match value {
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .filter(|(k, _)| k.as_str() != "_meta")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::upstream::secret::Secret;
+    use serde_json::json;
+
+    fn conv(result: Value) -> Result<Value, UpstreamError> {
+        convert("s.t", &result, &Redactor::new([&Secret::new("sekrit-123")]))
+    }
+
+    #[test]
+    fn converts_each_shape() {
+        assert_eq!(
+            conv(json!({"content": [{"type": "text", "text": "hi"}]})).unwrap(),
+            json!("hi")
+        );
+        assert_eq!(
+            conv(
+                json!({"content": [{"type": "text", "text": "x"}], "structuredContent": {"a": 1}})
+            )
+            .unwrap(),
+            json!({"a": 1})
+        );
+        assert_eq!(conv(json!({"content": []})).unwrap(), Value::Null);
+        let several = conv(json!({"content": [
+            {"type": "text", "text": "a", "_meta": {"x": 1}},
+            {"type": "image", "data": "AAA", "mimeType": "image/png"}
+        ]}))
+        .unwrap();
+        assert_eq!(
+            several,
+            json!([{"type": "text", "text": "a"}, {"type": "image", "data": "AAA", "mimeType": "image/png"}])
+        );
+        let one_image =
+            conv(json!({"content": [{"type": "image", "data": "A", "mimeType": "image/png"}]}));
+        assert!(one_image.unwrap().is_array());
+    }
+
+    #[test]
+    fn is_error_carries_the_message_masked() {
+        let err = conv(
+            json!({"isError": true, "content": [{"type": "text", "text": "bad key sekrit-123"}]}),
+        )
+        .unwrap_err();
+        assert_eq!(err.to_string(), "s.t failed: bad key ***");
+    }
+}

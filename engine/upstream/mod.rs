@@ -1,0 +1,46 @@
+//! Upstream MCP servers: the servers an agent already uses (configured as `mcpServers`
+//! JSON), their tools, and calls to them from a script's thread.
+//!
+//! - [`config`] reads `<world>/.codemode/mcp.json` and extra files into
+//!   [`ServerConfig`]s, with a [`ConfigProblem`] for each file or server that cannot be
+//!   used (the others still load);
+//! - [`names`] maps server and tool names to Luau identifiers;
+//! - [`cache`] keeps each server's `tools/list` answer under
+//!   `<world>/.codemode/cache/mcp/`, keyed by a hash of its configuration, so listing
+//!   never starts a server; a [`Catalogue`] is what it holds;
+//! - [`Upstreams`] owns the connections (rmcp's client over a child process's stdio or
+//!   streamable HTTP) and the tokio runtime their requests run on: servers start on the
+//!   first call, stay up, restart after a crash, and die with it;
+//! - [`PendingCall`] and [`wait_any`] let a blocked script thread wait for one or several
+//!   calls under a deadline and a stop check; past the deadline the request is
+//!   cancelled upstream (`notifications/cancelled`);
+//! - [`types`] turns a tool's input and output JSON Schemas into Luau type text.
+//!
+//! Secrets (values in `env` and `headers`) reach the server and nothing else: they are
+//! [`Secret`]s whose Debug prints `***`, only their hash names a cache file, and text
+//! from a server is masked before it goes into an error or a log line.
+
+pub mod cache;
+mod catalogue;
+mod client;
+pub mod config;
+mod content;
+mod error;
+pub mod names;
+mod pending;
+mod process;
+mod secret;
+mod stdout;
+mod tail;
+pub mod types;
+mod upstreams;
+
+pub use cache::Cache;
+pub use catalogue::{Catalogue, UpstreamTool};
+pub use config::{load, ConfigProblem, Configs, ServerConfig, Transport};
+pub use error::UpstreamError;
+pub use pending::{wait_any, PendingCall};
+pub use process::kill_all;
+pub use secret::Secret;
+pub use types::{tool_types, ArgType, ToolTypes};
+pub use upstreams::{CatalogueListener, SyncReport, UpstreamOptions, Upstreams};

@@ -1,0 +1,382 @@
+//! [`Upstreams`]: the configured servers, their connections, the runtime their requests
+//! run on, and the catalogue cache.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::{mpsc, Mutex, Semaphore};
+
+use super::cache::Cache;
+use super::catalogue::Catalogue;
+use super::client::{CallEnd, Connection};
+use super::config::{Configs, ServerConfig};
+use super::error::UpstreamError;
+use super::pending::{PendingCall, Slot};
+use super::process;
+
+/// Called with a server's toolbox name after its cached catalogue changed (a sync, or
+/// the server's `notifications/tools/list_changed`).
+pub type CatalogueListener = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How [`Upstreams`] runs servers.
+#[derive(Clone)]
+pub struct UpstreamOptions {
+    /// Calls sent to one server at once; the rest wait their turn (their wait counts
+    /// against their deadline). Default 4.
+    pub max_in_flight: usize,
+    /// How long a server may take to start and finish the MCP handshake. Default 30 s.
+    pub start_timeout: Duration,
+    /// How long a sync waits for `tools/list` once the server is up. Default 60 s.
+    pub list_timeout: Duration,
+    /// Told when a catalogue in the cache changed.
+    pub on_catalogue_change: Option<CatalogueListener>,
+}
+
+impl Default for UpstreamOptions {
+    fn default() -> Self {
+        Self {
+            max_in_flight: 4,
+            start_timeout: Duration::from_secs(30),
+            list_timeout: Duration::from_secs(60),
+            on_catalogue_change: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for UpstreamOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UpstreamOptions")
+            .field("max_in_flight", &self.max_in_flight)
+            .field("start_timeout", &self.start_timeout)
+            .field("list_timeout", &self.list_timeout)
+            .field("on_catalogue_change", &self.on_catalogue_change.is_some())
+            .finish()
+    }
+}
+
+/// What a sync did for one server.
+#[derive(Debug)]
+pub struct SyncReport {
+    /// The server's toolbox name.
+    pub server: String,
+    /// The catalogue now in the cache, or why there is no new one.
+    pub result: Result<Catalogue, UpstreamError>,
+}
+
+struct Server {
+    config: ServerConfig,
+    connection: Mutex<Option<Arc<Connection>>>,
+    in_flight: Arc<Semaphore>,
+}
+
+struct Shared {
+    world: PathBuf,
+    owner: u64,
+    options: UpstreamOptions,
+    cache: Cache,
+    servers: BTreeMap<String, Server>,
+    list_changed: mpsc::UnboundedSender<String>,
+}
+
+/// The configured upstream MCP servers of one world.
+///
+/// Nothing starts until a call or a sync needs a server; a started server stays up for
+/// the next calls, and one that died is started again by the next call. Dropping this
+/// value ends every process it started (and the runtime its requests run on); so do the
+/// process's normal exit and SIGTERM/SIGINT/SIGHUP (see [`super::kill_all`]).
+pub struct Upstreams {
+    shared: Arc<Shared>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl std::fmt::Debug for Upstreams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upstreams")
+            .field("world", &self.shared.world)
+            .field("servers", &self.shared.servers.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Upstreams {
+    /// The servers of `configs` (see [`super::load`]) for the world at `world`. Starts
+    /// no server; creates the runtime (two worker threads) that requests run on.
+    pub fn new(
+        world: &Path,
+        configs: &Configs,
+        options: UpstreamOptions,
+    ) -> Result<Self, UpstreamError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("codemode-upstream")
+            .enable_all()
+            .build()
+            .map_err(|e| UpstreamError::Runtime(format!("cannot start its runtime: {e}")))?;
+        let (list_changed, changes) = mpsc::unbounded_channel();
+        let servers = configs
+            .servers
+            .iter()
+            .map(|config| {
+                (
+                    config.name.clone(),
+                    Server {
+                        config: config.clone(),
+                        connection: Mutex::new(None),
+                        in_flight: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
+                    },
+                )
+            })
+            .collect();
+        let shared = Arc::new(Shared {
+            world: world.to_path_buf(),
+            owner: process::next_owner(),
+            cache: Cache::new(world),
+            options,
+            servers,
+            list_changed,
+        });
+        runtime.spawn(refresh_on_change(Arc::downgrade(&shared), changes));
+        Ok(Self {
+            shared,
+            runtime: Some(runtime),
+        })
+    }
+
+    /// The configured servers, by toolbox name.
+    pub fn servers(&self) -> impl Iterator<Item = &ServerConfig> {
+        self.shared.servers.values().map(|s| &s.config)
+    }
+
+    /// The server with this toolbox name.
+    pub fn server(&self, name: &str) -> Option<&ServerConfig> {
+        self.shared.servers.get(name).map(|s| &s.config)
+    }
+
+    /// The cache these servers' catalogues live in.
+    pub fn cache(&self) -> &Cache {
+        &self.shared.cache
+    }
+
+    /// `server`'s tools as last synced, from the cache. Never starts the server; `None`
+    /// when it was never synced with its current configuration (or is not configured).
+    pub fn catalogue(&self, server: &str) -> Option<Catalogue> {
+        let server = self.shared.servers.get(server)?;
+        self.shared.cache.read(&server.config)
+    }
+
+    /// Starts `server` (or every server) if needed, fetches every page of `tools/list`
+    /// and stores it in the cache. Blocks until each server answered or failed; servers
+    /// are synced side by side. The servers stay up for calls.
+    pub fn sync(&self, server: Option<&str>) -> Vec<SyncReport> {
+        let names: Vec<String> = match server {
+            Some(name) if !self.shared.servers.contains_key(name) => {
+                return vec![SyncReport {
+                    server: name.to_string(),
+                    result: Err(UpstreamError::UnknownServer(name.to_string())),
+                }]
+            }
+            Some(name) => vec![name.to_string()],
+            None => self.shared.servers.keys().cloned().collect(),
+        };
+        let Some(runtime) = &self.runtime else {
+            return Vec::new();
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let shared = self.shared.clone();
+        runtime.spawn(async move {
+            let jobs = names.into_iter().map(|name| {
+                let shared = shared.clone();
+                async move {
+                    let result = shared.sync_one(&name).await;
+                    SyncReport {
+                        server: name,
+                        result,
+                    }
+                }
+            });
+            let _ = tx.send(futures::future::join_all(jobs).await);
+        });
+        rx.recv().unwrap_or_default()
+    }
+
+    /// Starts a call of `tool` (its original name on the server) on `server` (its
+    /// toolbox name) with `arguments`, and returns at once; the request runs on this
+    /// value's runtime, after the calls ahead of it if the server has
+    /// [`UpstreamOptions::max_in_flight`] running. Wait with [`PendingCall::wait`] or
+    /// [`super::wait_any`].
+    pub fn start_call(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> PendingCall {
+        let label = format!("{server}.{tool}");
+        if !self.shared.servers.contains_key(server) {
+            return PendingCall::failed(label, UpstreamError::UnknownServer(server.to_string()));
+        }
+        let Some(runtime) = &self.runtime else {
+            return PendingCall::failed(label, UpstreamError::Runtime("shut down".into()));
+        };
+        let (call, slot, cancel) = PendingCall::new(label.clone());
+        let shared = self.shared.clone();
+        let server = server.to_string();
+        let tool = tool.to_string();
+        runtime.spawn(async move {
+            let result = shared
+                .call(&server, &tool, &label, arguments, &cancel, &slot)
+                .await;
+            if let Some(result) = result {
+                slot.finish(result);
+            }
+        });
+        call
+    }
+
+    /// The process id of `server` while it runs (stdio servers), for monitoring.
+    pub fn process_id(&self, server: &str) -> Option<u32> {
+        let server = self.shared.servers.get(server)?;
+        let connection = server.connection.try_lock().ok()?;
+        connection.as_ref().filter(|c| c.is_alive())?.pid()
+    }
+}
+
+impl Drop for Upstreams {
+    fn drop(&mut self) {
+        // Kill first, so nothing depends on the runtime's tasks being dropped in time.
+        process::kill_owned_by(self.shared.owner);
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Shared {
+    /// The server's live connection, starting it if there is none (or it died).
+    async fn connect(&self, server: &Server) -> Result<Arc<Connection>, UpstreamError> {
+        let mut connection = server.connection.lock().await;
+        if let Some(live) = connection.as_ref() {
+            if live.is_alive() {
+                return Ok(live.clone());
+            }
+            tracing::info!(
+                "MCP server '{}' is down; starting it again",
+                server.config.name
+            );
+        }
+        // Dropping the old connection kills what is left of its process group.
+        *connection = None;
+        let started = Arc::new(
+            Connection::start(
+                &server.config,
+                &self.world,
+                self.owner,
+                self.list_changed.clone(),
+                self.options.start_timeout,
+            )
+            .await?,
+        );
+        *connection = Some(started.clone());
+        Ok(started)
+    }
+
+    /// Runs one call; `None` when the caller cancelled (its slot is already filled).
+    async fn call(
+        &self,
+        server: &str,
+        tool: &str,
+        label: &str,
+        arguments: serde_json::Map<String, Value>,
+        cancel: &tokio_util::sync::CancellationToken,
+        slot: &Slot,
+    ) -> Option<Result<Value, UpstreamError>> {
+        let server = self.servers.get(server)?;
+        // Queued or starting: nothing was sent yet, so a cancel just stops waiting (a
+        // start cut short kills its process).
+        let ready = async {
+            let permit = server
+                .in_flight
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|_| UpstreamError::Runtime("shut down".into()))?;
+            let connection = self.connect(server).await?;
+            Ok::<_, UpstreamError>((permit, connection))
+        };
+        let (_permit, connection) = tokio::select! {
+            ready = ready => match ready {
+                Ok(ready) => ready,
+                Err(error) => return Some(Err(error)),
+            },
+            _ = cancel.cancelled() => return None,
+        };
+        // In flight: the connection sends `notifications/cancelled` if the caller gives up.
+        match connection
+            .call(label, tool, arguments, cancel, || slot.reason())
+            .await
+        {
+            Ok(value) => Some(Ok(value)),
+            Err(CallEnd::Failed(error)) => Some(Err(error)),
+            Err(CallEnd::Cancelled) => None,
+        }
+    }
+
+    async fn sync_one(&self, name: &str) -> Result<Catalogue, UpstreamError> {
+        let server = self
+            .servers
+            .get(name)
+            .ok_or_else(|| UpstreamError::UnknownServer(name.to_string()))?;
+        let connection = self.connect(server).await?;
+        let tools = tokio::time::timeout(self.options.list_timeout, connection.list_tools())
+            .await
+            .map_err(|_| UpstreamError::Timeout {
+                call: format!("{name}: tools/list"),
+            })??;
+        self.store(server, &tools)
+    }
+
+    fn store(&self, server: &Server, tools: &[Value]) -> Result<Catalogue, UpstreamError> {
+        let catalogue =
+            self.cache
+                .write(&server.config, tools)
+                .map_err(|e| UpstreamError::Cache {
+                    dir: self.cache.dir().display().to_string(),
+                    message: e.to_string(),
+                })?;
+        if let Some(listener) = &self.options.on_catalogue_change {
+            listener(&server.config.name);
+        }
+        Ok(catalogue)
+    }
+}
+
+/// Re-fetches a server's tools when it says they changed, and updates the cache.
+async fn refresh_on_change(shared: Weak<Shared>, mut changes: mpsc::UnboundedReceiver<String>) {
+    while let Some(name) = changes.recv().await {
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        let Some(server) = shared.servers.get(&name) else {
+            continue;
+        };
+        let live = server.connection.lock().await.clone();
+        let Some(connection) = live.filter(|c| c.is_alive()) else {
+            continue;
+        };
+        match tokio::time::timeout(shared.options.list_timeout, connection.list_tools()).await {
+            Ok(Ok(tools)) => match shared.store(server, &tools) {
+                Ok(c) => tracing::info!(
+                    "MCP server '{name}': {} tools after list_changed",
+                    c.tools.len()
+                ),
+                Err(e) => tracing::warn!("{e}"),
+            },
+            Ok(Err(e)) => tracing::warn!("MCP server '{name}': cannot refresh its tools: {e}"),
+            Err(_) => {
+                tracing::warn!("MCP server '{name}': tools/list timed out after list_changed")
+            }
+        }
+    }
+}

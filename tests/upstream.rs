@@ -1,0 +1,843 @@
+//! engine/upstream against real MCP servers that nobody here wrote, installed by
+//! `tests/upstream/setup.sh` (pinned versions, once, under the target directory): the
+//! reference test server `@modelcontextprotocol/server-everything` over stdio and over
+//! streamable HTTP, `@modelcontextprotocol/server-filesystem` on a temp folder and
+//! `mcp-server-time` from PyPI. The failure modes real servers show (a missing program,
+//! a hang at start, a crash mid-call, garbage on stdout) come from the small fixture
+//! `tests/upstream/fixture_server.py`. Every server runs on this machine; no test sends
+//! traffic off it (server-everything's gzip tool, which fetches a public URL, is never
+//! called).
+//!
+//! Setup failures fail the tests (as tests/mcp_client.rs does): CI installs node and
+//! python3, so a missing dependency there is a bug, not a reason to skip.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use codemode::upstream::{self, tool_types, wait_any, UpstreamError, UpstreamOptions, Upstreams};
+use serde_json::{json, Value};
+
+/// The servers start node processes; two cores run the tests one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `<target>/upstream-servers`, set up once per test binary.
+fn installed() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_BIN_EXE_codemode"))
+            .parent()
+            .and_then(Path::parent)
+            .expect("the binary lives in <target>/<profile>/")
+            .join("upstream-servers");
+        let out = Command::new("bash")
+            .arg(root().join("tests/upstream/setup.sh"))
+            .arg(&dir)
+            .output()
+            .expect("bash runs tests/upstream/setup.sh");
+        assert!(
+            out.status.success(),
+            "tests/upstream/setup.sh failed (node, npm, python3 and the package registries are needed):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+    })
+}
+
+fn package(name: &str) -> String {
+    installed()
+        .join("node_modules/@modelcontextprotocol")
+        .join(name)
+        .join("dist/index.js")
+        .display()
+        .to_string()
+}
+
+fn fixture() -> String {
+    root()
+        .join("tests/upstream/fixture_server.py")
+        .display()
+        .to_string()
+}
+
+const SECRET: &str = "sk-test-9f8e7d6c5b4a";
+
+/// A world whose `.codemode/mcp.json` holds `servers`.
+fn world(servers: Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".codemode")).unwrap();
+    std::fs::write(
+        dir.path().join(".codemode/mcp.json"),
+        serde_json::to_string_pretty(&json!({ "mcpServers": servers })).unwrap(),
+    )
+    .unwrap();
+    dir
+}
+
+fn open(world: &Path, options: UpstreamOptions) -> Upstreams {
+    let configs = upstream::load(world, &[]);
+    assert!(configs.problems.is_empty(), "{:?}", configs.problems);
+    Upstreams::new(world, &configs, options).unwrap()
+}
+
+fn call_within(
+    u: &Upstreams,
+    server: &str,
+    tool: &str,
+    args: Value,
+    within: Duration,
+) -> Result<Value, UpstreamError> {
+    let args = args.as_object().cloned().unwrap_or_default();
+    u.start_call(server, tool, args)
+        .wait(Instant::now() + within, &|| false)
+}
+
+fn call(u: &Upstreams, server: &str, tool: &str, args: Value) -> Result<Value, UpstreamError> {
+    call_within(u, server, tool, args, Duration::from_secs(30))
+}
+
+fn everything_stdio() -> Value {
+    json!({
+        "command": "node",
+        "args": [package("server-everything"), "stdio"],
+        "env": { "CODEMODE_TEST_SECRET": SECRET }
+    })
+}
+
+/// True once `pid` is gone (or a zombie waiting to be reaped).
+fn is_dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+fn wait_dead(pid: u32) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if is_dead(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// Every content type the reference server sends, structured content, an error result,
+/// the environment passed, list_changed, and the shape of the catalogue and its types.
+fn exercise_everything(u: &Upstreams, server: &str) {
+    let reports = u.sync(Some(server));
+    let catalogue = match &reports[0].result {
+        Ok(c) => c.clone(),
+        Err(e) => panic!("sync failed: {e}"),
+    };
+    let echo = catalogue.tool("echo").expect("echo is listed");
+    assert_eq!(echo.original, "echo");
+    let env_tool = catalogue.tool("get_env").expect("get-env maps to get_env");
+    assert_eq!(env_tool.original, "get-env");
+    let slow = catalogue.tool("trigger_long_running_operation").unwrap();
+    let types = tool_types(&slow.input_schema, slow.output_schema.as_ref());
+    let duration = types.args.iter().find(|a| a.name == "duration").unwrap();
+    assert_eq!(
+        (duration.luau_type.as_str(), duration.optional),
+        ("number", true)
+    );
+    let structured = catalogue.tool("get_structured_content").unwrap();
+    let types = tool_types(&structured.input_schema, structured.output_schema.as_ref());
+    assert!(types.returns.starts_with("{ "), "{}", types.returns);
+    assert_eq!(
+        u.catalogue(server).unwrap().tools.len(),
+        catalogue.tools.len()
+    );
+
+    // One text item: a string.
+    assert_eq!(
+        call(u, server, "echo", json!({"message": "hi"})).unwrap(),
+        json!("Echo: hi")
+    );
+    // structuredContent: the value itself.
+    let weather = call(
+        u,
+        server,
+        "get-structured-content",
+        json!({"location": "New York"}),
+    )
+    .unwrap();
+    assert!(weather.get("temperature").is_some(), "{weather}");
+    // Several items: text and image.
+    let image = call(u, server, "get-tiny-image", json!({})).unwrap();
+    let items = image.as_array().expect("a list of content items");
+    assert!(items.iter().any(|i| i["type"] == "image"
+        && i["mimeType"] == "image/png"
+        && i["data"].as_str().is_some_and(|d| !d.is_empty())));
+    assert!(items.iter().any(|i| i["type"] == "text"));
+    // Embedded resources and resource links.
+    let reference = call(
+        u,
+        server,
+        "get-resource-reference",
+        json!({"resourceType": "Text", "resourceId": 1}),
+    )
+    .unwrap();
+    assert!(
+        reference
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["type"] == "resource"),
+        "{reference}"
+    );
+    let links = call(u, server, "get-resource-links", json!({"count": 2})).unwrap();
+    assert!(
+        links
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["type"] == "resource_link"),
+        "{links}"
+    );
+    let annotated = call(
+        u,
+        server,
+        "get-annotated-message",
+        json!({"messageType": "error", "includeImage": true}),
+    )
+    .unwrap();
+    assert!(annotated.as_array().unwrap().len() >= 2, "{annotated}");
+    // A tool error (arguments the tool's schema refuses) carries the server's message.
+    match call(u, server, "get-sum", json!({"a": "one", "b": 2})) {
+        Err(UpstreamError::Tool { call, message })
+        | Err(UpstreamError::Rejected { call, message, .. }) => {
+            assert!(call.ends_with(".get-sum"), "{call}");
+            assert!(!message.is_empty());
+        }
+        other => panic!("expected a tool error, got {other:?}"),
+    }
+    assert_eq!(
+        call(u, server, "get-sum", json!({"a": 2, "b": 3})).unwrap(),
+        json!("The sum of 2 and 3 is 5.")
+    );
+}
+
+#[test]
+fn everything_over_stdio() {
+    let _serial = serial();
+    let dir = world(json!({ "everything": everything_stdio() }));
+    let changed = Arc::new(AtomicUsize::new(0));
+    let seen = changed.clone();
+    let options = UpstreamOptions {
+        on_catalogue_change: Some(Arc::new(move |server: &str| {
+            assert_eq!(server, "everything");
+            seen.fetch_add(1, Ordering::SeqCst);
+        })),
+        ..UpstreamOptions::default()
+    };
+    let u = open(dir.path(), options);
+    assert!(u.catalogue("everything").is_none(), "nothing cached yet");
+    assert!(u.process_id("everything").is_none(), "nothing started yet");
+    exercise_everything(&u, "everything");
+    // The environment from the configuration reaches the server.
+    let env = call(&u, "everything", "get-env", json!({})).unwrap();
+    assert!(
+        env.to_string().contains(SECRET),
+        "get-env shows the env it was given"
+    );
+    // The reference server registers tools after the handshake and says so
+    // (notifications/tools/list_changed): the cache is refreshed, the listener told.
+    let until = Instant::now() + Duration::from_secs(10);
+    while changed.load(Ordering::SeqCst) < 2 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        changed.load(Ordering::SeqCst) >= 2,
+        "sync, then list_changed"
+    );
+
+    // A slow tool is cut at the deadline, and the server stays usable.
+    let pid = u.process_id("everything").unwrap();
+    let started = Instant::now();
+    let err = call_within(
+        &u,
+        "everything",
+        "trigger-long-running-operation",
+        json!({"duration": 5, "steps": 5}),
+        Duration::from_millis(400),
+    )
+    .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
+    match &err {
+        UpstreamError::Timeout { call } => {
+            assert_eq!(call, "everything.trigger-long-running-operation")
+        }
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    let started = Instant::now();
+    assert_eq!(
+        call(&u, "everything", "echo", json!({"message": "still"})).unwrap(),
+        json!("Echo: still")
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert_eq!(
+        u.process_id("everything"),
+        Some(pid),
+        "the same process served both"
+    );
+
+    // Nothing of the secret in Debug output.
+    assert!(!format!("{u:?} {:?}", u.server("everything")).contains(SECRET));
+    drop(u);
+    assert!(wait_dead(pid), "the server ends with its Upstreams");
+}
+
+/// Runs `node server-everything streamableHttp` on a free loopback port; killed on drop.
+struct HttpServer {
+    child: Child,
+    port: u16,
+}
+
+impl HttpServer {
+    fn start(port: Option<u16>) -> Self {
+        let port = port.unwrap_or_else(|| {
+            TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        });
+        let child = Command::new("node")
+            .arg(package("server-everything"))
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("node runs");
+        let until = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < until,
+                "server-everything did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Self { child, port }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn everything_over_streamable_http() {
+    let _serial = serial();
+    let server = HttpServer::start(None);
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let dir = world(json!({
+        "everything-http": { "type": "http", "url": url, "headers": { "X-Api-Key": SECRET } }
+    }));
+    let u = open(dir.path(), UpstreamOptions::default());
+    exercise_everything(&u, "everything_http");
+    let started = Instant::now();
+    let err = call_within(
+        &u,
+        "everything_http",
+        "trigger-long-running-operation",
+        json!({"duration": 5, "steps": 5}),
+        Duration::from_millis(400),
+    )
+    .unwrap_err();
+    assert!(matches!(err, UpstreamError::Timeout { .. }), "{err:?}");
+    assert!(started.elapsed() < Duration::from_millis(1500));
+
+    // The server goes away mid-session: the call fails, and the next one (once the server
+    // is back) connects afresh.
+    let port = server.port;
+    drop(server);
+    let err = call_within(
+        &u,
+        "everything_http",
+        "echo",
+        json!({"message": "x"}),
+        Duration::from_secs(15),
+    )
+    .unwrap_err();
+    eprintln!("after the server went away: {err}");
+    assert!(
+        matches!(
+            err,
+            UpstreamError::Crashed { .. } | UpstreamError::StartFailed { .. }
+        ),
+        "{err:?}"
+    );
+    assert!(!format!("{err} {err:?}").contains(SECRET), "{err}");
+    let _server = HttpServer::start(Some(port));
+    let mut result = call(&u, "everything_http", "echo", json!({"message": "back"}));
+    if result.is_err() {
+        // The first call after the restart may still meet the old session's failure.
+        result = call(&u, "everything_http", "echo", json!({"message": "back"}));
+    }
+    assert_eq!(result.unwrap(), json!("Echo: back"));
+}
+
+#[test]
+fn filesystem_server_on_a_temp_folder() {
+    let _serial = serial();
+    let files = tempfile::tempdir().unwrap();
+    std::fs::write(files.path().join("notes.txt"), "first line\nsecond line\n").unwrap();
+    std::fs::create_dir(files.path().join("sub")).unwrap();
+    let allowed = files.path().canonicalize().unwrap();
+    let dir = world(json!({
+        "fs": { "command": "node", "args": [package("server-filesystem"), allowed.display().to_string()] }
+    }));
+    let u = open(dir.path(), UpstreamOptions::default());
+    let catalogue = u.sync(None).remove(0).result.unwrap();
+    assert!(catalogue.tool("read_text_file").is_some());
+    let listing = call(
+        &u,
+        "fs",
+        "list_directory",
+        json!({"path": allowed.display().to_string()}),
+    )
+    .unwrap();
+    let text = listing.to_string();
+    assert!(text.contains("notes.txt") && text.contains("sub"), "{text}");
+    let read = call(
+        &u,
+        "fs",
+        "read_text_file",
+        json!({"path": allowed.join("notes.txt").display().to_string(), "head": 1}),
+    )
+    .unwrap();
+    assert!(
+        read.to_string().contains("first line") && !read.to_string().contains("second"),
+        "{read}"
+    );
+    let outside = call(&u, "fs", "read_text_file", json!({"path": "/etc/hostname"})).unwrap_err();
+    match outside {
+        UpstreamError::Tool { message, .. } => {
+            assert!(message.to_lowercase().contains("denied"), "{message}")
+        }
+        other => panic!("expected a tool error, got {other:?}"),
+    }
+}
+
+#[test]
+fn python_time_server() {
+    let _serial = serial();
+    let time = installed().join("venv/bin/mcp-server-time");
+    let dir = world(json!({
+        "time": { "command": time.display().to_string(), "args": ["--local-timezone", "UTC"] }
+    }));
+    let u = open(dir.path(), UpstreamOptions::default());
+    let catalogue = u.sync(Some("time")).remove(0).result.unwrap();
+    let convert = catalogue.tool("convert_time").unwrap();
+    let types = tool_types(&convert.input_schema, convert.output_schema.as_ref());
+    assert!(types.args.iter().all(|a| !a.optional), "{types:?}");
+    let now = call(
+        &u,
+        "time",
+        "get_current_time",
+        json!({"timezone": "Europe/Paris"}),
+    )
+    .unwrap();
+    assert!(now.to_string().contains("Europe/Paris"), "{now}");
+    let converted = call(
+        &u,
+        "time",
+        "convert_time",
+        json!({"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}),
+    )
+    .unwrap();
+    assert!(converted.to_string().contains("21:00"), "{converted}");
+    let err = call(
+        &u,
+        "time",
+        "get_current_time",
+        json!({"timezone": "Mars/Olympus"}),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            UpstreamError::Tool { .. } | UpstreamError::Rejected { .. }
+        ),
+        "{err:?}"
+    );
+}
+
+fn fixture_server(mode: &str, extra: &[&str]) -> Value {
+    let mut args = vec![fixture(), mode.to_string()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    json!({ "command": "python3", "args": args, "env": { "FIXTURE_SECRET": SECRET } })
+}
+
+#[test]
+fn servers_that_fail_to_start_hang_crash_or_print_garbage() {
+    let _serial = serial();
+    let dir = world(json!({
+        "missing": { "command": "/nonexistent/mcp-server" },
+        "hangs": fixture_server("hang", &[]),
+        "banner": fixture_server("banner", &[]),
+        "crashes": fixture_server("crash", &[]),
+        "garbage": fixture_server("garbage", &[]),
+    }));
+    let options = UpstreamOptions {
+        start_timeout: Duration::from_millis(1500),
+        ..UpstreamOptions::default()
+    };
+    let u = open(dir.path(), options);
+    let text = |e: &UpstreamError| format!("{e} {e:?}");
+
+    let started = Instant::now();
+    let err = call(&u, "missing", "x", json!({})).unwrap_err();
+    assert!(matches!(err, UpstreamError::StartFailed { .. }), "{err:?}");
+    assert!(text(&err).contains("no such program"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+
+    let started = Instant::now();
+    let err = call(&u, "hangs", "x", json!({})).unwrap_err();
+    assert!(
+        text(&err).contains("did not finish the MCP handshake"),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(4));
+    assert!(
+        text(&err).contains("secret=***") && !text(&err).contains(SECRET),
+        "{err}"
+    );
+
+    // A deadline shorter than the start timeout ends the wait first; the start is dropped.
+    let started = Instant::now();
+    let err = call_within(&u, "hangs", "x", json!({}), Duration::from_millis(300)).unwrap_err();
+    assert!(matches!(err, UpstreamError::Timeout { .. }), "{err:?}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+
+    let err = call(&u, "banner", "sleep", json!({"ms": 1})).unwrap_err();
+    assert!(matches!(err, UpstreamError::StartFailed { .. }), "{err:?}");
+    assert!(
+        text(&err).contains("Welcome to the fixture server"),
+        "{err}"
+    );
+
+    let err = call(&u, "crashes", "boom", json!({})).unwrap_err();
+    match &err {
+        UpstreamError::Crashed {
+            how, stderr, call, ..
+        } => {
+            assert_eq!(call, "crashes.boom");
+            assert_eq!(how, "exited with status 3");
+            assert!(stderr.contains("fatal: exploding on purpose"), "{stderr}");
+        }
+        other => panic!("expected a crash, got {other:?}"),
+    }
+    assert!(
+        !text(&err).contains(SECRET) && text(&err).contains("secret=***"),
+        "{err}"
+    );
+    // The next call starts it again (and it crashes again, as it does).
+    let err = call(&u, "crashes", "boom", json!({})).unwrap_err();
+    assert!(matches!(err, UpstreamError::Crashed { .. }), "{err:?}");
+
+    let started = Instant::now();
+    let err = call(&u, "garbage", "boom", json!({})).unwrap_err();
+    match &err {
+        UpstreamError::Protocol { detail, .. } => {
+            assert!(detail.contains("not json at all"), "{detail}")
+        }
+        other => panic!("expected a protocol error, got {other:?}"),
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "garbage fails the call at once"
+    );
+}
+
+#[test]
+fn deadline_sends_cancelled_and_fan_out_is_bounded_per_server() {
+    let _serial = serial();
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let dir = world(json!({
+        "slow": fixture_server("slow", &[log.path().to_str().unwrap()]),
+    }));
+    let options = UpstreamOptions {
+        max_in_flight: 4,
+        ..UpstreamOptions::default()
+    };
+    let u = open(dir.path(), options);
+    // Start it once, so timings below are of calls only.
+    assert_eq!(
+        call(&u, "slow", "sleep", json!({"ms": 1})).unwrap(),
+        json!("slept 1 ms")
+    );
+
+    let err = call_within(
+        &u,
+        "slow",
+        "sleep",
+        json!({"ms": 5000}),
+        Duration::from_millis(300),
+    )
+    .unwrap_err();
+    assert!(matches!(err, UpstreamError::Timeout { .. }), "{err:?}");
+    let until = Instant::now() + Duration::from_secs(3);
+    let mut logged = String::new();
+    while Instant::now() < until {
+        logged = std::fs::read_to_string(log.path()).unwrap_or_default();
+        if !logged.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let cancelled: Value = serde_json::from_str(
+        logged
+            .lines()
+            .next()
+            .expect("notifications/cancelled reached the server"),
+    )
+    .unwrap();
+    assert!(cancelled.get("requestId").is_some(), "{cancelled}");
+    assert!(
+        cancelled["reason"].as_str().unwrap().contains("deadline"),
+        "{cancelled}"
+    );
+
+    // 8 calls of 200 ms with 4 in flight: two rounds, not eight, and not one.
+    let started = Instant::now();
+    let mut calls: Vec<_> = (0..8)
+        .map(|_| {
+            u.start_call(
+                "slow",
+                "sleep",
+                json!({"ms": 200}).as_object().unwrap().clone(),
+            )
+        })
+        .collect();
+    let mut done = 0;
+    while let Some(i) = wait_any(
+        &mut calls,
+        Instant::now() + Duration::from_secs(10),
+        &|| false,
+    )
+    .unwrap()
+    {
+        assert_eq!(calls[i].try_take().unwrap().unwrap(), json!("slept 200 ms"));
+        done += 1;
+    }
+    let elapsed = started.elapsed();
+    assert_eq!(done, 8);
+    assert!(
+        elapsed >= Duration::from_millis(390),
+        "{elapsed:?}: at most 4 at once"
+    );
+    assert!(
+        elapsed < Duration::from_millis(1200),
+        "{elapsed:?}: 4 at once"
+    );
+
+    // A stop check ends the wait and cancels too.
+    let err = u
+        .start_call(
+            "slow",
+            "sleep",
+            json!({"ms": 5000}).as_object().unwrap().clone(),
+        )
+        .wait(Instant::now() + Duration::from_secs(10), &|| true)
+        .unwrap_err();
+    assert!(matches!(err, UpstreamError::Stopped { .. }), "{err:?}");
+    let err = call(&u, "nope", "x", json!({})).unwrap_err();
+    assert!(matches!(err, UpstreamError::UnknownServer(_)));
+}
+
+#[test]
+fn cli_sync_prints_each_server_and_fails_on_any_failure() {
+    let _serial = serial();
+    let time = installed().join("venv/bin/mcp-server-time");
+    let dir = world(json!({
+        "time": { "command": time.display().to_string() },
+        "broken-one": { "command": "/nonexistent/mcp-server" },
+        "old": { "type": "sse", "url": "http://127.0.0.1:9/sse" },
+    }));
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["mcp", "sync"])
+        .arg("--world")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("time: 2 tools: get_current_time, convert_time"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("broken_one: failed"), "{stdout}");
+    assert!(stderr.contains("no such program"), "{stderr}");
+    assert!(
+        stderr.contains("server 'old'") && stderr.contains("SSE"),
+        "{stderr}"
+    );
+    let files: Vec<_> = std::fs::read_dir(dir.path().join(".codemode/cache/mcp"))
+        .unwrap()
+        .collect();
+    assert_eq!(files.len(), 1);
+    // One server only.
+    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["mcp", "sync", "time"])
+        .arg("--world")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("time: 2 tools"));
+}
+
+/// `target/<profile>/examples/upstream_client`, built for these tests (`cargo test`
+/// builds examples too, but `cargo test --test upstream` does not).
+fn example_client() -> &'static PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let profile_dir = Path::new(env!("CARGO_BIN_EXE_codemode")).parent().unwrap();
+        let target = profile_dir.parent().unwrap();
+        let mut build = Command::new(env!("CARGO"));
+        build
+            .current_dir(root())
+            .args(["build", "--quiet", "--example", "upstream_client"])
+            .env("CARGO_TARGET_DIR", target);
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            build.arg("--release");
+        }
+        let out = build.output().expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "cannot build examples/upstream_client.rs:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        profile_dir.join("examples/upstream_client")
+    })
+}
+
+/// The official conformance suite's client scenarios, against engine/upstream.
+fn conformance(scenario: &str) {
+    let suite = installed().join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    let client = example_client();
+    let _serial = serial();
+    let results = tempfile::tempdir().unwrap();
+    let out = Command::new("node")
+        .arg(&suite)
+        .args([
+            "client",
+            "--scenario",
+            scenario,
+            "--timeout",
+            "60000",
+            "--command",
+        ])
+        .arg(format!("{} conformance", client.display()))
+        .arg("--output-dir")
+        .arg(results.path())
+        .output()
+        .expect("node runs the conformance suite");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let failed = |why: &str| -> ! {
+        panic!(
+            "conformance scenario {scenario}: {why} ({}):\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    if !out.status.success() {
+        failed("not passed");
+    }
+    // The checks themselves, as the suite saved them: none failed, at least one passed.
+    let mut statuses = Vec::new();
+    for run in std::fs::read_dir(results.path()).unwrap().flatten() {
+        let checks: Value =
+            serde_json::from_str(&std::fs::read_to_string(run.path().join("checks.json")).unwrap())
+                .unwrap();
+        for check in checks.as_array().unwrap() {
+            statuses.push((check["id"].to_string(), check["status"].to_string()));
+        }
+    }
+    if statuses.iter().any(|(_, s)| s.contains("FAILURE")) {
+        failed(&format!("a check failed: {statuses:?}"));
+    }
+    if !statuses.iter().any(|(_, s)| s.contains("SUCCESS")) {
+        failed("no check passed");
+    }
+}
+
+#[test]
+fn conformance_initialize() {
+    conformance("initialize");
+}
+
+#[test]
+fn conformance_tools_call() {
+    conformance("tools_call");
+}
+
+/// SIGTERM to a process holding servers ends them too (its handler kills their process
+/// groups, then the process dies of the signal as before).
+#[test]
+fn sigterm_leaves_no_orphans() {
+    let client = example_client();
+    let _serial = serial();
+    let dir = world(json!({
+        "everything": everything_stdio(),
+        "slow": fixture_server("slow", &[]),
+    }));
+    let mut child = Command::new(client)
+        .arg("hold")
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    use std::io::BufRead;
+    let mut pids = Vec::new();
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if line == "ready" {
+            break;
+        }
+        if let Some(pid) = line.rsplit(' ').next().and_then(|p| p.parse::<u32>().ok()) {
+            pids.push(pid);
+        }
+    }
+    assert_eq!(pids.len(), 2, "both servers started");
+    assert!(pids.iter().all(|&p| !is_dead(p)));
+    // SAFETY: signalling our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        status.signal(),
+        Some(libc::SIGTERM),
+        "it still dies of SIGTERM"
+    );
+    for pid in pids {
+        assert!(wait_dead(pid), "server process {pid} outlived its client");
+    }
+}

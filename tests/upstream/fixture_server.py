@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""A deliberately misbehaving MCP server on stdio, for tests/upstream.rs. Plain Python,
+no SDK: each mode breaks the protocol in one way a real server might.
+
+    fixture_server.py hang       never answers, not even `initialize`
+    fixture_server.py crash      works until `tools/call`, then writes to stderr and exits 3
+    fixture_server.py garbage    works until `tools/call`, then prints a line that is not JSON
+    fixture_server.py banner     prints a banner on stdout before anything else
+    fixture_server.py slow LOG   `sleep {ms}` sleeps in a thread; `notifications/cancelled`
+                                 is appended to LOG (one JSON line each)
+
+Every mode writes its FIXTURE_SECRET environment variable to stderr at start, so tests
+can check it is masked in errors.
+"""
+import json
+import os
+import sys
+import threading
+import time
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "crash"
+LOG = sys.argv[2] if len(sys.argv) > 2 else None
+lock = threading.Lock()
+
+TOOLS = [
+    {
+        "name": "sleep",
+        "description": "Sleep, then say so.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"ms": {"type": "number"}},
+            "required": ["ms"],
+        },
+    },
+    {"name": "boom", "description": "Misbehave.", "inputSchema": {"type": "object"}},
+]
+
+
+def send(message):
+    with lock:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
+
+def reply(request, result):
+    send({"jsonrpc": "2.0", "id": request["id"], "result": result})
+
+
+def call(request):
+    params = request.get("params") or {}
+    name = params.get("name")
+    if MODE == "crash":
+        sys.stderr.write("fatal: exploding on purpose\n")
+        sys.stderr.flush()
+        os._exit(3)
+    if MODE == "garbage":
+        with lock:
+            sys.stdout.write("Traceback (most recent call last): not json at all\n")
+            sys.stdout.flush()
+        return
+    if name == "sleep":
+        ms = (params.get("arguments") or {}).get("ms", 0)
+        time.sleep(ms / 1000.0)
+        reply(request, {"content": [{"type": "text", "text": "slept %d ms" % ms}]})
+        return
+    reply(request, {"content": [{"type": "text", "text": "boom"}], "isError": True})
+
+
+def main():
+    sys.stderr.write("fixture %s starting, secret=%s\n" % (MODE, os.environ.get("FIXTURE_SECRET", "")))
+    sys.stderr.flush()
+    if MODE == "banner":
+        sys.stdout.write("Welcome to the fixture server v1.0!\n")
+        sys.stdout.flush()
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        message = json.loads(line)
+        method = message.get("method")
+        if MODE == "hang":
+            continue
+        if method == "initialize":
+            reply(
+                message,
+                {
+                    "protocolVersion": message["params"]["protocolVersion"],
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "fixture", "version": "1.0"},
+                },
+            )
+        elif method == "tools/list":
+            reply(message, {"tools": TOOLS})
+        elif method == "tools/call":
+            threading.Thread(target=call, args=(message,), daemon=True).start()
+        elif method == "notifications/cancelled" and LOG:
+            with open(LOG, "a") as log:
+                log.write(json.dumps(message.get("params")) + "\n")
+        elif "id" in message and method is not None:
+            send({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "no such method"}})
+
+
+main()
