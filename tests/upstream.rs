@@ -841,3 +841,119 @@ fn sigterm_leaves_no_orphans() {
         assert!(wait_dead(pid), "server process {pid} outlived its client");
     }
 }
+
+/// Runs the codemode binary in `world` and returns (stdout, stderr, exit code).
+fn codemode_in(world: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .arg("--world")
+        .arg(world)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn configured_servers_are_toolboxes_that_scripts_list_get_and_call() {
+    let _serial = serial();
+    let time = installed().join("venv/bin/mcp-server-time");
+    let dir = world(json!({
+        "everything": everything_stdio(),
+        "time": { "command": time.display().to_string(), "args": ["--local-timezone", "UTC"] }
+    }));
+    // Before any sync, listing names the servers and says how to fetch their tools;
+    // nothing is started for a listing.
+    let (listed, _, code) = codemode_in(dir.path(), &["list", "2", "--no-bundled"], "");
+    assert_eq!(code, 0, "{listed}");
+    assert!(listed.contains("codemode mcp sync everything"), "{listed}");
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    // Now the tools are listed from the cache, with signatures and from = mcp:<server>.
+    let (listed, _, _) = codemode_in(dir.path(), &["list", "3", "everything"], "");
+    assert!(
+        listed.contains("get_sum(args: { a: number, b: number })"),
+        "{listed}"
+    );
+    // One script calls two servers and returns only what matters.
+    let script = r#"
+        local sum = tools.everything.get_sum({ a = 2, b = 40 })
+        local now = tools.time.get_current_time({ timezone = "Asia/Tokyo" })
+        local meta = tools.get("time.get_current_time")
+        local boxes = {}
+        for _, row in tools.toolboxes().value do
+            boxes[row.toolbox] = row.from
+        end
+        return { sum = sum, tz = now.timezone, from = meta.from, everything = boxes.everything }
+    "#;
+    let (out, err, code) = codemode_in(dir.path(), &["exec", "-"], script);
+    assert_eq!(code, 0, "{out}{err}");
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    let value = &envelope["value"];
+    assert!(value["sum"].as_str().unwrap().contains("42"), "{envelope}");
+    assert_eq!(value["tz"], "Asia/Tokyo", "{envelope}");
+    assert_eq!(value["from"], "mcp:time");
+    assert_eq!(value["everything"], "mcp:everything");
+    // A wrong call says what the tool takes; a missing tool names the listing.
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["exec", "-"],
+        "return tools.everything.get_sum(5)",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("takes one table") && out.contains("get_sum(args:"),
+        "{out}"
+    );
+    let (out, _, _) = codemode_in(dir.path(), &["exec", "-"], "return tools.time.nope({})");
+    assert!(out.contains("no tool named 'nope'"), "{out}");
+    // A slow tool is cut at the run's deadline: the envelope says timeout.
+    let started = Instant::now();
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["exec", "--timeout-ms", "800", "-"],
+        "return tools.everything.trigger_long_running_operation({ duration = 5, steps = 5 })",
+    );
+    assert_eq!(code, 1, "{out}");
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["error"]["limit"], "deadline", "{envelope}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_bad_mcp_json_is_named_by_check_and_the_world_still_works() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".codemode")).unwrap();
+    std::fs::write(
+        dir.path().join(".codemode/mcp.json"),
+        r#"{"mcpServers": {"broken": {"args": ["x"]}}}"#,
+    )
+    .unwrap();
+    let (out, _, code) = codemode_in(dir.path(), &["check"], "");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("mcp.json") && out.contains("broken"), "{out}");
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["exec", "-"],
+        "return tools.text.slugify('A B')",
+    );
+    assert_eq!(code, 0, "{out}");
+}

@@ -34,7 +34,7 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    for problem in &index.problems {
+    for problem in index.problems.iter().chain(registry.upstream_problems()) {
         broken += 1;
         println!("error: {problem}");
     }

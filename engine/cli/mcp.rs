@@ -18,16 +18,13 @@ pub enum McpCommand {
     Sync {
         /// Only this server (its toolbox name)
         server: Option<String>,
-        /// Another mcpServers file to read after <world>/.codemode/mcp.json (repeatable)
-        #[arg(long, value_name = "FILE")]
-        mcp_config: Vec<PathBuf>,
     },
 }
 
 /// Runs one `mcp` subcommand.
 pub fn mcp(cli: &Cli, command: &McpCommand) -> anyhow::Result<ExitCode> {
     match command {
-        McpCommand::Sync { server, mcp_config } => sync(cli, server.as_deref(), mcp_config),
+        McpCommand::Sync { server } => sync(cli, server.as_deref(), &cli.mcp_config),
     }
 }
 

@@ -42,6 +42,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     no_bundled: bool,
 
+    /// An mcpServers JSON file (as Claude Desktop, Cursor and Claude Code write) whose
+    /// servers become toolboxes, read after <world>/.codemode/mcp.json (repeatable)
+    #[arg(long, global = true, value_name = "FILE")]
+    mcp_config: Vec<PathBuf>,
+
     /// Wall-clock deadline per script, in milliseconds
     #[arg(long, global = true, default_value_t = 10_000, value_name = "MS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -178,6 +183,10 @@ impl Cli {
             };
             anyhow::anyhow!("{e}; {fix}")
         })?;
+        registry.attach_upstreams(&self.mcp_config);
+        for problem in registry.upstream_problems() {
+            tracing::warn!("{problem}");
+        }
         Ok(Arc::new(registry))
     }
 

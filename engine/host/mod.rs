@@ -10,6 +10,7 @@ pub mod install;
 pub mod instance;
 pub mod render;
 pub mod search;
+pub mod upstream;
 pub mod vfs;
 
 use mlua::{Lua, Table};
@@ -24,6 +25,7 @@ pub fn capabilities(lua: &Lua) -> mlua::Result<Table> {
     caps.raw_set("render", render::module(lua)?)?;
     caps.raw_set("search", search::module(lua)?)?;
     caps.raw_set("install", install::module(lua)?)?;
+    caps.raw_set("upstream", upstream::module(lua)?)?;
     caps.set_readonly(true);
     Ok(caps)
 }

@@ -11,6 +11,7 @@ use crate::assets::{AssetIndex, Origin, Root};
 use crate::vfs::Vfs;
 
 use crate::search::SearchService;
+use crate::upstream::Upstreams;
 pub use watch::{WatchError, Watcher, MAX_DELAY, QUIET};
 
 /// The repo's `toolboxes/`, compiled into the binary.
@@ -58,6 +59,15 @@ pub struct Registry {
     updating: Mutex<()>,
     vfs: Vfs,
     search: SearchService,
+    /// The world's upstream MCP servers, once attached (see [`Registry::attach_upstreams`]).
+    upstreams: std::sync::OnceLock<Upstream>,
+}
+
+/// The upstream servers a registry reaches, and what was wrong with their configuration.
+#[derive(Debug, Default)]
+struct Upstream {
+    servers: Option<Arc<Upstreams>>,
+    problems: Vec<String>,
 }
 
 /// A world named like an asset folder (`text.toolbox`, `slugify.tool`) would index as
@@ -140,6 +150,7 @@ impl Registry {
             updating: Mutex::new(()),
             vfs: Vfs::new(world, read_only),
             search: SearchService::new(),
+            upstreams: std::sync::OnceLock::new(),
         }
     }
 
@@ -186,6 +197,50 @@ impl Registry {
     /// (debounced, incrementally) until the returned [`Watcher`] is dropped.
     pub fn watch(self: &Arc<Self>) -> Result<Watcher, WatchError> {
         Watcher::start(self)
+    }
+
+    /// Reads the world's `.codemode/mcp.json` and `extra` files and attaches their servers
+    /// (each becomes a toolbox `tools.<server>`). Starts no server. Problems in the files
+    /// are kept for [`Registry::upstream_problems`]; the rest of the world works anyway.
+    /// Only the first call attaches anything.
+    pub fn attach_upstreams(&self, extra: &[PathBuf]) {
+        let configs = crate::upstream::load(self.world(), extra);
+        let mut problems: Vec<String> = configs.problems.iter().map(|p| p.to_string()).collect();
+        for server in &configs.servers {
+            if self.snapshot().has_toolbox(&server.name) {
+                problems.push(format!(
+                    "{}: server '{}' has the name of a toolbox folder of the world or library; rename the server in that file",
+                    server.file.display(),
+                    server.original_name
+                ));
+            }
+        }
+        let servers = if configs.servers.is_empty() {
+            None
+        } else {
+            match Upstreams::new(
+                self.world(),
+                &configs,
+                crate::upstream::UpstreamOptions::default(),
+            ) {
+                Ok(upstreams) => Some(Arc::new(upstreams)),
+                Err(e) => {
+                    problems.push(format!("the MCP servers cannot be reached: {e}"));
+                    None
+                }
+            }
+        };
+        let _ = self.upstreams.set(Upstream { servers, problems });
+    }
+
+    /// The attached upstream servers, if any are configured.
+    pub fn upstreams(&self) -> Option<&Arc<Upstreams>> {
+        self.upstreams.get().and_then(|u| u.servers.as_ref())
+    }
+
+    /// What was wrong with the upstream configuration files.
+    pub fn upstream_problems(&self) -> &[String] {
+        self.upstreams.get().map_or(&[], |u| u.problems.as_slice())
     }
 
     /// The search service; it follows whichever snapshot a search names.

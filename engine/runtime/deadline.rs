@@ -139,6 +139,19 @@ pub fn arm(timeout: Duration, stop: Option<StopCheck>) {
     DEADLINE.set(now_nanos().saturating_add(timeout.as_nanos() as u64).max(1));
 }
 
+/// What is left of the run's deadline on this thread (`None` outside a run).
+pub fn remaining() -> Option<Duration> {
+    match DEADLINE.get() {
+        0 => None,
+        at => Some(Duration::from_nanos(at.saturating_sub(now_nanos()))),
+    }
+}
+
+/// True once the run's caller asked it to stop.
+pub fn stop_asked() -> bool {
+    STOPPED.get() || stop_requested()
+}
+
 /// For host code that waits or works outside Luau (a compile, a long builtin): fails
 /// the way the interrupt would once the run's deadline has passed or its caller asked to
 /// stop, and marks the run cut off so that every later interrupt fails too.

@@ -19,6 +19,7 @@ use std::time::Instant;
 use mlua::{MultiValue, Value};
 
 pub use deadline::StopCheck;
+pub(crate) use deadline::{check as check_deadline, remaining as deadline_remaining, stop_asked};
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use hosterror::{find_host_error, HostError};
 pub use json::to_json;

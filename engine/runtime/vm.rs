@@ -104,6 +104,7 @@ impl Vm {
     /// `tools.<box>.<name>` stays in Luau.
     pub fn begin_run(&mut self, index: &Arc<AssetIndex>) -> mlua::Result<()> {
         self.run.raw_set("fns", self.lua.create_table()?)?;
+        self.run.raw_set("upstreamBoxes", Value::Nil)?;
         // The generator's state lives in the VM: reseed it, so that no run can set or
         // learn the numbers the next one draws.
         self.randomseed.call::<()>(fresh_seed())?;

@@ -1,0 +1,299 @@
+//! The `upstream` capability: the world's MCP servers as toolboxes, for the prelude.
+//!
+//! Listing reads each server's cached `tools/list` answer and never starts a server; a
+//! call starts its server if needed and waits for the answer within the run's deadline
+//! (the request is cancelled past it). Arguments go out as JSON (bounded like a returned
+//! value); results count against the run's output cap.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use mlua::{Lua, LuaSerdeExt, Table, Value};
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+use crate::runtime::{
+    check_deadline, deadline_remaining, stop_asked, to_json, with_state, HostError,
+};
+use crate::upstream::{tool_types, Catalogue, UpstreamError, UpstreamTool, Upstreams};
+
+use super::search::registry;
+
+/// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
+#[derive(Serialize)]
+struct ToolRow {
+    name: String,
+    toolbox: String,
+    identity: String,
+    description: String,
+    signature: String,
+    args: Vec<ArgRow>,
+    returns: Option<ReturnsRow>,
+    examples: Vec<String>,
+    tags: Vec<String>,
+    registered: bool,
+    from: String,
+    #[serde(rename = "hasRender")]
+    has_render: bool,
+}
+
+#[derive(Serialize)]
+struct ArgRow {
+    name: String,
+    #[serde(rename = "type")]
+    ty: String,
+    description: String,
+    optional: bool,
+}
+
+#[derive(Serialize)]
+struct ReturnsRow {
+    #[serde(rename = "type")]
+    ty: String,
+    description: String,
+}
+
+/// One row of `tools.toolboxes()` for a server.
+#[derive(Serialize)]
+struct BoxRow {
+    toolbox: String,
+    purpose: String,
+    #[serde(rename = "toolCount")]
+    tool_count: usize,
+    kind: &'static str,
+    from: String,
+}
+
+fn row(server: &str, tool: &UpstreamTool) -> ToolRow {
+    let types = tool_types(&tool.input_schema, tool.output_schema.as_ref());
+    // MCP tools take one object: the call is `tools.<server>.<tool>({ ... })`.
+    let signature = format!(
+        "{}(args: {}): {}",
+        tool.name,
+        types.args_table(),
+        types.returns
+    );
+    ToolRow {
+        name: tool.name.clone(),
+        toolbox: server.to_string(),
+        identity: format!("{server}.{}", tool.name),
+        description: tool.description.clone(),
+        signature,
+        args: types
+            .args
+            .iter()
+            .map(|a| ArgRow {
+                name: a.name.clone(),
+                ty: a.luau_type.clone(),
+                description: a.description.clone().unwrap_or_default(),
+                optional: a.optional,
+            })
+            .collect(),
+        returns: Some(ReturnsRow {
+            ty: types.returns.clone(),
+            description: types.returns_description.clone().unwrap_or_default(),
+        }),
+        examples: Vec::new(),
+        tags: Vec::new(),
+        registered: true,
+        from: format!("mcp:{server}"),
+        has_render: false,
+    }
+}
+
+fn to_lua<T: Serialize>(lua: &Lua, value: &T) -> mlua::Result<Value> {
+    let options = mlua::serde::SerializeOptions::new()
+        .serialize_none_to_null(false)
+        .serialize_unit_to_null(false);
+    lua.to_value_with(value, options)
+}
+
+/// The servers a run sees: configured, and not shadowed by a toolbox folder of that name.
+fn visible(lua: &Lua) -> mlua::Result<Option<(Arc<Upstreams>, Vec<String>)>> {
+    let Some(upstreams) = registry(lua)?.upstreams().cloned() else {
+        return Ok(None);
+    };
+    let index = with_state(lua, |s| s.index.clone())?;
+    let names = upstreams
+        .servers()
+        .map(|s| s.name.clone())
+        .filter(|name| !index.has_toolbox(name))
+        .collect();
+    Ok(Some((upstreams, names)))
+}
+
+fn catalogue(upstreams: &Upstreams, server: &str) -> Option<Catalogue> {
+    upstreams.catalogue(server)
+}
+
+/// Builds the read-only `upstream` table.
+pub fn module(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "toolboxes",
+        lua.create_function(|lua, ()| {
+            let Some((upstreams, names)) = visible(lua)? else {
+                return to_lua(lua, &Vec::<BoxRow>::new());
+            };
+            let rows: Vec<BoxRow> = names
+                .iter()
+                .map(|name| {
+                    let known = catalogue(&upstreams, name);
+                    let original = upstreams
+                        .server(name)
+                        .map(|s| s.original_name.clone())
+                        .unwrap_or_default();
+                    BoxRow {
+                        toolbox: name.clone(),
+                        purpose: match &known {
+                            Some(_) => format!("tools of the MCP server '{original}'"),
+                            None => format!(
+                                "tools of the MCP server '{original}' (not fetched yet: codemode mcp sync {name})"
+                            ),
+                        },
+                        tool_count: known.map_or(0, |c| c.tools.len()),
+                        kind: "toolbox",
+                        from: format!("mcp:{name}"),
+                    }
+                })
+                .collect();
+            to_lua(lua, &rows)
+        })?,
+    )?;
+    t.raw_set(
+        "has",
+        lua.create_function(|lua, name: String| {
+            Ok(visible(lua)?.is_some_and(|(_, names)| names.contains(&name)))
+        })?,
+    )?;
+    t.raw_set(
+        "tools",
+        lua.create_function(|lua, only: Option<String>| {
+            let Some((upstreams, names)) = visible(lua)? else {
+                return to_lua(lua, &Vec::<ToolRow>::new());
+            };
+            let mut rows = Vec::new();
+            for name in names
+                .iter()
+                .filter(|n| only.as_ref().is_none_or(|o| o == *n))
+            {
+                if let Some(known) = catalogue(&upstreams, name) {
+                    rows.extend(known.tools.iter().map(|tool| row(name, tool)));
+                }
+            }
+            to_lua(lua, &rows)
+        })?,
+    )?;
+    t.raw_set(
+        "get",
+        lua.create_function(|lua, identity: String| {
+            let Some((server, tool)) = identity.split_once('.') else {
+                return Ok(Value::Nil);
+            };
+            let Some((upstreams, names)) = visible(lua)? else {
+                return Ok(Value::Nil);
+            };
+            if !names.iter().any(|n| n == server) {
+                return Ok(Value::Nil);
+            }
+            match catalogue(&upstreams, server).and_then(|c| c.tool(tool).cloned()) {
+                Some(found) => to_lua(lua, &row(server, &found)),
+                None => Ok(Value::Nil),
+            }
+        })?,
+    )?;
+    t.raw_set(
+        "call",
+        lua.create_function(|lua, (server, tool, args): (String, String, Value)| {
+            call(lua, &server, &tool, args)
+        })?,
+    )?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
+/// Calls `server`'s tool `tool` with the argument table `args` and waits within the run's
+/// deadline.
+fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value> {
+    let Some((upstreams, names)) = visible(lua)? else {
+        return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
+    };
+    if !names.iter().any(|n| n == server) {
+        return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
+    }
+    let known = catalogue(&upstreams, server);
+    let Some(found) = known.as_ref().and_then(|c| c.tool(tool)) else {
+        let hint = match &known {
+            Some(c) => format!(
+                "tools.list('{server}', 2) lists its tools ({} of them)",
+                c.tools.len()
+            ),
+            None => format!("its tools are not fetched yet: run codemode mcp sync {server}"),
+        };
+        return Err(HostError::hinted(
+            format!("no tool named '{tool}' on MCP server '{server}'"),
+            hint,
+        )
+        .into_lua());
+    };
+    let signature = row(server, found).signature;
+    let limits = with_state(lua, |s| s.limits.clone())?;
+    let arguments = match &args {
+        Value::Nil => Map::new(),
+        Value::Table(_) => {
+            let (json, cut) = to_json(&args, limits.max_output_bytes, limits.max_value_depth);
+            match json {
+                Json::Object(map) if !cut => map,
+                // An empty Luau table reads as an empty array.
+                Json::Array(items) if items.is_empty() => Map::new(),
+                _ if cut => {
+                    return Err(HostError::new(format!(
+                        "tools.{server}.{tool}: the arguments are larger than the output cap of {} bytes",
+                        limits.max_output_bytes
+                    ))
+                    .into_lua())
+                }
+                _ => return Err(one_table(server, tool, &signature)),
+            }
+        }
+        _ => return Err(one_table(server, tool, &signature)),
+    };
+    let until = Instant::now() + deadline_remaining().unwrap_or(limits.timeout);
+    let pending = upstreams.start_call(server, &found.original, arguments);
+    let outcome = pending.wait(until, &stop_asked);
+    let result = match outcome {
+        Ok(result) => result,
+        Err(UpstreamError::Timeout { .. }) | Err(UpstreamError::Stopped { .. }) => {
+            // The deadline (or the caller) ended the wait: the run stops here as a timeout.
+            check_deadline()?;
+            return Err(
+                HostError::new(format!("tools.{server}.{tool} did not answer in time")).into_lua(),
+            );
+        }
+        Err(e) => {
+            return Err(HostError::hinted(
+                e.to_string(),
+                format!("the call was tools.{server}.{signature}"),
+            )
+            .into_lua())
+        }
+    };
+    let bytes = serde_json::to_string(&result).map_or(0, |s| s.len());
+    let room = with_state(lua, |s| limits.max_output_bytes.saturating_sub(s.printed))?;
+    if bytes > room {
+        return Err(HostError::hinted(
+            format!("tools.{server}.{tool} answered {bytes} bytes, more than the output cap leaves ({room})"),
+            "ask the tool for less (a page, a filter), or raise the output cap",
+        )
+        .into_lua());
+    }
+    lua.to_value(&result)
+}
+
+fn one_table(server: &str, tool: &str, signature: &str) -> mlua::Error {
+    HostError::hinted(
+        format!("tools.{server}.{tool} takes one table of named arguments"),
+        format!("call it as tools.{server}.{signature}"),
+    )
+    .into_lua()
+}
