@@ -13,6 +13,11 @@
 //! function (`table.sort(t, table.find)`), no Luau code ever runs and the interrupt never
 //! fires. These get a Luau frame between the loop and every callback (a comparator that
 //! calls the given one, a Luau `foreach`), so the interrupt fires once per callback.
+//!
+//! Metamethods reach C functions from places no wrapper sees (one `..` of 200 operands
+//! calls `__concat` 199 times; `table.find` calls `__eq` per element). So every library
+//! function whose work grows with its arguments looks at the deadline when it is entered
+//! (`deadline::fence`): used as a metamethod or callback, each call is one bounded step.
 
 use mlua::{Function, Lua, LuaString, Table, Value, Variadic};
 
@@ -85,8 +90,46 @@ end
 return helpers
 "#;
 
+/// Library functions whose work grows with their arguments, by library.
+const HEAVY: [(&str, &[&str]); 4] = [
+    (
+        "string",
+        &[
+            "byte", "find", "format", "gmatch", "gsub", "lower", "match", "pack", "rep",
+            "reverse", "split", "unpack", "upper",
+        ],
+    ),
+    (
+        "table",
+        &[
+            "clone", "concat", "create", "find", "foreach", "foreachi", "move", "sort",
+            "unpack",
+        ],
+    ),
+    ("utf8", &["char", "codepoint", "len", "offset"]),
+    ("buffer", &["copy", "fill", "readstring", "tostring", "writestring", "fromstring"]),
+];
+
 /// Installs the bounded builtins into `globals` (before the sandbox makes them read-only).
 pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    replace(lua, globals)?;
+    for (library, names) in HEAVY {
+        let table: Table = globals.get(library)?;
+        for name in names {
+            if let Value::Function(f) = table.get::<Value>(*name)? {
+                table.raw_set(*name, deadline::fence(lua, f)?)?;
+            }
+        }
+    }
+    let unpack: Value = globals.get("unpack")?;
+    if let Value::Function(f) = unpack {
+        globals.raw_set("unpack", deadline::fence(lua, f)?)?;
+    }
+    Ok(())
+}
+
+/// The replacements: bounded versions and Luau frames around callbacks.
+fn replace(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let table: Table = globals.get("table")?;
     let original: Function = table.get("move")?;
     table.raw_set(
