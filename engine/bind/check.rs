@@ -244,4 +244,24 @@ mod tests {
         let err = check(&Ty::parse("{ name: string }"), &json!({})).unwrap_err();
         assert!(err.detail.contains("missing"), "{err:?}");
     }
+
+    #[test]
+    fn checks_keys_and_indexers() {
+        // Past its fields, a record's entries are the indexer's to check.
+        let counts = "{ total: number, [string]: number }";
+        assert!(ok(counts, json!({"total": 2, "a": 1})));
+        let err = check(&Ty::parse(counts), &json!({"total": 2, "a": "x"})).unwrap_err();
+        assert_eq!(err.path, "[\"a\"]", "{err:?}");
+        assert!(!ok(counts, json!({"a": 1})));
+        // A key fits when it is a value of the key type.
+        assert!(ok(r#"{ [("x" | "y")]: number }"#, json!({"y": 1})));
+        assert!(!ok(r#"{ [("x" | "y")]: number }"#, json!({"z": 1})));
+        assert!(ok("{ [string | number]: boolean }", json!([true])));
+        assert!(ok("{ [string | number]: boolean }", json!({"k": false})));
+        assert!(!ok("{ [number]: string }", json!({"1": "a"})));
+        // What the checker cannot judge takes anything; a function type takes functions.
+        assert!(ok("Options?", json!({"deep": [1]})));
+        assert!(ok("A & B", json!(3)));
+        assert!(!ok("(string) -> number", json!("f")));
+    }
 }

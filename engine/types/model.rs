@@ -1,5 +1,5 @@
-//! The Luau type model: one value for a type as a tool declares it, read once
-//! (see [`super::read`]) and judged by every surface from there.
+//! The Luau type model: one value for a type as a tool declares it, read from its text by
+//! [`Ty::parse`] (in `read.rs` beside this file), and judged by every surface from there.
 //!
 //! - `tools.bind` and command lines check values against it (`crate::bind`);
 //! - `--expose-tools` turns it into JSON Schema (`crate::mcp::json_schema`);
