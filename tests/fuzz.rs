@@ -2,7 +2,8 @@
 //! world files and script input: the parse guard, the signature reader, the type model,
 //! the docstring reader, the definition-file sanitizer, the MCP schema, and a whole world
 //! indexed, listed and typed. The property is the one a hostile file must not break: each
-//! reader returns (a value or an error) and the process survives.
+//! reader returns (a value or an error) and the process survives. And the type model
+//! prints what it reads: printed or declared, a type reads back the same.
 //!
 //! Cases per property: `CODEMODE_FUZZ_CASES` (default 128; CI runs the default).
 
@@ -11,9 +12,8 @@ mod common;
 use std::sync::Arc;
 
 use codemode::assets::{read_signature, with_luau, Docstring};
-use codemode::bind::Ty;
-use codemode::mcp::luau_type;
-use codemode::types::{declarable, Slot};
+use codemode::mcp::json_schema;
+use codemode::types::{declarable, Slot, Ty};
 use codemode::{Limits, Output, Registry, Runtime};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -154,9 +154,21 @@ proptest! {
     fn reading_any_type_returns(ty in mangled(luau_type_text())) {
         let parsed = Ty::parse(&ty);
         let _ = parsed.to_string();
-        let _ = luau_type(&ty);
+        let _ = json_schema(&parsed);
         let _ = declarable(&ty, Slot::Param, &[]);
         let _ = declarable(&ty, Slot::Return, &[]);
+        let _ = Ty::parse_returns(&ty);
+    }
+
+    /// The one model prints what it reads, and a declaration reads back as the type it
+    /// declares (or as `any`, when the type names what a definition file cannot see).
+    #[test]
+    fn a_type_reads_back_from_its_text_and_its_declaration(ty in mangled(luau_type_text())) {
+        let parsed = Ty::parse(&ty);
+        prop_assert_eq!(Ty::parse(&parsed.to_string()), parsed.clone(), "{} printed {}", ty, parsed);
+        let declared = declarable(&ty, Slot::Param, &[]).unwrap_or_else(|(t, _)| t);
+        let back = Ty::parse(&declared);
+        prop_assert!(back == parsed || back == Ty::Any, "{} declared {} reads {:?}", ty, declared, back);
     }
 }
 

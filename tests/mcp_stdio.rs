@@ -483,6 +483,34 @@ fn an_exposed_tool_broken_on_disk_says_why_it_cannot_be_called() {
 }
 
 #[test]
+fn an_exposed_tool_takes_its_trailing_values_as_an_array() {
+    let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/types");
+    let mut s = Server::start_in(&world, &["--expose-tools", "--no-bundled"]);
+    let listed = s.response_to(1, "tools/list");
+    let sum = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "kinds__sum")
+        .unwrap_or_else(|| panic!("kinds__sum is not listed: {listed}"));
+    let schema = &sum["inputSchema"];
+    assert_eq!(schema["required"], json!(["first"]), "{schema}");
+    assert_eq!(
+        schema["properties"]["..."]["items"],
+        json!({"type": "number"}),
+        "{schema}"
+    );
+    let reply = s.call(2, "kinds__sum", json!({"first": 1, "...": [2, 3]}));
+    assert_eq!(reply["result"]["structuredContent"]["value"], 6, "{reply}");
+    let reply = s.call(3, "kinds__sum", json!({"first": 1, "...": 2}));
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("must be an array"), "{text}");
+    let reply = s.call(4, "kinds__choose", json!({"mode": "fast", "...": [1]}));
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+}
+
+#[test]
 fn http_on_a_non_loopback_address_is_refused_without_allow_remote() {
     let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .args(["serve", "--http", "0.0.0.0:0"])

@@ -5,7 +5,7 @@
 //! as it is (the tool itself still sees the values).
 
 use super::shape::{type_name, Key, Kind, Shape};
-use super::types::Ty;
+use crate::types::{Field, Ty};
 
 /// How many values one check reads at most.
 pub const NODE_BUDGET: usize = 100_000;
@@ -55,7 +55,7 @@ impl Walker {
         self.budget -= 1;
         let kind = value.kind();
         let fits = match (ty, &kind) {
-            (Ty::Any, _) => true,
+            (ty, _) if ty.accepts_anything() => true,
             (Ty::Nil, Kind::Nil) => true,
             (Ty::Boolean, Kind::Boolean(_)) => true,
             (Ty::BoolLiteral(want), Kind::Boolean(got)) => want == got,
@@ -63,7 +63,7 @@ impl Walker {
             (Ty::String | Ty::Path, Kind::String(_)) => true,
             (Ty::Literal(want), Kind::String(got)) => want == got,
             (Ty::Table, Kind::Table) => true,
-            (Ty::Function, Kind::Function) => true,
+            (Ty::Function | Ty::Callback(_), Kind::Function) => true,
             (Ty::Array(item), Kind::Table) => return self.array(item, value),
             (Ty::Map(k, v), Kind::Table) => return self.map(k, v, value),
             (Ty::Record(fields, indexer), Kind::Table) => {
@@ -123,33 +123,29 @@ impl Walker {
 
     fn map<V: Shape>(&mut self, k: &Ty, v: &Ty, value: &V) -> Result<(), Mismatch> {
         for (key, item) in value.entries(self.budget) {
-            let key_fits = match (&key, k.without_nil()) {
-                (_, Ty::Any) => true,
-                (Key::Name(_), Ty::String) => true,
-                (Key::Index(_), Ty::Number) => true,
-                (Key::Name(name), other) => other
-                    .literal_choices()
-                    .is_some_and(|c| c.contains(&name.as_str())),
-                _ => false,
-            };
-            if !key_fits {
-                return Err(Mismatch {
-                    path: self.path.concat(),
-                    detail: format!("key {} is not a {k}", show_key(&key)),
-                    unknown_field: false,
-                });
-            }
-            self.path.push(format!("[{}]", show_key(&key)));
-            let result = self.check(v, &item);
-            self.path.pop();
-            result?;
+            self.entry(k, v, &key, &item)?;
         }
         Ok(())
     }
 
+    /// One entry of a map, or one a record's indexer takes: its key must fit `k`.
+    fn entry<V: Shape>(&mut self, k: &Ty, v: &Ty, key: &Key, item: &V) -> Result<(), Mismatch> {
+        if !key_fits(k, key) {
+            return Err(Mismatch {
+                path: self.path.concat(),
+                detail: format!("key {} is not a {k}", show_key(key)),
+                unknown_field: false,
+            });
+        }
+        self.path.push(format!("[{}]", show_key(key)));
+        let result = self.check(v, item);
+        self.path.pop();
+        result
+    }
+
     fn record<V: Shape>(
         &mut self,
-        fields: &[super::types::Field],
+        fields: &[Field],
         indexer: Option<&(Ty, Ty)>,
         value: &V,
     ) -> Result<(), Mismatch> {
@@ -167,12 +163,14 @@ impl Walker {
             self.path.pop();
             result?;
         }
-        if indexer.is_some() {
-            return Ok(());
-        }
-        for (key, _) in value.entries(self.budget) {
+        for (key, item) in value.entries(self.budget) {
             let declared = matches!(&key, Key::Name(n) if fields.iter().any(|f| &f.name == n));
-            if !declared {
+            if declared {
+                continue;
+            }
+            if let Some((k, v)) = indexer {
+                self.entry(k, v, &key, &item)?;
+            } else {
                 let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
                 return Err(Mismatch {
                     path: self.path.concat(),
@@ -186,6 +184,18 @@ impl Walker {
             }
         }
         Ok(())
+    }
+}
+
+/// True when a table key is a value of type `k`.
+fn key_fits(k: &Ty, key: &Key) -> bool {
+    match (k, key) {
+        (k, _) if k.accepts_anything() => true,
+        (Ty::Union(members), key) => members.iter().any(|m| key_fits(m, key)),
+        (Ty::String | Ty::Path, Key::Name(_)) => true,
+        (Ty::Literal(want), Key::Name(name)) => want == name,
+        (Ty::Number, Key::Index(_) | Key::Other("number")) => true,
+        _ => false,
     }
 }
 
@@ -233,5 +243,25 @@ mod tests {
         assert!(err.detail.contains("expected string?"), "{err:?}");
         let err = check(&Ty::parse("{ name: string }"), &json!({})).unwrap_err();
         assert!(err.detail.contains("missing"), "{err:?}");
+    }
+
+    #[test]
+    fn checks_keys_and_indexers() {
+        // Past its fields, a record's entries are the indexer's to check.
+        let counts = "{ total: number, [string]: number }";
+        assert!(ok(counts, json!({"total": 2, "a": 1})));
+        let err = check(&Ty::parse(counts), &json!({"total": 2, "a": "x"})).unwrap_err();
+        assert_eq!(err.path, "[\"a\"]", "{err:?}");
+        assert!(!ok(counts, json!({"a": 1})));
+        // A key fits when it is a value of the key type.
+        assert!(ok(r#"{ [("x" | "y")]: number }"#, json!({"y": 1})));
+        assert!(!ok(r#"{ [("x" | "y")]: number }"#, json!({"z": 1})));
+        assert!(ok("{ [string | number]: boolean }", json!([true])));
+        assert!(ok("{ [string | number]: boolean }", json!({"k": false})));
+        assert!(!ok("{ [number]: string }", json!({"1": "a"})));
+        // What the checker cannot judge takes anything; a function type takes functions.
+        assert!(ok("Options?", json!({"deep": [1]})));
+        assert!(ok("A & B", json!(3)));
+        assert!(!ok("(string) -> number", json!("f")));
     }
 }

@@ -17,9 +17,9 @@ use serde_json::{Map, Value as Json};
 use super::refusal::{Reason, Refusal};
 use super::schema::Schema;
 use super::slots::{check_slots, Style};
-use super::types::Ty;
 use super::usage::usage_line;
 use crate::assets::names::nearest;
+use crate::types::Ty;
 
 /// Where a `--name` lands.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -211,7 +211,7 @@ impl<'a> Reader<'a> {
                     .map(|w| read_word(&item, w, self.cwd, &label))
                     .collect::<Result<_, _>>()?,
             ),
-            Ty::String | Ty::Any => Json::String(extra.join(" ")),
+            ty if ty == Ty::String || ty.accepts_anything() => Json::String(extra.join(" ")),
             _ => Json::Array(extra.iter().map(|w| Json::String(w.to_string())).collect()),
         };
         self.slots[r] = Some(value);

@@ -1,7 +1,7 @@
 //! Binding: checking and converting arguments against a tool's schema, and reading a
 //! command line into arguments.
 //!
-//! - [`Ty`] reads the Luau type strings a tool declares (with `full_moon`);
+//! - [`crate::types::Ty`] is the type model every check here walks;
 //! - [`Schema`] is a tool's parameters, `--!flag`s, `--!rest` and trailing options table;
 //! - [`check_slots`] is `tools.bind`: one slot per parameter, each checked against its type;
 //! - [`parse_command_line`] is `tools.parseCommandLine`: shell words into slots;
@@ -15,7 +15,6 @@ mod refusal;
 mod schema;
 mod shape;
 mod slots;
-mod types;
 mod usage;
 
 pub use check::{check, Mismatch, NODE_BUDGET};
@@ -24,7 +23,6 @@ pub use refusal::{Reason, Refusal};
 pub use schema::{FlagSpec, Param, Schema};
 pub use shape::{luau_type, Key, Kind, Shape};
 pub use slots::{check_slots, collect_lua, Style};
-pub use types::{Field, Ty};
 pub use usage::{help, usage_line};
 
 #[cfg(test)]

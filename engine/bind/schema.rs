@@ -2,7 +2,7 @@
 
 use crate::assets::ToolMeta;
 
-use super::types::{Field, Ty};
+use crate::types::{Field, Ty};
 
 /// One parameter of a tool.
 #[derive(Debug, Clone, PartialEq)]

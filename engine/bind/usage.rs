@@ -3,7 +3,7 @@
 use crate::assets::ToolMeta;
 
 use super::schema::Schema;
-use super::types::Ty;
+use crate::types::Ty;
 
 /// What a value placeholder looks like for a type: `NUMBER`, `PATH`, `upper|lower`, `VALUE`.
 fn placeholder(ty: &Ty) -> String {

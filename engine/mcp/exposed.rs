@@ -6,8 +6,9 @@ use std::sync::Arc;
 use rmcp::model::Tool;
 use serde_json::{Map, Value};
 
-use super::schema::{input_schema, luau_type};
+use super::schema::{input_schema, json_schema, VARARG_PROPERTY};
 use crate::assets::{AssetIndex, ToolEntry};
+use crate::types::Ty;
 
 /// MCP tool names clients accept widely: `^[A-Za-z0-9_-]{1,64}$` (no dots).
 const MAX_NAME: usize = 64;
@@ -17,18 +18,22 @@ pub fn mcp_name(toolbox: &str, name: &str) -> String {
     format!("{toolbox}__{name}")
 }
 
-/// One exposed tool: its MCP definition and the registry entry it calls.
-#[derive(Clone)]
-pub struct Exposed {
-    /// What `tools/list` shows.
-    pub tool: Tool,
-    /// The registry entry.
-    pub entry: Arc<ToolEntry>,
+/// The exposed tools of a snapshot as `tools/list` shows them, by MCP name.
+pub fn exposed_tools(index: &AssetIndex) -> BTreeMap<String, Tool> {
+    exposed_entries(index)
+        .into_iter()
+        .map(|(name, entry)| {
+            let schema = Arc::new(input_schema(entry.meta()));
+            let tool = Tool::new(name.clone(), description(&entry), schema);
+            (name, tool)
+        })
+        .collect()
 }
 
-/// The exposed tools of a snapshot, by MCP name. Unregistered tools are left out, and so
-/// is a tool whose MCP name is too long or taken (logged, so an author can rename it).
-pub fn exposed_tools(index: &AssetIndex) -> BTreeMap<String, Exposed> {
+/// The registry entries of the exposed tools, by MCP name: what a call needs, without
+/// reading every tool's types into a schema. Unregistered tools are left out, and so is
+/// a tool whose MCP name is too long or taken (logged, so an author can rename it).
+pub fn exposed_entries(index: &AssetIndex) -> BTreeMap<String, Arc<ToolEntry>> {
     let mut out = BTreeMap::new();
     for entry in index.tools.values() {
         if !entry.is_registered() {
@@ -43,18 +48,7 @@ pub fn exposed_tools(index: &AssetIndex) -> BTreeMap<String, Exposed> {
             );
             continue;
         }
-        let tool = Tool::new(
-            name.clone(),
-            description(entry),
-            Arc::new(input_schema(meta)),
-        );
-        out.insert(
-            name,
-            Exposed {
-                tool,
-                entry: entry.clone(),
-            },
-        );
+        out.insert(name, entry.clone());
     }
     out
 }
@@ -93,15 +87,17 @@ pub fn positional(entry: &ToolEntry, given: &Map<String, Value>) -> Result<Vec<V
         mcp_name(&meta.toolbox, &meta.name),
         describe_params(entry)
     );
-    if let Some(unknown) = given.keys().find(|k| !params.contains(&k.as_str())) {
+    let takes = |k: &str| params.contains(&k) || (k == VARARG_PROPERTY && meta.vararg.is_some());
+    if let Some(unknown) = given.keys().find(|k| !takes(k)) {
         return Err(format!("unknown argument \"{unknown}\"; {usage}"));
     }
     let mut out = Vec::new();
     for arg in &meta.args {
-        let (schema, optional) = luau_type(&arg.ty);
+        let ty = Ty::parse(&arg.ty);
+        let schema = json_schema(&ty);
         let value = given.get(&arg.name).cloned().unwrap_or(Value::Null);
         if value.is_null() {
-            if !(optional || arg.optional) {
+            if !ty.accepts_nil() {
                 return Err(format!("missing argument \"{}\"; {usage}", arg.name));
             }
         } else if let Some(expected) = schema.get("type").and_then(Value::as_str) {
@@ -116,6 +112,16 @@ pub fn positional(entry: &ToolEntry, given: &Map<String, Value>) -> Result<Vec<V
         }
         out.push(value);
     }
+    match given.get(VARARG_PROPERTY) {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(rest)) => out.extend(rest.iter().cloned()),
+        Some(other) => {
+            return Err(format!(
+                "argument \"{VARARG_PROPERTY}\" must be an array of the values after the others, got {}; {usage}",
+                json_type(other)
+            ))
+        }
+    }
     while out.last().is_some_and(Value::is_null) {
         out.pop();
     }
@@ -123,16 +129,19 @@ pub fn positional(entry: &ToolEntry, given: &Map<String, Value>) -> Result<Vec<V
 }
 
 fn describe_params(entry: &ToolEntry) -> String {
-    if entry.meta().args.is_empty() {
-        return "no arguments".into();
-    }
-    entry
-        .meta()
+    let meta = entry.meta();
+    let mut params: Vec<String> = meta
         .args
         .iter()
         .map(|a| format!("{}: {}", a.name, a.ty))
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    if let Some(vararg) = &meta.vararg {
+        params.push(format!("\"{VARARG_PROPERTY}\": {{ {vararg} }}"));
+    }
+    if params.is_empty() {
+        return "no arguments".into();
+    }
+    params.join(", ")
 }
 
 fn json_type_matches(expected: &str, value: &Value) -> bool {

@@ -32,7 +32,7 @@ use rmcp::ServiceExt;
 pub use exposed::mcp_name;
 pub use literal::luau_literal;
 pub use origin::{Origin, OriginPolicy};
-pub use schema::{input_schema, luau_type};
+pub use schema::{input_schema, json_schema, VARARG_PROPERTY};
 pub use server::{CodemodeServer, ServeOptions, MAX_SCRIPT_BYTES, SEARCH_TOOLS, TOOL_EXEC};
 pub use stdio::{StdioTransport, MAX_FRAME_BYTES};
 

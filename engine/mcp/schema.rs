@@ -1,15 +1,22 @@
-//! JSON Schema for a tool's parameters, derived from the Luau types of its signature.
+//! JSON Schema for a tool's parameters, made from the type model ([`Ty`]) that
+//! `tools.bind` checks against, so a client's schema accepts what binding accepts.
 //!
-//! The mapping is conservative: a type it cannot express exactly (a named type, a
-//! function, a generic) becomes `{}` (anything), so a schema never refuses a call the
-//! tool itself would accept.
+//! JSON and Luau meet through `luau_literal`: `null` is `nil`, and `[]` and `{}` are both
+//! the empty table. A type the checker cannot judge (a name defined elsewhere, a generic,
+//! `typeof`) and a function type (no JSON value is one) become `{}` (anything), so a
+//! schema never refuses a call the tool itself would accept.
 
 use serde_json::{json, Map, Value};
 
 use crate::assets::ToolMeta;
+use crate::types::{Field, Ty};
 
-/// The `inputSchema` object for a tool: one property per parameter, in order;
-/// parameters whose type is not optional are required.
+/// The property that carries the values of a trailing `...`, as an array.
+pub const VARARG_PROPERTY: &str = "...";
+
+/// The `inputSchema` object for a tool: one property per parameter, in order (and
+/// [`VARARG_PROPERTY`] for a trailing `...`); parameters whose type does not admit `nil`
+/// are required, and no other property is taken.
 pub fn input_schema(meta: &ToolMeta) -> Map<String, Value> {
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -17,16 +24,24 @@ pub fn input_schema(meta: &ToolMeta) -> Map<String, Value> {
         if arg.name == "..." {
             continue;
         }
-        let (mut schema, optional) = luau_type(&arg.ty);
-        if !arg.description.is_empty() {
-            if let Value::Object(map) = &mut schema {
-                map.insert("description".into(), Value::String(arg.description.clone()));
-            }
-        }
-        properties.insert(arg.name.clone(), schema);
-        if !optional && !arg.optional {
+        let ty = Ty::parse(&arg.ty);
+        properties.insert(
+            arg.name.clone(),
+            described(json_schema(&ty), &arg.description),
+        );
+        if !ty.accepts_nil() {
             required.push(Value::String(arg.name.clone()));
         }
+    }
+    if let Some(vararg) = &meta.vararg {
+        let items = json!({"type": "array", "items": json_schema(&Ty::parse(vararg))});
+        properties.insert(
+            VARARG_PROPERTY.into(),
+            described(
+                items,
+                "The values passed after the other arguments, in order.",
+            ),
+        );
     }
     let mut schema = Map::new();
     schema.insert("type".into(), json!("object"));
@@ -34,211 +49,193 @@ pub fn input_schema(meta: &ToolMeta) -> Map<String, Value> {
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
     }
+    schema.insert("additionalProperties".into(), json!(false));
     schema
 }
 
-/// True for a type string this module's recursive reading should not enter: the reading
-/// recurses once per bracket and `?`, on the caller's stack. No real type comes near.
-fn nests_deeply(ty: &str) -> bool {
-    ty.chars().filter(|c| "{([<?".contains(*c)).count() > 64
+fn described(mut schema: Value, description: &str) -> Value {
+    if let (Value::Object(map), false) = (&mut schema, description.is_empty()) {
+        map.insert("description".into(), Value::String(description.into()));
+    }
+    schema
 }
 
-/// The schema for one Luau type, and whether the type admits `nil`. A type nested too
-/// deeply to read is anything (`{}`).
-pub fn luau_type(ty: &str) -> (Value, bool) {
-    if nests_deeply(ty) {
-        return (json!({}), false);
+/// The JSON Schema of the values of one type. `nil` is left to the caller: a record
+/// field or parameter that admits it is simply not required.
+pub fn json_schema(ty: &Ty) -> Value {
+    if ty.accepts_anything() {
+        return json!({});
     }
-    read_type(ty)
-}
-
-fn read_type(ty: &str) -> (Value, bool) {
-    let ty = ty.trim();
-    if ty.is_empty() {
-        return (json!({}), false);
-    }
-    let parts = split_top(ty, '|');
-    if parts.len() > 1 {
-        let mut optional = false;
-        let mut options = Vec::new();
-        for part in parts {
-            let (schema, opt) = read_type(part);
-            optional |= opt;
-            if part.trim() == "nil" {
-                continue;
-            }
-            if schema == json!({}) {
-                // One unconstrained member makes the whole union unconstrained.
-                return (json!({}), optional);
-            }
-            options.push(schema);
-        }
-        return match options.len() {
-            0 => (json!({}), true),
-            1 => (options.remove(0), optional),
-            _ => (merge_union(options), optional),
-        };
-    }
-    if let Some(inner) = ty.strip_suffix('?') {
-        return (read_type(inner).0, true);
-    }
-    if let Some(inner) = ty.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
-        if !inner.contains("->") && balanced(inner) {
-            return read_type(inner);
-        }
-    }
-    if ty.contains("->") {
-        return (json!({}), false);
-    }
-    let schema = match ty {
-        "string" => json!({"type": "string"}),
-        "number" => json!({"type": "number"}),
-        "boolean" => json!({"type": "boolean"}),
-        "true" | "false" => json!({"type": "boolean", "const": ty == "true"}),
-        "nil" => return (json!({"type": "null"}), true),
-        "table" => json!({"type": ["object", "array"]}),
-        _ if is_string_literal(ty) => json!({"type": "string", "const": &ty[1..ty.len() - 1]}),
-        _ if ty.starts_with('{') && ty.ends_with('}') => table(&ty[1..ty.len() - 1]),
+    match ty {
+        Ty::Nil => json!({"type": "null"}),
+        Ty::Boolean => json!({"type": "boolean"}),
+        Ty::BoolLiteral(b) => json!({"type": "boolean", "const": b}),
+        Ty::Number => json!({"type": "number"}),
+        Ty::String | Ty::Path => json!({"type": "string"}),
+        Ty::Literal(s) => json!({"type": "string", "const": s}),
+        Ty::Table => json!({"type": ["object", "array"]}),
+        Ty::Array(item) => json!({"type": "array", "items": json_schema(item)}),
+        Ty::Map(k, v) => table(&[], Some((k, v))),
+        Ty::Record(fields, indexer) => table(fields, indexer.as_deref().map(|kv| (&kv.0, &kv.1))),
+        Ty::Union(members) => union(members),
         _ => json!({}),
-    };
-    (schema, false)
+    }
 }
 
-/// `{ T }` is an array, `{ [K]: V }` a map, `{ a: T, b: U }` a record.
-fn table(body: &str) -> Value {
-    let body = body.trim();
-    if body.is_empty() {
-        return json!({"type": ["object", "array"]});
+/// Members without `nil`; one unconstrained member makes the whole union unconstrained;
+/// constants of one JSON type become an `enum`, anything else an `anyOf`.
+fn union(members: &[Ty]) -> Value {
+    let mut options: Vec<Value> = Vec::new();
+    for m in members.iter().filter(|m| **m != Ty::Nil) {
+        let schema = json_schema(m);
+        if schema == json!({}) {
+            return schema;
+        }
+        options.push(schema);
     }
-    if let Some(rest) = body.strip_prefix('[') {
-        let Some(close) = matching_close(rest) else {
-            return json!({"type": "object"});
-        };
-        let value_ty = rest[close + 1..].trim_start().trim_start_matches(':');
-        return json!({"type": "object", "additionalProperties": read_type(value_ty).0});
-    }
-    let fields = split_top(body, ',')
-        .into_iter()
-        .flat_map(|f| split_top(f, ';'))
-        .filter(|f| !f.trim().is_empty())
-        .collect::<Vec<_>>();
-    let is_record = fields.iter().all(|f| field(f).is_some());
-    if !is_record {
-        return match fields.as_slice() {
-            [one] => json!({"type": "array", "items": read_type(one).0}),
-            _ => json!({"type": ["object", "array"]}),
-        };
-    }
-    let mut properties = Map::new();
-    let mut required = Vec::new();
-    for f in fields {
-        let Some((name, ty)) = field(f) else { continue };
-        let (schema, optional) = read_type(ty);
-        properties.insert(name.to_string(), schema);
-        if !optional {
-            required.push(json!(name));
+    match options.len() {
+        0 => json!({"type": "null"}),
+        1 => options.remove(0),
+        _ => {
+            let consts: Option<Vec<Value>> =
+                options.iter().map(|o| o.get("const").cloned()).collect();
+            let same_type = options
+                .windows(2)
+                .all(|w| w[0].get("type") == w[1].get("type"));
+            match consts {
+                Some(values) if same_type => json!({"type": options[0]["type"], "enum": values}),
+                _ => json!({ "anyOf": options }),
+            }
         }
     }
-    let mut schema = json!({"type": "object", "properties": properties});
+}
+
+/// A table with named fields and an optional indexer `[K]: V`. A JSON object carries
+/// string keys, a JSON array the keys 1..n; the checker takes a key if it is a value of
+/// `K`, and refuses a key that is neither a field nor taken by the indexer.
+fn table(fields: &[Field], indexer: Option<(&Ty, &Ty)>) -> Value {
+    let required: Vec<&str> = fields
+        .iter()
+        .filter(|f| !f.ty.accepts_nil())
+        .map(|f| f.name.as_str())
+        .collect();
+    let keys = indexer.map_or(Keys::NONE, |(k, _)| Keys::of(k));
+    let value = indexer.map_or(json!({}), |(_, v)| json_schema(v));
+    let mut schema = Map::new();
+    let object = !fields.is_empty() || !matches!(keys.names, Names::None);
+    // Past the fields, an array's items are entries the indexer must take.
+    let array = required.is_empty() && keys.indices;
+    schema.insert(
+        "type".into(),
+        match (object, array) {
+            (true, true) => json!(["object", "array"]),
+            (false, true) => json!("array"),
+            // Neither: only the empty table fits, and `{}` is one.
+            _ => json!("object"),
+        },
+    );
+    if !fields.is_empty() {
+        let properties: Map<String, Value> = fields
+            .iter()
+            .map(|f| (f.name.clone(), json_schema(&f.ty)))
+            .collect();
+        schema.insert("properties".into(), Value::Object(properties));
+    }
     if !required.is_empty() {
-        schema["required"] = Value::Array(required);
+        schema.insert("required".into(), json!(required));
     }
-    schema
-}
-
-/// `name: type` of a record field (with an optional `read`/`write` modifier).
-fn field(text: &str) -> Option<(&str, &str)> {
-    let text = text.trim();
-    let text = text
-        .strip_prefix("read ")
-        .or_else(|| text.strip_prefix("write "))
-        .unwrap_or(text)
-        .trim_start();
-    let colon = text.find(':')?;
-    let name = text[..colon].trim();
-    let ok = !name.is_empty()
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !name.starts_with(|c: char| c.is_ascii_digit());
-    ok.then(|| (name, text[colon + 1..].trim()))
-}
-
-/// Union members all of one `type` with `const`s become an `enum`; otherwise `anyOf`.
-fn merge_union(options: Vec<Value>) -> Value {
-    let consts: Option<Vec<Value>> = options.iter().map(|o| o.get("const").cloned()).collect();
-    let same_type = options
-        .windows(2)
-        .all(|w| w[0].get("type") == w[1].get("type"));
-    match consts {
-        Some(values) if same_type => json!({"type": options[0]["type"], "enum": values}),
-        _ => json!({ "anyOf": options }),
-    }
-}
-
-fn is_string_literal(ty: &str) -> bool {
-    ty.len() >= 2
-        && ((ty.starts_with('"') && ty.ends_with('"'))
-            || (ty.starts_with('\'') && ty.ends_with('\'')))
-}
-
-/// Splits at `sep` outside brackets, parentheses and quotes.
-fn split_top(text: &str, sep: char) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0usize);
-    for (i, c) in text.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '{' | '(' | '[' | '<') => depth += 1,
-            (None, '}' | ')' | ']' | '>') => depth -= 1,
-            (None, c) if c == sep && depth == 0 => {
-                parts.push(&text[start..i]);
-                start = i + c.len_utf8();
+    if object || !array {
+        match &keys.names {
+            Names::All => {
+                schema.insert("additionalProperties".into(), value.clone());
             }
-            _ => {}
-        }
-    }
-    parts.push(&text[start..]);
-    parts
-}
-
-/// True when brackets in `text` balance (so `(a) | (b)` is not read as one group).
-fn balanced(text: &str) -> bool {
-    let mut depth = 0i32;
-    for c in text.chars() {
-        match c {
-            '{' | '(' | '[' => depth += 1,
-            '}' | ')' | ']' => depth -= 1,
-            _ => {}
-        }
-        if depth < 0 {
-            return false;
-        }
-    }
-    depth == 0
-}
-
-/// Index of the `]` closing an opened `[` at the start of `rest`.
-fn matching_close(rest: &str) -> Option<usize> {
-    let mut depth = 1i32;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '[' => depth += 1,
-            ']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
+            Names::Some(choices) => {
+                let mut names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                names.extend(choices.iter().map(String::as_str));
+                schema.insert("propertyNames".into(), json!({ "enum": names }));
+                schema.insert("additionalProperties".into(), value.clone());
             }
-            _ => {}
+            Names::None => {
+                schema.insert("additionalProperties".into(), json!(false));
+            }
         }
     }
-    None
+    if array {
+        schema.insert("items".into(), value);
+    }
+    Value::Object(schema)
+}
+
+/// Which keys an indexer's key type takes.
+struct Keys {
+    names: Names,
+    /// Array indices (numbers).
+    indices: bool,
+}
+
+enum Names {
+    All,
+    Some(Vec<String>),
+    None,
+}
+
+impl Keys {
+    const NONE: Keys = Keys {
+        names: Names::None,
+        indices: false,
+    };
+
+    fn of(k: &Ty) -> Keys {
+        if k.accepts_anything() {
+            return Keys {
+                names: Names::All,
+                indices: true,
+            };
+        }
+        match k {
+            Ty::String | Ty::Path => Keys {
+                names: Names::All,
+                indices: false,
+            },
+            Ty::Number => Keys {
+                names: Names::None,
+                indices: true,
+            },
+            Ty::Literal(s) => Keys {
+                names: Names::Some(vec![s.clone()]),
+                indices: false,
+            },
+            Ty::Union(members) => members.iter().map(Keys::of).fold(Keys::NONE, Keys::or),
+            _ => Keys::NONE,
+        }
+    }
+
+    fn or(self, other: Keys) -> Keys {
+        let names = match (self.names, other.names) {
+            (Names::All, _) | (_, Names::All) => Names::All,
+            (Names::Some(mut a), Names::Some(b)) => {
+                a.extend(b);
+                Names::Some(a)
+            }
+            (Names::Some(a), Names::None) | (Names::None, Names::Some(a)) => Names::Some(a),
+            (Names::None, Names::None) => Names::None,
+        };
+        Keys {
+            names,
+            indices: self.indices || other.indices,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The schema of a type as written, and whether it admits `nil`.
+    fn luau_type(ty: &str) -> (Value, bool) {
+        let ty = Ty::parse(ty);
+        (json_schema(&ty), ty.accepts_nil())
+    }
 
     #[test]
     fn hostile_types_read_as_anything() {
@@ -246,9 +243,12 @@ mod tests {
             format!("string{}", "?".repeat(100_000)),
             format!("{}string{}", "{".repeat(100_000), "}".repeat(100_000)),
         ] {
-            assert!(nests_deeply(&ty));
+            assert_eq!(luau_type(&ty).0, json!({}));
         }
-        assert!(!nests_deeply("{ name: string?, tags: { string }? }?"));
+        assert_ne!(
+            luau_type("{ name: string?, tags: { string }? }?").0,
+            json!({})
+        );
     }
 
     #[test]
@@ -271,12 +271,26 @@ mod tests {
             luau_type("{ [string]: number }").0,
             json!({"type": "object", "additionalProperties": {"type": "number"}})
         );
+        // A record takes no field it does not declare, as `tools.bind` refuses them.
         assert_eq!(
             luau_type("{ sep: string?, max: number }?"),
             (
-                json!({"type": "object", "properties": {"sep": {"type": "string"}, "max": {"type": "number"}}, "required": ["max"]}),
+                json!({"type": "object", "properties": {"sep": {"type": "string"}, "max": {"type": "number"}}, "required": ["max"], "additionalProperties": false}),
                 true
             )
+        );
+        assert_eq!(
+            luau_type("{ [number]: string }").0,
+            json!({"type": "array", "items": {"type": "string"}})
+        );
+        assert_eq!(
+            luau_type("{ name: string, [string]: number }").0,
+            json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"], "additionalProperties": {"type": "number"}})
+        );
+        // A field typed `any` may be left out, as binding lets it.
+        assert_eq!(
+            luau_type("{ null: any }").0,
+            json!({"type": "object", "properties": {"null": {}}, "additionalProperties": false})
         );
     }
 

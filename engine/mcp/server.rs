@@ -16,7 +16,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
-use super::exposed::{exposed_tools, json_type, mcp_name, positional};
+use super::exposed::{exposed_entries, exposed_tools, json_type, mcp_name, positional};
 use super::scripts::{call_script, search_script, SearchArgs};
 use crate::registry::Registry;
 use crate::runtime::{refused, Envelope, ErrorKind, Pool, StopCheck};
@@ -118,7 +118,7 @@ impl CodemodeServer {
         ];
         if self.shared.options.expose_tools {
             let index = self.shared.registry.snapshot();
-            tools.extend(exposed_tools(&index).into_values().map(|e| e.tool));
+            tools.extend(exposed_tools(&index).into_values());
         }
         tools
     }
@@ -183,7 +183,7 @@ impl CodemodeServer {
         ct: CancellationToken,
     ) -> Result<CallToolResult, ErrorData> {
         let index = self.shared.registry.snapshot();
-        let Some(exposed) = exposed_tools(&index).remove(name) else {
+        let Some(entry) = exposed_entries(&index).remove(name) else {
             // A tool that exists but cannot be called now (broken on disk, not `ready`)
             // says why, rather than being just "unknown".
             let broken = index.tools.values().find(|e| {
@@ -197,8 +197,8 @@ impl CodemodeServer {
             }
             return Err(unknown_tool(name, self.shared.options.expose_tools));
         };
-        let meta = &exposed.entry.meta();
-        let values = match positional(&exposed.entry, args) {
+        let meta = &entry.meta();
+        let values = match positional(&entry, args) {
             Ok(v) => v,
             Err(message) => return Ok(usage_error(message)),
         };

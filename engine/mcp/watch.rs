@@ -45,6 +45,6 @@ pub fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
 
 /// What a client would see in `tools/list` for the exposed tools.
 fn fingerprint(index: &crate::assets::AssetIndex) -> String {
-    let tools: Vec<_> = exposed_tools(index).into_values().map(|e| e.tool).collect();
+    let tools: Vec<_> = exposed_tools(index).into_values().collect();
     serde_json::to_string(&tools).unwrap_or_default()
 }

@@ -1,11 +1,18 @@
-//! Luau definitions (`.d.luau`) for the globals a codemode script sees: `tools` and `vfs`.
+//! Luau types: the one model of a type a tool declares ([`Ty`], read by [`Ty::parse`]),
+//! and the definitions (`.d.luau`) for the globals a codemode script sees: `tools` and `vfs`.
 //!
-//! luau-lsp reads them with `--definitions=@codemode=codemode.d.luau` (or the editor
-//! setting `luau-lsp.types.definitionFiles`), so an editor completes and checks
+//! Every surface judges a tool's types from the same [`Ty`]: `tools.bind` and command
+//! lines check values against it, `--expose-tools` makes JSON Schema of it, and the
+//! definition file prints it (see `sanitize`).
+//!
+//! luau-lsp reads the definitions with `--definitions=@codemode=codemode.d.luau` (or the
+//! editor setting `luau-lsp.types.definitionFiles`), so an editor completes and checks
 //! `tools.<box>.<tool>(...)` calls against each tool's own signature. The surface of
 //! `tools` itself is written by hand in `surface.d.luau` beside this file; the toolboxes
 //! are generated from the asset index.
 
+mod model;
+mod read;
 mod sanitize;
 
 use std::fmt::Write;
@@ -13,7 +20,9 @@ use std::fmt::Write;
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
 
-pub use sanitize::{declarable, Slot};
+pub use model::{Callback, Field, Ty};
+pub use read::Slot;
+pub use sanitize::declarable;
 
 /// The hand-written part: shared types, the `tools.*` members and `vfs`.
 const SURFACE: &str = include_str!("surface.d.luau");

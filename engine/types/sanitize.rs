@@ -2,44 +2,28 @@
 //!
 //! luau-lsp refuses a whole definition file when one type names something it does not
 //! know, and a tool's signature may name a type local to its `init.luau`
-//! (`opts: Options`) or use docstring shorthands (`table`, `function`). Such a type is
-//! declared as `any` (or the shorthand's real type), and the doc comment keeps the
-//! original text so nothing is lost.
+//! (`opts: Options`) or use docstring shorthands (`table`, `function`). The type is read
+//! into the model ([`Ty`]) and printed back from it: a type that names what the file
+//! cannot see is declared as `any`, a shorthand as its real type, and the doc comment
+//! keeps the original text so nothing is lost.
 
 use std::collections::BTreeSet;
 
-use crate::assets::{compile, with_luau_within};
-use full_moon::ast::luau::{GenericDeclarationParameter, GenericParameterInfo, TypeInfo};
-use full_moon::visitors::Visitor;
+use super::model::Ty;
+use super::read::{alias_source, read, Slot};
+use crate::assets::compile;
 
 /// Type names Luau knows without any declaration.
 const BUILTIN: [&str; 10] = [
     "any", "nil", "boolean", "number", "string", "thread", "unknown", "never", "buffer", "vector",
 ];
 
-/// Where a type stands in a signature: a parameter takes one type, a return may be a
-/// list of them (`(string, number)`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
-    /// A parameter's type.
-    Param,
-    /// The return type(s).
-    Return,
-}
-
-/// Types nested deeper than this are declared `any`: no tool needs one, and a definition
-/// file must stay readable by every Luau tool that loads it.
-const MAX_TYPE_DEPTH: usize = 32;
-
 /// The type to declare for `written` in `slot`, given the names the definition file itself
 /// defines. `Ok` holds a declarable type; `Err` holds why `written` was replaced by the
-/// returned type.
+/// returned type. Either text reads back (with [`Ty::parse`] or [`Ty::parse_returns`]) as
+/// the type declared.
 pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String, (String, String)> {
     let written = written.trim();
-    if let Some(real) = shorthand(written) {
-        let why = format!("`{written}` is declared as `{real}`");
-        return Err((real, why));
-    }
     if written.is_empty() {
         return Err(("any".into(), "no type was given".into()));
     }
@@ -49,20 +33,10 @@ pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String,
             format!("`{written}` holds a comment, a `;` or a line break, not just a type"),
         ));
     }
-    // A type alias holds exactly one type, so `string, number` or `string = x` fail here.
-    let source = match slot {
-        Slot::Param => format!("type _T = {written}\n"),
-        Slot::Return => format!("type _T = () -> {written}\n"),
-    };
     // Luau's own parser has the last word: full_moon lets some broken types through
     // (`() -> (string,`).
-    let names = with_luau_within(&source, MAX_TYPE_DEPTH, |ast| {
-        let mut names = Names::default();
-        names.visit_ast(ast);
-        names
-    });
-    let names = match names {
-        Ok(names) if compile(&source).is_ok() => names,
+    let reading = match read(written, slot) {
+        Ok(reading) if compile(&alias_source(written, slot)).is_ok() => reading,
         _ => {
             return Err((
                 "any".into(),
@@ -70,18 +44,20 @@ pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String,
             ))
         }
     };
-    let unknown: Vec<String> = names
-        .used
-        .difference(&names.generics)
-        .filter(|n| !BUILTIN.contains(&n.as_str()) && !defined.contains(&n.as_str()))
-        .cloned()
-        .collect();
+    let mut names = Names::default();
+    names.walk(&reading.ty, &[]);
     if let Some(why) = names.refused {
         return Err((
             "any".into(),
             format!("`{written}` uses {why}, which the definition file cannot see"),
         ));
     }
+    let unknown: Vec<&str> = names
+        .used
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !BUILTIN.contains(n) && !defined.contains(n))
+        .collect();
     if !unknown.is_empty() {
         return Err((
             "any".into(),
@@ -91,63 +67,90 @@ pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String,
             ),
         ));
     }
-    Ok(written.to_string())
+    let declared = reading.ty.declaration();
+    if compile(&alias_source(&declared, slot)).is_err() {
+        return Err((
+            "any".into(),
+            format!("`{written}` reads as `{declared}`, which Luau does not parse"),
+        ));
+    }
+    if reading.shorthand {
+        let why = format!("`{written}` is declared as `{declared}`");
+        return Err((declared, why));
+    }
+    Ok(declared)
 }
 
-/// Docstring shorthands that are not Luau types, with the type they mean.
-fn shorthand(written: &str) -> Option<String> {
-    let (base, optional) = match written.strip_suffix('?') {
-        Some(b) => (b, "?"),
-        None => (written, ""),
-    };
-    let real = match base {
-        "table" | "object" | "dict" | "map" => "{ [any]: any }",
-        "array" | "list" => "{ any }",
-        "function" | "callback" => "(...any) -> ...any",
-        "int" | "integer" | "float" => "number",
-        "bool" => "boolean",
-        "str" => "string",
-        _ => return None,
-    };
-    Some(if optional.is_empty() {
-        real.to_string()
-    } else if real.starts_with('(') {
-        format!("({real})?")
-    } else {
-        format!("{real}?")
-    })
-}
-
-/// Collects the type names a type uses and the generics it declares.
+/// The names a type uses (other than the generics in scope), and the first thing in it no
+/// definition file can see.
 #[derive(Default)]
 struct Names {
     used: BTreeSet<String>,
-    generics: BTreeSet<String>,
     refused: Option<&'static str>,
 }
 
-impl Visitor for Names {
-    fn visit_type_info(&mut self, node: &TypeInfo) {
-        match node {
-            TypeInfo::Basic(name) | TypeInfo::Generic { base: name, .. } => {
-                self.used.insert(name.token().to_string());
+impl Names {
+    fn walk(&mut self, ty: &Ty, generics: &[&str]) {
+        match ty {
+            Ty::Path => self.used(generics, "Path"),
+            Ty::Named { name, args } => {
+                if name.contains('.') {
+                    self.refused.get_or_insert("a type from another module");
+                }
+                self.used(generics, name);
+                self.all(args, generics);
             }
-            TypeInfo::GenericPack { name, .. } => {
-                self.used.insert(name.token().to_string());
+            Ty::GenericPack(name) => self.used(generics, name),
+            Ty::Typeof(_) => {
+                self.refused.get_or_insert("`typeof(...)` of a local value");
             }
-            TypeInfo::Module { .. } => self.refused = Some("a type from another module"),
-            TypeInfo::Typeof { .. } => self.refused = Some("`typeof(...)` of a local value"),
-            _ => {}
+            Ty::Array(t) | Ty::Variadic(t) => self.walk(t, generics),
+            Ty::Map(k, v) => {
+                self.walk(k, generics);
+                self.walk(v, generics);
+            }
+            Ty::Record(fields, indexer) => {
+                for f in fields {
+                    self.walk(&f.ty, generics);
+                }
+                if let Some(kv) = indexer {
+                    self.walk(&kv.0, generics);
+                    self.walk(&kv.1, generics);
+                }
+            }
+            Ty::Union(members) | Ty::Intersection(members) | Ty::Pack(members) => {
+                self.all(members, generics)
+            }
+            Ty::Callback(cb) => {
+                let mut inner: Vec<&str> = generics.to_vec();
+                inner.extend(cb.generics.iter().map(|g| g.trim_end_matches("...")));
+                for (_, t) in &cb.params {
+                    self.walk(t, &inner);
+                }
+                self.walk(&cb.returns, &inner);
+            }
+            Ty::Any
+            | Ty::Nil
+            | Ty::Boolean
+            | Ty::Number
+            | Ty::String
+            | Ty::Literal(_)
+            | Ty::BoolLiteral(_)
+            | Ty::Table
+            | Ty::Function => {}
         }
     }
 
-    fn visit_generic_declaration_parameter(&mut self, node: &GenericDeclarationParameter) {
-        let name = match node.parameter() {
-            GenericParameterInfo::Name(n) => n,
-            GenericParameterInfo::Variadic { name, .. } => name,
-            _ => return,
-        };
-        self.generics.insert(name.token().to_string());
+    fn all(&mut self, types: &[Ty], generics: &[&str]) {
+        for t in types {
+            self.walk(t, generics);
+        }
+    }
+
+    fn used(&mut self, generics: &[&str], name: &str) {
+        if !generics.contains(&name) {
+            self.used.insert(name.to_string());
+        }
     }
 }
 
@@ -215,5 +218,18 @@ mod tests {
             Ok("(string, number)".to_string())
         );
         assert!(declarable("(string, number)", Slot::Param, &[]).is_err());
+    }
+
+    #[test]
+    fn generics_are_names_only_inside_their_function() {
+        assert!(declarable("<T>(T) -> T", Slot::Param, &[]).is_ok());
+        assert!(declarable("<T...>(T...) -> T...", Slot::Param, &[]).is_ok());
+        let (ty, why) = declarable("{ (T) -> T }", Slot::Param, &[]).unwrap_err();
+        assert_eq!(ty, "any");
+        assert!(why.contains("names T"), "{why}");
+        assert!(declarable("typeof(x)", Slot::Param, &[])
+            .unwrap_err()
+            .1
+            .contains("typeof"));
     }
 }
