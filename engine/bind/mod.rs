@@ -4,6 +4,8 @@
 //! - [`Ty`] reads the Luau type strings a tool declares (with `full_moon`);
 //! - [`Schema`] is a tool's parameters, `--!flag`s, `--!rest` and trailing options table;
 //! - [`check_slots`] is `tools.bind`: one slot per parameter, each checked against its type;
+//! - [`collect_json`] reads JSON arguments (by position or by name) into those slots, for
+//!   calls made from Rust, and [`lua_args`] turns bound slots into the call's Luau values;
 //! - [`parse_command_line`] is `tools.parseCommandLine`: shell words into slots;
 //! - [`help`] and [`usage_line`] are the `--help` text of `codemode call`.
 //!
@@ -17,15 +19,17 @@ mod shape;
 mod slots;
 mod types;
 mod usage;
+mod value;
 
 pub use check::{check, Mismatch, NODE_BUDGET};
-pub use cmdline::{parse_command_line, read_word};
+pub use cmdline::{parse_command_line, read_word, MAX_WORDS};
 pub use refusal::{Reason, Refusal};
 pub use schema::{FlagSpec, Param, Schema};
 pub use shape::{luau_type, Key, Kind, Shape};
-pub use slots::{check_slots, collect_lua, Style};
+pub use slots::{check_slots, collect_json, collect_lua, Style};
 pub use types::{Field, Ty};
 pub use usage::{help, usage_line};
+pub use value::{lua_args, lua_value, MAX_DEPTH};
 
 #[cfg(test)]
 mod tests;

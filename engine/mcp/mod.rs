@@ -13,10 +13,8 @@
 
 mod describe;
 mod exposed;
-mod literal;
 mod origin;
 mod schema;
-mod scripts;
 mod server;
 mod stdio;
 mod watch;
@@ -29,7 +27,6 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::ServiceExt;
 
 pub use exposed::mcp_name;
-pub use literal::luau_literal;
 pub use origin::{Origin, OriginPolicy};
 pub use schema::{input_schema, luau_type};
 pub use server::{CodemodeServer, ServeOptions, MAX_SCRIPT_BYTES, SEARCH_TOOLS, TOOL_EXEC};
