@@ -5,6 +5,7 @@
 //! - [`registry`] holds the roots and the current index snapshot;
 //! - [`repl`] is the interactive session behind `codemode repl`;
 //! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
+//!   it also calls one tool, or one `tools` function, without source (`runtime/call.rs`);
 //! - [`bind`] checks arguments against a tool's schema and reads command lines;
 //! - [`host`] holds the capabilities handed to the prelude;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
@@ -31,5 +32,6 @@ pub mod vfs;
 
 pub use registry::{Registry, Watcher};
 pub use runtime::{
-    Envelope, ErrorKind, Limits, Output, Pool, PoolError, Runtime, Session, StopCause, StopCheck,
+    Args, Call, Called, Envelope, ErrorKind, Limits, Output, Pool, PoolError, Rendered, Runtime,
+    Session, StopCause, StopCheck, Surface,
 };

@@ -2,7 +2,11 @@
 //!
 //! 1. exec path: the same small script (10 tool calls, returns a table) through
 //!    `Runtime::exec` versus bare mlua with a fresh sandboxed environment per run.
-//! 2. indexing: building the asset index of a generated world of 10,000 tools versus
+//! 2. call path: one tool call through `Runtime::call` (arguments bound in Rust, no
+//!    source) versus the same call as a script through `Runtime::exec`; and shell words
+//!    bound and rendered by `Runtime::run_call` versus the Luau script `codemode call`
+//!    used to generate for them.
+//! 3. indexing: building the asset index of a generated world of 10,000 tools versus
 //!    only reading those tools' files.
 //!
 //! Run: `cargo run --release --example bench`. Each figure is given as wall-clock time and
@@ -14,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use codemode::assets::{AssetIndex, Origin, Root};
-use codemode::{Limits, Output, Registry, Runtime};
+use codemode::{Args, Call, Limits, Output, Registry, Runtime};
 use mlua::chunk::ChunkMode;
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
@@ -176,6 +180,82 @@ fn bench_exec() {
     );
 }
 
+/// The script `codemode call bench.add 1 2` ran before calls were bound in Rust.
+const GENERATED_CALL: &str = r#"local r = tools.parseCommandLine("bench.add", { "1", "2" }, { cwd = "." })
+if not r.ok then
+	return { stage = "refused", message = r.message }
+end
+local value = tools.use("bench", "add")(table.unpack(r.args, 1, r.n))
+local shown = tools.render("bench.add", value)
+if shown == nil then
+	return { stage = "value", value = value }
+end
+return { stage = "rendered", out = shown.out, err = shown.err, exit = shown.exit }
+"#;
+
+fn bench_call() {
+    const RUNS: u32 = 5_000;
+    let world = tempfile::tempdir().unwrap();
+    for (name, source) in TOOLS {
+        write_tool(world.path(), "bench", name, source);
+    }
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
+    let positional = || Args::Positional(vec![serde_json::json!(1), serde_json::json!(2)]);
+    let called = runtime.call("bench.add", positional()).unwrap();
+    assert_eq!(
+        called.value,
+        Some(serde_json::json!(3)),
+        "{}",
+        called.to_json()
+    );
+    let script = measure(|| {
+        for _ in 0..RUNS {
+            let envelope = runtime.exec("return tools.bench.add(1, 2)", Output::Capture);
+            std::hint::black_box(envelope.to_json());
+        }
+    });
+    let call = measure(|| {
+        for _ in 0..RUNS {
+            let envelope = runtime.call("bench.add", positional()).unwrap();
+            std::hint::black_box(envelope.to_json());
+        }
+    });
+    report(
+        "call path, one tool call (bench.add(1, 2)), per run:",
+        "µs",
+        1e6 / RUNS as f64,
+        "<= 1x",
+        ("Runtime::exec, the call as source", script),
+        ("Runtime::call, positional JSON", call),
+    );
+    let words = || Args::Words {
+        words: vec!["1".into(), "2".into()],
+        cwd: None,
+    };
+    let generated = measure(|| {
+        for _ in 0..RUNS {
+            let envelope = runtime.exec(GENERATED_CALL, Output::Capture);
+            std::hint::black_box(envelope.to_json());
+        }
+    });
+    let bound = measure(|| {
+        for _ in 0..RUNS {
+            let call = Call::new("bench.add", words()).rendered();
+            let called = runtime.run_call(call, Output::Capture, None).unwrap();
+            std::hint::black_box(called.envelope.to_json());
+        }
+    });
+    report(
+        "call path, shell words bound and rendered (codemode call bench.add 1 2), per run:",
+        "µs",
+        1e6 / RUNS as f64,
+        "<= 1x",
+        ("exec of the generated call script", generated),
+        ("Runtime::run_call, words, render", bound),
+    );
+}
+
 fn bench_index(tools: usize) {
     let world = tempfile::tempdir().unwrap();
     for i in 0..tools {
@@ -240,5 +320,6 @@ fn bench_index(tools: usize) {
 
 fn main() {
     bench_exec();
+    bench_call();
     bench_index(10_000);
 }

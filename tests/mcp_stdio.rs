@@ -463,6 +463,104 @@ fn cancelling_a_running_call_stops_its_script_and_frees_its_vm() {
 }
 
 #[test]
+fn exposed_calls_are_bound_by_the_binder_and_cancellable() {
+    let world = tempfile::tempdir().unwrap();
+    let tool = world.path().join("box.toolbox/fmt.tool");
+    std::fs::create_dir_all(&tool).unwrap();
+    std::fs::write(
+        tool.join("init.luau"),
+        "local function fmt(text: string, opts: { sep: string?, spin: boolean? }?): string\n\tif opts and opts.spin then\n\t\twhile true do end\n\tend\n\treturn text .. ((opts and opts.sep) or '-')\nend\nreturn fmt\n",
+    )
+    .unwrap();
+    let mut s = Server::start_in(
+        world.path(),
+        &["--expose-tools", "--no-bundled", "--timeout-ms", "60000"],
+    );
+    // A field of the options table may be given by its own name, as tools.bind takes it.
+    let reply = s.call(1, "box__fmt", json!({"text": "a", "sep": "+"}));
+    assert_eq!(
+        reply["result"]["structuredContent"]["value"], "a+",
+        "{reply}"
+    );
+    let reply = s.call(2, "box__fmt", json!({"text": "a", "opts": {"sepp": "+"}}));
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("\"opts\"") && text.contains("sepp"), "{text}");
+    // Two endless calls fill both VMs; cancelling them frees the VMs at once.
+    for id in [3, 4] {
+        s.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "box__fmt", "arguments": {"text": "a", "spin": true}}})
+            .to_string(),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    for id in [3, 4] {
+        s.send_line(
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": id, "reason": "stop"}})
+            .to_string(),
+        );
+    }
+    let started = Instant::now();
+    s.assert_serving(5);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the cancelled calls kept their VMs"
+    );
+}
+
+#[test]
+fn search_tools_checks_its_arguments_as_tools_search_does() {
+    let mut s = Server::start(&[]);
+    for (id, limit, shown) in [
+        (1, json!(0), "0"),
+        (2, json!(101), "101"),
+        (3, json!(2.5), "2.5"),
+    ] {
+        let reply = s.call(id, "search_tools", json!({"query": "x", "limit": limit}));
+        assert_eq!(reply["result"]["isError"], true, "{reply}");
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+        assert_eq!(
+            text,
+            format!("search_tools: limit must be a whole number from 1 to 100, got {shown}")
+        );
+    }
+    let reply = s.call(4, "search_tools", json!({"query": "x", "mode": "fuzzy"}));
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(
+            "search_tools: unknown search mode 'fuzzy'; possible values: keyword, semantic"
+        ),
+        "{text}"
+    );
+    let reply = s.call(
+        5,
+        "search_tools",
+        json!({"query": "x", "toolbox": "no such"}),
+    );
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("search_tools: toolbox must be a toolbox name"),
+        "{text}"
+    );
+    let reply = s.call(
+        6,
+        "search_tools",
+        json!({"query": "", "limit": 100, "toolbox": ""}),
+    );
+    assert_eq!(reply["result"]["isError"], false, "{reply}");
+    assert!(
+        reply["result"]["structuredContent"]["total"]
+            .as_u64()
+            .unwrap()
+            >= 1,
+        "{reply}"
+    );
+    s.assert_serving(7);
+}
+
+#[test]
 fn an_exposed_tool_broken_on_disk_says_why_it_cannot_be_called() {
     let world = tempfile::tempdir().unwrap();
     let tool = world.path().join("box.toolbox/echo.tool");

@@ -77,9 +77,12 @@ fn search_refuses_bad_options_with_a_hint() {
         ),
         (
             vec!["search", "x", "--limit", "-1"],
-            "-1 is not in 1..=1000",
+            "--limit must be a whole number from 1 to 100, got -1",
         ),
-        (vec!["search", "x", "--limit", "0"], "0 is not in 1..=1000"),
+        (
+            vec!["search", "x", "--limit", "0"],
+            "--limit must be a whole number from 1 to 100, got 0",
+        ),
         (vec!["list", "9"], "the tier is 1, 2 or 3, got 9"),
     ] {
         let mut args = args.clone();

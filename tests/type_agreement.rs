@@ -18,7 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use codemode::assets::ToolEntry;
-use codemode::mcp::{input_schema, luau_literal, VARARG_PROPERTY};
+use codemode::mcp::{input_schema, VARARG_PROPERTY};
 use codemode::types::{definitions, Ty};
 use codemode::{Limits, Output, Registry, Runtime};
 use full_moon::ast::luau::{TypeFieldKey, TypeInfo};
@@ -336,7 +336,7 @@ fn check_values(runtime: &mut Runtime, entry: &ToolEntry, pool: &[Json]) {
 fn bind_all(runtime: &mut Runtime, id: &str, cases: &[Case]) -> Vec<String> {
     let mut script = format!(
         "local id = {}\nlocal cases = {{\n",
-        luau_literal(&json!(id)).unwrap()
+        luau_literal(&json!(id))
     );
     for case in cases {
         let values = case
@@ -346,7 +346,7 @@ fn bind_all(runtime: &mut Runtime, id: &str, cases: &[Case]) -> Vec<String> {
             .chain(case.rest.iter().map(Some));
         let entries: Vec<String> = values
             .enumerate()
-            .filter_map(|(i, v)| Some(format!("[{}] = {}", i + 1, luau_literal(v?).unwrap())))
+            .filter_map(|(i, v)| Some(format!("[{}] = {}", i + 1, luau_literal(v?))))
             .collect();
         script.push_str(&format!("\t{{ {} }},\n", entries.join(", ")));
     }
@@ -602,4 +602,47 @@ fn fixed_pool() -> Vec<Json> {
 fn dedupe(values: &mut Vec<Json>) {
     let mut seen = BTreeSet::new();
     values.retain(|v| seen.insert(v.to_string()));
+}
+
+/// A Luau literal for a JSON value (the test writes its cases as one Luau script): bytes
+/// that are not plain are escaped as `\ddd`, `null` is `nil`, arrays and objects are tables.
+fn luau_literal(value: &Json) -> String {
+    match value {
+        Json::Null => "nil".into(),
+        Json::Bool(b) => b.to_string(),
+        Json::Number(n) => n.to_string(),
+        Json::String(s) => {
+            let mut out = String::from("\"");
+            for b in s.bytes() {
+                if b.is_ascii_alphanumeric() || b == b' ' {
+                    out.push(b as char);
+                } else {
+                    out.push_str(&format!("\\{b:03}"));
+                }
+            }
+            out.push('"');
+            out
+        }
+        Json::Array(items) => {
+            let entries: Vec<String> = items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("[{}] = {}", i + 1, luau_literal(v)))
+                .collect();
+            format!("{{ {} }}", entries.join(", "))
+        }
+        Json::Object(map) => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        "[{}] = {}",
+                        luau_literal(&Json::String(k.clone())),
+                        luau_literal(v)
+                    )
+                })
+                .collect();
+            format!("{{ {} }}", entries.join(", "))
+        }
+    }
 }

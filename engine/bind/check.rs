@@ -19,6 +19,9 @@ pub struct Mismatch {
     pub detail: String,
     /// True when a table carried a field its type does not declare.
     pub unknown_field: bool,
+    /// What was found (`a number`, `the string "x"`) when the value itself has the wrong
+    /// type, rather than something inside it.
+    pub found: Option<String>,
 }
 
 /// Checks `value` against `ty`.
@@ -45,6 +48,7 @@ impl Walker {
             path: self.path.concat(),
             detail: format!("expected {ty}, got {got}"),
             unknown_field: false,
+            found: Some(got),
         }
     }
 
@@ -111,6 +115,7 @@ impl Walker {
                         show_key(&key)
                     ),
                     unknown_field: false,
+                    found: None,
                 });
             };
             self.path.push(format!("[{i}]"));
@@ -135,6 +140,7 @@ impl Walker {
                 path: self.path.concat(),
                 detail: format!("key {} is not a {k}", show_key(key)),
                 unknown_field: false,
+                found: None,
             });
         }
         self.path.push(format!("[{}]", show_key(key)));
@@ -158,6 +164,7 @@ impl Walker {
                     path: self.path.concat(),
                     detail: format!("missing (a {} is required)", field.ty),
                     unknown_field: false,
+                    found: None,
                 }),
             };
             self.path.pop();
@@ -180,6 +187,7 @@ impl Walker {
                         names.join(", ")
                     ),
                     unknown_field: true,
+                    found: None,
                 });
             }
         }

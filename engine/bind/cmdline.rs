@@ -21,6 +21,9 @@ use super::usage::usage_line;
 use crate::assets::names::nearest;
 use crate::types::Ty;
 
+/// Most words one command line may hold.
+pub const MAX_WORDS: usize = 4096;
+
 /// Where a `--name` lands.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Target<'a> {
@@ -34,6 +37,16 @@ pub fn parse_command_line(
     words: &[String],
     cwd: &Path,
 ) -> Result<Vec<Option<Json>>, Refusal> {
+    if words.len() > MAX_WORDS {
+        return Err(Refusal::new(
+            Reason::TooManyArguments,
+            format!(
+                "{}: {} words is more than the {MAX_WORDS} a command line may hold",
+                schema.identity,
+                words.len()
+            ),
+        ));
+    }
     let mut reader = Reader {
         schema,
         cwd,

@@ -4,6 +4,8 @@
 //! - [`crate::types::Ty`] is the type model every check here walks;
 //! - [`Schema`] is a tool's parameters, `--!flag`s, `--!rest` and trailing options table;
 //! - [`check_slots`] is `tools.bind`: one slot per parameter, each checked against its type;
+//! - [`collect_json`] reads JSON arguments (by position or by name) into those slots, for
+//!   calls made from Rust, and [`lua_args`] turns bound slots into the call's Luau values;
 //! - [`parse_command_line`] is `tools.parseCommandLine`: shell words into slots;
 //! - [`help`] and [`usage_line`] are the `--help` text of `codemode call`.
 //!
@@ -16,14 +18,16 @@ mod schema;
 mod shape;
 mod slots;
 mod usage;
+mod value;
 
 pub use check::{check, Mismatch, NODE_BUDGET};
-pub use cmdline::{parse_command_line, read_word};
+pub use cmdline::{parse_command_line, read_word, MAX_WORDS};
 pub use refusal::{Reason, Refusal};
 pub use schema::{FlagSpec, Param, Schema};
 pub use shape::{luau_type, Key, Kind, Shape};
-pub use slots::{check_slots, collect_lua, Style};
+pub use slots::{check_slots, collect_json, collect_lua, Style};
 pub use usage::{help, usage_line};
+pub use value::{lua_args, lua_value, MAX_DEPTH};
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,8 @@
-//! Checking a full set of arguments against a schema: what `tools.bind` answers.
+//! Checking a full set of arguments against a schema: what `tools.bind` answers, and what
+//! a call from Rust (`Runtime::call`) is bound by.
 
 use mlua::{Lua, Table, Value as LuaValue};
+use serde_json::{Map, Value as Json};
 
 use super::check::{check, Mismatch};
 use super::refusal::{Reason, Refusal};
@@ -9,13 +11,16 @@ use super::shape::{Key, Shape};
 use super::usage::usage_line;
 use crate::assets::names::nearest;
 
-/// Who reads the refusal messages: a Luau author or a person at a shell.
+/// Who reads the refusal messages: a Luau author, a person at a shell, or a program that
+/// sent JSON arguments (an MCP client).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
     /// Name parameters as Luau does: `opts.sep`.
     Luau,
     /// Name them as a command line does: `<text>`, `--sep`.
     Shell,
+    /// Name them as JSON arguments: `"text"`, `"opts.sep"`, with JSON types.
+    Json,
 }
 
 /// Checks each slot (one per parameter, `None` when not given) against its type.
@@ -81,7 +86,27 @@ fn missing(schema: &Schema, i: usize, style: Style) -> String {
             p.written,
             usage_line(schema)
         ),
+        Style::Json => format!(
+            "{}: missing argument \"{}\" ({}); {}",
+            schema.identity,
+            p.name,
+            p.written,
+            takes(schema)
+        ),
     }
+}
+
+/// `it takes text: string, opts: { sep: string? }?`: the parameters a JSON caller may name.
+fn takes(schema: &Schema) -> String {
+    if schema.params.is_empty() {
+        return "it takes no arguments".into();
+    }
+    let params: Vec<String> = schema
+        .params
+        .iter()
+        .map(|p| format!("{}: {}", p.name, p.written))
+        .collect();
+    format!("it takes {}", params.join(", "))
 }
 
 fn wrong(schema: &Schema, i: usize, m: &Mismatch, style: Style) -> String {
@@ -94,6 +119,28 @@ fn wrong(schema: &Schema, i: usize, m: &Mismatch, style: Style) -> String {
             format!("--{field}{}", &m.path[1 + field.len()..])
         }
         Style::Shell => format!("<{}>{}", p.name, m.path),
+        Style::Json => {
+            let name = format!("\"{}{}\"", p.name, m.path);
+            return match (&m.found, m.path.is_empty()) {
+                (Some(found), true) => {
+                    let wanted = match p.ty.json_kind() {
+                        Some(kind) => format!("{kind} (Luau type {})", p.written),
+                        None => format!("of Luau type {}", p.written),
+                    };
+                    format!(
+                        "{}: argument {name} must be {wanted}, got {found}; {}",
+                        schema.identity,
+                        takes(schema)
+                    )
+                }
+                _ => format!(
+                    "{}: argument {name}: {}; {}",
+                    schema.identity,
+                    m.detail,
+                    takes(schema)
+                ),
+            };
+        }
     };
     let mut text = format!("{}: {name}: {}", schema.identity, m.detail);
     if m.unknown_field && style == Style::Shell {
@@ -191,6 +238,89 @@ pub fn collect_lua(
         slots[*o] = Some(LuaValue::Table(t));
     }
     Ok(Ok(slots))
+}
+
+/// Reads JSON arguments into one slot per parameter: an array by position, an object by
+/// parameter name, with names of the options table's fields gathered into that table
+/// (as [`collect_lua`] reads a Luau table). `null` is a value not given.
+pub fn collect_json(schema: &Schema, args: Json) -> Result<Vec<Option<Json>>, Refusal> {
+    let mut slots: Vec<Option<Json>> = vec![None; schema.params.len()];
+    match args {
+        Json::Null => {}
+        Json::Array(mut items) => {
+            while items.last().is_some_and(Json::is_null) {
+                items.pop();
+            }
+            // Values past the parameters go to a trailing `...`, when the tool has one.
+            let extra = if schema.vararg.is_some() {
+                MAX_ENTRIES
+            } else {
+                0
+            };
+            let room = schema.params.len() + extra;
+            if items.len() > room {
+                return Err(too_many(schema, items.len().min(room + 1)));
+            }
+            slots.resize(items.len().max(slots.len()), None);
+            for (slot, item) in slots.iter_mut().zip(items) {
+                *slot = Some(item).filter(|v| !v.is_null());
+            }
+        }
+        Json::Object(map) => {
+            if map.len() > MAX_ENTRIES {
+                return Err(too_many(schema, MAX_ENTRIES));
+            }
+            let mut fields = Map::new();
+            let mut rest: Vec<Json> = Vec::new();
+            for (name, value) in map {
+                if value.is_null() {
+                    continue;
+                }
+                // By name, the values past the parameters are one array under "...".
+                if name == "..." && schema.vararg.is_some() {
+                    match value {
+                        Json::Array(items) if items.len() <= MAX_ENTRIES => rest = items,
+                        Json::Array(_) => return Err(too_many(schema, MAX_ENTRIES)),
+                        _ => {
+                            return Err(Refusal::new(
+                                Reason::WrongType,
+                                format!(
+                                    "{}: argument \"...\" must be an array of the values after the others",
+                                    schema.identity
+                                ),
+                            ))
+                        }
+                    }
+                    continue;
+                }
+                if let Some(i) = schema.param(&name) {
+                    slots[i] = Some(value);
+                } else if schema.field(&name).is_some() {
+                    fields.insert(name, value);
+                } else {
+                    return Err(unknown(schema, &name));
+                }
+            }
+            if let (false, Some((o, _))) = (fields.is_empty(), &schema.options) {
+                if slots[*o].is_some() {
+                    return Err(twice(schema, &schema.params[*o].name));
+                }
+                slots[*o] = Some(Json::Object(fields));
+            }
+            slots.extend(rest.into_iter().map(|v| Some(v).filter(|v| !v.is_null())));
+        }
+        other => {
+            return Err(Refusal::new(
+                Reason::WrongType,
+                format!(
+                    "{}: arguments are a JSON array (by position) or object (by name), got a {}",
+                    schema.identity,
+                    super::shape::type_name(&super::shape::Shape::kind(&other))
+                ),
+            ))
+        }
+    }
+    Ok(slots)
 }
 
 fn too_many(schema: &Schema, at: usize) -> Refusal {

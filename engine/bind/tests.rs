@@ -361,3 +361,66 @@ fn words_past_the_parameters_go_to_a_trailing_vararg() {
     let refusal = parse_command_line(&plain, &words, Path::new("/")).unwrap_err();
     assert_eq!(refusal.reason, Reason::TooManyArguments);
 }
+
+/// Binds JSON arguments as `Runtime::call` does: collect, then check in the JSON style.
+fn bind_json(args: Json) -> Result<Vec<Option<Json>>, Refusal> {
+    let schema = demo();
+    let slots = collect_json(&schema, args)?;
+    check_slots(&schema, &slots, Style::Json)?;
+    Ok(slots)
+}
+
+#[test]
+fn json_arguments_bind_by_position_and_by_name() {
+    let slots = bind_json(json!(["hi", 2, null, null])).unwrap();
+    assert_eq!(slots[0], Some(json!("hi")));
+    assert_eq!(slots[1], Some(json!(2)));
+    assert_eq!(slots.len(), 7, "trailing nulls are not given");
+    let slots = bind_json(json!({"text": "hi", "sep": "_", "dry": true, "mode": null})).unwrap();
+    assert_eq!(slots[6], Some(json!({"sep": "_", "dry": true})));
+    assert_eq!(slots[2], None);
+}
+
+#[test]
+fn json_refusals_name_arguments_as_json() {
+    let e = bind_json(json!({})).unwrap_err();
+    assert_eq!(e.reason, Reason::MissingArgument);
+    assert!(
+        e.message.starts_with(
+            "demo.echo: missing argument \"text\" (string); it takes text: string, count: number?"
+        ),
+        "{}",
+        e.message
+    );
+    let e = bind_json(json!({"text": ["a"]})).unwrap_err();
+    assert!(
+        e.message
+            .contains("argument \"text\" must be a string (Luau type string), got a table"),
+        "{}",
+        e.message
+    );
+    let e = bind_json(json!({"text": "x", "opts": {"max": "ten"}})).unwrap_err();
+    assert!(
+        e.message
+            .contains("argument \"opts.max\": expected number?"),
+        "{}",
+        e.message
+    );
+    let e = bind_json(json!({"text": "x", "sepp": "_"})).unwrap_err();
+    assert_eq!(e.reason, Reason::UnknownArgument);
+    assert!(e.message.contains("did you mean sep?"), "{}", e.message);
+    let e = bind_json(json!({"text": "x", "opts": {}, "sep": "_"})).unwrap_err();
+    assert_eq!(e.reason, Reason::GivenTwice);
+    let e = bind_json(json!(["x", 1, "upper", "f", true, [], {}, "more"])).unwrap_err();
+    assert_eq!(e.reason, Reason::TooManyArguments);
+    assert!(e.message.contains("position 8"), "{}", e.message);
+    let e = bind_json(json!("x")).unwrap_err();
+    assert_eq!(e.reason, Reason::WrongType);
+}
+
+#[test]
+fn a_command_line_of_too_many_words_is_refused() {
+    let words = vec!["w".to_string(); MAX_WORDS + 1];
+    let e = parse_command_line(&demo(), &words, Path::new("/")).unwrap_err();
+    assert_eq!(e.reason, Reason::TooManyArguments);
+}

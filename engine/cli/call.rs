@@ -1,15 +1,15 @@
 //! `codemode call <box>.<tool> [words...]`: one tool from a shell.
 //!
-//! The words are read by `tools.parseCommandLine` against the tool's schema, the tool is
-//! called, and the result prints through its `render.luau` (`err` to stderr, `exit` as
-//! the exit code) or, without one, as JSON. A refused command line prints the refusal
-//! and exits 2.
+//! The words are bound against the tool's schema (as `tools.parseCommandLine` reads
+//! them), the tool is called through [`codemode::Runtime::run_call`], and the result
+//! prints through its `render.luau` (`err` to stderr, `exit` as the exit code) or, without
+//! one, as JSON. A refused command line prints the refusal and exits 2.
 
 use std::process::ExitCode;
 
 use anyhow::Context;
 use codemode::bind::{help, Schema};
-use codemode::Output;
+use codemode::{Args, Call, Output};
 use serde_json::Value as Json;
 
 use super::Cli;
@@ -27,82 +27,51 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         Some((first, rest)) => (first.as_str(), rest),
         None => return Ok(ExitCode::from(2)),
     };
-    let mut runtime = cli.runtime()?;
-    let index = runtime.registry().snapshot();
-    let Some((toolbox, tool)) = identity.split_once('.') else {
+    if !identity.contains('.') {
         eprintln!("codemode call: '{identity}' is not a tool; name it as <box>.<tool>, e.g. text.slugify (codemode list shows them)");
         return Ok(ExitCode::from(2));
-    };
-    let Some(entry) = index.tool(identity) else {
-        let script = format!("return tools.bind({}, {{}})", luau_quote(identity));
-        let message = match runtime.exec(&script, Output::Capture).value {
-            Some(Json::Object(r)) => r.get("message").and_then(Json::as_str).map(str::to_string),
-            _ => None,
-        };
-        eprintln!(
-            "codemode call: {}",
-            message.unwrap_or_else(|| format!("no tool {identity}"))
-        );
-        return Ok(ExitCode::from(2));
-    };
-    let schema = Schema::from_meta(entry.meta());
-    if wants_help(&schema, words) {
-        print!("{}", help(&schema, entry.meta()));
-        return Ok(ExitCode::SUCCESS);
+    }
+    let mut runtime = cli.runtime()?;
+    if let Some(entry) = runtime.registry().snapshot().tool(identity) {
+        let schema = Schema::from_meta(entry.meta());
+        if wants_help(&schema, words) {
+            print!("{}", help(&schema, entry.meta()));
+            return Ok(ExitCode::SUCCESS);
+        }
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let quoted: Vec<String> = words.iter().map(|w| luau_quote(w)).collect();
-    let script = format!(
-        r#"local r = tools.parseCommandLine({id}, {{ {words} }}, {{ cwd = {cwd} }})
-if not r.ok then
-	return {{ stage = "refused", message = r.message }}
-end
-local value = tools.use({toolbox}, {tool})(table.unpack(r.args, 1, r.n))
-local shown = tools.render({id}, value)
-if shown == nil then
-	return {{ stage = "value", value = value }}
-end
-return {{ stage = "rendered", out = shown.out, err = shown.err, exit = shown.exit }}
-"#,
-        id = luau_quote(identity),
-        words = quoted.join(", "),
-        cwd = luau_quote(&cwd.to_string_lossy()),
-        toolbox = luau_quote(toolbox),
-        tool = luau_quote(tool),
-    );
-    let envelope = runtime
-        .exec(&script, Output::Stream)
-        .name_limits(super::limit_flag);
+    let args = Args::Words {
+        words: words.to_vec(),
+        cwd: Some(cwd),
+    };
+    let called = match runtime.run_call(Call::new(identity, args).rendered(), Output::Stream, None)
+    {
+        Ok(called) => called,
+        Err(refusal) => {
+            eprintln!("codemode call: {}", refusal.message);
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let envelope = called.envelope.name_limits(super::limit_flag);
     if let Some(error) = &envelope.error {
-        // No line number: it would point into the generated call script, not the tool.
         eprintln!("codemode call {identity}: {}", error.message);
         if let Some(hint) = &error.hint {
             eprintln!("hint: {hint}");
         }
         return Ok(ExitCode::from(1));
     }
-    let result = envelope.value.unwrap_or(Json::Null);
-    let field = |name: &str| result.get(name).cloned().unwrap_or(Json::Null);
-    let code = match field("stage").as_str() {
-        Some("refused") => {
-            eprintln!(
-                "codemode call: {}",
-                field("message").as_str().unwrap_or("refused")
-            );
-            ExitCode::from(2)
-        }
-        Some("rendered") => {
-            if let Some(out) = field("out").as_str().filter(|s| !s.is_empty()) {
-                println!("{}", out.strip_suffix('\n').unwrap_or(out));
+    let code = match called.rendered {
+        Some(shown) => {
+            if !shown.out.is_empty() {
+                println!("{}", shown.out.strip_suffix('\n').unwrap_or(&shown.out));
             }
-            if let Some(err) = field("err").as_str().filter(|s| !s.is_empty()) {
-                eprintln!("{}", err.strip_suffix('\n').unwrap_or(err));
+            if let Some(err) = shown.err.filter(|s| !s.is_empty()) {
+                eprintln!("{}", err.strip_suffix('\n').unwrap_or(&err));
             }
-            let exit = field("exit").as_f64().unwrap_or(0.0).clamp(0.0, 255.0);
-            ExitCode::from(exit as u8)
+            ExitCode::from(shown.exit.unwrap_or(0).clamp(0, 255) as u8)
         }
-        _ => {
-            match field("value") {
+        None => {
+            match envelope.value.unwrap_or(Json::Null) {
                 Json::Null => {}
                 value => println!("{}", serde_json::to_string_pretty(&value)?),
             }
@@ -121,25 +90,4 @@ fn wants_help(schema: &Schema, words: &[String]) -> bool {
         (w == "--help" && schema.slot_type("help").is_none())
             || (w == "-h" && schema.short_flag('h').is_none())
     })
-}
-
-/// `text` as a Luau string literal: quotes, backslashes and control bytes escaped.
-fn luau_quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\{:03}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-use codemode::Output;
+use codemode::Surface;
+use serde_json::Value as Json;
 
 use super::{print_value, Cli};
 
@@ -15,16 +16,16 @@ pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> 
         eprintln!("codemode list: the tier is 1, 2 or 3, got {bad}; e.g. `codemode list 2` or `codemode list text 3`");
         return Ok(ExitCode::from(2));
     }
-    let call_args: Vec<String> = args
+    // A tier is a number and anything else a toolbox name, as `tools.list` reads them.
+    let call_args: Vec<Json> = args
         .iter()
         .map(|a| match a.parse::<u8>() {
-            Ok(n) => n.to_string(),
-            Err(_) => serde_json::to_string(a).unwrap_or_default(),
+            Ok(n) => Json::from(n),
+            Err(_) => Json::String(a.clone()),
         })
         .collect();
     let field = if json { "value" } else { "stdout" };
-    let script = format!("return tools.list({}).{field}", call_args.join(", "));
     let mut runtime = cli.runtime()?;
-    let envelope = runtime.exec(&script, Output::Capture);
+    let envelope = runtime.run_surface(&Surface::new("list", call_args).pick(&[field]), None);
     print_value("codemode list", &envelope)
 }

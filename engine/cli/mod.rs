@@ -138,15 +138,14 @@ enum Command {
         #[arg(default_value = "")]
         query: String,
         /// keyword (by words) or semantic (by meaning, the default)
-        #[arg(long, value_name = "M", value_parser = ["keyword", "semantic"])]
+        #[arg(long, value_name = "M")]
         mode: Option<String>,
         /// Only tools of this toolbox
         #[arg(long, value_name = "B")]
         toolbox: Option<String>,
-        /// How many rows to show, from 1 [default: 10]
-        #[arg(long, value_name = "N", allow_negative_numbers = true,
-              value_parser = clap::value_parser!(i64).range(1..=1000))]
-        limit: Option<i64>,
+        /// How many rows to show, from 1 to 100 [default: 10]
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        limit: Option<String>,
         /// Print the rows and total as JSON instead of text
         #[arg(long)]
         json: bool,
@@ -242,7 +241,7 @@ pub fn main() -> ExitCode {
                 query,
                 mode: mode.as_deref(),
                 toolbox: toolbox.as_deref(),
-                limit: *limit,
+                limit: limit.as_deref(),
                 json: *json,
             },
         ),

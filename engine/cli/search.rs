@@ -2,11 +2,13 @@
 
 use std::process::ExitCode;
 
-use codemode::Output;
+use codemode::search::{Given, SearchRequest};
+use codemode::Surface;
+use serde_json::Value as Json;
 
 use super::{print_value, Cli};
 
-/// What `codemode search` was asked.
+/// What `codemode search` was asked, as written on the command line.
 pub struct SearchArgs<'a> {
     /// The query ("" lists).
     pub query: &'a str,
@@ -15,48 +17,47 @@ pub struct SearchArgs<'a> {
     /// Only this toolbox.
     pub toolbox: Option<&'a str>,
     /// Rows to show.
-    pub limit: Option<i64>,
+    pub limit: Option<&'a str>,
     /// Print `{value, total}` as JSON instead of text.
     pub json: bool,
 }
 
-/// A Luau string literal holding `text` exactly (every byte that is not plain is escaped).
-fn luau_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b == b' ' {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("\\{b:03}"));
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Prints `tools.search(...)`'s text, or its value and total with `--json`.
+/// Checks the options as `tools.search` checks its own (a refusal is a usage error, exit
+/// 2), then prints `tools.search(...)`'s text, or its value and total with `--json`.
 pub fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
-    let mut opts = Vec::new();
-    if let Some(m) = args.mode {
-        opts.push(format!("mode = {}", luau_string(m)));
-    }
-    if let Some(b) = args.toolbox {
-        opts.push(format!("toolbox = {}", luau_string(b)));
-    }
-    if let Some(n) = args.limit {
-        opts.push(format!("limit = {n}"));
-    }
-    let result = if args.json {
-        "{ value = r.value, total = r.total }"
-    } else {
-        "r.stdout"
+    let text = |v: Option<&str>| v.map_or(Given::Absent, |s| Given::Text(s.to_string()));
+    // A word that reads as a number is one, so "1.5" and "0" get the limit's own message.
+    let limit = match args.limit {
+        None => Given::Absent,
+        Some(word) => word
+            .parse::<f64>()
+            .map_or_else(|_| Given::Text(word.to_string()), Given::Number),
     };
-    let script = format!(
-        "local r = tools.search({}, {{ {} }})\nreturn {result}",
-        luau_string(args.query),
-        opts.join(", ")
+    let options = [
+        ("mode".to_string(), text(args.mode)),
+        ("toolbox".to_string(), text(args.toolbox)),
+        ("limit".to_string(), limit),
+    ];
+    let request = match SearchRequest::check(Given::Text(args.query.to_string()), options) {
+        Ok(request) => request,
+        Err(e) => {
+            eprintln!("codemode search: {}", e.message("--"));
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let surface = Surface::new(
+        "search",
+        vec![
+            Json::String(request.query.clone()),
+            Json::Object(request.options()),
+        ],
     );
+    let surface = if args.json {
+        surface.pick(&["value", "total"])
+    } else {
+        surface.pick(&["stdout"])
+    };
     let mut runtime = cli.runtime()?;
-    let envelope = runtime.exec(&script, Output::Capture);
+    let envelope = runtime.run_surface(&surface, None);
     print_value("codemode search", &envelope)
 }

@@ -6,16 +6,15 @@
 use std::path::PathBuf;
 
 use mlua::{Lua, Table, Value};
-use serde_json::Value as Json;
 
 use crate::assets::AssetIndex;
-use crate::bind::{check_slots, collect_lua, parse_command_line, Reason, Refusal, Schema, Style};
+use crate::bind::{
+    check_slots, collect_lua, lua_args, parse_command_line, Reason, Refusal, Schema, Style,
+    MAX_WORDS,
+};
 use crate::runtime::{with_state, HostError};
 
 use super::asset::{missing_tool, missing_toolbox};
-
-/// Most words one command line may hold.
-const MAX_WORDS: usize = 4096;
 
 /// Builds the read-only `bind` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
@@ -54,13 +53,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 let world = index.roots[0].dir().map(PathBuf::from).unwrap_or_default();
                 let cwd = cwd.map(|c| world.join(c)).unwrap_or(world);
                 match parse_command_line(&schema, &words, &cwd) {
-                    Ok(slots) => {
-                        let values = slots
-                            .iter()
-                            .map(|s| s.as_ref().map_or(Ok(Value::Nil), |j| json_to_lua(lua, j)))
-                            .collect::<mlua::Result<Vec<Value>>>()?;
-                        bound(lua, values)
-                    }
+                    Ok(slots) => bound(lua, lua_args(lua, &slots)?),
                     Err(refusal) => refused(lua, &refusal),
                 }
             },
@@ -71,7 +64,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
 }
 
 /// The schema of `identity`, or an unknown-tool refusal naming the nearest tools.
-fn schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refusal> {
+pub(crate) fn schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refusal> {
     if let Some(entry) = index.tool(identity) {
         return Ok(Schema::from_meta(entry.meta()));
     }
@@ -132,28 +125,4 @@ fn refused(lua: &Lua, refusal: &Refusal) -> mlua::Result<Table> {
     result.raw_set("reason", refusal.reason.code())?;
     result.raw_set("message", refusal.message.as_str())?;
     Ok(result)
-}
-
-/// JSON read from a command line as Luau values; `null` is `nil`.
-fn json_to_lua(lua: &Lua, json: &Json) -> mlua::Result<Value> {
-    Ok(match json {
-        Json::Null => Value::Nil,
-        Json::Bool(b) => Value::Boolean(*b),
-        Json::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
-        Json::String(s) => Value::String(lua.create_string(s)?),
-        Json::Array(items) => {
-            let t = lua.create_table_with_capacity(items.len(), 0)?;
-            for (i, item) in items.iter().enumerate() {
-                t.raw_set(i + 1, json_to_lua(lua, item)?)?;
-            }
-            Value::Table(t)
-        }
-        Json::Object(map) => {
-            let t = lua.create_table_with_capacity(0, map.len())?;
-            for (k, v) in map {
-                t.raw_set(k.as_str(), json_to_lua(lua, v)?)?;
-            }
-            Value::Table(t)
-        }
-    })
 }

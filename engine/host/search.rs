@@ -1,4 +1,7 @@
 //! The `search` capability: `search.query(query, opts)` ranks the run's assets.
+//!
+//! The arguments are checked by [`SearchRequest::check`], the check the command line and
+//! MCP `search_tools` use too.
 
 use std::sync::Arc;
 
@@ -6,9 +9,12 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 
 use crate::registry::Registry;
 use crate::runtime::{with_state, HostError};
-use crate::search::{Mode, SearchError, SearchRequest};
+use crate::search::{Given, SearchError, SearchRequest};
 
 use super::asset::missing_toolbox;
+
+/// More option entries than this are not read: the first unknown one is reported anyway.
+const MAX_OPTIONS: usize = 16;
 
 /// Builds the read-only `search` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
@@ -26,25 +32,16 @@ pub fn registry(lua: &Lua) -> mlua::Result<Arc<Registry>> {
 }
 
 fn query(lua: &Lua, (query, opts): (Value, Option<Table>)) -> mlua::Result<Value> {
-    let text = match query {
-        Value::Nil => String::new(),
-        Value::String(s) => s.to_string_lossy(),
-        other => {
-            return Err(HostError::hinted(
-                format!("tools.search needs a query string, got a {}", other.type_name()),
-                "tools.search('send an email') or tools.search('', { toolbox = 'text' }) to list a toolbox",
-            )
-            .into_lua())
-        }
-    };
-    let request = request(text, opts.as_ref())?;
+    let request = SearchRequest::check(given(&query), options(opts.as_ref())).map_err(|e| {
+        HostError::hinted(format!("tools.search: {}", e.message("opts.")), e.hint()).into_lua()
+    })?;
     let index = with_state(lua, |s| s.index.clone())?;
     let result = registry(lua)?
         .search()
         .search(&index, &request)
         .map_err(|e| match e {
             SearchError::UnknownToolbox(name) => missing_toolbox(&index, &name).into_lua(),
-            other => hint(other).into_lua(),
+            other => HostError::new(other.to_string()).into_lua(),
         })?;
     let options = mlua::serde::SerializeOptions::new()
         .serialize_none_to_null(false)
@@ -52,54 +49,43 @@ fn query(lua: &Lua, (query, opts): (Value, Option<Table>)) -> mlua::Result<Value
     lua.to_value_with(&result, options)
 }
 
-fn request(query: String, opts: Option<&Table>) -> mlua::Result<SearchRequest> {
-    let mut request = SearchRequest::new(query);
+/// The entries of `opts`, read raw (no metamethod runs), sorted by name so that the first
+/// problem reported does not depend on the table's hash order.
+fn options(opts: Option<&Table>) -> Vec<(String, Given)> {
     let Some(opts) = opts else {
-        return Ok(request);
+        return Vec::new();
     };
-    match opts.raw_get::<Value>("mode")? {
-        Value::Nil => {}
-        Value::String(s) => {
-            request.mode = Mode::parse(&s.to_string_lossy()).map_err(|e| hint(e).into_lua())?
+    let mut out = Vec::new();
+    let _ = opts.for_each(|k: Value, v: Value| {
+        if out.len() >= MAX_OPTIONS {
+            return Err(mlua::Error::runtime("enough"));
         }
-        other => return Err(wrong("mode", "\"keyword\" or \"semantic\"", &other)),
-    }
-    match opts.raw_get::<Value>("toolbox")? {
-        Value::Nil => {}
-        Value::String(s) => request.toolbox = Some(s.to_string_lossy()),
-        other => return Err(wrong("toolbox", "a toolbox name", &other)),
-    }
-    match opts.raw_get::<Value>("limit")? {
-        Value::Nil => {}
-        Value::Integer(n) => {
-            request.limit = SearchRequest::limit_from(n as f64).map_err(|e| hint(e).into_lua())?
-        }
-        Value::Number(n) => {
-            request.limit = SearchRequest::limit_from(n).map_err(|e| hint(e).into_lua())?
-        }
-        other => return Err(wrong("limit", "a whole number", &other)),
-    }
-    Ok(request)
+        let name = match &k {
+            Value::String(s) => s.to_string_lossy(),
+            other => other
+                .to_string()
+                .unwrap_or_else(|_| other.type_name().into()),
+        };
+        out.push((name, given(&v)));
+        Ok(())
+    });
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
 }
 
-fn wrong(field: &str, expected: &str, got: &Value) -> mlua::Error {
-    HostError::hinted(
-        format!(
-            "tools.search: opts.{field} must be {expected}, got a {}",
-            got.type_name()
-        ),
-        "opts takes mode (\"keyword\" | \"semantic\"), toolbox (a name) and limit (0 to 1000)",
-    )
-    .into_lua()
-}
-
-fn hint(e: SearchError) -> HostError {
-    let next = match &e {
-        SearchError::UnknownMode(_) => {
-            "tools.search(query, { mode = 'keyword' }) or { mode = 'semantic' } (the default)"
-        }
-        SearchError::BadLimit(_) => "pass a limit such as 10; 0 returns only the total",
-        _ => "tools.toolboxes() lists what exists",
-    };
-    HostError::hinted(e.to_string(), next)
+/// A Luau value as the search check reads it.
+fn given(value: &Value) -> Given {
+    match value {
+        Value::Nil => Given::Absent,
+        Value::String(s) => Given::Text(s.to_string_lossy()),
+        Value::Integer(n) => Given::Number(*n as f64),
+        Value::Number(n) => Given::Number(*n),
+        Value::Boolean(_) => Given::Other("a boolean"),
+        Value::Table(_) => Given::Other("a table"),
+        Value::Function(_) => Given::Other("a function"),
+        Value::Thread(_) => Given::Other("a thread"),
+        Value::Buffer(_) => Given::Other("a buffer"),
+        Value::Vector(_) => Given::Other("a vector"),
+        _ => Given::Other("a userdata"),
+    }
 }

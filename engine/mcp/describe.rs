@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::runtime::Limits;
+use crate::search::MAX_LIMIT;
 
 /// Server instructions, sent at initialize / discover.
 pub const INSTRUCTIONS: &str = "Code mode: instead of one tool call per step, write a short Luau \
@@ -34,7 +35,7 @@ persist. Sandboxed: no io, no os beyond the clock, no require; vfs.read/write/li
 pub const SEARCH_TOOLS: &str = "Find tools by what they do (e.g. \"slug url\"). Returns \
 {stdout, value: rows} with identity, signature and description per row; call a hit from \
 tool_exec as tools.<identity>(...). An empty query lists the catalogue (or one toolbox). \
-Options: toolbox (only that one), limit (default 10), mode (\"keyword\" or \"semantic\").";
+Options: toolbox (only that one), limit (1 to 100, default 10), mode (\"keyword\" or \"semantic\").";
 
 /// `inputSchema` of `tool_exec`.
 pub fn tool_exec_schema() -> Map<String, Value> {
@@ -73,7 +74,7 @@ pub fn search_tools_schema() -> Map<String, Value> {
         "properties": {
             "query": {"type": "string", "description": "Words describing the job; empty lists the catalogue"},
             "toolbox": {"type": "string", "description": "Search only this toolbox"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "At most this many rows (default 10)"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "At most this many rows (default 10)"},
             "mode": {"type": "string", "enum": ["keyword", "semantic"]}
         },
         "required": ["query"]

@@ -14,10 +14,8 @@
 mod describe;
 mod exposed;
 mod listener;
-mod literal;
 mod origin;
 mod schema;
-mod scripts;
 mod server;
 mod stdio;
 mod watch;
@@ -30,7 +28,6 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::ServiceExt;
 
 pub use exposed::mcp_name;
-pub use literal::luau_literal;
 pub use origin::{Origin, OriginPolicy};
 pub use schema::{input_schema, json_schema, VARARG_PROPERTY};
 pub use server::{CodemodeServer, ServeOptions, MAX_SCRIPT_BYTES, SEARCH_TOOLS, TOOL_EXEC};

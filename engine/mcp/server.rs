@@ -16,10 +16,12 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
-use super::exposed::{exposed_entries, exposed_tools, json_type, mcp_name, positional};
-use super::scripts::{call_script, search_script, SearchArgs};
+use super::exposed::{exposed_entries, exposed_tools, json_type, mcp_name};
 use crate::registry::Registry;
-use crate::runtime::{refused, Envelope, ErrorKind, Pool, StopCheck};
+use crate::runtime::{
+    refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, StopCheck, Surface,
+};
+use crate::search::{Given, SearchRequest};
 
 /// Name of the code-mode tool.
 pub const TOOL_EXEC: &str = "tool_exec";
@@ -80,6 +82,24 @@ impl CodemodeServer {
                 ),
             );
         }
+        let run = self.on_pool(ct, move |runtime, stop| match stop {
+            Some(stop) => runtime.exec_stoppable(&source, Output::Capture, stop),
+            None => runtime.exec(&source, Output::Capture),
+        });
+        run.await
+            .unwrap_or_else(|refused| refused)
+            .name_limits(serve_flag)
+    }
+
+    /// Runs `work` on the pool for a request that `ct` cancels. A request cancelled (or
+    /// whose client went away) before a VM is free runs nothing; one cancelled while it
+    /// runs is stopped through the stop check `work` hands to its run. A run that did
+    /// not happen is its error envelope.
+    async fn on_pool<R, F>(&self, ct: CancellationToken, work: F) -> Result<R, Envelope>
+    where
+        F: FnOnce(&mut Runtime, Option<StopCheck>) -> R + Send + 'static,
+        R: Send + 'static,
+    {
         // A running script holds its thread, so a cancellation reaches it through the
         // interrupt; one still waiting for a VM is simply dropped.
         let stop: StopCheck = {
@@ -88,16 +108,17 @@ impl CodemodeServer {
         };
         tokio::select! {
             biased;
-            _ = ct.cancelled() => refused(
+            _ = ct.cancelled() => Err(refused(
                 ErrorKind::Runtime,
                 "the script was dropped before it ran (the request was cancelled)",
-            ),
-            run = self.shared.pool.run_stoppable(&source, Some(stop)) => {
-                run.unwrap_or_else(|e| {
-                    refused(ErrorKind::Limit, &format!("{e} (codemode serve --workers)"))
-                })
-                .name_limits(serve_flag)
-            }
+            )),
+            run = self.shared.pool.run_with(Some(stop), work) => run.map_err(|e| {
+                let mut envelope = e.envelope();
+                if let (PoolError::Busy(_), Some(error)) = (&e, &mut envelope.error) {
+                    error.message.push_str(" (codemode serve --workers)");
+                }
+                envelope
+            }),
         }
     }
 
@@ -146,17 +167,21 @@ impl CodemodeServer {
         args: &Map<String, Value>,
         ct: CancellationToken,
     ) -> CallToolResult {
-        let search = match search_args(args) {
-            Ok(s) => s,
+        let request = match search_request(args) {
+            Ok(r) => r,
             Err(message) => return usage_error(message),
         };
-        let script = match search_script(&search) {
-            Ok(s) => s,
-            Err(e) => return usage_error(e.to_string()),
-        };
-        let envelope = self.exec(script, ct).await;
+        let surface = Surface::new(
+            "search",
+            vec![
+                Value::String(request.query.clone()),
+                Value::Object(request.options()),
+            ],
+        );
+        let run = self.on_pool(ct, move |runtime, stop| runtime.run_surface(&surface, stop));
+        let envelope = run.await.unwrap_or_else(|refused| refused);
         if let Some(error) = &envelope.error {
-            // The script is the server's own: its line number means nothing to the caller.
+            // No line number: the search runs no script of the caller's.
             let hint = error
                 .hint
                 .as_deref()
@@ -197,22 +222,16 @@ impl CodemodeServer {
             }
             return Err(unknown_tool(name, self.shared.options.expose_tools));
         };
-        let meta = &entry.meta();
-        let values = match positional(&entry, args) {
-            Ok(v) => v,
-            Err(message) => return Ok(usage_error(message)),
-        };
-        let script = match call_script(&meta.toolbox, &meta.name, &values) {
-            Ok(s) => s,
-            Err(e) => return Ok(usage_error(e.to_string())),
-        };
-        if script.len() > MAX_SCRIPT_BYTES {
-            return Ok(usage_error(format!(
-                "{name}: the arguments come to {} bytes; at most {MAX_SCRIPT_BYTES} are taken. Put large data in a file of the world and pass its path",
-                script.len()
-            )));
-        }
-        Ok(envelope_result(&self.exec(script, ct).await))
+        // Bound by the one binder, against the snapshot the call runs on.
+        let call = Call::new(entry.meta().identity.clone(), Args::Named(args.clone()));
+        let run = self.on_pool(ct, move |runtime, stop| {
+            runtime.run_call(call, Output::Capture, stop)
+        });
+        Ok(match run.await {
+            Ok(Ok(called)) => envelope_result(&called.envelope.name_limits(serve_flag)),
+            Ok(Err(refusal)) => usage_error(refusal.message),
+            Err(refused) => envelope_result(&refused),
+        })
     }
 
     /// Sends `notifications/tools/list_changed` to a session started with `initialize`,
@@ -403,58 +422,13 @@ fn unknown_tool(name: &str, exposing: bool) -> ErrorData {
     )
 }
 
-fn search_args(args: &Map<String, Value>) -> Result<SearchArgs, String> {
-    let usage = "search_tools takes {\"query\": \"words\", \"toolbox\"?: \"name\", \"limit\"?: 10, \"mode\"?: \"keyword\"|\"semantic\"}";
-    let query = match args.get("query") {
-        Some(Value::String(s)) => s.clone(),
-        None | Some(Value::Null) => String::new(),
-        Some(other) => {
-            return Err(format!(
-                "\"query\" must be a string, got {}; {usage}",
-                json_type(other)
-            ))
-        }
-    };
-    let toolbox = match args.get("toolbox") {
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-        None | Some(Value::Null) | Some(Value::String(_)) => None,
-        Some(other) => {
-            return Err(format!(
-                "\"toolbox\" must be a string, got {}; {usage}",
-                json_type(other)
-            ))
-        }
-    };
-    let limit = match args.get("limit") {
-        None | Some(Value::Null) => None,
-        Some(v) => match v.as_u64() {
-            Some(n) if (1..=100).contains(&n) => Some(n),
-            _ => {
-                return Err(format!(
-                    "\"limit\" must be a whole number from 1 to 100, got {v}; {usage}"
-                ))
-            }
-        },
-    };
-    let mode = match args.get("mode") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if s == "keyword" || s == "semantic" => Some(s.clone()),
-        Some(v) => {
-            return Err(format!(
-                "\"mode\" must be \"keyword\" or \"semantic\", got {v}; {usage}"
-            ))
-        }
-    };
-    if let Some(unknown) = args
-        .keys()
-        .find(|k| !["query", "toolbox", "limit", "mode"].contains(&k.as_str()))
-    {
-        return Err(format!("unknown argument \"{unknown}\"; {usage}"));
-    }
-    Ok(SearchArgs {
-        query,
-        toolbox,
-        limit,
-        mode,
-    })
+/// The arguments of `search_tools`, checked as `tools.search` and `codemode search` check
+/// theirs: `query` and the options `mode`, `toolbox`, `limit` by their JSON names.
+fn search_request(args: &Map<String, Value>) -> Result<SearchRequest, String> {
+    let query = args.get("query").map_or(Given::Absent, Given::from_json);
+    let options = args
+        .iter()
+        .filter(|(name, _)| name.as_str() != "query")
+        .map(|(name, value)| (name.clone(), Given::from_json(value)));
+    SearchRequest::check(query, options).map_err(|e| format!("search_tools: {}", e.message("")))
 }

@@ -95,19 +95,28 @@ const HEAVY: [(&str, &[&str]); 4] = [
     (
         "string",
         &[
-            "byte", "find", "format", "gmatch", "gsub", "lower", "match", "pack", "rep",
-            "reverse", "split", "unpack", "upper",
+            "byte", "find", "format", "gmatch", "gsub", "lower", "match", "pack", "rep", "reverse",
+            "split", "unpack", "upper",
         ],
     ),
     (
         "table",
         &[
-            "clone", "concat", "create", "find", "foreach", "foreachi", "move", "sort",
-            "unpack",
+            "clone", "concat", "create", "find", "foreach", "foreachi", "move", "sort", "unpack",
         ],
     ),
     ("utf8", &["char", "codepoint", "len", "offset"]),
-    ("buffer", &["copy", "fill", "readstring", "tostring", "writestring", "fromstring"]),
+    (
+        "buffer",
+        &[
+            "copy",
+            "fill",
+            "readstring",
+            "tostring",
+            "writestring",
+            "fromstring",
+        ],
+    ),
 ];
 
 /// Installs the bounded builtins into `globals` (before the sandbox makes them read-only).

@@ -131,14 +131,46 @@ unsafe extern "C-unwind" fn fenced(state: *mut ffi::lua_State) -> c_int {
         unsafe { ffi::luaL_error(state, message.as_ptr()) }
     }
     // SAFETY: Luau gives a C function its arguments and LUA_MINSTACK free slots; the
-    // upvalue is the function `fence` closed over. The call's errors unwind as usual.
+    // upvalue is the function `fence` closed over. An error is raised again as it came.
     unsafe {
         let n = ffi::lua_gettop(state);
         ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
         ffi::lua_insert(state, 1);
-        ffi::lua_call(state, n, ffi::LUA_MULTRET);
+        let status = ffi::lua_pcall(state, n, ffi::LUA_MULTRET, 0);
+        if status != 0 {
+            // The builtin's own errors name where it was called from: with this closure
+            // in between, that place is one level further up.
+            if status == ffi::LUA_ERRRUN
+                && ffi::lua_type(state, -1) == ffi::LUA_TSTRING
+                && !has_location(state)
+            {
+                ffi::luaL_where(state, 1);
+                ffi::lua_insert(state, -2);
+                ffi::lua_concat(state, 2);
+            }
+            ffi::lua_error(state);
+        }
         ffi::lua_gettop(state)
     }
+}
+
+/// True when the error message on top of the stack starts with `chunk:line:`.
+///
+/// # Safety
+/// The value on top of `state`'s stack must be a string.
+unsafe fn has_location(state: *mut ffi::lua_State) -> bool {
+    let mut len = 0usize;
+    // SAFETY: the caller checked the top is a string; the bytes live while it is there.
+    let bytes = unsafe {
+        let text = ffi::lua_tolstring(state, -1, &mut len);
+        std::slice::from_raw_parts(text as *const u8, len.min(256))
+    };
+    let Some(colon) = bytes.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    let rest = &bytes[colon + 1..];
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    colon > 0 && digits > 0 && rest.get(digits) == Some(&b':')
 }
 
 /// `f`, looking at the run's deadline each time it is entered. A C function, so the fence

@@ -1,6 +1,9 @@
 //! Running scripts: a sandboxed VM, per-run state and limits, and the result envelope.
+//! [`Runtime::call`] and [`Runtime::surface`] (in `call.rs`) run a tool or a `tools`
+//! function the same way, without source.
 
 mod bounded;
+mod call;
 mod compile;
 mod deadline;
 mod envelope;
@@ -18,6 +21,7 @@ use std::time::Instant;
 
 use mlua::{MultiValue, Value};
 
+pub use call::{Args, Call, Called, Rendered, Surface};
 pub use deadline::StopCheck;
 pub(crate) use deadline::{check as check_deadline, remaining as deadline_remaining, stop_asked};
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
@@ -29,7 +33,9 @@ pub use state::{with_state, RunState};
 pub use stop::StopCause;
 pub use vm::{reset_run_caches, Vm};
 
+use crate::assets::AssetIndex;
 use crate::registry::Registry;
+use call::Body;
 use deadline::Cutoff;
 use report::{inside_tool_hint, script_error};
 
@@ -104,13 +110,15 @@ impl Runtime {
     /// Runs `source` and returns its envelope. Never panics on script behaviour;
     /// a VM left unusable (memory breach) is replaced before the next run.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
-        self.exec_in(source, output, None, None)
+        let index = self.registry.snapshot();
+        self.exec_in(Body::Source(source), output, None, None, index)
     }
 
     /// Runs `source` like [`Runtime::exec`], asking `stop` every few thousand instructions
     /// whether to stop early (its caller went away); a stopped run fails with kind `limit`.
     pub fn exec_stoppable(&mut self, source: &str, output: Output, stop: StopCheck) -> Envelope {
-        self.exec_in(source, output, None, Some(stop))
+        let index = self.registry.snapshot();
+        self.exec_in(Body::Source(source), output, None, Some(stop), index)
     }
 
     /// Runs `source` in `session`'s environment, so its globals persist to the next entry.
@@ -129,18 +137,20 @@ impl Runtime {
                 session.env.as_ref().map(|(_, env)| env.clone())
             }
         };
-        self.exec_in(source, output, env, None)
+        let index = self.registry.snapshot();
+        self.exec_in(Body::Source(source), output, env, None, index)
     }
 
+    /// Runs `body` over `index` (a snapshot of the registry) and builds its envelope.
     fn exec_in(
         &mut self,
-        source: &str,
+        body: Body<'_>,
         output: Output,
         env: Option<mlua::Table>,
         stop: Option<StopCheck>,
+        index: Arc<AssetIndex>,
     ) -> Envelope {
         let started = Instant::now();
-        let index = self.registry.snapshot();
         let tools = index.clone();
         if let Err(e) = self.vm.begin_run(&index) {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
@@ -149,7 +159,7 @@ impl Runtime {
         let mut state = RunState::new(index, &self.limits, output == Output::Stream);
         state.registry = Some(self.registry.clone());
         self.vm.lua.set_app_data(state);
-        let outcome = self.run(source, env, stop);
+        let outcome = self.run(body, env, stop);
         let cutoff = self.vm.disarm();
         let state = self.vm.lua.remove_app_data::<RunState>();
         let (stdout, recorded) = state.map(|s| (s.stdout, s.stop)).unwrap_or_default();
@@ -217,10 +227,10 @@ impl Runtime {
         envelope
     }
 
-    /// Loads and calls the script, and converts what it returned.
+    /// Loads and calls the script (or calls the body's function), and converts what it returned.
     fn run(
         &self,
-        source: &str,
+        body: Body<'_>,
         env: Option<mlua::Table>,
         stop: Option<StopCheck>,
     ) -> mlua::Result<(serde_json::Value, bool)> {
@@ -233,14 +243,18 @@ impl Runtime {
         with_state(lua, |s| s.env = Some(env.clone()))?;
         // Compiling counts against the deadline: a compile bomb is a slow script.
         self.vm.arm(self.limits.timeout, stop);
-        let function = compile::load_text(
-            lua,
-            source.as_bytes(),
-            "script",
-            Some(env),
-            self.limits.compile_cap(),
-        )?;
-        let values: MultiValue = function.call(())?;
+        let values: MultiValue = match body {
+            Body::Source(source) => compile::load_text(
+                lua,
+                source.as_bytes(),
+                "script",
+                Some(env),
+                self.limits.compile_cap(),
+            )?
+            .call(())?,
+            Body::Call(bound) => call::call_tool(lua, bound)?,
+            Body::Surface(surface) => call::call_surface(lua, surface)?,
+        };
         let value = match values.len() {
             0 => Value::Nil,
             1 => values.into_iter().next().unwrap_or(Value::Nil),

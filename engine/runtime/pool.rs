@@ -29,6 +29,22 @@ pub enum PoolError {
     /// The pool lost its VMs (the async runtime shut down mid-run).
     #[error("the script pool has shut down; restart the server")]
     Closed,
+    /// The engine panicked during the run; its VM was replaced.
+    #[error(
+        "the engine failed while running this script (a bug: please report it); the server goes on"
+    )]
+    Panicked,
+}
+
+impl PoolError {
+    /// The error envelope of a run that did not happen (or did not finish) for this reason.
+    pub fn envelope(&self) -> Envelope {
+        let kind = match self {
+            PoolError::Panicked => ErrorKind::Runtime,
+            PoolError::Busy(_) | PoolError::Closed => ErrorKind::Limit,
+        };
+        refused(kind, &self.to_string())
+    }
 }
 
 /// A fixed set of [`Runtime`]s shared by concurrent callers.
@@ -105,6 +121,28 @@ impl Pool {
         source: &str,
         stop: Option<StopCheck>,
     ) -> Result<Envelope, PoolError> {
+        let source = source.to_string();
+        let run = self.run_with(stop, move |runtime, stop| match stop {
+            Some(stop) => runtime.exec_stoppable(&source, Output::Capture, stop),
+            None => runtime.exec(&source, Output::Capture),
+        });
+        match run.await {
+            Err(PoolError::Panicked) => Ok(PoolError::Panicked.envelope()),
+            other => other,
+        }
+    }
+
+    /// Runs `work` on the next free VM, as [`Pool::run_stoppable`] runs a script: in arrival
+    /// order, on the calling thread when that is safe, and with `stop` (plus, on a blocking
+    /// thread, whether the caller stopped waiting) handed to `work` to pass to the run.
+    /// A call ([`Runtime::run_call`]) or a surface function ([`Runtime::run_surface`])
+    /// runs this way. A panic inside the engine replaces the VM and is
+    /// [`PoolError::Panicked`].
+    pub async fn run_with<R, F>(&self, stop: Option<StopCheck>, work: F) -> Result<R, PoolError>
+    where
+        F: FnOnce(&mut Runtime, Option<StopCheck>) -> R + Send + 'static,
+        R: Send + 'static,
+    {
         let _ticket = self.ticket()?;
         let permit = self.vms.free.clone().acquire_owned().await;
         let permit = permit.map_err(|_| PoolError::Closed)?;
@@ -119,14 +157,13 @@ impl Pool {
             runtime: Some(runtime.ok_or(PoolError::Closed)?),
             _permit: permit,
         };
-        execute(lease, source, stop, self.workers).await
+        execute(lease, work, stop, self.workers).await
     }
 
     /// Runs `source` and waits for its envelope, for callers without an async runtime
     /// (benchmarks, tests). A refused script comes back as an error envelope.
     pub fn exec(&self, source: &str) -> Envelope {
-        futures_executor::block_on(self.run(source))
-            .unwrap_or_else(|e| refused(ErrorKind::Limit, &e.to_string()))
+        futures_executor::block_on(self.run(source)).unwrap_or_else(|e| e.envelope())
     }
 
     /// Counts a script as pending, or refuses it when the queue is full.
@@ -160,10 +197,10 @@ struct Lease {
 }
 
 impl Lease {
-    fn run(&mut self, source: &str, stop: Option<StopCheck>) -> Envelope {
+    fn run<R>(&mut self, work: impl FnOnce(&mut Runtime) -> R) -> Result<R, PoolError> {
         match self.runtime.as_mut() {
-            Some(runtime) => run_guarded(runtime, source, stop),
-            None => refused(ErrorKind::Runtime, &PoolError::Closed.to_string()),
+            Some(runtime) => run_guarded(runtime, work),
+            None => Err(PoolError::Closed),
         }
     }
 }
@@ -187,12 +224,16 @@ impl Drop for Lease {
 /// other tasks, and the I/O driver it may have been polling) to another thread, so a long
 /// script never keeps the server from reading its next message. With no thread to spare,
 /// `block_in_place` hands them off before the script starts.
-async fn execute(
+async fn execute<R, F>(
     mut lease: Lease,
-    source: &str,
+    work: F,
     stop: Option<StopCheck>,
     vms: usize,
-) -> Result<Envelope, PoolError> {
+) -> Result<R, PoolError>
+where
+    F: FnOnce(&mut Runtime, Option<StopCheck>) -> R + Send + 'static,
+    R: Send + 'static,
+{
     let place = match Handle::try_current() {
         Err(_) => Place::Inline,
         Ok(handle) => match handle.runtime_flavor() {
@@ -202,14 +243,14 @@ async fn execute(
         },
     };
     match place {
-        Place::Inline => Ok(lease.run(source, stop)),
+        Place::Inline => lease.run(|runtime| work(runtime, stop)),
         Place::OnWorker => {
             deadline::set_long_run_hook(Some((hand_off_worker, LONG_RUN, HAND_OFF_AGAIN)));
-            let envelope = lease.run(source, stop);
+            let done = lease.run(|runtime| work(runtime, stop));
             deadline::set_long_run_hook(None);
-            Ok(envelope)
+            done
         }
-        Place::HandOff => Ok(tokio::task::block_in_place(|| lease.run(source, stop))),
+        Place::HandOff => tokio::task::block_in_place(|| lease.run(|runtime| work(runtime, stop))),
         Place::BlockingThread => {
             // Only here can the caller stop waiting mid-run (drop this future): then the
             // run is stopped, and the lease, owned by the blocking task, still goes back.
@@ -218,10 +259,9 @@ async fn execute(
             let stop: StopCheck = Arc::new(move || {
                 abandoned.load(Ordering::Relaxed) || stop.as_ref().is_some_and(|stop| stop())
             });
-            let source = source.to_string();
-            tokio::task::spawn_blocking(move || lease.run(&source, Some(stop)))
+            tokio::task::spawn_blocking(move || lease.run(|runtime| work(runtime, Some(stop))))
                 .await
-                .map_err(|_| PoolError::Closed)
+                .map_err(|_| PoolError::Closed)?
         }
     }
 }
@@ -282,14 +322,13 @@ pub fn refused(kind: ErrorKind, message: &str) -> Envelope {
     }
 }
 
-/// Runs a script; a panic inside the engine becomes an error envelope and a fresh VM.
-fn run_guarded(runtime: &mut Runtime, source: &str, stop: Option<StopCheck>) -> Envelope {
-    let run = AssertUnwindSafe(|| match stop {
-        Some(stop) => runtime.exec_stoppable(source, Output::Capture, stop),
-        None => runtime.exec(source, Output::Capture),
-    });
-    match catch_unwind(run) {
-        Ok(envelope) => envelope,
+/// Runs `work`; a panic inside the engine becomes [`PoolError::Panicked`] and a fresh VM.
+fn run_guarded<R>(
+    runtime: &mut Runtime,
+    work: impl FnOnce(&mut Runtime) -> R,
+) -> Result<R, PoolError> {
+    match catch_unwind(AssertUnwindSafe(|| work(runtime))) {
+        Ok(done) => Ok(done),
         Err(_) => {
             tracing::error!("a run panicked inside the engine; replacing its VM");
             // The panic skipped the run's own disarm: clear this thread's deadline state.
@@ -297,7 +336,7 @@ fn run_guarded(runtime: &mut Runtime, source: &str, stop: Option<StopCheck>) -> 
             if let Ok(fresh) = Runtime::new(runtime.registry().clone(), runtime.limits().clone()) {
                 *runtime = fresh;
             }
-            refused(ErrorKind::Runtime, "the engine failed while running this script (a bug: please report it); the server goes on")
+            Err(PoolError::Panicked)
         }
     }
 }

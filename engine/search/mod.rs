@@ -10,6 +10,7 @@ mod document;
 mod embed;
 mod keyword;
 mod rank;
+mod request;
 mod wordpiece;
 pub mod words;
 
@@ -24,73 +25,11 @@ pub use document::{AssetDoc, AssetType, Role};
 pub use embed::StaticModel;
 pub use keyword::Tuning;
 pub use rank::{Matched, Row};
+pub use request::{
+    BadRequest, Given, Mode, SearchRequest, DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES,
+};
 
 use keyword::KeywordIndex;
-
-/// The most rows one search returns; larger limits are cut to this.
-pub const MAX_LIMIT: usize = 1_000;
-/// Rows returned when no limit is given.
-pub const DEFAULT_LIMIT: usize = 10;
-
-/// How a query ranks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// By the words an asset carries (BM25 over role fields, exact names first).
-    Keyword,
-    /// By meaning: the static model's cosine fused with the keyword ranking.
-    Semantic,
-}
-
-impl Mode {
-    /// Parses `"keyword"` or `"semantic"`.
-    pub fn parse(text: &str) -> Result<Mode, SearchError> {
-        match text {
-            "keyword" => Ok(Mode::Keyword),
-            "semantic" => Ok(Mode::Semantic),
-            other => Err(SearchError::UnknownMode(other.chars().take(40).collect())),
-        }
-    }
-
-    /// Semantic: the static model is compiled into every build.
-    pub fn default_mode() -> Mode {
-        Mode::Semantic
-    }
-}
-
-/// A search: the query, how to rank, where to look and how many rows to return.
-#[derive(Debug, Clone)]
-pub struct SearchRequest {
-    /// The query text; empty lists the toolbox's tools or the catalogue.
-    pub query: String,
-    /// Ranking mode.
-    pub mode: Mode,
-    /// Only assets of this toolbox.
-    pub toolbox: Option<String>,
-    /// How many rows `value` holds.
-    pub limit: usize,
-}
-
-impl SearchRequest {
-    /// A request with the default mode and limit.
-    pub fn new(query: impl Into<String>) -> SearchRequest {
-        SearchRequest {
-            query: query.into(),
-            mode: Mode::default_mode(),
-            toolbox: None,
-            limit: DEFAULT_LIMIT,
-        }
-    }
-
-    /// Checks a limit given by a script: a whole number from 0; above [`MAX_LIMIT`]
-    /// (infinity included) is cut to it.
-    pub fn limit_from(value: f64) -> Result<usize, SearchError> {
-        if value.is_nan() || value < 0.0 || (value.is_finite() && value.fract() != 0.0) {
-            return Err(SearchError::BadLimit(value.to_string()));
-        }
-        Ok((value as usize).min(MAX_LIMIT))
-    }
-}
 
 /// What a search found.
 #[derive(Debug, Clone, Serialize)]
@@ -106,12 +45,6 @@ pub struct SearchResult {
 /// Why a search could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
-    /// `mode` is not one of the two.
-    #[error("unknown search mode '{0}': use \"keyword\" (by words) or \"semantic\" (by meaning)")]
-    UnknownMode(String),
-    /// `limit` is negative, fractional or not a number.
-    #[error("limit must be a whole number from 0 to {MAX_LIMIT}, got {0}")]
-    BadLimit(String),
     /// `toolbox` names no toolbox.
     #[error("no toolbox named '{0}'")]
     UnknownToolbox(String),

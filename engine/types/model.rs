@@ -159,6 +159,29 @@ impl Ty {
         }
     }
 
+    /// The JSON type a value of this type has, with its article (`a string`, `an array`),
+    /// when there is one: for messages to callers that send JSON.
+    pub fn json_kind(&self) -> Option<&'static str> {
+        let kind = |ty: &Ty| match ty {
+            Ty::String | Ty::Path | Ty::Literal(_) => Some("a string"),
+            Ty::Number => Some("a number"),
+            Ty::Boolean | Ty::BoolLiteral(_) => Some("a boolean"),
+            Ty::Array(_) => Some("an array"),
+            Ty::Map(..) | Ty::Record(..) => Some("an object"),
+            _ => None,
+        };
+        match self.without_nil() {
+            Ty::Union(members) => {
+                let first = kind(members.first()?)?;
+                members
+                    .iter()
+                    .all(|m| kind(m) == Some(first))
+                    .then_some(first)
+            }
+            other => kind(&other),
+        }
+    }
+
     /// True when the type (without `nil`) is a boolean.
     pub fn is_boolean(&self) -> bool {
         matches!(self.without_nil(), Ty::Boolean | Ty::BoolLiteral(_))

@@ -1,0 +1,306 @@
+//! Runs without source: one tool called with arguments bound in Rust, or one function of
+//! the `tools` surface called with JSON values.
+//!
+//! Both go through the same path as a script ([`Runtime::exec`]): the run's index
+//! snapshot, the memory limit, the deadline and stop check, the output cap and the
+//! envelope. Only the body differs: instead of compiling source, the run fetches the tool
+//! as the prelude does ([`load_tool`]) or the surface function from the prelude's `tools`
+//! table, and calls it with Luau values converted from JSON. No front end writes Luau
+//! source to call a tool, and no value is ever spliced into code.
+//!
+//! Arguments are bound by the one binder ([`crate::bind`]): positional and named JSON by
+//! [`collect_json`] and [`check_slots`], shell words by [`parse_command_line`]. A refused
+//! binding runs nothing and comes back as a [`Refusal`].
+
+use std::path::PathBuf;
+
+use mlua::{Function, Lua, MultiValue, Table, Value};
+use serde_json::{Map, Value as Json};
+
+use super::{Envelope, HostError, Output, Runtime, StopCheck};
+use crate::assets::AssetIndex;
+use crate::bind::{
+    check_slots, collect_json, lua_args, lua_value, parse_command_line, Refusal, Style,
+};
+use crate::host::bind::schema;
+use crate::host::instance::load_tool;
+
+/// The arguments of a call, in one of the three forms callers have them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Args {
+    /// By position, as `tools.<box>.<name>(a, b)` takes them; `null` is `nil`.
+    Positional(Vec<Json>),
+    /// By parameter name (names of the trailing options table's fields fill that table),
+    /// as an MCP client sends them; `null` is not given.
+    Named(Map<String, Json>),
+    /// Shell words, read against the tool's schema as `tools.parseCommandLine` reads them.
+    Words {
+        /// The words after the tool's identity.
+        words: Vec<String>,
+        /// Where `Path` words are resolved from: relative to the world, or absolute
+        /// (`None` is the world itself).
+        cwd: Option<PathBuf>,
+    },
+}
+
+/// One tool call: which tool, with what, and whether to show the result for a person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// `"<box>.<name>"`.
+    pub identity: String,
+    /// The arguments, bound against the tool's schema before the run.
+    pub args: Args,
+    /// Show the result through the tool's `render.luau`, as `codemode call` does. The
+    /// tool's first returned value is rendered, or, without a `render.luau`, is the value.
+    pub render: bool,
+}
+
+impl Call {
+    /// A call of `identity` with `args`, returning the tool's value.
+    pub fn new(identity: impl Into<String>, args: Args) -> Call {
+        Call {
+            identity: identity.into(),
+            args,
+            render: false,
+        }
+    }
+
+    /// The same call, shown through the tool's `render.luau` when it has one.
+    pub fn rendered(mut self) -> Call {
+        self.render = true;
+        self
+    }
+}
+
+/// What a tool's `render.luau` made of its result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// Text for stdout.
+    pub out: String,
+    /// Text for stderr.
+    pub err: Option<String>,
+    /// The exit code asked for.
+    pub exit: Option<i64>,
+}
+
+/// A call that ran (or failed while running).
+#[derive(Debug, Clone)]
+pub struct Called {
+    /// The run's envelope: `value` is what the tool returned (several values make a list),
+    /// or, when rendered, the render's `{out, err?, exit?}`.
+    pub envelope: Envelope,
+    /// The render's result, when the call asked for one and the tool has a `render.luau`.
+    pub rendered: Option<Rendered>,
+}
+
+/// A call of one function of the `tools` surface (`list`, `search`, `get`, ...).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Surface {
+    /// The member of `tools`: `"list"` calls `tools.list`.
+    pub name: String,
+    /// Its arguments in order; `null` is `nil`.
+    pub args: Vec<Json>,
+    /// Fields of the returned table to keep (see [`Surface::pick`]); empty keeps it whole.
+    pub pick: Vec<String>,
+}
+
+impl Surface {
+    /// `tools.<name>(args...)`, its whole result as the envelope's value.
+    pub fn new(name: impl Into<String>, args: Vec<Json>) -> Surface {
+        Surface {
+            name: name.into(),
+            args,
+            pick: Vec::new(),
+        }
+    }
+
+    /// Keeps only these fields of the returned table, before the value is converted and
+    /// held to the output cap: one field is the value itself (`stdout` of `tools.list`),
+    /// several make a table of those fields.
+    pub fn pick(mut self, fields: &[&str]) -> Surface {
+        self.pick = fields.iter().map(|f| f.to_string()).collect();
+        self
+    }
+}
+
+/// What a run does instead of (or as) a script.
+pub(crate) enum Body<'a> {
+    /// Compile and run this source.
+    Source(&'a str),
+    /// Call a bound tool.
+    Call(&'a mut Bound),
+    /// Call a surface function.
+    Surface(&'a Surface),
+}
+
+/// A call whose arguments passed the binder, ready to run.
+pub(crate) struct Bound {
+    identity: String,
+    toolbox: String,
+    tool: String,
+    slots: Vec<Option<Json>>,
+    render: bool,
+    /// Set by the run when the tool's render.luau showed the result.
+    rendered: bool,
+}
+
+impl Runtime {
+    /// Calls the tool `identity` with `args` and returns the envelope of the run, whose
+    /// value is what the tool returned. Arguments the tool's schema refuses run nothing.
+    pub fn call(&mut self, identity: &str, args: Args) -> Result<Envelope, Refusal> {
+        self.run_call(Call::new(identity, args), Output::Capture, None)
+            .map(|called| called.envelope)
+    }
+
+    /// Runs `call` as [`Runtime::exec`] runs a script: prints are captured or streamed as
+    /// `output` says, and `stop` is asked every few thousand instructions whether to stop.
+    pub fn run_call(
+        &mut self,
+        call: Call,
+        output: Output,
+        stop: Option<StopCheck>,
+    ) -> Result<Called, Refusal> {
+        let index = self.registry.snapshot();
+        let mut bound = bind(&index, call)?;
+        let envelope = self.exec_in(Body::Call(&mut bound), output, None, stop, index);
+        let rendered = match (&envelope.value, bound.rendered && envelope.ok) {
+            (Some(value), true) => Some(Rendered::read(value)),
+            _ => None,
+        };
+        Ok(Called { envelope, rendered })
+    }
+
+    /// Calls `tools.<name>(args...)` and returns the envelope of the run, whose value is
+    /// what it returned: `runtime.surface("list", vec![json!(2)])` is `tools.list(2)`.
+    pub fn surface(&mut self, name: &str, args: Vec<Json>) -> Envelope {
+        self.run_surface(&Surface::new(name, args), None)
+    }
+
+    /// Runs `surface` with prints captured, stopped early when `stop` says so.
+    pub fn run_surface(&mut self, surface: &Surface, stop: Option<StopCheck>) -> Envelope {
+        let index = self.registry.snapshot();
+        self.exec_in(Body::Surface(surface), Output::Capture, None, stop, index)
+    }
+}
+
+/// Binds `call` against its tool's schema in `index`, the snapshot the run will use.
+fn bind(index: &AssetIndex, call: Call) -> Result<Bound, Refusal> {
+    let schema = schema(index, &call.identity)?;
+    let slots = match call.args {
+        Args::Positional(items) => json_slots(&schema, Json::Array(items))?,
+        Args::Named(map) => json_slots(&schema, Json::Object(map))?,
+        Args::Words { words, cwd } => {
+            let world = index.roots[0].dir().map(PathBuf::from).unwrap_or_default();
+            let cwd = cwd.map(|c| world.join(c)).unwrap_or(world);
+            parse_command_line(&schema, &words, &cwd)?
+        }
+    };
+    // An identity the schema was found under is `<box>.<name>`.
+    let (toolbox, tool) = call
+        .identity
+        .split_once('.')
+        .map(|(b, t)| (b.to_string(), t.to_string()))
+        .unwrap_or_default();
+    Ok(Bound {
+        identity: call.identity,
+        toolbox,
+        tool,
+        slots,
+        render: call.render,
+        rendered: false,
+    })
+}
+
+fn json_slots(schema: &crate::bind::Schema, args: Json) -> Result<Vec<Option<Json>>, Refusal> {
+    let slots = collect_json(schema, args)?;
+    check_slots(schema, &slots, Style::Json)?;
+    Ok(slots)
+}
+
+/// Calls the bound tool, inside a run the runtime has set up; with `render`, shows the
+/// first value through `tools.render`.
+pub(crate) fn call_tool(lua: &Lua, bound: &mut Bound) -> mlua::Result<MultiValue> {
+    let function = load_tool(lua, &bound.toolbox, &bound.tool)?;
+    let values: MultiValue = function.call(arguments(lua_args(lua, &bound.slots)?))?;
+    if !bound.render {
+        return Ok(values);
+    }
+    let value = values.into_iter().next().unwrap_or(Value::Nil);
+    let render: Function = surface_function(lua, "render")?;
+    match render.call::<Value>((bound.identity.as_str(), value.clone()))? {
+        Value::Nil => Ok(MultiValue::from_vec(vec![value])),
+        shown => {
+            bound.rendered = true;
+            Ok(MultiValue::from_vec(vec![shown]))
+        }
+    }
+}
+
+/// Calls the surface function, inside a run the runtime has set up, and picks fields.
+pub(crate) fn call_surface(lua: &Lua, surface: &Surface) -> mlua::Result<MultiValue> {
+    let function = surface_function(lua, &surface.name)?;
+    let args = surface
+        .args
+        .iter()
+        .map(|a| lua_value(lua, a))
+        .collect::<mlua::Result<Vec<Value>>>()?;
+    let values: MultiValue = function.call(arguments(args))?;
+    if surface.pick.is_empty() {
+        return Ok(values);
+    }
+    let Some(Value::Table(result)) = values.into_iter().next() else {
+        return Err(HostError::new(format!(
+            "tools.{} did not return a table, so it has no field {}",
+            surface.name,
+            surface.pick.join(", ")
+        ))
+        .into_lua());
+    };
+    let picked = match surface.pick.as_slice() {
+        [one] => result.raw_get::<Value>(one.as_str())?,
+        many => {
+            let t = lua.create_table_with_capacity(0, many.len())?;
+            for field in many {
+                t.raw_set(field.as_str(), result.raw_get::<Value>(field.as_str())?)?;
+            }
+            Value::Table(t)
+        }
+    };
+    Ok(MultiValue::from_vec(vec![picked]))
+}
+
+/// A member of the prelude's `tools` table that is a function.
+fn surface_function(lua: &Lua, name: &str) -> mlua::Result<Function> {
+    // After `sandbox`, the VM's globals read through to the frozen ones the prelude set,
+    // which no script can write.
+    let tools: Table = lua.globals().get("tools")?;
+    match tools.raw_get::<Value>(name)? {
+        Value::Function(f) => Ok(f),
+        _ => Err(HostError::hinted(
+            format!("tools.{name} is not a function of the tools surface"),
+            "the surface has toolboxes, list, get, search, bind, parseCommandLine, render, ...; tools.list() lists tools",
+        )
+        .into_lua()),
+    }
+}
+
+/// The values of a call without its trailing `nil`s, as `table.unpack(args, 1, n)` gives
+/// them: a tool that counts its arguments sees only those given.
+fn arguments(mut values: Vec<Value>) -> MultiValue {
+    while values.last().is_some_and(Value::is_nil) {
+        values.pop();
+    }
+    MultiValue::from_vec(values)
+}
+
+impl Rendered {
+    /// Reads the `{out, err?, exit?}` that `tools.render` checked and the run converted.
+    fn read(value: &Json) -> Rendered {
+        let text = |name: &str| value.get(name).and_then(Json::as_str).map(str::to_string);
+        Rendered {
+            out: text("out").unwrap_or_default(),
+            err: text("err"),
+            exit: value.get("exit").and_then(Json::as_f64).map(|n| n as i64),
+        }
+    }
+}
