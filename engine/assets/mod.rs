@@ -25,7 +25,7 @@ use serde::Serialize;
 pub use callsig::call_signature;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::Docstring;
-pub use metadata::{readme_purpose, Metadata};
+pub use metadata::{readme_purpose, Metadata, MAX_TAGS, MAX_TAG_CHARS};
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Module, Origin, Registration, Returns, ToolEntry, ToolMeta,
     ToolboxFolder,

@@ -97,6 +97,22 @@ impl Shape for Json {
     }
 }
 
+/// The longest string the checker copies out of the VM whole.
+const MAX_TEXT_BYTES: usize = 4096;
+
+/// A Luau string as text for the checker: longer ones are cut, with a mark no literal type
+/// or field name can equal, so a value the script reuses thousands of times is never
+/// copied whole thousands of times.
+fn bounded_text(s: &mlua::LuaString) -> String {
+    let bytes = s.as_bytes();
+    if bytes.len() <= MAX_TEXT_BYTES {
+        return String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let mut text = String::from_utf8_lossy(&bytes[..MAX_TEXT_BYTES]).into_owned();
+    text.push_str("\u{0}…");
+    text
+}
+
 impl Shape for LuaValue {
     fn kind(&self) -> Kind {
         match self {
@@ -104,7 +120,7 @@ impl Shape for LuaValue {
             LuaValue::LightUserData(p) if p.0.is_null() => Kind::Nil,
             LuaValue::Boolean(b) => Kind::Boolean(*b),
             LuaValue::Integer(_) | LuaValue::Number(_) => Kind::Number,
-            LuaValue::String(s) => Kind::String(s.to_string_lossy()),
+            LuaValue::String(s) => Kind::String(bounded_text(s)),
             LuaValue::Table(_) => Kind::Table,
             LuaValue::Function(_) => Kind::Function,
             other => Kind::Other(other.type_name()),
@@ -132,7 +148,7 @@ impl Shape for LuaValue {
             let key = match &k {
                 LuaValue::Integer(i) if *i >= 1 => Key::Index(*i as usize),
                 LuaValue::Number(n) if n.fract() == 0.0 && *n >= 1.0 => Key::Index(*n as usize),
-                LuaValue::String(s) => Key::Name(s.to_string_lossy()),
+                LuaValue::String(s) => Key::Name(bounded_text(s)),
                 other => Key::Other(other.type_name()),
             };
             out.push((key, v));

@@ -67,7 +67,27 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "checkTags",
         lua.create_function(|lua, value: Value| {
-            // The same rule the index applies when it reads `.metadata`.
+            // The same rule the index applies when it reads `.metadata`; the counts are
+            // looked at before anything is copied out of the VM.
+            if let Value::Table(t) = &value {
+                let count = t.raw_len();
+                if count > crate::assets::MAX_TAGS {
+                    return Ok(Some(format!(
+                        "{count} tags; give at most {}, the words a search for this should match",
+                        crate::assets::MAX_TAGS
+                    )));
+                }
+                for i in 1..=count {
+                    if let Value::String(s) = t.raw_get::<Value>(i)? {
+                        if s.as_bytes().len() > 4 * crate::assets::MAX_TAG_CHARS {
+                            return Ok(Some(format!(
+                                "tag {i} is longer than {} characters; a tag is a word or two",
+                                crate::assets::MAX_TAG_CHARS
+                            )));
+                        }
+                    }
+                }
+            }
             let tags: Vec<String> = lua.from_value(value).unwrap_or_default();
             let text = serde_json::json!({ "tags": tags }).to_string();
             Ok(crate::assets::Metadata::parse(&text, "tags").err())

@@ -83,11 +83,30 @@ pub(crate) fn schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refus
     Err(Refusal::new(Reason::UnknownTool, message))
 }
 
+/// The most bytes all words of one command line may hold.
+const MAX_LINE_BYTES: usize = 1024 * 1024;
+
 fn read_words(words: &Table) -> mlua::Result<Vec<String>> {
     let count = words.raw_len();
     if count > MAX_WORDS {
         return Err(HostError::new(format!(
             "tools.parseCommandLine: {count} words is more than the {MAX_WORDS} a command line may hold"
+        ))
+        .into_lua());
+    }
+    // A command line is at most a few hundred KiB (the system's own limit is about 2 MiB):
+    // sizes are added up before anything is copied out of the VM.
+    let mut total = 0usize;
+    for i in 1..=count {
+        if let Value::String(s) = words.raw_get::<Value>(i)? {
+            total = total.saturating_add(s.as_bytes().len());
+        }
+    }
+    if total > MAX_LINE_BYTES {
+        return Err(HostError::new(format!(
+            "tools.parseCommandLine: the words come to {} KiB; a command line may hold at most {} KiB",
+            total >> 10,
+            MAX_LINE_BYTES >> 10
         ))
         .into_lua());
     }

@@ -61,7 +61,12 @@ impl Converter {
                 self.spend(8);
                 number(*n)
             }
-            Value::String(s) => self.string(&s.to_string_lossy()),
+            // Only what the budget can take is copied out of the VM (a value may be a
+            // string of hundreds of megabytes, or the same one many times over).
+            Value::String(s) => {
+                let text = lossy_prefix(&s.as_bytes(), self.remaining + 1);
+                self.string(&text)
+            }
             Value::Table(t) => self.table(t, depth),
             Value::Function(_) => self.string("<function>"),
             Value::Thread(_) => self.string("<coroutine>"),
@@ -129,11 +134,12 @@ impl Converter {
             }
             Json::Array(items)
         } else {
-            let mut keyed: Vec<(String, &Value)> =
-                entries.iter().map(|(k, v)| (key_string(k), v)).collect();
-            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            // Sorted by the keys' bytes as they are; each key is copied only when its
+            // entry is spent, and no further than the budget reaches.
+            entries.sort_by(|a, b| with_key_bytes(&a.0, |x| with_key_bytes(&b.0, |y| x.cmp(y))));
             let mut map = Map::new();
-            for (key, v) in keyed {
+            for (k, v) in &entries {
+                let key = with_key_bytes(k, |bytes| lossy_prefix(bytes, self.remaining + 1));
                 if !self.spend(key.len() + 4) {
                     break;
                 }
@@ -180,6 +186,20 @@ fn array_index(key: &Value) -> Option<usize> {
         Value::Integer(i) if *i >= 1 => Some(*i as usize),
         Value::Number(n) if *n >= 1.0 && n.fract() == 0.0 && *n < 9.0e15 => Some(*n as usize),
         _ => None,
+    }
+}
+
+/// Up to `max` bytes of `bytes` as text (invalid UTF-8 replaced).
+fn lossy_prefix(bytes: &[u8], max: usize) -> String {
+    String::from_utf8_lossy(&bytes[..bytes.len().min(max)]).into_owned()
+}
+
+/// Calls `f` with a key's bytes: a string's own (borrowed, not copied), or the text of
+/// any other key.
+fn with_key_bytes<R>(key: &Value, f: impl FnOnce(&[u8]) -> R) -> R {
+    match key {
+        Value::String(s) => f(&s.as_bytes()),
+        other => f(key_string(other).as_bytes()),
     }
 }
 
