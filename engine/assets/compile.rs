@@ -2,11 +2,11 @@
 
 use mlua::chunk::Compiler;
 
-/// The engine's compiler settings, the same for tools, scripts and `loadstring`.
+/// The engine's compiler settings, the same for tools, scripts, `loadstring` and the
+/// prelude. (No type information: it only serves native code generation, which the
+/// engine does not use.)
 pub fn compiler() -> Compiler {
-    Compiler::new()
-        .set_optimization_level(2)
-        .set_type_info_level(1)
+    Compiler::new().set_optimization_level(2)
 }
 
 /// The largest tool file (`init.luau`, a module, `render.luau`) the engine reads or

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mlua::chunk::{ChunkMode, Compiler};
+use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic};
 
 use super::bounded;
@@ -62,11 +62,8 @@ impl Vm {
     /// Builds a VM: safe libraries, host capabilities, the prelude, then the sandbox.
     pub fn new() -> mlua::Result<Vm> {
         let lua = Lua::new_with(libraries(), LuaOptions::default())?;
-        lua.set_compiler(
-            Compiler::new()
-                .set_optimization_level(2)
-                .set_type_info_level(1),
-        );
+        // The same compiler settings as the index uses for tools.
+        lua.set_compiler(crate::assets::compiler());
         let globals = lua.globals();
         for name in REMOVED_GLOBALS {
             globals.raw_set(name, Value::Nil)?;
