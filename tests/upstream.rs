@@ -957,3 +957,60 @@ fn a_bad_mcp_json_is_named_by_check_and_the_world_still_works() {
     );
     assert_eq!(code, 0, "{out}");
 }
+
+#[test]
+fn tools_parallel_keeps_calls_in_flight_together_and_reports_each_slot() {
+    let _serial = serial();
+    let dir = world(json!({ "everything": everything_stdio() }));
+    let (_, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{err}");
+    // Ten calls of a one-second tool: one after the other they take ten seconds.
+    let script = r#"
+        local fns = {}
+        for i = 1, 10 do
+            fns[i] = function()
+                return tools.everything.trigger_long_running_operation({ duration = 1, steps = 1 })
+            end
+        end
+        fns[11] = function() return tools.everything.nope({}) end
+        fns[12] = function() return tools.everything.get_sum({ a = 1, b = 2 }) end
+        fns[13] = function() error("plain failure") end
+        local r = tools.parallel(fns)
+        local oks = 0
+        for i = 1, 10 do
+            if r[i].ok then oks += 1 end
+        end
+        return { oks = oks, missing = r[11].error, sum = r[12].value, failed = r[13].error, n = #r }
+    "#;
+    let started = Instant::now();
+    let (out, err, code) = codemode_in(dir.path(), &["exec", "--timeout-ms", "30000", "-"], script);
+    let took = started.elapsed();
+    assert_eq!(code, 0, "{out}{err}");
+    let value = &serde_json::from_str::<Value>(&out).unwrap()["value"];
+    assert_eq!(value["oks"], 10, "{value}");
+    assert_eq!(value["n"], 13);
+    assert!(
+        value["missing"]
+            .as_str()
+            .unwrap()
+            .contains("no tool named 'nope'"),
+        "{value}"
+    );
+    assert!(value["sum"].as_str().unwrap().contains('3'), "{value}");
+    assert!(
+        value["failed"].as_str().unwrap().contains("plain failure"),
+        "{value}"
+    );
+    assert!(
+        took < Duration::from_secs(6),
+        "ten one-second calls took {took:?}"
+    );
+    // Past the deadline the run stops as a timeout, whatever is still in flight.
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["exec", "--timeout-ms", "500", "-"],
+        "return tools.parallel({ function() return tools.everything.trigger_long_running_operation({ duration = 5, steps = 5 }) end })",
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("\"limit\":\"deadline\""), "{out}");
+}

@@ -1,7 +1,7 @@
 //! Names of toolboxes and tools: validation and "did you mean".
 
 /// Members of `tools`; a toolbox may not take one of these names.
-pub const RESERVED: [&str; 13] = [
+pub const RESERVED: [&str; 14] = [
     "toolboxes",
     "list",
     "search",
@@ -15,6 +15,7 @@ pub const RESERVED: [&str; 13] = [
     "parseCommandLine",
     "render",
     "install",
+    "parallel",
 ];
 
 /// Luau's reserved words: `tools.box.end()` would not parse, so no name may be one.

@@ -203,6 +203,13 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     t.raw_set(
+        "start",
+        lua.create_function(|lua, (server, tool, args): (String, String, Value)| {
+            start_pending(lua, &server, &tool, args)
+        })?,
+    )?;
+    t.raw_set("waitAny", lua.create_function(|lua, ()| wait_pending(lua))?)?;
+    t.raw_set(
         "call",
         lua.create_function(|lua, (server, tool, args): (String, String, Value)| {
             call(lua, &server, &tool, args)
@@ -215,6 +222,24 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
 /// Calls `server`'s tool `tool` with the argument table `args` and waits within the run's
 /// deadline.
 fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value> {
+    let (pending, signature) = start(lua, server, tool, args)?;
+    let outcome = pending.wait(until(lua)?, &stop_asked);
+    finish(lua, server, tool, &signature, outcome)
+}
+
+/// When the run's deadline passes.
+fn until(lua: &Lua) -> mlua::Result<Instant> {
+    let timeout = with_state(lua, |s| s.limits.timeout)?;
+    Ok(Instant::now() + deadline_remaining().unwrap_or(timeout))
+}
+
+/// Checks a call and sends it; returns the pending call and the tool's signature.
+fn start(
+    lua: &Lua,
+    server: &str,
+    tool: &str,
+    args: Value,
+) -> mlua::Result<(crate::upstream::PendingCall, String)> {
     let Some((upstreams, names)) = visible(lua)? else {
         return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
     };
@@ -258,9 +283,20 @@ fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value>
         }
         _ => return Err(one_table(server, tool, &signature)),
     };
-    let until = Instant::now() + deadline_remaining().unwrap_or(limits.timeout);
-    let pending = upstreams.start_call(server, &found.original, arguments);
-    let outcome = pending.wait(until, &stop_asked);
+    Ok((
+        upstreams.start_call(server, &found.original, arguments),
+        signature,
+    ))
+}
+
+/// The value of a call that ended with `outcome`, or the error the script sees.
+fn finish(
+    lua: &Lua,
+    server: &str,
+    tool: &str,
+    signature: &str,
+    outcome: Result<Json, UpstreamError>,
+) -> mlua::Result<Value> {
     let result = match outcome {
         Ok(result) => result,
         Err(UpstreamError::Timeout { .. }) | Err(UpstreamError::Stopped { .. }) => {
@@ -279,7 +315,7 @@ fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value>
         }
     };
     let bytes = serde_json::to_string(&result).map_or(0, |s| s.len());
-    let room = with_state(lua, |s| limits.max_output_bytes.saturating_sub(s.printed))?;
+    let room = with_state(lua, |s| s.limits.max_output_bytes.saturating_sub(s.printed))?;
     if bytes > room {
         return Err(HostError::hinted(
             format!("tools.{server}.{tool} answered {bytes} bytes, more than the output cap leaves ({room})"),
@@ -288,6 +324,55 @@ fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value>
         .into_lua());
     }
     lua.to_value(&result)
+}
+
+/// `upstream.start(server, tool, args)`: sends a call without waiting; its id.
+fn start_pending(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<u64> {
+    let (pending, _) = start(lua, server, tool, args)?;
+    with_state(lua, |s| {
+        let id = s.next_call;
+        s.next_call += 1;
+        s.upstream_calls.0.push(id);
+        s.upstream_calls.1.push(pending);
+        id
+    })
+}
+
+/// `upstream.waitAny()`: waits for one of the started calls; `(id, ok, value or message)`.
+fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
+    let (mut ids, mut calls) = with_state(lua, |s| std::mem::take(&mut s.upstream_calls))?;
+    let found = crate::upstream::wait_any(&mut calls, until(lua)?, &stop_asked);
+    let index = match found {
+        Ok(Some(index)) => index,
+        Ok(None) => {
+            return Err(HostError::new("tools.parallel: no call is waiting").into_lua());
+        }
+        Err(_) => {
+            check_deadline()?;
+            return Err(
+                HostError::new("tools.parallel: the calls did not answer in time").into_lua(),
+            );
+        }
+    };
+    let id = ids.remove(index);
+    let mut call = calls.remove(index);
+    let label = call.label().to_string();
+    with_state(lua, |s| s.upstream_calls = (ids, calls))?;
+    let outcome = call.try_take().unwrap_or_else(|| {
+        Err(UpstreamError::Runtime(
+            "the call ended without a result".into(),
+        ))
+    });
+    let (server, tool) = label.split_once('.').unwrap_or((label.as_str(), ""));
+    match finish(lua, server, tool, "", outcome) {
+        Ok(value) => Ok((id, true, value)),
+        Err(e) => {
+            check_deadline()?;
+            let message = crate::runtime::find_host_error(&e)
+                .map_or_else(|| e.to_string(), |h| h.message.clone());
+            Ok((id, false, Value::String(lua.create_string(message)?)))
+        }
+    }
 }
 
 fn one_table(server: &str, tool: &str, signature: &str) -> mlua::Error {

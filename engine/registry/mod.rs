@@ -221,7 +221,11 @@ impl Registry {
             match Upstreams::new(
                 self.world(),
                 &configs,
-                crate::upstream::UpstreamOptions::default(),
+                crate::upstream::UpstreamOptions {
+                    // tools.parallel fans out: enough for a script's burst to one server.
+                    max_in_flight: 16,
+                    ..Default::default()
+                },
             ) {
                 Ok(upstreams) => Some(Arc::new(upstreams)),
                 Err(e) => {

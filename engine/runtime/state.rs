@@ -29,6 +29,11 @@ pub struct RunState {
     pub coroutines: usize,
     /// The run's limits.
     pub limits: super::Limits,
+    /// Upstream calls started by `tools.parallel` and not yet taken, with their ids;
+    /// dropped (so cancelled upstream) when the run ends.
+    pub upstream_calls: (Vec<u64>, Vec<crate::upstream::PendingCall>),
+    /// The id of the next upstream call.
+    pub next_call: u64,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).
     pub written: usize,
     /// The limit that stopped the run, recorded where it tripped (the deadline and the
@@ -51,6 +56,8 @@ impl RunState {
             printed: 0,
             coroutines: 0,
             limits: limits.clone(),
+            upstream_calls: (Vec::new(), Vec::new()),
+            next_call: 1,
             written: 0,
             stop: None,
             registry: None,

@@ -102,6 +102,7 @@ impl Vm {
     pub fn begin_run(&mut self, index: &Arc<AssetIndex>) -> mlua::Result<()> {
         self.run.raw_set("fns", self.lua.create_table()?)?;
         self.run.raw_set("upstreamBoxes", Value::Nil)?;
+        self.run.raw_set("parallel", Value::Nil)?;
         // The generator's state lives in the VM: reseed it, so that no run can set or
         // learn the numbers the next one draws.
         self.randomseed.call::<()>(fresh_seed())?;
