@@ -121,6 +121,12 @@ fn some_of(names: &[&str]) -> String {
     }
 }
 
+/// A name as an error message shows it: cut, so that a script cannot make the host hold
+/// megabytes per error it keeps.
+fn shown(name: &str) -> String {
+    crate::vfs::shorten(name)
+}
+
 /// The error for a toolbox name the index does not hold, naming the nearest ones.
 pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
     let boxes = index.toolbox_names();
@@ -131,11 +137,12 @@ pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
             some_of(&boxes)
         ),
         None => format!(
-            "no toolbox is close to '{name}'. Toolboxes: {}. tools.toolboxes() lists them with their purpose",
+            "no toolbox is close to '{}'. Toolboxes: {}. tools.toolboxes() lists them with their purpose",
+            shown(name),
             some_of(&boxes)
         ),
     };
-    HostError::hinted(format!("no toolbox named '{name}'"), hint)
+    HostError::hinted(format!("no toolbox named '{}'", shown(name)), hint)
 }
 
 /// The error for a tool name a toolbox does not hold, naming the nearest ones.
@@ -152,7 +159,11 @@ pub fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError 
         ),
     };
     HostError::hinted(
-        format!("no tool named '{name}' in toolbox '{toolbox}'"),
+        format!(
+            "no tool named '{}' in toolbox '{}'",
+            shown(name),
+            shown(toolbox)
+        ),
         hint,
     )
 }

@@ -96,13 +96,14 @@ const HEAVY: [(&str, &[&str]); 4] = [
         "string",
         &[
             "byte", "find", "format", "gmatch", "gsub", "lower", "match", "pack", "rep", "reverse",
-            "split", "unpack", "upper",
+            "split", "sub", "unpack", "upper",
         ],
     ),
     (
         "table",
         &[
-            "clone", "concat", "create", "find", "foreach", "foreachi", "move", "sort", "unpack",
+            "clear", "clone", "concat", "create", "find", "foreach", "foreachi", "insert", "maxn",
+            "move", "remove", "sort", "unpack",
         ],
     ),
     ("utf8", &["char", "codepoint", "len", "offset"]),

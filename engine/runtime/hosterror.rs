@@ -14,7 +14,7 @@ impl HostError {
     /// An error without a hint.
     pub fn new(message: impl Into<String>) -> HostError {
         HostError {
-            message: message.into(),
+            message: bounded(message.into(), super::envelope::MAX_MESSAGE_BYTES),
             hint: None,
         }
     }
@@ -22,8 +22,8 @@ impl HostError {
     /// An error with a hint.
     pub fn hinted(message: impl Into<String>, hint: impl Into<String>) -> HostError {
         HostError {
-            message: message.into(),
-            hint: Some(hint.into()),
+            message: bounded(message.into(), super::envelope::MAX_MESSAGE_BYTES),
+            hint: Some(bounded(hint.into(), super::envelope::MAX_HINT_BYTES)),
         }
     }
 
@@ -33,6 +33,14 @@ impl HostError {
     }
 }
 
+/// `text` cut to `max` bytes: an error may quote what a script passed (a name of 20 MB),
+/// and a script may keep thousands of errors, outside the VM's memory limit.
+fn bounded(mut text: String, max: usize) -> String {
+    super::envelope::cut(&mut text, max);
+    text.shrink_to_fit();
+    text
+}
+
 /// Finds a [`HostError`] in an `mlua` error chain.
 pub fn find_host_error(error: &mlua::Error) -> Option<&HostError> {
     match error {
@@ -40,5 +48,26 @@ pub fn find_host_error(error: &mlua::Error) -> Option<&HostError> {
         mlua::Error::WithContext { cause, .. } => find_host_error(cause),
         mlua::Error::ExternalError(e) => e.downcast_ref::<HostError>(),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_quoting_a_huge_name_stays_small() {
+        let name = "n".repeat(20 << 20);
+        let error = HostError::hinted(
+            format!("no toolbox named '{name}'"),
+            format!("not '{name}'"),
+        );
+        assert!(error.message.len() <= crate::runtime::envelope::MAX_MESSAGE_BYTES);
+        assert!(
+            error.message.ends_with("bytes cut)"),
+            "{}",
+            &error.message[4000..]
+        );
+        assert!(error.hint.unwrap().len() <= crate::runtime::envelope::MAX_HINT_BYTES);
     }
 }

@@ -15,6 +15,7 @@ pub mod atomic;
 mod dir;
 mod error;
 mod path;
+pub(crate) use path::shorten;
 mod walk;
 
 use std::ffi::{OsStr, OsString};
