@@ -149,14 +149,19 @@ fn bare_mlua() -> impl FnMut() {
     }
 }
 
-fn bench_exec() {
-    const RUNS: u32 = 5_000;
+/// A runtime over a temp world holding the bench toolbox (keep the folder while it runs).
+fn bench_runtime() -> (tempfile::TempDir, Runtime) {
     let world = tempfile::tempdir().unwrap();
     for (name, source) in TOOLS {
         write_tool(world.path(), "bench", name, source);
     }
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
-    let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
+    (world, Runtime::new(registry, Limits::default()).unwrap())
+}
+
+fn bench_exec() {
+    const RUNS: u32 = 5_000;
+    let (_world, mut runtime) = bench_runtime();
     let check = runtime.exec(SCRIPT, Output::Capture);
     assert!(check.ok, "{}", check.to_json());
     let engine = measure(|| {
@@ -195,12 +200,7 @@ return { stage = "rendered", out = shown.out, err = shown.err, exit = shown.exit
 
 fn bench_call() {
     const RUNS: u32 = 5_000;
-    let world = tempfile::tempdir().unwrap();
-    for (name, source) in TOOLS {
-        write_tool(world.path(), "bench", name, source);
-    }
-    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
-    let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
+    let (_world, mut runtime) = bench_runtime();
     let positional = || Args::Positional(vec![serde_json::json!(1), serde_json::json!(2)]);
     let called = runtime.call("bench.add", positional()).unwrap();
     assert_eq!(

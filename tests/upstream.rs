@@ -11,6 +11,8 @@
 //! Setup failures fail the tests (as tests/mcp_client.rs does): CI installs node and
 //! python3, so a missing dependency there is a bug, not a reason to skip.
 
+mod common;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -844,23 +846,7 @@ fn sigterm_leaves_no_orphans() {
 
 /// Runs the codemode binary in `world` and returns (stdout, stderr, exit code).
 fn codemode_in(world: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .arg("--world")
-        .arg(world)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::codemode(world, args, stdin);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),

@@ -212,31 +212,12 @@ fn depth_estimate(source: &str) -> usize {
     deepest
 }
 
-/// Whether an expression must follow `symbol`, so that an `if` after it is an `if`
-/// expression, which no `end` closes.
-fn expects_expression(symbol: Symbol) -> bool {
+/// Operators of values: each one in a chain nests the parse or the tree one level.
+fn is_operator(symbol: Symbol) -> bool {
     use Symbol as S;
     matches!(
         symbol,
-        S::Equal
-            | S::PlusEqual
-            | S::MinusEqual
-            | S::StarEqual
-            | S::SlashEqual
-            | S::DoubleSlashEqual
-            | S::PercentEqual
-            | S::CaretEqual
-            | S::TwoDotsEqual
-            | S::LeftParen
-            | S::LeftBracket
-            | S::LeftBrace
-            | S::Comma
-            | S::Return
-            | S::In
-            | S::Until
-            | S::While
-            | S::If
-            | S::And
+        S::And
             | S::Or
             | S::Not
             | S::Plus
@@ -255,6 +236,43 @@ fn expects_expression(symbol: Symbol) -> bool {
             | S::GreaterThan
             | S::GreaterThanEqual
     )
+}
+
+/// `=` and the compound assignments (`+=`, `..=`, ...).
+fn is_assignment(symbol: Symbol) -> bool {
+    use Symbol as S;
+    matches!(
+        symbol,
+        S::Equal
+            | S::PlusEqual
+            | S::MinusEqual
+            | S::StarEqual
+            | S::SlashEqual
+            | S::DoubleSlashEqual
+            | S::PercentEqual
+            | S::CaretEqual
+            | S::TwoDotsEqual
+    )
+}
+
+/// Whether an expression must follow `symbol`, so that an `if` after it is an `if`
+/// expression, which no `end` closes.
+fn expects_expression(symbol: Symbol) -> bool {
+    use Symbol as S;
+    is_operator(symbol)
+        || is_assignment(symbol)
+        || matches!(
+            symbol,
+            S::LeftParen
+                | S::LeftBracket
+                | S::LeftBrace
+                | S::Comma
+                | S::Return
+                | S::In
+                | S::Until
+                | S::While
+                | S::If
+        )
 }
 
 /// What one symbol does to the estimate.
@@ -279,17 +297,9 @@ fn step(symbol: Symbol) -> Step {
         S::RightBracket => Step::Close(&[Opener::Bracket]),
         S::End => Step::Close(&[Opener::Block]),
         S::Until => Step::Close(&[Opener::Repeat]),
+        s if is_assignment(s) => Step::Reset,
         S::Comma
         | S::Semicolon
-        | S::Equal
-        | S::PlusEqual
-        | S::MinusEqual
-        | S::StarEqual
-        | S::SlashEqual
-        | S::DoubleSlashEqual
-        | S::PercentEqual
-        | S::CaretEqual
-        | S::TwoDotsEqual
         | S::Local
         | S::Return
         | S::Then
@@ -299,29 +309,9 @@ fn step(symbol: Symbol) -> Step {
         | S::Break
         | S::For
         | S::While => Step::Reset,
-        S::And
-        | S::Or
-        | S::Not
-        | S::Plus
-        | S::Minus
-        | S::Star
-        | S::Slash
-        | S::DoubleSlash
-        | S::Percent
-        | S::Caret
-        | S::TwoDots
-        | S::Hash
-        | S::TwoEqual
-        | S::TildeEqual
-        | S::LessThan
-        | S::LessThanEqual
-        | S::GreaterThan
-        | S::GreaterThanEqual
-        | S::QuestionMark
-        | S::Pipe
-        | S::Ampersand
-        | S::ThinArrow
-        | S::TwoColons => Step::Chain,
+        s if is_operator(s) => Step::Chain,
+        // Type operators: `T?`, unions, intersections, function types, casts.
+        S::QuestionMark | S::Pipe | S::Ampersand | S::ThinArrow | S::TwoColons => Step::Chain,
         _ => Step::Neutral,
     }
 }

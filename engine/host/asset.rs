@@ -37,7 +37,8 @@ fn row(entry: &ToolEntry, with_readme: bool) -> ToolRow<'_> {
     }
 }
 
-fn to_lua<T: Serialize>(lua: &Lua, value: &T) -> mlua::Result<Value> {
+/// `value` as a Luau value, leaving absent fields out (not `null`).
+pub(crate) fn to_lua<T: Serialize>(lua: &Lua, value: &T) -> mlua::Result<Value> {
     let options = mlua::serde::SerializeOptions::new()
         .serialize_none_to_null(false)
         .serialize_unit_to_null(false);

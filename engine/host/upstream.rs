@@ -15,8 +15,9 @@ use serde_json::{Map, Value as Json};
 use crate::runtime::{
     check_deadline, deadline_remaining, stop_asked, to_json, with_state, HostError,
 };
-use crate::upstream::{tool_types, Catalogue, UpstreamError, UpstreamTool, Upstreams};
+use crate::upstream::{tool_types, UpstreamError, UpstreamTool, Upstreams};
 
+use super::asset::to_lua;
 use super::search::registry;
 
 /// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
@@ -101,13 +102,6 @@ fn row(server: &str, tool: &UpstreamTool) -> ToolRow {
     }
 }
 
-fn to_lua<T: Serialize>(lua: &Lua, value: &T) -> mlua::Result<Value> {
-    let options = mlua::serde::SerializeOptions::new()
-        .serialize_none_to_null(false)
-        .serialize_unit_to_null(false);
-    lua.to_value_with(value, options)
-}
-
 /// The servers a run sees: configured, and not shadowed by a toolbox folder of that name.
 fn visible(lua: &Lua) -> mlua::Result<Option<(Arc<Upstreams>, Vec<String>)>> {
     let Some(upstreams) = registry(lua)?.upstreams().cloned() else {
@@ -122,10 +116,6 @@ fn visible(lua: &Lua) -> mlua::Result<Option<(Arc<Upstreams>, Vec<String>)>> {
     Ok(Some((upstreams, names)))
 }
 
-fn catalogue(upstreams: &Upstreams, server: &str) -> Option<Catalogue> {
-    upstreams.catalogue(server)
-}
-
 /// Builds the read-only `upstream` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -138,7 +128,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let rows: Vec<BoxRow> = names
                 .iter()
                 .map(|name| {
-                    let known = catalogue(&upstreams, name);
+                    let known = upstreams.catalogue(name);
                     let original = upstreams
                         .server(name)
                         .map(|s| s.original_name.clone())
@@ -177,7 +167,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .iter()
                 .filter(|n| only.as_ref().is_none_or(|o| o == *n))
             {
-                if let Some(known) = catalogue(&upstreams, name) {
+                if let Some(known) = upstreams.catalogue(name) {
                     rows.extend(known.tools.iter().map(|tool| row(name, tool)));
                 }
             }
@@ -196,7 +186,10 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             if !names.iter().any(|n| n == server) {
                 return Ok(Value::Nil);
             }
-            match catalogue(&upstreams, server).and_then(|c| c.tool(tool).cloned()) {
+            match upstreams
+                .catalogue(server)
+                .and_then(|c| c.tool(tool).cloned())
+            {
                 Some(found) => to_lua(lua, &row(server, &found)),
                 None => Ok(Value::Nil),
             }
@@ -246,7 +239,7 @@ fn start(
     if !names.iter().any(|n| n == server) {
         return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
     }
-    let known = catalogue(&upstreams, server);
+    let known = upstreams.catalogue(server);
     let Some(found) = known.as_ref().and_then(|c| c.tool(tool)) else {
         let hint = match &known {
             Some(c) => format!(

@@ -8,8 +8,11 @@
 //! the key, the time and the raw tools, nothing from `env` or `headers`. Files are written
 //! atomically (a hidden temporary file beside it, fsync, rename).
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -31,13 +34,20 @@ const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct Cache {
     dir: PathBuf,
+    /// Catalogues already parsed, by file, with the file's size and time when read: a
+    /// script that lists or calls upstream tools reads each file once, not per call.
+    parsed: Arc<Mutex<HashMap<PathBuf, Parsed>>>,
 }
+
+/// A catalogue as parsed from its file, with the file's size and modification time then.
+type Parsed = (u64, Option<SystemTime>, Catalogue);
 
 impl Cache {
     /// The cache under `world`.
     pub fn new(world: &Path) -> Self {
         Self {
             dir: world.join(CACHE_DIR),
+            parsed: Arc::default(),
         }
     }
 
@@ -56,7 +66,20 @@ impl Cache {
     /// server. An unreadable or foreign file is treated as missing (and logged).
     pub fn read(&self, server: &ServerConfig) -> Option<Catalogue> {
         let path = self.path(server);
-        let size = std::fs::metadata(&path).ok()?.len();
+        let meta = std::fs::metadata(&path).ok()?;
+        let (size, modified) = (meta.len(), meta.modified().ok());
+        let mut parsed = self.parsed.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((s, m, known)) = parsed.get(&path) {
+            if *s == size && *m == modified && modified.is_some() {
+                return Some(known.clone());
+            }
+        }
+        let catalogue = self.read_file(&path, server, size)?;
+        parsed.insert(path, (size, modified, catalogue.clone()));
+        Some(catalogue)
+    }
+
+    fn read_file(&self, path: &Path, server: &ServerConfig, size: u64) -> Option<Catalogue> {
         if size > MAX_FILE_BYTES {
             tracing::warn!(
                 "{}: {size} bytes, over the cache's limit; ignored",
@@ -64,7 +87,7 @@ impl Cache {
             );
             return None;
         }
-        let text = std::fs::read_to_string(&path).ok()?;
+        let text = std::fs::read_to_string(path).ok()?;
         let parsed: Value = match serde_json::from_str(&text) {
             Ok(v) => v,
             Err(e) => {
