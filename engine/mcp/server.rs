@@ -16,7 +16,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
-use super::exposed::{exposed_entries, exposed_tools, json_type, mcp_name};
+use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, json_type, mcp_name};
 use crate::registry::Registry;
 use crate::runtime::{
     refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, StopCheck, Surface,
@@ -139,7 +139,8 @@ impl CodemodeServer {
         ];
         if self.shared.options.expose_tools {
             let index = self.shared.registry.snapshot();
-            tools.extend(exposed_tools(&index).into_values());
+            let upstream = self.shared.registry.upstream_views(&index);
+            tools.extend(exposed_tools(&index, &upstream).into_values());
         }
         tools
     }
@@ -208,7 +209,15 @@ impl CodemodeServer {
         ct: CancellationToken,
     ) -> Result<CallToolResult, ErrorData> {
         let index = self.shared.registry.snapshot();
-        let Some(entry) = exposed_entries(&index).remove(name) else {
+        let entries = exposed_entries(&index);
+        let upstream = self.shared.registry.upstream_views(&index);
+        let identity = match entries.get(name) {
+            Some(entry) => Some(entry.meta().identity.clone()),
+            None => exposed_upstream(&upstream, &entries)
+                .get(name)
+                .map(|(server, tool)| format!("{server}.{}", tool.name)),
+        };
+        let Some(identity) = identity else {
             // A tool that exists but cannot be called now (broken on disk, not `ready`)
             // says why, rather than being just "unknown".
             let broken = index.tools.values().find(|e| {
@@ -222,8 +231,9 @@ impl CodemodeServer {
             }
             return Err(unknown_tool(name, self.shared.options.expose_tools));
         };
-        // Bound by the one binder, against the snapshot the call runs on.
-        let call = Call::new(entry.meta().identity.clone(), Args::Named(args.clone()));
+        // Bound by the one binder against the snapshot the call runs on (an upstream
+        // tool's arguments go to its server, which checks them).
+        let call = Call::new(identity, Args::Named(args.clone()));
         let run = self.on_pool(ct, move |runtime, stop| {
             runtime.run_call(call, Output::Capture, stop)
         });
