@@ -82,6 +82,8 @@ pub struct AssetDoc {
     pub registered: bool,
     /// One line for listings.
     pub description: String,
+    /// How a tool is called after `tools.<box>.` (`name(a: T): R`); none for toolboxes.
+    pub signature: Option<String>,
     /// Searchable text by role.
     pub fields: Vec<(Role, String)>,
 }
@@ -110,6 +112,7 @@ impl AssetDoc {
             installed: entry.origin == Origin::World,
             registered: entry.is_registered(),
             description: m.description.clone(),
+            signature: m.signature.clone(),
             fields: vec![
                 (Role::Name, m.name.clone()),
                 (Role::Tag, m.tags.join(" ")),
@@ -149,6 +152,7 @@ impl AssetDoc {
                     installed: folder.origin == Origin::World,
                     registered: true,
                     description: folder.purpose.clone(),
+                    signature: None,
                     fields: vec![
                         (Role::Name, name.to_string()),
                         (Role::Tag, folder.tags.join(" ")),
@@ -181,6 +185,7 @@ impl AssetDoc {
             installed: true,
             registered: true,
             description: description.clone(),
+            signature: Some(tool.signature_of(&types)),
             fields: vec![
                 (Role::Name, tool.name.clone()),
                 (Role::Tag, tool.title.clone().unwrap_or_default()),
@@ -209,6 +214,7 @@ impl AssetDoc {
             installed: true,
             registered: true,
             description: purpose.clone(),
+            signature: None,
             fields: vec![
                 (Role::Name, view.name.clone()),
                 (Role::Tag, format!("mcp {}", view.original)),

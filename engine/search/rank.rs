@@ -86,6 +86,9 @@ pub struct Row {
     pub from: String,
     /// One line: what it does.
     pub description: String,
+    /// How a tool is called after `tools.<box>.` (`name(a: T): R`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
     /// Why a query hit it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched: Option<Matched>,
@@ -437,6 +440,7 @@ fn base_row(doc: &AssetDoc) -> Row {
         registered: doc.registered,
         from: doc.from.clone(),
         description: doc.description.clone(),
+        signature: doc.signature.clone(),
         matched: None,
         guid: None,
         installed: None,
