@@ -239,6 +239,8 @@ struct Serve {
     stdin: ChildStdin,
     lines: Receiver<String>,
     next_id: i64,
+    /// Messages other than answers (notifications), in the order they came.
+    seen: Vec<Value>,
 }
 
 impl Serve {
@@ -268,6 +270,7 @@ impl Serve {
             stdin,
             lines,
             next_id: 1,
+            seen: Vec::new(),
         };
         serve.request(
             "initialize",
@@ -289,9 +292,9 @@ impl Serve {
         Some(serde_json::from_str(&line).expect("stdout carries JSON-RPC only"))
     }
 
-    /// Sends a request and returns its result; notifications that come first are kept
-    /// in `seen`.
-    fn request_seeing(&mut self, method: &str, params: Value, seen: &mut Vec<Value>) -> Value {
+    /// Sends a request and returns its result; messages that come first are kept in
+    /// `seen`.
+    fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
@@ -302,12 +305,8 @@ impl Serve {
             if message["id"] == id {
                 return message["result"].clone();
             }
-            seen.push(message);
+            self.seen.push(message);
         }
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.request_seeing(method, params, &mut Vec::new())
     }
 
     /// `tool_exec` of `script`: the envelope.
@@ -398,12 +397,10 @@ fn list_changed_from_a_started_server_refreshes_what_serve_shows() {
     let grown = serve.exec("return tools.grow.grow({})");
     assert_eq!(grown["value"], "grown_1", "{grown}");
     let until = Instant::now() + Duration::from_secs(10);
-    let mut seen = Vec::new();
     loop {
-        let n = serve.request_seeing(
+        let n = serve.request(
             "tools/call",
             json!({"name": "tool_exec", "arguments": {"script": count}}),
-            &mut seen,
         );
         if n["structuredContent"]["value"] == 4 {
             break;
@@ -419,13 +416,14 @@ fn list_changed_from_a_started_server_refreshes_what_serve_shows() {
         json!(["grow.grown_1", "mcp:grow"]),
         "{found}"
     );
-    while !seen
+    while !serve
+        .seen
         .iter()
         .any(|m| m["method"] == "notifications/tools/list_changed")
     {
         match serve.next(Duration::from_secs(5)) {
-            Some(m) => seen.push(m),
-            None => panic!("codemode did not send tools/list_changed: {seen:?}"),
+            Some(m) => serve.seen.push(m),
+            None => panic!("codemode did not send tools/list_changed: {:?}", serve.seen),
         }
     }
     let listed = serve.request("tools/list", json!({}));
