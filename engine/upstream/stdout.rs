@@ -209,8 +209,9 @@ impl<R: AsyncRead + Unpin> AsyncRead for CheckedStdout<R> {
     }
 }
 
-/// Finds the top-level `"id"` member of one JSON object as its bytes stream by, keeping
-/// only the id's own few bytes: nested values and strings are skipped by depth.
+/// Finds the top-level `"id"` member of one JSON response as its bytes stream by, keeping
+/// only the id's own few bytes: nested values and strings are skipped by depth. A message
+/// with a top-level `"method"` is the server's request or notification: no id is given.
 #[derive(Default)]
 struct IdScan {
     depth: u32,
@@ -224,6 +225,9 @@ struct IdScan {
     raw: Vec<u8>,
     /// Set once the id's value is complete.
     done: bool,
+    /// A top-level `"method"` key: a request or notification from the server, whose id
+    /// is the server's own and is never answered here.
+    method: bool,
 }
 
 #[derive(Default, PartialEq)]
@@ -253,9 +257,10 @@ impl IdScan {
                 } else if b == b'"' {
                     self.in_string = false;
                     self.expect = Expect::Colon;
+                    self.method |= self.key == b"method";
                     return;
                 }
-                if self.key.len() <= 2 {
+                if self.key.len() <= 6 {
                     self.key.push(b);
                 }
                 return;
@@ -323,7 +328,7 @@ impl IdScan {
 
     /// The id, once its value is complete: a number or a string.
     fn id(&self) -> Option<Value> {
-        if !self.done {
+        if !self.done || self.method {
             return None;
         }
         match serde_json::from_slice::<Value>(&self.raw).ok()? {
