@@ -71,7 +71,7 @@ fn agree(registry: Registry) -> Report {
         .filter(|e| e.is_registered())
         .cloned()
         .collect();
-    let defs = definitions(&index);
+    let defs = definitions(&index, &[]);
     let declared = declared_tools(&defs);
     let mut runtime = Runtime::new(registry.clone(), Limits::default()).unwrap();
     // Every valid value of every parameter in the world is a sample for all the others.

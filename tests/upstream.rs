@@ -12,80 +12,19 @@
 //! python3, so a missing dependency there is a bug, not a reason to skip.
 
 mod common;
+#[path = "upstream/servers.rs"]
+mod servers;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use codemode::upstream::{self, tool_types, wait_any, UpstreamError, UpstreamOptions, Upstreams};
 use serde_json::{json, Value};
-
-/// The servers start node processes; two cores run the tests one at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `<target>/upstream-servers`, set up once per test binary.
-fn installed() -> &'static PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_BIN_EXE_codemode"))
-            .parent()
-            .and_then(Path::parent)
-            .expect("the binary lives in <target>/<profile>/")
-            .join("upstream-servers");
-        let out = Command::new("bash")
-            .arg(root().join("tests/upstream/setup.sh"))
-            .arg(&dir)
-            .output()
-            .expect("bash runs tests/upstream/setup.sh");
-        assert!(
-            out.status.success(),
-            "tests/upstream/setup.sh failed (node, npm, python3 and the package registries are needed):\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-    })
-}
-
-fn package(name: &str) -> String {
-    installed()
-        .join("node_modules/@modelcontextprotocol")
-        .join(name)
-        .join("dist/index.js")
-        .display()
-        .to_string()
-}
-
-fn fixture() -> String {
-    root()
-        .join("tests/upstream/fixture_server.py")
-        .display()
-        .to_string()
-}
-
-const SECRET: &str = "sk-test-9f8e7d6c5b4a";
-
-/// A world whose `.codemode/mcp.json` holds `servers`.
-fn world(servers: Value) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join(".codemode")).unwrap();
-    std::fs::write(
-        dir.path().join(".codemode/mcp.json"),
-        serde_json::to_string_pretty(&json!({ "mcpServers": servers })).unwrap(),
-    )
-    .unwrap();
-    dir
-}
+use servers::*;
 
 fn open(world: &Path, options: UpstreamOptions) -> Upstreams {
     let configs = upstream::load(world, &[]);
@@ -107,35 +46,6 @@ fn call_within(
 
 fn call(u: &Upstreams, server: &str, tool: &str, args: Value) -> Result<Value, UpstreamError> {
     call_within(u, server, tool, args, Duration::from_secs(30))
-}
-
-fn everything_stdio() -> Value {
-    json!({
-        "command": "node",
-        "args": [package("server-everything"), "stdio"],
-        "env": { "CODEMODE_TEST_SECRET": SECRET }
-    })
-}
-
-/// True once `pid` is gone (or a zombie waiting to be reaped).
-fn is_dead(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
-}
-
-fn wait_dead(pid: u32) -> bool {
-    let until = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < until {
-        if is_dead(pid) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
 }
 
 /// Every content type the reference server sends, structured content, an error result,
@@ -486,12 +396,6 @@ fn python_time_server() {
         ),
         "{err:?}"
     );
-}
-
-fn fixture_server(mode: &str, extra: &[&str]) -> Value {
-    let mut args = vec![fixture(), mode.to_string()];
-    args.extend(extra.iter().map(|s| s.to_string()));
-    json!({ "command": "python3", "args": args, "env": { "FIXTURE_SECRET": SECRET } })
 }
 
 #[test]

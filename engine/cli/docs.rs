@@ -13,7 +13,8 @@ pub fn docs(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
         .world()
         .file_name()
         .map_or_else(|| "world".to_string(), |n| n.to_string_lossy().to_string());
-    match codemode::docs::write_docs(&index, out, &title) {
+    let upstream = registry.upstream_views(&index);
+    match codemode::docs::write_docs(&index, &upstream, out, &title) {
         Ok(written) => {
             eprintln!(
                 "wrote {} files ({} tools in {} toolboxes) to {}; open {}",

@@ -9,8 +9,9 @@ use super::Cli;
 
 /// Writes the definitions to `out`, or stdout.
 pub fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let index = cli.registry()?.snapshot();
-    let text = codemode::types::definitions(&index);
+    let registry = cli.registry()?;
+    let index = registry.snapshot();
+    let text = codemode::types::definitions(&index, &registry.upstream_views(&index));
     write_to(out, &text)?;
     if let Some(path) = out {
         eprintln!(

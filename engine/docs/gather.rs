@@ -84,7 +84,9 @@ fn tool_doc(index: &AssetIndex, entry: &Arc<ToolEntry>) -> ToolDoc {
     }
 }
 
-fn check_unique<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Result<(), String> {
+pub(super) fn check_unique<'a>(
+    pairs: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Result<(), String> {
     let mut seen: Vec<(&str, &str)> = Vec::new();
     for (slug, name) in pairs {
         if let Some((_, other)) = seen.iter().find(|(s, _)| *s == slug) {

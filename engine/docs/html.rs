@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use super::gather::{BoxDoc, ToolDoc};
 use super::tool_md::{call_line, purpose};
+use super::upstream::ServerDoc;
 
 const CSS: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
@@ -26,7 +27,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// Escapes text and shows its `code` spans as `<code>`.
-fn prose(text: &str) -> String {
+pub(super) fn prose(text: &str) -> String {
     let mut out = String::new();
     for (i, part) in escape(text).split('`').enumerate() {
         if i % 2 == 1 {
@@ -44,8 +45,9 @@ fn prose(text: &str) -> String {
 }
 
 /// Renders the page for these toolboxes; `title` names the world.
-pub fn render(title: &str, boxes: &[BoxDoc]) -> String {
-    let total: usize = boxes.iter().map(|b| b.tools.len()).sum();
+pub fn render(title: &str, boxes: &[BoxDoc], servers: &[ServerDoc]) -> String {
+    let total: usize = boxes.iter().map(|b| b.tools.len()).sum::<usize>()
+        + servers.iter().map(|s| s.tools.len()).sum::<usize>();
     let mut html = String::new();
     let _ = write!(
         html,
@@ -57,10 +59,13 @@ pub fn render(title: &str, boxes: &[BoxDoc]) -> String {
          aria-label=\"Search tools\" autofocus><span id=\"count\"></span>\n</header>\n<main>\n\
          <p id=\"none\" hidden>No tool matches. Try fewer words.</p>\n",
         t = escape(title),
-        n = boxes.len()
+        n = boxes.len() + servers.len()
     );
     for b in boxes {
         toolbox(&mut html, b);
+    }
+    for s in servers {
+        super::upstream::html_section(&mut html, s);
     }
     let _ = write!(
         html,

@@ -17,10 +17,12 @@ mod html;
 mod scan;
 mod skill_md;
 mod tool_md;
+mod upstream;
 
 use std::path::{Path, PathBuf};
 
 use crate::assets::AssetIndex;
+use crate::upstream::ServerView;
 
 pub use html::escape;
 pub use scan::{scan, SourceFacts};
@@ -57,9 +59,27 @@ pub struct Written {
 /// The list of files the last run wrote, inside the output folder.
 const MANIFEST: &str = ".codemode-docs";
 
-/// Writes the docs of every toolbox and tool of `index` into `out`; `title` heads the page.
-pub fn write_docs(index: &AssetIndex, out: &Path, title: &str) -> Result<Written, DocsError> {
+/// Writes the docs of every toolbox and tool of `index`, and of the `upstream` servers'
+/// cached tools, into `out`; `title` heads the page.
+pub fn write_docs(
+    index: &AssetIndex,
+    upstream: &[ServerView],
+    out: &Path,
+    title: &str,
+) -> Result<Written, DocsError> {
     let boxes = gather::gather(index).map_err(DocsError::Clash)?;
+    let servers = upstream::gather(upstream).map_err(DocsError::Clash)?;
+    gather::check_unique(
+        boxes
+            .iter()
+            .map(|b| (b.slug.as_str(), b.name.as_str()))
+            .chain(
+                servers
+                    .iter()
+                    .map(|s| (s.slug.as_str(), s.view.name.as_str())),
+            ),
+    )
+    .map_err(DocsError::Clash)?;
     let mut written = Written::default();
     for b in &boxes {
         write(
@@ -77,10 +97,26 @@ pub fn write_docs(index: &AssetIndex, out: &Path, title: &str) -> Result<Written
         written.toolboxes += 1;
         written.tools += b.tools.len();
     }
+    for s in &servers {
+        write(
+            &mut written,
+            &out.join(&s.slug).join("SKILL.md"),
+            &upstream::skill_md(s),
+        )?;
+        for (tool, slug, types) in &s.tools {
+            write(
+                &mut written,
+                &out.join(&s.slug).join(slug).join("TOOL.md"),
+                &upstream::tool_md(s, tool, types),
+            )?;
+        }
+        written.toolboxes += 1;
+        written.tools += s.tools.len();
+    }
     write(
         &mut written,
         &out.join("index.html"),
-        &html::render(title, &boxes),
+        &html::render(title, &boxes, &servers),
     )?;
     remove_stale(out, &mut written);
     let listed: Vec<String> = written

@@ -36,9 +36,11 @@ fn query(lua: &Lua, (query, opts): (Value, Option<Table>)) -> mlua::Result<Value
         HostError::hinted(format!("tools.search: {}", e.message("opts.")), e.hint()).into_lua()
     })?;
     let index = with_state(lua, |s| s.index.clone())?;
-    let result = registry(lua)?
+    let registry = registry(lua)?;
+    let upstream = registry.upstream_views(&index);
+    let result = registry
         .search()
-        .search(&index, &request)
+        .search_with(&index, &upstream, &request)
         .map_err(|e| match e {
             SearchError::UnknownToolbox(name) => missing_toolbox(&index, &name).into_lua(),
             other => HostError::new(other.to_string()).into_lua(),

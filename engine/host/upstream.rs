@@ -15,7 +15,7 @@ use serde_json::{Map, Value as Json};
 use crate::runtime::{
     check_deadline, deadline_remaining, stop_asked, to_json, with_state, HostError,
 };
-use crate::upstream::{tool_types, UpstreamError, UpstreamTool, Upstreams};
+use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
 use super::asset::to_lua;
 use super::search::registry;
@@ -66,20 +66,13 @@ struct BoxRow {
 }
 
 fn row(server: &str, tool: &UpstreamTool) -> ToolRow {
-    let types = tool_types(&tool.input_schema, tool.output_schema.as_ref());
-    // MCP tools take one object: the call is `tools.<server>.<tool>({ ... })`.
-    let signature = format!(
-        "{}(args: {}): {}",
-        tool.name,
-        types.args_table(),
-        types.returns
-    );
+    let types = tool.types();
     ToolRow {
         name: tool.name.clone(),
         toolbox: server.to_string(),
         identity: format!("{server}.{}", tool.name),
         description: tool.description.clone(),
-        signature,
+        signature: tool.signature_of(&types),
         args: types
             .args
             .iter()
@@ -103,17 +96,18 @@ fn row(server: &str, tool: &UpstreamTool) -> ToolRow {
 }
 
 /// The servers a run sees: configured, and not shadowed by a toolbox folder of that name.
-fn visible(lua: &Lua) -> mlua::Result<Option<(Arc<Upstreams>, Vec<String>)>> {
-    let Some(upstreams) = registry(lua)?.upstreams().cloned() else {
+fn visible(lua: &Lua) -> mlua::Result<Option<(Arc<Upstreams>, Vec<ServerView>)>> {
+    let registry = registry(lua)?;
+    let Some(upstreams) = registry.upstreams().cloned() else {
         return Ok(None);
     };
     let index = with_state(lua, |s| s.index.clone())?;
-    let names = upstreams
-        .servers()
-        .map(|s| s.name.clone())
-        .filter(|name| !index.has_toolbox(name))
-        .collect();
-    Ok(Some((upstreams, names)))
+    Ok(Some((upstreams, registry.upstream_views(&index))))
+}
+
+/// The view of `server` among the visible ones.
+fn view<'a>(views: &'a [ServerView], server: &str) -> Option<&'a ServerView> {
+    views.iter().find(|v| v.name == server)
 }
 
 /// Builds the read-only `upstream` table.
@@ -122,29 +116,17 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "toolboxes",
         lua.create_function(|lua, ()| {
-            let Some((upstreams, names)) = visible(lua)? else {
+            let Some((_, views)) = visible(lua)? else {
                 return to_lua(lua, &Vec::<BoxRow>::new());
             };
-            let rows: Vec<BoxRow> = names
+            let rows: Vec<BoxRow> = views
                 .iter()
-                .map(|name| {
-                    let known = upstreams.catalogue(name);
-                    let original = upstreams
-                        .server(name)
-                        .map(|s| s.original_name.clone())
-                        .unwrap_or_default();
-                    BoxRow {
-                        toolbox: name.clone(),
-                        purpose: match &known {
-                            Some(_) => format!("tools of the MCP server '{original}'"),
-                            None => format!(
-                                "tools of the MCP server '{original}' (not fetched yet: codemode mcp sync {name})"
-                            ),
-                        },
-                        tool_count: known.map_or(0, |c| c.tools.len()),
-                        kind: "toolbox",
-                        from: format!("mcp:{name}"),
-                    }
+                .map(|v| BoxRow {
+                    toolbox: v.name.clone(),
+                    purpose: v.purpose(),
+                    tool_count: v.tools().len(),
+                    kind: "toolbox",
+                    from: v.from(),
                 })
                 .collect();
             to_lua(lua, &rows)
@@ -153,24 +135,20 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "has",
         lua.create_function(|lua, name: String| {
-            Ok(visible(lua)?.is_some_and(|(_, names)| names.contains(&name)))
+            Ok(visible(lua)?.is_some_and(|(_, views)| view(&views, &name).is_some()))
         })?,
     )?;
     t.raw_set(
         "tools",
         lua.create_function(|lua, only: Option<String>| {
-            let Some((upstreams, names)) = visible(lua)? else {
+            let Some((_, views)) = visible(lua)? else {
                 return to_lua(lua, &Vec::<ToolRow>::new());
             };
-            let mut rows = Vec::new();
-            for name in names
+            let rows: Vec<ToolRow> = views
                 .iter()
-                .filter(|n| only.as_ref().is_none_or(|o| o == *n))
-            {
-                if let Some(known) = upstreams.catalogue(name) {
-                    rows.extend(known.tools.iter().map(|tool| row(name, tool)));
-                }
-            }
+                .filter(|v| only.as_ref().is_none_or(|o| *o == v.name))
+                .flat_map(|v| v.tools().iter().map(|tool| row(&v.name, tool)))
+                .collect();
             to_lua(lua, &rows)
         })?,
     )?;
@@ -180,17 +158,11 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let Some((server, tool)) = identity.split_once('.') else {
                 return Ok(Value::Nil);
             };
-            let Some((upstreams, names)) = visible(lua)? else {
+            let Some((_, views)) = visible(lua)? else {
                 return Ok(Value::Nil);
             };
-            if !names.iter().any(|n| n == server) {
-                return Ok(Value::Nil);
-            }
-            match upstreams
-                .catalogue(server)
-                .and_then(|c| c.tool(tool).cloned())
-            {
-                Some(found) => to_lua(lua, &row(server, &found)),
+            match view(&views, server).and_then(|v| v.tools().iter().find(|t| t.name == tool)) {
+                Some(found) => to_lua(lua, &row(server, found)),
                 None => Ok(Value::Nil),
             }
         })?,
@@ -214,7 +186,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
 
 /// Calls `server`'s tool `tool` with the argument table `args` and waits within the run's
 /// deadline.
-fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value> {
+pub(crate) fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value> {
     let (pending, signature) = start(lua, server, tool, args)?;
     let outcome = pending.wait(until(lua)?, &stop_asked);
     finish(lua, server, tool, &signature, outcome)
@@ -233,15 +205,14 @@ fn start(
     tool: &str,
     args: Value,
 ) -> mlua::Result<(crate::upstream::PendingCall, String)> {
-    let Some((upstreams, names)) = visible(lua)? else {
+    let Some((upstreams, views)) = visible(lua)? else {
         return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
     };
-    if !names.iter().any(|n| n == server) {
+    let Some(known) = view(&views, server) else {
         return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
-    }
-    let known = upstreams.catalogue(server);
-    let Some(found) = known.as_ref().and_then(|c| c.tool(tool)) else {
-        let hint = match &known {
+    };
+    let Some(found) = known.tools().iter().find(|t| t.name == tool) else {
+        let hint = match &known.catalogue {
             Some(c) => format!(
                 "tools.list('{server}', 2) lists its tools ({} of them)",
                 c.tools.len()
@@ -254,7 +225,7 @@ fn start(
         )
         .into_lua());
     };
-    let signature = row(server, found).signature;
+    let signature = found.signature();
     let limits = with_state(lua, |s| s.limits.clone())?;
     let arguments = match &args {
         Value::Nil => Map::new(),

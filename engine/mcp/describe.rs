@@ -33,8 +33,9 @@ persist. Sandboxed: no io, no os beyond the clock, no require; vfs.read/write/li
 
 /// The description of `search_tools`.
 pub const SEARCH_TOOLS: &str = "Find tools by what they do (e.g. \"slug url\"). Returns \
-{stdout, value: rows} with identity, signature and description per row; call a hit from \
-tool_exec as tools.<identity>(...). An empty query lists the catalogue (or one toolbox). \
+{value: rows, total} with identity, signature and description per row; call a hit from \
+tool_exec as tools.<box>.<signature> (tools of MCP servers, from mcp:<server>, take one table). \
+An empty query lists the catalogue (or one toolbox). \
 Options: toolbox (only that one), limit (1 to 100, default 10), mode (\"keyword\" or \"semantic\").";
 
 /// `inputSchema` of `tool_exec`.

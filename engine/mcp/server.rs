@@ -11,12 +11,12 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
-use super::exposed::{exposed_entries, exposed_tools, json_type, mcp_name};
+use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, json_type, mcp_name};
 use crate::registry::Registry;
 use crate::runtime::{
     refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, StopCheck, Surface,
@@ -139,7 +139,8 @@ impl CodemodeServer {
         ];
         if self.shared.options.expose_tools {
             let index = self.shared.registry.snapshot();
-            tools.extend(exposed_tools(&index).into_values());
+            let upstream = self.shared.registry.upstream_views(&index);
+            tools.extend(exposed_tools(&index, &upstream).into_values());
         }
         tools
     }
@@ -189,15 +190,9 @@ impl CodemodeServer {
             return usage_error(format!("search_tools: {}{hint}", error.message));
         }
         let value = envelope.value.unwrap_or(Value::Null);
-        let text = value
-            .get("stdout")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .unwrap_or_else(|| value.to_string());
+        let (text, lean) = search_answer(&value);
         let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-        if value.is_object() {
-            result.structured_content = Some(value);
-        }
+        result.structured_content = Some(lean);
         result
     }
 
@@ -208,7 +203,15 @@ impl CodemodeServer {
         ct: CancellationToken,
     ) -> Result<CallToolResult, ErrorData> {
         let index = self.shared.registry.snapshot();
-        let Some(entry) = exposed_entries(&index).remove(name) else {
+        let entries = exposed_entries(&index);
+        let upstream = self.shared.registry.upstream_views(&index);
+        let identity = match entries.get(name) {
+            Some(entry) => Some(entry.meta().identity.clone()),
+            None => exposed_upstream(&upstream, &entries)
+                .get(name)
+                .map(|(server, tool)| format!("{server}.{}", tool.name)),
+        };
+        let Some(identity) = identity else {
             // A tool that exists but cannot be called now (broken on disk, not `ready`)
             // says why, rather than being just "unknown".
             let broken = index.tools.values().find(|e| {
@@ -222,8 +225,9 @@ impl CodemodeServer {
             }
             return Err(unknown_tool(name, self.shared.options.expose_tools));
         };
-        // Bound by the one binder, against the snapshot the call runs on.
-        let call = Call::new(entry.meta().identity.clone(), Args::Named(args.clone()));
+        // Bound by the one binder against the snapshot the call runs on (an upstream
+        // tool's arguments go to its server, which checks them).
+        let call = Call::new(identity, Args::Named(args.clone()));
         let run = self.on_pool(ct, move |runtime, stop| {
             runtime.run_call(call, Output::Capture, stop)
         });
@@ -420,6 +424,77 @@ fn unknown_tool(name: &str, exposing: bool) -> ErrorData {
         )),
         None,
     )
+}
+
+/// What a model reads of a search: per row what to call and, in a sentence, what it does.
+/// Every answer lands in the agent's context, so it carries only that (and where the tool
+/// comes from, or how to install its toolbox); `tools.search` and `tools.get` in a script
+/// have the full rows and descriptions (scores, why each matched, ids) for programs.
+fn search_answer(value: &Value) -> (String, Value) {
+    let total = value.get("total").cloned().unwrap_or(Value::from(0));
+    let rows = value.get("value").and_then(Value::as_array);
+    let mut lean = Vec::new();
+    let mut lines = Vec::new();
+    for (i, row) in rows.into_iter().flatten().enumerate() {
+        let field = |name: &str| row.get(name).and_then(Value::as_str);
+        let identity = field("identity").unwrap_or_default();
+        let mut out = Map::new();
+        out.insert("identity".into(), Value::from(identity));
+        let call = match (field("signature"), field("toolbox")) {
+            (Some(signature), Some(toolbox)) => {
+                out.insert("signature".into(), Value::from(signature));
+                format!("tools.{toolbox}.{signature}")
+            }
+            _ => format!("{identity} ({})", field("assetType").unwrap_or("toolbox")),
+        };
+        let description = first_sentence(field("description").unwrap_or_default());
+        let mut line = format!("{}. {call}", i + 1);
+        if !description.is_empty() {
+            line.push_str(" - ");
+            line.push_str(&description);
+        }
+        out.insert("description".into(), Value::from(description));
+        if let Some(from) = field("from").filter(|f| f.starts_with("mcp:")) {
+            out.insert("from".into(), Value::from(from));
+            line.push_str(&format!(" [{from}]"));
+        }
+        if let Some(install) = field("install") {
+            out.insert("install".into(), Value::from(install));
+            line.push_str(&format!(" [library: {install}]"));
+        }
+        if row.get("registered") == Some(&Value::Bool(false)) {
+            out.insert("registered".into(), Value::Bool(false));
+            line.push_str(" [not callable]");
+        }
+        lean.push(Value::Object(out));
+        lines.push(line);
+    }
+    let head = format!("{} of {total}:", lean.len());
+    let text = if lean.is_empty() {
+        value
+            .get("stdout")
+            .and_then(Value::as_str)
+            .unwrap_or("no match")
+            .to_string()
+    } else {
+        format!("{head}\n{}", lines.join("\n"))
+    };
+    (text, json!({ "value": lean, "total": total }))
+}
+
+/// The first sentence of a description, at most 160 bytes: a search row says what a tool
+/// is for; `tools.get` has the rest.
+fn first_sentence(description: &str) -> String {
+    let line = description.lines().next().unwrap_or_default().trim();
+    let sentence = line.find(". ").map_or(line, |end| &line[..=end]).trim_end();
+    if sentence.len() <= 160 {
+        return sentence.to_string();
+    }
+    let mut end = 157;
+    while !sentence.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &sentence[..end])
 }
 
 /// The arguments of `search_tools`, checked as `tools.search` and `codemode search` check

@@ -21,18 +21,23 @@ pub fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
     let (sender, receiver) = watch::channel(0u64);
     tokio::spawn(async move {
         let mut seen = registry.snapshot();
-        let mut names = fingerprint(&seen);
+        let mut upstream = upstream_key(&registry, &seen);
+        let mut names = fingerprint(&registry, &seen);
         loop {
             tokio::time::sleep(POLL).await;
             if sender.is_closed() {
                 return;
             }
             let now = registry.snapshot();
-            if Arc::ptr_eq(&now, &seen) {
+            // An upstream server's catalogue changes without a new snapshot (a sync, or
+            // its tools/list_changed): its cache entry says when.
+            let now_upstream = upstream_key(&registry, &now);
+            if Arc::ptr_eq(&now, &seen) && now_upstream == upstream {
                 continue;
             }
-            let now_names = fingerprint(&now);
+            let now_names = fingerprint(&registry, &now);
             seen = now;
+            upstream = now_upstream;
             if now_names != names {
                 names = now_names;
                 sender.send_modify(|generation| *generation += 1);
@@ -44,7 +49,20 @@ pub fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
 }
 
 /// What a client would see in `tools/list` for the exposed tools.
-fn fingerprint(index: &crate::assets::AssetIndex) -> String {
-    let tools: Vec<_> = exposed_tools(index).into_values().collect();
+fn fingerprint(registry: &Registry, index: &crate::assets::AssetIndex) -> String {
+    let upstream = registry.upstream_views(index);
+    let tools: Vec<_> = exposed_tools(index, &upstream).into_values().collect();
     serde_json::to_string(&tools).unwrap_or_default()
+}
+
+/// When each visible upstream server's catalogue was fetched.
+fn upstream_key(registry: &Registry, index: &crate::assets::AssetIndex) -> Vec<(String, u64)> {
+    registry
+        .upstream_views(index)
+        .into_iter()
+        .map(|v| {
+            let fetched = v.catalogue.as_ref().map_or(0, |c| c.fetched_at_ms);
+            (v.name, fetched)
+        })
+        .collect()
 }

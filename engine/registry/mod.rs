@@ -242,6 +242,18 @@ impl Registry {
         self.upstreams.get().and_then(|u| u.servers.as_ref())
     }
 
+    /// The upstream servers scripts of `index` see, with their cached catalogues: every
+    /// configured server but those a toolbox folder of the same name shadows. Starts
+    /// nothing.
+    pub fn upstream_views(&self, index: &AssetIndex) -> Vec<crate::upstream::ServerView> {
+        self.upstreams().map_or_else(Vec::new, |u| {
+            u.views()
+                .into_iter()
+                .filter(|v| !index.has_toolbox(&v.name))
+                .collect()
+        })
+    }
+
     /// What was wrong with the upstream configuration files.
     pub fn upstream_problems(&self) -> &[String] {
         self.upstreams.get().map_or(&[], |u| u.problems.as_slice())

@@ -20,7 +20,7 @@ use serde_json::{Map, Value as Json};
 use super::{Envelope, HostError, Output, Runtime, StopCheck};
 use crate::assets::AssetIndex;
 use crate::bind::{
-    check_slots, collect_json, lua_args, lua_value, parse_command_line, Refusal, Style,
+    check_slots, collect_json, lua_args, lua_value, parse_command_line, Reason, Refusal, Style,
 };
 use crate::host::bind::schema;
 use crate::host::instance::load_tool;
@@ -131,6 +131,16 @@ pub(crate) enum Body<'a> {
     Call(&'a mut Bound),
     /// Call a surface function.
     Surface(&'a Surface),
+    /// Call a tool of an upstream MCP server.
+    Upstream(&'a UpstreamCall),
+}
+
+/// A call of a tool of an upstream MCP server: its one table of named arguments goes to
+/// the server as is (the server checks it against its own schema).
+pub(crate) struct UpstreamCall {
+    server: String,
+    tool: String,
+    args: Map<String, Json>,
 }
 
 /// A call whose arguments passed the binder, ready to run.
@@ -161,6 +171,13 @@ impl Runtime {
         stop: Option<StopCheck>,
     ) -> Result<Called, Refusal> {
         let index = self.registry.snapshot();
+        if let Some(upstream) = upstream_call(&self.registry, &index, &call)? {
+            let envelope = self.exec_in(Body::Upstream(&upstream), output, None, stop, index);
+            return Ok(Called {
+                envelope,
+                rendered: None,
+            });
+        }
         let mut bound = bind(&index, call)?;
         let envelope = self.exec_in(Body::Call(&mut bound), output, None, stop, index);
         let rendered = match (&envelope.value, bound.rendered && envelope.ok) {
@@ -181,6 +198,59 @@ impl Runtime {
         let index = self.registry.snapshot();
         self.exec_in(Body::Surface(surface), Output::Capture, None, stop, index)
     }
+}
+
+/// The call as one of an upstream server's tools, when its toolbox is a server the run
+/// sees (and no toolbox folder of that name shadows it); `None` for every other call.
+fn upstream_call(
+    registry: &crate::Registry,
+    index: &AssetIndex,
+    call: &Call,
+) -> Result<Option<UpstreamCall>, Refusal> {
+    let Some((server, tool)) = call.identity.split_once('.') else {
+        return Ok(None);
+    };
+    if index.has_toolbox(server)
+        || !registry
+            .upstream_views(index)
+            .iter()
+            .any(|v| v.name == server)
+    {
+        return Ok(None);
+    }
+    let one_table = || {
+        Refusal::new(
+            Reason::WrongType,
+            format!("tools.{server}.{tool} takes one table of named arguments (an MCP tool takes one object); tools.get('{server}.{tool}') shows them"),
+        )
+    };
+    let args = match &call.args {
+        Args::Named(map) => map.clone(),
+        Args::Positional(items) => match items.as_slice() {
+            [] => Map::new(),
+            [Json::Object(map)] => map.clone(),
+            _ => return Err(one_table()),
+        },
+        Args::Words { .. } => {
+            return Err(Refusal::new(
+                Reason::BadValue,
+                format!("{server}.{tool} is a tool of the MCP server '{server}', which takes JSON, not shell words; call it from a script: codemode exec with return tools.{server}.{tool}({{ ... }})"),
+            ))
+        }
+    };
+    Ok(Some(UpstreamCall {
+        server: server.to_string(),
+        tool: tool.to_string(),
+        args,
+    }))
+}
+
+/// Calls the upstream tool, inside a run the runtime has set up (its deadline bounds the
+/// wait, its output cap the answer).
+pub(crate) fn call_upstream(lua: &Lua, call: &UpstreamCall) -> mlua::Result<MultiValue> {
+    let args = lua_value(lua, &Json::Object(call.args.clone()))?;
+    let value = crate::host::upstream::call(lua, &call.server, &call.tool, args)?;
+    Ok(MultiValue::from_vec(vec![value]))
 }
 
 /// Binds `call` against its tool's schema in `index`, the snapshot the run will use.

@@ -254,6 +254,7 @@ impl Runtime {
             .call(())?,
             Body::Call(bound) => call::call_tool(lua, bound)?,
             Body::Surface(surface) => call::call_surface(lua, surface)?,
+            Body::Upstream(upstream) => call::call_upstream(lua, upstream)?,
         };
         let value = match values.len() {
             0 => Value::Nil,

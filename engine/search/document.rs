@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::assets::{AssetIndex, BoxKind, Origin, ToolEntry};
+use crate::upstream::{ServerView, UpstreamTool};
 
 /// At most this much of a README is indexed (bounded work per asset).
 const MAX_README_CHARS: usize = 20_000;
@@ -73,14 +74,16 @@ pub struct AssetDoc {
     pub name: String,
     /// The toolbox it belongs to (itself for a toolbox).
     pub toolbox: String,
-    /// World or library.
-    pub from: Origin,
-    /// True when the world holds this asset.
+    /// `world`, `library`, or `mcp:<server>` for a tool of an upstream MCP server.
+    pub from: String,
+    /// True when the world holds this asset (or, for an upstream server, configures it).
     pub installed: bool,
     /// True when the registry holds a callable function (toolboxes: always).
     pub registered: bool,
     /// One line for listings.
     pub description: String,
+    /// How a tool is called after `tools.<box>.` (`name(a: T): R`); none for toolboxes.
+    pub signature: Option<String>,
     /// Searchable text by role.
     pub fields: Vec<(Role, String)>,
 }
@@ -105,10 +108,11 @@ impl AssetDoc {
             identity: m.identity.clone(),
             name: m.name.clone(),
             toolbox: m.toolbox.clone(),
-            from: entry.origin,
+            from: origin_name(entry.origin).to_string(),
             installed: entry.origin == Origin::World,
             registered: entry.is_registered(),
             description: m.description.clone(),
+            signature: m.signature.clone(),
             fields: vec![
                 (Role::Name, m.name.clone()),
                 (Role::Tag, m.tags.join(" ")),
@@ -144,10 +148,11 @@ impl AssetDoc {
                     identity: name.to_string(),
                     name: name.to_string(),
                     toolbox: name.to_string(),
-                    from: folder.origin,
+                    from: origin_name(folder.origin).to_string(),
                     installed: folder.origin == Origin::World,
                     registered: true,
                     description: folder.purpose.clone(),
+                    signature: None,
                     fields: vec![
                         (Role::Name, name.to_string()),
                         (Role::Tag, folder.tags.join(" ")),
@@ -156,6 +161,72 @@ impl AssetDoc {
                 })
             })
             .collect()
+    }
+
+    /// The doc of one tool of an upstream MCP server, from its cached catalogue.
+    pub fn upstream_tool(server: &str, tool: &UpstreamTool) -> AssetDoc {
+        let types = tool.types();
+        let args: Vec<String> = types
+            .args
+            .iter()
+            .map(|a| format!("{} {}", a.name, a.description.as_deref().unwrap_or("")))
+            .collect();
+        let description = match &tool.title {
+            Some(title) if tool.description.is_empty() => title.clone(),
+            _ => tool.description.clone(),
+        };
+        AssetDoc {
+            key: format!("tool:{server}.{}", tool.name),
+            asset_type: AssetType::Tool,
+            identity: format!("{server}.{}", tool.name),
+            name: tool.name.clone(),
+            toolbox: server.to_string(),
+            from: format!("mcp:{server}"),
+            installed: true,
+            registered: true,
+            description: description.clone(),
+            signature: Some(tool.signature_of(&types)),
+            fields: vec![
+                (Role::Name, tool.name.clone()),
+                (Role::Tag, tool.title.clone().unwrap_or_default()),
+                (Role::Description, description),
+                (Role::Argument, args.join("\n")),
+                (
+                    Role::Returns,
+                    types.returns_description.clone().unwrap_or_default(),
+                ),
+                (Role::Example, String::new()),
+                (Role::Readme, String::new()),
+            ],
+        }
+    }
+
+    /// The docs of an upstream server: its toolbox and its cached tools.
+    pub fn upstream(view: &ServerView) -> Vec<AssetDoc> {
+        let purpose = view.purpose();
+        let mut docs = vec![AssetDoc {
+            key: format!("toolbox:{}", view.name),
+            asset_type: AssetType::Toolbox,
+            identity: view.name.clone(),
+            name: view.name.clone(),
+            toolbox: view.name.clone(),
+            from: view.from(),
+            installed: true,
+            registered: true,
+            description: purpose.clone(),
+            signature: None,
+            fields: vec![
+                (Role::Name, view.name.clone()),
+                (Role::Tag, format!("mcp {}", view.original)),
+                (Role::Description, purpose),
+            ],
+        }];
+        docs.extend(
+            view.tools()
+                .iter()
+                .map(|t| AssetDoc::upstream_tool(&view.name, t)),
+        );
+        docs
     }
 
     /// The text the semantic model embeds: name words, then the roles that say what it does.
@@ -200,12 +271,22 @@ pub struct Changes {
     pub deletes: Vec<String>,
 }
 
-/// Diffs `new` against the last indexed snapshot and docs. Tools whose `Arc` is the
-/// same as before are skipped without being read; others are compared by content.
+/// `world` or `library`, as rows show where an asset was found.
+fn origin_name(origin: Origin) -> &'static str {
+    match origin {
+        Origin::World => "world",
+        Origin::Library => "library",
+    }
+}
+
+/// Diffs `new` and the `upstream` docs against the last indexed snapshot and docs.
+/// Tools whose `Arc` is the same as before are skipped without being read; others are
+/// compared by content.
 pub fn diff(
     old: Option<&Arc<AssetIndex>>,
     docs: &BTreeMap<String, AssetDoc>,
     new: &AssetIndex,
+    upstream: Vec<AssetDoc>,
 ) -> Changes {
     let mut upserts = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -222,7 +303,7 @@ pub fn diff(
         }
         seen.insert(key);
     }
-    for doc in AssetDoc::toolboxes(new) {
+    for doc in AssetDoc::toolboxes(new).into_iter().chain(upstream) {
         seen.insert(doc.key.clone());
         if docs.get(&doc.key) != Some(&doc) {
             upserts.push(doc);

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use crate::assets::AssetIndex;
+use crate::upstream::ServerView;
 
 pub use document::{AssetDoc, AssetType, Role};
 pub use embed::StaticModel;
@@ -59,6 +60,8 @@ struct State {
     docs: BTreeMap<String, AssetDoc>,
     vectors: HashMap<String, Vec<f32>>,
     snapshot: Option<Arc<AssetIndex>>,
+    /// What the upstream docs were built from (see [`upstream_key`]).
+    upstream: String,
 }
 
 /// Search over an asset index, kept in sync lazily and incrementally.
@@ -98,13 +101,14 @@ impl SearchService {
     /// Brings the index up to `index`; returns how many assets were re-indexed and removed.
     pub fn sync(&self, index: &Arc<AssetIndex>) -> Result<(usize, usize), SearchError> {
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        self.sync_locked(&mut guard, index)
+        self.sync_locked(&mut guard, index, &[])
     }
 
     fn sync_locked(
         &self,
         guard: &mut Option<State>,
         index: &Arc<AssetIndex>,
+        upstream: &[ServerView],
     ) -> Result<(usize, usize), SearchError> {
         if guard.is_none() {
             *guard = Some(State {
@@ -112,17 +116,21 @@ impl SearchService {
                 docs: BTreeMap::new(),
                 vectors: HashMap::new(),
                 snapshot: None,
+                upstream: String::new(),
             });
         }
         let state = guard.as_mut().expect("just set");
+        let key = upstream_key(upstream);
         if state
             .snapshot
             .as_ref()
             .is_some_and(|s| Arc::ptr_eq(s, index))
+            && state.upstream == key
         {
             return Ok((0, 0));
         }
-        let changes = document::diff(state.snapshot.as_ref(), &state.docs, index);
+        let upstream_docs = upstream.iter().flat_map(AssetDoc::upstream).collect();
+        let changes = document::diff(state.snapshot.as_ref(), &state.docs, index, upstream_docs);
         let counts = (changes.upserts.len(), changes.deletes.len());
         if counts != (0, 0) {
             let model = StaticModel::bundled();
@@ -147,6 +155,7 @@ impl SearchService {
             );
         }
         state.snapshot = Some(index.clone());
+        state.upstream = key;
         Ok(counts)
     }
 
@@ -156,13 +165,24 @@ impl SearchService {
         index: &Arc<AssetIndex>,
         request: &SearchRequest,
     ) -> Result<SearchResult, SearchError> {
+        self.search_with(index, &[], request)
+    }
+
+    /// Runs one search over `index` and the cached catalogues of the `upstream` servers
+    /// (their tools rank with the others, `from = "mcp:<server>"`); no server is started.
+    pub fn search_with(
+        &self,
+        index: &Arc<AssetIndex>,
+        upstream: &[ServerView],
+        request: &SearchRequest,
+    ) -> Result<SearchResult, SearchError> {
         if let Some(b) = &request.toolbox {
-            if !index.has_toolbox(b) {
+            if !index.has_toolbox(b) && !upstream.iter().any(|v| v.name == *b) {
                 return Err(SearchError::UnknownToolbox(b.chars().take(80).collect()));
             }
         }
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        self.sync_locked(&mut guard, index)?;
+        self.sync_locked(&mut guard, index, upstream)?;
         let state = guard.as_ref().expect("synced");
         let ctx = rank::Context {
             keyword: &state.keyword,
@@ -173,6 +193,18 @@ impl SearchService {
         };
         ctx.search(request)
     }
+}
+
+/// What the upstream docs depend on: each server's name and when its catalogue was
+/// fetched. A sync or a `tools/list_changed` refresh changes it; nothing else does.
+fn upstream_key(upstream: &[ServerView]) -> String {
+    upstream
+        .iter()
+        .map(|v| {
+            let fetched = v.catalogue.as_ref().map_or(0, |c| c.fetched_at_ms);
+            format!("{}@{fetched}/{};", v.name, v.tools().len())
+        })
+        .collect()
 }
 
 pub use rank::Fusion;

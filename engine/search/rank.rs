@@ -10,7 +10,6 @@ use super::embed::{dot, StaticModel};
 use super::keyword::{KeywordIndex, ROLES};
 use super::words::bounded;
 use super::{Mode, SearchError, SearchRequest, SearchResult};
-use crate::assets::Origin;
 
 /// How keyword and meaning rankings are fused (reciprocal-rank fusion); tuned on dev.
 #[derive(Debug, Clone)]
@@ -83,10 +82,13 @@ pub struct Row {
     pub asset_type: AssetType,
     /// Whether the registry holds the function a call would run.
     pub registered: bool,
-    /// `world` or `library`.
-    pub from: Origin,
+    /// `world`, `library`, or `mcp:<server>` for a tool of an upstream MCP server.
+    pub from: String,
     /// One line: what it does.
     pub description: String,
+    /// How a tool is called after `tools.<box>.` (`name(a: T): R`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
     /// Why a query hit it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched: Option<Matched>,
@@ -436,8 +438,9 @@ fn base_row(doc: &AssetDoc) -> Row {
         toolbox: doc.toolbox.clone(),
         asset_type: doc.asset_type,
         registered: doc.registered,
-        from: doc.from,
+        from: doc.from.clone(),
         description: doc.description.clone(),
+        signature: doc.signature.clone(),
         matched: None,
         guid: None,
         installed: None,

@@ -19,6 +19,7 @@ use std::fmt::Write;
 
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
+use crate::upstream::{ServerView, UpstreamTool};
 
 pub use model::{Callback, Field, Ty};
 pub use read::Slot;
@@ -55,8 +56,9 @@ pub fn toolbox_type(toolbox: &str) -> String {
     format!("Toolbox_{toolbox}")
 }
 
-/// The whole definition file for the tools the index holds.
-pub fn definitions(index: &AssetIndex) -> String {
+/// The whole definition file for the tools the index holds and the tools of the
+/// `upstream` servers (from their cached catalogues).
+pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
     let mut out = String::new();
     out.push_str(
         "-- codemode.d.luau: types of the `tools` and `vfs` globals of codemode scripts.\n\
@@ -98,6 +100,26 @@ pub fn definitions(index: &AssetIndex) -> String {
         out.push_str("}\n");
         doc_lines(&mut fields, "\t", &format!("Toolbox `{name}`: {purpose}"));
         let _ = writeln!(fields, "\t{}: {},", name, toolbox_type(name));
+    }
+    for server in upstream {
+        let purpose = server.purpose();
+        out.push('\n');
+        doc_lines(
+            &mut out,
+            "",
+            &format!("Toolbox `{}`: {purpose}", server.name),
+        );
+        let _ = writeln!(out, "export type {} = {{", toolbox_type(&server.name));
+        for tool in server.tools() {
+            declare_upstream(&mut out, &server.name, tool);
+        }
+        out.push_str("}\n");
+        doc_lines(
+            &mut fields,
+            "\t",
+            &format!("Toolbox `{}`: {purpose}", server.name),
+        );
+        let _ = writeln!(fields, "\t{}: {},", server.name, toolbox_type(&server.name));
     }
     out.push_str(
         "\n--- The `tools` global: discovery and authoring calls, and one field per toolbox,\n\
@@ -172,6 +194,37 @@ fn declare_tool(out: &mut String, tool: &ToolEntry) {
         "\t{}: ({}) -> {returns},",
         meta.name,
         params.join(", ")
+    );
+}
+
+/// One tool of an upstream server as a field of its toolbox's type: one table argument
+/// typed from its input schema, the result from its output schema (`any` without one).
+fn declare_upstream(out: &mut String, server: &str, tool: &UpstreamTool) {
+    let types = tool.types();
+    let mut doc = String::new();
+    if !tool.description.is_empty() {
+        let _ = writeln!(doc, "{}\n", tool.description);
+    }
+    let _ = writeln!(doc, "`tools.{server}.{}`", tool.signature_of(&types));
+    for a in &types.args {
+        if let Some(d) = a.description.as_deref().filter(|d| !d.is_empty()) {
+            let _ = writeln!(doc, "@param {} {d}", a.name);
+        }
+    }
+    if let Some(d) = types
+        .returns_description
+        .as_deref()
+        .filter(|d| !d.is_empty())
+    {
+        let _ = writeln!(doc, "@return {d}");
+    }
+    doc_lines(out, "\t", doc.trim_end());
+    let _ = writeln!(
+        out,
+        "\t{}: (args: {}) -> {},",
+        tool.name,
+        types.args_table(),
+        types.returns
     );
 }
 

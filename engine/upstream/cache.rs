@@ -40,7 +40,7 @@ pub struct Cache {
 }
 
 /// A catalogue as parsed from its file, with the file's size and modification time then.
-type Parsed = (u64, Option<SystemTime>, Catalogue);
+type Parsed = (u64, Option<SystemTime>, Arc<Catalogue>);
 
 impl Cache {
     /// The cache under `world`.
@@ -64,7 +64,7 @@ impl Cache {
 
     /// The catalogue last fetched for this exact configuration, if any. Never starts the
     /// server. An unreadable or foreign file is treated as missing (and logged).
-    pub fn read(&self, server: &ServerConfig) -> Option<Catalogue> {
+    pub fn read(&self, server: &ServerConfig) -> Option<Arc<Catalogue>> {
         let path = self.path(server);
         let meta = std::fs::metadata(&path).ok()?;
         let (size, modified) = (meta.len(), meta.modified().ok());
@@ -74,7 +74,7 @@ impl Cache {
                 return Some(known.clone());
             }
         }
-        let catalogue = self.read_file(&path, server, size)?;
+        let catalogue = Arc::new(self.read_file(&path, server, size)?);
         parsed.insert(path, (size, modified, catalogue.clone()));
         Some(catalogue)
     }
@@ -138,7 +138,23 @@ impl Cache {
         }
         written?;
         self.remove_others(server, &name);
-        Ok(Catalogue::from_raw(&server.name, fetched, tools))
+        let catalogue = Catalogue::from_raw(&server.name, fetched, tools);
+        // Readers in this process see the new catalogue at once, whatever the file
+        // system's timestamp granularity.
+        if let Ok(meta) = std::fs::metadata(self.dir.join(&name)) {
+            self.parsed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(
+                    self.dir.join(&name),
+                    (
+                        meta.len(),
+                        meta.modified().ok(),
+                        Arc::new(catalogue.clone()),
+                    ),
+                );
+        }
+        Ok(catalogue)
     }
 
     /// Removes `server`'s files other than `keep` (earlier configurations).

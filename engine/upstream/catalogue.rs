@@ -1,9 +1,12 @@
 //! A server's tools as codemode knows them: its `tools/list` answer, with each tool's
 //! name mapped to a Luau identifier (the original is kept for the call).
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::names::NameMap;
+use super::types::{tool_types, ToolTypes};
 
 /// One upstream tool.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +25,66 @@ pub struct UpstreamTool {
     pub output_schema: Option<Value>,
     /// Its `annotations` (`readOnlyHint`, ...), as the server sent them.
     pub annotations: Option<Value>,
+}
+
+impl UpstreamTool {
+    /// Its arguments and result as Luau types, from its input and output schemas.
+    pub fn types(&self) -> ToolTypes {
+        tool_types(&self.input_schema, self.output_schema.as_ref())
+    }
+
+    /// How a script calls it, after `tools.<server>.`: `name(args: { a: number }): any`
+    /// (MCP tools take one object, so the call takes one table).
+    pub fn signature(&self) -> String {
+        self.signature_of(&self.types())
+    }
+
+    /// [`UpstreamTool::signature`] from types already read.
+    pub fn signature_of(&self, types: &ToolTypes) -> String {
+        format!(
+            "{}(args: {}): {}",
+            self.name,
+            types.args_table(),
+            types.returns
+        )
+    }
+}
+
+/// One configured server as listings, search, types and docs show it: never started
+/// for that, so its tools are those of the cache.
+#[derive(Debug, Clone)]
+pub struct ServerView {
+    /// Its toolbox name (`tools.<name>`).
+    pub name: String,
+    /// Its name in the configuration file.
+    pub original: String,
+    /// Its tools as last synced; `None` until `codemode mcp sync` fetched them.
+    pub catalogue: Option<Arc<Catalogue>>,
+}
+
+impl ServerView {
+    /// One line saying what the toolbox is, and how to fetch its tools when they are not.
+    pub fn purpose(&self) -> String {
+        match &self.catalogue {
+            Some(_) => format!("tools of the MCP server '{}'", self.original),
+            None => format!(
+                "tools of the MCP server '{}' (not fetched yet: codemode mcp sync {})",
+                self.original, self.name
+            ),
+        }
+    }
+
+    /// Its tools (none until synced).
+    pub fn tools(&self) -> &[UpstreamTool] {
+        self.catalogue
+            .as_deref()
+            .map_or(&[], |c| c.tools.as_slice())
+    }
+
+    /// `mcp:<name>`, the `from` of its rows.
+    pub fn from(&self) -> String {
+        format!("mcp:{}", self.name)
+    }
 }
 
 /// A server's tools, as last fetched.

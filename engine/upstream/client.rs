@@ -25,7 +25,7 @@ use super::content;
 use super::error::{cut, human, UpstreamError, MAX_MESSAGE_BYTES};
 use super::process::{self, Group};
 use super::secret::Redactor;
-use super::stdout::{CheckedStdout, Garbage};
+use super::stdout::{self, CheckedStdout, Garbage, OVERSIZED};
 use super::tail::Tail;
 
 /// What codemode tells servers about itself, and what it hears from them.
@@ -337,6 +337,18 @@ impl Connection {
     /// Turns an rmcp error into one that says what happened to the server.
     async fn failure(&self, label: &str, error: ServiceError) -> UpstreamError {
         match error {
+            ServiceError::McpError(data)
+                if data
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("codemode"))
+                    .is_some_and(|c| c == OVERSIZED) =>
+            {
+                UpstreamError::TooLarge {
+                    call: label.to_string(),
+                    max_bytes: stdout::MAX_MESSAGE_BYTES,
+                }
+            }
             ServiceError::McpError(data) => UpstreamError::Rejected {
                 call: label.to_string(),
                 code: data.code.0,

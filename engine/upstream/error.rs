@@ -70,6 +70,15 @@ pub enum UpstreamError {
         /// The server's message, cut and with secrets masked.
         message: String,
     },
+    /// The server answered with one message larger than codemode reads (16 MiB); the
+    /// message was dropped unread and the call failed at once.
+    #[error("{call} answered with more than {} MiB in one message, the most codemode reads; ask the tool for less (a page, a filter, a smaller range)", max_bytes / (1024 * 1024))]
+    TooLarge {
+        /// The call, as `server.tool`.
+        call: String,
+        /// The cap, in bytes.
+        max_bytes: usize,
+    },
     /// The tool ran and reported an error (`isError`).
     #[error("{call} failed: {message}")]
     Tool {

@@ -36,7 +36,7 @@ pub mod types;
 mod upstreams;
 
 pub use cache::Cache;
-pub use catalogue::{Catalogue, UpstreamTool};
+pub use catalogue::{Catalogue, ServerView, UpstreamTool};
 pub use config::{load, ConfigProblem, Configs, ServerConfig, Transport};
 pub use error::UpstreamError;
 pub use pending::{wait_any, PendingCall};

@@ -10,7 +10,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, Mutex, Semaphore};
 
 use super::cache::Cache;
-use super::catalogue::Catalogue;
+use super::catalogue::{Catalogue, ServerView};
 use super::client::{CallEnd, Connection};
 use super::config::{Configs, ServerConfig};
 use super::error::UpstreamError;
@@ -162,9 +162,22 @@ impl Upstreams {
 
     /// `server`'s tools as last synced, from the cache. Never starts the server; `None`
     /// when it was never synced with its current configuration (or is not configured).
-    pub fn catalogue(&self, server: &str) -> Option<Catalogue> {
+    pub fn catalogue(&self, server: &str) -> Option<Arc<Catalogue>> {
         let server = self.shared.servers.get(server)?;
         self.shared.cache.read(&server.config)
+    }
+
+    /// Every configured server with its cached catalogue, by toolbox name. Starts nothing.
+    pub fn views(&self) -> Vec<ServerView> {
+        self.shared
+            .servers
+            .values()
+            .map(|s| ServerView {
+                name: s.config.name.clone(),
+                original: s.config.original_name.clone(),
+                catalogue: self.shared.cache.read(&s.config),
+            })
+            .collect()
     }
 
     /// Starts `server` (or every server) if needed, fetches every page of `tools/list`

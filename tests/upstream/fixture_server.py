@@ -8,6 +8,10 @@ no SDK: each mode breaks the protocol in one way a real server might.
     fixture_server.py banner     prints a banner on stdout before anything else
     fixture_server.py slow LOG   `sleep {ms}` sleeps in a thread; `notifications/cancelled`
                                  is appended to LOG (one JSON line each)
+    fixture_server.py huge       `huge {mb}` answers with one message of that many MiB (its
+                                 id last, as the TypeScript SDK writes it); `sleep` works
+    fixture_server.py grow       `grow` adds a tool `grown_N` and sends
+                                 notifications/tools/list_changed; `sleep` works
 
 Every mode writes its FIXTURE_SECRET environment variable to stderr at start, so tests
 can check it is masked in errors.
@@ -21,6 +25,7 @@ import time
 MODE = sys.argv[1] if len(sys.argv) > 1 else "crash"
 LOG = sys.argv[2] if len(sys.argv) > 2 else None
 lock = threading.Lock()
+grown = []
 
 TOOLS = [
     {
@@ -58,6 +63,28 @@ def call(request):
             sys.stdout.write("Traceback (most recent call last): not json at all\n")
             sys.stdout.flush()
         return
+    if MODE == "huge" and name == "huge":
+        mb = (params.get("arguments") or {}).get("mb", 17)
+        text = "x" * int(mb * 1024 * 1024)
+        # The result before the id, as the TypeScript SDK orders a response.
+        body = '{"result":{"content":[{"type":"text","text":"%s"}]},"jsonrpc":"2.0","id":%s}' % (
+            text,
+            json.dumps(request["id"]),
+        )
+        with lock:
+            sys.stdout.write(body + "\n")
+            sys.stdout.flush()
+        return
+    if MODE == "grow" and name == "grow":
+        tool = {
+            "name": "grown_%d" % (len(grown) + 1),
+            "description": "Added at run time, number %d." % (len(grown) + 1),
+            "inputSchema": {"type": "object"},
+        }
+        grown.append(tool)
+        reply(request, {"content": [{"type": "text", "text": tool["name"]}]})
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        return
     if name == "sleep":
         ms = (params.get("arguments") or {}).get("ms", 0)
         time.sleep(ms / 1000.0)
@@ -85,12 +112,15 @@ def main():
                 message,
                 {
                     "protocolVersion": message["params"]["protocolVersion"],
-                    "capabilities": {"tools": {}},
+                    "capabilities": {"tools": {"listChanged": True}},
                     "serverInfo": {"name": "fixture", "version": "1.0"},
                 },
             )
         elif method == "tools/list":
-            reply(message, {"tools": TOOLS})
+            extra = [{"name": "huge", "description": "Answer big.", "inputSchema": {"type": "object"}}] if MODE == "huge" else []
+            if MODE == "grow":
+                extra = [{"name": "grow", "description": "Add a tool.", "inputSchema": {"type": "object"}}] + grown
+            reply(message, {"tools": TOOLS + extra})
         elif method == "tools/call":
             threading.Thread(target=call, args=(message,), daemon=True).start()
         elif method == "notifications/cancelled" and LOG:

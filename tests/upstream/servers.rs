@@ -1,0 +1,110 @@
+//! Shared by the upstream tests: the real MCP servers `setup.sh` installs, the fixture
+//! server, and worlds whose `.codemode/mcp.json` configures them.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// The servers start node processes; two cores run the tests one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `<target>/upstream-servers`, set up once per test binary.
+pub fn installed() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_BIN_EXE_codemode"))
+            .parent()
+            .and_then(Path::parent)
+            .expect("the binary lives in <target>/<profile>/")
+            .join("upstream-servers");
+        let out = Command::new("bash")
+            .arg(root().join("tests/upstream/setup.sh"))
+            .arg(&dir)
+            .output()
+            .expect("bash runs tests/upstream/setup.sh");
+        assert!(
+            out.status.success(),
+            "tests/upstream/setup.sh failed (node, npm, python3 and the package registries are needed):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+    })
+}
+
+pub fn package(name: &str) -> String {
+    installed()
+        .join("node_modules/@modelcontextprotocol")
+        .join(name)
+        .join("dist/index.js")
+        .display()
+        .to_string()
+}
+
+pub fn fixture() -> String {
+    root()
+        .join("tests/upstream/fixture_server.py")
+        .display()
+        .to_string()
+}
+
+pub const SECRET: &str = "sk-test-9f8e7d6c5b4a";
+
+/// A world whose `.codemode/mcp.json` holds `servers`.
+pub fn world(servers: Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".codemode")).unwrap();
+    std::fs::write(
+        dir.path().join(".codemode/mcp.json"),
+        serde_json::to_string_pretty(&json!({ "mcpServers": servers })).unwrap(),
+    )
+    .unwrap();
+    dir
+}
+
+pub fn everything_stdio() -> Value {
+    json!({
+        "command": "node",
+        "args": [package("server-everything"), "stdio"],
+        "env": { "CODEMODE_TEST_SECRET": SECRET }
+    })
+}
+
+/// True once `pid` is gone (or a zombie waiting to be reaped).
+pub fn is_dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+pub fn wait_dead(pid: u32) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if is_dead(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+pub fn fixture_server(mode: &str, extra: &[&str]) -> Value {
+    let mut args = vec![fixture(), mode.to_string()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    json!({ "command": "python3", "args": args, "env": { "FIXTURE_SECRET": SECRET } })
+}
