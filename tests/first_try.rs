@@ -1,0 +1,85 @@
+//! What a new author or agent meets on day one: signatures read from the function the file
+//! returns, tools that return no function reported as not callable everywhere, exact
+//! identities, and authoring calls that refuse what cannot work.
+
+mod common;
+
+use common::{codemode, exec, World};
+use serde_json::json;
+
+const NESTED: &str = "local function f()\n\tlocal function f(a, b)\n\t\treturn a\n\tend\n\treturn f\nend\n\nreturn f\n";
+
+#[test]
+fn the_signature_is_that_of_the_returned_function_not_a_nested_one() {
+    let world = World::new();
+    world.tool("demo.f", NESTED);
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "return { sig = tools.get('demo.f').signature, args = #tools.get('demo.f').args }",
+    );
+    assert_eq!(
+        envelope["value"],
+        json!({ "sig": "f()", "args": 0 }),
+        "{envelope}"
+    );
+    let out = codemode(world.path(), &["list", "3", "demo"], "");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("tools.demo.f()"), "{listed}");
+    assert!(!listed.contains("a: any"), "{listed}");
+}
+
+#[test]
+fn a_tool_that_returns_no_function_is_not_callable_and_check_names_it() {
+    let world = World::new();
+    world
+        .tool("demo.viaLocal", "local x = 1\nreturn x\n")
+        .tool(
+            "demo.viaCall",
+            "local function make() return 5 end\nreturn make()\n",
+        )
+        .tool(
+            "demo.good",
+            "local function make() return function() return 1 end end\nreturn make()\n",
+        );
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        r#"local m = tools.get("demo.viaLocal")
+           return { callable = tools.callable("demo", "viaLocal"), viaCall = tools.callable("demo", "viaCall"),
+                    good = tools.callable("demo", "good"), registered = m.registered, reason = m.reason }"#,
+    );
+    assert_eq!(
+        envelope["value"],
+        json!({
+            "good": "demo.good",
+            "registered": false,
+            "reason": "tool demo.viaLocal: init.luau returned an integer, not a function"
+        }),
+        "{envelope}"
+    );
+    let out = codemode(world.path(), &["check", "--no-bundled"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error: demo.viaLocal"), "{text}");
+    assert!(text.contains("error: demo.viaCall"), "{text}");
+    assert!(!text.contains("error: demo.good"), "{text}");
+    assert!(
+        text.contains("3 tools in 1 toolboxes: 1 callable, 2 problems"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_tool_whose_loading_loops_is_stopped_by_the_deadline_in_check() {
+    let world = World::new();
+    world.tool("demo.spin", "while true do end\nreturn function() end\n");
+    let out = codemode(
+        world.path(),
+        &["--timeout-ms", "300", "check", "--no-bundled"],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error: demo.spin"), "{text}");
+}
