@@ -83,3 +83,42 @@ fn a_tool_whose_loading_loops_is_stopped_by_the_deadline_in_check() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("error: demo.spin"), "{text}");
 }
+
+#[test]
+fn identities_are_exact_case_included() {
+    let world = World::new();
+    world
+        .tool(
+            "misc.calculate_BMI",
+            "return function() return 'upper' end\n",
+        )
+        .tool(
+            "misc.calculate_bmi",
+            "return function() return 'lower' end\n",
+        );
+    let (envelope, _) = exec(
+        world.path(),
+        &["--no-bundled"],
+        r#"return { tools.misc.calculate_BMI(), tools.misc.calculate_bmi(),
+                    tools.get("misc.calculate_BMI").name, tools.get("misc.calculate_bmi").name,
+                    tools.callable("misc", "calculate_BMI"), tools.callable("misc", "calculate_bmi"),
+                    tools.search("calculate_BMI").value[1].identity,
+                    tools.search("calculate_bmi").value[1].identity,
+                    tools.search("misc.calculate_BMI", { mode = "keyword" }).value[1].identity }"#,
+    );
+    assert_eq!(
+        envelope["value"],
+        json!([
+            "upper",
+            "lower",
+            "calculate_BMI",
+            "calculate_bmi",
+            "misc.calculate_BMI",
+            "misc.calculate_bmi",
+            "misc.calculate_BMI",
+            "misc.calculate_bmi",
+            "misc.calculate_BMI"
+        ]),
+        "{envelope}"
+    );
+}
