@@ -122,3 +122,22 @@ fn identities_are_exact_case_included() {
         "{envelope}"
     );
 }
+
+#[test]
+fn exec_of_a_missing_file_still_prints_one_envelope() {
+    let world = World::new();
+    let out = codemode(world.path(), &["exec", "MISSING.luau"], "");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(envelope["ok"], json!(false));
+    assert_eq!(envelope["error"]["kind"], json!("input"));
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read script MISSING.luau"),
+        "{envelope}"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
