@@ -141,3 +141,20 @@ fn exec_of_a_missing_file_still_prints_one_envelope() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_envelope_is_as_the_readme_says_for_several_values_nan_and_time() {
+    let world = World::new();
+    let (envelope, _) = exec(world.path(), &[], "return 1, 'a'");
+    assert_eq!(envelope["value"], json!([1, "a"]));
+    let (envelope, _) = exec(world.path(), &[], "return { 0/0, math.huge, -math.huge }");
+    assert_eq!(envelope["value"], json!([null, null, null]));
+    let (envelope, _) = exec(world.path(), &[], "return nil");
+    assert_eq!(envelope["value"], json!(null));
+    let ms = envelope["elapsedMs"].as_f64().unwrap();
+    assert_eq!(
+        (ms * 1000.0).round() / 1000.0,
+        ms,
+        "not rounded to microseconds: {ms}"
+    );
+}
