@@ -26,10 +26,9 @@ pub fn type_problem(text: &str) -> Option<String> {
     names(&reading.ty, &mut unknown);
     unknown.retain(|n| !KNOWN_TYPES.contains(&n.as_str()));
     unknown.dedup();
-    match unknown.first() {
-        None => None,
-        Some(name) => Some(format!("`{name}` is not a type; {accepted}")),
-    }
+    unknown
+        .first()
+        .map(|name| format!("`{name}` is not a type; {accepted}"))
 }
 
 /// Every name the type refers to by name only.
