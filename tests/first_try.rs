@@ -158,3 +158,44 @@ fn the_envelope_is_as_the_readme_says_for_several_values_nan_and_time() {
         "not rounded to microseconds: {ms}"
     );
 }
+
+/// Code, docs and generated files stand on the repository's own documents: none names the
+/// design document that lives outside it.
+#[test]
+fn nothing_cites_a_document_outside_the_repo() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut offenders = Vec::new();
+    for dir in [
+        "engine",
+        "docs",
+        "prelude",
+        "toolboxes",
+        "examples",
+        "tests",
+    ] {
+        for entry in walkdir::WalkDir::new(repo.join(dir)).into_iter().flatten() {
+            let path = entry.path();
+            let Ok(text) = std::fs::read_to_string(path) else {
+                continue;
+            };
+            // This test names it to look for it.
+            if path.ends_with("first_try.rs") {
+                continue;
+            }
+            if text.contains("DESIGN.md") {
+                offenders.push(path.display().to_string());
+            }
+        }
+    }
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    if readme.contains("DESIGN.md") {
+        offenders.push("README.md".into());
+    }
+    let world = World::new();
+    let types = codemode(world.path(), &["types"], "");
+    assert!(types.status.success());
+    if String::from_utf8_lossy(&types.stdout).contains("DESIGN.md") {
+        offenders.push("codemode types output".into());
+    }
+    assert!(offenders.is_empty(), "{offenders:?}");
+}
