@@ -61,10 +61,30 @@ fn header_snippet(source: &str) -> Option<String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
-    let start = source.rfind(&format!("local function {name}"))?;
+    let start = unique_top_definition(source, name)?;
     let header = &source[start..];
     let end = header_end(header)?;
     Some(format!("{}\nend\nreturn {name}\n", &header[..end]))
+}
+
+/// Where `local function NAME` starts when it is written once, at the start of a line: then it
+/// is the top-level function the file returns. A second definition (a nested function of the
+/// same name) or an indented one needs the full parse to tell which is returned.
+fn unique_top_definition(source: &str, name: &str) -> Option<usize> {
+    let pattern = format!("local function {name}");
+    let mut found = None;
+    for (at, _) in source.match_indices(&pattern) {
+        let next = source[at + pattern.len()..].chars().next();
+        if next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue; // `local function nameLonger`
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(at);
+    }
+    let at = found?;
+    (at == 0 || source[..at].ends_with('\n')).then_some(at)
 }
 
 /// Where the header ends: after the parameter list and the return type, at the end of
@@ -271,6 +291,29 @@ mod tests {
             read_signature(one, "f"),
             Ok(Returned::Function { .. })
         ));
+    }
+
+    #[test]
+    fn a_nested_function_of_the_same_name_is_not_the_returned_one() {
+        let src = "local function f()\n\tlocal function f(a, b)\n\t\treturn a\n\tend\n\treturn f\nend\n\nreturn f\n";
+        let Returned::Function {
+            params, signature, ..
+        } = read_signature(src, "f").unwrap()
+        else {
+            panic!("no function")
+        };
+        assert!(params.is_empty(), "{params:?}");
+        assert_eq!(signature, "f()");
+        // Unformatted code: the nested one is not indented, and comes first.
+        let flat = "local function g(x: number)\nlocal function g(a, b) return a end\nreturn x\nend\nreturn g\n";
+        let Returned::Function { params, .. } = read_signature(flat, "g").unwrap() else {
+            panic!("no function")
+        };
+        assert_eq!(params.len(), 1);
+        assert_eq!(params[0].name, "x");
+        // A longer name sharing the prefix does not count as a second definition.
+        let prefix = "local function fmt(a)\n\treturn a\nend\nlocal function fmtAll(b, c)\n\treturn b\nend\nreturn fmt\n";
+        assert!(header_snippet(prefix).is_some());
     }
 
     #[test]

@@ -10,11 +10,20 @@ use super::Cli;
 pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
     let registry = cli.registry()?;
     let index = registry.snapshot();
+    // The files cannot always say whether a tool returns a function (`return make()`): each
+    // tool is loaded once in the sandbox, under the limits, as a script calling it would.
+    let mut runtime = codemode::Runtime::new(registry.clone(), cli.limits())?;
     let mut broken = 0;
+    let mut unloadable = 0;
     let mut warned = 0;
     for entry in index.tools.values() {
-        if let Some(reason) = entry.reason() {
+        let reason = match entry.reason() {
+            Some(reason) => Some(reason.to_string()),
+            None => load_failure(&mut runtime, &entry.identity),
+        };
+        if let Some(reason) = reason {
             broken += 1;
+            unloadable += usize::from(entry.is_registered());
             println!("error: {} ({}): {reason}", entry.identity, entry.path);
         }
         for warning in entry.warnings() {
@@ -51,11 +60,26 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
     println!(
         "{total} tools in {} toolboxes: {} callable, {broken} problems, {warned} warnings",
         index.toolbox_names().len(),
-        index.tools.values().filter(|t| t.is_registered()).count()
+        index.tools.values().filter(|t| t.is_registered()).count() - unloadable
     );
     Ok(if broken > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// Why loading the tool in the sandbox did not give a function, if it did not.
+fn load_failure(runtime: &mut codemode::Runtime, identity: &str) -> Option<String> {
+    let envelope = runtime.surface("get", vec![serde_json::json!(identity)]);
+    if let Some(error) = envelope.error {
+        return Some(format!("loading it failed: {}", error.message));
+    }
+    let row = envelope.value?;
+    (row["registered"] == serde_json::json!(false)).then(|| {
+        row["reason"]
+            .as_str()
+            .unwrap_or("it does not load as a function")
+            .to_string()
     })
 }

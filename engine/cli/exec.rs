@@ -2,13 +2,40 @@
 
 use std::process::ExitCode;
 
-use codemode::Output;
+use codemode::runtime::ScriptError;
+use codemode::{Envelope, ErrorKind, Output};
 
 use super::{limit_flag, read_script, Cli};
 
-/// Runs the script and prints its envelope. Exit 0 ok, 1 script error.
+/// Runs the script and prints its envelope. Exit 0 ok, 1 script error, 2 no script to run.
 pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
-    let source = read_script(file)?;
+    // An agent's wrapper parses stdout: even a script that cannot be read gets its envelope.
+    let source = match read_script(file) {
+        Ok(source) => source,
+        Err(e) => {
+            let envelope = Envelope {
+                ok: false,
+                value: None,
+                error: Some(ScriptError {
+                    kind: ErrorKind::Input,
+                    message: format!("{e:#}"),
+                    line: None,
+                    hint: Some(
+                        "pass the path of a Luau file that exists, or - to read the script from stdin"
+                            .to_string(),
+                    ),
+                    limit: None,
+                }),
+                stdout: String::new(),
+                truncated: false,
+                truncation: Vec::new(),
+                elapsed_ms: 0.0,
+            };
+            println!("{}", envelope.to_json());
+            eprintln!("codemode: {e:#}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     let mut runtime = cli.runtime()?;
     let envelope = runtime
         .exec(&source, Output::Capture)

@@ -6,7 +6,7 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
 
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
-use crate::runtime::{with_state, HostError};
+use crate::runtime::{find_host_error, with_state, HostError};
 
 use super::instance::load_tool;
 
@@ -17,7 +17,7 @@ struct ToolRow<'a> {
     meta: &'a ToolMeta,
     registered: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
+    reason: Option<String>,
     from: Origin,
     #[serde(skip_serializing_if = "Option::is_none")]
     readme: Option<&'a str>,
@@ -27,7 +27,7 @@ fn row(entry: &ToolEntry, with_readme: bool) -> ToolRow<'_> {
     ToolRow {
         meta: entry.meta(),
         registered: entry.is_registered(),
-        reason: entry.reason(),
+        reason: entry.reason().map(str::to_string),
         from: entry.origin,
         readme: if with_readme {
             entry.readme.as_deref()
@@ -73,10 +73,15 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "get",
         lua.create_function(|lua, identity: String| {
             let index = with_state(lua, |s| s.index.clone())?;
-            match index.tool(&identity) {
-                Some(entry) => to_lua(lua, &row(entry, true)),
-                None => Ok(Value::Nil),
+            let Some(entry) = index.tool(&identity) else {
+                return Ok(Value::Nil);
+            };
+            let mut found = row(entry, true);
+            if let Err(reason) = loads(lua, entry)? {
+                found.registered = false;
+                found.reason = Some(reason);
             }
+            to_lua(lua, &found)
         })?,
     )?;
     t.raw_set(
@@ -95,10 +100,10 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (toolbox, tool): (String, String)| {
             let index = with_state(lua, |s| s.index.clone())?;
             let identity = format!("{toolbox}.{tool}");
-            Ok(index
-                .tool(&identity)
-                .filter(|e| e.is_registered())
-                .map(|_| identity))
+            match index.tool(&identity) {
+                Some(entry) if loads(lua, entry)?.is_ok() => Ok(Some(identity)),
+                _ => Ok(None),
+            }
         })?,
     )?;
     t.raw_set(
@@ -109,6 +114,28 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.set_readonly(true);
     Ok(t)
+}
+
+/// Whether the tool's function really registers in this run. The files say only that a tool
+/// *may* be callable (what `return make()` returns is known by running it), so the tool is
+/// loaded once in the run's sandbox, under its limits, and kept for the run's calls. An error
+/// while loading is the reason it is not callable; running out of memory stops the run.
+fn loads(lua: &Lua, entry: &ToolEntry) -> mlua::Result<Result<(), String>> {
+    if let Some(reason) = entry.reason() {
+        return Ok(Err(reason.to_string()));
+    }
+    match load_tool(lua, entry.toolbox(), entry.name()) {
+        Ok(_) => Ok(Ok(())),
+        Err(e @ mlua::Error::MemoryError(_)) => Err(e),
+        Err(e) => Ok(Err(match find_host_error(&e) {
+            Some(host) => host.message.clone(),
+            None => {
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or_default();
+                format!("init.luau failed while loading: {}", shown(first))
+            }
+        })),
+    }
 }
 
 /// Names shown in a hint: enough to orient, never a flood in a world of thousands.

@@ -48,6 +48,9 @@ fn kind_of(e: &VfsError) -> &'static str {
     }
 }
 
+/// The longest type text `checkType` reads.
+const MAX_TYPE_BYTES: usize = 1024;
+
 /// Builds the read-only `author` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -58,6 +61,20 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 "toolbox" => names::check_toolbox_name(&name).err(),
                 _ => names::check_name(&kind, &name).err(),
             })
+        })?,
+    )?;
+    t.raw_set(
+        "checkType",
+        lua.create_function(|_, text: mlua::LuaString| {
+            // Measured before it is copied: a type is one line, never megabytes.
+            let bytes = text.as_bytes();
+            if bytes.len() > MAX_TYPE_BYTES {
+                return Ok(Some(format!(
+                    "a type is at most {MAX_TYPE_BYTES} bytes; this one has {}",
+                    bytes.len()
+                )));
+            }
+            Ok(crate::types::type_problem(&String::from_utf8_lossy(&bytes)))
         })?,
     )?;
     t.raw_set(

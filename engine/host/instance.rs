@@ -44,8 +44,12 @@ pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function>
     let Value::Function(function) = value else {
         return Err(HostError::hinted(
             format!(
-                "tool {identity}: init.luau returned a {}, not a function",
-                value.type_name()
+                "tool {identity}: init.luau returned {}, not a function",
+                match value.type_name() {
+                    "nil" => "nil".to_string(),
+                    t @ ("integer" | "userdata") => format!("an {t}"),
+                    t => format!("a {t}"),
+                }
             ),
             "end the tool's init.luau with `return <the tool's function>`",
         )

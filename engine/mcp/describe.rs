@@ -21,6 +21,11 @@ Discover: print(tools.toolboxes().stdout); print(tools.list(3, \"box\").stdout) 
 args and examples; tools.get(\"box.name\") gives one tool's metadata. Discovery calls return \
 {{stdout, value}}: stdout to read, value to compute with.\n\
 Call: local r = tools.box.name(arg1, arg2) returns the tool's own value.\n\
+Author (tools are saved for later calls): tools.createToolbox{{name=\"mine\", description=\"...\"}}; \
+tools.create{{toolbox=\"mine\", name=\"shout\", description=\"...\", args={{{{name=\"text\", type=\"string\", \
+description=\"...\"}}}}, returns={{type=\"string\", description=\"...\"}}, code=\"return string.upper(text)\"}} \
+(code is the function's body; its parameters are the args' names) then call tools.mine.shout(\"hi\"); \
+tools.delete(\"mine.shout\"). These return {{ok, error?}}: check ok.\n\
 Result: `return x` puts x in value as JSON; print() goes to stdout. On failure ok=false and \
 error={{kind, message, line?, hint?}} (kind: syntax, runtime, timeout, memory, output, limit).\n\
 Limits per call: {} ms, {} MiB memory, {} bytes of output. Each call starts fresh: globals do not \
@@ -86,5 +91,44 @@ fn object(value: Value) -> Map<String, Value> {
     match value {
         Value::Object(map) => map,
         _ => Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{Output, Registry, Runtime};
+
+    /// A model copies the authoring line of the description as it is; it must work.
+    #[test]
+    fn the_authoring_calls_in_the_description_work_as_written() {
+        let text = tool_exec(&Limits::default());
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("Author"))
+            .expect("an Author line");
+        let calls: Vec<&str> = line
+            .split("; ")
+            .map(|part| part.split_once("): ").map_or(part, |(_, call)| call))
+            .filter(|part| part.starts_with("tools.create"))
+            .map(|part| part.split(" (code is").next().unwrap_or(part))
+            .collect();
+        assert_eq!(calls.len(), 2, "{line}");
+        let script = format!(
+            "local box = {}\nassert(box.ok, box.error)\nlocal made = {}\nassert(made.ok, made.error)\nreturn tools.mine.shout('hi')",
+            calls[0], calls[1]
+        );
+        let world = tempfile::tempdir().unwrap();
+        let registry = Arc::new(Registry::open(world.path(), &[], false).unwrap());
+        let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
+        let envelope = runtime.exec(&script, Output::Capture);
+        assert_eq!(
+            envelope.value,
+            Some(json!("HI")),
+            "{script}\n{}",
+            envelope.to_json()
+        );
     }
 }

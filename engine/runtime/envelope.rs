@@ -20,6 +20,8 @@ pub enum ErrorKind {
     Output,
     /// Another engine limit (coroutines, stack depth) was reached.
     Limit,
+    /// The script could not be read (`codemode exec` given a missing file): nothing ran.
+    Input,
 }
 
 /// A failed run's error.

@@ -223,7 +223,8 @@ impl Runtime {
             });
         }
         envelope.error = envelope.error.map(ScriptError::bounded);
-        envelope.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        // Whole microseconds: finer digits are noise that costs a reader's tokens.
+        envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
         envelope
     }
 

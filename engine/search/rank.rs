@@ -293,7 +293,7 @@ impl Context<'_> {
     }
 
     /// Puts assets whose identity (pin 3), tool name (pin 2) or toolbox name (pin 1) is a
-    /// word of the query first.
+    /// word of the query first; within each, the one whose case matches the query's wins.
     fn pin_exact<'a>(
         &'a self,
         query: &str,
@@ -315,6 +315,12 @@ impl Context<'_> {
             };
             let identity = doc.identity.to_lowercase();
             let name = doc.name.to_lowercase();
+            // Identities are exact, case included: `calculate_BMI` and `calculate_bmi` are two
+            // tools, and the one written as queried goes first.
+            let as_written = query
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                .map(|w| w.trim_matches('.'))
+                .any(|w| w == doc.identity || w == doc.name);
             let pin = if doc.asset_type == AssetType::Tool && words.contains(&identity) {
                 3
             } else if !(whole == name || whole == identity || named.contains(&name)) {
@@ -332,7 +338,7 @@ impl Context<'_> {
                 keyword: 0.0,
                 cosine: None,
             });
-            c.pin = c.pin.max(pin);
+            c.pin = c.pin.max(pin * 2 + u8::from(as_written));
         }
         Ok(())
     }

@@ -11,6 +11,7 @@
 //! `tools` itself is written by hand in `surface.d.luau` beside this file; the toolboxes
 //! are generated from the asset index.
 
+mod known;
 mod model;
 mod read;
 mod sanitize;
@@ -21,6 +22,7 @@ use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
 use crate::upstream::{ServerView, UpstreamTool};
 
+pub use known::{type_problem, KNOWN_TYPES};
 pub use model::{Callback, Field, Ty};
 pub use read::Slot;
 pub use sanitize::declarable;
