@@ -1,13 +1,6 @@
 //! Compiling Luau source to bytecode, once per file version.
 
-use mlua::chunk::Compiler;
-
-/// The engine's compiler settings, the same for tools, scripts, `loadstring` and the
-/// prelude. (No type information: it only serves native code generation, which the
-/// engine does not use.)
-pub fn compiler() -> Compiler {
-    Compiler::new().set_optimization_level(2)
-}
+pub use super::compiler::compiler;
 
 /// The largest tool file (`init.luau`, a module, `render.luau`) the engine reads or
 /// compiles. Compiling runs outside any run's deadline (once per file version, for

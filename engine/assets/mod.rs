@@ -5,6 +5,7 @@
 
 mod callsig;
 mod compile;
+mod compiler;
 mod docstring;
 mod folder;
 mod metadata;

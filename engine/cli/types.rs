@@ -10,7 +10,7 @@ use super::Cli;
 /// Writes the definitions to `out`, or stdout.
 pub fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let index = cli.registry()?.snapshot();
-    let text = codemode::types::definitions(&index);
+    let text = codemode::definitions(&index);
     write_to(out, &text)?;
     if let Some(path) = out {
         eprintln!(

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use crate::assets::Origin;
 use crate::interop::name::kebab;
-use crate::Limits;
+use crate::sandbox::Limits;
 
 use super::gather::{first_sentence, BoxDoc, ToolDoc};
 

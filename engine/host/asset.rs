@@ -6,7 +6,9 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
 
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
-use crate::runtime::{with_state, HostError};
+use crate::sandbox::HostError;
+
+use super::state::with_state;
 
 use super::instance::load_tool;
 

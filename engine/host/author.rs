@@ -8,11 +8,12 @@
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::{Deserialize, Serialize};
 
+use super::state::with_state;
 use crate::assets::{compile, names, Origin};
-use crate::runtime::with_state;
 use crate::vfs::VfsError;
 
-use super::vfs::{charge_write, refresh, registry};
+use super::state::registry;
+use super::vfs::{charge_write, refresh};
 
 /// The `.metadata` fields `tools.createToolbox` and `tools.create` write.
 #[derive(Debug, Default, Deserialize, Serialize)]

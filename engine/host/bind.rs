@@ -12,7 +12,9 @@ use crate::bind::{
     check_slots, collect_lua, lua_args, parse_command_line, Reason, Refusal, Schema, Style,
     MAX_WORDS,
 };
-use crate::runtime::{with_state, HostError};
+use crate::sandbox::HostError;
+
+use super::state::with_state;
 
 use super::asset::{missing_tool, missing_toolbox};
 

@@ -11,7 +11,9 @@ use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Table, Value};
 
 use crate::assets::{Bytecode, FolderKey, Registration};
-use crate::runtime::{with_state, HostError};
+use crate::sandbox::{environment, HostError};
+
+use super::state::with_state;
 
 use super::asset::{missing_tool, missing_toolbox};
 
@@ -55,26 +57,23 @@ pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function>
     Ok(function)
 }
 
-/// Loaded chunks and `require` functions kept for the life of a VM. Only code is kept:
-/// every run still runs each chunk afresh in a new environment.
-pub struct Factories {
+/// Loaded chunks and `require` functions kept for the life of a VM (made on first use).
+/// Only code is kept: every run still runs each chunk afresh in a new environment.
+#[derive(Default)]
+struct Factories {
     /// Chunk functions by the address of their bytecode (the `Arc` keeps it unique).
     chunks: HashMap<usize, (Bytecode, Function)>,
     /// One `require` per toolbox folder.
     requires: HashMap<FolderKey, Function>,
-    /// The read-only metatable of every environment (`__index` = the globals).
-    env_meta: Table,
 }
 
-impl Factories {
-    /// Empty caches for a VM whose environments use `env_meta`.
-    pub fn new(env_meta: Table) -> Factories {
-        Factories {
-            chunks: HashMap::new(),
-            requires: HashMap::new(),
-            env_meta,
-        }
+/// The VM's factories, made empty on first use.
+fn factories(lua: &Lua) -> mlua::AppDataRefMut<'_, Factories> {
+    if lua.app_data_ref::<Factories>().is_none() {
+        lua.set_app_data(Factories::default());
     }
+    lua.app_data_mut::<Factories>()
+        .expect("the factories were just made")
 }
 
 /// Beyond this many cached chunks (edits pile up old versions), start over.
@@ -96,9 +95,7 @@ fn instantiate(
 /// The loaded chunk for `bytecode`, loading it on first use in this VM.
 fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function> {
     let key = Arc::as_ptr(bytecode) as *const u8 as usize;
-    let cached = lua
-        .app_data_ref::<Factories>()
-        .and_then(|c| c.chunks.get(&key).map(|(_, f)| f.clone()));
+    let cached = factories(lua).chunks.get(&key).map(|(_, f)| f.clone());
     if let Some(f) = cached {
         return Ok(f);
     }
@@ -107,33 +104,23 @@ fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function>
         .set_name(format!("={name}"))
         .set_mode(ChunkMode::Binary)
         .into_function()?;
-    if let Some(mut cache) = lua.app_data_mut::<Factories>() {
-        if cache.chunks.len() >= MAX_FACTORIES {
-            cache.chunks.clear();
-        }
-        cache.chunks.insert(key, (bytecode.clone(), f.clone()));
+    let mut cache = factories(lua);
+    if cache.chunks.len() >= MAX_FACTORIES {
+        cache.chunks.clear();
     }
+    cache.chunks.insert(key, (bytecode.clone(), f.clone()));
     Ok(f)
 }
 
 /// A tool's or module's environment: reads through to the globals, with its own `require`.
 pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
-    let (require, meta) = {
-        let factories = lua
-            .app_data_ref::<Factories>()
-            .ok_or_else(|| mlua::Error::runtime("the VM has no factories"))?;
-        (
-            factories.requires.get(folder).cloned(),
-            factories.env_meta.clone(),
-        )
-    };
+    let require = factories(lua).requires.get(folder).cloned();
     let require = match require {
         Some(f) => f,
         None => require_for(lua, folder)?,
     };
-    let env = lua.create_table_with_capacity(0, 1)?;
+    let env = environment(lua, 1)?;
     env.raw_set("require", require)?;
-    env.set_metatable(Some(meta))?;
     Ok(env)
 }
 
@@ -141,9 +128,7 @@ pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
 fn require_for(lua: &Lua, folder: &FolderKey) -> mlua::Result<Function> {
     let key = folder.clone();
     let f = lua.create_function(move |lua, name: String| require(lua, &key, &name))?;
-    if let Some(mut cache) = lua.app_data_mut::<Factories>() {
-        cache.requires.insert(folder.clone(), f.clone());
-    }
+    factories(lua).requires.insert(folder.clone(), f.clone());
     Ok(f)
 }
 

@@ -8,7 +8,9 @@ use mlua::chunk::ChunkMode;
 use mlua::{Lua, Table, Value};
 
 use crate::assets::compile;
-use crate::runtime::{with_state, HostError};
+use crate::sandbox::HostError;
+
+use super::state::with_state;
 
 use super::asset::{missing_tool, missing_toolbox};
 use super::instance::module_env;

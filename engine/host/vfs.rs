@@ -10,28 +10,18 @@
 pub const DECLARATIONS: &str = include_str!("vfs.d.luau");
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
-use crate::registry::Registry;
-use crate::runtime::{reset_run_caches, with_state, HostError};
-use crate::vfs::VfsError;
+use crate::sandbox::{HostError, Limits};
 
-/// The registry of the running script; errors outside a run.
-pub fn registry(lua: &Lua) -> mlua::Result<Arc<Registry>> {
-    with_state(lua, |s| s.registry.clone())?.ok_or_else(|| {
-        HostError::new("no world is bound to this run; file access needs one").into_lua()
-    })
-}
+use super::cache;
+use super::state::{registry, with_state};
+use crate::vfs::VfsError;
 
 /// Reads the change at `path` into the registry and the run's snapshot.
 pub fn refresh(lua: &Lua, path: PathBuf) -> mlua::Result<()> {
-    let index = with_state(lua, |s| {
-        s.refresh(&[path]);
-        s.index.clone()
-    })?;
-    reset_run_caches(lua, &index)
+    cache::changed(lua, &[path])
 }
 
 /// A path argument: a string, or a clear error naming the call.
@@ -50,16 +40,14 @@ pub fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
 /// Counts a write against the run's budget ([`Limits::max_write_bytes`]); refuses it when
 /// the budget is spent.
 ///
-/// [`Limits::max_write_bytes`]: crate::runtime::Limits::max_write_bytes
+/// [`Limits::max_write_bytes`]: crate::sandbox::Limits::max_write_bytes
 pub fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     let (spent, budget) = with_state(lua, |s| {
-        s.written = s
-            .written
-            .saturating_add(bytes.max(crate::runtime::Limits::MIN_WRITE_COST));
-        (s.written, s.limits.max_write_bytes)
+        s.written = s.written.saturating_add(bytes.max(Limits::MIN_WRITE_COST));
+        (s.written, s.run.limits.max_write_bytes)
     })?;
     if spent > budget {
-        let files = budget / crate::runtime::Limits::MIN_WRITE_COST;
+        let files = budget / Limits::MIN_WRITE_COST;
         return Err(HostError::hinted(
             format!("this run has written its limit of {} MiB through vfs.write", budget >> 20),
             format!("write less per run (each write counts at least 64 KiB, so at most {files} files), or split the work over several runs"),

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::runtime::Limits;
+use crate::sandbox::Limits;
 use crate::search::MAX_LIMIT;
 
 /// Server instructions, sent at initialize / discover.

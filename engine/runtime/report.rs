@@ -1,10 +1,8 @@
 //! Turning a failed run into the envelope's error: kind, message, line and hint.
 
 use super::envelope::{ErrorKind, ScriptError};
-use super::hosterror::find_host_error;
-use super::limits::Limits;
-use super::stop::StopCause;
 use crate::assets::AssetIndex;
+use crate::sandbox::{find_host_error, Limits, StopCause};
 
 /// For an error raised inside a tool (`text.slugify:7: ...`), the tool's signature: a
 /// wrong or missing argument is the usual cause, and the message alone does not say so.
