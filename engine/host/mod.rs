@@ -28,7 +28,7 @@ pub use state::State;
 const PRELUDE: [PreludeModule; 1] = [PreludeModule {
     name: "tools",
     global: Some("tools"),
-    bytecode: include_bytes!(concat!(env!("OUT_DIR"), "/prelude/tools.luauc")),
+    bytecode: include_bytes!(concat!(env!("OUT_DIR"), "/luau/tools.luauc")),
 }];
 
 /// The globals, capabilities and prelude of a VM that runs scripts over a registry.
