@@ -1,5 +1,8 @@
 //! The `asset` capability: read the asset index of the current run.
 
+/// The Luau declarations of this capability (`asset.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("asset.d.luau");
+
 use std::sync::Arc;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};

@@ -5,6 +5,9 @@
 //! Functions that can be refused return `(result, nil)` or `(nil, message, kind)`, so the
 //! prelude can answer `{ ok = false, error = message }` instead of raising.
 
+/// The Luau declarations of this capability (`author.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("author.d.luau");
+
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::{Deserialize, Serialize};
 

@@ -3,6 +3,9 @@
 //! Both answers are tables `{ ok = true, args, n }` or `{ ok = false, reason, message }`;
 //! `args` is positional, ready for `tool(table.unpack(r.args, 1, r.n))`.
 
+/// The Luau declarations of this capability (`bind.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("bind.d.luau");
+
 use std::path::PathBuf;
 
 use mlua::{Lua, Table, Value};

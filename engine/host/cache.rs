@@ -4,6 +4,9 @@
 //! when a run begins and when a run changes the world (`vfs.write`, `tools.create`), so
 //! the run's next `tools.<box>.<name>` sees the new files while the hot path stays in Luau.
 
+/// The Luau declarations of this capability (`cache.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("cache.d.luau");
+
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -13,31 +13,32 @@ use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
 use crate::types::{declarable, Slot};
 
-/// The hand-written part: shared types, the `tools.*` members and `vfs`.
+/// The hand-written part: shared types and the `tools.*` members.
 const SURFACE: &str = include_str!("surface.d.luau");
 
-/// Type names the definition file defines, usable in tool signatures.
-const DEFINED: [&str; 19] = [
-    "Printed",
-    "Path",
-    "ToolboxRow",
-    "ToolArg",
-    "ToolReturns",
-    "ToolFlag",
-    "ToolListRow",
-    "ToolMeta",
-    "SearchOptions",
-    "SearchRow",
-    "SearchResult",
-    "CreateToolboxArgs",
-    "ArgSpec",
-    "CreateArgs",
-    "WriteResult",
-    "BindResult",
-    "Rendered",
-    "VfsEntry",
-    "ToolsSurface",
+/// The declarations of each capability, written beside its module: `vfs` declares the
+/// global scripts get; the others declare the types of the tables only the prelude sees.
+const CAPABILITIES: [&str; 9] = [
+    super::vfs::DECLARATIONS,
+    super::asset::DECLARATIONS,
+    super::author::DECLARATIONS,
+    super::bind::DECLARATIONS,
+    super::render::DECLARATIONS,
+    super::search::DECLARATIONS,
+    super::install::DECLARATIONS,
+    super::upstream::DECLARATIONS,
+    super::cache::DECLARATIONS,
 ];
+
+/// Type names the definition file defines (its `export type`s), usable in tool signatures.
+fn defined() -> Vec<&'static str> {
+    std::iter::once(SURFACE)
+        .chain(CAPABILITIES)
+        .flat_map(str::lines)
+        .filter_map(|line| line.strip_prefix("export type "))
+        .filter_map(|rest| rest.split([' ', '<', '=']).next())
+        .collect()
+}
 
 /// The name of the type alias declared for a toolbox.
 fn toolbox_type(toolbox: &str) -> String {
@@ -54,8 +55,11 @@ pub fn definitions(index: &AssetIndex) -> String {
          -- \"luau-lsp.types.definitionFiles\": { \"@codemode\": \"codemode.d.luau\" }\n\n",
     );
     out.push_str(SURFACE);
-    out.push('\n');
-    out.push_str(super::vfs::DECLARATIONS);
+    for capability in CAPABILITIES {
+        out.push('\n');
+        out.push_str(capability);
+    }
+    let defined = defined();
     let mut fields = String::new();
     for name in index.toolbox_names() {
         if let Err(why) = check_toolbox_name(name) {
@@ -78,7 +82,7 @@ pub fn definitions(index: &AssetIndex) -> String {
         doc_lines(&mut out, "", &format!("Toolbox `{name}`: {purpose}"));
         let _ = writeln!(out, "export type {} = {{", toolbox_type(name));
         for tool in &tools {
-            declare_tool(&mut out, tool);
+            declare_tool(&mut out, tool, &defined);
         }
         for broken in index.tools_in(name).filter(|t| !t.is_registered()) {
             let reason = broken.reason().unwrap_or("").replace('\n', " ");
@@ -100,17 +104,17 @@ pub fn definitions(index: &AssetIndex) -> String {
 }
 
 /// One tool as a field of its toolbox's type, with its docs as `---` comments.
-fn declare_tool(out: &mut String, tool: &ToolEntry) {
+fn declare_tool(out: &mut String, tool: &ToolEntry, defined: &[&str]) {
     let meta = &tool.meta();
     let mut notes = Vec::new();
-    let mut typed =
-        |written: &str, slot: Slot, what: &str| match declarable(written, slot, &DEFINED) {
-            Ok(ty) => ty,
-            Err((ty, why)) => {
-                notes.push(format!("{what}: {why}"));
-                ty
-            }
-        };
+    let mut typed = |written: &str, slot: Slot, what: &str| match declarable(written, slot, defined)
+    {
+        Ok(ty) => ty,
+        Err((ty, why)) => {
+            notes.push(format!("{what}: {why}"));
+            ty
+        }
+    };
     let mut params: Vec<String> = meta
         .args
         .iter()

@@ -5,6 +5,9 @@
 //! not at all, never over an existing folder, through folder handles a symlink swap cannot
 //! redirect) and counts against the run's write budget like `vfs.write`.
 
+/// The Luau declarations of this capability (`install.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("install.d.luau");
+
 use mlua::{Lua, Table, Value};
 use walkdir::WalkDir;
 

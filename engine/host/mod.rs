@@ -57,6 +57,54 @@ const PRELUDE_SOURCE: [(&str, &str); 1] = [("tools", include_str!("../../prelude
 mod tests {
     use super::*;
 
+    /// The declarations written beside the module that builds the capability `name`.
+    fn declarations_of(name: &str) -> &'static str {
+        match name {
+            "vfs" => vfs::DECLARATIONS,
+            "asset" => asset::DECLARATIONS,
+            "author" => author::DECLARATIONS,
+            "bind" => bind::DECLARATIONS,
+            "render" => render::DECLARATIONS,
+            "search" => search::DECLARATIONS,
+            "install" => install::DECLARATIONS,
+            "upstream" => upstream::DECLARATIONS,
+            "run" => cache::DECLARATIONS,
+            other => panic!("capability {other} has no declarations beside its module"),
+        }
+    }
+
+    /// The members a declaration file gives its table (one tab in, `name:`).
+    fn declared_members(text: &str) -> std::collections::BTreeSet<String> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix('\t'))
+            .filter(|l| !l.starts_with(['\t', '-']))
+            .filter_map(|l| l.split_once(':').map(|(name, _)| name.trim().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_capability_declares_exactly_the_members_it_builds() {
+        let linker = linker();
+        for (name, build) in linker.globals.iter().chain(&linker.capabilities) {
+            // The run cache's fields are set when a run begins, not when it is built.
+            if *name == "run" {
+                assert!(declared_members(declarations_of(name)).contains("fns"));
+                continue;
+            }
+            let lua = mlua::Lua::new();
+            let table = build(&lua).unwrap();
+            let built: std::collections::BTreeSet<String> = table
+                .pairs::<String, mlua::Value>()
+                .map(|pair| pair.unwrap().0)
+                .collect();
+            assert_eq!(
+                built,
+                declared_members(declarations_of(name)),
+                "the {name} capability and its .d.luau disagree"
+            );
+        }
+    }
+
     #[test]
     fn the_embedded_prelude_is_the_prelude_compiled_now() {
         for (module, (name, source)) in PRELUDE.iter().zip(PRELUDE_SOURCE) {

@@ -4,6 +4,9 @@
 //! without a reload. It runs like a tool: its own environment, `require` resolving
 //! the toolbox's modules, the run's limits.
 
+/// The Luau declarations of this capability (`render.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("render.d.luau");
+
 use mlua::chunk::ChunkMode;
 use mlua::{Lua, Table, Value};
 

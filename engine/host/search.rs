@@ -3,6 +3,9 @@
 //! The arguments are checked by [`SearchRequest::check`], the check the command line and
 //! MCP `search_tools` use too.
 
+/// The Luau declarations of this capability (`search.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("search.d.luau");
+
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
 use crate::sandbox::HostError;

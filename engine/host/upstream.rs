@@ -5,6 +5,9 @@
 //! (the request is cancelled past it). Arguments go out as JSON (bounded like a returned
 //! value); results count against the run's output cap.
 
+/// The Luau declarations of this capability (`upstream.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("upstream.d.luau");
+
 use std::sync::Arc;
 use std::time::Instant;
 
