@@ -35,7 +35,7 @@ const GRAPH: [(&str, &[&str]); 14] = [
             "assets", "registry", "runtime", "sandbox", "search", "types",
         ],
     ),
-    ("repl", &["assets", "registry", "runtime"]),
+    ("repl", &["assets", "registry", "runtime", "sandbox"]),
 ];
 
 /// The binary's front end, which uses the library only through `codemode::`.

@@ -5,7 +5,9 @@
 //! so the check rewrites each `declare NAME: T` line to `local NAME: T`, which both
 //! parsers read, and then walks the declared types with full_moon.
 
-mod fixture;
+mod common;
+
+use common::fixture;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -171,24 +171,44 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
             if s.echo {
                 use std::io::Write;
                 let mut out = std::io::stdout().lock();
-                let _ = out.write_all(&line.as_bytes()[..cut]);
-                let _ = out.flush();
+                let written = out
+                    .write_all(&line.as_bytes()[..cut])
+                    .and_then(|()| out.flush());
+                // Whoever read the output has gone (`codemode run x | head -1`): the run
+                // is cancelled, as when any caller goes away, instead of printing into
+                // nothing until its deadline.
+                if written.is_err_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) {
+                    s.stop = Some(StopCause::Cancelled);
+                    return Some(Stopped::Closed);
+                }
             } else {
                 s.stdout.push_str(&line[..cut]);
             }
             if !fits {
                 s.stop = Some(StopCause::Output);
             }
-            (!fits).then_some(s.limits.max_output_bytes)
+            (!fits).then_some(Stopped::Cap(s.limits.max_output_bytes))
         })?;
         match overflow {
-            Some(cap) => Err(
-                HostError::new(format!("print output passed the cap of {cap} bytes")).into_lua(),
-            ),
+            Some(Stopped::Cap(cap)) => Err(HostError::new(format!(
+                "print output passed the cap of {cap} bytes"
+            ))
+            .into_lua()),
+            Some(Stopped::Closed) => {
+                Err(HostError::new("stdout was closed by its reader").into_lua())
+            }
             None => Ok(()),
         }
     })?;
     globals.raw_set("print", print)
+}
+
+/// Why `print` stopped a run.
+enum Stopped {
+    /// The output passed this cap.
+    Cap(usize),
+    /// The process's stdout was closed while the run streamed to it.
+    Closed,
 }
 
 fn floor_boundary(s: &str, at: usize) -> usize {
