@@ -8,7 +8,7 @@ pub use super::compiler::compiler;
 pub const MAX_SOURCE_BYTES: usize = 256 * 1024;
 
 /// The message for a file over [`MAX_SOURCE_BYTES`].
-pub fn too_large(bytes: usize) -> String {
+pub(crate) fn too_large(bytes: usize) -> String {
     format!(
         "is {} KiB; a tool's Luau file may be at most {} KiB: keep data in a separate file (read it with vfs.read) or split the code into modules",
         bytes.div_ceil(1024),

@@ -73,10 +73,10 @@ pub(crate) fn prepare(entries: &[&Arc<ToolEntry>]) {
 }
 
 /// Identifies a toolbox folder: the index of its root and its path below that root.
-pub type FolderKey = (usize, String);
+pub(crate) type FolderKey = (usize, String);
 
 /// Identifies a tool folder: its toolbox folder and its own folder name (`slugify.tool`).
-pub type ToolKey = (FolderKey, String);
+pub(crate) type ToolKey = (FolderKey, String);
 
 /// One row of `tools.toolboxes()`: toolboxes of the same name are merged.
 #[derive(Debug, Clone, Serialize)]

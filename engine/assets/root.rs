@@ -16,7 +16,7 @@ pub(crate) const SKIPPED_DIRS: [&str; 3] = ["target", "node_modules", "__pycache
 
 /// A folder holding a file of this name is not walked (test fixtures, archives). The root
 /// itself is always walked, so a fixture world still works when it is the world.
-pub const IGNORE_MARKER: &str = ".codemode-ignore";
+pub(crate) const IGNORE_MARKER: &str = ".codemode-ignore";
 
 /// Where a root's files live.
 #[derive(Debug, Clone)]

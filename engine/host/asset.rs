@@ -134,7 +134,7 @@ fn shown(name: &str) -> String {
 }
 
 /// The error for a toolbox name the index does not hold, naming the nearest ones.
-pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
+pub(crate) fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
     let boxes = index.toolbox_names();
     let near = names::nearest(name, boxes.iter().copied());
     let hint = match near.first() {
@@ -152,7 +152,7 @@ pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
 }
 
 /// The error for a tool name a toolbox does not hold, naming the nearest ones.
-pub fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError {
+pub(crate) fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError {
     let tools: Vec<&str> = index.tools_in(toolbox).map(|e| e.name()).collect();
     let near = names::nearest(name, tools.iter().copied());
     let hint = match near.first() {

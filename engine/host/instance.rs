@@ -18,7 +18,7 @@ use super::state::with_state;
 use super::asset::{missing_tool, missing_toolbox};
 
 /// The function behind `tools.<toolbox>.<tool>` for this run.
-pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function> {
+pub(crate) fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function> {
     let identity = format!("{toolbox}.{tool}");
     let (cached, index) = with_state(lua, |s| (s.tools.get(&identity).cloned(), s.index.clone()))?;
     if let Some(f) = cached {

@@ -32,7 +32,7 @@ const PRELUDE: [PreludeModule; 1] = [PreludeModule {
 }];
 
 /// The globals, capabilities and prelude of a VM that runs scripts over a registry.
-pub fn linker() -> Linker {
+pub(crate) fn linker() -> Linker {
     let linker = Linker::new()
         // `vfs` is the one capability scripts get directly: files of the world only.
         .global("vfs", vfs::module)

@@ -73,7 +73,10 @@ impl State {
 
 /// Runs `f` with the current run's context: the host's [`State`] (which the context
 /// dereferences to) and the sandbox's accounting (`cx.run`). Errors outside a run.
-pub fn with_state<R>(lua: &Lua, f: impl FnOnce(&mut Context<'_, State>) -> R) -> mlua::Result<R> {
+pub(crate) fn with_state<R>(
+    lua: &Lua,
+    f: impl FnOnce(&mut Context<'_, State>) -> R,
+) -> mlua::Result<R> {
     with_context(lua, f)
 }
 

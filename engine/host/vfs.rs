@@ -7,7 +7,7 @@
 //! and for the running script, so a script sees its own edits.
 
 /// The Luau declarations of this capability, for `codemode types`.
-pub const DECLARATIONS: &str = include_str!("vfs.d.luau");
+pub(crate) const DECLARATIONS: &str = include_str!("vfs.d.luau");
 
 use std::path::PathBuf;
 
@@ -20,12 +20,12 @@ use super::state::{registry, with_state};
 use crate::vfs::VfsError;
 
 /// Reads the change at `path` into the registry and the run's snapshot.
-pub fn refresh(lua: &Lua, path: PathBuf) -> mlua::Result<()> {
+pub(crate) fn refresh(lua: &Lua, path: PathBuf) -> mlua::Result<()> {
     cache::changed(lua, &[path])
 }
 
 /// A path argument: a string, or a clear error naming the call.
-pub fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
+pub(crate) fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
     match value {
         Value::String(s) => Ok(s.to_str()?.to_string()),
         Value::Nil if call == "vfs.list" => Ok(String::new()),
@@ -41,7 +41,7 @@ pub fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
 /// the budget is spent.
 ///
 /// [`Limits::max_write_bytes`]: crate::sandbox::Limits::max_write_bytes
-pub fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+pub(crate) fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     let (spent, budget) = with_state(lua, |s| {
         s.written = s.written.saturating_add(bytes.max(Limits::MIN_WRITE_COST));
         (s.written, s.run.limits.max_write_bytes)
@@ -58,7 +58,7 @@ pub fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
 }
 
 /// A [`VfsError`] as a Luau error.
-pub fn vfs_error(e: VfsError) -> mlua::Error {
+pub(crate) fn vfs_error(e: VfsError) -> mlua::Error {
     HostError::new(e.to_string()).into_lua()
 }
 

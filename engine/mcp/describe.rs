@@ -7,7 +7,8 @@ use crate::sandbox::Limits;
 use crate::search::MAX_LIMIT;
 
 /// Server instructions, sent at initialize / discover.
-pub const INSTRUCTIONS: &str = "Code mode: instead of one tool call per step, write a short Luau \
+pub(crate) const INSTRUCTIONS: &str =
+    "Code mode: instead of one tool call per step, write a short Luau \
 script and run it with tool_exec; inside it call tools as tools.<box>.<name>(...), loop, filter \
 and return only what you need. Find tools with search_tools, or in a script with \
 tools.toolboxes() -> tools.list(3, \"box\") -> tools.get(\"box.name\").";
@@ -38,7 +39,7 @@ tool_exec as tools.<identity>(...). An empty query lists the catalogue (or one t
 Options: toolbox (only that one), limit (1 to 100, default 10), mode (\"keyword\" or \"semantic\").";
 
 /// `inputSchema` of `tool_exec`.
-pub fn tool_exec_schema() -> Map<String, Value> {
+pub(crate) fn tool_exec_schema() -> Map<String, Value> {
     object(json!({
         "type": "object",
         "properties": {
@@ -52,7 +53,7 @@ pub fn tool_exec_schema() -> Map<String, Value> {
 }
 
 /// `outputSchema` of `tool_exec`: the envelope, loosely (fields may be added later).
-pub fn envelope_schema() -> Map<String, Value> {
+pub(crate) fn envelope_schema() -> Map<String, Value> {
     object(json!({
         "type": "object",
         "properties": {
@@ -68,7 +69,7 @@ pub fn envelope_schema() -> Map<String, Value> {
 }
 
 /// `inputSchema` of `search_tools`.
-pub fn search_tools_schema() -> Map<String, Value> {
+pub(crate) fn search_tools_schema() -> Map<String, Value> {
     object(json!({
         "type": "object",
         "properties": {

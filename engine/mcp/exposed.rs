@@ -18,7 +18,7 @@ pub fn mcp_name(toolbox: &str, name: &str) -> String {
 }
 
 /// The exposed tools of a snapshot as `tools/list` shows them, by MCP name.
-pub fn exposed_tools(index: &AssetIndex) -> BTreeMap<String, Tool> {
+pub(crate) fn exposed_tools(index: &AssetIndex) -> BTreeMap<String, Tool> {
     exposed_entries(index)
         .into_iter()
         .map(|(name, entry)| {
@@ -32,7 +32,7 @@ pub fn exposed_tools(index: &AssetIndex) -> BTreeMap<String, Tool> {
 /// The registry entries of the exposed tools, by MCP name: what a call needs, without
 /// reading every tool's types into a schema. Unregistered tools are left out, and so is
 /// a tool whose MCP name is too long or taken (logged, so an author can rename it).
-pub fn exposed_entries(index: &AssetIndex) -> BTreeMap<String, Arc<ToolEntry>> {
+pub(crate) fn exposed_entries(index: &AssetIndex) -> BTreeMap<String, Arc<ToolEntry>> {
     let mut out = BTreeMap::new();
     for entry in index.tools.values() {
         if !entry.is_registered() {

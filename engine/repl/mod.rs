@@ -26,7 +26,7 @@ pub use history::history_path;
 pub use pretty::pretty;
 
 /// What the REPL prints for `:help`.
-pub const HELP: &str = "\
+pub(crate) const HELP: &str = "\
 Type Luau; an expression prints its value (`1 + 1`, `tools.list(2)`). A line that ends
 inside a block or a table continues on the next line. Top-level `local`s persist between
 entries. Results of the form { stdout, value } print their stdout; add `.value` for data.

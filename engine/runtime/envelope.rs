@@ -41,7 +41,7 @@ pub struct ScriptError {
 }
 
 impl ScriptError {
-    /// Cuts the message and hint to [`MAX_MESSAGE_BYTES`] and [`MAX_HINT_BYTES`]: a script
+    /// Cuts the message and hint to `MAX_MESSAGE_BYTES` and `MAX_HINT_BYTES`: a script
     /// can raise (or name a tool with) megabytes of text, and the envelope must stay
     /// within the output cap plus a small fixed margin whatever failed.
     pub fn bounded(mut self) -> ScriptError {

@@ -1,9 +1,9 @@
 //! Errors host functions raise into Luau, with a hint for the envelope.
 
 /// The most bytes of an error's message that reach the envelope.
-pub const MAX_MESSAGE_BYTES: usize = 4096;
+pub(crate) const MAX_MESSAGE_BYTES: usize = 4096;
 /// The most bytes of an error's hint that reach the envelope.
-pub const MAX_HINT_BYTES: usize = 2048;
+pub(crate) const MAX_HINT_BYTES: usize = 2048;
 
 /// An error with a hint for the reader (usually an agent).
 #[derive(Debug, Clone, thiserror::Error)]
@@ -61,7 +61,7 @@ pub fn cut(text: &mut String, max: usize) {
 }
 
 /// Finds a [`HostError`] in an `mlua` error chain.
-pub fn find_host_error(error: &mlua::Error) -> Option<&HostError> {
+pub(crate) fn find_host_error(error: &mlua::Error) -> Option<&HostError> {
     match error {
         mlua::Error::CallbackError { cause, .. } => find_host_error(cause),
         mlua::Error::WithContext { cause, .. } => find_host_error(cause),

@@ -5,7 +5,7 @@
 use mlua::{Lua, Table};
 
 /// Builds one table in a fresh VM.
-pub type Build = fn(&Lua) -> mlua::Result<Table>;
+pub(crate) type Build = fn(&Lua) -> mlua::Result<Table>;
 
 /// A prelude module: Luau bytecode compiled with the engine's one compiler setting.
 pub struct PreludeModule {
