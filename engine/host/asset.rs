@@ -11,9 +11,8 @@ use serde::Serialize;
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
 use crate::sandbox::HostError;
 
-use super::state::with_state;
-
 use super::instance::load_tool;
+use super::state::with_state;
 
 /// A tool as the prelude sees it: its metadata plus whether it can be called.
 #[derive(Serialize)]

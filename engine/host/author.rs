@@ -11,11 +11,10 @@ pub(crate) const DECLARATIONS: &str = include_str!("author.d.luau");
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::{Deserialize, Serialize};
 
-use super::state::with_state;
 use crate::assets::{compile, names, Origin};
 use crate::vfs::VfsError;
 
-use super::state::registry;
+use super::state::{registry, with_state};
 use super::vfs::{charge_write, refresh};
 
 /// The `.metadata` fields `tools.createToolbox` and `tools.create` write.

@@ -17,9 +17,8 @@ use crate::bind::{
 };
 use crate::sandbox::HostError;
 
-use super::state::with_state;
-
 use super::asset::{missing_tool, missing_toolbox};
+use super::state::with_state;
 
 /// Builds the read-only `bind` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {

@@ -13,10 +13,9 @@ use walkdir::WalkDir;
 
 use crate::assets::{AssetIndex, Origin, RootSource};
 use crate::sandbox::{HostError, Limits};
-
-use super::state::{registry, with_state};
 use crate::vfs::{refuse_hidden, VfsError};
 
+use super::state::{registry, with_state};
 use super::vfs::{charge_write, refresh};
 
 /// Why a toolbox could not be installed.

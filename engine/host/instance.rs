@@ -11,11 +11,10 @@ use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Table, Value};
 
 use crate::assets::{Bytecode, FolderKey, Registration};
-use crate::sandbox::{environment, HostError};
-
-use super::state::with_state;
+use crate::sandbox::{env_meta, HostError};
 
 use super::asset::{missing_tool, missing_toolbox};
+use super::state::with_state;
 
 /// The function behind `tools.<toolbox>.<tool>` for this run.
 pub(crate) fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function> {
@@ -59,21 +58,27 @@ pub(crate) fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Fu
 
 /// Loaded chunks and `require` functions kept for the life of a VM (made on first use).
 /// Only code is kept: every run still runs each chunk afresh in a new environment.
-#[derive(Default)]
 struct Factories {
     /// Chunk functions by the address of their bytecode (the `Arc` keeps it unique).
     chunks: HashMap<usize, (Bytecode, Function)>,
     /// One `require` per toolbox folder.
     requires: HashMap<FolderKey, Function>,
+    /// The sandbox's metatable of every environment, looked up once.
+    env_meta: Table,
 }
 
 /// The VM's factories, made empty on first use.
-fn factories(lua: &Lua) -> mlua::AppDataRefMut<'_, Factories> {
-    if lua.app_data_ref::<Factories>().is_none() {
-        lua.set_app_data(Factories::default());
+fn factories(lua: &Lua) -> mlua::Result<mlua::AppDataRefMut<'_, Factories>> {
+    if let Some(factories) = lua.app_data_mut::<Factories>() {
+        return Ok(factories);
     }
+    lua.set_app_data(Factories {
+        chunks: HashMap::new(),
+        requires: HashMap::new(),
+        env_meta: env_meta(lua)?,
+    });
     lua.app_data_mut::<Factories>()
-        .expect("the factories were just made")
+        .ok_or_else(|| mlua::Error::runtime("the VM's tool factories were dropped"))
 }
 
 /// Beyond this many cached chunks (edits pile up old versions), start over.
@@ -95,7 +100,7 @@ fn instantiate(
 /// The loaded chunk for `bytecode`, loading it on first use in this VM.
 fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function> {
     let key = Arc::as_ptr(bytecode) as *const u8 as usize;
-    let cached = factories(lua).chunks.get(&key).map(|(_, f)| f.clone());
+    let cached = factories(lua)?.chunks.get(&key).map(|(_, f)| f.clone());
     if let Some(f) = cached {
         return Ok(f);
     }
@@ -104,7 +109,7 @@ fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function>
         .set_name(format!("={name}"))
         .set_mode(ChunkMode::Binary)
         .into_function()?;
-    let mut cache = factories(lua);
+    let mut cache = factories(lua)?;
     if cache.chunks.len() >= MAX_FACTORIES {
         cache.chunks.clear();
     }
@@ -114,13 +119,18 @@ fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function>
 
 /// A tool's or module's environment: reads through to the globals, with its own `require`.
 pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
-    let require = factories(lua).requires.get(folder).cloned();
+    let (require, meta) = {
+        let factories = factories(lua)?;
+        let require = factories.requires.get(folder).cloned();
+        (require, factories.env_meta.clone())
+    };
     let require = match require {
         Some(f) => f,
         None => require_for(lua, folder)?,
     };
-    let env = environment(lua, 1)?;
+    let env = lua.create_table_with_capacity(0, 1)?;
     env.raw_set("require", require)?;
+    env.set_metatable(Some(meta))?;
     Ok(env)
 }
 
@@ -128,7 +138,7 @@ pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
 fn require_for(lua: &Lua, folder: &FolderKey) -> mlua::Result<Function> {
     let key = folder.clone();
     let f = lua.create_function(move |lua, name: String| require(lua, &key, &name))?;
-    factories(lua).requires.insert(folder.clone(), f.clone());
+    factories(lua)?.requires.insert(folder.clone(), f.clone());
     Ok(f)
 }
 

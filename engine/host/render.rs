@@ -13,10 +13,9 @@ use mlua::{Lua, Table, Value};
 use crate::assets::compile;
 use crate::sandbox::HostError;
 
-use super::state::with_state;
-
 use super::asset::{missing_tool, missing_toolbox};
 use super::instance::module_env;
+use super::state::with_state;
 
 /// Builds the read-only `render` table: `load(identity)` gives the render function or nil.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {

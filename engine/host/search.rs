@@ -9,11 +9,10 @@ pub(crate) const DECLARATIONS: &str = include_str!("search.d.luau");
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
 use crate::sandbox::HostError;
-
-use super::state::{registry, with_state};
 use crate::search::{Given, SearchError, SearchRequest};
 
 use super::asset::missing_toolbox;
+use super::state::{registry, with_state};
 
 /// More option entries than this are not read: the first unknown one is reported anyway.
 const MAX_OPTIONS: usize = 16;

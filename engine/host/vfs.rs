@@ -14,10 +14,10 @@ use std::path::PathBuf;
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
 use crate::sandbox::{HostError, Limits};
+use crate::vfs::VfsError;
 
 use super::cache;
 use super::state::{registry, with_state};
-use crate::vfs::VfsError;
 
 /// Reads the change at `path` into the registry and the run's snapshot.
 pub(crate) fn refresh(lua: &Lua, path: PathBuf) -> mlua::Result<()> {

@@ -142,6 +142,9 @@ impl Runtime {
         if let Err(e) = host::cache::begin(&self.vm.lua, &state) {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
             self.replace_vm();
+            if let Err(e) = host::cache::begin(&self.vm.lua, &state) {
+                tracing::error!("the replaced VM's run caches cannot be set up either: {e}");
+            }
         }
         let run = Run::new(&self.limits, output == Output::Stream);
         let outcome = match self.vm.begin(run, state) {

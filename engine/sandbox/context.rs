@@ -3,6 +3,7 @@
 //! [`with_context`]; the sandbox's own functions (print, coroutines, loadstring) see only
 //! the [`Run`].
 
+use std::any::Any;
 use std::ops::{Deref, DerefMut};
 
 use mlua::{Lua, Table};
@@ -65,26 +66,31 @@ impl<T> DerefMut for Context<'_, T> {
     }
 }
 
+/// What a VM holds while a run goes on: the sandbox's accounting and the host's data, in
+/// one place, so a host function reaches both with one lookup.
+pub(crate) struct Slot {
+    pub(crate) run: Run,
+    pub(crate) data: Box<dyn Any + Send>,
+}
+
 fn not_running() -> mlua::Error {
     mlua::Error::runtime("no script is running")
 }
 
 /// Runs `f` with the current run's context, whose host data is a `T`; errors when called
-/// outside a run.
+/// outside a run (or in a run whose host data is not a `T`).
 pub fn with_context<T: 'static, R>(
     lua: &Lua,
     f: impl FnOnce(&mut Context<'_, T>) -> R,
 ) -> mlua::Result<R> {
-    let mut run = lua.app_data_mut::<Run>().ok_or_else(not_running)?;
-    let mut data = lua.app_data_mut::<T>().ok_or_else(not_running)?;
-    Ok(f(&mut Context {
-        run: &mut run,
-        data: &mut data,
-    }))
+    let mut slot = lua.app_data_mut::<Slot>().ok_or_else(not_running)?;
+    let Slot { run, data } = &mut *slot;
+    let data = data.downcast_mut::<T>().ok_or_else(not_running)?;
+    Ok(f(&mut Context { run, data }))
 }
 
 /// Runs `f` with the current run's sandbox accounting; errors when called outside a run.
 pub(crate) fn with_run<R>(lua: &Lua, f: impl FnOnce(&mut Run) -> R) -> mlua::Result<R> {
-    let mut run = lua.app_data_mut::<Run>().ok_or_else(not_running)?;
-    Ok(f(&mut run))
+    let mut slot = lua.app_data_mut::<Slot>().ok_or_else(not_running)?;
+    Ok(f(&mut slot.run))
 }

@@ -34,5 +34,5 @@ pub(crate) use json::to_json;
 pub use limits::Limits;
 pub use linker::{Linker, PreludeModule};
 pub use stop::StopCause;
-pub(crate) use vm::environment;
+pub(crate) use vm::env_meta;
 pub use vm::{Finished, Vm};

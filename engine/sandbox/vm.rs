@@ -6,7 +6,7 @@ use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic
 
 use super::bounded;
 use super::compile::load_text;
-use super::context::{with_run, Run};
+use super::context::{with_run, Run, Slot};
 use super::deadline::{self, Cutoff, StopCheck};
 use super::hosterror::HostError;
 use super::linker::Linker;
@@ -97,10 +97,12 @@ impl Vm {
 
     /// Starts a run: reseeds the random generator, so that no run can set or learn the
     /// numbers the next one draws, and hands the run its accounting and the host's `data`.
-    pub fn begin<T: mlua::MaybeSend + 'static>(&self, run: Run, data: T) -> mlua::Result<()> {
+    pub fn begin<T: Send + 'static>(&self, run: Run, data: T) -> mlua::Result<()> {
         self.randomseed.call::<()>(fresh_seed())?;
-        self.lua.set_app_data(run);
-        self.lua.set_app_data(data);
+        self.lua.set_app_data(Slot {
+            run,
+            data: Box::new(data),
+        });
         Ok(())
     }
 
@@ -112,10 +114,18 @@ impl Vm {
 
     /// Ends a run: disarms the deadline and takes back what [`Vm::begin`] handed over.
     pub fn finish<T: 'static>(&self) -> Finished<T> {
-        Finished {
-            cutoff: deadline::disarm(),
-            run: self.lua.remove_app_data::<Run>(),
-            data: self.lua.remove_app_data::<T>(),
+        let cutoff = deadline::disarm();
+        match self.lua.remove_app_data::<Slot>() {
+            Some(Slot { run, data }) => Finished {
+                run: Some(run),
+                data: data.downcast::<T>().ok().map(|data| *data),
+                cutoff,
+            },
+            None => Finished {
+                run: None,
+                data: None,
+                cutoff,
+            },
         }
     }
 
@@ -128,12 +138,10 @@ impl Vm {
     }
 }
 
-/// An empty environment reading through to the VM's frozen globals (a tool's, a module's).
-pub fn environment(lua: &Lua, capacity: usize) -> mlua::Result<Table> {
-    let meta: Table = lua.named_registry_value(ENV_META)?;
-    let env = lua.create_table_with_capacity(0, capacity)?;
-    env.set_metatable(Some(meta))?;
-    Ok(env)
+/// The metatable of every environment: `__index` reads through to the VM's frozen
+/// globals (a tool's and a module's environment use it too).
+pub fn env_meta(lua: &Lua) -> mlua::Result<Table> {
+    lua.named_registry_value(ENV_META)
 }
 
 /// `print` appends to the run's output, up to the cap.
