@@ -4,34 +4,40 @@
 //! - [`assets`] finds and reads toolboxes and tools (the asset index);
 //! - [`registry`] holds the roots and the current index snapshot;
 //! - [`repl`] is the interactive session behind `codemode repl`;
-//! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
-//!   it also calls one tool, or one `tools` function, without source (`runtime/call.rs`);
+//! - `sandbox` is the Luau VM with its limits, deadline and per-run context; it knows
+//!   nothing of capabilities, which a host hands it (`sandbox/linker.rs`);
+//! - `host` holds the capabilities handed to the prelude, the per-run state and cache;
+//! - [`runtime`] composes sandbox, host and registry: it runs scripts and builds the
+//!   envelope, and calls one tool, or one `tools` function, without source (`runtime/call.rs`);
 //! - [`bind`] checks arguments against a tool's schema and reads command lines;
-//! - [`host`] holds the capabilities handed to the prelude;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //! - [`search`] ranks tools, toolboxes and workflows for `tools.search`;
 //! - [`upstream`] reads `mcpServers` configurations and calls the tools of those MCP
 //!   servers (started lazily, cached catalogues, deadlines, cancellation);
 //!
-//! The command line (`engine/cli/`) is a thin binary over this library.
+//! The layers and which module imports which: `docs/architecture.md`. The command line
+//! (`engine/cli/`) is a thin binary over this library.
 
 pub mod assets;
 pub mod bind;
 pub mod docs;
-pub mod host;
+pub(crate) mod host;
 pub mod interop;
 pub mod mcp;
 pub mod registry;
 pub mod repl;
 pub mod runtime;
+mod sandbox;
 pub mod search;
 pub mod types;
 pub mod upstream;
 pub mod vfs;
 
+pub use host::definitions;
 pub use registry::{Registry, Watcher};
 pub use runtime::{
-    Args, Call, Called, Envelope, ErrorKind, Limits, Output, Pool, PoolError, Rendered, Runtime,
-    Session, StopCause, StopCheck, Surface,
+    Args, Call, Called, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, Runtime, Session,
+    Surface,
 };
+pub use sandbox::{Limits, StopCause, StopCheck};

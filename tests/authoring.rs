@@ -1,37 +1,22 @@
 //! Authoring through the command line: what only separate processes and real folders show
 //! (concurrent writers, symlinks, library folders, a crash between write and rename).
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
 fn codemode(world: &Path, extra: &[&str], script: &str) -> Value {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .arg("exec")
-        .arg("--world")
-        .arg(world)
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("codemode starts");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not an envelope ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+    let out = common::output(
+        common::command()
+            .arg("exec")
+            .arg("--world")
+            .arg(world)
+            .args(extra),
+        script,
+    );
+    common::envelope(&out)
 }
 
 fn value(envelope: &Value) -> &Value {
@@ -121,7 +106,7 @@ fn a_crash_between_write_and_rename_leaves_nothing_the_index_reads() {
     );
     assert_eq!(value(&listed)["n"], 0, "{listed}");
     assert!(value(&listed).get("get").is_none());
-    let check = Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let check = common::command()
         .args(["check", "--world"])
         .arg(world.path())
         .output()

@@ -1,14 +1,16 @@
 //! `codemode call`: words in, a rendered result or JSON out, exit codes that mean one thing.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/cmdline")
 }
 
 fn call_in(dir: &Path, world: &Path, words: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codemode"))
+    common::command()
         .current_dir(dir)
         .arg("--world")
         .arg(world)
@@ -179,7 +181,7 @@ fn render_is_read_at_call_time() {
 #[test]
 fn fixture_worlds_stay_out_of_the_repo_root_world() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let out = common::command()
         .current_dir(root)
         .args(["list", "--json"])
         .output()

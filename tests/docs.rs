@@ -1,7 +1,9 @@
 //! `codemode docs --out DIR`: TOOL.md per tool, SKILL.md per toolbox, and an index.html a
 //! person can search; the page is driven in headless Chromium when one is installed.
 
-mod fixture;
+mod common;
+
+use common::fixture;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

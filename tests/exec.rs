@@ -187,7 +187,7 @@ fn cyclic_function_and_coroutine_values_become_placeholders() {
 fn bytecode_given_as_the_script_is_refused() {
     let world = World::new();
     let bytecode = codemode::assets::compile("return 'ran as bytecode'").unwrap();
-    let mut child = std::process::Command::new(common::bin())
+    let mut child = common::command()
         .args(["exec", "--world"])
         .arg(world.path())
         .stdin(std::process::Stdio::piped())

@@ -190,7 +190,7 @@ proptest! {
         );
         let registry = Arc::new(Registry::open(world.path(), &[], false).unwrap());
         let index = registry.snapshot();
-        let _ = codemode::types::definitions(&index, &[]);
+        let _ = codemode::definitions(&index, &[]);
         for entry in index.tools.values() {
             let _ = codemode::mcp::input_schema(entry.meta());
             let _ = entry.reason();

@@ -1,9 +1,11 @@
 //! `codemode serve` spoken to as raw JSON-RPC over its stdio: the malformed and hostile
 //! input a real SDK never sends. After each bad message the server must still answer.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
@@ -25,7 +27,7 @@ impl Server {
     }
 
     fn start_in(world: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        let mut child = common::command()
             .arg("serve")
             .arg("--world")
             .arg(world)
@@ -610,7 +612,7 @@ fn an_exposed_tool_takes_its_trailing_values_as_an_array() {
 
 #[test]
 fn http_on_a_non_loopback_address_is_refused_without_allow_remote() {
-    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let out = common::command()
         .args(["serve", "--http", "0.0.0.0:0"])
         .output()
         .unwrap();
@@ -647,7 +649,7 @@ fn example_client_configs_start_codemode_serve() {
         let at = args.iter().position(|a| a == "--world").expect("--world") + 1;
         let mut args = args.clone();
         args[at] = world.display().to_string();
-        let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        let out = common::command()
             .args(&args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -6,10 +6,10 @@ mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
-use common::{bin, World};
+use common::World;
 use serde_json::{json, Value};
 
 /// A world whose scripts leave a file behind, and a server over it.
@@ -50,7 +50,7 @@ impl Reply {
 impl Server {
     fn start(extra: &[&str]) -> Server {
         let world = World::new();
-        let mut child = Command::new(bin())
+        let mut child = common::command()
             .arg("--world")
             .arg(world.path())
             .args([
@@ -378,7 +378,7 @@ fn bad_allow_origin_values_are_refused_at_start() {
         ),
         (vec!["--allow-origin", "https://a.example"], "--http"),
     ] {
-        let out = Command::new(bin())
+        let out = common::command()
             .arg("serve")
             .args(&args)
             .stdin(Stdio::null())
@@ -392,7 +392,7 @@ fn bad_allow_origin_values_are_refused_at_start() {
 
 #[test]
 fn serve_help_documents_allow_origin() {
-    let out = Command::new(bin())
+    let out = common::command()
         .args(["serve", "--help"])
         .output()
         .unwrap();

@@ -2,8 +2,10 @@
 //! cleanly in any world, `codemode check` is clean on `toolboxes/`, and every bundled tool is
 //! fully documented and has its own spec script.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use codemode::assets::Origin;
 use codemode::Registry;
@@ -13,7 +15,7 @@ fn repo() -> PathBuf {
 }
 
 fn codemode(args: &[&str], world: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codemode"))
+    common::command()
         .args(args)
         .arg("--world")
         .arg(world)

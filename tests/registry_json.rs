@@ -1,6 +1,8 @@
 //! `codemode registry export|check`: tools.json interop by the rules of the registry format.
 
-mod fixture;
+mod common;
+
+use common::fixture;
 
 use std::path::Path;
 
@@ -20,7 +22,7 @@ fn export_to(world: &Path, file: &Path) -> Value {
 }
 
 fn check(file: &Path) -> (bool, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let out = common::command()
         .args(["registry", "check", file.to_str().unwrap()])
         .output()
         .unwrap();
@@ -66,7 +68,7 @@ fn export_writes_a_valid_registry_with_locations_relative_to_the_file() {
 #[test]
 fn export_to_stdout_is_relative_to_the_current_directory_and_skips_broken_tools() {
     let world = fixture::world();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let out = common::command()
         .current_dir(world.path())
         .args(["registry", "export"])
         .output()
@@ -256,7 +258,7 @@ fn check_rejects_broken_documents() {
         let (ok, report) = check(&file);
         assert!(!ok && report.contains(reason), "{text}: {report}");
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let out = common::command()
         .args([
             "registry",
             "check",

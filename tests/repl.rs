@@ -1,27 +1,20 @@
 //! `codemode repl` fed through a pipe: one entry per line, as a script would drive it.
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 fn repl_in(world: &Path, input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["--no-bundled", "--world"])
-        .arg(world)
-        .arg("repl")
-        .env("CODEMODE_HISTORY", world.join(".history"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("codemode runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::output(
+        common::command()
+            .args(["--no-bundled", "--world"])
+            .arg(world)
+            .arg("repl")
+            .env("CODEMODE_HISTORY", world.join(".history")),
+        input,
+    )
 }
 
 fn repl(input: &str) -> (String, String, Option<i32>) {
@@ -70,22 +63,13 @@ fn errors_do_not_end_the_session() {
 #[test]
 fn each_entry_gets_the_limits() {
     let world = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["--no-bundled", "--timeout-ms", "200", "--world"])
-        .arg(world.path())
-        .arg("repl")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"local n = 7\nwhile true do end\nn\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output(
+        common::command()
+            .args(["--no-bundled", "--timeout-ms", "200", "--world"])
+            .arg(world.path())
+            .arg("repl"),
+        "local n = 7\nwhile true do end\nn\n",
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("error[timeout]"), "{err}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "7\n");
@@ -124,7 +108,7 @@ fn help_reload_and_quit() {
 fn reload_picks_up_tools_written_during_the_session() {
     let world = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(world.path().join("t.toolbox")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let mut child = common::command()
         .args(["--no-bundled", "--world"])
         .arg(world.path())
         .arg("repl")
@@ -165,7 +149,7 @@ fn an_edit_in_an_editor_shows_in_the_running_session() {
     use std::time::{Duration, Instant};
 
     let world = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let mut child = common::command()
         .args(["--no-bundled", "--world"])
         .arg(world.path())
         .arg("repl")

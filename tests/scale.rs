@@ -6,7 +6,7 @@ mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::Arc;
 
 use codemode::{Limits, Output, Registry, Runtime};
@@ -91,7 +91,7 @@ fn fifty_thousand_tools_in_one_process_run_after_run() {
 fn fifty_thousand_tools_under_serve_run_after_run() {
     let world = common::World::new();
     write_world(world.path());
-    let mut child = Command::new(common::bin())
+    let mut child = common::command()
         .args(["serve", "--no-bundled", "--timeout-ms", "600000", "--world"])
         .arg(world.path())
         .stdin(Stdio::piped())

@@ -1,13 +1,12 @@
 //! `codemode search` on the command line, and `tools.install` copying a library toolbox.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn codemode(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(args)
-        .output()
-        .expect("codemode runs")
+    common::output(common::command().args(args), "")
 }
 
 fn world() -> String {
@@ -137,21 +136,15 @@ fn library() -> tempfile::TempDir {
 }
 
 fn exec(world: &Path, lib: &Path, script: &str) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["exec", "--world"])
-        .arg(world)
-        .arg("--library")
-        .arg(lib)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(script.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    serde_json::from_slice(&out.stdout).expect("one JSON envelope")
+    let out = common::output(
+        common::command()
+            .args(["exec", "--world"])
+            .arg(world)
+            .arg("--library")
+            .arg(lib),
+        script,
+    );
+    common::envelope(&out)
 }
 
 #[test]

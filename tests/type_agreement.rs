@@ -18,8 +18,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use codemode::assets::ToolEntry;
+use codemode::definitions;
 use codemode::mcp::{input_schema, VARARG_PROPERTY};
-use codemode::types::{definitions, Ty};
+use codemode::types::Ty;
 use codemode::{Limits, Output, Registry, Runtime};
 use full_moon::ast::luau::{TypeFieldKey, TypeInfo};
 use full_moon::ast::Stmt;

@@ -5,7 +5,9 @@
 //! so the check rewrites each `declare NAME: T` line to `local NAME: T`, which both
 //! parsers read, and then walks the declared types with full_moon.
 
-mod fixture;
+mod common;
+
+use common::fixture;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -324,7 +326,7 @@ fn every_member_of_the_real_tools_table_is_declared() {
             "tools.{member} exists but is not declared in surface.d.luau"
         );
     }
-    let surface = include_str!("../engine/types/surface.d.luau");
+    let surface = include_str!("../engine/host/surface.d.luau");
     let members = surface
         .split("export type ToolsSurface = {")
         .nth(1)

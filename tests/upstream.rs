@@ -584,7 +584,7 @@ fn cli_sync_prints_each_server_and_fails_on_any_failure() {
         "broken-one": { "command": "/nonexistent/mcp-server" },
         "old": { "type": "sse", "url": "http://127.0.0.1:9/sse" },
     }));
-    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let out = common::command()
         .args(["mcp", "sync"])
         .arg("--world")
         .arg(dir.path())
@@ -608,7 +608,7 @@ fn cli_sync_prints_each_server_and_fails_on_any_failure() {
         .collect();
     assert_eq!(files.len(), 1);
     // One server only.
-    let out = Command::new(env!("CARGO_BIN_EXE_codemode"))
+    let out = common::command()
         .args(["mcp", "sync", "time"])
         .arg("--world")
         .arg(dir.path())

@@ -1,13 +1,6 @@
 //! Compiling Luau source to bytecode, once per file version.
 
-use mlua::chunk::Compiler;
-
-/// The engine's compiler settings, the same for tools, scripts, `loadstring` and the
-/// prelude. (No type information: it only serves native code generation, which the
-/// engine does not use.)
-pub fn compiler() -> Compiler {
-    Compiler::new().set_optimization_level(2)
-}
+pub use super::compiler::compiler;
 
 /// The largest tool file (`init.luau`, a module, `render.luau`) the engine reads or
 /// compiles. Compiling runs outside any run's deadline (once per file version, for
@@ -15,7 +8,7 @@ pub fn compiler() -> Compiler {
 pub const MAX_SOURCE_BYTES: usize = 256 * 1024;
 
 /// The message for a file over [`MAX_SOURCE_BYTES`].
-pub fn too_large(bytes: usize) -> String {
+pub(crate) fn too_large(bytes: usize) -> String {
     format!(
         "is {} KiB; a tool's Luau file may be at most {} KiB: keep data in a separate file (read it with vfs.read) or split the code into modules",
         bytes.div_ceil(1024),

@@ -8,7 +8,7 @@ use super::names::check_toolbox_name;
 use super::root::Root;
 
 /// Reads a toolbox folder's README, `.metadata` and modules. Never fails.
-pub fn load_folder(root_index: usize, root: &Root, rel: &str) -> ToolboxFolder {
+pub(crate) fn load_folder(root_index: usize, root: &Root, rel: &str) -> ToolboxFolder {
     let dir_name = rel.rsplit('/').next().unwrap_or(rel);
     let name = dir_name.trim_end_matches(".toolbox").to_string();
     let mut warnings = Vec::new();

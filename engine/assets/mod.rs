@@ -5,6 +5,7 @@
 
 mod callsig;
 mod compile;
+mod compiler;
 mod docstring;
 mod folder;
 mod metadata;
@@ -42,6 +43,9 @@ use tool::{load_tool, ToolLocation};
 /// stack overflow aborts the whole process. Only the pages a parse touches are used.
 const PARSE_STACK_BYTES: usize = 256 << 20;
 
+/// Up to this many tools are indexed on the calling thread (see [`AssetIndex::build`]).
+const SERIAL_TOOLS: usize = 64;
+
 /// The thread pool that reads tools, with stacks big enough for the parser.
 pub(crate) fn parse_pool() -> &'static rayon::ThreadPool {
     static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
@@ -69,10 +73,10 @@ pub(crate) fn prepare(entries: &[&Arc<ToolEntry>]) {
 }
 
 /// Identifies a toolbox folder: the index of its root and its path below that root.
-pub type FolderKey = (usize, String);
+pub(crate) type FolderKey = (usize, String);
 
 /// Identifies a tool folder: its toolbox folder and its own folder name (`slugify.tool`).
-pub type ToolKey = (FolderKey, String);
+pub(crate) type ToolKey = (FolderKey, String);
 
 /// One row of `tools.toolboxes()`: toolboxes of the same name are merged.
 #[derive(Debug, Clone, Serialize)]
@@ -122,19 +126,22 @@ impl AssetIndex {
                 folders.insert(key, Arc::new(folder));
             }
         }
-        let entries: Vec<(ToolKey, ToolEntry)> = parse_pool().install(|| {
-            jobs.par_iter()
-                .map(|(key, toolbox, dir_name)| {
-                    let entry = load_tool(&ToolLocation {
-                        root: &roots[key.0],
-                        folder: key,
-                        toolbox,
-                        dir_name,
-                    });
-                    ((key.clone(), dir_name.clone()), entry)
-                })
-                .collect()
-        });
+        let read = |(key, toolbox, dir_name): &(FolderKey, String, String)| {
+            let entry = load_tool(&ToolLocation {
+                root: &roots[key.0],
+                folder: key,
+                toolbox,
+                dir_name,
+            });
+            ((key.clone(), dir_name.clone()), entry)
+        };
+        // A few tools (the bundled ones, a small world) are read faster than the indexing
+        // threads start: a one-line script in a fresh process should not pay for them.
+        let entries: Vec<(ToolKey, ToolEntry)> = if jobs.len() <= SERIAL_TOOLS {
+            jobs.iter().map(read).collect()
+        } else {
+            parse_pool().install(|| jobs.par_iter().map(read).collect())
+        };
         let mut index = AssetIndex {
             roots,
             folders,

@@ -19,17 +19,17 @@ pub const RESERVED: [&str; 14] = [
 ];
 
 /// Luau's reserved words: `tools.box.end()` would not parse, so no name may be one.
-pub const KEYWORDS: [&str; 21] = [
+pub(crate) const KEYWORDS: [&str; 21] = [
     "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in", "local",
     "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
 ];
 
 /// Longest allowed name.
-pub const MAX_NAME_LEN: usize = 64;
+pub(crate) const MAX_NAME_LEN: usize = 64;
 
 /// Checks that `name` is a Luau identifier of at most 64 characters.
 /// The error says what a valid name looks like.
-pub fn check_name(kind: &str, name: &str) -> Result<(), String> {
+pub(crate) fn check_name(kind: &str, name: &str) -> Result<(), String> {
     let mut chars = name.chars();
     let valid_start = chars
         .next()
@@ -57,7 +57,7 @@ pub fn check_name(kind: &str, name: &str) -> Result<(), String> {
 }
 
 /// Checks a toolbox name: an identifier that is not a member of `tools`.
-pub fn check_toolbox_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_toolbox_name(name: &str) -> Result<(), String> {
     check_name("toolbox", name)?;
     if RESERVED.contains(&name) {
         return Err(format!(
@@ -82,7 +82,10 @@ fn suggest_identifier(name: &str) -> String {
 }
 
 /// Up to three candidates closest to `wanted`, best first.
-pub fn nearest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn nearest<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Vec<&'a str> {
     // No name is longer than MAX_NAME_LEN, and comparing costs the product of the lengths.
     if wanted.len() > 4 * MAX_NAME_LEN {
         return Vec::new();

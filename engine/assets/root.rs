@@ -3,7 +3,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use include_dir::Dir;
+use include_dir::{Dir, DirEntry};
 use walkdir::WalkDir;
 
 use super::model::Origin;
@@ -16,7 +16,7 @@ pub(crate) const SKIPPED_DIRS: [&str; 3] = ["target", "node_modules", "__pycache
 
 /// A folder holding a file of this name is not walked (test fixtures, archives). The root
 /// itself is always walked, so a fixture world still works when it is the world.
-pub const IGNORE_MARKER: &str = ".codemode-ignore";
+pub(crate) const IGNORE_MARKER: &str = ".codemode-ignore";
 
 /// Where a root's files live.
 #[derive(Debug, Clone)]
@@ -109,8 +109,8 @@ impl Root {
                 }
                 std::fs::read_to_string(path)
             }
-            RootSource::Bundled(dir) => dir
-                .get_file(rel)
+            RootSource::Bundled(dir) => bundled_entry(dir, rel)
+                .and_then(DirEntry::as_file)
                 .and_then(|f| f.contents_utf8())
                 .map(str::to_string)
                 .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("{rel} not found"))),
@@ -139,7 +139,8 @@ impl Root {
                 }
             }
             RootSource::Bundled(dir) => {
-                for file in dir.get_dir(rel).into_iter().flat_map(|d| d.files()) {
+                let folder = bundled_entry(dir, rel).and_then(DirEntry::as_dir);
+                for file in folder.into_iter().flat_map(|d| d.files()) {
                     if let Some(name) = file.path().file_name().and_then(|n| n.to_str()) {
                         files.push((name.to_string(), false));
                     }
@@ -188,8 +189,8 @@ impl Root {
                 .filter_map(|e| e.file_name().into_string().ok())
                 .filter(|n| n.ends_with(suffix) && !n.starts_with('.'))
                 .collect(),
-            RootSource::Bundled(dir) => dir
-                .get_dir(rel)
+            RootSource::Bundled(dir) => bundled_entry(dir, rel)
+                .and_then(DirEntry::as_dir)
                 .into_iter()
                 .flat_map(|d| d.dirs())
                 .filter_map(|d| d.path().file_name()?.to_str().map(str::to_string))
@@ -237,4 +238,26 @@ fn bundled_toolboxes(dir: &'static Dir<'static>, out: &mut Vec<String>) {
             bundled_toolboxes(child, out);
         }
     }
+}
+
+/// The entry at `rel` in the bundled tree, found one folder level at a time by comparing
+/// each child's stored path with the prefix of `rel` so far. (`Dir::get_entry` compares
+/// whole paths component by component across the tree, and was a third of the start-up
+/// of a one-line script.) `rel` may be empty (the root itself has no entry: `None`).
+fn bundled_entry<'a>(dir: &'a Dir<'a>, rel: &str) -> Option<&'a DirEntry<'a>> {
+    let mut prefix = String::with_capacity(rel.len());
+    let mut entries = dir.entries();
+    let mut found = None;
+    for segment in rel.split('/').filter(|s| !s.is_empty() && *s != ".") {
+        if !prefix.is_empty() {
+            prefix.push('/');
+        }
+        prefix.push_str(segment);
+        let entry = entries
+            .iter()
+            .find(|e| e.path().as_os_str().as_encoded_bytes() == prefix.as_bytes())?;
+        entries = entry.as_dir().map_or(&[], |d| d.entries());
+        found = Some(entry);
+    }
+    found
 }

@@ -12,7 +12,7 @@ use super::signature::{read_signature, Returned, SigParam};
 use super::FolderKey;
 
 /// Where a tool folder is: its root, its toolbox folder and its own folder name.
-pub struct ToolLocation<'a> {
+pub(crate) struct ToolLocation<'a> {
     /// The root the toolbox lives in.
     pub root: &'a Root,
     /// Key of the toolbox folder.
@@ -26,7 +26,7 @@ pub struct ToolLocation<'a> {
 /// Reads one tool folder's files. Never fails: problems make the tool unregistered.
 /// Only cheap work happens here (docstring, `.metadata`, README); the signature is read
 /// and the source compiled on first use, so indexing thousands of tools stays fast.
-pub fn load_tool(at: &ToolLocation) -> ToolEntry {
+pub(crate) fn load_tool(at: &ToolLocation) -> ToolEntry {
     let name = at.dir_name.trim_end_matches(".tool").to_string();
     let rel = format!("{}/{}", at.folder.1, at.dir_name);
     let mut refusals: Vec<String> = Vec::new();
@@ -124,7 +124,7 @@ impl Draft {
 
 /// The tool's metadata with the signature merged in, and what that merge found.
 #[derive(Debug, Clone)]
-pub struct Reading {
+pub(crate) struct Reading {
     /// The assembled metadata.
     pub meta: ToolMeta,
     /// Non-fatal findings (docstring/signature mismatches).
@@ -134,7 +134,7 @@ pub struct Reading {
 }
 
 /// Merges the docstring, the typed signature, `.metadata` and README into [`ToolMeta`].
-pub fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
+pub(crate) fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Reading {
     let mut refusals = draft.refusals.clone();
     let mut warnings = Vec::new();
     let doc = source.map(Docstring::parse).unwrap_or_default();

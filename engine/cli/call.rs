@@ -35,7 +35,7 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
     if let Some(entry) = runtime.registry().snapshot().tool(identity) {
         let schema = Schema::from_meta(entry.meta());
         if wants_help(&schema, words) {
-            print!("{}", help(&schema, entry.meta()));
+            out!("{}", help(&schema, entry.meta()))?;
             return Ok(ExitCode::SUCCESS);
         }
     }
@@ -63,7 +63,7 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
     let code = match called.rendered {
         Some(shown) => {
             if !shown.out.is_empty() {
-                println!("{}", shown.out.strip_suffix('\n').unwrap_or(&shown.out));
+                outln!("{}", shown.out.strip_suffix('\n').unwrap_or(&shown.out))?;
             }
             if let Some(err) = shown.err.filter(|s| !s.is_empty()) {
                 eprintln!("{}", err.strip_suffix('\n').unwrap_or(&err));
@@ -73,7 +73,7 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         None => {
             match envelope.value.unwrap_or(Json::Null) {
                 Json::Null => {}
-                value => println!("{}", serde_json::to_string_pretty(&value)?),
+                value => outln!("{}", serde_json::to_string_pretty(&value)?)?,
             }
             ExitCode::SUCCESS
         }

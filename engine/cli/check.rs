@@ -24,11 +24,11 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
         if let Some(reason) = reason {
             broken += 1;
             unloadable += usize::from(entry.is_registered());
-            println!("error: {} ({}): {reason}", entry.identity, entry.path);
+            outln!("error: {} ({}): {reason}", entry.identity, entry.path)?;
         }
         for warning in entry.warnings() {
             warned += 1;
-            println!("warning: {}: {warning}", entry.identity);
+            outln!("warning: {}: {warning}", entry.identity)?;
         }
         for flag in Schema::ignored_flags(entry.meta()) {
             warned += 1;
@@ -37,31 +37,31 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
                 [] => "it takes none".to_string(),
                 _ => format!("its parameters are {}", names.join(", ")),
             };
-            println!(
+            outln!(
                 "warning: {}: `--!flag {flag}` names no parameter ({listed}) nor options field; a flag sets the boolean parameter or field of its name",
                 entry.identity
-            );
+            )?;
         }
     }
     for problem in index.problems.iter().chain(registry.upstream_problems()) {
         broken += 1;
-        println!("error: {problem}");
+        outln!("error: {problem}")?;
     }
     // Modules compile on first use; check compiles every one.
     for folder in index.folders.values() {
         for module in &folder.modules {
             if let Err(e) = module.bytecode() {
                 broken += 1;
-                println!("error: {e}");
+                outln!("error: {e}")?;
             }
         }
     }
     let total = index.tools.len();
-    println!(
+    outln!(
         "{total} tools in {} toolboxes: {} callable, {broken} problems, {warned} warnings",
         index.toolbox_names().len(),
         index.tools.values().filter(|t| t.is_registered()).count() - unloadable
-    );
+    )?;
     Ok(if broken > 0 {
         ExitCode::from(1)
     } else {

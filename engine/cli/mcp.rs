@@ -41,10 +41,10 @@ fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<Ex
         failed = true;
     }
     if configs.servers.is_empty() {
-        println!(
+        outln!(
             "no MCP servers configured; add them under \"mcpServers\" in {}",
             world.join(upstream::config::DEFAULT_CONFIG).display()
-        );
+        )?;
         return Ok(if failed {
             ExitCode::from(1)
         } else {
@@ -56,20 +56,20 @@ fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<Ex
         match report.result {
             Ok(catalogue) => {
                 let names: Vec<&str> = catalogue.tools.iter().map(|t| t.name.as_str()).collect();
-                println!(
+                outln!(
                     "{}: {} tool{}: {}",
                     report.server,
                     names.len(),
                     if names.len() == 1 { "" } else { "s" },
                     names.join(", ")
-                );
+                )?;
                 for problem in &catalogue.problems {
-                    println!("  note: {problem}");
+                    outln!("  note: {problem}")?;
                 }
             }
             Err(error) => {
                 failed = true;
-                println!("{}: failed", report.server);
+                outln!("{}: failed", report.server)?;
                 eprintln!("{}: {error}", report.server);
             }
         }

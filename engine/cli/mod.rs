@@ -1,5 +1,23 @@
 //! The `codemode` command line: a thin layer over the library.
 
+/// `println!` that returns the write's error instead of panicking: a reader that closed
+/// the pipe (`codemode list | head -1`) ends the command quietly (see [`closed_pipe`]).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `print!` with the same error handling as `outln!`.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        write!(stdout, $($arg)*).and_then(|()| stdout.flush())
+    }};
+}
+
 mod call;
 mod check;
 mod docs;
@@ -214,9 +232,6 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
     log_panics();
-    if !matches!(cli.command, Command::Serve(_)) {
-        quiet_broken_pipe();
-    }
     let result = match &cli.command {
         Command::Run { file } => run::run(&cli, file),
         Command::Exec { file } => exec::exec(&cli, file.as_deref().unwrap_or("-")),
@@ -248,6 +263,8 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader has all it wanted, as `head` does: end quietly, as Unix tools do.
+        Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("codemode: {e:#}");
             ExitCode::from(2)
@@ -255,13 +272,13 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// `codemode list | head` should end quietly, as Unix tools do, not panic on a closed pipe.
-/// (The server keeps Rust's default: a client that hangs up must not kill it.)
-fn quiet_broken_pipe() {
-    // SAFETY: restoring the default disposition of SIGPIPE before any thread is started.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+/// True when `error` comes from writing to a pipe whose reader has gone.
+fn closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn init_tracing(verbose: u8) {
@@ -318,11 +335,11 @@ fn print_value(command: &str, envelope: &codemode::Envelope) -> anyhow::Result<E
             Ok(ExitCode::from(1))
         }
         (None, Some(serde_json::Value::String(text))) => {
-            println!("{text}");
+            outln!("{text}")?;
             Ok(ExitCode::SUCCESS)
         }
         (None, value) => {
-            println!("{}", serde_json::to_string_pretty(&value)?);
+            outln!("{}", serde_json::to_string_pretty(&value)?)?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -89,10 +89,10 @@ fn check(file: &Path) -> anyhow::Result<ExitCode> {
     let report = interop::check(&text, &base);
     for finding in &report.findings {
         for error in &finding.errors {
-            println!("error: {}: {error}", finding.place);
+            outln!("error: {}: {error}", finding.place)?;
         }
         for warning in &finding.warnings {
-            println!("warning: {}: {warning}", finding.place);
+            outln!("warning: {}: {warning}", finding.place)?;
         }
     }
     let failed = report
@@ -100,12 +100,12 @@ fn check(file: &Path) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|f| !f.errors.is_empty())
         .count();
-    println!(
+    outln!(
         "{}: {} of {} entries valid, {failed} places with errors",
         file.display(),
         report.valid_entries,
         report.entries
-    );
+    )?;
     Ok(if report.ok() {
         ExitCode::SUCCESS
     } else {

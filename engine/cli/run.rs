@@ -14,6 +14,10 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
         .exec(&source, Output::Stream)
         .name_limits(limit_flag);
     if let Some(error) = &envelope.error {
+        // Only a closed stdout cancels a run here: its reader had all it wanted.
+        if error.limit == Some(codemode::StopCause::Cancelled) {
+            return Ok(ExitCode::SUCCESS);
+        }
         let line = error
             .line
             .map(|l| format!(" (line {l})"))
@@ -30,8 +34,8 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     }
     match &envelope.value {
         None | Some(serde_json::Value::Null) => {}
-        Some(serde_json::Value::String(s)) => println!("{s}"),
-        Some(value) => println!("{}", serde_json::to_string_pretty(value)?),
+        Some(serde_json::Value::String(s)) => outln!("{s}")?,
+        Some(value) => outln!("{}", serde_json::to_string_pretty(value)?)?,
     }
     for cut in &envelope.truncation {
         eprintln!("note: {}", cut.note);

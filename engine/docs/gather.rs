@@ -9,7 +9,7 @@ use super::scan::{scan, SourceFacts};
 
 /// One tool, with what its folder and source show.
 #[derive(Debug, Clone)]
-pub struct ToolDoc {
+pub(crate) struct ToolDoc {
     /// The indexed tool.
     pub entry: Arc<ToolEntry>,
     /// Folder name in the docs (`word-count`).
@@ -24,7 +24,7 @@ pub struct ToolDoc {
 
 /// One toolbox with its tools.
 #[derive(Debug, Clone)]
-pub struct BoxDoc {
+pub(crate) struct BoxDoc {
     /// The toolbox name.
     pub name: String,
     /// Folder and skill name in the docs (`my-box`).
@@ -42,7 +42,7 @@ pub struct BoxDoc {
 }
 
 /// Gathers every toolbox of the index; the error names clashing doc folder names.
-pub fn gather(index: &AssetIndex) -> Result<Vec<BoxDoc>, String> {
+pub(crate) fn gather(index: &AssetIndex) -> Result<Vec<BoxDoc>, String> {
     let mut boxes = Vec::new();
     for name in index.toolbox_names() {
         let folder: Option<&Arc<ToolboxFolder>> = index.toolbox(name);
@@ -100,7 +100,7 @@ pub(super) fn check_unique<'a>(
 }
 
 /// The first sentence of a description, without its final period.
-pub fn first_sentence(description: &str) -> &str {
+pub(crate) fn first_sentence(description: &str) -> &str {
     description
         .split(". ")
         .next()

@@ -6,17 +6,17 @@ use std::fmt::Write;
 
 use crate::assets::Origin;
 use crate::interop::name::kebab;
-use crate::Limits;
+use crate::sandbox::Limits;
 
 use super::gather::{first_sentence, BoxDoc, ToolDoc};
 
 /// Escapes text for one Markdown table cell.
-pub fn cell(text: &str) -> String {
+pub(crate) fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 /// `tools.box.name(a: T): R`, the call line every surface shows.
-pub fn call_line(tool: &ToolDoc) -> String {
+pub(crate) fn call_line(tool: &ToolDoc) -> String {
     let meta = &tool.entry.meta();
     let sig = meta
         .signature

@@ -1,14 +1,18 @@
 //! The `asset` capability: read the asset index of the current run.
 
+/// The Luau declarations of this capability (`asset.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("asset.d.luau");
+
 use std::sync::Arc;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
 
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
-use crate::runtime::{find_host_error, with_state, HostError};
+use crate::sandbox::{find_host_error, HostError};
 
 use super::instance::load_tool;
+use super::state::with_state;
 
 /// A tool as the prelude sees it: its metadata plus whether it can be called.
 #[derive(Serialize)]
@@ -156,7 +160,7 @@ fn shown(name: &str) -> String {
 }
 
 /// The error for a toolbox name the index does not hold, naming the nearest ones.
-pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
+pub(crate) fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
     let boxes = index.toolbox_names();
     let near = names::nearest(name, boxes.iter().copied());
     let hint = match near.first() {
@@ -174,7 +178,7 @@ pub fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
 }
 
 /// The error for a tool name a toolbox does not hold, naming the nearest ones.
-pub fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError {
+pub(crate) fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError {
     let tools: Vec<&str> = index.tools_in(toolbox).map(|e| e.name()).collect();
     let near = names::nearest(name, tools.iter().copied());
     let hint = match near.first() {

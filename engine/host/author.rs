@@ -5,14 +5,17 @@
 //! Functions that can be refused return `(result, nil)` or `(nil, message, kind)`, so the
 //! prelude can answer `{ ok = false, error = message }` instead of raising.
 
+/// The Luau declarations of this capability (`author.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("author.d.luau");
+
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::assets::{compile, names, Origin};
-use crate::runtime::with_state;
 use crate::vfs::VfsError;
 
-use super::vfs::{charge_write, refresh, registry};
+use super::state::{registry, with_state};
+use super::vfs::{charge_write, refresh};
 
 /// The `.metadata` fields `tools.createToolbox` and `tools.create` write.
 #[derive(Debug, Default, Deserialize, Serialize)]

@@ -3,6 +3,9 @@
 //! Both answers are tables `{ ok = true, args, n }` or `{ ok = false, reason, message }`;
 //! `args` is positional, ready for `tool(table.unpack(r.args, 1, r.n))`.
 
+/// The Luau declarations of this capability (`bind.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("bind.d.luau");
+
 use std::path::PathBuf;
 
 use mlua::{Lua, Table, Value};
@@ -12,9 +15,10 @@ use crate::bind::{
     check_slots, collect_lua, lua_args, parse_command_line, Reason, Refusal, Schema, Style,
     MAX_WORDS,
 };
-use crate::runtime::{with_state, HostError};
+use crate::sandbox::HostError;
 
 use super::asset::{missing_tool, missing_toolbox};
+use super::state::with_state;
 
 /// Builds the read-only `bind` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {

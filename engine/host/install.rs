@@ -5,14 +5,17 @@
 //! not at all, never over an existing folder, through folder handles a symlink swap cannot
 //! redirect) and counts against the run's write budget like `vfs.write`.
 
+/// The Luau declarations of this capability (`install.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("install.d.luau");
+
 use mlua::{Lua, Table, Value};
 use walkdir::WalkDir;
 
 use crate::assets::{AssetIndex, Origin, RootSource};
-use crate::runtime::{with_state, HostError, Limits};
+use crate::sandbox::{HostError, Limits};
 use crate::vfs::{refuse_hidden, VfsError};
 
-use super::search::registry;
+use super::state::{registry, with_state};
 use super::vfs::{charge_write, refresh};
 
 /// Why a toolbox could not be installed.
@@ -80,7 +83,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
 
 /// Installs `name`; the outer error is the run's own (its write budget is spent).
 fn install(lua: &Lua, name: &str) -> mlua::Result<Result<String, InstallError>> {
-    let (index, limits) = with_state(lua, |s| (s.index.clone(), s.limits.clone()))?;
+    let (index, limits) = with_state(lua, |s| (s.index.clone(), s.run.limits.clone()))?;
     let folder = match library_folder(&index, name) {
         Ok(folder) => folder,
         Err(e) => return Ok(Err(e)),

@@ -11,12 +11,13 @@ use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, Table, Value};
 
 use crate::assets::{Bytecode, FolderKey, Registration};
-use crate::runtime::{with_state, HostError};
+use crate::sandbox::{env_meta, HostError};
 
 use super::asset::{missing_tool, missing_toolbox};
+use super::state::with_state;
 
 /// The function behind `tools.<toolbox>.<tool>` for this run.
-pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function> {
+pub(crate) fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function> {
     let identity = format!("{toolbox}.{tool}");
     let (cached, index) = with_state(lua, |s| (s.tools.get(&identity).cloned(), s.index.clone()))?;
     if let Some(f) = cached {
@@ -59,26 +60,29 @@ pub fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function>
     Ok(function)
 }
 
-/// Loaded chunks and `require` functions kept for the life of a VM. Only code is kept:
-/// every run still runs each chunk afresh in a new environment.
-pub struct Factories {
+/// Loaded chunks and `require` functions kept for the life of a VM (made on first use).
+/// Only code is kept: every run still runs each chunk afresh in a new environment.
+struct Factories {
     /// Chunk functions by the address of their bytecode (the `Arc` keeps it unique).
     chunks: HashMap<usize, (Bytecode, Function)>,
     /// One `require` per toolbox folder.
     requires: HashMap<FolderKey, Function>,
-    /// The read-only metatable of every environment (`__index` = the globals).
+    /// The sandbox's metatable of every environment, looked up once.
     env_meta: Table,
 }
 
-impl Factories {
-    /// Empty caches for a VM whose environments use `env_meta`.
-    pub fn new(env_meta: Table) -> Factories {
-        Factories {
-            chunks: HashMap::new(),
-            requires: HashMap::new(),
-            env_meta,
-        }
+/// The VM's factories, made empty on first use.
+fn factories(lua: &Lua) -> mlua::Result<mlua::AppDataRefMut<'_, Factories>> {
+    if let Some(factories) = lua.app_data_mut::<Factories>() {
+        return Ok(factories);
     }
+    lua.set_app_data(Factories {
+        chunks: HashMap::new(),
+        requires: HashMap::new(),
+        env_meta: env_meta(lua)?,
+    });
+    lua.app_data_mut::<Factories>()
+        .ok_or_else(|| mlua::Error::runtime("the VM's tool factories were dropped"))
 }
 
 /// Beyond this many cached chunks (edits pile up old versions), start over.
@@ -100,9 +104,7 @@ fn instantiate(
 /// The loaded chunk for `bytecode`, loading it on first use in this VM.
 fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function> {
     let key = Arc::as_ptr(bytecode) as *const u8 as usize;
-    let cached = lua
-        .app_data_ref::<Factories>()
-        .and_then(|c| c.chunks.get(&key).map(|(_, f)| f.clone()));
+    let cached = factories(lua)?.chunks.get(&key).map(|(_, f)| f.clone());
     if let Some(f) = cached {
         return Ok(f);
     }
@@ -111,25 +113,20 @@ fn factory(lua: &Lua, bytecode: &Bytecode, name: &str) -> mlua::Result<Function>
         .set_name(format!("={name}"))
         .set_mode(ChunkMode::Binary)
         .into_function()?;
-    if let Some(mut cache) = lua.app_data_mut::<Factories>() {
-        if cache.chunks.len() >= MAX_FACTORIES {
-            cache.chunks.clear();
-        }
-        cache.chunks.insert(key, (bytecode.clone(), f.clone()));
+    let mut cache = factories(lua)?;
+    if cache.chunks.len() >= MAX_FACTORIES {
+        cache.chunks.clear();
     }
+    cache.chunks.insert(key, (bytecode.clone(), f.clone()));
     Ok(f)
 }
 
 /// A tool's or module's environment: reads through to the globals, with its own `require`.
 pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
     let (require, meta) = {
-        let factories = lua
-            .app_data_ref::<Factories>()
-            .ok_or_else(|| mlua::Error::runtime("the VM has no factories"))?;
-        (
-            factories.requires.get(folder).cloned(),
-            factories.env_meta.clone(),
-        )
+        let factories = factories(lua)?;
+        let require = factories.requires.get(folder).cloned();
+        (require, factories.env_meta.clone())
     };
     let require = match require {
         Some(f) => f,
@@ -145,9 +142,7 @@ pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
 fn require_for(lua: &Lua, folder: &FolderKey) -> mlua::Result<Function> {
     let key = folder.clone();
     let f = lua.create_function(move |lua, name: String| require(lua, &key, &name))?;
-    if let Some(mut cache) = lua.app_data_mut::<Factories>() {
-        cache.requires.insert(folder.clone(), f.clone());
-    }
+    factories(lua)?.requires.insert(folder.clone(), f.clone());
     Ok(f)
 }
 

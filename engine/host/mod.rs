@@ -1,31 +1,119 @@
-//! Capabilities handed to Luau: each module builds one read-only table.
+//! Capabilities handed to Luau: each module builds one read-only table, and
+//! [`linker`] hands them, with the prelude that builds `tools` over them, to the sandbox.
 //!
-//! Capabilities are given to the prelude only (through its private environment);
-//! scripts reach them through the `tools` surface the prelude builds.
+//! Capabilities are given to the prelude only (through its private environment), except
+//! `vfs`, which scripts also get as a global; scripts reach the rest through the `tools`
+//! surface the prelude builds. Host functions reach the run through
+//! [`state::with_state`].
 
-pub mod asset;
-pub mod author;
-pub mod bind;
-pub mod install;
-pub mod instance;
-pub mod render;
-pub mod search;
-pub mod upstream;
-pub mod vfs;
+pub(crate) mod asset;
+pub(crate) mod author;
+pub(crate) mod bind;
+pub(crate) mod cache;
+mod declarations;
+pub(crate) mod install;
+pub(crate) mod instance;
+pub(crate) mod render;
+pub(crate) mod search;
+pub(crate) mod state;
+pub(crate) mod upstream;
+pub(crate) mod vfs;
 
-use mlua::{Lua, Table};
+use crate::sandbox::{Linker, PreludeModule};
 
-/// Builds the table of capabilities the prelude sees as globals.
-pub fn capabilities(lua: &Lua) -> mlua::Result<Table> {
-    let caps = lua.create_table()?;
-    caps.raw_set("asset", asset::module(lua)?)?;
-    caps.raw_set("author", author::module(lua)?)?;
-    caps.raw_set("vfs", vfs::module(lua)?)?;
-    caps.raw_set("bind", bind::module(lua)?)?;
-    caps.raw_set("render", render::module(lua)?)?;
-    caps.raw_set("search", search::module(lua)?)?;
-    caps.raw_set("install", install::module(lua)?)?;
-    caps.raw_set("upstream", upstream::module(lua)?)?;
-    caps.set_readonly(true);
-    Ok(caps)
+pub use declarations::definitions;
+pub use state::State;
+
+/// The prelude modules, as `build.rs` compiled them, in the order they run.
+const PRELUDE: [PreludeModule; 1] = [PreludeModule {
+    name: "tools",
+    global: Some("tools"),
+    bytecode: include_bytes!(concat!(env!("OUT_DIR"), "/luau/tools.luauc")),
+}];
+
+/// The globals, capabilities and prelude of a VM that runs scripts over a registry.
+pub(crate) fn linker() -> Linker {
+    let linker = Linker::new()
+        // `vfs` is the one capability scripts get directly: files of the world only.
+        .global("vfs", vfs::module)
+        .capability("run", cache::module)
+        .capability("asset", asset::module)
+        .capability("author", author::module)
+        .capability("vfs", vfs::module)
+        .capability("bind", bind::module)
+        .capability("render", render::module)
+        .capability("search", search::module)
+        .capability("install", install::module)
+        .capability("upstream", upstream::module);
+    PRELUDE.into_iter().fold(linker, Linker::prelude)
+}
+
+/// The prelude's Luau source, by module name (for the test that the embedded bytecode is
+/// what compiling it now gives).
+#[cfg(test)]
+const PRELUDE_SOURCE: [(&str, &str); 1] = [("tools", include_str!("../../prelude/tools.luau"))];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The declarations written beside the module that builds the capability `name`.
+    fn declarations_of(name: &str) -> &'static str {
+        match name {
+            "vfs" => vfs::DECLARATIONS,
+            "asset" => asset::DECLARATIONS,
+            "author" => author::DECLARATIONS,
+            "bind" => bind::DECLARATIONS,
+            "render" => render::DECLARATIONS,
+            "search" => search::DECLARATIONS,
+            "install" => install::DECLARATIONS,
+            "upstream" => upstream::DECLARATIONS,
+            "run" => cache::DECLARATIONS,
+            other => panic!("capability {other} has no declarations beside its module"),
+        }
+    }
+
+    /// The members a declaration file gives its table (one tab in, `name:`).
+    fn declared_members(text: &str) -> std::collections::BTreeSet<String> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix('\t'))
+            .filter(|l| !l.starts_with(['\t', '-']))
+            .filter_map(|l| l.split_once(':').map(|(name, _)| name.trim().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_capability_declares_exactly_the_members_it_builds() {
+        let linker = linker();
+        for (name, build) in linker.globals.iter().chain(&linker.capabilities) {
+            // The run cache's fields are set when a run begins, not when it is built.
+            if *name == "run" {
+                assert!(declared_members(declarations_of(name)).contains("fns"));
+                continue;
+            }
+            let lua = mlua::Lua::new();
+            let table = build(&lua).unwrap();
+            let built: std::collections::BTreeSet<String> = table
+                .pairs::<String, mlua::Value>()
+                .map(|pair| pair.unwrap().0)
+                .collect();
+            assert_eq!(
+                built,
+                declared_members(declarations_of(name)),
+                "the {name} capability and its .d.luau disagree"
+            );
+        }
+    }
+
+    #[test]
+    fn the_embedded_prelude_is_the_prelude_compiled_now() {
+        for (module, (name, source)) in PRELUDE.iter().zip(PRELUDE_SOURCE) {
+            assert_eq!(module.name, name);
+            let now = crate::assets::compiler().compile(source).unwrap();
+            assert!(
+                module.bytecode == now.as_slice(),
+                "prelude/{name}.luau: the bytecode build.rs embedded differs from compiling it with this Luau and setting"
+            );
+        }
+    }
 }

@@ -4,14 +4,18 @@
 //! without a reload. It runs like a tool: its own environment, `require` resolving
 //! the toolbox's modules, the run's limits.
 
+/// The Luau declarations of this capability (`render.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("render.d.luau");
+
 use mlua::chunk::ChunkMode;
 use mlua::{Lua, Table, Value};
 
 use crate::assets::compile;
-use crate::runtime::{with_state, HostError};
+use crate::sandbox::HostError;
 
 use super::asset::{missing_tool, missing_toolbox};
 use super::instance::module_env;
+use super::state::with_state;
 
 /// Builds the read-only `render` table: `load(identity)` gives the render function or nil.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {

@@ -3,15 +3,16 @@
 //! The arguments are checked by [`SearchRequest::check`], the check the command line and
 //! MCP `search_tools` use too.
 
-use std::sync::Arc;
+/// The Luau declarations of this capability (`search.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("search.d.luau");
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
-use crate::registry::Registry;
-use crate::runtime::{with_state, HostError};
+use crate::sandbox::HostError;
 use crate::search::{Given, SearchError, SearchRequest};
 
 use super::asset::missing_toolbox;
+use super::state::{registry, with_state};
 
 /// More option entries than this are not read: the first unknown one is reported anyway.
 const MAX_OPTIONS: usize = 16;
@@ -22,13 +23,6 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set("query", lua.create_function(query)?)?;
     t.set_readonly(true);
     Ok(t)
-}
-
-/// The registry of the runtime this VM belongs to.
-pub fn registry(lua: &Lua) -> mlua::Result<Arc<Registry>> {
-    lua.app_data_ref::<Arc<Registry>>()
-        .map(|r| r.clone())
-        .ok_or_else(|| HostError::new("search needs a runtime bound to a registry").into_lua())
 }
 
 fn query(lua: &Lua, (query, opts): (Value, Option<Table>)) -> mlua::Result<Value> {

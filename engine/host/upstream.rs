@@ -5,6 +5,9 @@
 //! (the request is cancelled past it). Arguments go out as JSON (bounded like a returned
 //! value); results count against the run's output cap.
 
+/// The Luau declarations of this capability (`upstream.d.luau`), for `codemode types`.
+pub(crate) const DECLARATIONS: &str = include_str!("upstream.d.luau");
+
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -12,13 +15,13 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
-use crate::runtime::{
-    check_deadline, deadline_remaining, stop_asked, to_json, with_state, HostError,
+use crate::sandbox::{
+    check_deadline, deadline_remaining, find_host_error, stop_asked, to_json, HostError,
 };
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
 use super::asset::to_lua;
-use super::search::registry;
+use super::state::{registry, with_state};
 
 /// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
 #[derive(Serialize)]
@@ -194,7 +197,7 @@ pub(crate) fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Re
 
 /// When the run's deadline passes.
 fn until(lua: &Lua) -> mlua::Result<Instant> {
-    let timeout = with_state(lua, |s| s.limits.timeout)?;
+    let timeout = with_state(lua, |s| s.run.limits.timeout)?;
     Ok(Instant::now() + deadline_remaining().unwrap_or(timeout))
 }
 
@@ -226,7 +229,7 @@ fn start(
         .into_lua());
     };
     let signature = found.signature();
-    let limits = with_state(lua, |s| s.limits.clone())?;
+    let limits = with_state(lua, |s| s.run.limits.clone())?;
     let arguments = match &args {
         Value::Nil => Map::new(),
         Value::Table(_) => {
@@ -279,7 +282,9 @@ fn finish(
         }
     };
     let bytes = serde_json::to_string(&result).map_or(0, |s| s.len());
-    let room = with_state(lua, |s| s.limits.max_output_bytes.saturating_sub(s.printed))?;
+    let room = with_state(lua, |s| {
+        s.run.limits.max_output_bytes.saturating_sub(s.run.printed)
+    })?;
     if bytes > room {
         return Err(HostError::hinted(
             format!("tools.{server}.{tool} answered {bytes} bytes, more than the output cap leaves ({room})"),
@@ -332,8 +337,7 @@ fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
         Ok(value) => Ok((id, true, value)),
         Err(e) => {
             check_deadline()?;
-            let message = crate::runtime::find_host_error(&e)
-                .map_or_else(|| e.to_string(), |h| h.message.clone());
+            let message = find_host_error(&e).map_or_else(|| e.to_string(), |h| h.message.clone());
             Ok((id, false, Value::String(lua.create_string(message)?)))
         }
     }

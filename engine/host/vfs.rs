@@ -7,35 +7,25 @@
 //! and for the running script, so a script sees its own edits.
 
 /// The Luau declarations of this capability, for `codemode types`.
-pub const DECLARATIONS: &str = include_str!("vfs.d.luau");
+pub(crate) const DECLARATIONS: &str = include_str!("vfs.d.luau");
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
-use crate::registry::Registry;
-use crate::runtime::{reset_run_caches, with_state, HostError};
+use crate::sandbox::{HostError, Limits};
 use crate::vfs::VfsError;
 
-/// The registry of the running script; errors outside a run.
-pub fn registry(lua: &Lua) -> mlua::Result<Arc<Registry>> {
-    with_state(lua, |s| s.registry.clone())?.ok_or_else(|| {
-        HostError::new("no world is bound to this run; file access needs one").into_lua()
-    })
-}
+use super::cache;
+use super::state::{registry, with_state};
 
 /// Reads the change at `path` into the registry and the run's snapshot.
-pub fn refresh(lua: &Lua, path: PathBuf) -> mlua::Result<()> {
-    let index = with_state(lua, |s| {
-        s.refresh(&[path]);
-        s.index.clone()
-    })?;
-    reset_run_caches(lua, &index)
+pub(crate) fn refresh(lua: &Lua, path: PathBuf) -> mlua::Result<()> {
+    cache::changed(lua, &[path])
 }
 
 /// A path argument: a string, or a clear error naming the call.
-pub fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
+pub(crate) fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
     match value {
         Value::String(s) => Ok(s.to_str()?.to_string()),
         Value::Nil if call == "vfs.list" => Ok(String::new()),
@@ -50,16 +40,14 @@ pub fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
 /// Counts a write against the run's budget ([`Limits::max_write_bytes`]); refuses it when
 /// the budget is spent.
 ///
-/// [`Limits::max_write_bytes`]: crate::runtime::Limits::max_write_bytes
-pub fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+/// [`Limits::max_write_bytes`]: crate::sandbox::Limits::max_write_bytes
+pub(crate) fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     let (spent, budget) = with_state(lua, |s| {
-        s.written = s
-            .written
-            .saturating_add(bytes.max(crate::runtime::Limits::MIN_WRITE_COST));
-        (s.written, s.limits.max_write_bytes)
+        s.written = s.written.saturating_add(bytes.max(Limits::MIN_WRITE_COST));
+        (s.written, s.run.limits.max_write_bytes)
     })?;
     if spent > budget {
-        let files = budget / crate::runtime::Limits::MIN_WRITE_COST;
+        let files = budget / Limits::MIN_WRITE_COST;
         return Err(HostError::hinted(
             format!("this run has written its limit of {} MiB through vfs.write", budget >> 20),
             format!("write less per run (each write counts at least 64 KiB, so at most {files} files), or split the work over several runs"),
@@ -70,7 +58,7 @@ pub fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
 }
 
 /// A [`VfsError`] as a Luau error.
-pub fn vfs_error(e: VfsError) -> mlua::Error {
+pub(crate) fn vfs_error(e: VfsError) -> mlua::Error {
     HostError::new(e.to_string()).into_lua()
 }
 

@@ -3,7 +3,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The current UTC date.
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -12,7 +12,7 @@ pub fn today() -> String {
 }
 
 /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-pub fn civil_date(days: i64) -> String {
+pub(crate) fn civil_date(days: i64) -> String {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -26,7 +26,7 @@ pub fn civil_date(days: i64) -> String {
 }
 
 /// True for `YYYY-MM-DD`, optionally followed by an ISO 8601 time (`T...`).
-pub fn is_iso_date(text: &str) -> bool {
+pub(crate) fn is_iso_date(text: &str) -> bool {
     let date = text.split('T').next().unwrap_or("");
     let parts: Vec<&str> = date.split('-').collect();
     let [y, m, d] = parts.as_slice() else {

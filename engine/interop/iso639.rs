@@ -1,7 +1,7 @@
 //! ISO 639-1 language codes, for the `languages` field of tools.json.
 
 /// Every two-letter ISO 639-1 code, sorted.
-pub const ISO_639_1: [&str; 183] = [
+pub(crate) const ISO_639_1: [&str; 183] = [
     "aa", "ab", "ae", "af", "ak", "am", "an", "ar", "as", "av", "ay", "az", "ba", "be", "bg", "bi",
     "bm", "bn", "bo", "br", "bs", "ca", "ce", "ch", "co", "cr", "cs", "cu", "cv", "cy", "da", "de",
     "dv", "dz", "ee", "el", "en", "eo", "es", "et", "eu", "fa", "ff", "fi", "fj", "fo", "fr", "fy",
@@ -17,6 +17,6 @@ pub const ISO_639_1: [&str; 183] = [
 ];
 
 /// True when `code` is an ISO 639-1 code (lowercase, two letters).
-pub fn is_language(code: &str) -> bool {
+pub(crate) fn is_language(code: &str) -> bool {
     ISO_639_1.binary_search(&code).is_ok()
 }

@@ -1,7 +1,7 @@
 //! tools.json interop: export the world as a tools.json registry, and check one.
 //!
 //! The format (from the registry document the project follows) names each tool in
-//! lowercase-hyphen form; [`name::kebab`] maps a Luau identity (`text.wordCount`) to it
+//! lowercase-hyphen form; `name::kebab` maps a Luau identity (`text.wordCount`) to it
 //! (`text-word-count`). `location` points at the tool's `init.luau`, relative to the
 //! directory holding the tools.json file.
 

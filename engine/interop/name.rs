@@ -3,12 +3,12 @@
 //! Tool identities are Luau identifiers (`text.wordCount`); tools.json wants
 //! `text-word-count`. Each part is split at camelCase humps, underscores and dots, then
 //! lowercased and joined with `-`. The mapping is not one-to-one (`word_count` and
-//! `wordCount` meet), so every writer checks for collisions with [`collisions`].
+//! `wordCount` meet), so every writer checks for collisions with `collisions`.
 
 use std::collections::BTreeMap;
 
 /// `text.wordCount` -> `text-word-count`; `parseHTMLDoc` -> `parse-html-doc`.
-pub fn kebab(identity: &str) -> String {
+pub(crate) fn kebab(identity: &str) -> String {
     let chars: Vec<char> = identity.chars().collect();
     let mut out = String::new();
     for (i, &c) in chars.iter().enumerate() {
@@ -38,7 +38,7 @@ fn push_hyphen(out: &mut String) {
 }
 
 /// True when `name` is lowercase and hyphen-separated (`^[a-z0-9]+(-[a-z0-9]+)*$`).
-pub fn is_kebab(name: &str) -> bool {
+pub(crate) fn is_kebab(name: &str) -> bool {
     !name.is_empty()
         && name.split('-').all(|part| {
             !part.is_empty()
@@ -49,7 +49,9 @@ pub fn is_kebab(name: &str) -> bool {
 }
 
 /// Groups of identities that map to the same hyphen name (only groups of two or more).
-pub fn collisions<'a>(identities: impl IntoIterator<Item = &'a str>) -> Vec<(String, Vec<String>)> {
+pub(crate) fn collisions<'a>(
+    identities: impl IntoIterator<Item = &'a str>,
+) -> Vec<(String, Vec<String>)> {
     let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for id in identities {
         by_name.entry(kebab(id)).or_default().push(id.to_string());

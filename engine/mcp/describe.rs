@@ -3,11 +3,12 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::runtime::Limits;
+use crate::sandbox::Limits;
 use crate::search::MAX_LIMIT;
 
 /// Server instructions, sent at initialize / discover.
-pub const INSTRUCTIONS: &str = "Code mode: instead of one tool call per step, write a short Luau \
+pub(crate) const INSTRUCTIONS: &str =
+    "Code mode: instead of one tool call per step, write a short Luau \
 script and run it with tool_exec; inside it call tools as tools.<box>.<name>(...), loop, filter \
 and return only what you need. Find tools with search_tools, or in a script with \
 tools.toolboxes() -> tools.list(3, \"box\") -> tools.get(\"box.name\").";
@@ -44,7 +45,7 @@ An empty query lists the catalogue (or one toolbox). \
 Options: toolbox (only that one), limit (1 to 100, default 10), mode (\"keyword\" or \"semantic\").";
 
 /// `inputSchema` of `tool_exec`.
-pub fn tool_exec_schema() -> Map<String, Value> {
+pub(crate) fn tool_exec_schema() -> Map<String, Value> {
     object(json!({
         "type": "object",
         "properties": {
@@ -58,7 +59,7 @@ pub fn tool_exec_schema() -> Map<String, Value> {
 }
 
 /// `outputSchema` of `tool_exec`: the envelope, loosely (fields may be added later).
-pub fn envelope_schema() -> Map<String, Value> {
+pub(crate) fn envelope_schema() -> Map<String, Value> {
     object(json!({
         "type": "object",
         "properties": {
@@ -74,7 +75,7 @@ pub fn envelope_schema() -> Map<String, Value> {
 }
 
 /// `inputSchema` of `search_tools`.
-pub fn search_tools_schema() -> Map<String, Value> {
+pub(crate) fn search_tools_schema() -> Map<String, Value> {
     object(json!({
         "type": "object",
         "properties": {

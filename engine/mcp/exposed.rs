@@ -20,7 +20,7 @@ pub fn mcp_name(toolbox: &str, name: &str) -> String {
 
 /// The exposed tools of a snapshot and of the `upstream` servers' cached catalogues, as
 /// `tools/list` shows them, by MCP name.
-pub fn exposed_tools(index: &AssetIndex, upstream: &[ServerView]) -> BTreeMap<String, Tool> {
+pub(crate) fn exposed_tools(index: &AssetIndex, upstream: &[ServerView]) -> BTreeMap<String, Tool> {
     let entries = exposed_entries(index);
     let mut tools: BTreeMap<String, Tool> = entries
         .iter()
@@ -50,7 +50,7 @@ pub fn exposed_tools(index: &AssetIndex, upstream: &[ServerView]) -> BTreeMap<St
 /// The exposed tools of upstream servers by MCP name (`<server>__<tool>`), with their
 /// server's toolbox name; a name that is too long or already `taken` by a folder tool is
 /// left out (logged).
-pub fn exposed_upstream<'a>(
+pub(crate) fn exposed_upstream<'a>(
     upstream: &'a [ServerView],
     taken: &BTreeMap<String, Arc<ToolEntry>>,
 ) -> BTreeMap<String, (&'a str, &'a UpstreamTool)> {
@@ -75,7 +75,7 @@ pub fn exposed_upstream<'a>(
 /// The registry entries of the exposed tools, by MCP name: what a call needs, without
 /// reading every tool's types into a schema. Unregistered tools are left out, and so is
 /// a tool whose MCP name is too long or taken (logged, so an author can rename it).
-pub fn exposed_entries(index: &AssetIndex) -> BTreeMap<String, Arc<ToolEntry>> {
+pub(crate) fn exposed_entries(index: &AssetIndex) -> BTreeMap<String, Arc<ToolEntry>> {
     let mut out = BTreeMap::new();
     for entry in index.tools.values() {
         if !entry.is_registered() {

@@ -8,7 +8,7 @@
 //!
 //! Transports: on stdio, [`stdio::StdioTransport`] (one message per line, and a JSON-RPC
 //! error for every frame that is not one); over HTTP, rmcp's streamable-HTTP service
-//! behind [`origin::refuse_foreign_origins`] (DNS-rebinding protection: `Host` and
+//! behind `origin::refuse_foreign_origins` (DNS-rebinding protection: `Host` and
 //! `Origin` must be loopback unless allowed).
 
 mod describe;

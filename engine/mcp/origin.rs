@@ -167,7 +167,7 @@ fn shorten(text: &str) -> String {
 
 /// Axum middleware: answers 403 to a request carrying an `Origin` the policy refuses
 /// (every `Origin` header it carries is checked); passes every other request on.
-pub async fn refuse_foreign_origins(
+pub(crate) async fn refuse_foreign_origins(
     State(policy): State<Arc<OriginPolicy>>,
     request: Request,
     next: Next,

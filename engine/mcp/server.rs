@@ -19,8 +19,9 @@ use super::describe;
 use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, json_type, mcp_name};
 use crate::registry::Registry;
 use crate::runtime::{
-    refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, StopCheck, Surface,
+    refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, Surface,
 };
+use crate::sandbox::StopCheck;
 use crate::search::{Given, SearchRequest};
 
 /// Name of the code-mode tool.
@@ -344,8 +345,8 @@ impl ServerHandler for CodemodeServer {
 
 /// The setting that raises the limit a run hit: the server's operator sets it, not the
 /// client, so the hint says whose it is.
-fn serve_flag(cause: crate::runtime::StopCause) -> Option<String> {
-    use crate::runtime::StopCause as S;
+fn serve_flag(cause: crate::sandbox::StopCause) -> Option<String> {
+    use crate::sandbox::StopCause as S;
     let flag = match cause {
         S::Deadline => "--timeout-ms",
         S::Memory => "--memory-mb",

@@ -17,7 +17,7 @@ const POLL: Duration = Duration::from_millis(300);
 
 /// Starts the poller on the current tokio runtime; the receiver's value is a generation
 /// number bumped on every change of the exposed tool set.
-pub fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
+pub(crate) fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
     let (sender, receiver) = watch::channel(0u64);
     tokio::spawn(async move {
         let mut seen = registry.snapshot();

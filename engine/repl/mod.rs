@@ -10,7 +10,7 @@ mod entry;
 mod history;
 mod pretty;
 
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, IsTerminal, Write};
 
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
@@ -18,6 +18,7 @@ use rustyline::{Config, Editor};
 use serde_json::Value as Json;
 
 use crate::runtime::{Envelope, Output, Runtime, Session};
+use crate::sandbox::StopCause;
 
 pub use complete::ReplHelper;
 pub use entry::{persist_locals, prepare, Prepared};
@@ -25,7 +26,7 @@ pub use history::history_path;
 pub use pretty::pretty;
 
 /// What the REPL prints for `:help`.
-pub const HELP: &str = "\
+pub(crate) const HELP: &str = "\
 Type Luau; an expression prints its value (`1 + 1`, `tools.list(2)`). A line that ends
 inside a block or a table continues on the next line. Top-level `local`s persist between
 entries. Results of the form { stdout, value } print their stdout; add `.value` for data.
@@ -85,14 +86,14 @@ impl Repl {
     /// Reads entries from `input` line by line, without prompts or history.
     pub fn scripted(&mut self, input: impl BufRead) -> std::io::Result<()> {
         for line in input.lines() {
-            if self.line(&line?) == Flow::Quit {
+            if self.line(&line?)? == Flow::Quit {
                 return Ok(());
             }
         }
         if !self.buffer.trim().is_empty() {
             // The input ended inside an entry: run it so its syntax error shows.
             let source = std::mem::take(&mut self.buffer);
-            self.eval(&source);
+            self.eval(&source)?;
         }
         Ok(())
     }
@@ -111,7 +112,10 @@ impl Repl {
             }
             let _ = editor.load_history(path);
         }
-        println!("codemode repl: Luau with tools.*; :help for help, Ctrl-D to leave");
+        writeln!(
+            std::io::stdout(),
+            "codemode repl: Luau with tools.*; :help for help, Ctrl-D to leave"
+        )?;
         loop {
             let prompt = if self.buffer.is_empty() { "> " } else { ">> " };
             match editor.readline(prompt) {
@@ -121,7 +125,7 @@ impl Repl {
                     } else {
                         format!("{}\n{line}", self.buffer)
                     };
-                    let flow = self.line(&line);
+                    let flow = self.line(&line)?;
                     if flow != Flow::More && !entry.trim().is_empty() {
                         let _ = editor.add_history_entry(entry);
                         if let Some(path) = &history {
@@ -155,12 +159,12 @@ impl Repl {
         }
     }
 
-    /// Handles one line of input.
-    fn line(&mut self, line: &str) -> Flow {
+    /// Handles one line of input. Fails only when stdout is gone.
+    fn line(&mut self, line: &str) -> std::io::Result<Flow> {
         if self.buffer.is_empty() {
             let trimmed = line.trim();
             if trimmed.is_empty() {
-                return Flow::Done;
+                return Ok(Flow::Done);
             }
             if trimmed.starts_with(':') {
                 return self.command(trimmed);
@@ -169,52 +173,59 @@ impl Repl {
             self.buffer.push('\n');
         }
         self.buffer.push_str(line);
-        match prepare(&self.buffer) {
+        Ok(match prepare(&self.buffer) {
             Prepared::Incomplete => Flow::More,
             Prepared::Run(source) => {
                 self.buffer.clear();
-                self.eval(&source);
+                self.eval(&source)?;
                 Flow::Done
             }
-        }
+        })
     }
 
-    fn command(&mut self, command: &str) -> Flow {
+    fn command(&mut self, command: &str) -> std::io::Result<Flow> {
+        let mut stdout = std::io::stdout();
         match command {
-            ":help" | ":h" | ":?" => print!("{HELP}"),
+            ":help" | ":h" | ":?" => write!(stdout, "{HELP}")?,
             ":reload" | ":r" => {
                 self.runtime.registry().reload();
                 let index = self.runtime.registry().snapshot();
-                println!(
+                writeln!(
+                    stdout,
                     "reloaded: {} tools in {} toolboxes",
                     index.tools.len(),
                     index.toolbox_names().len()
-                );
+                )?;
             }
-            ":quit" | ":q" | ":exit" => return Flow::Quit,
+            ":quit" | ":q" | ":exit" => return Ok(Flow::Quit),
             other => eprintln!("unknown command {other}; :help lists the commands"),
         }
-        Flow::Done
+        Ok(Flow::Done)
     }
 
-    fn eval(&mut self, source: &str) {
+    fn eval(&mut self, source: &str) -> std::io::Result<()> {
         let envelope = self
             .runtime
             .exec_session(source, Output::Stream, &mut self.session);
+        // Only a closed stdout cancels an entry here: the session ends, as its reader did.
+        if envelope.error.as_ref().and_then(|e| e.limit) == Some(StopCause::Cancelled) {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
         if self.session.take_reset() {
             eprintln!(
                 "note: the VM was restarted after running out of memory; earlier locals are gone"
             );
         }
-        show(&envelope);
+        show(&envelope)?;
         if !envelope.ok {
             self.failures += 1;
         }
+        Ok(())
     }
 }
 
 /// Prints a value (pretty) to stdout, or an error (with its hint) to stderr.
-fn show(envelope: &Envelope) {
+fn show(envelope: &Envelope) -> std::io::Result<()> {
     if let Some(error) = &envelope.error {
         let kind = serde_json::to_value(error.kind)
             .ok()
@@ -232,13 +243,14 @@ fn show(envelope: &Envelope) {
     match &envelope.value {
         None | Some(Json::Null) => {}
         Some(value) => match printed_stdout(value) {
-            Some(text) => println!("{text}"),
-            None => println!("{}", pretty(value)),
+            Some(text) => writeln!(std::io::stdout(), "{text}")?,
+            None => writeln!(std::io::stdout(), "{}", pretty(value))?,
         },
     }
     for cut in &envelope.truncation {
         eprintln!("note: {}", cut.note);
     }
+    Ok(())
 }
 
 /// The `stdout` of a `{ stdout, value, total? }` result, which reads better than the table.

@@ -17,13 +17,14 @@ use std::path::PathBuf;
 use mlua::{Function, Lua, MultiValue, Table, Value};
 use serde_json::{Map, Value as Json};
 
-use super::{Envelope, HostError, Output, Runtime, StopCheck};
+use super::{Envelope, Output, Runtime};
 use crate::assets::AssetIndex;
 use crate::bind::{
     check_slots, collect_json, lua_args, lua_value, parse_command_line, Reason, Refusal, Style,
 };
 use crate::host::bind::schema;
 use crate::host::instance::load_tool;
+use crate::sandbox::{HostError, StopCheck};
 
 /// The arguments of a call, in one of the three forms callers have them.
 #[derive(Debug, Clone, PartialEq)]

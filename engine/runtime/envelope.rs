@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::stop::StopCause;
+use crate::sandbox::{cut, StopCause, MAX_HINT_BYTES, MAX_MESSAGE_BYTES};
 
 /// What went wrong, by cause.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -42,13 +42,8 @@ pub struct ScriptError {
     pub limit: Option<StopCause>,
 }
 
-/// The most bytes of an error's message that reach the envelope.
-pub const MAX_MESSAGE_BYTES: usize = 4096;
-/// The most bytes of an error's hint that reach the envelope.
-pub const MAX_HINT_BYTES: usize = 2048;
-
 impl ScriptError {
-    /// Cuts the message and hint to [`MAX_MESSAGE_BYTES`] and [`MAX_HINT_BYTES`]: a script
+    /// Cuts the message and hint to `MAX_MESSAGE_BYTES` and `MAX_HINT_BYTES`: a script
     /// can raise (or name a tool with) megabytes of text, and the envelope must stay
     /// within the output cap plus a small fixed margin whatever failed.
     pub fn bounded(mut self) -> ScriptError {
@@ -58,20 +53,6 @@ impl ScriptError {
         }
         self
     }
-}
-
-/// Cuts `text` to at most `max` bytes at a character boundary, saying how much was cut.
-pub fn cut(text: &mut String, max: usize) {
-    if text.len() <= max {
-        return;
-    }
-    let note = format!("… ({} bytes cut)", text.len() - max);
-    let mut at = max.saturating_sub(note.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    text.truncate(at);
-    text.push_str(&note);
 }
 
 /// Where output was cut, so a reader knows the data is partial.

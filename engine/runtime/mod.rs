@@ -1,20 +1,13 @@
-//! Running scripts: a sandboxed VM, per-run state and limits, and the result envelope.
-//! [`Runtime::call`] and [`Runtime::surface`] (in `call.rs`) run a tool or a `tools`
-//! function the same way, without source.
+//! Running scripts: the runtime composes the sandbox (`crate::sandbox`), the host's
+//! capabilities (`crate::host`) and a registry, runs one script at a time and builds the
+//! result envelope. This file holds the run loop ([`Runtime::exec`] and the private
+//! `exec_in` every run goes through); [`Runtime::call`] and [`Runtime::surface`] (in
+//! `call.rs`) run a tool or a `tools` function the same way, without source.
 
-mod bounded;
 mod call;
-mod compile;
-mod deadline;
 mod envelope;
-mod hosterror;
-mod json;
-mod limits;
 mod pool;
 mod report;
-mod state;
-mod stop;
-mod vm;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,21 +15,16 @@ use std::time::Instant;
 use mlua::{MultiValue, Value};
 
 pub use call::{Args, Call, Called, Rendered, Surface};
-pub use deadline::StopCheck;
-pub(crate) use deadline::{check as check_deadline, remaining as deadline_remaining, stop_asked};
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
-pub use hosterror::{find_host_error, HostError};
-pub use json::to_json;
-pub use limits::Limits;
 pub use pool::{refused, Pool, PoolError};
-pub use state::{with_state, RunState};
-pub use stop::StopCause;
-pub use vm::{reset_run_caches, Vm};
 
 use crate::assets::AssetIndex;
+use crate::host::{self, State};
 use crate::registry::Registry;
+use crate::sandbox::{
+    self, load_text, to_json, Cutoff, Finished, Limits, Run, StopCause, StopCheck, Vm,
+};
 use call::Body;
-use deadline::Cutoff;
 use report::{inside_tool_hint, script_error};
 
 /// How a run treats `print`.
@@ -86,9 +74,7 @@ impl Session {
 impl Runtime {
     /// A runtime over `registry` with `limits`.
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Result<Runtime, StartError> {
-        let vm = Vm::new()?;
-        // Host functions that act beyond the run's snapshot (search, install) reach the registry here.
-        vm.lua.set_app_data(registry.clone());
+        let vm = Vm::new(&host::linker())?;
         Ok(Runtime {
             vm,
             registry,
@@ -152,17 +138,23 @@ impl Runtime {
     ) -> Envelope {
         let started = Instant::now();
         let tools = index.clone();
-        if let Err(e) = self.vm.begin_run(&index) {
+        let state = State::new(index, self.registry.clone());
+        if let Err(e) = host::cache::begin(&self.vm.lua, &state) {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
             self.replace_vm();
+            if let Err(e) = host::cache::begin(&self.vm.lua, &state) {
+                tracing::error!("the replaced VM's run caches cannot be set up either: {e}");
+            }
         }
-        let mut state = RunState::new(index, &self.limits, output == Output::Stream);
-        state.registry = Some(self.registry.clone());
-        self.vm.lua.set_app_data(state);
-        let outcome = self.run(body, env, stop);
-        let cutoff = self.vm.disarm();
-        let state = self.vm.lua.remove_app_data::<RunState>();
-        let (stdout, recorded) = state.map(|s| (s.stdout, s.stop)).unwrap_or_default();
+        let run = Run::new(&self.limits, output == Output::Stream);
+        let outcome = match self.vm.begin(run, state) {
+            Ok(()) => self.run(body, env, stop),
+            Err(e) => Err(e),
+        };
+        let Finished { run, data, cutoff } = self.vm.finish::<State>();
+        // The host's state goes first: dropping it cancels the run's upstream calls.
+        drop(data);
+        let (stdout, recorded) = run.map(|r| (r.stdout, r.stop)).unwrap_or_default();
         let cause = match cutoff {
             Some(Cutoff::Deadline) => Some(StopCause::Deadline),
             Some(Cutoff::Stopped) => Some(StopCause::Cancelled),
@@ -241,11 +233,11 @@ impl Runtime {
             Some(env) => env,
             None => self.vm.script_env()?,
         };
-        with_state(lua, |s| s.env = Some(env.clone()))?;
+        sandbox::with_run(lua, |r| r.env = Some(env.clone()))?;
         // Compiling counts against the deadline: a compile bomb is a slow script.
         self.vm.arm(self.limits.timeout, stop);
         let values: MultiValue = match body {
-            Body::Source(source) => compile::load_text(
+            Body::Source(source) => load_text(
                 lua,
                 source.as_bytes(),
                 "script",
@@ -266,7 +258,7 @@ impl Runtime {
             }
         };
         // Printed text and the value share the cap, so the envelope stays within it.
-        let printed = with_state(lua, |s| s.printed)?;
+        let printed = sandbox::with_run(lua, |r| r.printed)?;
         Ok(to_json(
             &value,
             self.limits.max_output_bytes.saturating_sub(printed),
@@ -276,11 +268,8 @@ impl Runtime {
 
     fn replace_vm(&mut self) {
         self.generation += 1;
-        match Vm::new() {
-            Ok(vm) => {
-                vm.lua.set_app_data(self.registry.clone());
-                self.vm = vm
-            }
+        match Vm::new(&host::linker()) {
+            Ok(vm) => self.vm = vm,
             Err(e) => {
                 tracing::error!("could not replace the VM after a memory breach: {e}");
                 let _ = self.vm.lua.gc_collect();

@@ -16,9 +16,9 @@ use std::time::Duration;
 use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::deadline;
-use super::{Envelope, ErrorKind, Limits, Output, Runtime, ScriptError, StartError, StopCheck};
+use super::{Envelope, ErrorKind, Output, Runtime, ScriptError, StartError};
 use crate::registry::Registry;
+use crate::sandbox::{disarm_deadline, set_long_run_hook, Limits, StopCheck};
 
 /// Why a script was not run.
 #[derive(Debug, thiserror::Error)]
@@ -245,9 +245,9 @@ where
     match place {
         Place::Inline => lease.run(|runtime| work(runtime, stop)),
         Place::OnWorker => {
-            deadline::set_long_run_hook(Some((hand_off_worker, LONG_RUN, HAND_OFF_AGAIN)));
+            set_long_run_hook(Some((hand_off_worker, LONG_RUN, HAND_OFF_AGAIN)));
             let done = lease.run(|runtime| work(runtime, stop));
-            deadline::set_long_run_hook(None);
+            set_long_run_hook(None);
             done
         }
         Place::HandOff => tokio::task::block_in_place(|| lease.run(|runtime| work(runtime, stop))),
@@ -332,7 +332,7 @@ fn run_guarded<R>(
         Err(_) => {
             tracing::error!("a run panicked inside the engine; replacing its VM");
             // The panic skipped the run's own disarm: clear this thread's deadline state.
-            let _ = deadline::disarm();
+            let _ = disarm_deadline();
             if let Ok(fresh) = Runtime::new(runtime.registry().clone(), runtime.limits().clone()) {
                 *runtime = fresh;
             }

@@ -1,14 +1,12 @@
 //! Turning a failed run into the envelope's error: kind, message, line and hint.
 
 use super::envelope::{ErrorKind, ScriptError};
-use super::hosterror::find_host_error;
-use super::limits::Limits;
-use super::stop::StopCause;
 use crate::assets::AssetIndex;
+use crate::sandbox::{find_host_error, Limits, StopCause};
 
 /// For an error raised inside a tool (`text.slugify:7: ...`), the tool's signature: a
 /// wrong or missing argument is the usual cause, and the message alone does not say so.
-pub fn inside_tool_hint(message: &str, index: &AssetIndex) -> Option<String> {
+pub(crate) fn inside_tool_hint(message: &str, index: &AssetIndex) -> Option<String> {
     let identity = message.split(':').next()?.trim();
     let entry = index.tool(identity)?;
     let meta = entry.meta();
@@ -21,7 +19,7 @@ pub fn inside_tool_hint(message: &str, index: &AssetIndex) -> Option<String> {
 
 /// The envelope's error for a run that failed with `error` (none when only a limit
 /// stopped it) or that `cause` stopped.
-pub fn script_error(
+pub(crate) fn script_error(
     error: Option<&mlua::Error>,
     cause: Option<StopCause>,
     limits: &Limits,
@@ -121,7 +119,7 @@ fn clean(raw: &str) -> String {
 }
 
 /// The line of the script (chunk `script`) an error names, if any.
-pub fn script_line(raw: &str) -> Option<u32> {
+pub(crate) fn script_line(raw: &str) -> Option<u32> {
     raw.match_indices("script:").find_map(|(at, _)| {
         let before = raw[..at].chars().last();
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '/') {

@@ -264,7 +264,7 @@ impl AssetDoc {
 }
 
 /// What changed between two snapshots: docs to (re)index and keys to remove.
-pub struct Changes {
+pub(crate) struct Changes {
     /// New or changed docs.
     pub upserts: Vec<AssetDoc>,
     /// Keys no longer present.
@@ -282,7 +282,7 @@ fn origin_name(origin: Origin) -> &'static str {
 /// Diffs `new` and the `upstream` docs against the last indexed snapshot and docs.
 /// Tools whose `Arc` is the same as before are skipped without being read; others are
 /// compared by content.
-pub fn diff(
+pub(crate) fn diff(
     old: Option<&Arc<AssetIndex>>,
     docs: &BTreeMap<String, AssetDoc>,
     new: &AssetIndex,

@@ -73,7 +73,7 @@ impl Default for Tuning {
 }
 
 /// One keyword hit: the asset's key, its score and where it carries each query word.
-pub struct KeywordHit {
+pub(crate) struct KeywordHit {
     /// The asset key.
     pub key: String,
     /// BM25 score summed over the query's words.
@@ -84,7 +84,7 @@ pub struct KeywordHit {
 }
 
 /// The index, its writer and reader, and the analyzers the queries reuse.
-pub struct KeywordIndex {
+pub(crate) struct KeywordIndex {
     writer: IndexWriter<TantivyDocument>,
     reader: IndexReader,
     key: Field,
@@ -116,7 +116,7 @@ fn text(tokenizer: &str, record: IndexRecordOption) -> TextOptions {
 }
 
 /// Role fields, in rank order (also the tie-break order).
-pub const ROLES: [Role; 7] = [
+pub(crate) const ROLES: [Role; 7] = [
     Role::Name,
     Role::Tag,
     Role::Description,

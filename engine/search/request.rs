@@ -13,7 +13,7 @@ pub const MAX_LIMIT: usize = 100;
 /// Rows returned when no limit is given.
 pub const DEFAULT_LIMIT: usize = 10;
 /// The longest query taken, in bytes. Only the first
-/// [`MAX_QUERY_CHARS`](super::words::MAX_QUERY_CHARS) characters rank; this bound refuses
+/// `MAX_QUERY_CHARS` characters rank; this bound refuses
 /// a pasted document instead of quietly reading its first lines.
 pub const MAX_QUERY_BYTES: usize = 16 * 1024;
 

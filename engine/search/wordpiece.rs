@@ -12,7 +12,7 @@ use std::collections::HashMap;
 const MAX_WORD_CHARS: usize = 100;
 
 /// The vocabulary: token text to row.
-pub struct WordPiece {
+pub(crate) struct WordPiece {
     ids: HashMap<&'static str, u32>,
 }
 

@@ -1,13 +1,13 @@
 //! Splitting identifiers and queries into words, shared by the keyword and semantic sides.
 
 /// At most this many characters of a query are read; the rest is ignored (bounded work).
-pub const MAX_QUERY_CHARS: usize = 1_000;
+pub(crate) const MAX_QUERY_CHARS: usize = 1_000;
 
 /// Inserts a space at each camelCase boundary (`getWeather` -> `get Weather`,
 /// `HTTPServer` -> `HTTP Server`) and keeps the joined form too, so both
 /// `getweather` and `weather` find it. Snake case, dots and hyphens are split by the
 /// tokenizers themselves.
-pub fn expand_identifiers(text: &str) -> String {
+pub(crate) fn expand_identifiers(text: &str) -> String {
     let mut out = String::with_capacity(text.len() * 2);
     for word in text.split_inclusive(|c: char| !c.is_alphanumeric()) {
         out.push_str(word);
@@ -23,7 +23,7 @@ pub fn expand_identifiers(text: &str) -> String {
 }
 
 /// The camelCase parts of one alphanumeric word.
-pub fn split_camel(word: &str) -> Vec<&str> {
+pub(crate) fn split_camel(word: &str) -> Vec<&str> {
     let chars: Vec<(usize, char)> = word.char_indices().collect();
     let mut parts = Vec::new();
     let mut start = 0;
@@ -44,7 +44,7 @@ pub fn split_camel(word: &str) -> Vec<&str> {
 }
 
 /// A name or identity written as words: `text.slugify_all` -> `text slugify all`.
-pub fn name_words(name: &str) -> String {
+pub(crate) fn name_words(name: &str) -> String {
     let spaced: String = name
         .chars()
         .map(|c| if c.is_alphanumeric() { c } else { ' ' })
@@ -56,7 +56,7 @@ pub fn name_words(name: &str) -> String {
         .join(" ")
 }
 
-/// The query, cut to [`MAX_QUERY_CHARS`] on a character boundary.
+/// The query, cut to `MAX_QUERY_CHARS` on a character boundary.
 pub fn bounded(query: &str) -> &str {
     match query.char_indices().nth(MAX_QUERY_CHARS) {
         Some((at, _)) => &query[..at],
@@ -66,7 +66,7 @@ pub fn bounded(query: &str) -> &str {
 
 /// Words of the query that could be a tool name or identity: runs of identifier
 /// characters and dots, lower-cased, with trailing dots trimmed.
-pub fn candidate_names(query: &str) -> Vec<String> {
+pub(crate) fn candidate_names(query: &str) -> Vec<String> {
     let mut out: Vec<String> = query
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
         .map(|w| w.trim_matches('.').to_lowercase())
@@ -79,7 +79,7 @@ pub fn candidate_names(query: &str) -> Vec<String> {
 /// True when a query word can only be a name: it has a dot, an underscore, a digit or an
 /// inner capital (`text.slugify`, `send_email`, `wordCount`). Plain words such as
 /// `compose` are names only when they are the whole query.
-pub fn looks_like_identifier(word: &str) -> bool {
+pub(crate) fn looks_like_identifier(word: &str) -> bool {
     word.contains(['.', '_'])
         || word.chars().any(|c| c.is_ascii_digit())
         || word.chars().skip(1).any(char::is_uppercase)

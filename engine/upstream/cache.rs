@@ -21,7 +21,7 @@ use super::catalogue::Catalogue;
 use super::config::{ServerConfig, Transport};
 
 /// Where the cache lives, relative to the world.
-pub const CACHE_DIR: &str = ".codemode/cache/mcp";
+pub(crate) const CACHE_DIR: &str = ".codemode/cache/mcp";
 
 /// Format of the files; a file of another version is ignored (as if never fetched).
 const VERSION: u64 = 1;

@@ -141,7 +141,7 @@ pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
 }
 
 /// Reads one file into `configs`.
-pub fn read_file(file: &Path, configs: &mut Configs) {
+pub(crate) fn read_file(file: &Path, configs: &mut Configs) {
     let problem = |message: String| ConfigProblem {
         file: file.to_path_buf(),
         server: None,

@@ -10,7 +10,7 @@ use crate::assets::names::{KEYWORDS, MAX_NAME_LEN};
 
 /// True if `name` is usable as is: `^[A-Za-z_][A-Za-z0-9_]*$`, at most 64 bytes, not a
 /// Luau keyword.
-pub fn is_identifier(name: &str) -> bool {
+pub(crate) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
@@ -24,7 +24,7 @@ pub fn is_identifier(name: &str) -> bool {
 /// (`my-server` → `my_server`, `files.read` → `files_read`), a leading digit gets a `_`
 /// before it, a keyword gets one after it (`end` → `end_`). A name still too long keeps
 /// its first 55 characters and a hash of the whole, so two long names stay apart.
-pub fn luau_name(name: &str) -> String {
+pub(crate) fn luau_name(name: &str) -> String {
     if is_identifier(name) {
         return name.to_string();
     }

@@ -5,8 +5,8 @@
 //! enums unions of string literals, `["string", "null"]` `string?`, unions (`anyOf`,
 //! `oneOf`, type lists) `A | B`, local `$ref`s (`#/$defs/X`, `#/definitions/X`) the type
 //! they point at. Anything else is `any`. Schemas come from servers nobody here wrote,
-//! so reading is bounded: nesting past [`MAX_DEPTH`], more than [`MAX_MEMBERS`]
-//! properties or alternatives, or a type text past [`MAX_TYPE_BYTES`] becomes `any`.
+//! so reading is bounded: nesting past [`MAX_DEPTH`], more than `MAX_MEMBERS`
+//! properties or alternatives, or a type text past `MAX_TYPE_BYTES` becomes `any`.
 
 use serde_json::Value;
 
@@ -15,9 +15,9 @@ use super::names::is_identifier;
 /// Deepest nesting read (objects, arrays, unions and `$ref`s all count).
 pub const MAX_DEPTH: usize = 8;
 /// Most properties of one object, or alternatives of one union, spelled out.
-pub const MAX_MEMBERS: usize = 64;
+pub(crate) const MAX_MEMBERS: usize = 64;
 /// Longest type text for one argument or result.
-pub const MAX_TYPE_BYTES: usize = 4 * 1024;
+pub(crate) const MAX_TYPE_BYTES: usize = 4 * 1024;
 
 /// One argument of an upstream tool: a property of its input schema.
 #[derive(Debug, Clone, PartialEq, Eq)]

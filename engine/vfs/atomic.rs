@@ -3,7 +3,7 @@
 //! temporary entry, which the asset index never reads (it skips names starting with `.`).
 //!
 //! Everything here acts through a handle on the folder that holds the target (see
-//! [`super::walk`]): the temporary entry is created in that folder and renamed within it,
+//! `super::walk`): the temporary entry is created in that folder and renamed within it,
 //! so what is published lands in the folder that was checked, even if its path is swapped
 //! for a symlink meanwhile.
 
@@ -14,10 +14,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::dir::{Dir, Kind};
 
 /// Prefix of every temporary entry the engine creates.
-pub const TEMP_PREFIX: &str = ".codemode-tmp-";
+pub(crate) const TEMP_PREFIX: &str = ".codemode-tmp-";
 
 /// A hidden name beside `name`, unique in this process and across processes (pid).
-pub fn temp_name(name: &str) -> String {
+pub(crate) fn temp_name(name: &str) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     format!("{TEMP_PREFIX}{}-{n}-{name}", std::process::id())

@@ -30,10 +30,10 @@ pub use path::{check_entry_name, components, refuse_hidden, MAX_COMPONENTS, MAX_
 use walk::{At, Last, Outcome, Walker};
 
 /// Largest file `read` returns and `write` accepts.
-pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Most entries `list` returns, and most entries `remove` deletes in one call.
-pub const MAX_ENTRIES: usize = 10_000;
+pub(crate) const MAX_ENTRIES: usize = 10_000;
 
 /// One row of [`Vfs::list`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -98,7 +98,7 @@ impl Vfs {
         Ok(walker.path_of(&real))
     }
 
-    /// The text of a file (at most [`MAX_FILE_BYTES`]).
+    /// The text of a file (at most `MAX_FILE_BYTES`).
     pub fn read(&self, rel: &str) -> Result<Vec<u8>, VfsError> {
         let names = checked_names(rel)?;
         let mut walker = Walker::new(&self.world, rel, None);
@@ -231,7 +231,7 @@ impl Vfs {
         Ok(out)
     }
 
-    /// Removes a file, or a folder with everything in it (at most [`MAX_ENTRIES`] entries).
+    /// Removes a file, or a folder with everything in it (at most `MAX_ENTRIES` entries).
     /// A symlink is removed itself, never what it points to. Returns the path on disk.
     pub fn remove(&self, rel: &str) -> Result<PathBuf, VfsError> {
         let names = checked_names(rel)?;
@@ -361,7 +361,7 @@ fn checked_names(rel: &str) -> Result<Vec<&OsStr>, VfsError> {
     Ok(components(rel)?.into_iter().map(OsStr::new).collect())
 }
 
-/// Counts the entries below a folder about to be removed (at most [`MAX_ENTRIES`]) and
+/// Counts the entries below a folder about to be removed (at most `MAX_ENTRIES`) and
 /// refuses one that is hidden: a folder that holds hidden entries (a nested `.git`, an
 /// `.env`) is not the script's to delete, any more than those entries are. `inside` is the
 /// folder's real path below the world. Symlinks are not followed.

@@ -63,7 +63,7 @@ pub fn refuse_hidden(path: &str) -> Result<(), VfsError> {
 
 /// True for the hidden files the engine itself reads: `<x>.tool/.metadata`,
 /// `<x>.toolbox/.metadata` and the world's `.luaurc`.
-pub fn engine_file(path: &str) -> bool {
+pub(crate) fn engine_file(path: &str) -> bool {
     let names: Vec<&str> = path
         .split('/')
         .filter(|n| !n.is_empty() && *n != ".")
@@ -91,7 +91,7 @@ pub fn check_entry_name(name: &str) -> Result<(), VfsError> {
 }
 
 /// The path cut to a length fit for a message.
-pub fn shorten(path: &str) -> String {
+pub(crate) fn shorten(path: &str) -> String {
     let clean: String = path
         .chars()
         .map(|c| if c.is_control() { '?' } else { c })

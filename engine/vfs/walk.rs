@@ -22,7 +22,7 @@ use super::error::VfsError;
 use super::path::{refuse_hidden, shorten};
 
 /// Most symlinks followed while resolving one path.
-pub const MAX_LINKS: usize = 40;
+pub(crate) const MAX_LINKS: usize = 40;
 
 /// How often one name is looked at again when it changes between two system calls.
 const MAX_RETRIES: usize = 16;

@@ -1,6 +1,9 @@
-//! Helpers shared by the integration tests: temp worlds and running the binary.
+//! Helpers shared by the integration tests: temp worlds, the fixture world, and running
+//! the binary (every test spawns `codemode` through [`command`]).
 
 #![allow(dead_code)]
+
+pub mod fixture;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,13 +44,17 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_codemode"))
 }
 
-/// Runs `codemode ARGS` in `world` with `stdin`.
-pub fn codemode(world: &Path, args: &[&str], stdin: &str) -> Output {
-    // Global flags first: after `call <box>.<tool>` every word belongs to the tool.
-    let mut child = Command::new(bin())
-        .arg("--world")
-        .arg(world)
-        .args(args)
+/// The `codemode` binary as a command, with no world from the environment: every test
+/// spawns it through here.
+pub fn command() -> Command {
+    let mut command = Command::new(bin());
+    command.env_remove("CODEMODE_WORLD");
+    command
+}
+
+/// Runs `command` with `stdin` as its input, capturing stdout and stderr.
+pub fn output(command: &mut Command, stdin: &str) -> Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -55,6 +62,28 @@ pub fn codemode(world: &Path, args: &[&str], stdin: &str) -> Output {
         .expect("spawn codemode");
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).ok();
     child.wait_with_output().expect("wait codemode")
+}
+
+/// Runs `codemode ARGS` in `world` with `stdin`.
+pub fn codemode(world: &Path, args: &[&str], stdin: &str) -> Output {
+    // Global flags first: after `call <box>.<tool>` every word belongs to the tool.
+    output(command().arg("--world").arg(world).args(args), stdin)
+}
+
+/// Output bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The one JSON envelope `codemode exec` printed.
+pub fn envelope(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not an envelope ({e}): {}\n{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        )
+    })
 }
 
 /// Runs `codemode exec` on `script` and parses its single line of JSON.
@@ -71,4 +100,33 @@ pub fn exec(world: &Path, extra: &[&str], script: &str) -> (serde_json::Value, i
     let json =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{stdout}"));
     (json, out.status.code().unwrap_or(-1))
+}
+
+/// Runs `codemode ARGS` in `world` with `stdin`, its stdout a pipe whose reader closed
+/// before the process started (as `codemode list | head -1` once `head` has its line);
+/// returns the exit status, what it wrote to stderr, and how long it took.
+pub fn codemode_closed_stdout(
+    world: &Path,
+    args: &[&str],
+    stdin: &str,
+) -> (std::process::ExitStatus, String, std::time::Duration) {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let started = std::time::Instant::now();
+    let mut child = command()
+        .arg("--world")
+        .arg(world)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn codemode");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).ok();
+    let out = child.wait_with_output().expect("wait codemode");
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        started.elapsed(),
+    )
 }

@@ -29,7 +29,7 @@ pub type StopCheck = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// Why a run was cut off by the interrupt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cutoff {
+pub(crate) enum Cutoff {
     /// The deadline passed.
     Deadline,
     /// The run's [`StopCheck`] said stop.
@@ -175,7 +175,7 @@ unsafe fn has_location(state: *mut ffi::lua_State) -> bool {
 
 /// `f`, looking at the run's deadline each time it is entered. A C function, so the fence
 /// costs a few tens of nanoseconds, not a Rust callback.
-pub fn fence(lua: &Lua, f: mlua::Function) -> mlua::Result<mlua::Function> {
+pub(crate) fn fence(lua: &Lua, f: mlua::Function) -> mlua::Result<mlua::Function> {
     // SAFETY: `f` is the one value on the stack; the closure takes it as its upvalue and
     // leaves itself in its place, which is what is returned.
     unsafe {
@@ -202,7 +202,7 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
 
 /// Calls `hook` once the next run on this thread has gone on for `after`, then every
 /// `every` while it goes on (`None` clears it). Set before [`arm`], cleared after [`disarm`].
-pub fn set_long_run_hook(hook: Option<(fn(), Duration, Duration)>) {
+pub(crate) fn set_long_run_hook(hook: Option<(fn(), Duration, Duration)>) {
     match hook {
         Some((hook, after, every)) => {
             LONG_RUN.set(Some((hook, every.as_nanos() as u64)));
@@ -216,7 +216,7 @@ pub fn set_long_run_hook(hook: Option<(fn(), Duration, Duration)>) {
 }
 
 /// Starts the deadline (and the stop check, if any) of a run on this thread.
-pub fn arm(timeout: Duration, stop: Option<StopCheck>) {
+pub(crate) fn arm(timeout: Duration, stop: Option<StopCheck>) {
     EXPIRED.set(false);
     STOPPED.set(false);
     TICKS.set(0);
@@ -225,7 +225,7 @@ pub fn arm(timeout: Duration, stop: Option<StopCheck>) {
 }
 
 /// What is left of the run's deadline on this thread (`None` outside a run).
-pub fn remaining() -> Option<Duration> {
+pub(crate) fn remaining() -> Option<Duration> {
     match DEADLINE.get() {
         0 => None,
         at => Some(Duration::from_nanos(at.saturating_sub(now_nanos()))),
@@ -233,7 +233,7 @@ pub fn remaining() -> Option<Duration> {
 }
 
 /// True once the run's caller asked it to stop.
-pub fn stop_asked() -> bool {
+pub(crate) fn stop_asked() -> bool {
     STOPPED.get() || stop_requested()
 }
 
@@ -264,7 +264,7 @@ pub fn check() -> mlua::Result<()> {
 }
 
 /// Ends the run's deadline; says whether and why the interrupt cut the run off.
-pub fn disarm() -> Option<Cutoff> {
+pub(crate) fn disarm() -> Option<Cutoff> {
     DEADLINE.set(0);
     STOP.set(None);
     let stopped = STOPPED.replace(false);

@@ -1,5 +1,10 @@
 //! Errors host functions raise into Luau, with a hint for the envelope.
 
+/// The most bytes of an error's message that reach the envelope.
+pub(crate) const MAX_MESSAGE_BYTES: usize = 4096;
+/// The most bytes of an error's hint that reach the envelope.
+pub(crate) const MAX_HINT_BYTES: usize = 2048;
+
 /// An error with a hint for the reader (usually an agent).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{message}")]
@@ -14,7 +19,7 @@ impl HostError {
     /// An error without a hint.
     pub fn new(message: impl Into<String>) -> HostError {
         HostError {
-            message: bounded(message.into(), super::envelope::MAX_MESSAGE_BYTES),
+            message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: None,
         }
     }
@@ -22,8 +27,8 @@ impl HostError {
     /// An error with a hint.
     pub fn hinted(message: impl Into<String>, hint: impl Into<String>) -> HostError {
         HostError {
-            message: bounded(message.into(), super::envelope::MAX_MESSAGE_BYTES),
-            hint: Some(bounded(hint.into(), super::envelope::MAX_HINT_BYTES)),
+            message: bounded(message.into(), MAX_MESSAGE_BYTES),
+            hint: Some(bounded(hint.into(), MAX_HINT_BYTES)),
         }
     }
 
@@ -36,13 +41,27 @@ impl HostError {
 /// `text` cut to `max` bytes: an error may quote what a script passed (a name of 20 MB),
 /// and a script may keep thousands of errors, outside the VM's memory limit.
 fn bounded(mut text: String, max: usize) -> String {
-    super::envelope::cut(&mut text, max);
+    cut(&mut text, max);
     text.shrink_to_fit();
     text
 }
 
+/// Cuts `text` to at most `max` bytes at a character boundary, saying how much was cut.
+pub fn cut(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let note = format!("… ({} bytes cut)", text.len() - max);
+    let mut at = max.saturating_sub(note.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    text.truncate(at);
+    text.push_str(&note);
+}
+
 /// Finds a [`HostError`] in an `mlua` error chain.
-pub fn find_host_error(error: &mlua::Error) -> Option<&HostError> {
+pub(crate) fn find_host_error(error: &mlua::Error) -> Option<&HostError> {
     match error {
         mlua::Error::CallbackError { cause, .. } => find_host_error(cause),
         mlua::Error::WithContext { cause, .. } => find_host_error(cause),
@@ -62,12 +81,12 @@ mod tests {
             format!("no toolbox named '{name}'"),
             format!("not '{name}'"),
         );
-        assert!(error.message.len() <= crate::runtime::envelope::MAX_MESSAGE_BYTES);
+        assert!(error.message.len() <= MAX_MESSAGE_BYTES);
         assert!(
             error.message.ends_with("bytes cut)"),
             "{}",
             &error.message[4000..]
         );
-        assert!(error.hint.unwrap().len() <= crate::runtime::envelope::MAX_HINT_BYTES);
+        assert!(error.hint.unwrap().len() <= MAX_HINT_BYTES);
     }
 }

@@ -1,22 +1,19 @@
 //! One sandboxed Luau VM: standard libraries minus everything that reaches the host,
-//! the prelude installed, and an interrupt that enforces the deadline.
-
-use std::sync::Arc;
+//! what the host's [`Linker`] hands it, and an interrupt that enforces the deadline.
 
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic};
 
 use super::bounded;
 use super::compile::load_text;
-use super::deadline;
+use super::context::{with_run, Run, Slot};
+use super::deadline::{self, Cutoff, StopCheck};
 use super::hosterror::HostError;
-use super::state::with_state;
+use super::linker::Linker;
 use super::StopCause;
-use crate::assets::AssetIndex;
-use crate::host;
 
-/// Registry key of the prelude's private `run` table: per-run caches the runtime resets.
-const RUN_TABLE: &str = "codemode.run";
+/// Registry key of the metatable of every environment (`__index` = the frozen globals).
+const ENV_META: &str = "codemode.env";
 
 /// A seed no script can predict: std's hash keys are random per thread, and each
 /// `RandomState` differs from the one before.
@@ -41,26 +38,31 @@ fn libraries() -> StdLib {
 /// Globals removed before sandboxing: they reach outside the run or across runs.
 const REMOVED_GLOBALS: [&str; 3] = ["getfenv", "setfenv", "require"];
 
-/// The prelude modules, installed in order.
-const PRELUDE: [(&str, &str); 1] = [("tools", include_str!("../../prelude/tools.luau"))];
-
 /// A sandboxed VM with the deadline hooks of its runs.
 pub struct Vm {
     /// The Luau state.
     pub lua: Lua,
-    /// The prelude's `run` table (see [`Vm::begin_run`]).
-    run: Table,
     /// The metatable of every environment (`__index` = the read-only globals).
     env_meta: Table,
-    /// The index whose toolbox names `run.boxes` holds.
-    boxes_of: Option<Arc<AssetIndex>>,
     /// `math.randomseed`, called with a fresh seed before every run.
     randomseed: Function,
 }
 
+/// What a finished run left: the sandbox's accounting, the host's data, and whether the
+/// interrupt cut it off.
+pub struct Finished<T> {
+    /// What the sandbox counted (`None` if the run never started).
+    pub run: Option<Run>,
+    /// The host's data for the run.
+    pub data: Option<T>,
+    /// Whether and why the interrupt stopped the run.
+    pub cutoff: Option<Cutoff>,
+}
+
 impl Vm {
-    /// Builds a VM: safe libraries, host capabilities, the prelude, then the sandbox.
-    pub fn new() -> mlua::Result<Vm> {
+    /// Builds a VM: safe libraries, the bounded builtins, what `linker` holds (globals,
+    /// capabilities, the prelude), then the sandbox.
+    pub fn new(linker: &Linker) -> mlua::Result<Vm> {
         let lua = Lua::new_with(libraries(), LuaOptions::default())?;
         // The same compiler settings as the index uses for tools.
         lua.set_compiler(crate::assets::compiler());
@@ -73,59 +75,58 @@ impl Vm {
         install_script_require(&lua, &globals)?;
         cap_coroutines(&lua, &globals)?;
         bounded::install(&lua, &globals)?;
-        let run = lua.create_table()?;
-        lua.set_named_registry_value(RUN_TABLE, run.clone())?;
         let env_meta = lua.create_table()?;
         env_meta.raw_set("__index", globals.clone())?;
         env_meta.raw_set("__metatable", "locked")?;
         env_meta.set_readonly(true);
-        lua.set_app_data(host::instance::Factories::new(env_meta.clone()));
-        // `vfs` is the one capability scripts get directly: files of the world only.
-        globals.raw_set("vfs", host::vfs::module(&lua)?)?;
-        install_prelude(&lua, &globals)?;
+        lua.set_named_registry_value(ENV_META, env_meta.clone())?;
+        for (name, build) in &linker.globals {
+            globals.raw_set(*name, build(&lua)?)?;
+        }
+        install_prelude(&lua, &globals, linker)?;
         lua.sandbox(true)?;
 
         deadline::install(&lua)?;
         let randomseed = globals.get::<Table>("math")?.get("randomseed")?;
         Ok(Vm {
             lua,
-            run,
             env_meta,
-            boxes_of: None,
             randomseed,
         })
     }
 
-    /// Resets the prelude's per-run caches: `run.fns` (tool functions resolved in this run)
-    /// and, when the index changed, `run.boxes` (the toolbox names), so the hot path of
-    /// `tools.<box>.<name>` stays in Luau.
-    pub fn begin_run(&mut self, index: &Arc<AssetIndex>) -> mlua::Result<()> {
-        self.run.raw_set("fns", self.lua.create_table()?)?;
-        self.run.raw_set("upstreamBoxes", Value::Nil)?;
-        self.run.raw_set("parallel", Value::Nil)?;
-        // The generator's state lives in the VM: reseed it, so that no run can set or
-        // learn the numbers the next one draws.
+    /// Starts a run: reseeds the random generator, so that no run can set or learn the
+    /// numbers the next one draws, and hands the run its accounting and the host's `data`.
+    pub fn begin<T: Send + 'static>(&self, run: Run, data: T) -> mlua::Result<()> {
         self.randomseed.call::<()>(fresh_seed())?;
-        if !self
-            .boxes_of
-            .as_ref()
-            .is_some_and(|seen| Arc::ptr_eq(seen, index))
-        {
-            self.run.raw_set("boxes", toolbox_set(&self.lua, index)?)?;
-            self.boxes_of = Some(index.clone());
-        }
+        self.lua.set_app_data(Slot {
+            run,
+            data: Box::new(data),
+        });
         Ok(())
     }
 
     /// Arms the deadline and the stop check for a run (on the calling thread, where the
     /// run executes).
-    pub fn arm(&self, timeout: std::time::Duration, stop: Option<deadline::StopCheck>) {
+    pub fn arm(&self, timeout: std::time::Duration, stop: Option<StopCheck>) {
         deadline::arm(timeout, stop);
     }
 
-    /// Disarms the deadline; says whether and why it cut the run off.
-    pub fn disarm(&self) -> Option<deadline::Cutoff> {
-        deadline::disarm()
+    /// Ends a run: disarms the deadline and takes back what [`Vm::begin`] handed over.
+    pub fn finish<T: 'static>(&self) -> Finished<T> {
+        let cutoff = deadline::disarm();
+        match self.lua.remove_app_data::<Slot>() {
+            Some(Slot { run, data }) => Finished {
+                run: Some(run),
+                data: data.downcast::<T>().ok().map(|data| *data),
+                cutoff,
+            },
+            None => Finished {
+                run: None,
+                data: None,
+                cutoff,
+            },
+        }
     }
 
     /// A fresh environment for one script: its own globals, reading through to the shared ones.
@@ -137,20 +138,10 @@ impl Vm {
     }
 }
 
-/// After a run changed the world (tools.create, vfs.write), drops the prelude's caches so
-/// the run's next `tools.<box>.<name>` sees the new files.
-pub fn reset_run_caches(lua: &Lua, index: &AssetIndex) -> mlua::Result<()> {
-    let run: Table = lua.named_registry_value(RUN_TABLE)?;
-    run.raw_set("fns", lua.create_table()?)?;
-    run.raw_set("boxes", toolbox_set(lua, index)?)
-}
-
-fn toolbox_set(lua: &Lua, index: &AssetIndex) -> mlua::Result<Table> {
-    let boxes = lua.create_table()?;
-    for name in index.toolbox_names() {
-        boxes.raw_set(name, true)?;
-    }
-    Ok(boxes)
+/// The metatable of every environment: `__index` reads through to the VM's frozen
+/// globals (a tool's and a module's environment use it too).
+pub fn env_meta(lua: &Lua) -> mlua::Result<Table> {
+    lua.named_registry_value(ENV_META)
 }
 
 /// `print` appends to the run's output, up to the cap.
@@ -159,7 +150,7 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let print = lua.create_function(move |lua, args: Variadic<Value>| {
         // Stop building the line once it passes what the cap leaves: the line lives
         // outside the VM's heap, where the memory limit does not count it.
-        let room = with_state(lua, |s| s.limits.max_output_bytes.saturating_sub(s.printed))?;
+        let room = with_run(lua, |s| s.limits.max_output_bytes.saturating_sub(s.printed))?;
         let mut line = String::new();
         for (i, v) in args.iter().enumerate() {
             // Each argument may run a `__tostring`: look at the deadline between them.
@@ -176,7 +167,7 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
             }
         }
         line.push('\n');
-        let overflow = with_state(lua, |s| {
+        let overflow = with_run(lua, |s| {
             let room = s.limits.max_output_bytes.saturating_sub(s.printed);
             let fits = line.len() <= room;
             let cut = if fits {
@@ -188,24 +179,44 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
             if s.echo {
                 use std::io::Write;
                 let mut out = std::io::stdout().lock();
-                let _ = out.write_all(&line.as_bytes()[..cut]);
-                let _ = out.flush();
+                let written = out
+                    .write_all(&line.as_bytes()[..cut])
+                    .and_then(|()| out.flush());
+                // Whoever read the output has gone (`codemode run x | head -1`): the run
+                // is cancelled, as when any caller goes away, instead of printing into
+                // nothing until its deadline.
+                if written.is_err_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) {
+                    s.stop = Some(StopCause::Cancelled);
+                    return Some(Stopped::Closed);
+                }
             } else {
                 s.stdout.push_str(&line[..cut]);
             }
             if !fits {
                 s.stop = Some(StopCause::Output);
             }
-            (!fits).then_some(s.limits.max_output_bytes)
+            (!fits).then_some(Stopped::Cap(s.limits.max_output_bytes))
         })?;
         match overflow {
-            Some(cap) => Err(
-                HostError::new(format!("print output passed the cap of {cap} bytes")).into_lua(),
-            ),
+            Some(Stopped::Cap(cap)) => Err(HostError::new(format!(
+                "print output passed the cap of {cap} bytes"
+            ))
+            .into_lua()),
+            Some(Stopped::Closed) => {
+                Err(HostError::new("stdout was closed by its reader").into_lua())
+            }
             None => Ok(()),
         }
     })?;
     globals.raw_set("print", print)
+}
+
+/// Why `print` stopped a run.
+enum Stopped {
+    /// The output passed this cap.
+    Cap(usize),
+    /// The process's stdout was closed while the run streamed to it.
+    Closed,
 }
 
 fn floor_boundary(s: &str, at: usize) -> usize {
@@ -219,7 +230,7 @@ fn floor_boundary(s: &str, at: usize) -> usize {
 /// `loadstring` that accepts text only and loads into the calling script's environment.
 fn install_loadstring(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let f = lua.create_function(|lua, (source, _name): (mlua::LuaString, Option<String>)| {
-        let (env, max_bytes) = with_state(lua, |s| (s.env.clone(), s.limits.compile_cap()))?;
+        let (env, max_bytes) = with_run(lua, |s| (s.env.clone(), s.limits.compile_cap()))?;
         // Past the deadline the run must stop, not get a `nil, message` to carry on with.
         match load_text(lua, &source.as_bytes(), "loadstring", env, max_bytes) {
             Ok(f) => Ok((Value::Function(f), Value::Nil)),
@@ -249,7 +260,7 @@ fn cap_coroutines(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     for name in ["create", "wrap"] {
         let original: Function = coroutine.get(name)?;
         let wrapped = lua.create_function(move |lua, f: Function| {
-            let over = with_state(lua, |s| {
+            let over = with_run(lua, |s| {
                 s.coroutines += 1;
                 if s.coroutines > s.limits.max_coroutines {
                     s.stop = Some(StopCause::Coroutines);
@@ -270,40 +281,32 @@ fn cap_coroutines(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
-/// Runs each prelude module in a private environment that holds the capabilities;
-/// a module headed `--!global NAME` becomes global `NAME`.
-fn install_prelude(lua: &Lua, globals: &Table) -> mlua::Result<()> {
-    let caps = host::capabilities(lua)?;
-    let run: Table = lua.named_registry_value(RUN_TABLE)?;
-    for (name, source) in PRELUDE {
-        let env = lua.create_table()?;
-        env.raw_set("run", run.clone())?;
-        for pair in caps.pairs::<Value, Value>() {
-            let (k, v) = pair?;
-            env.raw_set(k, v)?;
+/// Runs each prelude module in a private environment that holds the capabilities; a
+/// module with a global name becomes that global.
+fn install_prelude(lua: &Lua, globals: &Table, linker: &Linker) -> mlua::Result<()> {
+    let mut caps = Vec::with_capacity(linker.capabilities.len());
+    for (name, build) in &linker.capabilities {
+        caps.push((*name, build(lua)?));
+    }
+    for module in &linker.prelude {
+        let env = lua.create_table_with_capacity(0, caps.len())?;
+        for (name, table) in &caps {
+            env.raw_set(*name, table)?;
         }
         let meta = lua.create_table()?;
         meta.raw_set("__index", globals.clone())?;
         env.set_metatable(Some(meta))?;
-        let module: Value = lua
-            .load(source)
-            .set_name(format!("=prelude/{name}"))
-            .set_mode(ChunkMode::Text)
+        // Bytecode the engine compiled itself, never bytecode from a script.
+        let value: Value = lua
+            .load(module.bytecode)
+            .set_name(format!("=prelude/{}", module.name))
+            .set_mode(ChunkMode::Binary)
             .set_environment(env.clone())
             .call(MultiValue::new())?;
         env.set_readonly(true);
-        if let Some(global) = global_name(source) {
-            globals.raw_set(global, module)?;
+        if let Some(global) = module.global {
+            globals.raw_set(global, value)?;
         }
     }
     Ok(())
-}
-
-/// The `NAME` of a `--!global NAME` header line.
-fn global_name(source: &str) -> Option<&str> {
-    source
-        .lines()
-        .take_while(|l| l.starts_with("--"))
-        .find_map(|l| l.strip_prefix("--!global "))
-        .map(str::trim)
 }

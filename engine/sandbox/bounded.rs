@@ -30,65 +30,9 @@ const MOVE_SLICE: i64 = 4096;
 /// without a comparator (a few milliseconds at most, and no metamethod to call).
 const SORT_IN_C: usize = 1 << 16;
 
-/// Luau helpers that put a Luau frame between a C loop and each callback.
-const HELPERS: &str = r#"
-local format, pack, unpack, tostring, type, select, next =
-	string.format, table.pack, table.unpack, tostring, type, select, next
-local helpers = {}
-function helpers.less(a, b)
-	return a < b
-end
-function helpers.by(compare)
-	return function(a, b)
-		return compare(a, b)
-	end
-end
-function helpers.calling(f)
-	return function(...)
-		return f(...)
-	end
-end
-function helpers.indexing(t)
-	return function(key)
-		return t[key]
-	end
-end
-function helpers.foreachi(t, f)
-	assert(type(t) == "table", "invalid argument #1 to 'foreachi' (table expected)")
-	assert(type(f) == "function", "invalid argument #2 to 'foreachi' (function expected)")
-	for i = 1, #t do
-		local r = f(i, t[i])
-		if r ~= nil then
-			return r
-		end
-	end
-	return nil
-end
-function helpers.foreach(t, f)
-	assert(type(t) == "table", "invalid argument #1 to 'foreach' (table expected)")
-	assert(type(f) == "function", "invalid argument #2 to 'foreach' (function expected)")
-	local k, v = next(t)
-	while k ~= nil do
-		local r = f(k, v)
-		if r ~= nil then
-			return r
-		end
-		k, v = next(t, k)
-	end
-	return nil
-end
-function helpers.format(fmt, ...)
-	local args = pack(...)
-	for i = 1, args.n do
-		local kind = type(args[i])
-		if kind == "table" or kind == "userdata" then
-			args[i] = tostring(args[i])
-		end
-	end
-	return format(fmt, unpack(args, 1, args.n))
-end
-return helpers
-"#;
+/// Luau helpers that put a Luau frame between a C loop and each callback
+/// (`bounded.luau` beside this file, compiled by `build.rs`).
+pub(crate) const HELPERS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/luau/bounded.luauc"));
 
 /// Library functions whose work grows with their arguments, by library.
 const HEAVY: [(&str, &[&str]); 4] = [
@@ -146,7 +90,12 @@ fn replace(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         "move",
         lua.create_function(move |_, args: Variadic<Value>| table_move(&original, args))?,
     )?;
-    let helpers: Table = lua.load(HELPERS).set_name("=bounded").eval()?;
+    // Bytecode the engine compiled itself, never bytecode from a script.
+    let helpers: Table = lua
+        .load(HELPERS)
+        .set_name("=bounded")
+        .set_mode(mlua::chunk::ChunkMode::Binary)
+        .eval()?;
     let original: Function = table.get("sort")?;
     let (less, by): (Function, Function) = (helpers.get("less")?, helpers.get("by")?);
     table.raw_set(
@@ -368,4 +317,18 @@ fn string_split(lua: &Lua, original: &Function, args: Variadic<Value>) -> mlua::
     }
     parts.raw_push(lua.create_string(&haystack[start..])?)?;
     Ok(Value::Table(parts))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_embedded_helpers_are_bounded_luau_compiled_now() {
+        let now = crate::assets::compiler()
+            .compile(include_str!("bounded.luau"))
+            .unwrap();
+        assert!(
+            super::HELPERS == now.as_slice(),
+            "bounded.luau: the bytecode build.rs embedded differs from compiling it with this Luau and setting"
+        );
+    }
 }

@@ -1,34 +1,28 @@
-//! What one run owns: its index snapshot, its tool instances, its output, its counters.
+//! What one run holds for the host: its index snapshot, its tool and module instances,
+//! the registry it reads and writes, its upstream calls and its write budget. Host
+//! functions reach it, with the sandbox's accounting of the run, through [`with_state`].
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use mlua::{Function, Lua, Table, Value};
+use mlua::{Function, Lua, Value};
 
 use crate::assets::{AssetIndex, FolderKey};
 use crate::registry::Registry;
+use crate::sandbox::{with_context, Context};
 
-/// Per-run state, stored in the VM's app data for the host functions to reach.
-pub struct RunState {
-    /// The index the run started with.
+/// The host's data for one run, handed to the sandbox when the run begins.
+pub struct State {
+    /// The index the run started with, plus the run's own writes.
     pub index: Arc<AssetIndex>,
     /// Tool functions instantiated in this run, by identity.
     pub tools: HashMap<String, Function>,
     /// Toolbox modules instantiated in this run (`None` while one is loading: a cycle).
     pub modules: HashMap<(FolderKey, String), Option<Value>>,
-    /// The script's own environment (for `loadstring`).
-    pub env: Option<Table>,
-    /// Captured `print` output.
-    pub stdout: String,
-    /// Write `print` output straight to the process's stdout instead of capturing it.
-    pub echo: bool,
-    /// Bytes printed so far (echoed or not).
-    pub printed: usize,
-    /// Coroutines created so far and the cap.
-    pub coroutines: usize,
-    /// The run's limits.
-    pub limits: super::Limits,
+    /// The registry the run reads: the world for `vfs`, the index to update after a
+    /// write, search, install and the upstream servers.
+    pub registry: Arc<Registry>,
     /// Upstream calls started by `tools.parallel` and not yet taken, with their ids;
     /// dropped (so cancelled upstream) when the run ends.
     pub upstream_calls: (Vec<u64>, Vec<crate::upstream::PendingCall>),
@@ -36,41 +30,27 @@ pub struct RunState {
     pub next_call: u64,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).
     pub written: usize,
-    /// The limit that stopped the run, recorded where it tripped (the deadline and the
-    /// stop check are recorded by the interrupt instead).
-    pub stop: Option<super::StopCause>,
-    /// The registry the run reads (the world for `vfs`, the index to update after a write).
-    pub registry: Option<Arc<Registry>>,
 }
 
-impl RunState {
-    /// A fresh state for a run over `index`.
-    pub fn new(index: Arc<AssetIndex>, limits: &super::Limits, echo: bool) -> RunState {
-        RunState {
+impl State {
+    /// A fresh state for a run over `index`, a snapshot of `registry`.
+    pub fn new(index: Arc<AssetIndex>, registry: Arc<Registry>) -> State {
+        State {
             index,
             tools: HashMap::new(),
             modules: HashMap::new(),
-            env: None,
-            stdout: String::new(),
-            echo,
-            printed: 0,
-            coroutines: 0,
-            limits: limits.clone(),
+            registry,
             upstream_calls: (Vec::new(), Vec::new()),
             next_call: 1,
             written: 0,
-            stop: None,
-            registry: None,
         }
     }
 
     /// Reads the changes at `paths` into the registry and into this run's own snapshot,
     /// so a run sees its own writes (and only those: other edits wait for the next run).
     /// Instances of tools and modules whose files changed are dropped.
-    pub fn refresh(&mut self, paths: &[PathBuf]) {
-        if let Some(registry) = &self.registry {
-            registry.apply_changes(paths);
-        }
+    pub(crate) fn refresh(&mut self, paths: &[PathBuf]) {
+        self.registry.apply_changes(paths);
         if !self.index.touches(paths) {
             return;
         }
@@ -91,10 +71,16 @@ impl RunState {
     }
 }
 
-/// Runs `f` with the current run's state; errors when called outside a run.
-pub fn with_state<R>(lua: &Lua, f: impl FnOnce(&mut RunState) -> R) -> mlua::Result<R> {
-    let mut state = lua
-        .app_data_mut::<RunState>()
-        .ok_or_else(|| mlua::Error::runtime("no script is running"))?;
-    Ok(f(&mut state))
+/// Runs `f` with the current run's context: the host's [`State`] (which the context
+/// dereferences to) and the sandbox's accounting (`cx.run`). Errors outside a run.
+pub(crate) fn with_state<R>(
+    lua: &Lua,
+    f: impl FnOnce(&mut Context<'_, State>) -> R,
+) -> mlua::Result<R> {
+    with_context(lua, f)
+}
+
+/// The registry of the running script.
+pub fn registry(lua: &Lua) -> mlua::Result<Arc<Registry>> {
+    with_state(lua, |s| s.registry.clone())
 }

@@ -3,9 +3,7 @@
 use serde::Serialize;
 
 /// A limit (or a caller) that stopped a run. The envelope's error kind and hint come
-/// from this value; front ends name their own flag for it (see [`Envelope::name_limits`]).
-///
-/// [`Envelope::name_limits`]: super::Envelope::name_limits
+/// from this value; front ends name their own flag for it (see `Envelope::name_limits`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum StopCause {

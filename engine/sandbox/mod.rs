@@ -1,0 +1,38 @@
+//! The sandbox: the lowest layer that runs Luau. A VM with the safe standard libraries,
+//! the bounded builtins and the deadline interrupt ([`Vm`]); compiling under the run's
+//! limits; the per-run context and its accounting of output, coroutines and writes
+//! ([`Run`], [`with_context`]); the limits themselves and why a run stopped
+//! ([`Limits`], [`StopCause`]); the errors host functions raise ([`HostError`]); and the
+//! conversion of a returned value to bounded JSON.
+//!
+//! It knows nothing of capabilities, tools or registries: a host hands it a [`Linker`]
+//! (its globals, capabilities and prelude) when a VM is built, and its data for each
+//! run when the run begins. `tests/layers.rs` keeps it from importing anything above it.
+
+mod bounded;
+mod compile;
+mod context;
+mod deadline;
+mod hosterror;
+mod json;
+mod limits;
+mod linker;
+mod stop;
+mod vm;
+
+pub(crate) use compile::load_text;
+pub(crate) use context::with_run;
+pub use context::{with_context, Context, Run};
+pub use deadline::StopCheck;
+pub(crate) use deadline::{
+    check as check_deadline, disarm as disarm_deadline, remaining as deadline_remaining,
+    set_long_run_hook, stop_asked, Cutoff,
+};
+pub use hosterror::HostError;
+pub(crate) use hosterror::{cut, find_host_error, MAX_HINT_BYTES, MAX_MESSAGE_BYTES};
+pub(crate) use json::to_json;
+pub use limits::Limits;
+pub use linker::{Linker, PreludeModule};
+pub use stop::StopCause;
+pub(crate) use vm::env_meta;
+pub use vm::{Finished, Vm};

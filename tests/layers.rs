@@ -1,0 +1,183 @@
+//! The engine's module graph has no cycle, and no module imports one above it: each
+//! folder under `engine/` may use (`crate::<module>`) only the modules listed for it
+//! here, which is the graph `docs/architecture.md` draws. A new module must be placed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Each module and the modules it may import, lowest layers first.
+const GRAPH: [(&str, &[&str]); 14] = [
+    ("assets", &[]),
+    ("vfs", &[]),
+    ("types", &["assets"]),
+    ("bind", &["assets", "types"]),
+    ("interop", &["assets"]),
+    ("search", &["assets"]),
+    ("upstream", &["assets", "vfs"]),
+    ("registry", &["assets", "search", "upstream", "vfs"]),
+    // The sandbox knows nothing of capabilities, registries or front ends; it reads
+    // only the engine's compiler setting from the assets.
+    ("sandbox", &["assets"]),
+    (
+        "host",
+        &[
+            "assets", "bind", "registry", "sandbox", "search", "types", "upstream", "vfs",
+        ],
+    ),
+    (
+        "runtime",
+        &["assets", "bind", "host", "registry", "sandbox"],
+    ),
+    ("docs", &["assets", "interop", "sandbox"]),
+    (
+        "mcp",
+        &[
+            "assets", "registry", "runtime", "sandbox", "search", "types",
+        ],
+    ),
+    ("repl", &["assets", "registry", "runtime", "sandbox"]),
+];
+
+/// The binary's front end, which uses the library only through `codemode::`.
+const BINARY: &str = "cli";
+
+fn engine() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/engine"))
+}
+
+/// The `crate::<module>` names a source file uses outside comments.
+fn imports(source: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for line in source.lines() {
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        let code = code.split(" //").next().unwrap_or(code);
+        for (at, _) in code.match_indices("crate::") {
+            let rest = &code[at + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect();
+            // `crate::{a, b}` and `crate::Name` (root re-exports) are caught below.
+            if rest.starts_with('{') || rest.starts_with(|c: char| c.is_ascii_uppercase()) {
+                found.insert(format!("crate::{}", &rest[..rest.len().min(24)]));
+            } else if !name.is_empty() {
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+/// Every module's imports, read from its files.
+fn actual() -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for entry in std::fs::read_dir(engine()).unwrap() {
+        let entry = entry.unwrap();
+        if !entry.file_type().unwrap().is_dir() {
+            continue;
+        }
+        let module = entry.file_name().to_string_lossy().into_owned();
+        let mut uses = BTreeSet::new();
+        for file in walk(&entry.path()) {
+            uses.extend(imports(&std::fs::read_to_string(&file).unwrap()));
+        }
+        uses.remove(&module);
+        graph.insert(module, uses);
+    }
+    graph
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn no_module_imports_one_it_may_not() {
+    let allowed: BTreeMap<&str, &[&str]> = GRAPH.into_iter().collect();
+    let mut wrong = Vec::new();
+    for (module, uses) in actual() {
+        if module == BINARY {
+            if !uses.is_empty() {
+                wrong.push(format!(
+                    "{BINARY} (the binary) uses {uses:?}; use codemode:: instead"
+                ));
+            }
+            continue;
+        }
+        let Some(may) = allowed.get(module.as_str()) else {
+            wrong.push(format!(
+                "engine/{module} is not in the module graph: add it to GRAPH in tests/layers.rs and to docs/architecture.md"
+            ));
+            continue;
+        };
+        for used in uses {
+            if !may.contains(&used.as_str()) {
+                wrong.push(format!("{module} imports {used}, which it may not"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_module_graph_has_no_cycle() {
+    // Each module may import only modules listed before it: a topological order.
+    let mut seen = BTreeSet::new();
+    for (module, may) in GRAPH {
+        for used in may {
+            assert!(
+                seen.contains(used),
+                "{module} may import {used}, which is not below it"
+            );
+        }
+        seen.insert(module);
+    }
+}
+
+#[test]
+fn the_scan_sees_imports_and_skips_comments() {
+    let source = "use crate::host::state;\n// crate::mcp in a comment\nlet x = crate::runtime::f(); // crate::repl\n/// [`crate::cli`]\nuse crate::{a, b};\n";
+    let found = imports(source);
+    assert!(
+        found.contains("host") && found.contains("runtime"),
+        "{found:?}"
+    );
+    assert!(!found.contains("mcp") && !found.contains("repl") && !found.contains("cli"));
+    assert!(found.iter().any(|f| f.starts_with("crate::{")), "{found:?}");
+}
+
+#[test]
+fn the_documented_graph_is_this_one() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/architecture.md"))
+        .unwrap();
+    for (module, may) in GRAPH {
+        let line = format!("| `{module}` | {} |", list(may));
+        assert!(
+            doc.contains(&line),
+            "docs/architecture.md lacks the row\n{line}"
+        );
+    }
+}
+
+fn list(modules: &[&str]) -> String {
+    if modules.is_empty() {
+        return "nothing".into();
+    }
+    modules
+        .iter()
+        .map(|m| format!("`{m}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
