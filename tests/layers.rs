@@ -12,8 +12,8 @@ const GRAPH: [(&str, &[&str]); 14] = [
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
     ("interop", &["assets"]),
-    ("search", &["assets"]),
     ("upstream", &["assets", "vfs"]),
+    ("search", &["assets", "upstream"]),
     ("registry", &["assets", "search", "upstream", "vfs"]),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads
     // only the engine's compiler setting from the assets.
@@ -28,11 +28,11 @@ const GRAPH: [(&str, &[&str]); 14] = [
         "runtime",
         &["assets", "bind", "host", "registry", "sandbox"],
     ),
-    ("docs", &["assets", "interop", "sandbox"]),
+    ("docs", &["assets", "interop", "sandbox", "upstream"]),
     (
         "mcp",
         &[
-            "assets", "registry", "runtime", "sandbox", "search", "types",
+            "assets", "registry", "runtime", "sandbox", "search", "types", "upstream",
         ],
     ),
     ("repl", &["assets", "registry", "runtime", "sandbox"]),

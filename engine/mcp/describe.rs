@@ -100,7 +100,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::{Output, Registry, Runtime};
+    use crate::registry::Registry;
+    use crate::runtime::{Output, Runtime};
 
     /// A model copies the authoring line of the description as it is; it must work.
     #[test]

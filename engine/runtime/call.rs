@@ -204,7 +204,7 @@ impl Runtime {
 /// The call as one of an upstream server's tools, when its toolbox is a server the run
 /// sees (and no toolbox folder of that name shadows it); `None` for every other call.
 fn upstream_call(
-    registry: &crate::Registry,
+    registry: &crate::registry::Registry,
     index: &AssetIndex,
     call: &Call,
 ) -> Result<Option<UpstreamCall>, Refusal> {
