@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 use super::config::{ServerConfig, Transport};
 use super::content;
 use super::error::{cut, human, UpstreamError, MAX_MESSAGE_BYTES};
+use super::http_client;
 use super::process::{self, Group};
 use super::secret::Redactor;
 use super::stdout::{self, CheckedStdout, Garbage, OVERSIZED};
@@ -207,20 +208,22 @@ impl Connection {
                     })?;
                     custom.insert(header, value);
                 }
-                let transport = StreamableHttpClientTransport::from_config(
+                let client = http_client::client(url).map_err(|why| failed(why, String::new()))?;
+                let transport = StreamableHttpClientTransport::with_client(
+                    client,
                     StreamableHttpClientTransportConfig::with_uri(url.as_str())
                         .custom_headers(custom),
                 );
                 let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
                     Ok(Ok(service)) => service,
                     Ok(Err(e)) => {
-                        return Err(failed(
+                        let why = http_client::tls_failure(&e, url).unwrap_or_else(|| {
                             format!(
                                 "cannot connect to {url}: {}",
                                 transport_reason(&e.to_string())
-                            ),
-                            String::new(),
-                        ))
+                            )
+                        });
+                        return Err(failed(why, String::new()));
                     }
                     Err(_) => {
                         return Err(failed(

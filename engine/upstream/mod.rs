@@ -14,6 +14,8 @@
 //! - [`PendingCall`] and [`wait_any`] let a blocked script thread wait for one or several
 //!   calls under a deadline and a stop check; past the deadline the request is
 //!   cancelled upstream (`notifications/cancelled`);
+//! - `http_client` is the HTTPS-capable client behind streamable-HTTP servers (rustls,
+//!   the platform's roots; `SSL_CERT_FILE` trusts a private CA);
 //! - [`types`] turns a tool's input and output JSON Schemas into Luau type text.
 //!
 //! Secrets (values in `env` and `headers`) reach the server and nothing else: they are
@@ -26,6 +28,7 @@ mod client;
 pub mod config;
 mod content;
 mod error;
+mod http_client;
 pub mod names;
 mod pending;
 mod process;
