@@ -786,6 +786,94 @@ fn configured_servers_are_toolboxes_that_scripts_list_get_and_call() {
 }
 
 #[test]
+fn codemode_call_binds_shell_words_against_the_input_schema() {
+    let _serial = serial();
+    let dir = world(json!({ "everything": everything_stdio() }));
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    let call = |words: &[&str]| {
+        let mut args = vec!["call"];
+        args.extend_from_slice(words);
+        codemode_in(dir.path(), &args, "")
+    };
+    // Each property is a --NAME VALUE read by its type; a boolean one is also a flag.
+    let (out, err, code) = call(&["everything.get_sum", "--a", "2", "--b", "40"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("The sum of 2 and 40 is 42."), "{out}");
+    let (out, err, code) = call(&["everything.get_structured_content", "--location", "Chicago"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let value: Value = serde_json::from_str(&out).unwrap();
+    assert!(value["temperature"].is_number(), "{value}");
+    let (out, err, code) = call(&[
+        "everything.get_annotated_message",
+        "--messageType",
+        "success",
+        "--includeImage",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("image/png"),
+        "the flag asked for the image: {out}"
+    );
+    // One JSON word is the whole table.
+    let (out, err, code) = call(&["everything.get_sum", r#"{"a": 1, "b": 2}"#]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("is 3."), "{out}");
+
+    // Words that do not fit are refused before anything is sent (exit 2), saying what
+    // the tool takes.
+    for (words, needles) in [
+        (
+            &["everything.get_sum", "--a", "2", "--c", "3"][..],
+            &[
+                "unknown flag --c",
+                "--a, --b",
+                "codemode call everything.get_sum --help",
+            ][..],
+        ),
+        (
+            &["everything.get_sum", "--a", "two", "--b", "1"],
+            &["--a: expected a number, got \"two\""],
+        ),
+        (
+            &["everything.get_sum", "--a", "2"],
+            &["--b", "a number is required"],
+        ),
+        (
+            &["everything.get_structured_content", "--location", "Paris"],
+            &["not one of: New York, Chicago, Los Angeles"],
+        ),
+        (
+            &["everything.nope", "--a", "1"],
+            &[
+                "no tool named 'nope' on MCP server 'everything'",
+                "codemode list 2 everything",
+            ],
+        ),
+    ] {
+        let (out, err, code) = call(words);
+        assert_eq!(code, 2, "{words:?}: {out}{err}");
+        for needle in needles {
+            assert!(
+                err.contains(needle),
+                "{words:?}: {needle:?} missing from {err}"
+            );
+        }
+    }
+
+    // --help is the usage the binder prints for any tool, with what each field means.
+    let (out, err, code) = call(&["everything.get_sum", "--help"]);
+    assert_eq!(code, 0, "{out}{err}");
+    for needle in [
+        "usage: codemode call everything.get_sum [--a NUMBER] [--b NUMBER]",
+        "--a  First number (required)",
+        "Returns the sum of two numbers",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from {out}");
+    }
+}
+
+#[test]
 fn a_bad_mcp_json_is_named_by_check_and_the_world_still_works() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join(".codemode")).unwrap();
