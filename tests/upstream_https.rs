@@ -285,6 +285,16 @@ fn https_servers_are_called_when_their_authority_is_trusted_and_refused_otherwis
         "{report}"
     );
 
+    // SSL_CERT_FILE naming no readable certificate says so.
+    let missing = files.path().join("missing.pem");
+    let (out, err, code) = codemode(dir.path(), &missing, &["mcp", "sync", "secure"], "");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("cannot load the trusted certificate authorities")
+            && err.contains(&format!("SSL_CERT_FILE={} holds none", missing.display())),
+        "{err}"
+    );
+
     // An https:// URL for a server that speaks plain HTTP says to check the scheme.
     let (out, err, code) = codemode(dir.path(), &trusted_ca, &["mcp", "sync", "not_tls"], "");
     assert_eq!(code, 1, "{out}{err}");

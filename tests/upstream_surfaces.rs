@@ -498,7 +498,6 @@ fn list_changed_from_a_started_server_shows_in_the_next_repl_entry() {
     // The second growth comes from the same process, kept across entries.
     send("tools.grow.grow({})");
     expect("\"grown_2\"");
-    drop(send);
     drop(stdin);
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");

@@ -20,13 +20,8 @@ const MAX_REDIRECTS: usize = 10;
 pub(crate) fn client(url: &str) -> Result<reqwest::Client, String> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let tls = if is_https(url) {
-        let verifier = rustls_platform_verifier::Verifier::new(provider.clone()).map_err(|e| {
-            format!(
-                "cannot load the trusted certificate authorities for {url} ({e}); install the \
-                 system's CA bundle (the ca-certificates package) or point SSL_CERT_FILE at a \
-                 PEM file of the authorities to trust"
-            )
-        })?;
+        let verifier = rustls_platform_verifier::Verifier::new(provider.clone())
+            .map_err(|e| no_authorities(url, &e))?;
         builder(provider)?
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(verifier))
@@ -46,6 +41,32 @@ pub(crate) fn client(url: &str) -> Result<reqwest::Client, String> {
         .tls_backend_preconfigured(tls)
         .build()
         .map_err(|e| format!("cannot build the HTTP client for {url}: {e}"))
+}
+
+/// Why no certificate authority could be loaded, and where to put one.
+fn no_authorities(url: &str, error: &rustls::Error) -> String {
+    let given: Vec<String> = ["SSL_CERT_FILE", "SSL_CERT_DIR"]
+        .iter()
+        .filter_map(|name| {
+            Some(format!(
+                "{name}={}",
+                std::env::var_os(name)?.to_string_lossy()
+            ))
+        })
+        .collect();
+    if given.is_empty() {
+        format!(
+            "cannot load the trusted certificate authorities for {url} ({error}); install the \
+             system's CA bundle (the ca-certificates package) or point SSL_CERT_FILE at a PEM \
+             file of the authorities to trust"
+        )
+    } else {
+        format!(
+            "cannot load the trusted certificate authorities for {url}: {} holds none that can \
+             be read ({error}); point it at a PEM file of certificates",
+            given.join(" and ")
+        )
+    }
 }
 
 fn builder(
@@ -86,34 +107,33 @@ fn same_origin_redirects() -> reqwest::redirect::Policy {
 
 /// When `error` (or what caused it) is a TLS failure, what it means and the fix.
 pub(crate) fn tls_failure(error: &(dyn StdError + 'static), url: &str) -> Option<String> {
-    let tls = rustls_error(error)?;
-    let fix = "if the server uses a private or self-signed certificate authority, point \
-               SSL_CERT_FILE at a PEM file holding it (SSL_CERT_DIR for a folder of them) \
-               when starting codemode";
-    Some(match tls {
-        rustls::Error::InvalidCertificate(why) => {
-            let what = match why {
-                CertificateError::UnknownIssuer => {
-                    "is not signed by a certificate authority codemode trusts".to_string()
-                }
-                CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
-                    "has expired".to_string()
-                }
-                CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
-                    "is not valid yet (check the clock)".to_string()
-                }
-                CertificateError::NotValidForName
-                | CertificateError::NotValidForNameContext { .. } => {
-                    return Some(format!(
-                        "the TLS certificate of {url} is not issued for that host name ({why}); \
-                         use the host name the certificate names in \"url\""
-                    ))
-                }
-                other => format!("was rejected ({other})"),
-            };
-            format!("the TLS certificate of {url} {what}; {fix}")
-        }
-        other => format!("the TLS handshake with {url} failed ({other}); check that the server speaks https at that address"),
+    let trust = "if the server uses a private or self-signed certificate authority, point \
+                 SSL_CERT_FILE at a PEM file holding it (SSL_CERT_DIR for a folder of them) \
+                 when starting codemode";
+    let certificate = format!("the TLS certificate of {url}");
+    Some(match rustls_error(error)? {
+        rustls::Error::InvalidCertificate(why) => match why {
+            CertificateError::UnknownIssuer => format!(
+                "{certificate} is not signed by a certificate authority codemode trusts; {trust}"
+            ),
+            CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
+                format!("{certificate} has expired ({why}); the server's operator must renew it")
+            }
+            CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
+                format!("{certificate} is not valid yet ({why}); check this machine's clock")
+            }
+            CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. } => {
+                format!(
+                    "{certificate} is not issued for that host name ({why}); use the host name \
+                     the certificate names in \"url\""
+                )
+            }
+            other => format!("{certificate} was rejected ({other}); {trust}"),
+        },
+        other => format!(
+            "the TLS handshake with {url} failed ({other}); check that the server speaks https \
+             at that address"
+        ),
     })
 }
 
