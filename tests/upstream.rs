@@ -786,6 +786,38 @@ fn configured_servers_are_toolboxes_that_scripts_list_get_and_call() {
 }
 
 #[test]
+fn a_server_that_stops_reading_fails_the_next_call_and_codemode_lives_on() {
+    let _serial = serial();
+    let dir = world(json!({ "deaf": fixture_server("deaf", &[]) }));
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    // The second request goes into a pipe whose reader is gone: the write fails (it does
+    // not kill codemode with SIGPIPE) and the call says the server is gone.
+    let script = r#"
+        local first = tools.deaf.sleep({ ms = 1 })
+        local ok, err = pcall(tools.deaf.sleep, { ms = 1 })
+        return { first = first, ok = ok, err = tostring(err) }
+    "#;
+    let started = Instant::now();
+    let (out, err, code) = codemode_in(dir.path(), &["exec", "--timeout-ms", "5000", "-"], script);
+    assert_eq!(code, 0, "codemode ended with {code}: {out}{err}");
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["value"]["first"], "last words", "{envelope}");
+    assert_eq!(envelope["value"]["ok"], false, "{envelope}");
+    let message = envelope["value"]["err"].as_str().unwrap();
+    assert!(
+        message
+            .contains("MCP server 'deaf' stopped reading its stdin while deaf.sleep was running"),
+        "{message}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "the failed write was noticed at once, not at the deadline: {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
 fn codemode_call_binds_shell_words_against_the_input_schema() {
     let _serial = serial();
     let dir = world(json!({ "everything": everything_stdio() }));

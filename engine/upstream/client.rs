@@ -360,6 +360,7 @@ impl Connection {
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 self.broken.store(true, Ordering::SeqCst);
                 let detail = error.to_string();
+                let unsent = matches!(error, ServiceError::TransportSend(_));
                 match &self.process {
                     Some(process) => {
                         settle(process).await;
@@ -368,11 +369,13 @@ impl Connection {
                                 "it wrote {sample:?} on stdout, which must carry only MCP messages (logs belong on stderr)"
                             ));
                         }
-                        let how = process
-                            .exit
-                            .borrow()
-                            .clone()
-                            .unwrap_or_else(|| "closed its stdout".to_string());
+                        let how = process.exit.borrow().clone().unwrap_or_else(|| {
+                            if unsent {
+                                "stopped reading its stdin".to_string()
+                            } else {
+                                "closed its stdout".to_string()
+                            }
+                        });
                         UpstreamError::Crashed {
                             server: self.server.clone(),
                             call: label.to_string(),
