@@ -15,9 +15,8 @@ mod common;
 #[path = "upstream/servers.rs"]
 mod servers;
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -216,48 +215,6 @@ fn everything_over_stdio() {
     assert!(!format!("{u:?} {:?}", u.server("everything")).contains(SECRET));
     drop(u);
     assert!(wait_dead(pid), "the server ends with its Upstreams");
-}
-
-/// Runs `node server-everything streamableHttp` on a free loopback port; killed on drop.
-struct HttpServer {
-    child: Child,
-    port: u16,
-}
-
-impl HttpServer {
-    fn start(port: Option<u16>) -> Self {
-        let port = port.unwrap_or_else(|| {
-            TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port()
-        });
-        let child = Command::new("node")
-            .arg(package("server-everything"))
-            .arg("streamableHttp")
-            .env("PORT", port.to_string())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("node runs");
-        let until = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < until,
-                "server-everything did not listen on {port}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Self { child, port }
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[test]
@@ -826,6 +783,126 @@ fn configured_servers_are_toolboxes_that_scripts_list_get_and_call() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[test]
+fn a_server_that_stops_reading_fails_the_next_call_and_codemode_lives_on() {
+    let _serial = serial();
+    let dir = world(json!({ "deaf": fixture_server("deaf", &[]) }));
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    // The second request goes into a pipe whose reader is gone: the write fails (it does
+    // not kill codemode with SIGPIPE) and the call says the server is gone.
+    let script = r#"
+        local first = tools.deaf.sleep({ ms = 1 })
+        local ok, err = pcall(tools.deaf.sleep, { ms = 1 })
+        return { first = first, ok = ok, err = tostring(err) }
+    "#;
+    let started = Instant::now();
+    let (out, err, code) = codemode_in(dir.path(), &["exec", "--timeout-ms", "5000", "-"], script);
+    assert_eq!(code, 0, "codemode ended with {code}: {out}{err}");
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["value"]["first"], "last words", "{envelope}");
+    assert_eq!(envelope["value"]["ok"], false, "{envelope}");
+    let message = envelope["value"]["err"].as_str().unwrap();
+    assert!(
+        message
+            .contains("MCP server 'deaf' stopped reading its stdin while deaf.sleep was running"),
+        "{message}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "the failed write was noticed at once, not at the deadline: {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn codemode_call_binds_shell_words_against_the_input_schema() {
+    let _serial = serial();
+    let dir = world(json!({ "everything": everything_stdio() }));
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    let call = |words: &[&str]| {
+        let mut args = vec!["call"];
+        args.extend_from_slice(words);
+        codemode_in(dir.path(), &args, "")
+    };
+    // Each property is a --NAME VALUE read by its type; a boolean one is also a flag.
+    let (out, err, code) = call(&["everything.get_sum", "--a", "2", "--b", "40"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("The sum of 2 and 40 is 42."), "{out}");
+    let (out, err, code) = call(&["everything.get_structured_content", "--location", "Chicago"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let value: Value = serde_json::from_str(&out).unwrap();
+    assert!(value["temperature"].is_number(), "{value}");
+    let (out, err, code) = call(&[
+        "everything.get_annotated_message",
+        "--messageType",
+        "success",
+        "--includeImage",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("image/png"),
+        "the flag asked for the image: {out}"
+    );
+    // One JSON word is the whole table.
+    let (out, err, code) = call(&["everything.get_sum", r#"{"a": 1, "b": 2}"#]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("is 3."), "{out}");
+
+    // Words that do not fit are refused before anything is sent (exit 2), saying what
+    // the tool takes.
+    for (words, needles) in [
+        (
+            &["everything.get_sum", "--a", "2", "--c", "3"][..],
+            &[
+                "unknown flag --c",
+                "--a, --b",
+                "codemode call everything.get_sum --help",
+            ][..],
+        ),
+        (
+            &["everything.get_sum", "--a", "two", "--b", "1"],
+            &["--a: expected a number, got \"two\""],
+        ),
+        (
+            &["everything.get_sum", "--a", "2"],
+            &["--b", "a number is required"],
+        ),
+        (
+            &["everything.get_structured_content", "--location", "Paris"],
+            &["not one of: New York, Chicago, Los Angeles"],
+        ),
+        (
+            &["everything.nope", "--a", "1"],
+            &[
+                "no tool named 'nope' on MCP server 'everything'",
+                "codemode list 2 everything",
+            ],
+        ),
+    ] {
+        let (out, err, code) = call(words);
+        assert_eq!(code, 2, "{words:?}: {out}{err}");
+        for needle in needles {
+            assert!(
+                err.contains(needle),
+                "{words:?}: {needle:?} missing from {err}"
+            );
+        }
+    }
+
+    // --help is the usage the binder prints for any tool, with what each field means.
+    let (out, err, code) = call(&["everything.get_sum", "--help"]);
+    assert_eq!(code, 0, "{out}{err}");
+    for needle in [
+        "usage: codemode call everything.get_sum [--a NUMBER] [--b NUMBER]",
+        "--a  First number (required)",
+        "Returns the sum of two numbers",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from {out}");
+    }
 }
 
 #[test]

@@ -431,6 +431,85 @@ fn list_changed_from_a_started_server_refreshes_what_serve_shows() {
 }
 
 #[test]
+fn list_changed_from_a_started_server_shows_in_the_next_repl_entry() {
+    let _serial = serial();
+    let scratch = tempfile::tempdir().unwrap();
+    let marker = scratch.path().join("started");
+    let grow = format!("python3 '{}' grow", fixture());
+    let dir = world(json!({ "grow": marked(&marker, &grow) }));
+    let (_, err, code) = run(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_file(&marker).unwrap();
+
+    let mut child = Command::new(common::bin())
+        .args(["--no-bundled", "--world"])
+        .arg(dir.path())
+        .arg("repl")
+        .env("CODEMODE_HISTORY", scratch.path().join("history"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("codemode runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let (lines, received) = channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut send = |entry: &str| writeln!(stdin, "{entry}").unwrap();
+    let expect = |wanted: &str| {
+        let until = Instant::now() + Duration::from_secs(20);
+        let mut seen = Vec::new();
+        while Instant::now() < until {
+            if let Ok(line) = received.recv_timeout(Duration::from_millis(100)) {
+                if line == wanted {
+                    return;
+                }
+                seen.push(line);
+            }
+        }
+        panic!("the REPL never printed {wanted}; it printed {seen:?}");
+    };
+    let count = "#tools.list('grow').value";
+    send(count);
+    expect("3");
+    // The call starts the server, which adds a tool and sends list_changed.
+    send("tools.grow.grow({})");
+    expect("\"grown_1\"");
+    let until = Instant::now() + Duration::from_secs(10);
+    let mut grown = false;
+    while !grown && Instant::now() < until {
+        send(count);
+        while let Ok(line) = received.recv_timeout(Duration::from_millis(100)) {
+            grown |= line == "4";
+        }
+    }
+    assert!(
+        grown,
+        "tools.list never showed the new tool in the same session"
+    );
+    send("tools.get('grow.grown_1').description");
+    expect("\"Added at run time, number 1.\"");
+    // The second growth comes from the same process, kept across entries.
+    send("tools.grow.grow({})");
+    expect("\"grown_2\"");
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let starts = std::fs::read_to_string(&marker).unwrap();
+    assert_eq!(
+        starts.lines().count(),
+        1,
+        "one server process for the session"
+    );
+}
+
+#[test]
 fn the_reference_server_announces_its_late_tools_and_the_stale_catalogue_is_replaced() {
     let _serial = serial();
     let dir = world(json!({ "everything": everything_stdio() }));

@@ -1,4 +1,5 @@
-//! `codemode call <box>.<tool> [words...]`: one tool from a shell.
+//! `codemode call <box>.<tool> [words...]`: one tool from a shell, a folder tool or a
+//! tool of a configured MCP server (`<server>.<tool> --field value ...`).
 //!
 //! The words are bound against the tool's schema (as `tools.parseCommandLine` reads
 //! them), the tool is called through [`codemode::Runtime::run_call`], and the result
@@ -9,6 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use codemode::bind::{help, Schema};
+use codemode::upstream::UpstreamTool;
 use codemode::{Args, Call, Output};
 use serde_json::Value as Json;
 
@@ -32,10 +34,19 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     let mut runtime = cli.runtime()?;
-    if let Some(entry) = runtime.registry().snapshot().tool(identity) {
+    let index = runtime.registry().snapshot();
+    if let Some(entry) = index.tool(identity) {
         let schema = Schema::from_meta(entry.meta());
         if wants_help(&schema, words) {
             out!("{}", help(&schema, entry.meta()))?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    } else if let Some((server, tool)) = upstream_tool(runtime.registry(), &index, identity) {
+        let meta = tool.meta(&server);
+        let schema = Schema::from_meta(&meta);
+        if wants_help(&schema, words) {
+            print!("{}", help(&schema, &meta));
+            print!("{}", upstream_fields(&tool));
             return Ok(ExitCode::SUCCESS);
         }
     }
@@ -90,4 +101,49 @@ fn wants_help(schema: &Schema, words: &[String]) -> bool {
         (w == "--help" && schema.slot_type("help").is_none())
             || (w == "-h" && schema.short_flag('h').is_none())
     })
+}
+
+/// The tool of a configured MCP server that `identity` names, from its cached catalogue.
+fn upstream_tool(
+    registry: &codemode::Registry,
+    index: &codemode::assets::AssetIndex,
+    identity: &str,
+) -> Option<(String, UpstreamTool)> {
+    let (server, tool) = identity.split_once('.')?;
+    let views = registry.upstream_views(index);
+    let found = views
+        .iter()
+        .find(|v| v.name == server)?
+        .tools()
+        .iter()
+        .find(|t| t.name == tool)?
+        .clone();
+    Some((server.to_string(), found))
+}
+
+/// What each property of an MCP tool's input means, which the usage above cannot say.
+fn upstream_fields(tool: &UpstreamTool) -> String {
+    let types = tool.types();
+    let described: Vec<_> = types
+        .args
+        .iter()
+        .filter_map(|a| a.description.as_deref().map(|d| (a, d)))
+        .collect();
+    if described.is_empty() {
+        return String::new();
+    }
+    let width = described
+        .iter()
+        .map(|(a, _)| a.name.len() + 2)
+        .max()
+        .unwrap_or(0)
+        .min(32);
+    let mut out = String::from("\nfields (from the server's input schema):\n");
+    for (arg, description) in described {
+        let name = format!("--{}", arg.name);
+        let required = if arg.optional { "" } else { " (required)" };
+        let line = description.lines().next().unwrap_or("");
+        out.push_str(&format!("  {name:width$}  {line}{required}\n"));
+    }
+    out
 }

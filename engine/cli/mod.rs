@@ -137,7 +137,8 @@ enum Command {
     /// Global flags (--world, ...) go before <box>.<tool>: every word after it is the tool's.
     #[command(disable_help_flag = true)]
     Call {
-        /// <box>.<tool>, then its words: positionals, --name VALUE, --flag.
+        /// <box>.<tool>, then its words: positionals, --name VALUE, --flag (for a tool of
+        /// an MCP server, --FIELD VALUE per input property, or one JSON word).
         /// `codemode call <box>.<tool> --help` lists a tool's words
         #[arg(
             value_name = "BOX.TOOL [WORDS]",

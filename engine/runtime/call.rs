@@ -211,14 +211,13 @@ fn upstream_call(
     let Some((server, tool)) = call.identity.split_once('.') else {
         return Ok(None);
     };
-    if index.has_toolbox(server)
-        || !registry
-            .upstream_views(index)
-            .iter()
-            .any(|v| v.name == server)
-    {
+    if index.has_toolbox(server) {
         return Ok(None);
     }
+    let views = registry.upstream_views(index);
+    let Some(view) = views.iter().find(|v| v.name == server) else {
+        return Ok(None);
+    };
     let one_table = || {
         Refusal::new(
             Reason::WrongType,
@@ -232,11 +231,23 @@ fn upstream_call(
             [Json::Object(map)] => map.clone(),
             _ => return Err(one_table()),
         },
-        Args::Words { .. } => {
-            return Err(Refusal::new(
-                Reason::BadValue,
-                format!("{server}.{tool} is a tool of the MCP server '{server}', which takes JSON, not shell words; call it from a script: codemode exec with return tools.{server}.{tool}({{ ... }})"),
-            ))
+        Args::Words { words, cwd } => {
+            // Words are read against the tool's input schema, so the tool must be known.
+            let Some(found) = view.tools().iter().find(|t| t.name == tool) else {
+                let fix = match &view.catalogue {
+                    Some(_) => format!("codemode list 2 {server} lists its tools"),
+                    None => {
+                        format!("its tools are not fetched yet: run codemode mcp sync {server}")
+                    }
+                };
+                return Err(Refusal::new(
+                    Reason::UnknownTool,
+                    format!("no tool named '{tool}' on MCP server '{server}'; {fix}"),
+                ));
+            };
+            let world = index.roots[0].dir().map(PathBuf::from).unwrap_or_default();
+            let cwd = cwd.as_ref().map(|c| world.join(c)).unwrap_or(world);
+            found.bind_words(server, words, &cwd)?
         }
     };
     Ok(Some(UpstreamCall {

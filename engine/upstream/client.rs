@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 use super::config::{ServerConfig, Transport};
 use super::content;
 use super::error::{cut, human, UpstreamError, MAX_MESSAGE_BYTES};
+use super::http_client;
 use super::process::{self, Group};
 use super::secret::Redactor;
 use super::stdout::{self, CheckedStdout, Garbage, OVERSIZED};
@@ -207,20 +208,22 @@ impl Connection {
                     })?;
                     custom.insert(header, value);
                 }
-                let transport = StreamableHttpClientTransport::from_config(
+                let client = http_client::client(url).map_err(|why| failed(why, String::new()))?;
+                let transport = StreamableHttpClientTransport::with_client(
+                    client,
                     StreamableHttpClientTransportConfig::with_uri(url.as_str())
                         .custom_headers(custom),
                 );
                 let service = match tokio::time::timeout(timeout, handler.serve(transport)).await {
                     Ok(Ok(service)) => service,
                     Ok(Err(e)) => {
-                        return Err(failed(
+                        let why = http_client::tls_failure(&e, url).unwrap_or_else(|| {
                             format!(
                                 "cannot connect to {url}: {}",
                                 transport_reason(&e.to_string())
-                            ),
-                            String::new(),
-                        ))
+                            )
+                        });
+                        return Err(failed(why, String::new()));
                     }
                     Err(_) => {
                         return Err(failed(
@@ -357,6 +360,7 @@ impl Connection {
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 self.broken.store(true, Ordering::SeqCst);
                 let detail = error.to_string();
+                let unsent = matches!(error, ServiceError::TransportSend(_));
                 match &self.process {
                     Some(process) => {
                         settle(process).await;
@@ -365,11 +369,13 @@ impl Connection {
                                 "it wrote {sample:?} on stdout, which must carry only MCP messages (logs belong on stderr)"
                             ));
                         }
-                        let how = process
-                            .exit
-                            .borrow()
-                            .clone()
-                            .unwrap_or_else(|| "closed its stdout".to_string());
+                        let how = process.exit.borrow().clone().unwrap_or_else(|| {
+                            if unsent {
+                                "stopped reading its stdin".to_string()
+                            } else {
+                                "closed its stdout".to_string()
+                            }
+                        });
                         UpstreamError::Crashed {
                             server: self.server.clone(),
                             call: label.to_string(),

@@ -46,7 +46,7 @@ pub enum Transport {
     },
     /// A remote server speaking streamable HTTP.
     Http {
-        /// The endpoint, e.g. `http://127.0.0.1:3001/mcp`.
+        /// The endpoint, e.g. `https://mcp.example.com/mcp` or `http://127.0.0.1:3001/mcp`.
         url: String,
         /// Sent with every request. Secret: never shown.
         headers: BTreeMap<String, Secret>,
@@ -371,15 +371,18 @@ fn toolbox_name(original: &str) -> Result<String, String> {
 fn check_url(url: &str) -> Result<(), String> {
     let Some((scheme, rest)) = url.split_once("://") else {
         return Err(format!(
-            "\"url\": \"{}\" is not a URL; write it as http://host:port/path",
+            "\"url\": \"{}\" is not a URL; write it as https://host/path or http://host:port/path",
             crate::upstream::error::cut(url, 200)
         ));
     };
-    match scheme {
-        "http" if !rest.is_empty() => Ok(()),
-        "https" => Err("\"url\" is https, and this build of codemode speaks plain HTTP only; use an http:// endpoint (for example through a local proxy)".into()),
+    let scheme = scheme.to_ascii_lowercase();
+    match scheme.as_str() {
+        "http" | "https" if !rest.is_empty() && !rest.starts_with('/') => Ok(()),
+        "http" | "https" => Err(format!(
+            "\"url\" names no host; write it as {scheme}://host/path"
+        )),
         _ => Err(format!(
-            "\"url\" has the scheme '{scheme}'; codemode reaches MCP servers over http://"
+            "\"url\" has the scheme '{scheme}'; codemode reaches MCP servers over https:// or http://"
         )),
     }
 }
@@ -588,6 +591,7 @@ mod tests {
                 "list": {"command": "x"},
                 "badargs": {"command": "x", "args": "a b"},
                 "secure": {"url": "https://example.invalid/mcp"},
+                "nohost": {"url": "https:///mcp"},
                 "a-b": {"command": "x"},
                 "a_b": {"command": "y"},
                 "!!!": {"command": "x"}
@@ -598,7 +602,7 @@ mod tests {
                 .iter()
                 .map(|s| s.name.as_str())
                 .collect::<Vec<_>>(),
-            ["good", "a_b"]
+            ["good", "secure", "a_b"]
         );
         let text: Vec<String> = c.problems.iter().map(|p| p.to_string()).collect();
         let find = |server: &str, needle: &str| {
@@ -614,7 +618,7 @@ mod tests {
         find("weird", "unknown \"type\"");
         find("list", "taken by tools.list");
         find("badargs", "must be a list of strings");
-        find("secure", "https");
+        find("nohost", "names no host; write it as https://host/path");
         find("a-b", "also the name of server 'a_b'");
         find("!!!", "no letter or digit");
         assert!(text

@@ -14,6 +14,10 @@
 //! - [`PendingCall`] and [`wait_any`] let a blocked script thread wait for one or several
 //!   calls under a deadline and a stop check; past the deadline the request is
 //!   cancelled upstream (`notifications/cancelled`);
+//! - `http_client` is the HTTPS-capable client behind streamable-HTTP servers (rustls,
+//!   the platform's roots; `SSL_CERT_FILE` trusts a private CA);
+//! - `meta` describes an upstream tool as a folder tool's metadata, so `codemode call`
+//!   binds shell words against its input schema with the one binder;
 //! - [`types`] turns a tool's input and output JSON Schemas into Luau type text.
 //!
 //! Secrets (values in `env` and `headers`) reach the server and nothing else: they are
@@ -26,6 +30,8 @@ mod client;
 pub mod config;
 mod content;
 mod error;
+mod http_client;
+mod meta;
 pub mod names;
 mod pending;
 mod process;

@@ -68,6 +68,23 @@ impl Drop for Group {
     }
 }
 
+/// Blocks SIGPIPE on the calling thread, for the threads that write to servers' stdin.
+/// A server that dies (or is killed as codemode exits) closes its end of the pipe; a
+/// write that meets that must come back as EPIPE, an error the connection reports, and
+/// not raise SIGPIPE, which the command line leaves at its default (so `codemode list |
+/// head` ends quietly) and which would kill codemode. The signal stays pending on the
+/// thread that wrote, which never unblocks it.
+pub(crate) fn block_sigpipe() {
+    // SAFETY: sigemptyset/sigaddset fill a local set; pthread_sigmask changes only this
+    // thread's mask.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
 /// Kills every live server process group that this process started. Async-signal-safe
 /// (atomic loads and `killpg` only), for programs that install their own signal handlers
 /// and so get no cleanup from the hooks described in the module docs.

@@ -112,6 +112,7 @@ impl Upstreams {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("codemode-upstream")
+            .on_thread_start(process::block_sigpipe)
             .enable_all()
             .build()
             .map_err(|e| UpstreamError::Runtime(format!("cannot start its runtime: {e}")))?;

@@ -12,6 +12,9 @@ no SDK: each mode breaks the protocol in one way a real server might.
                                  id last, as the TypeScript SDK writes it); `sleep` works
     fixture_server.py grow       `grow` adds a tool `grown_N` and sends
                                  notifications/tools/list_changed; `sleep` works
+    fixture_server.py deaf       answers the first `tools/call` after closing its stdin,
+                                 then stays up with stdout open: the next request codemode
+                                 writes meets a pipe nobody reads
 
 Every mode writes its FIXTURE_SECRET environment variable to stderr at start, so tests
 can check it is masked in errors.
@@ -121,6 +124,11 @@ def main():
             if MODE == "grow":
                 extra = [{"name": "grow", "description": "Add a tool.", "inputSchema": {"type": "object"}}] + grown
             reply(message, {"tools": TOOLS + extra})
+        elif method == "tools/call" and MODE == "deaf":
+            os.close(0)
+            reply(message, {"content": [{"type": "text", "text": "last words"}]})
+            time.sleep(60)
+            return
         elif method == "tools/call":
             threading.Thread(target=call, args=(message,), daemon=True).start()
         elif method == "notifications/cancelled" and LOG:

@@ -3,8 +3,9 @@
 
 #![allow(dead_code)]
 
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -107,4 +108,46 @@ pub fn fixture_server(mode: &str, extra: &[&str]) -> Value {
     let mut args = vec![fixture(), mode.to_string()];
     args.extend(extra.iter().map(|s| s.to_string()));
     json!({ "command": "python3", "args": args, "env": { "FIXTURE_SECRET": SECRET } })
+}
+
+/// Runs `node server-everything streamableHttp` on a free loopback port; killed on drop.
+pub struct HttpServer {
+    child: Child,
+    pub port: u16,
+}
+
+impl HttpServer {
+    pub fn start(port: Option<u16>) -> Self {
+        let port = port.unwrap_or_else(|| {
+            TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        });
+        let child = Command::new("node")
+            .arg(package("server-everything"))
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("node runs");
+        let until = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < until,
+                "server-everything did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Self { child, port }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -1,0 +1,171 @@
+//! An upstream tool described the way a folder tool is ([`ToolMeta`]), so the one binder
+//! (`crate::bind`) reads a command line for it as for any tool:
+//! `codemode call github.create_issue --owner o --repo r --title "t"`.
+//!
+//! The tool has one parameter, `args`, typed as the table its input schema describes
+//! (optional when no property is required); its properties are that table's fields, so
+//! each is a `--NAME VALUE`, read by its type, and a boolean property is also a flag
+//! (`--NAME` alone is true). One JSON word fills the whole table.
+
+use std::path::Path;
+
+use serde_json::{Map, Value as Json};
+
+use super::catalogue::UpstreamTool;
+use crate::assets::{Arg, Flag, Returns, ToolMeta};
+use crate::bind::{parse_command_line, Schema};
+use crate::bind::{Reason, Refusal};
+
+impl UpstreamTool {
+    /// This tool of `server` as a folder tool's metadata: `args` is its one parameter.
+    pub fn meta(&self, server: &str) -> ToolMeta {
+        let types = self.types();
+        let required = types.args.iter().any(|a| !a.optional);
+        let table = types.args_table();
+        let ty = if required { table } else { format!("{table}?") };
+        ToolMeta {
+            identity: format!("{server}.{}", self.name),
+            name: self.name.clone(),
+            toolbox: server.to_string(),
+            description: self.description.clone(),
+            signature: Some(self.signature_of(&types)),
+            args: vec![Arg {
+                name: "args".to_string(),
+                ty,
+                description: "the tool's arguments, by name".to_string(),
+                optional: !required,
+            }],
+            returns: Some(Returns {
+                ty: types.returns.clone(),
+                description: types.returns_description.clone().unwrap_or_default(),
+            }),
+            examples: Vec::new(),
+            tags: Vec::new(),
+            flags: types
+                .args
+                .iter()
+                .filter(|a| a.luau_type == "boolean")
+                .map(|a| Flag {
+                    name: a.name.clone(),
+                    short: None,
+                })
+                .collect(),
+            rest: None,
+            vararg: None,
+            status: "ready".to_string(),
+            purpose: None,
+            has_render: false,
+        }
+    }
+
+    /// Binds shell words against this tool's input schema: the table of named arguments
+    /// to send, or why the words do not fit (naming the flags it takes).
+    pub fn bind_words(
+        &self,
+        server: &str,
+        words: &[String],
+        cwd: &Path,
+    ) -> Result<Map<String, Json>, Refusal> {
+        let schema = Schema::from_meta(&self.meta(server));
+        let slots = parse_command_line(&schema, words, cwd)?;
+        match slots.into_iter().next().flatten() {
+            None => Ok(Map::new()),
+            Some(Json::Object(map)) => Ok(map),
+            // The binder checked the slot against a table type; an empty table reads as [].
+            Some(Json::Array(items)) if items.is_empty() => Ok(Map::new()),
+            Some(other) => Err(Refusal::new(
+                Reason::WrongType,
+                format!(
+                    "{server}.{} takes a table of named arguments, not {other}; give each as --NAME VALUE",
+                    self.name
+                ),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::upstream::Catalogue;
+
+    fn tool(schema: Json) -> UpstreamTool {
+        let raw =
+            vec![json!({ "name": "do-it", "description": "Does it.", "inputSchema": schema })];
+        Catalogue::from_raw("srv", 0, &raw).tools.remove(0)
+    }
+
+    fn bind(tool: &UpstreamTool, words: &[&str]) -> Result<Map<String, Json>, Refusal> {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        tool.bind_words("srv", &words, Path::new("/"))
+    }
+
+    #[test]
+    fn words_bind_by_the_input_schema() {
+        let t = tool(json!({
+            "type": "object",
+            "properties": {
+                "a": { "type": "number" },
+                "mode": { "type": "string", "enum": ["fast", "slow"] },
+                "dry-run": { "type": "boolean" },
+                "tags": { "type": "array", "items": { "type": "string" } }
+            },
+            "required": ["a"]
+        }));
+        let bound = bind(
+            &t,
+            &[
+                "--a",
+                "2.5",
+                "--mode",
+                "slow",
+                "--dry-run",
+                "--tags",
+                "x",
+                "--tags",
+                "y",
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            Json::Object(bound),
+            json!({ "a": 2.5, "mode": "slow", "dry-run": true, "tags": ["x", "y"] })
+        );
+        // One JSON word is the whole table.
+        let bound = bind(&t, &[r#"{"a": 1}"#]).unwrap();
+        assert_eq!(Json::Object(bound), json!({ "a": 1 }));
+    }
+
+    #[test]
+    fn bad_words_are_refused_naming_the_flags() {
+        let t = tool(json!({
+            "type": "object",
+            "properties": { "a": { "type": "number" }, "b": { "type": "number" } },
+            "required": ["a", "b"]
+        }));
+        let e = bind(&t, &["--a", "1", "--c", "3"]).unwrap_err();
+        assert_eq!(e.reason, Reason::UnknownFlag);
+        assert!(
+            e.message.contains("unknown flag --c") && e.message.contains("--a, --b"),
+            "{}",
+            e.message
+        );
+        let e = bind(&t, &["--a", "one"]).unwrap_err();
+        assert_eq!(e.reason, Reason::BadValue);
+        assert!(e.message.contains("expected a number"), "{}", e.message);
+        let e = bind(&t, &["--a", "1"]).unwrap_err();
+        assert!(e.message.contains("b"), "{}", e.message);
+        assert!(bind(&t, &[]).is_err(), "required arguments are required");
+    }
+
+    #[test]
+    fn a_tool_without_required_arguments_takes_no_words() {
+        let t = tool(json!({ "type": "object", "properties": { "n": { "type": "integer" } } }));
+        assert!(bind(&t, &[]).unwrap().is_empty());
+        let t = tool(json!({ "type": "object" }));
+        assert!(bind(&t, &[]).unwrap().is_empty());
+        assert_eq!(t.meta("srv").identity, "srv.do_it");
+    }
+}
