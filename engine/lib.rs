@@ -7,6 +7,7 @@
 //! - [`runtime`] runs scripts in a sandboxed Luau VM with limits and builds the envelope;
 //!   it also calls one tool, or one `tools` function, without source (`runtime/call.rs`);
 //! - [`bind`] checks arguments against a tool's schema and reads command lines;
+//! - [`cache`] keeps files under `<world>/.codemode/cache/` that spare a new process work;
 //! - [`host`] holds the capabilities handed to the prelude;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
@@ -18,6 +19,7 @@
 
 pub mod assets;
 pub mod bind;
+pub mod cache;
 pub mod docs;
 pub mod host;
 pub mod interop;

@@ -3,6 +3,7 @@
 //! The index is an immutable snapshot. A run holds the snapshot it started with;
 //! a reload builds a new one and swaps it in whole.
 
+mod cache;
 mod callsig;
 mod compile;
 mod docstring;
@@ -13,6 +14,7 @@ pub mod names;
 mod parse;
 mod root;
 mod signature;
+mod stamp;
 mod tool;
 mod update;
 
@@ -34,8 +36,9 @@ pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
 pub use root::{FileSet, Root, RootSource};
 pub use signature::{read_signature, Returned};
 
+use cache::AssetCache;
 use folder::load_folder;
-use tool::{load_tool, ToolLocation};
+use tool::ToolLocation;
 
 /// Stack for the threads that parse tools: `full_moon` recurses deeply (a debug build
 /// spends up to 256 KiB a level, so [`MAX_DEPTH`] levels need about 50 MiB), and a
@@ -108,8 +111,14 @@ pub struct AssetIndex {
 }
 
 impl AssetIndex {
-    /// Walks every root and reads every toolbox and tool (tools in parallel).
+    /// Walks every root and reads every toolbox and tool (tools in parallel). Tool folders
+    /// that did not change since the world's index cache was written are taken from it;
+    /// when anything changed, the cache is written again (reading, parsing and compiling
+    /// the new tools first, so the next process does not).
     pub fn build(roots: Arc<Vec<Root>>) -> AssetIndex {
+        let started = std::time::Instant::now();
+        let cache = AssetCache::open(&roots);
+        let root_keys: Vec<String> = roots.iter().map(cache::root_key).collect();
         let mut folders = OrdMap::new();
         let mut jobs = Vec::new();
         for (root_index, root) in roots.iter().enumerate() {
@@ -122,25 +131,30 @@ impl AssetIndex {
                 folders.insert(key, Arc::new(folder));
             }
         }
-        let entries: Vec<(ToolKey, ToolEntry)> = parse_pool().install(|| {
+        let entries: Vec<(ToolKey, ToolEntry, bool)> = parse_pool().install(|| {
             jobs.par_iter()
                 .map(|(key, toolbox, dir_name)| {
-                    let entry = load_tool(&ToolLocation {
+                    let at = ToolLocation {
                         root: &roots[key.0],
                         folder: key,
                         toolbox,
                         dir_name,
-                    });
-                    ((key.clone(), dir_name.clone()), entry)
+                    };
+                    let cached = cache
+                        .as_ref()
+                        .and_then(|c| c.get(&root_keys[key.0], &format!("{}/{dir_name}", key.1)));
+                    let (entry, same) = cache::reuse(cached, &at);
+                    ((key.clone(), dir_name.clone()), entry, same)
                 })
                 .collect()
         });
+        let reused = entries.iter().filter(|e| e.2).count();
         let mut index = AssetIndex {
             roots,
             folders,
             ..AssetIndex::default()
         };
-        for (key, entry) in entries {
+        for (key, entry, _) in entries {
             index.located.insert(key, Arc::new(entry));
         }
         let all: Vec<Arc<ToolEntry>> = index.located.values().cloned().collect();
@@ -148,6 +162,19 @@ impl AssetIndex {
             index.insert(entry);
         }
         index.collect_problems();
+        if let Some(cache) = cache {
+            let present = cache.count_for(&root_keys);
+            if reused != index.located.len() || present != reused {
+                let located: Vec<&Arc<ToolEntry>> = index.located.values().collect();
+                cache.save(&index.roots, &located);
+            }
+        }
+        tracing::debug!(
+            tools = index.located.len(),
+            reused,
+            ms = started.elapsed().as_secs_f64() * 1e3,
+            "asset index built"
+        );
         index
     }
 

@@ -29,11 +29,7 @@ fn row(entry: &ToolEntry, with_readme: bool) -> ToolRow<'_> {
         registered: entry.is_registered(),
         reason: entry.reason(),
         from: entry.origin,
-        readme: if with_readme {
-            entry.readme.as_deref()
-        } else {
-            None
-        },
+        readme: if with_readme { entry.readme() } else { None },
     }
 }
 

@@ -94,7 +94,7 @@ impl AssetDoc {
             .iter()
             .map(|a| format!("{} {}", a.name, a.description))
             .collect();
-        let readme = entry.readme.as_deref().unwrap_or("");
+        let readme = entry.readme().unwrap_or("");
         let readme = match readme.char_indices().nth(MAX_README_CHARS) {
             Some((at, _)) => &readme[..at],
             None => readme,
