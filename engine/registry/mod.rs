@@ -145,11 +145,14 @@ impl Registry {
             .map(Path::to_path_buf)
             .collect();
         Registry {
-            roots,
             current: RwLock::new(Arc::new(index)),
             updating: Mutex::new(()),
             vfs: Vfs::new(world, read_only),
-            search: SearchService::new(),
+            search: match roots.first().and_then(Root::dir) {
+                Some(world) => SearchService::for_world(world),
+                None => SearchService::new(),
+            },
+            roots,
             upstreams: std::sync::OnceLock::new(),
         }
     }

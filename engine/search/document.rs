@@ -1,10 +1,13 @@
 //! What one asset (tool, toolbox or workflow) contributes to the search index.
 
-use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hasher};
 use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use serde::Serialize;
 
+use super::table::Table;
 use crate::assets::{AssetIndex, BoxKind, Origin, ToolEntry};
 
 /// At most this much of a README is indexed (bounded work per asset).
@@ -127,34 +130,37 @@ impl AssetDoc {
         }
     }
 
-    /// The docs of every toolbox name (the folder of highest precedence speaks for it).
+    /// The doc of one toolbox name (the folder of highest precedence speaks for it).
+    pub fn toolbox(index: &AssetIndex, name: &str) -> Option<AssetDoc> {
+        let folder = index.toolbox(name)?;
+        let asset_type = match folder.kind {
+            BoxKind::Toolbox => AssetType::Toolbox,
+            BoxKind::Workflow => AssetType::Workflow,
+        };
+        Some(AssetDoc {
+            key: format!("toolbox:{name}"),
+            asset_type,
+            identity: name.to_string(),
+            name: name.to_string(),
+            toolbox: name.to_string(),
+            from: folder.origin,
+            installed: folder.origin == Origin::World,
+            registered: true,
+            description: folder.purpose.clone(),
+            fields: vec![
+                (Role::Name, name.to_string()),
+                (Role::Tag, folder.tags.join(" ")),
+                (Role::Description, folder.purpose.clone()),
+            ],
+        })
+    }
+
+    /// The docs of every toolbox name.
     pub fn toolboxes(index: &AssetIndex) -> Vec<AssetDoc> {
         index
             .toolbox_names()
             .into_iter()
-            .filter_map(|name| {
-                let folder = index.toolbox(name)?;
-                let asset_type = match folder.kind {
-                    BoxKind::Toolbox => AssetType::Toolbox,
-                    BoxKind::Workflow => AssetType::Workflow,
-                };
-                Some(AssetDoc {
-                    key: format!("toolbox:{name}"),
-                    asset_type,
-                    identity: name.to_string(),
-                    name: name.to_string(),
-                    toolbox: name.to_string(),
-                    from: folder.origin,
-                    installed: folder.origin == Origin::World,
-                    registered: true,
-                    description: folder.purpose.clone(),
-                    fields: vec![
-                        (Role::Name, name.to_string()),
-                        (Role::Tag, folder.tags.join(" ")),
-                        (Role::Description, folder.purpose.clone()),
-                    ],
-                })
-            })
+            .filter_map(|name| AssetDoc::toolbox(index, name))
             .collect()
     }
 
@@ -192,46 +198,82 @@ impl AssetDoc {
     }
 }
 
-/// What changed between two snapshots: docs to (re)index and keys to remove.
-pub struct Changes {
+/// What changed since the table was written: docs to (re)index with their stamps, and
+/// keys to remove.
+pub(crate) struct Changes {
     /// New or changed docs.
-    pub upserts: Vec<AssetDoc>,
+    pub(crate) upserts: Vec<(AssetDoc, u64)>,
     /// Keys no longer present.
-    pub deletes: Vec<String>,
+    pub(crate) deletes: Vec<String>,
 }
 
-/// Diffs `new` against the last indexed snapshot and docs. Tools whose `Arc` is the
-/// same as before are skipped without being read; others are compared by content.
-pub fn diff(
-    old: Option<&Arc<AssetIndex>>,
-    docs: &BTreeMap<String, AssetDoc>,
-    new: &AssetIndex,
-) -> Changes {
-    let mut upserts = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for (identity, entry) in &new.tools {
-        let key = format!("tool:{identity}");
-        let same_arc = old
-            .and_then(|o| o.tools.get(identity))
-            .is_some_and(|prev| Arc::ptr_eq(prev, entry));
-        if !(same_arc && docs.contains_key(&key)) {
-            let doc = AssetDoc::tool(entry);
-            if docs.get(&key) != Some(&doc) {
-                upserts.push(doc);
+/// What a tool's doc is made from: its files (content hash) and where it was found. The
+/// verdict follows from the content and the engine, which the cache's header names.
+fn tool_stamp(entry: &ToolEntry) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write_u64(entry.stamp.hash);
+    h.write_u8(entry.origin as u8);
+    h.finish()
+}
+
+/// A toolbox doc's content, hashed.
+fn doc_stamp(doc: &AssetDoc) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write(doc.key.as_bytes());
+    h.write_u8(doc.asset_type as u8);
+    h.write_u8(doc.from as u8);
+    h.write(doc.description.as_bytes());
+    for (role, text) in &doc.fields {
+        h.write_u8(*role as u8);
+        h.write(text.as_bytes());
+        h.write_u8(0xff);
+    }
+    h.finish()
+}
+
+/// Diffs `new` against what `table` holds. Tools whose `Arc` is the same as in `old` (the
+/// snapshot last indexed) are skipped without a look; others are compared by stamp, and
+/// only changed ones are read (docs made in parallel on the indexing threads).
+pub(crate) fn diff(old: Option<&Arc<AssetIndex>>, table: &Table, new: &AssetIndex) -> Changes {
+    let mut key = String::new();
+    let changed: Vec<(&Arc<ToolEntry>, u64)> = new
+        .tools
+        .iter()
+        .filter_map(|(identity, entry)| {
+            key.clear();
+            key.push_str("tool:");
+            key.push_str(identity);
+            let indexed = table.stamp(&key);
+            let same = old
+                .and_then(|o| o.tools.get(identity))
+                .is_some_and(|prev| Arc::ptr_eq(prev, entry));
+            if same && indexed.is_some() {
+                return None;
             }
-        }
-        seen.insert(key);
-    }
+            let stamp = tool_stamp(entry);
+            (indexed != Some(stamp)).then_some((entry, stamp))
+        })
+        .collect();
+    let mut upserts: Vec<(AssetDoc, u64)> = crate::assets::parse_pool().install(|| {
+        changed
+            .par_iter()
+            .map(|(entry, stamp)| (AssetDoc::tool(entry), *stamp))
+            .collect()
+    });
     for doc in AssetDoc::toolboxes(new) {
-        seen.insert(doc.key.clone());
-        if docs.get(&doc.key) != Some(&doc) {
-            upserts.push(doc);
+        let stamp = doc_stamp(&doc);
+        if table.stamp(&doc.key) != Some(stamp) {
+            upserts.push((doc, stamp));
         }
     }
-    let deletes = docs
+    let deletes = table
         .keys()
-        .filter(|k| !seen.contains(*k))
-        .cloned()
+        .filter(|(key, _)| match key.split_once(':') {
+            Some(("tool", identity)) => !new.tools.contains_key(identity),
+            Some(("toolbox", name)) => !new.has_toolbox(name),
+            _ => true,
+        })
+        .map(|(key, _)| key.to_string())
         .collect();
     Changes { upserts, deletes }
 }
