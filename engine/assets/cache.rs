@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::model::ToolEntry;
+use super::model::{Blob, ToolEntry};
 use super::root::Root;
-use super::stamp::{Seen, Stamp};
+use super::stamp::{Folder, Seen, Stamp};
 use super::tool::{load_tool, ToolLocation};
 use crate::cache::{Reader, Writer};
 
@@ -27,14 +27,15 @@ const FILE: &str = "tools";
 pub(crate) struct CachedTool {
     pub(crate) stamp: Stamp,
     pub(crate) verdict: Result<(), String>,
-    pub(crate) body: Box<[u8]>,
+    pub(crate) body: Blob,
 }
 
 /// The cached entries of one world, by root identity and folder path.
 #[derive(Debug, Default)]
 pub(crate) struct AssetCache {
     path: Option<PathBuf>,
-    tools: HashMap<(String, String), CachedTool>,
+    /// By root identity, then tool folder path.
+    tools: HashMap<String, HashMap<String, CachedTool>>,
 }
 
 /// How a root is named in the cache: its directory, or `<bundled>`.
@@ -52,7 +53,10 @@ impl AssetCache {
         let world = roots.first()?.dir()?;
         let path = crate::cache::dir(world, "assets")?.join(FILE);
         let tools = crate::cache::read(&path, KIND, SCHEMA)
-            .and_then(|body| decode(&body))
+            .and_then(|body| {
+                let (data, start) = body.into_parts();
+                decode(Arc::new(data), start)
+            })
             .unwrap_or_default();
         Some(AssetCache {
             path: Some(path),
@@ -62,12 +66,15 @@ impl AssetCache {
 
     /// How many entries belong to the roots named `keys`.
     pub(crate) fn count_for(&self, keys: &[String]) -> usize {
-        self.tools.keys().filter(|(r, _)| keys.contains(r)).count()
+        keys.iter()
+            .filter_map(|k| self.tools.get(k))
+            .map(HashMap::len)
+            .sum()
     }
 
-    /// The entry for tool folder `rel` of `root`, if cached.
-    pub(crate) fn get(&self, root: &str, rel: &str) -> Option<&CachedTool> {
-        self.tools.get(&(root.to_string(), rel.to_string()))
+    /// The entries of one root.
+    pub(crate) fn root(&self, root: &str) -> Option<&HashMap<String, CachedTool>> {
+        self.tools.get(root)
     }
 
     /// Writes every entry of `entries` (reading, parsing and compiling those that were not
@@ -76,14 +83,15 @@ impl AssetCache {
     pub(crate) fn save(&self, roots: &[Root], entries: &[&Arc<ToolEntry>]) {
         let Some(path) = &self.path else { return };
         let keys: Vec<String> = roots.iter().map(root_key).collect();
-        let bodies: Vec<(Box<[u8]>, Result<(), String>)> =
+        let bodies: Vec<(Blob, Result<(), String>)> =
             super::parse_pool().install(|| entries.par_iter().map(|e| e.cache_body()).collect());
         // Entries of roots this process does not have (another process's `--library`)
         // are kept, so processes with different roots do not undo each other's work.
-        let others: Vec<(&(String, String), &CachedTool)> = self
+        let others: Vec<(&String, &String, &CachedTool)> = self
             .tools
             .iter()
-            .filter(|((root, _), _)| !keys.contains(root))
+            .filter(|(root, _)| !keys.contains(root))
+            .flat_map(|(root, tools)| tools.iter().map(move |(rel, c)| (root, rel, c)))
             .collect();
         let mut w = crate::cache::header(KIND, SCHEMA);
         w.u32((entries.len() + others.len()) as u32);
@@ -107,11 +115,11 @@ impl AssetCache {
                 &entry.rel,
                 &entry.stamp,
                 verdict,
-                body,
+                body.bytes(),
             );
         }
-        for ((root, rel), c) in others {
-            put(root, rel, &c.stamp, &c.verdict, &c.body);
+        for (root, rel, c) in others {
+            put(root, rel, &c.stamp, &c.verdict, c.body.bytes());
         }
         if let Err(e) = crate::cache::write(path, w) {
             tracing::debug!("index cache {} not written: {e}", path.display());
@@ -141,21 +149,30 @@ fn encode_seen(w: &mut Writer, seen: Option<Seen>) {
     }
 }
 
-fn decode(body: &[u8]) -> Option<HashMap<(String, String), CachedTool>> {
-    let mut r = Reader::new(body);
+type Roots = HashMap<String, HashMap<String, CachedTool>>;
+
+fn decode(file: Arc<Vec<u8>>, start: usize) -> Option<Roots> {
+    let mut r = Reader::new(&file);
+    r.raw(start)?;
     let count = r.u32()? as usize;
-    let mut tools = HashMap::with_capacity(count.min(body.len() / 16));
+    let mut tools: Roots = HashMap::new();
     for _ in 0..count {
-        let root = r.str()?.to_string();
+        let root = r.str()?;
         let rel = r.str()?.to_string();
         let stamp = decode_stamp(&mut r)?;
         let verdict = match r.u8()? {
             0 => Ok(()),
             _ => Err(r.str()?.to_string()),
         };
-        let body = r.bytes()?.into();
-        tools.insert(
-            (root, rel),
+        let len = r.u32()? as usize;
+        let start = r.at();
+        r.raw(len)?;
+        let body = Blob::slice(&file, start..start + len);
+        if !tools.contains_key(root) {
+            tools.insert(root.to_string(), HashMap::with_capacity(count));
+        }
+        tools.get_mut(root).expect("just added").insert(
+            rel,
             CachedTool {
                 stamp,
                 verdict,
@@ -195,14 +212,18 @@ fn decode_seen(r: &mut Reader) -> Option<Option<Seen>> {
 /// An entry for the tool folder at `at`, from the cache when its files did not change:
 /// on disk by size and time (a settled entry) or by content; bundled by content. The flag
 /// is true when the cached entry is still exactly right (nothing to write back).
-pub(crate) fn reuse(cached: Option<&CachedTool>, at: &ToolLocation) -> (ToolEntry, bool) {
+pub(crate) fn reuse(
+    cached: Option<&CachedTool>,
+    at: &ToolLocation,
+    folder: Option<&Folder>,
+) -> (ToolEntry, bool) {
     let Some(cached) = cached else {
         return (load_tool(at), false);
     };
     let rel = format!("{}/{}", at.folder.1, at.dir_name);
     if cached.stamp.settled {
-        if let Some(dir) = at.root.dir() {
-            if cached.stamp.unchanged_on_disk(&dir.join(&rel)) {
+        if let Some(folder) = folder {
+            if cached.stamp.unchanged_on_disk(folder, at.dir_name) {
                 let entry = ToolEntry::from_cache(
                     at.dir_name.trim_end_matches(".tool").to_string(),
                     at.toolbox.to_string(),
@@ -210,7 +231,7 @@ pub(crate) fn reuse(cached: Option<&CachedTool>, at: &ToolLocation) -> (ToolEntr
                     cached.verdict.clone(),
                     at.folder.clone(),
                     rel,
-                    at.root,
+                    at.roots,
                     cached.stamp.clone(),
                 );
                 return (entry, true);

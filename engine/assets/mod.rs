@@ -118,36 +118,49 @@ impl AssetIndex {
     pub fn build(roots: Arc<Vec<Root>>) -> AssetIndex {
         let started = std::time::Instant::now();
         let cache = AssetCache::open(&roots);
+        let opened = started.elapsed();
         let root_keys: Vec<String> = roots.iter().map(cache::root_key).collect();
         let mut folders = OrdMap::new();
-        let mut jobs = Vec::new();
+        let mut groups = Vec::new();
         for (root_index, root) in roots.iter().enumerate() {
             for rel in root.toolbox_dirs() {
                 let folder = load_folder(root_index, root, &rel);
                 let key: FolderKey = (root_index, rel.clone());
-                for dir_name in root.child_dirs(&rel, ".tool") {
-                    jobs.push((key.clone(), folder.name.clone(), dir_name));
-                }
+                let tools = root.child_dirs(&rel, ".tool");
+                groups.push((key.clone(), folder.name.clone(), tools));
                 folders.insert(key, Arc::new(folder));
             }
         }
+        let walked = started.elapsed();
+        // By toolbox folder: its tools' files are looked at relative to it.
         let entries: Vec<(ToolKey, ToolEntry, bool)> = parse_pool().install(|| {
-            jobs.par_iter()
-                .map(|(key, toolbox, dir_name)| {
-                    let at = ToolLocation {
-                        root: &roots[key.0],
-                        folder: key,
-                        toolbox,
-                        dir_name,
-                    };
-                    let cached = cache
-                        .as_ref()
-                        .and_then(|c| c.get(&root_keys[key.0], &format!("{}/{dir_name}", key.1)));
-                    let (entry, same) = cache::reuse(cached, &at);
-                    ((key.clone(), dir_name.clone()), entry, same)
+            groups
+                .par_iter()
+                .flat_map_iter(|(key, toolbox, dir_names)| {
+                    let root = &roots[key.0];
+                    let cached = cache.as_ref().and_then(|c| c.root(&root_keys[key.0]));
+                    let folder = cached
+                        .and_then(|_| root.dir())
+                        .and_then(|d| stamp::Folder::open(&d.join(&key.1)));
+                    dir_names
+                        .iter()
+                        .map(|dir_name| {
+                            let at = ToolLocation {
+                                roots: &roots,
+                                root,
+                                folder: key,
+                                toolbox,
+                                dir_name,
+                            };
+                            let hit = cached.and_then(|c| c.get(&format!("{}/{dir_name}", key.1)));
+                            let (entry, same) = cache::reuse(hit, &at, folder.as_ref());
+                            ((key.clone(), dir_name.clone()), entry, same)
+                        })
+                        .collect::<Vec<_>>()
                 })
                 .collect()
         });
+        let read = started.elapsed();
         let reused = entries.iter().filter(|e| e.2).count();
         let mut index = AssetIndex {
             roots,
@@ -172,6 +185,9 @@ impl AssetIndex {
         tracing::debug!(
             tools = index.located.len(),
             reused,
+            cache_ms = opened.as_secs_f64() * 1e3,
+            walk_ms = walked.as_secs_f64() * 1e3,
+            read_ms = read.as_secs_f64() * 1e3,
             ms = started.elapsed().as_secs_f64() * 1e3,
             "asset index built"
         );
@@ -186,7 +202,9 @@ impl AssetIndex {
             Some(existing) if existing.folder.0 == entry.folder.0 => {
                 let message = format!(
                     "{} is defined twice: {} is used and {} is ignored; rename or remove one",
-                    entry.identity, existing.path, entry.path
+                    entry.identity,
+                    existing.path(),
+                    entry.path()
                 );
                 self.duplicates.insert(entry.identity.clone(), message);
             }

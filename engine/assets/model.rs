@@ -139,13 +139,12 @@ pub struct ToolEntry {
     pub folder: super::FolderKey,
     /// Path of the tool folder relative to its root (for messages).
     pub rel: String,
-    /// Path of the tool folder a person can open.
-    pub path: String,
     /// Where the tool was found.
     pub origin: Origin,
     /// What the files looked like when read: how the cache tells they did not change.
     pub(crate) stamp: Stamp,
-    root: super::Root,
+    /// Every root (shared by all entries); this tool's is `folder.0`.
+    roots: Arc<Vec<super::Root>>,
 }
 
 /// What an entry was made from.
@@ -157,7 +156,7 @@ enum Content {
         readme: Option<String>,
     },
     /// An encoded [`Cached`] from the index cache, decoded on first use.
-    Cached(Box<[u8]>),
+    Cached(Blob),
 }
 
 /// The part of a cached entry decoded on first use.
@@ -181,7 +180,7 @@ impl ToolEntry {
         readme: Option<String>,
         folder: super::FolderKey,
         rel: String,
-        root: &super::Root,
+        roots: &Arc<Vec<super::Root>>,
         stamp: Stamp,
     ) -> ToolEntry {
         ToolEntry {
@@ -194,12 +193,11 @@ impl ToolEntry {
             verdict: OnceLock::new(),
             source: OnceLock::from(source),
             compiled: OnceLock::new(),
+            origin: roots[folder.0].origin,
             folder,
-            path: root.display(&rel),
             rel,
-            origin: root.origin,
             stamp,
-            root: root.clone(),
+            roots: roots.clone(),
         }
     }
 
@@ -209,11 +207,11 @@ impl ToolEntry {
     pub(crate) fn from_cache(
         name: String,
         toolbox: String,
-        body: Box<[u8]>,
+        body: Blob,
         verdict: Result<(), String>,
         folder: super::FolderKey,
         rel: String,
-        root: &super::Root,
+        roots: &Arc<Vec<super::Root>>,
         stamp: Stamp,
     ) -> ToolEntry {
         ToolEntry {
@@ -226,17 +224,26 @@ impl ToolEntry {
             verdict: OnceLock::from(verdict),
             source: OnceLock::new(),
             compiled: OnceLock::new(),
+            origin: roots[folder.0].origin,
             folder,
-            path: root.display(&rel),
             rel,
-            origin: root.origin,
             stamp,
-            root: root.clone(),
+            roots: roots.clone(),
         }
     }
 
+    /// The root the tool was found in.
+    fn root(&self) -> &super::Root {
+        &self.roots[self.folder.0]
+    }
+
+    /// Path of the tool folder a person can open.
+    pub fn path(&self) -> String {
+        self.root().display(&self.rel)
+    }
+
     /// This entry with the parse and verdict of a cached one of the same content.
-    pub(crate) fn adopt(mut self, body: Box<[u8]>, verdict: Result<(), String>) -> ToolEntry {
+    pub(crate) fn adopt(mut self, body: Blob, verdict: Result<(), String>) -> ToolEntry {
         self.content = Content::Cached(body);
         self.verdict = OnceLock::from(verdict);
         self
@@ -256,7 +263,7 @@ impl ToolEntry {
     pub fn source(&self) -> Option<&str> {
         self.source
             .get_or_init(|| {
-                let text = self.root.read(&format!("{}/init.luau", self.rel)).ok()?;
+                let text = self.root().read(&format!("{}/init.luau", self.rel)).ok()?;
                 (text.len() <= super::compile::MAX_SOURCE_BYTES).then(|| Arc::from(text))
             })
             .as_deref()
@@ -268,7 +275,7 @@ impl ToolEntry {
                 let Content::Cached(body) = &self.content else {
                     return None;
                 };
-                match serde_json::from_slice::<Cached>(body) {
+                match serde_json::from_slice::<Cached>(body.bytes()) {
                     Ok(c) => Some(Decoded {
                         reading: c.reading,
                         readme: c.readme,
@@ -293,7 +300,7 @@ impl ToolEntry {
                 Content::Read { draft, .. } => draft,
                 // A cached body that does not decode: read the metadata from the files.
                 Content::Cached(_) => {
-                    fallback = super::tool::draft_of(&self.root, &self.rel, &self.toolbox);
+                    fallback = super::tool::draft_of(self.root(), &self.rel, &self.toolbox);
                     &fallback
                 }
             };
@@ -366,7 +373,7 @@ impl ToolEntry {
 
     /// The encoded metadata and verdict, as the index cache stores them (reads, parses
     /// and compiles the tool if that was not done yet).
-    pub(crate) fn cache_body(&self) -> (Box<[u8]>, Result<(), String>) {
+    pub(crate) fn cache_body(&self) -> (Blob, Result<(), String>) {
         let verdict = self.verdict().clone();
         let body = match &self.content {
             // Reused as read unless it failed to decode.
@@ -376,12 +383,41 @@ impl ToolEntry {
                     reading: self.reading(),
                     readme: self.readme(),
                 };
-                serde_json::to_vec(&cached)
-                    .unwrap_or_default()
-                    .into_boxed_slice()
+                Blob::new(serde_json::to_vec(&cached).unwrap_or_default())
             }
         };
         (body, verdict)
+    }
+}
+
+/// Bytes shared with others: a cached entry's body is a range of the cache file read.
+#[derive(Debug, Clone)]
+pub(crate) struct Blob {
+    data: Arc<Vec<u8>>,
+    range: std::ops::Range<usize>,
+}
+
+impl Blob {
+    /// Bytes of their own.
+    pub(crate) fn new(data: Vec<u8>) -> Blob {
+        let range = 0..data.len();
+        Blob {
+            data: Arc::new(data),
+            range,
+        }
+    }
+
+    /// A range of shared bytes.
+    pub(crate) fn slice(data: &Arc<Vec<u8>>, range: std::ops::Range<usize>) -> Blob {
+        Blob {
+            data: data.clone(),
+            range,
+        }
+    }
+
+    /// The bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.data[self.range.clone()]
     }
 }
 

@@ -108,16 +108,44 @@ impl Stamper {
 }
 
 impl Stamp {
-    /// True when the folder and the files read still look as they did: same folder time,
-    /// same size and time for each file.
-    pub(crate) fn unchanged_on_disk(&self, folder: &Path) -> bool {
+    /// True when the tool folder `name` of `toolbox` and the files read still look as they
+    /// did: same folder time, same size and time for each file.
+    pub(crate) fn unchanged_on_disk(&self, toolbox: &Folder, name: &str) -> bool {
         let Some(dir) = self.dir else {
             return false;
         };
-        Seen::of(folder) == Some(dir)
+        toolbox.seen(name) == Some(dir)
             && self
                 .files
                 .iter()
-                .all(|(name, seen)| Seen::of(&folder.join(name)) == Some(*seen))
+                .all(|(file, seen)| toolbox.seen(&format!("{name}/{file}")) == Some(*seen))
+    }
+}
+
+/// An open toolbox folder: its tools' files are looked at relative to it, so a check costs
+/// one short path lookup, not a walk from the filesystem's root.
+pub(crate) struct Folder {
+    fd: rustix::fd::OwnedFd,
+}
+
+impl Folder {
+    /// Opens a folder on disk.
+    pub(crate) fn open(path: &Path) -> Option<Folder> {
+        use rustix::fs::{Mode, OFlags};
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = rustix::fs::open(path, flags, Mode::empty()).ok()?;
+        Some(Folder { fd })
+    }
+
+    /// What `rel` (below the folder, symlinks followed) looks like now.
+    pub(crate) fn seen(&self, rel: &str) -> Option<Seen> {
+        let st = rustix::fs::statat(&self.fd, rel, rustix::fs::AtFlags::empty()).ok()?;
+        let is_dir = rustix::fs::FileType::from_raw_mode(st.st_mode).is_dir();
+        Some(Seen {
+            size: if is_dir { 0 } else { st.st_size as u64 },
+            mtime: (st.st_mtime as i64)
+                .saturating_mul(1_000_000_000)
+                .saturating_add(st.st_mtime_nsec as i64),
+        })
     }
 }

@@ -16,6 +16,8 @@ use super::FolderKey;
 
 /// Where a tool folder is: its root, its toolbox folder and its own folder name.
 pub struct ToolLocation<'a> {
+    /// Every root.
+    pub roots: &'a Arc<Vec<Root>>,
     /// The root the toolbox lives in.
     pub root: &'a Root,
     /// Key of the toolbox folder.
@@ -38,7 +40,7 @@ pub fn load_tool(at: &ToolLocation) -> ToolEntry {
         readme,
         at.folder.clone(),
         rel,
-        at.root,
+        at.roots,
         stamp,
     )
 }

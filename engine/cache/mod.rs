@@ -43,20 +43,39 @@ pub fn header(kind: &[u8; 4], schema: u32) -> Writer {
     w
 }
 
-/// The body of a cache file of `kind` and `schema`, after its header, when the file is
-/// whole and was written by this engine; `None` otherwise.
-pub fn read(path: &Path, kind: &[u8; 4], schema: u32) -> Option<Vec<u8>> {
-    let mut data = std::fs::read(path).ok()?;
-    let Some(at) = checked(&data, kind, schema) else {
+/// A cache file read whole; [`Body::bytes`] is what follows its header.
+pub struct Body {
+    data: Vec<u8>,
+    start: usize,
+}
+
+impl Body {
+    /// The bytes after the header (the checksum left out).
+    pub fn bytes(&self) -> &[u8] {
+        &self.data[self.start..self.data.len() - 4]
+    }
+
+    /// The whole file without its checksum, and where the body starts in it (nothing is
+    /// copied: entries can keep ranges of it).
+    pub fn into_parts(self) -> (Vec<u8>, usize) {
+        let mut data = self.data;
+        data.truncate(data.len() - 4);
+        (data, self.start)
+    }
+}
+
+/// The body of a cache file of `kind` and `schema`, when the file is whole and was
+/// written by this engine; `None` otherwise.
+pub fn read(path: &Path, kind: &[u8; 4], schema: u32) -> Option<Body> {
+    let data = std::fs::read(path).ok()?;
+    let Some(start) = checked(&data, kind, schema) else {
         tracing::debug!(
             "{}: not this engine's cache, or damaged; rebuilt",
             path.display()
         );
         return None;
     };
-    data.truncate(data.len() - 4);
-    data.drain(..at);
-    Some(data)
+    Some(Body { data, start })
 }
 
 /// Where the body starts when the header and checksum are right.
@@ -105,7 +124,7 @@ mod tests {
         w.str("hello");
         write(&path, w).unwrap();
         let body = read(&path, b"TEST", 1).unwrap();
-        assert_eq!(Reader::new(&body).str(), Some("hello"));
+        assert_eq!(Reader::new(body.bytes()).str(), Some("hello"));
         assert!(read(&path, b"TEST", 2).is_none(), "another schema");
         assert!(read(&path, b"OTHR", 1).is_none(), "another kind");
         let mut data = std::fs::read(&path).unwrap();

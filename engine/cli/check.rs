@@ -15,7 +15,7 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
     for entry in index.tools.values() {
         if let Some(reason) = entry.reason() {
             broken += 1;
-            println!("error: {} ({}): {reason}", entry.identity, entry.path);
+            println!("error: {} ({}): {reason}", entry.identity, entry.path());
         }
         for warning in entry.warnings() {
             warned += 1;

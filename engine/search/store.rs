@@ -82,7 +82,7 @@ impl Store {
     /// The table and its generation, when the file is whole and this engine's.
     pub(crate) fn read_table(&self, _turn: &Turn, dims: usize) -> Option<(String, Table)> {
         let body = crate::cache::read(&self.dir.join("table"), KIND, SCHEMA)?;
-        let mut r = Reader::new(&body);
+        let mut r = Reader::new(body.bytes());
         let generation = r.str()?.to_string();
         let table = Table::decode(&mut r, dims)?;
         r.done().then_some((generation, table))
