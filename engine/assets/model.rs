@@ -130,8 +130,10 @@ pub struct ToolEntry {
     name: String,
     toolbox: String,
     content: Content,
-    decoded: OnceLock<Option<Decoded>>,
-    reading: OnceLock<Reading>,
+    // Boxed: most entries of a large world are never decoded or read, and an unboxed
+    // metadata would make every entry a kilobyte larger.
+    decoded: OnceLock<Option<Box<Decoded>>>,
+    reading: OnceLock<Box<Reading>>,
     verdict: OnceLock<Result<(), String>>,
     source: OnceLock<Option<Arc<str>>>,
     compiled: OnceLock<Result<Bytecode, String>>,
@@ -152,7 +154,7 @@ pub struct ToolEntry {
 enum Content {
     /// The files, just read.
     Read {
-        draft: Draft,
+        draft: Box<Draft>,
         readme: Option<String>,
     },
     /// An encoded [`Cached`] from the index cache, decoded on first use.
@@ -187,7 +189,10 @@ impl ToolEntry {
             identity: format!("{}.{}", draft.toolbox(), draft.name()),
             name: draft.name().to_string(),
             toolbox: draft.toolbox().to_string(),
-            content: Content::Read { draft, readme },
+            content: Content::Read {
+                draft: Box::new(draft),
+                readme,
+            },
             decoded: OnceLock::new(),
             reading: OnceLock::new(),
             verdict: OnceLock::new(),
@@ -276,17 +281,17 @@ impl ToolEntry {
                     return None;
                 };
                 match serde_json::from_slice::<Cached>(body.bytes()) {
-                    Ok(c) => Some(Decoded {
+                    Ok(c) => Some(Box::new(Decoded {
                         reading: c.reading,
                         readme: c.readme,
-                    }),
+                    })),
                     Err(e) => {
                         tracing::warn!("index cache entry of {} is unreadable ({e})", self.rel);
                         None
                     }
                 }
             })
-            .as_ref()
+            .as_deref()
     }
 
     fn reading(&self) -> &Reading {
@@ -304,7 +309,7 @@ impl ToolEntry {
                     &fallback
                 }
             };
-            super::parse_pool().install(|| read_tool(draft, self.source(), &self.rel))
+            Box::new(super::parse_pool().install(|| read_tool(draft, self.source(), &self.rel)))
         })
     }
 

@@ -132,6 +132,7 @@ impl Registry {
     pub fn from_roots(roots: Vec<Root>) -> Registry {
         let roots = Arc::new(roots);
         let index = AssetIndex::build(roots.clone());
+        crate::cache::release_freed_memory();
         let world = roots
             .first()
             .and_then(Root::dir)
@@ -170,6 +171,7 @@ impl Registry {
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
         let index = Arc::new(AssetIndex::build(self.roots.clone()));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
+        crate::cache::release_freed_memory();
     }
 
     /// Reads again only what changed at `paths` (absolute paths on disk, as a file watcher

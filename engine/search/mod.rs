@@ -249,6 +249,9 @@ impl SearchService {
             );
         }
         state.snapshot = Some(index.clone());
+        if counts.0 > 1000 {
+            crate::cache::release_freed_memory();
+        }
         Ok(counts)
     }
 
