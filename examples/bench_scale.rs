@@ -79,6 +79,8 @@ fn write_world(dir: &Path, tools: usize) {
 }
 
 /// Wall time and peak resident memory (KiB) of one child process, with its stdout.
+// The child is reaped by `wait4` (which also reports its peak memory), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn run(codemode: &Path, world: &Path, args: &[&str], stdin: &str) -> (Duration, u64, String) {
     let started = Instant::now();
     let mut child = Command::new(codemode)
