@@ -169,7 +169,9 @@ fn decode(file: Arc<Vec<u8>>, start: usize) -> Option<Roots> {
         r.raw(len)?;
         let body = Blob::slice(&file, start..start + len);
         if !tools.contains_key(root) {
-            tools.insert(root.to_string(), HashMap::with_capacity(count));
+            // The count is the file's word: bounded by what the file can hold.
+            let cap = count.min(file.len() / 16);
+            tools.insert(root.to_string(), HashMap::with_capacity(cap));
         }
         tools.get_mut(root).expect("just added").insert(
             rel,

@@ -63,6 +63,11 @@ impl<'a> Reader<'a> {
         self.at
     }
 
+    /// How many bytes are left.
+    pub fn left(&self) -> usize {
+        self.data.len() - self.at
+    }
+
     /// True when everything was read.
     pub fn done(&self) -> bool {
         self.at == self.data.len()

@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Where the caches live, relative to the world.
 pub const CACHE_DIR: &str = ".codemode/cache";
 
+/// The largest cache file read (the tool cache of a million tools is under this).
+const MAX_FILE_BYTES: u64 = 2 << 30;
+
 /// The engine's version: a cache written by another build is not trusted.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -78,6 +81,11 @@ impl Body {
 /// The body of a cache file of `kind` and `schema`, when the file is whole and was
 /// written by this engine; `None` otherwise.
 pub fn read(path: &Path, kind: &[u8; 4], schema: u32) -> Option<Body> {
+    // A world can ship any file here: one larger than a real cache is not read.
+    if std::fs::metadata(path).ok()?.len() > MAX_FILE_BYTES {
+        tracing::debug!("{}: too large for a cache file; rebuilt", path.display());
+        return None;
+    }
     let data = std::fs::read(path).ok()?;
     let Some(start) = checked(&data, kind, schema) else {
         tracing::debug!(

@@ -186,7 +186,8 @@ impl Table {
         }
         let n = r.u32()? as usize;
         let mut table = Table::new(dims);
-        let cap = n.min(1 << 24);
+        // The count is the file's word: bounded by what the file can hold.
+        let cap = n.min(r.left() / (dims + 17));
         table.keys.reserve(cap);
         table.vectors.reserve(cap * dims);
         for slot in 0..n {
