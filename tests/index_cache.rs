@@ -22,6 +22,9 @@ fn world() -> common::World {
             ),
         );
     }
+    // Files modified within two seconds of being read are confirmed by content, and their
+    // entries written again once settled: let them settle, so the counts below are exact.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
     w
 }
 
@@ -231,6 +234,9 @@ fn two_processes_at_once_both_succeed_and_leave_a_valid_cache() {
         std::thread::sleep(std::time::Duration::from_millis(20));
         w.tool("box1.op31", &format!("--!desc Handle record 31 of the ledger, round {}.\nlocal function op31(id: string): string\n\treturn id\nend\n\nreturn op31\n", a.upserts));
     }
+    // Past the window in which a just-modified file is confirmed by content (and its entry
+    // written again once it settles), so the next two runs are exact.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
     let after = run(w.path(), SEARCH);
     assert_eq!(after.envelope["value"]["first"], "box2.op42");
     let last = run(w.path(), SEARCH);
@@ -254,4 +260,53 @@ fn a_world_that_cannot_hold_a_cache_still_works() {
         assert_eq!(r.upserts, TOOLS + 3);
         assert!(r.in_ram);
     }
+}
+
+/// Two registries on one world in one process (as `serve` beside a `codemode exec`): each
+/// follows what the other committed, and neither search goes stale or wrong.
+#[test]
+fn a_long_lived_process_follows_what_another_committed() {
+    use codemode::search::{Mode, SearchRequest};
+    use codemode::Registry;
+    let w = world();
+    let keyword = |registry: &Registry, query: &str| {
+        let mut request = SearchRequest::new(query);
+        request.mode = Mode::Keyword;
+        let found = registry
+            .search()
+            .search(&registry.snapshot(), &request)
+            .unwrap();
+        found.rows.first().map(|r| r.identity.clone())
+    };
+    let long = Registry::open(w.path(), &[], false).unwrap();
+    assert_eq!(keyword(&long, "op12").as_deref(), Some("box0.op12"));
+
+    let file = w.path().join("box0.toolbox/op12.tool/init.luau");
+    std::fs::write(
+        &file,
+        "--!desc Count the quokkas.\nreturn function() return 1 end\n",
+    )
+    .unwrap();
+    let other = Registry::open(w.path(), &[], false).unwrap();
+    assert_eq!(keyword(&other, "quokkas").as_deref(), Some("box0.op12"));
+    drop(other);
+
+    long.apply_changes(std::slice::from_ref(&file));
+    assert_eq!(keyword(&long, "quokkas").as_deref(), Some("box0.op12"));
+    std::fs::write(
+        &file,
+        "--!desc Feed the wombats.\nreturn function() return 2 end\n",
+    )
+    .unwrap();
+    long.apply_changes(std::slice::from_ref(&file));
+    assert_eq!(keyword(&long, "wombats").as_deref(), Some("box0.op12"));
+    assert_eq!(keyword(&long, "quokkas"), None);
+
+    // A third process finds the cache as the long-lived one left it.
+    let last = run(
+        w.path(),
+        "return tools.search('wombats', { mode = 'keyword' }).value[1].identity",
+    );
+    assert_eq!(last.envelope["value"], "box0.op12", "{}", last.envelope);
+    assert_eq!(last.upserts, 0);
 }

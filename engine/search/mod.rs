@@ -179,16 +179,14 @@ impl SearchService {
             return Ok((0, 0));
         }
         let turn = self.store.as_ref().and_then(Store::turn);
-        let on_disk = guard.as_ref().is_some_and(|s| s.generation.is_some());
-        let stale = match (&self.store, &turn, guard.as_ref()) {
-            (_, _, None) => true,
-            // Another process may have written since: follow the disk, not memory.
-            (Some(store), Some(turn), Some(state)) if on_disk => {
-                let dims = StaticModel::bundled().dims();
-                store.read_table(turn, dims).map(|(g, _)| g) != state.generation
-            }
+        let persisted = guard.as_ref().is_some_and(|s| s.generation.is_some());
+        let stale = match (&turn, guard.as_ref()) {
+            (_, None) => true,
+            // Another process may have committed since (the commit's payload names its
+            // generation): follow the disk, not memory.
+            (Some(_), Some(state)) if persisted => state.keyword.payload() != state.generation,
             // Indexed on disk but the lock is not ours now: go on in RAM.
-            (_, None, Some(_)) => on_disk,
+            (None, Some(_)) => persisted,
             _ => false,
         };
         if stale {
