@@ -10,6 +10,7 @@
 //! - [`runtime`] composes sandbox, host and registry: it runs scripts and builds the
 //!   envelope, and calls one tool, or one `tools` function, without source (`runtime/call.rs`);
 //! - [`bind`] checks arguments against a tool's schema and reads command lines;
+//! - [`cache`] keeps files under `<world>/.codemode/cache/` that spare a new process work;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //! - [`search`] ranks tools, toolboxes and workflows for `tools.search`;
@@ -21,6 +22,7 @@
 
 pub mod assets;
 pub mod bind;
+pub mod cache;
 pub mod docs;
 pub(crate) mod host;
 pub mod interop;

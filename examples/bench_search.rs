@@ -152,7 +152,7 @@ fn main() {
     // Edit one tool on disk, read the change into the asset index as the file watcher does
     // (incrementally), and make it searchable.
     let edited = snapshot.tools.values().nth(tools / 2).unwrap().clone();
-    let file = Path::new(&edited.path).join("init.luau");
+    let file = Path::new(&edited.path()).join("init.luau");
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, text.replacen("--!desc", "--!desc zanzibarquux", 1)).unwrap();
     let t = Instant::now();

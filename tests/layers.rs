@@ -6,15 +6,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 14] = [
-    ("assets", &[]),
+const GRAPH: [(&str, &[&str]); 15] = [
+    ("cache", &[]),
+    ("assets", &["cache"]),
     ("vfs", &[]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
     ("interop", &["assets"]),
     ("upstream", &["assets", "vfs"]),
-    ("search", &["assets", "upstream"]),
-    ("registry", &["assets", "search", "upstream", "vfs"]),
+    ("search", &["assets", "cache", "upstream"]),
+    (
+        "registry",
+        &["assets", "cache", "search", "upstream", "vfs"],
+    ),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads
     // only the engine's compiler setting from the assets.
     ("sandbox", &["assets"]),

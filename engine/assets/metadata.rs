@@ -1,6 +1,6 @@
 //! The `.metadata` JSON of toolboxes and tools.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Tags one `.metadata` may give: they are words for search, and everything that reads
 /// them (search, docs, export) compares them with each other.
@@ -9,7 +9,7 @@ pub const MAX_TAGS: usize = 32;
 pub const MAX_TAG_CHARS: usize = 64;
 
 /// The fields of `.metadata` the engine reads; others are kept by the author and ignored.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Metadata {
     /// Toolbox description (used when the README has no purpose line).

@@ -3,6 +3,7 @@
 //! The index is an immutable snapshot. A run holds the snapshot it started with;
 //! a reload builds a new one and swaps it in whole.
 
+mod cache;
 mod callsig;
 mod compile;
 mod compiler;
@@ -14,6 +15,7 @@ pub mod names;
 mod parse;
 mod root;
 mod signature;
+mod stamp;
 mod tool;
 mod update;
 
@@ -35,8 +37,9 @@ pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
 pub use root::{FileSet, Root, RootSource};
 pub use signature::{read_signature, Returned};
 
+use cache::AssetCache;
 use folder::load_folder;
-use tool::{load_tool, ToolLocation};
+use tool::ToolLocation;
 
 /// Stack for the threads that parse tools: `full_moon` recurses deeply (a debug build
 /// spends up to 256 KiB a level, so [`MAX_DEPTH`] levels need about 50 MiB), and a
@@ -112,42 +115,66 @@ pub struct AssetIndex {
 }
 
 impl AssetIndex {
-    /// Walks every root and reads every toolbox and tool (tools in parallel).
+    /// Walks every root and reads every toolbox and tool (tools in parallel). Tool folders
+    /// that did not change since the world's index cache was written are taken from it;
+    /// when anything changed, the cache is written again (reading, parsing and compiling
+    /// the new tools first, so the next process does not).
     pub fn build(roots: Arc<Vec<Root>>) -> AssetIndex {
+        let started = std::time::Instant::now();
+        let cache = AssetCache::open(&roots);
+        let opened = started.elapsed();
+        let root_keys: Vec<String> = roots.iter().map(cache::root_key).collect();
         let mut folders = OrdMap::new();
-        let mut jobs = Vec::new();
+        let mut groups = Vec::new();
         for (root_index, root) in roots.iter().enumerate() {
             for rel in root.toolbox_dirs() {
                 let folder = load_folder(root_index, root, &rel);
                 let key: FolderKey = (root_index, rel.clone());
-                for dir_name in root.child_dirs(&rel, ".tool") {
-                    jobs.push((key.clone(), folder.name.clone(), dir_name));
-                }
+                let tools = root.child_dirs(&rel, ".tool");
+                groups.push((key.clone(), folder.name.clone(), tools));
                 folders.insert(key, Arc::new(folder));
             }
         }
-        let read = |(key, toolbox, dir_name): &(FolderKey, String, String)| {
-            let entry = load_tool(&ToolLocation {
-                root: &roots[key.0],
-                folder: key,
-                toolbox,
-                dir_name,
-            });
-            ((key.clone(), dir_name.clone()), entry)
+        let walked = started.elapsed();
+        // By toolbox folder: its tools' files are looked at relative to it.
+        let read_group = |(key, toolbox, dir_names): &(FolderKey, String, Vec<String>)| {
+            let root = &roots[key.0];
+            let cached = cache.as_ref().and_then(|c| c.root(&root_keys[key.0]));
+            let folder = cached
+                .and_then(|_| root.dir())
+                .and_then(|d| stamp::Folder::open(&d.join(&key.1)));
+            dir_names
+                .iter()
+                .map(|dir_name| {
+                    let at = ToolLocation {
+                        roots: &roots,
+                        root,
+                        folder: key,
+                        toolbox,
+                        dir_name,
+                    };
+                    let hit = cached.and_then(|c| c.get(&format!("{}/{dir_name}", key.1)));
+                    let (entry, same) = cache::reuse(hit, &at, folder.as_ref());
+                    ((key.clone(), dir_name.clone()), entry, same)
+                })
+                .collect::<Vec<_>>()
         };
         // A few tools (the bundled ones, a small world) are read faster than the indexing
         // threads start: a one-line script in a fresh process should not pay for them.
-        let entries: Vec<(ToolKey, ToolEntry)> = if jobs.len() <= SERIAL_TOOLS {
-            jobs.iter().map(read).collect()
+        let count: usize = groups.iter().map(|g| g.2.len()).sum();
+        let entries: Vec<(ToolKey, ToolEntry, bool)> = if count <= SERIAL_TOOLS {
+            groups.iter().flat_map(read_group).collect()
         } else {
-            parse_pool().install(|| jobs.par_iter().map(read).collect())
+            parse_pool().install(|| groups.par_iter().flat_map_iter(read_group).collect())
         };
+        let read = started.elapsed();
+        let reused = entries.iter().filter(|e| e.2).count();
         let mut index = AssetIndex {
             roots,
             folders,
             ..AssetIndex::default()
         };
-        for (key, entry) in entries {
+        for (key, entry, _) in entries {
             index.located.insert(key, Arc::new(entry));
         }
         let all: Vec<Arc<ToolEntry>> = index.located.values().cloned().collect();
@@ -155,6 +182,22 @@ impl AssetIndex {
             index.insert(entry);
         }
         index.collect_problems();
+        if let Some(cache) = cache {
+            let present = cache.count_for(&root_keys);
+            if reused != index.located.len() || present != reused {
+                let located: Vec<&Arc<ToolEntry>> = index.located.values().collect();
+                cache.save(&index.roots, &located);
+            }
+        }
+        tracing::debug!(
+            tools = index.located.len(),
+            reused,
+            cache_ms = opened.as_secs_f64() * 1e3,
+            walk_ms = walked.as_secs_f64() * 1e3,
+            read_ms = read.as_secs_f64() * 1e3,
+            ms = started.elapsed().as_secs_f64() * 1e3,
+            "asset index built"
+        );
         index
     }
 
@@ -166,7 +209,9 @@ impl AssetIndex {
             Some(existing) if existing.folder.0 == entry.folder.0 => {
                 let message = format!(
                     "{} is defined twice: {} is used and {} is ignored; rename or remove one",
-                    entry.identity, existing.path, entry.path
+                    entry.identity,
+                    existing.path(),
+                    entry.path()
                 );
                 self.duplicates.insert(entry.identity.clone(), message);
             }

@@ -2,8 +2,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::stamp::Stamp;
 use super::tool::{read_tool, Draft, Reading};
 
 /// Where an asset was found. The world shadows the library.
@@ -27,7 +28,7 @@ pub enum BoxKind {
 }
 
 /// One parameter of a tool, merged from the signature and the `--!arg` docstring.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Arg {
     /// Parameter name.
     pub name: String,
@@ -41,7 +42,7 @@ pub struct Arg {
 }
 
 /// The `--!return` docstring merged with the signature's return type.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Returns {
     /// Luau type as written.
     #[serde(rename = "type")]
@@ -51,7 +52,7 @@ pub struct Returns {
 }
 
 /// A `--!flag NAME [SHORT]` annotation: a boolean set by `--NAME` or `-SHORT`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Flag {
     /// The parameter (or options field) the flag sets.
     pub name: String,
@@ -61,7 +62,7 @@ pub struct Flag {
 }
 
 /// Everything the four metadata sources say about one tool.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolMeta {
     /// `"<box>.<name>"`.
     pub identity: String,
@@ -107,11 +108,11 @@ pub type Bytecode = Arc<[u8]>;
 
 /// Whether a tool can be called, and if not, why.
 #[derive(Debug, Clone)]
-pub enum Registration<'a> {
+pub enum Registration {
     /// The tool compiled; its bytecode is ready to instantiate.
-    Registered(&'a Bytecode),
+    Registered(Bytecode),
     /// The tool is listed but never callable.
-    Unregistered(&'a str),
+    Unregistered(String),
 }
 
 /// A tool as the index holds it.
@@ -119,71 +120,196 @@ pub enum Registration<'a> {
 /// Problems visible in the folder's files (bad `.metadata`, status) are found when the
 /// folder is read. The signature is read (with `full_moon`) and the source compiled on
 /// first use (a call, a listing, search, `codemode check`); both results are kept until
-/// the files change, which replaces the entry.
-#[derive(Debug, Clone)]
+/// the files change, which replaces the entry. An entry from the index cache
+/// (`assets/cache.rs`) carries those results already: its metadata is decoded on first
+/// use and its source read from disk only when it is called.
+#[derive(Debug)]
 pub struct ToolEntry {
     /// `"<box>.<name>"`.
     pub identity: String,
-    draft: Draft,
-    source: Option<Arc<str>>,
-    reading: OnceLock<Reading>,
+    name: String,
+    toolbox: String,
+    content: Content,
+    // Boxed: most entries of a large world are never decoded or read, and an unboxed
+    // metadata would make every entry a kilobyte larger.
+    decoded: OnceLock<Option<Box<Decoded>>>,
+    reading: OnceLock<Box<Reading>>,
+    verdict: OnceLock<Result<(), String>>,
+    source: OnceLock<Option<Arc<str>>>,
     compiled: OnceLock<Result<Bytecode, String>>,
-    /// README.md text, shown at tier 3 and in docs.
-    pub readme: Option<String>,
     /// Key into [`super::AssetIndex::folders`]: the toolbox folder this tool lives in.
     pub folder: super::FolderKey,
     /// Path of the tool folder relative to its root (for messages).
     pub rel: String,
-    /// Path of the tool folder a person can open.
-    pub path: String,
     /// Where the tool was found.
     pub origin: Origin,
+    /// What the files looked like when read: how the cache tells they did not change.
+    pub(crate) stamp: Stamp,
+    /// Every root (shared by all entries); this tool's is `folder.0`.
+    roots: Arc<Vec<super::Root>>,
+}
+
+/// What an entry was made from.
+#[derive(Debug)]
+enum Content {
+    /// The files, just read.
+    Read {
+        draft: Box<Draft>,
+        readme: Option<String>,
+    },
+    /// An encoded [`Cached`] from the index cache, decoded on first use.
+    Cached(Blob),
+}
+
+/// The part of a cached entry decoded on first use.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Cached {
+    pub(crate) reading: Reading,
+    pub(crate) readme: Option<String>,
+}
+
+#[derive(Debug)]
+struct Decoded {
+    reading: Reading,
+    readme: Option<String>,
 }
 
 impl ToolEntry {
     /// An entry for a tool folder that was just read.
-    pub fn new(
+    pub(crate) fn new(
         draft: Draft,
         source: Option<Arc<str>>,
         readme: Option<String>,
         folder: super::FolderKey,
         rel: String,
-        root: &super::Root,
+        roots: &Arc<Vec<super::Root>>,
+        stamp: Stamp,
     ) -> ToolEntry {
         ToolEntry {
             identity: format!("{}.{}", draft.toolbox(), draft.name()),
-            draft,
-            source,
+            name: draft.name().to_string(),
+            toolbox: draft.toolbox().to_string(),
+            content: Content::Read {
+                draft: Box::new(draft),
+                readme,
+            },
+            decoded: OnceLock::new(),
             reading: OnceLock::new(),
+            verdict: OnceLock::new(),
+            source: OnceLock::from(source),
             compiled: OnceLock::new(),
-            readme,
+            origin: roots[folder.0].origin,
             folder,
-            path: root.display(&rel),
             rel,
-            origin: root.origin,
+            stamp,
+            roots: roots.clone(),
         }
+    }
+
+    /// An entry rebuilt from the index cache: `body` is an encoded [`Cached`] and
+    /// `verdict` whether the tool was callable.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_cache(
+        name: String,
+        toolbox: String,
+        body: Blob,
+        verdict: Result<(), String>,
+        folder: super::FolderKey,
+        rel: String,
+        roots: &Arc<Vec<super::Root>>,
+        stamp: Stamp,
+    ) -> ToolEntry {
+        ToolEntry {
+            identity: format!("{toolbox}.{name}"),
+            name,
+            toolbox,
+            content: Content::Cached(body),
+            decoded: OnceLock::new(),
+            reading: OnceLock::new(),
+            verdict: OnceLock::from(verdict),
+            source: OnceLock::new(),
+            compiled: OnceLock::new(),
+            origin: roots[folder.0].origin,
+            folder,
+            rel,
+            stamp,
+            roots: roots.clone(),
+        }
+    }
+
+    /// The root the tool was found in.
+    fn root(&self) -> &super::Root {
+        &self.roots[self.folder.0]
+    }
+
+    /// Path of the tool folder a person can open.
+    pub fn path(&self) -> String {
+        self.root().display(&self.rel)
+    }
+
+    /// This entry with the parse and verdict of a cached one of the same content.
+    pub(crate) fn adopt(mut self, body: Blob, verdict: Result<(), String>) -> ToolEntry {
+        self.content = Content::Cached(body);
+        self.verdict = OnceLock::from(verdict);
+        self
     }
 
     /// The tool's name.
     pub fn name(&self) -> &str {
-        self.draft.name()
+        &self.name
     }
 
     /// The toolbox's name.
     pub fn toolbox(&self) -> &str {
-        self.draft.toolbox()
+        &self.toolbox
     }
 
-    /// The `init.luau` source, when it could be read.
+    /// The `init.luau` source, when it can be read (a cached entry reads it now).
     pub fn source(&self) -> Option<&str> {
-        self.source.as_deref()
+        self.source
+            .get_or_init(|| {
+                let text = self.root().read(&format!("{}/init.luau", self.rel)).ok()?;
+                (text.len() <= super::compile::MAX_SOURCE_BYTES).then(|| Arc::from(text))
+            })
+            .as_deref()
+    }
+
+    fn decoded(&self) -> Option<&Decoded> {
+        self.decoded
+            .get_or_init(|| {
+                let Content::Cached(body) = &self.content else {
+                    return None;
+                };
+                match serde_json::from_slice::<Cached>(body.bytes()) {
+                    Ok(c) => Some(Box::new(Decoded {
+                        reading: c.reading,
+                        readme: c.readme,
+                    })),
+                    Err(e) => {
+                        tracing::warn!("index cache entry of {} is unreadable ({e})", self.rel);
+                        None
+                    }
+                }
+            })
+            .as_deref()
     }
 
     fn reading(&self) -> &Reading {
+        if let Some(d) = self.decoded() {
+            return &d.reading;
+        }
         // full_moon recurses deeply; read on the indexing threads, which have big stacks.
         self.reading.get_or_init(|| {
-            super::parse_pool()
-                .install(|| read_tool(&self.draft, self.source.as_deref(), &self.rel))
+            let fallback;
+            let draft = match &self.content {
+                Content::Read { draft, .. } => draft,
+                // A cached body that does not decode: read the metadata from the files.
+                Content::Cached(_) => {
+                    fallback = super::tool::draft_of(self.root(), &self.rel, &self.toolbox);
+                    &fallback
+                }
+            };
+            Box::new(super::parse_pool().install(|| read_tool(draft, self.source(), &self.rel)))
         })
     }
 
@@ -192,43 +318,118 @@ impl ToolEntry {
         &self.reading().meta
     }
 
+    /// README.md text, shown at tier 3 and in docs.
+    pub fn readme(&self) -> Option<&str> {
+        match &self.content {
+            Content::Read { readme, .. } => readme.as_deref(),
+            Content::Cached(_) => self.decoded().and_then(|d| d.readme.as_deref()),
+        }
+    }
+
     /// Non-fatal findings for `codemode check` (docstring/signature mismatches).
     pub fn warnings(&self) -> &[String] {
         &self.reading().warnings
     }
 
+    /// Whether the tool is callable, and why not: the files' refusal, else the compiler's.
+    fn verdict(&self) -> &Result<(), String> {
+        self.verdict.get_or_init(|| {
+            if let Some(refusal) = &self.reading().refusal {
+                return Err(refusal.clone());
+            }
+            self.bytecode().map(|_| ())
+        })
+    }
+
+    fn bytecode(&self) -> Result<Bytecode, String> {
+        self.compiled
+            .get_or_init(|| match self.source() {
+                Some(src) => super::compile(src)
+                    .map(Arc::from)
+                    .map_err(|e| format!("{}/init.luau does not compile: {e}", self.rel)),
+                None => Err(format!(
+                    "{}/init.luau cannot be read; every tool needs one",
+                    self.rel
+                )),
+            })
+            .clone()
+    }
+
     /// Callable (with its bytecode) or not (with the reason); compiles on first call.
-    pub fn registration(&self) -> Registration<'_> {
-        if let Some(refusal) = &self.reading().refusal {
-            return Registration::Unregistered(refusal);
+    pub fn registration(&self) -> Registration {
+        if let Err(reason) = self.verdict() {
+            return Registration::Unregistered(reason.clone());
         }
-        let compiled = self.compiled.get_or_init(|| match &self.source {
-            Some(src) => super::compile(src)
-                .map(Arc::from)
-                .map_err(|e| format!("{}/init.luau does not compile: {e}", self.rel)),
-            None => Err(format!(
-                "{}/init.luau is missing; every tool needs one",
-                self.rel
-            )),
-        });
-        match compiled {
+        match self.bytecode() {
             Ok(code) => Registration::Registered(code),
             Err(reason) => Registration::Unregistered(reason),
         }
     }
 
-    /// True when the tool can be called.
+    /// True when the tool can be called (compiles once, unless the cache knows).
     pub fn is_registered(&self) -> bool {
-        matches!(self.registration(), Registration::Registered(_))
+        self.verdict().is_ok()
     }
 
     /// The reason the tool cannot be called, if any.
     pub fn reason(&self) -> Option<&str> {
-        match self.registration() {
-            Registration::Registered(_) => None,
-            Registration::Unregistered(r) => Some(r),
+        self.verdict().as_ref().err().map(String::as_str)
+    }
+
+    /// The encoded metadata and verdict, as the index cache stores them (reads, parses
+    /// and compiles the tool if that was not done yet).
+    pub(crate) fn cache_body(&self) -> (Blob, Result<(), String>) {
+        let verdict = self.verdict().clone();
+        let body = match &self.content {
+            // Reused as read unless it failed to decode.
+            Content::Cached(body) if !matches!(self.decoded.get(), Some(None)) => body.clone(),
+            _ => {
+                let cached = CachedRef {
+                    reading: self.reading(),
+                    readme: self.readme(),
+                };
+                Blob::new(serde_json::to_vec(&cached).unwrap_or_default())
+            }
+        };
+        (body, verdict)
+    }
+}
+
+/// Bytes shared with others: a cached entry's body is a range of the cache file read.
+#[derive(Debug, Clone)]
+pub(crate) struct Blob {
+    data: Arc<Vec<u8>>,
+    range: std::ops::Range<usize>,
+}
+
+impl Blob {
+    /// Bytes of their own.
+    pub(crate) fn new(data: Vec<u8>) -> Blob {
+        let range = 0..data.len();
+        Blob {
+            data: Arc::new(data),
+            range,
         }
     }
+
+    /// A range of shared bytes.
+    pub(crate) fn slice(data: &Arc<Vec<u8>>, range: std::ops::Range<usize>) -> Blob {
+        Blob {
+            data: data.clone(),
+            range,
+        }
+    }
+
+    /// The bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.data[self.range.clone()]
+    }
+}
+
+#[derive(Serialize)]
+struct CachedRef<'a> {
+    reading: &'a Reading,
+    readme: Option<&'a str>,
 }
 
 /// One `<box>.toolbox/` folder. Several folders (world, libraries) can share a name.

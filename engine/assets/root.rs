@@ -40,6 +40,13 @@ impl FileSet {
     pub fn has(&self, name: &str) -> bool {
         self.files.iter().any(|(n, _)| n == name)
     }
+
+    /// The file names, sorted.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.files.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        names
+    }
 }
 
 /// One root of the registry: the world or a library.

@@ -2,17 +2,22 @@
 
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use super::callsig::call_signature;
 use super::docstring::Docstring;
 use super::metadata::{readme_purpose, Metadata};
 use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
 use super::names::{check_name, check_toolbox_name};
-use super::root::Root;
+use super::root::{FileSet, Root};
 use super::signature::{read_signature, Returned, SigParam};
+use super::stamp::{Stamp, Stamper};
 use super::FolderKey;
 
 /// Where a tool folder is: its root, its toolbox folder and its own folder name.
 pub(crate) struct ToolLocation<'a> {
+    /// Every root.
+    pub roots: &'a Arc<Vec<Root>>,
     /// The root the toolbox lives in.
     pub root: &'a Root,
     /// Key of the toolbox folder.
@@ -27,20 +32,59 @@ pub(crate) struct ToolLocation<'a> {
 /// Only cheap work happens here (docstring, `.metadata`, README); the signature is read
 /// and the source compiled on first use, so indexing thousands of tools stays fast.
 pub(crate) fn load_tool(at: &ToolLocation) -> ToolEntry {
-    let name = at.dir_name.trim_end_matches(".tool").to_string();
     let rel = format!("{}/{}", at.folder.1, at.dir_name);
+    let (draft, source, readme, stamp) = read_folder(at.root, &rel, at.toolbox);
+    ToolEntry::new(
+        draft,
+        source,
+        readme,
+        at.folder.clone(),
+        rel,
+        at.roots,
+        stamp,
+    )
+}
+
+/// The draft of the tool folder `rel` (when a cached entry cannot be decoded).
+pub(crate) fn draft_of(root: &Root, rel: &str, toolbox: &str) -> Draft {
+    read_folder(root, rel, toolbox).0
+}
+
+/// Reads what a tool folder holds, stamping each file before it is read.
+fn read_folder(
+    root: &Root,
+    rel: &str,
+    toolbox: &str,
+) -> (Draft, Option<Arc<str>>, Option<String>, Stamp) {
+    let dir_name = rel.rsplit('/').next().unwrap_or(rel);
+    let name = dir_name.trim_end_matches(".tool").to_string();
     let mut refusals: Vec<String> = Vec::new();
+    let folder = root.dir().map(|d| d.join(rel));
+    let mut stamper = Stamper::new(rel, folder.as_deref());
+    let mut read = |files: &FileSet, file: &str| {
+        stamper.before_read(file, folder.as_ref().map(|f| f.join(file)).as_deref());
+        let text = root.read_listed(files, file);
+        if files.has(file) {
+            stamper.content(
+                file,
+                text.as_ref()
+                    .and_then(|t| t.as_ref().ok())
+                    .map(String::as_str),
+            );
+        }
+        text
+    };
 
     if let Err(e) = check_name("tool", &name) {
         refusals.push(e);
     }
     // A toolbox `tools` cannot reach (`bad-box`, `list`) makes its tools uncallable too;
     // they stay listed, with the reason, so the author sees what to rename.
-    if let Err(e) = check_toolbox_name(at.toolbox) {
-        refusals.push(format!("{e}; rename the folder {}.toolbox", at.toolbox));
+    if let Err(e) = check_toolbox_name(toolbox) {
+        refusals.push(format!("{e}; rename the folder {toolbox}.toolbox"));
     }
-    let files = at.root.files(&rel);
-    let metadata = match at.root.read_listed(&files, ".metadata") {
+    let files = root.files(rel);
+    let metadata = match read(&files, ".metadata") {
         Some(Ok(text)) => Metadata::parse(&text, &format!("{rel}/.metadata")).unwrap_or_else(|e| {
             refusals.push(e);
             Metadata::default()
@@ -51,11 +95,8 @@ pub(crate) fn load_tool(at: &ToolLocation) -> ToolEntry {
         }
         None => Metadata::default(),
     };
-    let readme = at
-        .root
-        .read_listed(&files, "README.md")
-        .and_then(Result::ok);
-    let source = match at.root.read_listed(&files, "init.luau") {
+    let readme = read(&files, "README.md").and_then(Result::ok);
+    let source = match read(&files, "init.luau") {
         Some(Ok(text)) if text.len() > super::compile::MAX_SOURCE_BYTES => {
             refusals.push(format!(
                 "{rel}/init.luau {}",
@@ -77,6 +118,9 @@ pub(crate) fn load_tool(at: &ToolLocation) -> ToolEntry {
             None
         }
     };
+    for file in files.names() {
+        stamper.name(file);
+    }
     let status = metadata
         .status
         .clone()
@@ -88,18 +132,18 @@ pub(crate) fn load_tool(at: &ToolLocation) -> ToolEntry {
     }
     let draft = Draft {
         name,
-        toolbox: at.toolbox.to_string(),
+        toolbox: toolbox.to_string(),
         purpose: readme.as_deref().and_then(readme_purpose),
         metadata,
         status,
         has_render: files.has("render.luau"),
         refusals,
     };
-    ToolEntry::new(draft, source, readme, at.folder.clone(), rel, at.root)
+    (draft, source, readme, stamper.finish())
 }
 
 /// What [`load_tool`] read, waiting for the signature to be merged in.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Draft {
     name: String,
     toolbox: String,
@@ -123,7 +167,7 @@ impl Draft {
 }
 
 /// The tool's metadata with the signature merged in, and what that merge found.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Reading {
     /// The assembled metadata.
     pub meta: ToolMeta,

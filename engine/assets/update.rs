@@ -188,6 +188,7 @@ impl AssetIndex {
             return None;
         }
         Some(load_tool(&ToolLocation {
+            roots: &self.roots,
             root,
             folder: &key.0,
             toolbox: &folder.name,

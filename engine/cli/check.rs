@@ -24,7 +24,7 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
         if let Some(reason) = reason {
             broken += 1;
             unloadable += usize::from(entry.is_registered());
-            outln!("error: {} ({}): {reason}", entry.identity, entry.path)?;
+            outln!("error: {} ({}): {reason}", entry.identity, entry.path())?;
         }
         for warning in entry.warnings() {
             warned += 1;

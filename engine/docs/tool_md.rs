@@ -353,7 +353,7 @@ fn failure_modes(md: &mut String, tool: &ToolDoc) {
 }
 
 fn readme(md: &mut String, tool: &ToolDoc) {
-    let Some(readme) = tool.entry.readme.as_deref() else {
+    let Some(readme) = tool.entry.readme() else {
         return;
     };
     // Headings move one level down so they sit under this section; fenced code stays as is.

@@ -33,11 +33,28 @@ fn row(entry: &ToolEntry, with_readme: bool) -> ToolRow<'_> {
         registered: entry.is_registered(),
         reason: entry.reason().map(str::to_string),
         from: entry.origin,
-        readme: if with_readme {
-            entry.readme.as_deref()
-        } else {
-            None
-        },
+        readme: if with_readme { entry.readme() } else { None },
+    }
+}
+
+/// A tool as tier 1 of `tools.list` shows it.
+#[derive(Serialize)]
+struct NameRow<'a> {
+    identity: &'a str,
+    name: &'a str,
+    toolbox: &'a str,
+    registered: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+}
+
+fn name_row(entry: &ToolEntry) -> NameRow<'_> {
+    NameRow {
+        identity: &entry.identity,
+        name: entry.name(),
+        toolbox: entry.toolbox(),
+        registered: entry.is_registered(),
+        reason: entry.reason(),
     }
 }
 
@@ -61,7 +78,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.raw_set(
         "tools",
-        lua.create_function(|lua, toolbox: Option<String>| {
+        lua.create_function(|lua, (toolbox, tier): (Option<String>, Option<u8>)| {
             let index = with_state(lua, |s| s.index.clone())?;
             let entries: Vec<&Arc<ToolEntry>> = match &toolbox {
                 Some(b) => index.tools_in(b).collect(),
@@ -69,6 +86,11 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             };
             // Listing reports `registered`, which compiles each tool once; do it in parallel.
             crate::assets::prepare(&entries);
+            // Tier 1 needs names only: full rows of 100,000 tools would not fit a run's memory.
+            if tier == Some(1) {
+                let rows: Vec<NameRow> = entries.iter().map(|e| name_row(e)).collect();
+                return to_lua(lua, &rows);
+            }
             let rows: Vec<ToolRow> = entries.iter().map(|e| row(e, false)).collect();
             to_lua(lua, &rows)
         })?,

@@ -132,6 +132,7 @@ impl Registry {
     pub fn from_roots(roots: Vec<Root>) -> Registry {
         let roots = Arc::new(roots);
         let index = AssetIndex::build(roots.clone());
+        crate::cache::release_freed_memory();
         let world = roots
             .first()
             .and_then(Root::dir)
@@ -145,11 +146,14 @@ impl Registry {
             .map(Path::to_path_buf)
             .collect();
         Registry {
-            roots,
             current: RwLock::new(Arc::new(index)),
             updating: Mutex::new(()),
             vfs: Vfs::new(world, read_only),
-            search: SearchService::new(),
+            search: match roots.first().and_then(Root::dir) {
+                Some(world) => SearchService::for_world(world),
+                None => SearchService::new(),
+            },
+            roots,
             upstreams: std::sync::OnceLock::new(),
         }
     }
@@ -167,6 +171,7 @@ impl Registry {
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
         let index = Arc::new(AssetIndex::build(self.roots.clone()));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
+        crate::cache::release_freed_memory();
     }
 
     /// Reads again only what changed at `paths` (absolute paths on disk, as a file watcher

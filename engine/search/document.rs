@@ -1,10 +1,13 @@
 //! What one asset (tool, toolbox or workflow) contributes to the search index.
 
-use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hasher};
 use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use serde::Serialize;
 
+use super::table::Table;
 use crate::assets::{AssetIndex, BoxKind, Origin, ToolEntry};
 use crate::upstream::{ServerView, UpstreamTool};
 
@@ -97,7 +100,7 @@ impl AssetDoc {
             .iter()
             .map(|a| format!("{} {}", a.name, a.description))
             .collect();
-        let readme = entry.readme.as_deref().unwrap_or("");
+        let readme = entry.readme().unwrap_or("");
         let readme = match readme.char_indices().nth(MAX_README_CHARS) {
             Some((at, _)) => &readme[..at],
             None => readme,
@@ -131,35 +134,38 @@ impl AssetDoc {
         }
     }
 
-    /// The docs of every toolbox name (the folder of highest precedence speaks for it).
+    /// The doc of one toolbox name (the folder of highest precedence speaks for it).
+    pub fn toolbox(index: &AssetIndex, name: &str) -> Option<AssetDoc> {
+        let folder = index.toolbox(name)?;
+        let asset_type = match folder.kind {
+            BoxKind::Toolbox => AssetType::Toolbox,
+            BoxKind::Workflow => AssetType::Workflow,
+        };
+        Some(AssetDoc {
+            key: format!("toolbox:{name}"),
+            asset_type,
+            identity: name.to_string(),
+            name: name.to_string(),
+            toolbox: name.to_string(),
+            from: origin_name(folder.origin).to_string(),
+            installed: folder.origin == Origin::World,
+            registered: true,
+            description: folder.purpose.clone(),
+            signature: None,
+            fields: vec![
+                (Role::Name, name.to_string()),
+                (Role::Tag, folder.tags.join(" ")),
+                (Role::Description, folder.purpose.clone()),
+            ],
+        })
+    }
+
+    /// The docs of every toolbox name.
     pub fn toolboxes(index: &AssetIndex) -> Vec<AssetDoc> {
         index
             .toolbox_names()
             .into_iter()
-            .filter_map(|name| {
-                let folder = index.toolbox(name)?;
-                let asset_type = match folder.kind {
-                    BoxKind::Toolbox => AssetType::Toolbox,
-                    BoxKind::Workflow => AssetType::Workflow,
-                };
-                Some(AssetDoc {
-                    key: format!("toolbox:{name}"),
-                    asset_type,
-                    identity: name.to_string(),
-                    name: name.to_string(),
-                    toolbox: name.to_string(),
-                    from: origin_name(folder.origin).to_string(),
-                    installed: folder.origin == Origin::World,
-                    registered: true,
-                    description: folder.purpose.clone(),
-                    signature: None,
-                    fields: vec![
-                        (Role::Name, name.to_string()),
-                        (Role::Tag, folder.tags.join(" ")),
-                        (Role::Description, folder.purpose.clone()),
-                    ],
-                })
-            })
+            .filter_map(|name| AssetDoc::toolbox(index, name))
             .collect()
     }
 
@@ -201,10 +207,10 @@ impl AssetDoc {
         }
     }
 
-    /// The docs of an upstream server: its toolbox and its cached tools.
-    pub fn upstream(view: &ServerView) -> Vec<AssetDoc> {
+    /// The doc of an upstream server as a toolbox.
+    pub fn upstream_toolbox(view: &ServerView) -> AssetDoc {
         let purpose = view.purpose();
-        let mut docs = vec![AssetDoc {
+        AssetDoc {
             key: format!("toolbox:{}", view.name),
             asset_type: AssetType::Toolbox,
             identity: view.name.clone(),
@@ -220,7 +226,12 @@ impl AssetDoc {
                 (Role::Tag, format!("mcp {}", view.original)),
                 (Role::Description, purpose),
             ],
-        }];
+        }
+    }
+
+    /// The docs of an upstream server: its toolbox and its cached tools.
+    pub fn upstream(view: &ServerView) -> Vec<AssetDoc> {
+        let mut docs = vec![AssetDoc::upstream_toolbox(view)];
         docs.extend(
             view.tools()
                 .iter()
@@ -263,12 +274,22 @@ impl AssetDoc {
     }
 }
 
-/// What changed between two snapshots: docs to (re)index and keys to remove.
+/// What changed since the table was written: docs to (re)index with their stamps, and
+/// keys to remove.
 pub(crate) struct Changes {
     /// New or changed docs.
-    pub upserts: Vec<AssetDoc>,
+    pub(crate) upserts: Vec<(AssetDoc, u64)>,
     /// Keys no longer present.
-    pub deletes: Vec<String>,
+    pub(crate) deletes: Vec<String>,
+}
+
+/// What a tool's doc is made from: its files (content hash) and where it was found. The
+/// verdict follows from the content and the engine, which the cache's header names.
+fn tool_stamp(entry: &ToolEntry) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write_u64(entry.stamp.hash);
+    h.write_u8(entry.origin as u8);
+    h.finish()
 }
 
 /// `world` or `library`, as rows show where an asset was found.
@@ -279,40 +300,81 @@ fn origin_name(origin: Origin) -> &'static str {
     }
 }
 
-/// Diffs `new` and the `upstream` docs against the last indexed snapshot and docs.
-/// Tools whose `Arc` is the same as before are skipped without being read; others are
-/// compared by content.
+/// A toolbox's or an upstream tool's doc content, hashed.
+fn doc_stamp(doc: &AssetDoc) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write(doc.key.as_bytes());
+    h.write_u8(doc.asset_type as u8);
+    h.write(doc.from.as_bytes());
+    h.write_u8(0xff);
+    h.write(doc.description.as_bytes());
+    h.write_u8(0xff);
+    h.write(doc.signature.as_deref().unwrap_or("").as_bytes());
+    h.write_u8(0xff);
+    for (role, text) in &doc.fields {
+        h.write_u8(*role as u8);
+        h.write(text.as_bytes());
+        h.write_u8(0xff);
+    }
+    h.finish()
+}
+
+/// Diffs `new` and the `upstream` servers' docs against what `table` holds. Tools whose
+/// `Arc` is the same as in `old` (the snapshot last indexed) are skipped without a look;
+/// others are compared by stamp, and only changed ones are read (docs made in parallel on
+/// the indexing threads). Upstream docs are small and always compared by stamp.
 pub(crate) fn diff(
     old: Option<&Arc<AssetIndex>>,
-    docs: &BTreeMap<String, AssetDoc>,
+    table: &Table,
     new: &AssetIndex,
-    upstream: Vec<AssetDoc>,
+    upstream: &[ServerView],
 ) -> Changes {
-    let mut upserts = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for (identity, entry) in &new.tools {
-        let key = format!("tool:{identity}");
-        let same_arc = old
-            .and_then(|o| o.tools.get(identity))
-            .is_some_and(|prev| Arc::ptr_eq(prev, entry));
-        if !(same_arc && docs.contains_key(&key)) {
-            let doc = AssetDoc::tool(entry);
-            if docs.get(&key) != Some(&doc) {
-                upserts.push(doc);
+    let mut key = String::new();
+    let changed: Vec<(&Arc<ToolEntry>, u64)> = new
+        .tools
+        .iter()
+        .filter_map(|(identity, entry)| {
+            key.clear();
+            key.push_str("tool:");
+            key.push_str(identity);
+            let indexed = table.stamp(&key);
+            let same = old
+                .and_then(|o| o.tools.get(identity))
+                .is_some_and(|prev| Arc::ptr_eq(prev, entry));
+            if same && indexed.is_some() {
+                return None;
             }
+            let stamp = tool_stamp(entry);
+            (indexed != Some(stamp)).then_some((entry, stamp))
+        })
+        .collect();
+    let mut upserts: Vec<(AssetDoc, u64)> = crate::assets::parse_pool().install(|| {
+        changed
+            .par_iter()
+            .map(|(entry, stamp)| (AssetDoc::tool(entry), *stamp))
+            .collect()
+    });
+    let upstream_docs: Vec<AssetDoc> = upstream.iter().flat_map(AssetDoc::upstream).collect();
+    let upstream_keys: std::collections::HashSet<&str> =
+        upstream_docs.iter().map(|d| d.key.as_str()).collect();
+    for doc in AssetDoc::toolboxes(new)
+        .into_iter()
+        .chain(upstream_docs.iter().cloned())
+    {
+        let stamp = doc_stamp(&doc);
+        if table.stamp(&doc.key) != Some(stamp) {
+            upserts.push((doc, stamp));
         }
-        seen.insert(key);
     }
-    for doc in AssetDoc::toolboxes(new).into_iter().chain(upstream) {
-        seen.insert(doc.key.clone());
-        if docs.get(&doc.key) != Some(&doc) {
-            upserts.push(doc);
-        }
-    }
-    let deletes = docs
+    let deletes = table
         .keys()
-        .filter(|k| !seen.contains(*k))
-        .cloned()
+        .filter(|(key, _)| match key.split_once(':') {
+            _ if upstream_keys.contains(key) => false,
+            Some(("tool", identity)) => !new.tools.contains_key(identity),
+            Some(("toolbox", name)) => !new.has_toolbox(name),
+            _ => true,
+        })
+        .map(|(key, _)| key.to_string())
         .collect();
     Changes { upserts, deletes }
 }

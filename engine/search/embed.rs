@@ -88,7 +88,8 @@ fn header(table: &[u8]) -> (usize, usize) {
 }
 
 /// Cosine of two unit vectors.
-pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
+#[cfg(test)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 

@@ -1,9 +1,12 @@
-//! The tantivy side: one in-RAM index with a long-lived writer, fields per role, and
-//! queries built term by term (never parsed, so query syntax characters are just text).
+//! The tantivy side: one index (in RAM, or on disk under the world's cache) with fields
+//! per role, and queries built term by term (never parsed, so query syntax characters are
+//! just text).
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use tantivy::collector::{Count, TopDocs};
+use tantivy::directory::MmapDirectory;
 use tantivy::query::{
     BooleanQuery, BoostQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur, Query, TermQuery,
 };
@@ -85,9 +88,15 @@ pub(crate) struct KeywordHit {
 
 /// The index, its writer and reader, and the analyzers the queries reuse.
 pub(crate) struct KeywordIndex {
-    writer: IndexWriter<TantivyDocument>,
+    index: Index,
+    /// Open while changes are being made; an index on disk lets it go after each commit,
+    /// so another process can take its turn.
+    writer: Option<IndexWriter<TantivyDocument>>,
+    on_disk: bool,
     reader: IndexReader,
     key: Field,
+    /// A tool's toolbox name as one term: scopes a search to one toolbox.
+    scope: Field,
     exact: Field,
     spelled: Field,
     toolbox: Field,
@@ -129,8 +138,15 @@ pub(crate) const ROLES: [Role; 7] = [
 impl KeywordIndex {
     /// An empty index in RAM.
     pub fn new(tuning: Tuning) -> tantivy::Result<KeywordIndex> {
+        KeywordIndex::open(tuning, None)
+    }
+
+    /// The index in `dir` (created when missing), or an empty one in RAM when `dir` is
+    /// `None`. Fails when the folder holds an index of another schema or a damaged one.
+    pub fn open(tuning: Tuning, dir: Option<&Path>) -> tantivy::Result<KeywordIndex> {
         let mut schema = Schema::builder();
         let key = schema.add_text_field("key", STRING | STORED);
+        let scope = schema.add_text_field("scope", STRING);
         let exact = schema.add_text_field("exact", text("cm_exact", IndexRecordOption::Basic));
         let spelled = schema.add_text_field("spelled", text("cm_plain", IndexRecordOption::Basic));
         let toolbox =
@@ -145,7 +161,10 @@ impl KeywordIndex {
                 )
             })
             .collect();
-        let index = Index::create_in_ram(schema.build());
+        let index = match dir {
+            Some(dir) => Index::open_or_create(MmapDirectory::open(dir)?, schema.build())?,
+            None => Index::create_in_ram(schema.build()),
+        };
         index.tokenizers().register("cm_words", words_analyzer());
         index.tokenizers().register(
             "cm_exact",
@@ -159,15 +178,17 @@ impl KeywordIndex {
                 .filter(LowerCaser)
                 .build(),
         );
-        let writer = index.writer_with_num_threads(1, WRITER_BYTES)?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
         Ok(KeywordIndex {
-            writer,
+            index,
+            writer: None,
+            on_disk: dir.is_some(),
             reader,
             key,
+            scope,
             exact,
             spelled,
             toolbox,
@@ -177,9 +198,34 @@ impl KeywordIndex {
         })
     }
 
-    /// Adds or replaces a doc (visible after [`KeywordIndex::commit`]).
-    pub fn upsert(&mut self, doc: &AssetDoc) -> tantivy::Result<()> {
-        self.delete(&doc.key);
+    fn writer(&mut self) -> tantivy::Result<&mut IndexWriter<TantivyDocument>> {
+        if self.writer.is_none() {
+            self.writer = Some(self.index.writer_with_num_threads(1, WRITER_BYTES)?);
+        }
+        Ok(self.writer.as_mut().expect("just opened"))
+    }
+
+    /// The payload of the last commit (see [`KeywordIndex::commit`]).
+    pub fn payload(&self) -> Option<String> {
+        self.index.load_metas().ok()?.payload
+    }
+
+    /// Removes every doc (visible after [`KeywordIndex::commit`]).
+    pub fn clear(&mut self) -> tantivy::Result<()> {
+        self.writer()?.delete_all_documents()?;
+        Ok(())
+    }
+
+    /// Adds or replaces the doc of `key` with `d` (from [`KeywordIndex::document`];
+    /// visible after [`KeywordIndex::commit`]).
+    pub fn add(&mut self, key: &str, d: TantivyDocument) -> tantivy::Result<()> {
+        self.delete(key)?;
+        self.writer()?.add_document(d)?;
+        Ok(())
+    }
+
+    /// The tantivy document of an asset (no writer needed: made in parallel).
+    pub fn document(&self, doc: &AssetDoc) -> TantivyDocument {
         let mut d = doc!(
             self.key => doc.key.as_str(),
             self.exact => doc.name.as_str(),
@@ -194,19 +240,31 @@ impl KeywordIndex {
             };
             d.add_text(self.roles[role], value);
         }
-        self.writer.add_document(d)?;
-        Ok(())
+        if doc.asset_type == super::AssetType::Tool {
+            d.add_text(self.scope, &doc.toolbox);
+        }
+        d
     }
 
     /// Removes a doc by key.
-    pub fn delete(&mut self, key: &str) {
-        self.writer
-            .delete_term(Term::from_field_text(self.key, key));
+    pub fn delete(&mut self, key: &str) -> tantivy::Result<()> {
+        let term = Term::from_field_text(self.key, key);
+        self.writer()?.delete_term(term);
+        Ok(())
     }
 
-    /// Commits and reloads the reader, so the change is searchable at once.
-    pub fn commit(&mut self) -> tantivy::Result<()> {
-        self.writer.commit()?;
+    /// Commits with `payload` (read back by [`KeywordIndex::payload`]) and reloads the
+    /// reader, so the change is searchable at once. An index on disk closes its writer.
+    pub fn commit(&mut self, payload: &str) -> tantivy::Result<()> {
+        let writer = self.writer()?;
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(payload);
+        prepared.commit()?;
+        if self.on_disk {
+            if let Some(writer) = self.writer.take() {
+                writer.wait_merging_threads()?;
+            }
+        }
         self.reader.reload()
     }
 
@@ -245,8 +303,14 @@ impl KeywordIndex {
         Ok(hits.into_iter().map(|h| h.key).collect())
     }
 
-    /// The best `limit` keyword hits and how many assets matched in all.
-    pub fn search(&self, query: &str, limit: usize) -> tantivy::Result<(Vec<KeywordHit>, usize)> {
+    /// The best `limit` keyword hits (only tools of toolbox `scope`, when given) and how
+    /// many assets matched in all.
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        scope: Option<&str>,
+    ) -> tantivy::Result<(Vec<KeywordHit>, usize)> {
         let words = self.analyze(query);
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for word in words.iter().take(MAX_QUERY_WORDS) {
@@ -286,9 +350,23 @@ impl KeywordIndex {
         if clauses.is_empty() {
             return Ok((Vec::new(), 0));
         }
+        let mut query: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
+        if let Some(b) = scope {
+            // A filter: the toolbox term must match but adds nothing to the score.
+            let only: Box<dyn Query> = Box::new(BoostQuery::new(
+                Box::new(TermQuery::new(
+                    Term::from_field_text(self.scope, b),
+                    IndexRecordOption::Basic,
+                )),
+                0.0,
+            ));
+            query = Box::new(BooleanQuery::new(vec![
+                (Occur::Must, query),
+                (Occur::Must, only),
+            ]));
+        }
         let searcher = self.reader.searcher();
-        let (mut hits, addresses, total) =
-            self.run_on(&searcher, &BooleanQuery::new(clauses), limit)?;
+        let (mut hits, addresses, total) = self.run_on(&searcher, &*query, limit)?;
         let words = &words[..words.len().min(MAX_QUERY_WORDS)];
         for (hit, found) in hits
             .iter_mut()

@@ -1,22 +1,27 @@
 //! Discovery: keyword and semantic search over every tool, toolbox and workflow.
 //!
-//! [`SearchService`] keeps a tantivy index in RAM and a vector per asset from the
-//! bundled static model. It follows the asset index lazily and incrementally: each
-//! search names the snapshot it runs on, and when that is not the one last indexed,
-//! only the assets that changed are re-indexed (one long-lived writer; the reader is
-//! reloaded right after commit, so a change is searchable at once).
+//! [`SearchService`] keeps a tantivy index and an int8 vector per asset from the bundled
+//! static model. For a world it persists both under `.codemode/cache/search/`
+//! (`store.rs`), so a new process on an unchanged world re-indexes nothing. It follows the
+//! asset index lazily and incrementally: each search names the snapshot it runs on, and
+//! when that is not the one last indexed, only the assets whose stamps changed are
+//! re-indexed (the reader is reloaded right after commit, so a change is searchable at
+//! once).
 
 mod document;
 mod embed;
 mod keyword;
 mod rank;
 mod request;
+mod store;
+mod table;
 mod wordpiece;
 pub mod words;
 
-use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::assets::AssetIndex;
@@ -31,6 +36,8 @@ pub use request::{
 };
 
 use keyword::KeywordIndex;
+use store::Store;
+use table::Table;
 
 /// What a search found.
 #[derive(Debug, Clone, Serialize)]
@@ -54,19 +61,21 @@ pub enum SearchError {
     Index(#[from] tantivy::TantivyError),
 }
 
-/// The indexed state: the tantivy index, the docs and vectors, and the snapshot they follow.
+/// The indexed state: the tantivy index, the asset table, and the snapshot they follow.
 struct State {
     keyword: KeywordIndex,
-    docs: BTreeMap<String, AssetDoc>,
-    vectors: HashMap<String, Vec<f32>>,
+    table: Table,
     snapshot: Option<Arc<AssetIndex>>,
     /// What the upstream docs were built from (see [`upstream_key`]).
     upstream: String,
+    /// The generation on disk this state is (`None`: in RAM for this process only).
+    generation: Option<String>,
 }
 
 /// Search over an asset index, kept in sync lazily and incrementally.
 pub struct SearchService {
     state: Mutex<Option<State>>,
+    store: Option<Store>,
     tuning: Tuning,
     fusion: rank::Fusion,
 }
@@ -84,15 +93,25 @@ impl Default for SearchService {
 }
 
 impl SearchService {
-    /// An empty service; the index is built on the first search.
+    /// An empty service in RAM; the index is built on the first search.
     pub fn new() -> SearchService {
         SearchService::with_tuning(Tuning::default(), rank::Fusion::default())
     }
 
-    /// A service with other weights (for the evaluation).
+    /// A service that keeps its index in `world`'s cache (in RAM when the world cannot
+    /// hold one).
+    pub fn for_world(world: &Path) -> SearchService {
+        SearchService {
+            store: Store::open(world),
+            ..SearchService::new()
+        }
+    }
+
+    /// A service with other weights (for the evaluation), in RAM.
     pub fn with_tuning(tuning: Tuning, fusion: rank::Fusion) -> SearchService {
         SearchService {
             state: Mutex::new(None),
+            store: None,
             tuning,
             fusion,
         }
@@ -104,58 +123,140 @@ impl SearchService {
         self.sync_locked(&mut guard, index, &[])
     }
 
+    /// A state in RAM, empty.
+    fn in_ram(&self) -> Result<State, SearchError> {
+        Ok(State {
+            keyword: KeywordIndex::new(self.tuning.clone())?,
+            table: Table::new(StaticModel::bundled().dims()),
+            snapshot: None,
+            upstream: String::new(),
+            generation: None,
+        })
+    }
+
+    /// The state on disk (empty and marked for a full build when missing, damaged or
+    /// written by another version), or `None` when it cannot be opened.
+    fn on_disk(&self, store: &Store, turn: &store::Turn) -> Option<State> {
+        let dims = StaticModel::bundled().dims();
+        let open = || KeywordIndex::open(self.tuning.clone(), Some(&store.index_dir()));
+        let mut keyword = match open() {
+            Ok(k) => k,
+            Err(e) => {
+                tracing::debug!("search index cache unreadable ({e}); rebuilt");
+                store.wipe_index(turn);
+                open().ok()?
+            }
+        };
+        let payload = keyword.payload();
+        match store.read_table(turn, dims) {
+            Some((generation, table)) if payload.as_deref() == Some(generation.as_str()) => {
+                Some(State {
+                    keyword,
+                    table,
+                    snapshot: None,
+                    upstream: String::new(),
+                    generation: Some(generation),
+                })
+            }
+            _ => {
+                keyword.clear().ok()?;
+                Some(State {
+                    keyword,
+                    table: Table::new(dims),
+                    snapshot: None,
+                    upstream: String::new(),
+                    // Matches no commit: the next sync writes everything.
+                    generation: Some(String::new()),
+                })
+            }
+        }
+    }
+
     fn sync_locked(
         &self,
         guard: &mut Option<State>,
         index: &Arc<AssetIndex>,
         upstream: &[ServerView],
     ) -> Result<(usize, usize), SearchError> {
-        if guard.is_none() {
-            *guard = Some(State {
-                keyword: KeywordIndex::new(self.tuning.clone())?,
-                docs: BTreeMap::new(),
-                vectors: HashMap::new(),
-                snapshot: None,
-                upstream: String::new(),
+        let upstream_now = upstream_key(upstream);
+        if guard.as_ref().is_some_and(|s| {
+            s.snapshot.as_ref().is_some_and(|s| Arc::ptr_eq(s, index)) && s.upstream == upstream_now
+        }) {
+            return Ok((0, 0));
+        }
+        let turn = self.store.as_ref().and_then(Store::turn);
+        let persisted = guard.as_ref().is_some_and(|s| s.generation.is_some());
+        let stale = match (&turn, guard.as_ref()) {
+            (_, None) => true,
+            // Another process may have committed since (the commit's payload names its
+            // generation): follow the disk, not memory.
+            (Some(_), Some(state)) if persisted => state.keyword.payload() != state.generation,
+            // Indexed on disk but the lock is not ours now: go on in RAM.
+            (None, Some(_)) => persisted,
+            _ => false,
+        };
+        if stale {
+            let state = match (&self.store, &turn) {
+                (Some(store), Some(turn)) => self.on_disk(store, turn),
+                _ => None,
+            };
+            *guard = Some(match state {
+                Some(state) => state,
+                None => self.in_ram()?,
             });
         }
         let state = guard.as_mut().expect("just set");
-        let key = upstream_key(upstream);
-        if state
-            .snapshot
-            .as_ref()
-            .is_some_and(|s| Arc::ptr_eq(s, index))
-            && state.upstream == key
-        {
-            return Ok((0, 0));
-        }
-        let upstream_docs = upstream.iter().flat_map(AssetDoc::upstream).collect();
-        let changes = document::diff(state.snapshot.as_ref(), &state.docs, index, upstream_docs);
+        let changes = document::diff(state.snapshot.as_ref(), &state.table, index, upstream);
         let counts = (changes.upserts.len(), changes.deletes.len());
-        if counts != (0, 0) {
+        let unwritten = state.generation.as_deref() == Some("");
+        if counts != (0, 0) || unwritten {
             let model = StaticModel::bundled();
             for key in &changes.deletes {
-                state.keyword.delete(key);
-                state.docs.remove(key);
-                state.vectors.remove(key);
+                state.keyword.delete(key)?;
+                state.table.remove(key);
             }
-            for doc in changes.upserts {
-                state.keyword.upsert(&doc)?;
-                match model.embed(&doc.meaning_text()) {
-                    Some(v) => state.vectors.insert(doc.key.clone(), v),
-                    None => state.vectors.remove(&doc.key),
-                };
-                state.docs.insert(doc.key.clone(), doc);
+            let prepared: Vec<_> = crate::assets::parse_pool().install(|| {
+                changes
+                    .upserts
+                    .par_iter()
+                    .map(|(doc, _)| {
+                        (
+                            state.keyword.document(doc),
+                            model.embed(&doc.meaning_text()),
+                        )
+                    })
+                    .collect()
+            });
+            for ((doc, stamp), (tantivy_doc, vector)) in changes.upserts.iter().zip(prepared) {
+                state.keyword.add(&doc.key, tantivy_doc)?;
+                state
+                    .table
+                    .put(&doc.key, doc.asset_type, *stamp, vector.as_deref());
             }
-            state.keyword.commit()?;
+            match (&self.store, &turn, &state.generation) {
+                (Some(store), Some(turn), Some(_)) => {
+                    let generation = store::new_generation();
+                    state.keyword.commit(&generation)?;
+                    if let Err(e) = store.write_table(turn, &generation, &state.table) {
+                        tracing::debug!("search table not written: {e}");
+                    }
+                    state.generation = Some(generation);
+                }
+                _ => state.keyword.commit("")?,
+            }
             tracing::debug!(
                 upserts = counts.0,
                 deletes = counts.1,
+                assets = state.table.len(),
+                on_disk = state.generation.is_some(),
                 "search index updated"
             );
         }
         state.snapshot = Some(index.clone());
-        state.upstream = key;
+        state.upstream = upstream_now;
+        if counts.0 > 1000 {
+            crate::cache::release_freed_memory();
+        }
         Ok(counts)
     }
 
@@ -186,8 +287,9 @@ impl SearchService {
         let state = guard.as_ref().expect("synced");
         let ctx = rank::Context {
             keyword: &state.keyword,
-            docs: &state.docs,
-            vectors: &state.vectors,
+            table: &state.table,
+            index,
+            upstream,
             fusion: &self.fusion,
             tuning: &self.tuning,
         };

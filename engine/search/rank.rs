@@ -1,15 +1,18 @@
 //! Ranking: exact names first, then keyword (BM25 over role fields) or the fusion of
 //! keyword and meaning, then role, then identity. Builds the rows a script sees.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use serde::Serialize;
 
 use super::document::{AssetDoc, AssetType, Role};
-use super::embed::{dot, StaticModel};
+use super::embed::StaticModel;
 use super::keyword::{KeywordIndex, ROLES};
+use super::table::Table;
 use super::words::bounded;
 use super::{Mode, SearchError, SearchRequest, SearchResult};
+use crate::assets::{AssetIndex, Origin};
+use crate::upstream::ServerView;
 
 /// How keyword and meaning rankings are fused (reciprocal-rank fusion); tuned on dev.
 #[derive(Debug, Clone)]
@@ -109,14 +112,20 @@ pub struct Row {
     pub p: Option<f32>,
 }
 
-/// What one search reads.
-pub struct Context<'a> {
-    pub keyword: &'a KeywordIndex,
-    pub docs: &'a BTreeMap<String, AssetDoc>,
-    pub vectors: &'a HashMap<String, Vec<f32>>,
-    pub fusion: &'a Fusion,
-    pub tuning: &'a super::keyword::Tuning,
+/// What one search reads. Docs are made from the snapshot for the few assets a query
+/// touches (hits, nearest by meaning, exact names), never kept for the whole catalogue.
+pub(crate) struct Context<'a> {
+    pub(crate) keyword: &'a KeywordIndex,
+    pub(crate) table: &'a Table,
+    pub(crate) index: &'a AssetIndex,
+    /// The upstream servers whose cached tools are indexed beside the snapshot's.
+    pub(crate) upstream: &'a [ServerView],
+    pub(crate) fusion: &'a Fusion,
+    pub(crate) tuning: &'a super::keyword::Tuning,
 }
+
+/// The docs of the assets one query touches, by key.
+type Docs = HashMap<String, AssetDoc>;
 
 /// A candidate on its way to a row.
 struct Candidate<'a> {
@@ -128,8 +137,26 @@ struct Candidate<'a> {
 }
 
 impl Context<'_> {
+    /// The doc of one asset of the snapshot or of an upstream server, by key.
+    fn doc(&self, key: &str) -> Option<AssetDoc> {
+        if let Some(identity) = key.strip_prefix("tool:") {
+            if let Some(entry) = self.index.tool(identity) {
+                return Some(AssetDoc::tool(entry));
+            }
+            let (server, name) = identity.split_once('.')?;
+            let view = self.upstream.iter().find(|v| v.name == server)?;
+            let tool = view.tools().iter().find(|t| t.name == name)?;
+            return Some(AssetDoc::upstream_tool(server, tool));
+        }
+        let name = key.strip_prefix("toolbox:")?;
+        AssetDoc::toolbox(self.index, name).or_else(|| {
+            let view = self.upstream.iter().find(|v| v.name == name)?;
+            Some(AssetDoc::upstream_toolbox(view))
+        })
+    }
+
     /// Runs the request.
-    pub fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
+    pub(crate) fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
         let query = bounded(&request.query).trim();
         if query.is_empty() {
             return Ok(self.listing(request));
@@ -138,17 +165,40 @@ impl Context<'_> {
             Some(b) => doc.toolbox == *b && doc.asset_type == AssetType::Tool,
             None => true,
         };
-        let fetch = if request.toolbox.is_some() {
-            self.docs.len()
-        } else {
-            self.fusion.depth.max(request.limit)
+        let fetch = self.fusion.depth.max(request.limit);
+        let (hits, total) = self
+            .keyword
+            .search(query, fetch, request.toolbox.as_deref())?;
+        // A query with no letter or digit (punctuation only) has no meaning to rank by.
+        let nearest = match request.mode {
+            Mode::Semantic if query.chars().any(char::is_alphanumeric) => {
+                match StaticModel::bundled().embed(query) {
+                    Some(qv) => self.table.nearest(&qv, self.fusion.depth),
+                    None => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
         };
-        let (hits, mut total) = self.keyword.search(query, fetch)?;
+        let exact = self.keyword.exact(query)?;
+        let mut docs: Docs = HashMap::new();
+        let keys = hits
+            .iter()
+            .map(|h| h.key.as_str())
+            .chain(nearest.iter().map(|(_, k)| *k))
+            .chain(exact.iter().map(String::as_str));
+        for key in keys {
+            if !docs.contains_key(key) {
+                if let Some(doc) = self.doc(key) {
+                    docs.insert(key.to_string(), doc);
+                }
+            }
+        }
+        let mut total = total;
         let mut candidates: HashMap<&str, Candidate> = HashMap::new();
         let mut scored: Vec<(&AssetDoc, f32, f32)> = hits
             .iter()
             .filter_map(|hit| {
-                let doc = self.docs.get(&hit.key).filter(|d| in_scope(d))?;
+                let doc = docs.get(&hit.key).filter(|d| in_scope(d))?;
                 let factor = match doc.asset_type {
                     AssetType::Tool => 1.0,
                     _ => self.tuning.toolbox_factor,
@@ -157,7 +207,6 @@ impl Context<'_> {
             })
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.identity.cmp(&b.0.identity)));
-        let scoped = scored.len();
         for (rank, (doc, score, coverage)) in scored.into_iter().enumerate() {
             let fused = match request.mode {
                 Mode::Keyword => score,
@@ -183,14 +232,8 @@ impl Context<'_> {
                 },
             );
         }
-        if request.toolbox.is_some() {
-            total = scoped;
-        }
-        // A query with no letter or digit (punctuation only) has no meaning to rank by.
-        if request.mode == Mode::Semantic && query.chars().any(char::is_alphanumeric) {
-            total += self.add_meaning(query, &in_scope, &mut candidates);
-        }
-        self.pin_exact(query, &in_scope, &mut candidates)?;
+        total += self.add_meaning(&nearest, &docs, &in_scope, &mut candidates);
+        self.pin_exact(query, &exact, &docs, &in_scope, &mut candidates);
         let mut ranked: Vec<Candidate> = candidates.into_values().collect();
         ranked.sort_by(|a, b| {
             b.pin
@@ -236,32 +279,19 @@ impl Context<'_> {
         sum / found.len() as f32
     }
 
-    /// Adds the assets closest in meaning; returns how many close ones were not keyword hits.
+    /// Adds the assets closest in meaning (`nearest`, best first); returns how many close
+    /// ones were not keyword hits.
     fn add_meaning<'a>(
-        &'a self,
-        query: &str,
+        &self,
+        nearest: &[(f32, &str)],
+        docs: &'a Docs,
         in_scope: &dyn Fn(&AssetDoc) -> bool,
         candidates: &mut HashMap<&'a str, Candidate<'a>>,
     ) -> usize {
-        let Some(qv) = StaticModel::bundled().embed(query) else {
-            return 0;
-        };
-        let mut scored: Vec<(f32, &str)> = self
-            .vectors
-            .iter()
-            .map(|(k, v)| (dot(&qv, v), k.as_str()))
-            .collect();
-        let depth = self.fusion.depth.min(scored.len());
-        if depth == 0 {
-            return 0;
-        }
         let mut extra = 0;
-        scored.select_nth_unstable_by(depth - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-        let (top, _) = scored.split_at_mut(depth);
-        top.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
         let mut rank = 0;
-        for (cos, key) in top.iter() {
-            let Some(doc) = self.docs.get(*key).filter(|d| in_scope(d)) else {
+        for (cos, key) in nearest {
+            let Some(doc) = docs.get(*key).filter(|d| in_scope(d)) else {
                 continue;
             };
             rank += 1;
@@ -295,11 +325,13 @@ impl Context<'_> {
     /// Puts assets whose identity (pin 3), tool name (pin 2) or toolbox name (pin 1) is a
     /// word of the query first; within each, the one whose case matches the query's wins.
     fn pin_exact<'a>(
-        &'a self,
+        &self,
         query: &str,
+        exact: &[String],
+        docs: &'a Docs,
         in_scope: &dyn Fn(&AssetDoc) -> bool,
         candidates: &mut HashMap<&'a str, Candidate<'a>>,
-    ) -> Result<(), SearchError> {
+    ) {
         let words: Vec<String> = super::words::candidate_names(query);
         // Words as written (case kept) that can only be names, and the whole query.
         let whole = query.trim().to_lowercase();
@@ -309,8 +341,8 @@ impl Context<'_> {
             .filter(|w| super::words::looks_like_identifier(w))
             .map(str::to_lowercase)
             .collect();
-        for key in self.keyword.exact(query)? {
-            let Some(doc) = self.docs.get(&key).filter(|d| in_scope(d)) else {
+        for key in exact {
+            let Some(doc) = docs.get(key).filter(|d| in_scope(d)) else {
                 continue;
             };
             let identity = doc.identity.to_lowercase();
@@ -340,29 +372,43 @@ impl Context<'_> {
             });
             c.pin = c.pin.max(pin * 2 + u8::from(as_written));
         }
-        Ok(())
     }
 
     /// An empty query: the toolbox's tools, or every asset, by identity.
     fn listing(&self, request: &SearchRequest) -> SearchResult {
-        let docs: Vec<&AssetDoc> = self
-            .docs
-            .values()
-            .filter(|d| match &request.toolbox {
-                Some(b) => d.toolbox == *b && d.asset_type == AssetType::Tool,
+        let mut keys: Vec<(&str, &str)> = self
+            .table
+            .keys()
+            .filter(|(key, kind)| match &request.toolbox {
+                Some(b) => {
+                    *kind == AssetType::Tool
+                        && key.strip_prefix("tool:").is_some_and(|id| {
+                            match self.index.tool(id) {
+                                Some(e) => e.toolbox() == b,
+                                // An upstream tool: `<server>.<tool>`.
+                                None => id.split_once('.').is_some_and(|(server, _)| server == b),
+                            }
+                        })
+                }
                 None => true,
             })
+            .map(|(key, _)| (key.split_once(':').map_or(key, |(_, id)| id), key))
             .collect();
-        let mut sorted = docs.clone();
-        sorted.sort_by(|a, b| a.identity.cmp(&b.identity).then(a.key.cmp(&b.key)));
-        let rows = sorted
+        let total = keys.len();
+        let limit = request.limit.min(total);
+        if limit > 0 {
+            keys.select_nth_unstable(limit - 1);
+            keys.truncate(limit);
+            keys.sort_unstable();
+        }
+        let rows = keys
             .iter()
-            .take(request.limit)
-            .map(|d| base_row(d))
+            .filter_map(|(_, key)| self.doc(key))
+            .map(|d| base_row(&d))
             .collect();
         SearchResult {
             rows,
-            total: docs.len(),
+            total,
             mode: request.mode,
         }
     }
@@ -384,9 +430,9 @@ impl Context<'_> {
         // A library tool whose toolbox the world also has is callable as is, and install
         // would refuse (the world's folder already speaks for the toolbox): no hint then.
         let world_has_box = self
-            .docs
-            .get(&format!("toolbox:{}", doc.toolbox))
-            .is_some_and(|b| b.installed);
+            .index
+            .toolbox(&doc.toolbox)
+            .is_some_and(|b| b.origin == Origin::World);
         row.install =
             (!doc.installed && !world_has_box).then(|| format!("tools.install('{}')", doc.toolbox));
         row.p = Some((p * 1000.0).round() / 1000.0);

@@ -1,0 +1,151 @@
+//! What a tool folder's files looked like when they were read: the index cache trusts an
+//! entry while the folder and every file it read still look the same.
+
+use std::hash::{DefaultHasher, Hasher};
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// A file modified this shortly before it was read may change again within the same
+/// timestamp tick (coarse clocks, filesystems with second granularity) and look unchanged:
+/// such an entry is confirmed by content next time, never by its timestamps alone.
+const RACY: Duration = Duration::from_secs(2);
+
+/// Size and modification time of one file or folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Seen {
+    pub(crate) size: u64,
+    /// Nanoseconds since the Unix epoch.
+    pub(crate) mtime: i64,
+}
+
+impl Seen {
+    /// What `path` looks like now (following symlinks), or `None` when it cannot be read.
+    pub(crate) fn of(path: &Path) -> Option<Seen> {
+        let meta = std::fs::metadata(path).ok()?;
+        Some(Seen {
+            size: if meta.is_dir() { 0 } else { meta.len() },
+            mtime: nanos(meta.modified().ok()?),
+        })
+    }
+}
+
+fn nanos(t: SystemTime) -> i64 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_nanos() as i64,
+        Err(e) => -(e.duration().as_nanos() as i64),
+    }
+}
+
+/// How one tool folder looked when read, and a hash of what was read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    /// The folder itself (its time changes when a file is added, removed or renamed);
+    /// `None` for bundled tools, which are told apart by content only.
+    pub(crate) dir: Option<Seen>,
+    /// The files read, by name.
+    pub(crate) files: Vec<(String, Seen)>,
+    /// Hash of the folder's path and every file's name and content.
+    pub(crate) hash: u64,
+    /// True when nothing was modified shortly before it was read (see [`RACY`]).
+    pub(crate) settled: bool,
+}
+
+/// Builds a [`Stamp`] while a tool folder is read.
+pub(crate) struct Stamper {
+    started: SystemTime,
+    hasher: DefaultHasher,
+    stamp: Stamp,
+}
+
+impl Stamper {
+    /// Starts with the folder (`dir` is `None` for bundled tools).
+    pub(crate) fn new(rel: &str, dir: Option<&Path>) -> Stamper {
+        let mut hasher = DefaultHasher::new();
+        hasher.write(rel.as_bytes());
+        hasher.write_u8(0xff);
+        Stamper {
+            started: SystemTime::now(),
+            hasher,
+            stamp: Stamp {
+                dir: dir.and_then(Seen::of),
+                ..Stamp::default()
+            },
+        }
+    }
+
+    /// Notes a file name the folder holds (what is there, not its content).
+    pub(crate) fn name(&mut self, name: &str) {
+        self.hasher.write(name.as_bytes());
+        self.hasher.write_u8(0xfe);
+    }
+
+    /// Notes a file about to be read: call before reading, so a change during the read
+    /// shows as a new time next time.
+    pub(crate) fn before_read(&mut self, name: &str, path: Option<&Path>) {
+        if let Some(seen) = path.and_then(Seen::of) {
+            self.stamp.files.push((name.to_string(), seen));
+        }
+    }
+
+    /// Adds what a file held (or that it could not be read).
+    pub(crate) fn content(&mut self, name: &str, text: Option<&str>) {
+        self.hasher.write(name.as_bytes());
+        self.hasher.write_u8(0xfd);
+        if let Some(text) = text {
+            self.hasher.write(text.as_bytes());
+        }
+        self.hasher.write_u8(0xfc);
+    }
+
+    /// The stamp.
+    pub(crate) fn finish(mut self) -> Stamp {
+        let limit = nanos(self.started) - RACY.as_nanos() as i64;
+        self.stamp.settled = self.stamp.dir.is_none_or(|d| d.mtime < limit)
+            && self.stamp.files.iter().all(|(_, s)| s.mtime < limit);
+        self.stamp.hash = self.hasher.finish();
+        self.stamp
+    }
+}
+
+impl Stamp {
+    /// True when the tool folder `name` of `toolbox` and the files read still look as they
+    /// did: same folder time, same size and time for each file.
+    pub(crate) fn unchanged_on_disk(&self, toolbox: &Folder, name: &str) -> bool {
+        let Some(dir) = self.dir else {
+            return false;
+        };
+        toolbox.seen(name) == Some(dir)
+            && self
+                .files
+                .iter()
+                .all(|(file, seen)| toolbox.seen(&format!("{name}/{file}")) == Some(*seen))
+    }
+}
+
+/// An open toolbox folder: its tools' files are looked at relative to it, so a check costs
+/// one short path lookup, not a walk from the filesystem's root.
+pub(crate) struct Folder {
+    fd: rustix::fd::OwnedFd,
+}
+
+impl Folder {
+    /// Opens a folder on disk.
+    pub(crate) fn open(path: &Path) -> Option<Folder> {
+        use rustix::fs::{Mode, OFlags};
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = rustix::fs::open(path, flags, Mode::empty()).ok()?;
+        Some(Folder { fd })
+    }
+
+    /// What `rel` (below the folder, symlinks followed) looks like now.
+    pub(crate) fn seen(&self, rel: &str) -> Option<Seen> {
+        let st = rustix::fs::statat(&self.fd, rel, rustix::fs::AtFlags::empty()).ok()?;
+        let is_dir = rustix::fs::FileType::from_raw_mode(st.st_mode).is_dir();
+        Some(Seen {
+            size: if is_dir { 0 } else { st.st_size as u64 },
+            mtime: (st.st_mtime as i64)
+                .saturating_mul(1_000_000_000)
+                .saturating_add(st.st_mtime_nsec as i64),
+        })
+    }
+}

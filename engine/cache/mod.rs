@@ -1,0 +1,160 @@
+//! Files under `<world>/.codemode/cache/` that let a new process skip work an earlier one
+//! did: what each tool folder held (`assets`), and the search index (`search`).
+//!
+//! Every file starts with a header naming its kind, its schema and the engine's version,
+//! and ends with a CRC-32 of everything before it: a file written by another version, cut
+//! short or damaged reads as missing, and the work is done again. Files are replaced
+//! whole: written beside the target under a hidden temporary name, synced and renamed, so
+//! a reader in another process sees the old file or the new one, never a mix.
+
+mod bytes;
+
+pub use bytes::{Reader, Writer};
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where the caches live, relative to the world.
+pub const CACHE_DIR: &str = ".codemode/cache";
+
+/// The largest cache file read (the tool cache of a million tools is under this).
+const MAX_FILE_BYTES: u64 = 2 << 30;
+
+/// The engine's version: a cache written by another build is not trusted.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The folder for one cache of `world` (created when missing), or `None` when it cannot
+/// be created (a read-only world): callers then work without a cache.
+pub fn dir(world: &Path, name: &str) -> Option<PathBuf> {
+    let dir = world.join(CACHE_DIR).join(name);
+    match std::fs::create_dir_all(&dir) {
+        Ok(()) => Some(dir),
+        Err(e) => {
+            tracing::debug!("no index cache in {}: {e}", dir.display());
+            None
+        }
+    }
+}
+
+/// Gives memory freed by a large build (reading a world, indexing it) back to the system.
+/// The allocator keeps freed pages for reuse, and building the index of 100,000 tools frees
+/// hundreds of megabytes that a long-lived process (`serve`) would otherwise hold.
+pub fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of the allocator's own heaps.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Starts a file of `kind` (four bytes) with schema `schema`.
+pub fn header(kind: &[u8; 4], schema: u32) -> Writer {
+    let mut w = Writer::default();
+    w.raw(kind);
+    w.u32(schema);
+    w.str(ENGINE_VERSION);
+    w
+}
+
+/// A cache file read whole; [`Body::bytes`] is what follows its header.
+pub struct Body {
+    data: Vec<u8>,
+    start: usize,
+}
+
+impl Body {
+    /// The bytes after the header (the checksum left out).
+    pub fn bytes(&self) -> &[u8] {
+        &self.data[self.start..self.data.len() - 4]
+    }
+
+    /// The whole file without its checksum, and where the body starts in it (nothing is
+    /// copied: entries can keep ranges of it).
+    pub fn into_parts(self) -> (Vec<u8>, usize) {
+        let mut data = self.data;
+        data.truncate(data.len() - 4);
+        (data, self.start)
+    }
+}
+
+/// The body of a cache file of `kind` and `schema`, when the file is whole and was
+/// written by this engine; `None` otherwise.
+pub fn read(path: &Path, kind: &[u8; 4], schema: u32) -> Option<Body> {
+    // A world can ship any file here: one larger than a real cache is not read.
+    if std::fs::metadata(path).ok()?.len() > MAX_FILE_BYTES {
+        tracing::debug!("{}: too large for a cache file; rebuilt", path.display());
+        return None;
+    }
+    let data = std::fs::read(path).ok()?;
+    let Some(start) = checked(&data, kind, schema) else {
+        tracing::debug!(
+            "{}: not this engine's cache, or damaged; rebuilt",
+            path.display()
+        );
+        return None;
+    };
+    Some(Body { data, start })
+}
+
+/// Where the body starts when the header and checksum are right.
+fn checked(data: &[u8], kind: &[u8; 4], schema: u32) -> Option<usize> {
+    let (content, sum) = data.split_at_checked(data.len().checked_sub(4)?)?;
+    if crc32fast::hash(content).to_le_bytes() != sum {
+        return None;
+    }
+    let mut r = Reader::new(content);
+    (r.raw(4)? == kind && r.u32()? == schema && r.str()? == ENGINE_VERSION).then(|| r.at())
+}
+
+/// Writes `file` (from [`header`]) to `path` atomically, with its checksum.
+pub fn write(path: &Path, file: Writer) -> std::io::Result<()> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let mut data = file.into_bytes();
+    let sum = crc32fast::hash(&data);
+    data.extend_from_slice(&sum.to_le_bytes());
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let temp = dir.join(format!(
+        ".tmp-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(&data)?;
+        f.sync_data()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_reads_back_and_a_damaged_or_foreign_one_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let mut w = header(b"TEST", 1);
+        w.str("hello");
+        write(&path, w).unwrap();
+        let body = read(&path, b"TEST", 1).unwrap();
+        assert_eq!(Reader::new(body.bytes()).str(), Some("hello"));
+        assert!(read(&path, b"TEST", 2).is_none(), "another schema");
+        assert!(read(&path, b"OTHR", 1).is_none(), "another kind");
+        let mut data = std::fs::read(&path).unwrap();
+        let mid = data.len() / 2;
+        data[mid] ^= 1;
+        std::fs::write(&path, &data).unwrap();
+        assert!(read(&path, b"TEST", 1).is_none(), "a flipped bit");
+        std::fs::write(&path, &data[..3]).unwrap();
+        assert!(read(&path, b"TEST", 1).is_none(), "cut short");
+        // No temporary file is left behind.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+}

@@ -1,0 +1,111 @@
+//! The search index on disk, under `<world>/.codemode/cache/search/`: the tantivy index
+//! (`index/`) and the asset table (`table`: stamps and int8 vectors), which name the same
+//! generation (the tantivy commit's payload and the table's header). A pair that does not
+//! agree (a process stopped between the two writes) is rebuilt from scratch.
+//!
+//! Processes take turns through an exclusive lock on `lock` (held while one reads or
+//! updates the pair, never while it searches); one that cannot get it within
+//! [`LOCK_WAIT`] indexes in RAM for its own life instead.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::table::Table;
+use crate::cache::Reader;
+
+const KIND: &[u8; 4] = b"CMST";
+/// Bumped when the table's layout or what the index holds changes.
+const SCHEMA: u32 = 1;
+/// How long a process waits for another to finish updating the index.
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// Where the index lives on disk.
+#[derive(Debug)]
+pub(crate) struct Store {
+    dir: PathBuf,
+}
+
+/// Held while the on-disk pair is read or updated.
+pub(crate) struct Turn {
+    file: File,
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+impl Store {
+    /// The store of `world`, or `None` when the world cannot hold one (read-only).
+    pub(crate) fn open(world: &Path) -> Option<Store> {
+        let dir = crate::cache::dir(world, "search")?;
+        std::fs::create_dir_all(dir.join("index")).ok()?;
+        Some(Store { dir })
+    }
+
+    /// Waits for this process's turn (at most [`LOCK_WAIT`]).
+    pub(crate) fn turn(&self) -> Option<Turn> {
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.dir.join("lock"))
+            .ok()?;
+        let started = Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Some(Turn { file }),
+                Err(std::fs::TryLockError::WouldBlock) if started.elapsed() < LOCK_WAIT => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => {
+                    tracing::debug!("search index busy or unlockable ({e:?}); indexing in RAM");
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// The tantivy index's folder.
+    pub(crate) fn index_dir(&self) -> PathBuf {
+        self.dir.join("index")
+    }
+
+    /// Removes the tantivy index (damaged, or of another schema).
+    pub(crate) fn wipe_index(&self, _turn: &Turn) {
+        let _ = std::fs::remove_dir_all(self.index_dir());
+        let _ = std::fs::create_dir_all(self.index_dir());
+    }
+
+    /// The table and its generation, when the file is whole and this engine's.
+    pub(crate) fn read_table(&self, _turn: &Turn, dims: usize) -> Option<(String, Table)> {
+        let body = crate::cache::read(&self.dir.join("table"), KIND, SCHEMA)?;
+        let mut r = Reader::new(body.bytes());
+        let generation = r.str()?.to_string();
+        let table = Table::decode(&mut r, dims)?;
+        r.done().then_some((generation, table))
+    }
+
+    /// Writes the table with its generation.
+    pub(crate) fn write_table(
+        &self,
+        _turn: &Turn,
+        generation: &str,
+        table: &Table,
+    ) -> std::io::Result<()> {
+        let mut w = crate::cache::header(KIND, SCHEMA);
+        w.str(generation);
+        table.encode(&mut w);
+        crate::cache::write(&self.dir.join("table"), w)
+    }
+}
+
+/// A generation name no other commit has: time and process.
+pub(crate) fn new_generation() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{nanos:x}-{:x}", std::process::id())
+}

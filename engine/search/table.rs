@@ -1,0 +1,284 @@
+//! What the search side keeps per asset besides the keyword index: the stamp of what was
+//! indexed (to tell what changed) and the meaning vector, quantised to int8 with one scale
+//! per row, in one flat array scanned by brute force.
+
+use std::collections::HashMap;
+
+use super::document::AssetType;
+use crate::cache::{Reader, Writer};
+
+/// The asset table: one slot per indexed asset.
+#[derive(Debug, Default)]
+pub(crate) struct Table {
+    dims: usize,
+    slots: HashMap<Box<str>, usize>,
+    keys: Vec<Box<str>>,
+    stamps: Vec<u64>,
+    kinds: Vec<AssetType>,
+    /// `dims` values per slot.
+    vectors: Vec<i8>,
+    /// Per slot: the cosine of two rows is `scale_a * scale_b * dot(a, b)`; 0 when the
+    /// asset has no vector (no known token) or the slot is free.
+    scales: Vec<f32>,
+    free: Vec<usize>,
+}
+
+/// A unit vector quantised to int8: `v[i] ≈ q[i] * scale`.
+pub(crate) struct Quantised {
+    pub(crate) values: Vec<i8>,
+    pub(crate) scale: f32,
+}
+
+/// Quantises a unit vector (the largest component maps to ±127).
+pub(crate) fn quantise(v: &[f32]) -> Quantised {
+    let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if max == 0.0 {
+        return Quantised {
+            values: vec![0; v.len()],
+            scale: 0.0,
+        };
+    }
+    let scale = max / 127.0;
+    Quantised {
+        values: v.iter().map(|x| (x / scale).round() as i8).collect(),
+        scale,
+    }
+}
+
+/// The int8 dot product, in chunks the compiler turns into SIMD multiply-adds.
+fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    let mut lanes = [0i32; 16];
+    let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..16 {
+            lanes[i] += i32::from(x[i]) * i32::from(y[i]);
+        }
+    }
+    let tail: i32 = ra
+        .iter()
+        .zip(rb)
+        .map(|(x, y)| i32::from(*x) * i32::from(*y))
+        .sum();
+    lanes.iter().sum::<i32>() + tail
+}
+
+impl Table {
+    /// An empty table for vectors of `dims` values.
+    pub(crate) fn new(dims: usize) -> Table {
+        Table {
+            dims,
+            ..Table::default()
+        }
+    }
+
+    /// How many assets it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The stamp indexed for `key`.
+    pub(crate) fn stamp(&self, key: &str) -> Option<u64> {
+        self.slots.get(key).map(|&s| self.stamps[s])
+    }
+
+    /// Every key, with its kind.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = (&str, AssetType)> + '_ {
+        self.slots
+            .values()
+            .map(|&s| (&*self.keys[s], self.kinds[s]))
+    }
+
+    /// Adds or replaces an asset.
+    pub(crate) fn put(&mut self, key: &str, kind: AssetType, stamp: u64, vector: Option<&[f32]>) {
+        let slot = match self.slots.get(key) {
+            Some(&s) => s,
+            None => {
+                let s = match self.free.pop() {
+                    Some(s) => s,
+                    None => {
+                        self.keys.push("".into());
+                        self.stamps.push(0);
+                        self.kinds.push(kind);
+                        self.scales.push(0.0);
+                        self.vectors.resize(self.vectors.len() + self.dims, 0);
+                        self.keys.len() - 1
+                    }
+                };
+                self.slots.insert(key.into(), s);
+                self.keys[s] = key.into();
+                s
+            }
+        };
+        self.stamps[slot] = stamp;
+        self.kinds[slot] = kind;
+        let row = &mut self.vectors[slot * self.dims..(slot + 1) * self.dims];
+        match vector.map(quantise) {
+            Some(q) if q.values.len() == self.dims => {
+                row.copy_from_slice(&q.values);
+                self.scales[slot] = q.scale;
+            }
+            _ => {
+                row.fill(0);
+                self.scales[slot] = 0.0;
+            }
+        }
+    }
+
+    /// Removes an asset.
+    pub(crate) fn remove(&mut self, key: &str) {
+        if let Some(slot) = self.slots.remove(key) {
+            self.keys[slot] = "".into();
+            self.scales[slot] = 0.0;
+            self.free.push(slot);
+        }
+    }
+
+    /// The `depth` assets closest to `query` (a unit vector), best first, ties by key.
+    pub(crate) fn nearest(&self, query: &[f32], depth: usize) -> Vec<(f32, &str)> {
+        let q = quantise(query);
+        if depth == 0 || q.scale == 0.0 || q.values.len() != self.dims {
+            return Vec::new();
+        }
+        let mut scored: Vec<(f32, usize)> = self
+            .vectors
+            .chunks_exact(self.dims.max(1))
+            .zip(&self.scales)
+            .enumerate()
+            .filter(|(_, (_, &scale))| scale != 0.0)
+            .map(|(slot, (row, &scale))| (dot_i8(&q.values, row) as f32 * q.scale * scale, slot))
+            .collect();
+        let by_score = |a: &(f32, usize), b: &(f32, usize)| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| self.keys[a.1].cmp(&self.keys[b.1]))
+        };
+        let depth = depth.min(scored.len());
+        if depth == 0 {
+            return Vec::new();
+        }
+        scored.select_nth_unstable_by(depth - 1, by_score);
+        scored.truncate(depth);
+        scored.sort_by(by_score);
+        scored
+            .into_iter()
+            .map(|(cos, slot)| (cos, &*self.keys[slot]))
+            .collect()
+    }
+
+    /// Appends the table to a cache file.
+    pub(crate) fn encode(&self, w: &mut Writer) {
+        w.u32(self.dims as u32);
+        w.u32(self.slots.len() as u32);
+        for &slot in self.slots.values() {
+            w.str(&self.keys[slot]);
+            w.u8(kind_byte(self.kinds[slot]));
+            w.u64(self.stamps[slot]);
+            w.raw(&self.scales[slot].to_le_bytes());
+            let row = &self.vectors[slot * self.dims..(slot + 1) * self.dims];
+            w.raw(&row.iter().map(|&v| v as u8).collect::<Vec<u8>>());
+        }
+    }
+
+    /// Reads a table written by [`Table::encode`] for vectors of `dims` values.
+    pub(crate) fn decode(r: &mut Reader, dims: usize) -> Option<Table> {
+        if r.u32()? as usize != dims {
+            return None;
+        }
+        let n = r.u32()? as usize;
+        let mut table = Table::new(dims);
+        // The count is the file's word: bounded by what the file can hold.
+        let cap = n.min(r.left() / (dims + 17));
+        table.keys.reserve(cap);
+        table.vectors.reserve(cap * dims);
+        for slot in 0..n {
+            let key: Box<str> = r.str()?.into();
+            let kind = kind_of(r.u8()?)?;
+            let stamp = r.u64()?;
+            let scale = f32::from_le_bytes(r.raw(4)?.try_into().ok()?);
+            let row = r.raw(dims)?;
+            table.vectors.extend(row.iter().map(|&b| b as i8));
+            table.slots.insert(key.clone(), slot);
+            table.keys.push(key);
+            table.kinds.push(kind);
+            table.stamps.push(stamp);
+            table.scales.push(scale);
+        }
+        Some(table)
+    }
+}
+
+fn kind_byte(kind: AssetType) -> u8 {
+    match kind {
+        AssetType::Tool => 0,
+        AssetType::Toolbox => 1,
+        AssetType::Workflow => 2,
+    }
+}
+
+fn kind_of(byte: u8) -> Option<AssetType> {
+    Some(match byte {
+        0 => AssetType::Tool,
+        1 => AssetType::Toolbox,
+        2 => AssetType::Workflow,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(v: &[f32]) -> Vec<f32> {
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.iter().map(|x| x / n).collect()
+    }
+
+    #[test]
+    fn quantised_cosine_is_close_to_the_exact_one() {
+        let a = unit(
+            &(0..128)
+                .map(|i| ((i * 7) % 13) as f32 - 6.0)
+                .collect::<Vec<_>>(),
+        );
+        let b = unit(
+            &(0..128)
+                .map(|i| ((i * 5) % 11) as f32 - 5.0)
+                .collect::<Vec<_>>(),
+        );
+        let exact: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        let (qa, qb) = (quantise(&a), quantise(&b));
+        let approx = dot_i8(&qa.values, &qb.values) as f32 * qa.scale * qb.scale;
+        assert!((exact - approx).abs() < 0.01, "{exact} vs {approx}");
+    }
+
+    #[test]
+    fn nearest_ranks_by_cosine_and_forgets_removed_rows() {
+        let mut t = Table::new(4);
+        t.put("a", AssetType::Tool, 1, Some(&unit(&[1.0, 0.0, 0.0, 0.0])));
+        t.put("b", AssetType::Tool, 2, Some(&unit(&[1.0, 1.0, 0.0, 0.0])));
+        t.put("c", AssetType::Tool, 3, Some(&unit(&[0.0, 0.0, 1.0, 0.0])));
+        t.put("none", AssetType::Tool, 4, None);
+        let q = unit(&[1.0, 0.2, 0.0, 0.0]);
+        let keys: Vec<&str> = t.nearest(&q, 2).into_iter().map(|(_, k)| k).collect();
+        assert_eq!(keys, ["a", "b"]);
+        t.remove("a");
+        let keys: Vec<&str> = t.nearest(&q, 5).into_iter().map(|(_, k)| k).collect();
+        assert_eq!(keys, ["b", "c"]);
+        // A freed slot is reused, and the table round-trips through its encoding.
+        t.put(
+            "d",
+            AssetType::Toolbox,
+            5,
+            Some(&unit(&[0.0, 1.0, 0.0, 0.0])),
+        );
+        let mut w = Writer::default();
+        t.encode(&mut w);
+        let bytes = w.into_bytes();
+        let back = Table::decode(&mut Reader::new(&bytes), 4).unwrap();
+        assert_eq!(back.len(), 4);
+        assert_eq!(back.stamp("d"), Some(5));
+        assert_eq!(back.stamp("a"), None);
+        let keys: Vec<&str> = back.nearest(&q, 1).into_iter().map(|(_, k)| k).collect();
+        assert_eq!(keys, ["b"]);
+    }
+}

@@ -1,0 +1,335 @@
+//! Scale: generated worlds of 1,000, 10,000 and 100,000 tools (50 per toolbox, well-formed
+//! docstrings and signatures). For each size, in one run:
+//!
+//! - the first search in a fresh `codemode exec` process, cold (no cache: the baseline)
+//!   and on the unchanged world (the index cache written by the cold run);
+//! - `codemode list` on the unchanged world, against the same command cold;
+//! - keyword and default (semantic) query p50 in a process that opened the world's cache,
+//!   against a plain single-field BM25 tantivy query over the same tools;
+//! - the resident memory of `codemode serve` after listings and searches.
+//!
+//! Run: `cargo build --release && cargo run --release --example bench_scale [SIZES...]`.
+//! Worlds are written under the temp folder and removed after their row.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode::assets::AssetIndex;
+use codemode::search::{Mode, SearchRequest};
+use codemode::Registry;
+use serde_json::{json, Value};
+use tantivy::collector::TopDocs;
+use tantivy::query::QueryParser;
+use tantivy::schema::{Schema, TEXT};
+use tantivy::{doc, Index};
+
+const PER_TOOLBOX: usize = 50;
+const VERBS: [&str; 16] = [
+    "send", "read", "parse", "convert", "list", "create", "delete", "update", "fetch", "compute",
+    "format", "validate", "search", "merge", "split", "render",
+];
+const NOUNS: [&str; 24] = [
+    "email", "invoice", "calendar", "event", "image", "document", "table", "user", "account",
+    "payment", "order", "ticket", "message", "file", "report", "chart", "weather", "route", "song",
+    "playlist", "recipe", "contact", "note", "task",
+];
+const QUERIES: [&str; 10] = [
+    "send an email to a colleague",
+    "convert a document to pdf",
+    "what's the weather tomorrow",
+    "list my calendar events",
+    "pay an invoice",
+    "box17.fetchPayment3",
+    "render a chart of the report",
+    "validateTicket",
+    "find a good recipe for dinner",
+    "merge two playlists",
+];
+const FIRST_SEARCH: &str = "local t = os.clock()\nlocal r = tools.search('send an email to a colleague')\nreturn { ms = (os.clock() - t) * 1000, first = r.value[1].identity }";
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+fn write_world(dir: &Path, tools: usize) {
+    for i in 0..tools {
+        let (verb, noun) = (
+            VERBS[i % VERBS.len()],
+            NOUNS[(i / VERBS.len()) % NOUNS.len()],
+        );
+        let name = format!(
+            "{verb}{}{}",
+            capitalise(noun),
+            i / (VERBS.len() * NOUNS.len())
+        );
+        let folder = dir.join(format!("box{}.toolbox/{name}.tool", i / PER_TOOLBOX));
+        std::fs::create_dir_all(&folder).unwrap();
+        let source = format!(
+            "--!desc {} the {noun} given by id, for tool number {i}.\n--!arg id string Which {noun}.\n--!return table The {noun} after the change.\nlocal function {name}(id: string): any\n\treturn nil\nend\n\nreturn {name}\n",
+            capitalise(verb)
+        );
+        std::fs::write(folder.join("init.luau"), source).unwrap();
+    }
+}
+
+/// Wall time and peak resident memory (KiB) of one child process, with its stdout.
+// The child is reaped by `wait4` (which also reports its peak memory), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn run(codemode: &Path, world: &Path, args: &[&str], stdin: &str) -> (Duration, u64, String) {
+    let started = Instant::now();
+    let mut child = Command::new(codemode)
+        .arg("--world")
+        .arg(world)
+        .arg("--no-bundled")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn codemode");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    let (status, peak) = wait_with_peak(child.id() as libc::pid_t);
+    let elapsed = started.elapsed();
+    assert!(status == 0, "codemode {args:?} failed: {out}");
+    (elapsed, peak, out)
+}
+
+/// Waits for a child and returns its exit status and peak resident memory in KiB.
+fn wait_with_peak(pid: libc::pid_t) -> (i32, u64) {
+    let mut status = 0;
+    // SAFETY: rusage is plain data, filled in by wait4 for a child of this process.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(got, pid, "wait4 failed");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn p50(mut run: impl FnMut(&str)) -> f64 {
+    for q in QUERIES {
+        run(q);
+    }
+    let mut times = Vec::new();
+    for _ in 0..20 {
+        for q in QUERIES {
+            let t = Instant::now();
+            run(q);
+            times.push(t.elapsed());
+        }
+    }
+    times.sort();
+    ms(times[times.len() / 2])
+}
+
+fn bm25_p50(index: &AssetIndex) -> f64 {
+    let mut schema = Schema::builder();
+    let body = schema.add_text_field("body", TEXT);
+    let idx = Index::create_in_ram(schema.build());
+    let mut writer = idx.writer_with_num_threads(1, 50_000_000).unwrap();
+    for e in index.tools.values() {
+        writer
+            .add_document(doc!(body => format!("{} {}", e.identity, e.meta().description)))
+            .unwrap();
+    }
+    writer.commit().unwrap();
+    let parser = QueryParser::for_index(&idx, vec![body]);
+    let reader = idx.reader().unwrap();
+    p50(|q| {
+        let (query, _) = parser.parse_query_lenient(q);
+        let _ = reader
+            .searcher()
+            .search(&query, &TopDocs::with_limit(10).order_by_score())
+            .unwrap();
+    })
+}
+
+/// Resident memory (KiB) of `codemode serve` after listings and searches.
+fn serve_rss(codemode: &Path, world: &Path) -> u64 {
+    let mut child = Command::new(codemode)
+        .args(["serve", "--no-bundled", "--timeout-ms", "600000", "--world"])
+        .arg(world)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut call = |id: u64, msg: Value| -> Value {
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
+        if id == 0 {
+            return Value::Null;
+        }
+        let line = lines.next().unwrap().unwrap();
+        serde_json::from_str(&line).unwrap()
+    };
+    call(
+        1,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "1"}}}),
+    );
+    call(
+        0,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    let script =
+        "local n = #tools.list().value\nlocal two = #tools.list(2, 'box1').value\nreturn n + two";
+    let mut id = 2;
+    for round in 0..3 {
+        let reply = call(
+            id,
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "tool_exec", "arguments": {"script": script}}}),
+        );
+        assert_eq!(
+            reply["result"]["structuredContent"]["ok"], true,
+            "listing under serve failed: {reply}"
+        );
+        id += 1;
+        for q in QUERIES {
+            let query = format!("{q} {round}");
+            call(
+                id,
+                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "search_tools", "arguments": {"query": query}}}),
+            );
+            id += 1;
+        }
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let rss = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0);
+    let _ = child.kill();
+    let _ = child.wait();
+    rss
+}
+
+fn verdict(value: f64, target: f64) -> &'static str {
+    if value <= target {
+        "meets"
+    } else {
+        "MISSES"
+    }
+}
+
+fn row(codemode: &Path, tools: usize) {
+    let dir = tempfile::Builder::new()
+        .prefix("codemode-bench-scale-")
+        .tempdir()
+        .unwrap();
+    let world = dir.path();
+    let t = Instant::now();
+    write_world(world, tools);
+    println!(
+        "\n== {tools} tools in {} toolboxes (written in {:.1} s)",
+        tools.div_ceil(PER_TOOLBOX),
+        t.elapsed().as_secs_f64()
+    );
+    // Files modified within two seconds of being read are confirmed by content next time.
+    std::thread::sleep(Duration::from_millis(2100));
+    let scale = tools as f64 / 100_000.0;
+
+    let (cold, cold_peak, out) = run(codemode, world, &["exec", "-"], FIRST_SEARCH);
+    let cold_value: Value = serde_json::from_str(&out).unwrap();
+    let (warm, warm_peak, out) = run(codemode, world, &["exec", "-"], FIRST_SEARCH);
+    let warm_value: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(cold_value["value"]["first"], warm_value["value"]["first"]);
+    println!(
+        "first search, fresh process: cold (no cache, baseline) {:.0} ms, peak {} MB; unchanged world {:.0} ms (search itself {:.1} ms), peak {} MB: {:.1}x faster; target 300 ms at 100k: {}",
+        ms(cold),
+        cold_peak / 1024,
+        ms(warm),
+        warm_value["value"]["ms"].as_f64().unwrap_or(0.0),
+        warm_peak / 1024,
+        ms(cold) / ms(warm),
+        verdict(ms(warm), 300.0f64.max(300.0 * scale)),
+    );
+
+    let (list, list_peak, _) = run(codemode, world, &["list"], "");
+    std::fs::remove_dir_all(world.join(".codemode")).unwrap();
+    let (list_cold, _, _) = run(codemode, world, &["list"], "");
+    println!(
+        "codemode list: unchanged world {:.0} ms, peak {} MB; cold (no cache, baseline) {:.0} ms: {:.1}x faster; target 1 s at 100k: {}",
+        ms(list),
+        list_peak / 1024,
+        ms(list_cold),
+        ms(list_cold) / ms(list),
+        verdict(ms(list), 1000.0f64.max(1000.0 * scale)),
+    );
+    // Settle the cache again for the rows below.
+    run(codemode, world, &["exec", "-"], FIRST_SEARCH);
+
+    let registry = Registry::open(world, &[], false).unwrap();
+    let snapshot: Arc<AssetIndex> = registry.snapshot();
+    let service = registry.search();
+    service.sync(&snapshot).unwrap();
+    let baseline = bm25_p50(&snapshot);
+    for (mode, target) in [(Mode::Keyword, 2.0), (Mode::Semantic, 10.0)] {
+        let p = p50(|q| {
+            let mut req = SearchRequest::new(q);
+            req.mode = mode;
+            service.search(&snapshot, &req).unwrap();
+        });
+        println!(
+            "{mode:?} p50 {p:.2} ms (plain BM25 baseline {baseline:.3} ms, {:.1}x); target {target} ms at 100k: {}",
+            p / baseline,
+            verdict(p, target)
+        );
+    }
+    drop(registry);
+
+    let rss = serve_rss(codemode, world);
+    let target = if tools >= 100_000 { 300 } else { 60 };
+    println!(
+        "serve after listings and searches: {} MB resident; target {target} MB ({}): {}",
+        rss / 1024,
+        if tools >= 100_000 { "100k" } else { "10k" },
+        verdict(rss as f64 / 1024.0, target as f64)
+    );
+}
+
+fn main() {
+    let me = std::env::current_exe().unwrap();
+    let codemode: PathBuf = me
+        .parent()
+        .and_then(|examples| examples.parent())
+        .map(|release| release.join("codemode"))
+        .expect("target/release/codemode next to the examples folder");
+    assert!(
+        codemode.exists(),
+        "build the binary first: cargo build --release"
+    );
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![1_000, 10_000, 100_000]
+    } else {
+        sizes
+    };
+    for tools in sizes {
+        row(&codemode, tools);
+    }
+}

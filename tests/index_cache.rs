@@ -1,0 +1,312 @@
+//! The index cache under `<world>/.codemode/cache/`: a fresh process on an unchanged world
+//! reads, parses and indexes nothing again; an edited tool is read and indexed again; a
+//! damaged cache, or one written by another version, is rebuilt; two processes at once
+//! both succeed and leave a valid cache; a world that cannot hold a cache still works.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+const TOOLS: usize = 60;
+
+fn world() -> common::World {
+    let w = common::World::new();
+    for i in 0..TOOLS {
+        w.tool(
+            &format!("box{}.op{i}", i / 20),
+            &format!(
+                "--!desc Handle record {i} of the ledger.\n--!arg id string Which record.\n--!return string The id.\nlocal function op{i}(id: string): string\n\treturn id\nend\n\nreturn op{i}\n"
+            ),
+        );
+    }
+    // Files modified within two seconds of being read are confirmed by content, and their
+    // entries written again once settled: let them settle, so the counts below are exact.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    w
+}
+
+/// What one process logged about its indexes, and its envelope.
+struct Run {
+    envelope: Value,
+    /// `reused` of "asset index built": tool folders taken from the cache.
+    reused: usize,
+    /// `upserts` of "search index updated", 0 when nothing was indexed.
+    upserts: usize,
+    in_ram: bool,
+}
+
+fn field(log: &str, line: &str, name: &str) -> Option<usize> {
+    let l = log.lines().find(|l| l.contains(line))?;
+    let at = l.find(&format!("{name}="))? + name.len() + 1;
+    l[at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn command(world: &Path, script: &str) -> std::process::Child {
+    let mut child = Command::new(common::bin())
+        .args(["--no-bundled", "--world"])
+        .arg(world)
+        .args(["exec", "-"])
+        .env("CODEMODE_LOG", "codemode=debug")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn codemode");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    child
+}
+
+fn finish(child: std::process::Child) -> Run {
+    let out = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    // Colours would split `name=value`; strip escape sequences.
+    let log: String = strip_ansi(&log);
+    let envelope: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not one JSON envelope ({e}); log:\n{log}"));
+    Run {
+        envelope,
+        reused: field(&log, "asset index built", "reused")
+            .unwrap_or_else(|| panic!("no asset index line in:\n{log}")),
+        upserts: field(&log, "search index updated", "upserts").unwrap_or(0),
+        in_ram: log.contains("on_disk=false"),
+    }
+}
+
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn run(world: &Path, script: &str) -> Run {
+    finish(command(world, script))
+}
+
+const SEARCH: &str = "local r = tools.search('ledger record 42')\nreturn { first = r.value[1].identity, n = #tools.list().value }";
+
+#[test]
+fn a_fresh_process_on_an_unchanged_world_reuses_the_cache() {
+    let w = world();
+    let first = run(w.path(), SEARCH);
+    assert_eq!(
+        first.envelope["value"]["first"], "box2.op42",
+        "{}",
+        first.envelope
+    );
+    assert_eq!(first.reused, 0);
+    assert_eq!(
+        first.upserts,
+        TOOLS + 3,
+        "every tool and toolbox indexed once"
+    );
+    assert!(w.path().join(".codemode/cache/assets/tools").is_file());
+    assert!(w.path().join(".codemode/cache/search/table").is_file());
+
+    let second = run(w.path(), SEARCH);
+    assert_eq!(second.envelope["value"], first.envelope["value"]);
+    assert_eq!(second.reused, TOOLS, "every tool folder from the cache");
+    assert_eq!(second.upserts, 0, "nothing indexed again");
+    assert!(!second.in_ram);
+}
+
+#[test]
+fn an_edited_tool_is_read_and_indexed_again() {
+    let w = world();
+    run(w.path(), SEARCH);
+    // Edited in place: the folder's time does not change, the file's does.
+    w.tool(
+        "box0.op7",
+        "--!desc Polish the zanzibar gemstones.\nlocal function op7(): string\n\treturn 'shiny'\nend\n\nreturn op7\n",
+    );
+    let after = run(
+        w.path(),
+        "return { first = tools.search('zanzibar gemstones', { mode = 'keyword' }).value[1].identity, call = tools.box0.op7(), desc = tools.get('box0.op7').description }",
+    );
+    let v = &after.envelope["value"];
+    assert_eq!(v["first"], "box0.op7", "{}", after.envelope);
+    assert_eq!(v["call"], "shiny");
+    assert_eq!(v["desc"], "Polish the zanzibar gemstones.");
+    assert_eq!(after.reused, TOOLS - 1);
+    assert_eq!(after.upserts, 1, "only the edited tool");
+
+    // A removed tool leaves both indexes.
+    std::fs::remove_dir_all(w.path().join("box0.toolbox/op7.tool")).unwrap();
+    let gone = run(
+        w.path(),
+        "return { hits = #tools.search('zanzibar gemstones', { mode = 'keyword' }).value, got = tools.get('box0.op7') == nil }",
+    );
+    assert_eq!(gone.envelope["value"]["hits"], 0, "{}", gone.envelope);
+    assert_eq!(gone.envelope["value"]["got"], true);
+}
+
+#[test]
+fn a_damaged_cache_is_rebuilt() {
+    let w = world();
+    let first = run(w.path(), SEARCH);
+    for file in ["assets/tools", "search/table"] {
+        let path = w.path().join(".codemode/cache").join(file);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x5a;
+        std::fs::write(&path, &bytes).unwrap();
+    }
+    let again = run(w.path(), SEARCH);
+    assert_eq!(again.envelope["value"], first.envelope["value"]);
+    assert_eq!(again.reused, 0, "nothing trusted from a damaged file");
+    assert_eq!(again.upserts, TOOLS + 3, "the search index rebuilt whole");
+    // And the rebuilt cache is good again.
+    let third = run(w.path(), SEARCH);
+    assert_eq!((third.reused, third.upserts), (TOOLS, 0));
+
+    // A search index folder with garbage in it is rebuilt too.
+    let index = w.path().join(".codemode/cache/search/index");
+    for entry in std::fs::read_dir(&index).unwrap().flatten() {
+        std::fs::write(entry.path(), b"not an index").unwrap();
+    }
+    let fourth = run(w.path(), SEARCH);
+    assert_eq!(fourth.envelope["value"], first.envelope["value"]);
+    assert_eq!(fourth.upserts, TOOLS + 3);
+}
+
+/// Rewrites the engine version in a cache file's header (and its checksum), as another
+/// build of the engine would have written it.
+fn as_other_version(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    let version = env!("CARGO_PKG_VERSION").as_bytes();
+    let at = 8 + 4; // kind, schema, then the version's length
+    assert_eq!(&bytes[at..at + version.len()], version);
+    let mut changed = bytes[..bytes.len() - 4].to_vec();
+    changed[at] ^= 1;
+    let sum = crc32fast::hash(&changed);
+    changed.extend_from_slice(&sum.to_le_bytes());
+    std::fs::write(path, changed).unwrap();
+}
+
+#[test]
+fn a_cache_written_by_another_version_is_ignored() {
+    let w = world();
+    let first = run(w.path(), SEARCH);
+    as_other_version(&w.path().join(".codemode/cache/assets/tools"));
+    as_other_version(&w.path().join(".codemode/cache/search/table"));
+    let again = run(w.path(), SEARCH);
+    assert_eq!(again.envelope["value"], first.envelope["value"]);
+    assert_eq!(again.reused, 0);
+    assert_eq!(again.upserts, TOOLS + 3);
+}
+
+#[test]
+fn two_processes_at_once_both_succeed_and_leave_a_valid_cache() {
+    let w = world();
+    for _ in 0..3 {
+        let (a, b) = (command(w.path(), SEARCH), command(w.path(), SEARCH));
+        let (a, b) = (finish(a), finish(b));
+        for r in [&a, &b] {
+            assert_eq!(r.envelope["value"]["first"], "box2.op42", "{}", r.envelope);
+            assert_eq!(r.envelope["value"]["n"], TOOLS);
+        }
+        // An edit between rounds, so the next pair has something to index.
+        w.tool("box1.op30", "--!desc Handle record 30 of the ledger, edited.\nlocal function op30(id: string): string\n\treturn id\nend\n\nreturn op30\n");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        w.tool("box1.op31", &format!("--!desc Handle record 31 of the ledger, round {}.\nlocal function op31(id: string): string\n\treturn id\nend\n\nreturn op31\n", a.upserts));
+    }
+    // Past the window in which a just-modified file is confirmed by content (and its entry
+    // written again once it settles), so the next two runs are exact.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let after = run(w.path(), SEARCH);
+    assert_eq!(after.envelope["value"]["first"], "box2.op42");
+    let last = run(w.path(), SEARCH);
+    assert_eq!(
+        (last.reused, last.upserts),
+        (TOOLS, 0),
+        "the cache is whole"
+    );
+    assert!(!last.in_ram);
+}
+
+#[test]
+fn a_world_that_cannot_hold_a_cache_still_works() {
+    let w = world();
+    // `.codemode` is a file: no cache folder can be made under it.
+    std::fs::write(w.path().join(".codemode"), "not a folder").unwrap();
+    for _ in 0..2 {
+        let r = run(w.path(), SEARCH);
+        assert_eq!(r.envelope["value"]["first"], "box2.op42", "{}", r.envelope);
+        assert_eq!(r.reused, 0);
+        assert_eq!(r.upserts, TOOLS + 3);
+        assert!(r.in_ram);
+    }
+}
+
+/// Two registries on one world in one process (as `serve` beside a `codemode exec`): each
+/// follows what the other committed, and neither search goes stale or wrong.
+#[test]
+fn a_long_lived_process_follows_what_another_committed() {
+    use codemode::search::{Mode, SearchRequest};
+    use codemode::Registry;
+    let w = world();
+    let keyword = |registry: &Registry, query: &str| {
+        let mut request = SearchRequest::new(query);
+        request.mode = Mode::Keyword;
+        let found = registry
+            .search()
+            .search(&registry.snapshot(), &request)
+            .unwrap();
+        found.rows.first().map(|r| r.identity.clone())
+    };
+    let long = Registry::open(w.path(), &[], false).unwrap();
+    assert_eq!(keyword(&long, "op12").as_deref(), Some("box0.op12"));
+
+    let file = w.path().join("box0.toolbox/op12.tool/init.luau");
+    std::fs::write(
+        &file,
+        "--!desc Count the quokkas.\nreturn function() return 1 end\n",
+    )
+    .unwrap();
+    let other = Registry::open(w.path(), &[], false).unwrap();
+    assert_eq!(keyword(&other, "quokkas").as_deref(), Some("box0.op12"));
+    drop(other);
+
+    long.apply_changes(std::slice::from_ref(&file));
+    assert_eq!(keyword(&long, "quokkas").as_deref(), Some("box0.op12"));
+    std::fs::write(
+        &file,
+        "--!desc Feed the wombats.\nreturn function() return 2 end\n",
+    )
+    .unwrap();
+    long.apply_changes(std::slice::from_ref(&file));
+    assert_eq!(keyword(&long, "wombats").as_deref(), Some("box0.op12"));
+    assert_eq!(keyword(&long, "quokkas"), None);
+
+    // A third process finds the cache as the long-lived one left it.
+    let last = run(
+        w.path(),
+        "return tools.search('wombats', { mode = 'keyword' }).value[1].identity",
+    );
+    assert_eq!(last.envelope["value"], "box0.op12", "{}", last.envelope);
+    assert_eq!(last.upserts, 0);
+}
