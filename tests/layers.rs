@@ -13,7 +13,7 @@ const GRAPH: [(&str, &[&str]); 15] = [
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
     ("interop", &["assets"]),
-    ("upstream", &["assets", "vfs"]),
+    ("upstream", &["assets", "bind", "vfs"]),
     ("search", &["assets", "cache", "upstream"]),
     (
         "registry",
