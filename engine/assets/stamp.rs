@@ -1,7 +1,9 @@
 //! What a tool folder's files looked like when they were read: the index cache trusts an
 //! entry while the folder and every file it read still look the same.
 
-use std::hash::{DefaultHasher, Hasher};
+use std::hash::{BuildHasher, Hasher};
+
+use foldhash::fast::{FixedState, FoldHasher};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -53,14 +55,15 @@ pub(crate) struct Stamp {
 /// Builds a [`Stamp`] while a tool folder is read.
 pub(crate) struct Stamper {
     started: SystemTime,
-    hasher: DefaultHasher,
+    hasher: FoldHasher<'static>,
     stamp: Stamp,
 }
 
 impl Stamper {
     /// Starts with the folder (`dir` is `None` for bundled tools).
     pub(crate) fn new(rel: &str, dir: Option<&Path>) -> Stamper {
-        let mut hasher = DefaultHasher::new();
+        // Fixed seed: stamps are compared across processes.
+        let mut hasher = FixedState::with_seed(0).build_hasher();
         hasher.write(rel.as_bytes());
         hasher.write_u8(0xff);
         Stamper {
