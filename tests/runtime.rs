@@ -241,3 +241,36 @@ fn a_tool_can_only_require_its_own_toolbox_modules() {
         own.to_json()
     );
 }
+
+#[test]
+fn the_largest_file_a_run_reads_or_writes_is_a_limit() {
+    let world = World::new();
+    world.file("big.txt", &"x".repeat(2000));
+    let registry = Arc::new(Registry::open(world.path(), &[], false).unwrap());
+    let limits = Limits {
+        max_file_bytes: 1024,
+        ..Limits::default()
+    };
+    let mut rt = Runtime::new(registry, limits).unwrap();
+    let small = rt.exec(
+        "vfs.write('small.txt', string.rep('y', 1000)) return #vfs.read('small.txt')",
+        Output::Capture,
+    );
+    assert_eq!(
+        small.value,
+        Some(serde_json::json!(1000)),
+        "{}",
+        small.to_json()
+    );
+    for script in [
+        "return vfs.read('big.txt')",
+        "return vfs.write('large.txt', string.rep('y', 1025))",
+        "return tools.createToolbox({ name = 'box', description = 'a box' }) and tools.create({ toolbox = 'box', name = 'huge', description = 'too big', code = 'return ' .. string.rep(' ', 2000) .. '1' })",
+    ] {
+        let env = rt.exec(script, Output::Capture);
+        // Raised (vfs) or answered as a refusal (tools.create): either way it names the cap.
+        let text = env.to_json().to_string();
+        assert!(text.contains("1024 bytes"), "{script}: {text}");
+    }
+    assert!(!world.path().join("large.txt").exists());
+}

@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 
 use codemode::vfs::Vfs;
 
+/// The default largest file (`Limits::max_file_bytes`).
+const MAX: usize = 4 * 1024 * 1024;
+
 /// How long each race runs at most, how many operations each worker tries at most, and
 /// after how many successful ones it stops (writes, publishes and removals are slow).
 const RACE_TIME: Duration = Duration::from_secs(4);
@@ -182,8 +185,8 @@ fn writes_never_land_outside_the_world_while_a_folder_is_swapped_for_a_symlink()
         &arena,
         WANTED_PER_WORKER,
         |vfs, w, i| match i % 2 {
-            0 => vfs.write(&format!("d/w{w}-{i}.txt"), b"x").is_ok(),
-            _ => vfs.write(&format!("d/sub{w}/n{i}.txt"), b"y").is_ok(),
+            0 => vfs.write(&format!("d/w{w}-{i}.txt"), b"x", MAX).is_ok(),
+            _ => vfs.write(&format!("d/sub{w}/n{i}.txt"), b"y", MAX).is_ok(),
         },
         || !tree(&arena.outside).is_empty(),
     );
@@ -204,7 +207,7 @@ fn writes_never_land_in_a_hidden_folder_while_a_folder_is_swapped_for_a_symlink_
     let (written, swaps) = race(
         &arena,
         WANTED_PER_WORKER,
-        |vfs, w, i| vfs.write(&format!("d/sub{w}/config{i}"), b"x").is_ok(),
+        |vfs, w, i| vfs.write(&format!("d/sub{w}/config{i}"), b"x", MAX).is_ok(),
         || !tree(&arena.outside).is_empty(),
     );
     let hidden = tree(&arena.outside);
@@ -229,7 +232,7 @@ fn published_folders_never_land_outside_the_world_while_a_folder_is_swapped() {
         &arena,
         WANTED_PER_WORKER,
         |vfs, w, i| {
-            vfs.publish_dir("d/box.toolbox", &format!("t{w}x{i}.tool"), &files)
+            vfs.publish_dir("d/box.toolbox", &format!("t{w}x{i}.tool"), &files, MAX)
                 .is_ok()
         },
         || !tree(&arena.outside).is_empty(),
@@ -292,7 +295,7 @@ fn reads_never_see_outside_the_world_while_a_folder_is_swapped() {
         &arena,
         // Reads are cheap: they use all their attempts.
         OPS_PER_WORKER,
-        |vfs, _, _| match vfs.read("d/secret.txt") {
+        |vfs, _, _| match vfs.read("d/secret.txt", MAX) {
             Ok(bytes) => {
                 if bytes == b"SECRET" {
                     leaked.fetch_add(1, Ordering::Relaxed);

@@ -181,7 +181,11 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 charge_write(lua, text.len())?;
             }
             let registry = registry(lua)?;
-            match registry.vfs().publish_dir(&parent, &name, &contents) {
+            let max_file = with_state(lua, |s| s.run.limits.max_file_bytes)?;
+            match registry
+                .vfs()
+                .publish_dir(&parent, &name, &contents, max_file)
+            {
                 Ok(full) => {
                     let rel = registry.vfs().relative(&full).unwrap_or_default();
                     refresh(lua, full)?;

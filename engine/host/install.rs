@@ -99,9 +99,12 @@ fn install(lua: &Lua, name: &str) -> mlua::Result<Result<String, InstallError>> 
         .sum();
     charge_write(lua, cost)?;
     let registry = registry(lua)?;
-    let published = registry
-        .vfs()
-        .publish_dir("", &format!("{name}.toolbox"), &files);
+    let published = registry.vfs().publish_dir(
+        "",
+        &format!("{name}.toolbox"),
+        &files,
+        limits.max_file_bytes,
+    );
     match published {
         Ok(full) => {
             let shown = full.display().to_string();

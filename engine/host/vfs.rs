@@ -69,7 +69,8 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "read",
         lua.create_function(|lua, path: Value| {
             let path = path_arg(&path, "vfs.read")?;
-            let bytes = registry(lua)?.vfs().read(&path).map_err(vfs_error)?;
+            let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
+            let bytes = registry(lua)?.vfs().read(&path, max).map_err(vfs_error)?;
             lua.create_string(bytes)
         })?,
     )?;
@@ -85,9 +86,10 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             };
             charge_write(lua, text.as_bytes().len())?;
+            let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
             let full = registry(lua)?
                 .vfs()
-                .write(&path, &text.as_bytes())
+                .write(&path, &text.as_bytes(), max)
                 .map_err(vfs_error)?;
             refresh(lua, full)
         })?,

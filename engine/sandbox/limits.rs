@@ -24,6 +24,9 @@ pub struct Limits {
     /// compiler spends up to about 80 bytes of its own memory, outside the heap limit, per
     /// byte of source, so [`Limits::compile_cap`] also keeps it under 1/128 of the heap.
     pub max_source_bytes: usize,
+    /// The largest file `vfs.read` returns and `vfs.write`, `tools.create` and
+    /// `tools.install` write (default 4 MiB).
+    pub max_file_bytes: usize,
 }
 
 impl Limits {
@@ -49,6 +52,7 @@ impl Default for Limits {
             max_value_depth: 64,
             max_write_bytes: 64 * 1024 * 1024,
             max_source_bytes: 4 * 1024 * 1024,
+            max_file_bytes: 4 * 1024 * 1024,
         }
     }
 }

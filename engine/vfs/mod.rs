@@ -29,9 +29,6 @@ pub use error::VfsError;
 pub use path::{check_entry_name, components, refuse_hidden, MAX_COMPONENTS, MAX_PATH_BYTES};
 use walk::{At, Last, Outcome, Walker};
 
-/// Largest file `read` returns and `write` accepts.
-pub(crate) const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
-
 /// Most entries `list` returns, and most entries `remove` deletes in one call.
 pub(crate) const MAX_ENTRIES: usize = 10_000;
 
@@ -98,8 +95,8 @@ impl Vfs {
         Ok(walker.path_of(&real))
     }
 
-    /// The text of a file (at most `MAX_FILE_BYTES`).
-    pub fn read(&self, rel: &str) -> Result<Vec<u8>, VfsError> {
+    /// The text of a file of at most `max_bytes` (the run's `Limits::max_file_bytes`).
+    pub fn read(&self, rel: &str, max_bytes: usize) -> Result<Vec<u8>, VfsError> {
         let names = checked_names(rel)?;
         let mut walker = Walker::new(&self.world, rel, None);
         let mut at = walker.start()?;
@@ -124,15 +121,25 @@ impl Vfs {
             Outcome::Missing { .. } => return Err(not_found(rel)),
         };
         let size = file.metadata().map_err(|e| VfsError::io(rel, e))?.len();
-        if size > MAX_FILE_BYTES as u64 {
-            return Err(too_large(rel, "the file", "read a smaller file"));
+        if size > max_bytes as u64 {
+            return Err(file_too_large(
+                rel,
+                "the file",
+                max_bytes,
+                "read a smaller file",
+            ));
         }
         let mut bytes = Vec::with_capacity(size as usize);
-        file.take(MAX_FILE_BYTES as u64 + 1)
+        file.take(max_bytes as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| VfsError::io(rel, e))?;
-        if bytes.len() > MAX_FILE_BYTES {
-            return Err(too_large(rel, "the file", "read a smaller file"));
+        if bytes.len() > max_bytes {
+            return Err(file_too_large(
+                rel,
+                "the file",
+                max_bytes,
+                "read a smaller file",
+            ));
         }
         Ok(bytes)
     }
@@ -140,9 +147,15 @@ impl Vfs {
     /// Writes a file atomically, creating missing parent folders. Returns the path on disk.
     /// A symlink at the path itself is replaced by the file (its target must still be a
     /// place in the world where a write would be allowed).
-    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<PathBuf, VfsError> {
-        if bytes.len() > MAX_FILE_BYTES {
-            return Err(too_large(rel, "the text", "write less per file"));
+    /// `max_bytes` is the largest file allowed (the run's `Limits::max_file_bytes`).
+    pub fn write(&self, rel: &str, bytes: &[u8], max_bytes: usize) -> Result<PathBuf, VfsError> {
+        if bytes.len() > max_bytes {
+            return Err(file_too_large(
+                rel,
+                "the text",
+                max_bytes,
+                "write less per file",
+            ));
         }
         let names = checked_names(rel)?;
         if names.is_empty() {
@@ -308,11 +321,13 @@ impl Vfs {
 
     /// Publishes a new folder `parent/name` holding `files`, atomically (see
     /// [`atomic`]); missing parent folders are created first. Returns its path on disk.
+    /// No file may exceed `max_file_bytes` (the run's `Limits::max_file_bytes`).
     pub fn publish_dir(
         &self,
         parent: &str,
         name: &str,
         files: &[(String, Vec<u8>)],
+        max_file_bytes: usize,
     ) -> Result<PathBuf, VfsError> {
         check_entry_name(name)?;
         let rel = if parent.is_empty() {
@@ -329,8 +344,13 @@ impl Vfs {
                     why: "it names no file".into(),
                 });
             }
-            if bytes.len() > MAX_FILE_BYTES {
-                return Err(too_large(file, "the text", "write less per file"));
+            if bytes.len() > max_file_bytes {
+                return Err(file_too_large(
+                    file,
+                    "the text",
+                    max_file_bytes,
+                    "write less per file",
+                ));
             }
             contents.push((names, bytes.as_slice()));
         }
@@ -446,14 +466,26 @@ fn is_a_folder(rel: &str) -> VfsError {
     }
 }
 
+/// A file or text over `max_bytes`.
+fn file_too_large(rel: &str, what: &str, max_bytes: usize, hint: &str) -> VfsError {
+    let limit = if max_bytes.is_multiple_of(1024 * 1024) {
+        format!("{} MiB", max_bytes / (1024 * 1024))
+    } else {
+        format!("{max_bytes} bytes")
+    };
+    VfsError::TooLarge {
+        path: path::shorten(rel),
+        what: what.to_string(),
+        limit,
+        hint: hint.to_string(),
+    }
+}
+
 fn too_large(rel: &str, what: &str, hint: &str) -> VfsError {
     VfsError::TooLarge {
         path: path::shorten(rel),
         what: what.to_string(),
-        limit: match what {
-            "the folder" => format!("{MAX_ENTRIES} entries"),
-            _ => format!("{} MiB", MAX_FILE_BYTES / (1024 * 1024)),
-        },
+        limit: format!("{MAX_ENTRIES} entries"),
         hint: hint.to_string(),
     }
 }

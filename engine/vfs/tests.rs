@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 
+/// The default `Limits::max_file_bytes`.
+const MAX: usize = 4 * 1024 * 1024;
+
 struct World {
     _dir: tempfile::TempDir,
     _outside: tempfile::TempDir,
@@ -64,11 +67,11 @@ fn symlinks_inside_the_world_are_followed() {
         "file.txt",
         "up/a.txt",
     ] {
-        assert_eq!(vfs.read(path).unwrap(), b"a", "{path}");
+        assert_eq!(vfs.read(path, MAX).unwrap(), b"a", "{path}");
         assert!(vfs.exists(path).unwrap(), "{path}");
     }
     // Writing through a linked folder lands in the real folder, at its real path.
-    let full = vfs.write("rel/new/b.txt", b"b").unwrap();
+    let full = vfs.write("rel/new/b.txt", b"b", MAX).unwrap();
     assert_eq!(full, w.root.join("real/new/b.txt"));
     assert_eq!(
         fs::read_to_string(w.root.join("real/new/b.txt")).unwrap(),
@@ -91,7 +94,7 @@ fn a_write_to_a_symlink_replaces_the_link_and_a_removal_removes_only_the_link() 
     w.put("real/a.txt", "a");
     w.link("file.txt", "real/a.txt");
     let vfs = w.vfs();
-    vfs.write("file.txt", b"new").unwrap();
+    vfs.write("file.txt", b"new", MAX).unwrap();
     assert!(!w.root.join("file.txt").is_symlink());
     assert_eq!(fs::read_to_string(w.root.join("real/a.txt")).unwrap(), "a");
     w.link("dir", "real");
@@ -116,17 +119,17 @@ fn symlinks_that_lead_out_of_the_world_are_refused_for_every_call() {
         "secret.txt",
         "sub/upup/x.txt",
     ] {
-        let read = message(vfs.read(path).unwrap_err());
+        let read = message(vfs.read(path, MAX).unwrap_err());
         assert!(read.contains("leads out of the world"), "{path}: {read}");
-        let write = message(vfs.write(path, b"x").unwrap_err());
+        let write = message(vfs.write(path, b"x", MAX).unwrap_err());
         assert!(write.contains("leads out of the world"), "{path}: {write}");
         assert!(vfs.exists(path).is_err(), "{path}");
         assert!(vfs.remove(path).is_err(), "{path}");
     }
     assert!(vfs.list("out").is_err());
-    assert!(vfs.publish_dir("out", "t.tool", &[]).is_err());
+    assert!(vfs.publish_dir("out", "t.tool", &[], MAX).is_err());
     // `..` that stays inside is fine.
-    vfs.write("sub/up/ok.txt", b"ok").unwrap();
+    vfs.write("sub/up/ok.txt", b"ok", MAX).unwrap();
     assert!(w.root.join("ok.txt").exists());
     assert_eq!(
         fs::read_dir(&w.outside).unwrap().count(),
@@ -147,22 +150,28 @@ fn symlinks_into_hidden_or_read_only_folders_are_refused() {
     w.link("notes", ".git");
     w.link("lib", "vendor/lib.toolbox");
     let vfs = Vfs::new(w.root.clone(), vec![w.root.join("vendor")]);
-    let err = message(vfs.write("notes/config", b"evil").unwrap_err());
+    let err = message(vfs.write("notes/config", b"evil", MAX).unwrap_err());
     assert!(err.contains("'.git/config' is hidden"), "{err}");
-    let err = message(vfs.write("notes/new/x", b"evil").unwrap_err());
+    let err = message(vfs.write("notes/new/x", b"evil", MAX).unwrap_err());
     assert!(err.contains("is hidden"), "{err}");
     assert!(
         !w.root.join(".git/new").exists(),
         "a folder was made in .git"
     );
-    assert!(message(vfs.read("notes/config").unwrap_err()).contains("is hidden"));
+    assert!(message(vfs.read("notes/config", MAX).unwrap_err()).contains("is hidden"));
     assert!(message(vfs.list("notes").unwrap_err()).contains("is hidden"));
-    let err = message(vfs.write("lib/x.tool/init.luau", b"return 2").unwrap_err());
+    let err = message(
+        vfs.write("lib/x.tool/init.luau", b"return 2", MAX)
+            .unwrap_err(),
+    );
     assert!(err.contains("read-only"), "{err}");
-    let err = message(vfs.publish_dir("lib", "y.tool", &[]).unwrap_err());
+    let err = message(vfs.publish_dir("lib", "y.tool", &[], MAX).unwrap_err());
     assert!(err.contains("read-only"), "{err}");
     assert!(message(vfs.remove("lib/x.tool").unwrap_err()).contains("read-only"));
-    assert_eq!(vfs.read("lib/x.tool/init.luau").unwrap(), b"return 1\n");
+    assert_eq!(
+        vfs.read("lib/x.tool/init.luau", MAX).unwrap(),
+        b"return 1\n"
+    );
 }
 
 #[test]
@@ -172,9 +181,9 @@ fn loops_and_dangling_symlinks_are_refused_with_what_to_do() {
     w.link("b", "a");
     w.link("gone", "missing/folder");
     let vfs = w.vfs();
-    let err = message(vfs.read("a/x.txt").unwrap_err());
+    let err = message(vfs.read("a/x.txt", MAX).unwrap_err());
     assert!(err.contains("more than 40 symlinks"), "{err}");
-    let err = message(vfs.write("gone/x.txt", b"x").unwrap_err());
+    let err = message(vfs.write("gone/x.txt", b"x", MAX).unwrap_err());
     assert!(
         err.contains("symlink 'gone'") && err.contains("does not exist"),
         "{err}"
@@ -187,18 +196,18 @@ fn missing_paths_and_wrong_kinds_keep_their_messages() {
     let w = World::new();
     w.put("f.txt", "f");
     let vfs = w.vfs();
-    let err = message(vfs.read("no/such.txt").unwrap_err());
+    let err = message(vfs.read("no/such.txt", MAX).unwrap_err());
     assert!(err.contains("does not exist; vfs.list('no')"), "{err}");
     assert!(!vfs.exists("no/such.txt").unwrap());
     assert!(!vfs.exists("f.txt/x").unwrap());
     assert!(vfs.exists("").unwrap());
-    vfs.write("d/x.txt", b"x").unwrap();
-    assert!(message(vfs.read("d").unwrap_err()).contains("is a folder; vfs.list('d')"));
-    assert!(message(vfs.write("d", b"x").unwrap_err()).contains("is a folder"));
-    assert!(message(vfs.write("", b"x").unwrap_err()).contains("the world itself"));
+    vfs.write("d/x.txt", b"x", MAX).unwrap();
+    assert!(message(vfs.read("d", MAX).unwrap_err()).contains("is a folder; vfs.list('d')"));
+    assert!(message(vfs.write("d", b"x", MAX).unwrap_err()).contains("is a folder"));
+    assert!(message(vfs.write("", b"x", MAX).unwrap_err()).contains("the world itself"));
     assert!(message(vfs.remove(".").unwrap_err()).contains("the world itself"));
     assert!(vfs.list("f.txt").is_err());
-    let err = message(vfs.publish_dir("", "d", &[]).unwrap_err());
+    let err = message(vfs.publish_dir("", "d", &[], MAX).unwrap_err());
     assert!(err.contains("already exists"), "{err}");
 }
 
@@ -209,7 +218,7 @@ fn a_pipe_is_refused_without_blocking() {
         std::ffi::CString::new(w.root.join("pipe").into_os_string().into_encoded_bytes()).unwrap();
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
-    let err = message(w.vfs().read("pipe").unwrap_err());
+    let err = message(w.vfs().read("pipe", MAX).unwrap_err());
     assert!(err.contains("not a regular file"), "{err}");
 }
 
@@ -222,14 +231,16 @@ fn publish_and_remove_work_through_handles() {
         ("lib/deep/util.luau".to_string(), b"return {}\n".to_vec()),
         (".metadata".to_string(), b"{}".to_vec()),
     ];
-    let full = vfs.publish_dir("box.toolbox", "t.tool", &files).unwrap();
+    let full = vfs
+        .publish_dir("box.toolbox", "t.tool", &files, MAX)
+        .unwrap();
     assert_eq!(full, w.root.join("box.toolbox/t.tool"));
     assert_eq!(
         fs::read_to_string(full.join("lib/deep/util.luau")).unwrap(),
         "return {}\n"
     );
     let err = message(
-        vfs.publish_dir("box.toolbox", "t.tool", &files)
+        vfs.publish_dir("box.toolbox", "t.tool", &files, MAX)
             .unwrap_err(),
     );
     assert!(err.contains("already exists"), "{err}");
