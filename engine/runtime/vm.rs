@@ -42,7 +42,10 @@ fn libraries() -> StdLib {
 const REMOVED_GLOBALS: [&str; 3] = ["getfenv", "setfenv", "require"];
 
 /// The prelude modules, installed in order.
-const PRELUDE: [(&str, &str); 1] = [("tools", include_str!("../../prelude/tools.luau"))];
+const PRELUDE: [(&str, &str); 2] = [
+    ("error", include_str!("../../prelude/error.luau")),
+    ("tools", include_str!("../../prelude/tools.luau")),
+];
 
 /// A sandboxed VM with the deadline hooks of its runs.
 pub struct Vm {
@@ -103,6 +106,7 @@ impl Vm {
         self.run.raw_set("fns", self.lua.create_table()?)?;
         self.run.raw_set("upstreamBoxes", Value::Nil)?;
         self.run.raw_set("parallel", Value::Nil)?;
+        self.run.raw_set("raised", Value::Nil)?;
         // The generator's state lives in the VM: reseed it, so that no run can set or
         // learn the numbers the next one draws.
         self.randomseed.call::<()>(fresh_seed())?;
@@ -126,6 +130,14 @@ impl Vm {
     /// Disarms the deadline; says whether and why it cut the run off.
     pub fn disarm(&self) -> Option<deadline::Cutoff> {
         deadline::disarm()
+    }
+
+    /// The last value other than a string that the run passed to `error`, if any.
+    pub fn raised(&self) -> Option<Value> {
+        self.run
+            .raw_get::<Value>("raised")
+            .ok()
+            .filter(|v| !v.is_nil())
     }
 
     /// A fresh environment for one script: its own globals, reading through to the shared ones.

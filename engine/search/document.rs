@@ -21,6 +21,8 @@ pub enum AssetType {
     Toolbox,
     /// A workflow toolbox (entry tool `start`).
     Workflow,
+    /// A function of `tools` itself (`tools.create`).
+    Function,
 }
 
 /// The searchable roles of an asset, in the order they rank when scores tie.

@@ -11,6 +11,7 @@ mod embed;
 mod keyword;
 mod rank;
 mod request;
+mod surface;
 mod wordpiece;
 pub mod words;
 
@@ -129,7 +130,11 @@ impl SearchService {
         {
             return Ok((0, 0));
         }
-        let upstream_docs = upstream.iter().flat_map(AssetDoc::upstream).collect();
+        let upstream_docs = upstream
+            .iter()
+            .flat_map(AssetDoc::upstream)
+            .chain(surface::surface_docs())
+            .collect();
         let changes = document::diff(state.snapshot.as_ref(), &state.docs, index, upstream_docs);
         let counts = (changes.upserts.len(), changes.deletes.len());
         if counts != (0, 0) {

@@ -150,7 +150,7 @@ impl Context<'_> {
             .filter_map(|hit| {
                 let doc = self.docs.get(&hit.key).filter(|d| in_scope(d))?;
                 let factor = match doc.asset_type {
-                    AssetType::Tool => 1.0,
+                    AssetType::Tool | AssetType::Function => 1.0,
                     _ => self.tuning.toolbox_factor,
                 };
                 Some((doc, hit.score * factor, self.coverage(&hit.found)))
@@ -381,14 +381,15 @@ impl Context<'_> {
         row.guid = Some(doc.guid());
         row.installed = Some(doc.installed);
         row.use_script = Some(use_script(doc));
-        // A library tool whose toolbox the world also has is callable as is, and install
-        // would refuse (the world's folder already speaks for the toolbox): no hint then.
+        // Installing copies a library toolbox so it can be edited: the hint is for a library
+        // tool that does not work as it is. A callable tool needs no copy, and when the
+        // world has the toolbox install would refuse (its folder speaks for the toolbox).
         let world_has_box = self
             .docs
             .get(&format!("toolbox:{}", doc.toolbox))
             .is_some_and(|b| b.installed);
-        row.install =
-            (!doc.installed && !world_has_box).then(|| format!("tools.install('{}')", doc.toolbox));
+        row.install = (!doc.installed && !world_has_box && !doc.registered)
+            .then(|| format!("tools.install('{}')", doc.toolbox));
         row.p = Some((p * 1000.0).round() / 1000.0);
         row
     }
@@ -462,5 +463,6 @@ fn use_script(doc: &AssetDoc) -> String {
         AssetType::Tool => format!("return tools.use('{}', '{}')", doc.toolbox, doc.name),
         AssetType::Workflow => format!("return tools.use('{}', 'start')", doc.toolbox),
         AssetType::Toolbox => format!("return tools.list('{}', 2)", doc.toolbox),
+        AssetType::Function => format!("return tools.help('{}')", doc.name),
     }
 }

@@ -15,6 +15,7 @@ mod known;
 mod model;
 mod read;
 mod sanitize;
+mod surface;
 
 use std::fmt::Write;
 
@@ -26,12 +27,13 @@ pub use known::{type_problem, KNOWN_TYPES};
 pub use model::{Callback, Field, Ty};
 pub use read::Slot;
 pub use sanitize::declarable;
+pub use surface::{surface_functions, SurfaceFunction};
 
 /// The hand-written part: shared types, the `tools.*` members and `vfs`.
-const SURFACE: &str = include_str!("surface.d.luau");
+pub(crate) const SURFACE: &str = include_str!("surface.d.luau");
 
 /// Type names the definition file defines, usable in tool signatures.
-const DEFINED: [&str; 19] = [
+const DEFINED: [&str; 20] = [
     "Printed",
     "Path",
     "ToolboxRow",
@@ -50,6 +52,7 @@ const DEFINED: [&str; 19] = [
     "BindResult",
     "Rendered",
     "VfsEntry",
+    "SurfaceFunction",
     "ToolsSurface",
 ];
 
