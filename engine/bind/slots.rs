@@ -4,7 +4,7 @@
 use mlua::{Lua, Table, Value as LuaValue};
 use serde_json::{Map, Value as Json};
 
-use super::check::{check, Mismatch};
+use super::check::{check, check_open, Mismatch};
 use super::refusal::{Reason, Refusal};
 use super::schema::Schema;
 use super::shape::{Key, Shape};
@@ -17,7 +17,8 @@ use crate::assets::names::nearest;
 pub enum Style {
     /// Name parameters as Luau does: `opts.sep`.
     Luau,
-    /// As [`Style::Luau`], for a direct call `tools.<box>.<name>(...)`: values by position.
+    /// As [`Style::Luau`], for a direct call `tools.<box>.<name>(...)`: values by position,
+    /// and a table may carry fields its type does not declare (what another tool returned).
     Call,
     /// Name them as a command line does: `<text>`, `--sep`.
     Shell,
@@ -41,7 +42,12 @@ pub fn check_slots<V: Shape>(
             }
             None => {}
             Some(value) => {
-                if let Err(m) = check(&param.ty, value) {
+                let checked = if style == Style::Call {
+                    check_open(&param.ty, value)
+                } else {
+                    check(&param.ty, value)
+                };
+                if let Err(m) = checked {
                     let reason = if m.unknown_field {
                         Reason::UnknownField
                     } else {

@@ -4,7 +4,7 @@
 //! `args` is positional, ready for `tool(table.unpack(r.args, 1, r.n))`.
 //!
 //! [`checker`] gives the function that checks a direct call `tools.<box>.<name>(...)` the
-//! same way, raising the refusal's message (`asset.load` hands it to the prelude).
+//! same way and answers the refusal's message (`asset.load` hands it to the prelude).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -70,7 +70,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// The checker of one tool: the function that raises the refusal, and, for a tool of up to
+/// The checker of one tool: the function that answers the refusal, and, for a tool of up to
 /// [`FAST_PARAMS`] parameters each a primitive type, what the prelude's wrapper checks in
 /// Luau before it calls the function at all: `{ n, [i] = "string" | "number" | "boolean"
 /// | false (any), optional = { [i] = true } }`.
@@ -87,9 +87,9 @@ const FAST_PARAMS: usize = 3;
 /// Beyond this many cached checkers (edits pile up old versions), start over.
 const MAX_CHECKERS: usize = 4096;
 
-/// The function that checks the arguments of a direct call of `entry` and raises what
-/// `tools.bind` would refuse; none for a tool whose parameters are not known (no
-/// signature was read), which takes what it is given.
+/// The function that checks the arguments of a direct call of `entry` and answers what
+/// `tools.bind` would refuse (nil when they fit); none for a tool whose parameters are not
+/// known (no signature was read), which takes what it is given.
 pub(crate) fn checker(lua: &Lua, entry: &Arc<ToolEntry>) -> mlua::Result<Checker> {
     let key = Arc::as_ptr(entry) as usize;
     let cached = lua
@@ -99,22 +99,17 @@ pub(crate) fn checker(lua: &Lua, entry: &Arc<ToolEntry>) -> mlua::Result<Checker
         return Ok((Some(f), fast));
     }
     let meta = entry.meta();
-    let Some(signature) = meta.signature.clone() else {
+    if meta.signature.is_none() {
         return Ok((None, None));
-    };
+    }
     let schema = Schema::from_meta(meta);
     let fast = fast_spec(lua, &schema)?;
-    let hint = format!(
-        "its signature is tools.{}.{signature}; tools.get('{}') has the details",
-        meta.toolbox, meta.identity
-    );
+    // The refusal's message, which the prelude raises as a string at the caller's line (a
+    // script's pcall gets text, as from the tool's own checks); nothing when the call fits.
     let f = lua.create_function(move |_, args: MultiValue| {
         let refusal = collect_positional(&schema, args.into_iter().collect())
             .and_then(|slots| check_slots(&schema, &slots, Style::Call));
-        match refusal {
-            Ok(()) => Ok(()),
-            Err(refusal) => Err(HostError::hinted(refusal.message, hint.clone()).into_lua()),
-        }
+        Ok(refusal.err().map(|r| r.message))
     })?;
     if lua.app_data_ref::<Checkers>().is_none() {
         lua.set_app_data(Checkers::default());

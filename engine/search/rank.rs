@@ -350,7 +350,9 @@ impl Context<'_> {
             .values()
             .filter(|d| match &request.toolbox {
                 Some(b) => d.toolbox == *b && d.asset_type == AssetType::Tool,
-                None => true,
+                // The catalogue is the world's and the library's; `tools.help()` lists
+                // the functions of `tools`.
+                None => d.asset_type != AssetType::Function,
             })
             .collect();
         let mut sorted = docs.clone();
