@@ -235,6 +235,8 @@ fn a_table_raised_with_error_is_reported_as_json() {
         "{envelope}"
     );
     assert_eq!(envelope["error"]["line"], 4, "{envelope}");
+    let (envelope, _) = exec(world.path(), &[], "\nerror(42)");
+    assert_eq!(envelope["error"]["message"], "script:2: 42", "{envelope}");
 }
 
 #[test]

@@ -30,7 +30,7 @@ pub use sanitize::declarable;
 pub use surface::{surface_functions, SurfaceFunction};
 
 /// The hand-written part: shared types, the `tools.*` members and `vfs`.
-pub(crate) const SURFACE: &str = include_str!("surface.d.luau");
+const SURFACE: &str = include_str!("surface.d.luau");
 
 /// Type names the definition file defines, usable in tool signatures.
 const DEFINED: [&str; 20] = [
