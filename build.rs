@@ -13,7 +13,8 @@ mod compiler;
 use std::path::PathBuf;
 
 /// The engine's Luau sources, each compiled to `$OUT_DIR/luau/<name>.luauc`.
-const CHUNKS: [(&str, &str); 2] = [
+const CHUNKS: [(&str, &str); 3] = [
+    ("error", "prelude/error.luau"),
     ("tools", "prelude/tools.luau"),
     ("bounded", "engine/sandbox/bounded.luau"),
 ];

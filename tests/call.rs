@@ -135,7 +135,7 @@ fn an_unknown_tool_exits_2_with_a_suggestion() {
     let out = call(&["demo.ecko"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("did you mean tools.demo.echo?"),
+        text(&out.stderr).contains("did you mean `codemode call demo.echo`?"),
         "{}",
         text(&out.stderr)
     );

@@ -279,13 +279,27 @@ const DRIVER: &str = r#"<script>
 </script>
 </body>"#;
 
+/// Says on the real stderr that a test was skipped: the test harness captures `eprintln!`
+/// of a passing test, which would hide that nothing was checked.
+fn skipped(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED (passes without checking): {why}"
+    );
+}
+
+const CHROMIUM_TEST: &str = "the_search_box_filters_tools_live_in_headless_chromium";
+
 #[test]
 fn the_search_box_filters_tools_live_in_headless_chromium() {
     let Some(chromium) = chromium() else {
         if std::env::var_os("CI").is_some() {
             panic!("chromium is not installed; CI must install it (apt-get install -y chromium)");
         }
-        eprintln!("SKIPPED: chromium not found (install the Debian package `chromium`, or set CODEMODE_CHROMIUM)");
+        skipped(
+            "chromium not found (install the Debian package `chromium`, or set CODEMODE_CHROMIUM)",
+        );
         return;
     };
     let (_world, out) = write_docs();
@@ -370,4 +384,33 @@ fn a_second_run_removes_the_pages_of_tools_that_are_gone_and_nothing_else() {
         "mine"
     );
     assert!(String::from_utf8_lossy(&second.stderr).contains("removed 1 page of"));
+}
+
+/// The Chromium test run alone, in a child test process that can find no Chromium.
+fn chromium_test_without_chromium(ci: bool) -> std::process::Output {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["--exact", CHROMIUM_TEST])
+        .env("PATH", "")
+        .env_remove("CODEMODE_CHROMIUM")
+        .env_remove("CI");
+    if ci {
+        command.env("CI", "true");
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn without_chromium_the_page_test_says_skipped_locally_and_fails_under_ci() {
+    let local = chromium_test_without_chromium(false);
+    let stderr = String::from_utf8_lossy(&local.stderr);
+    assert!(local.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("SKIPPED (passes without checking): chromium not found"),
+        "the skip shows although the harness captures the test's output: {stderr}"
+    );
+    let ci = chromium_test_without_chromium(true);
+    let stdout = String::from_utf8_lossy(&ci.stdout);
+    assert!(!ci.status.success(), "{stdout}");
+    assert!(stdout.contains("CI must install it"), "{stdout}");
 }

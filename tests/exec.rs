@@ -310,14 +310,27 @@ fn an_error_inside_a_tool_hints_at_its_signature() {
     let world = World::new();
     world.tool(
         "b.shout",
-        "return function(text: string): string\n\treturn string.upper(text) .. '!'\nend",
+        "return function(text: string): string\n\treturn string.upper(text) .. text.x\nend",
     );
-    let (env, code) = exec(world.path(), &["--no-bundled"], "return tools.b.shout()");
+    let (env, code) = exec(
+        world.path(),
+        &["--no-bundled"],
+        "return tools.b.shout('hi')",
+    );
     assert_eq!(code, 1);
     let hint = env["error"]["hint"].as_str().unwrap_or_default();
     assert!(
         hint.contains("inside tools.b.shout")
             && hint.contains("tools.b.shout(text: string): string"),
+        "{env}"
+    );
+    // A call refused before the tool ran names the signature too.
+    let (env, _) = exec(world.path(), &["--no-bundled"], "return tools.b.shout()");
+    let hint = env["error"]["hint"].as_str().unwrap_or_default();
+    assert!(
+        hint.starts_with(
+            "the call does not fit the tool's signature: tools.b.shout(text: string): string"
+        ),
         "{env}"
     );
     // An error of the script itself gets no such hint.

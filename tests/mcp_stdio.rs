@@ -751,3 +751,49 @@ fn serve_survives_hostile_tool_files_and_attack_scripts() {
     assert_eq!(reply["result"]["isError"], false, "{reply}");
     s.assert_serving(102);
 }
+
+#[test]
+fn list_changed_is_sent_as_soon_as_a_script_adds_a_tool() {
+    let world = tempfile::tempdir().unwrap();
+    let mut server = Server::start_in(world.path(), &["--expose-tools", "--no-bundled"]);
+    let made = server.exec(
+        1,
+        "return tools.createToolbox({ name = 'mine', description = 'Mine.' }).ok",
+    );
+    assert_eq!(made["value"], true, "{made}");
+    let sent = Instant::now();
+    server.start_exec(
+        2,
+        "local made = tools.create({ toolbox = 'mine', name = 'shout', description = 'Shout.', \
+         args = { { name = 'text', type = 'string' } }, code = 'return string.upper(text)' })
+         return made.ok",
+    );
+    let (mut answered, mut notified) = (None, None);
+    while answered.is_none() || notified.is_none() {
+        let msg = server.next();
+        if msg["id"] == 2 {
+            answered = Some(msg);
+        } else if msg["method"] == "notifications/tools/list_changed" {
+            notified = Some(sent.elapsed());
+        }
+    }
+    let answered = answered.unwrap();
+    assert_eq!(
+        answered["result"]["structuredContent"]["value"], true,
+        "{answered}"
+    );
+    // The change signal wakes the notifier; a poll would leave up to its period between.
+    let notified = notified.unwrap();
+    assert!(
+        notified < Duration::from_secs(1),
+        "tools/list_changed came {notified:?} after the script that added the tool"
+    );
+    let listed = server.response_to(3, "tools/list");
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.contains(&"mine__shout"), "{names:?}");
+}

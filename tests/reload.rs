@@ -223,3 +223,22 @@ fn incremental_updates_match_a_full_rebuild() {
     assert!(Arc::ptr_eq(&before.tools["b1.t3"], &after.tools["b1.t3"]));
     assert!(!Arc::ptr_eq(&before.tools["b1.t2"], &after.tools["b1.t2"]));
 }
+
+#[test]
+fn subscribers_see_a_swapped_snapshot_at_once() {
+    let world = tempfile::tempdir().unwrap();
+    let w = world.path().canonicalize().unwrap();
+    let registry = Registry::open(&w, &[], false).unwrap();
+    let mut changes = registry.subscribe();
+    assert!(!changes.has_changed().unwrap());
+    let tool = w.join("a.toolbox/one.tool/init.luau");
+    write(&tool, &tool_source("one", "One."));
+    registry.apply_changes(&[tool]);
+    assert!(
+        changes.has_changed().unwrap(),
+        "the swap itself signals, with no poll in between"
+    );
+    changes.mark_unchanged();
+    registry.reload();
+    assert!(changes.has_changed().unwrap(), "a full reload signals too");
+}

@@ -127,6 +127,13 @@ fn library() -> tempfile::TempDir {
         "--!desc Say hello to someone.\nlocal function hello(who: string): string\n\treturn 'hello ' .. who\nend\n\nreturn hello\n",
     )
     .unwrap();
+    let broken = lib.path().join("greet.toolbox/farewell.tool");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(
+        broken.join("init.luau"),
+        "--!desc Say goodbye to someone.\nlocal function farewell(who: string): string\n\treturn 'bye ' ..\nend\n\nreturn farewell\n",
+    )
+    .unwrap();
     std::fs::write(
         lib.path().join("greet.toolbox/README.md"),
         "# greet\n\nGreetings.\n",
@@ -159,10 +166,35 @@ fn install_copies_a_library_toolbox_into_the_world_once() {
     assert_eq!(found["value"]["identity"], "greet.hello", "{found}");
     assert_eq!(found["value"]["from"], "library");
     assert_eq!(found["value"]["installed"], false);
-    assert_eq!(found["value"]["install"], "tools.install('greet')");
+    assert!(
+        found["value"].get("install").is_none(),
+        "a library tool that works needs no copy: {found}"
+    );
+    // A library tool that does not work is one to fix in a copy: the hint says how.
+    let broken = exec(
+        world.path(),
+        lib.path(),
+        "local r = tools.search('goodbye', { mode = 'keyword' })\nreturn { row = r.value[1], text = r.stdout }",
+    );
+    assert_eq!(
+        broken["value"]["row"]["identity"], "greet.farewell",
+        "{broken}"
+    );
+    assert_eq!(broken["value"]["row"]["install"], "tools.install('greet')");
+    assert!(
+        broken["value"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("[library: tools.install('greet')]"),
+        "{broken}"
+    );
 
     let installed = exec(world.path(), lib.path(), "return tools.install('greet')");
     assert_eq!(installed["value"]["ok"], true, "{installed}");
+    assert_eq!(
+        installed["value"]["path"], "greet.toolbox",
+        "world-relative, as vfs takes it"
+    );
     let copied = world.path().join("greet.toolbox/hello.tool/init.luau");
     assert!(copied.is_file() && world.path().join("greet.toolbox/README.md").is_file());
     let leftovers: Vec<_> = std::fs::read_dir(world.path())

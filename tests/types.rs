@@ -326,7 +326,7 @@ fn every_member_of_the_real_tools_table_is_declared() {
             "tools.{member} exists but is not declared in surface.d.luau"
         );
     }
-    let surface = include_str!("../engine/host/surface.d.luau");
+    let surface = include_str!("../engine/types/surface.d.luau");
     let members = surface
         .split("export type ToolsSurface = {")
         .nth(1)

@@ -95,6 +95,11 @@ pub struct ToolboxSummary {
     pub kind: BoxKind,
     /// Where the folder that speaks for the toolbox was found.
     pub from: Origin,
+    /// True when that folder is the world's and a library holds a toolbox of the same
+    /// name: the world's tools replace the library's of the same name, the library's
+    /// other tools still show through.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub shadows: bool,
 }
 
 /// A snapshot of every asset the engine can see.
@@ -281,12 +286,23 @@ impl AssetIndex {
             .into_iter()
             .filter_map(|name| {
                 let folder = self.toolbox(name)?;
+                let mut same: Vec<&Arc<ToolboxFolder>> =
+                    self.folders.values().filter(|f| f.name == name).collect();
+                same.sort_by_key(|f| (f.root, f.path.clone()));
+                // A copy without a purpose of its own still says what the toolbox is for.
+                let purpose = same
+                    .iter()
+                    .map(|f| f.purpose.as_str())
+                    .find(|p| !p.is_empty())
+                    .unwrap_or_default();
                 Some(ToolboxSummary {
                     toolbox: name.to_string(),
-                    purpose: folder.purpose.clone(),
+                    purpose: purpose.to_string(),
                     tool_count: self.tools_in(name).count(),
                     kind: folder.kind,
                     from: folder.origin,
+                    shadows: folder.origin == Origin::World
+                        && same.iter().any(|f| f.origin == Origin::Library),
                 })
             })
             .collect()

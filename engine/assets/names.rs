@@ -1,7 +1,7 @@
 //! Names of toolboxes and tools: validation and "did you mean".
 
 /// Members of `tools`; a toolbox may not take one of these names.
-pub const RESERVED: [&str; 14] = [
+pub const RESERVED: [&str; 15] = [
     "toolboxes",
     "list",
     "search",
@@ -16,6 +16,7 @@ pub const RESERVED: [&str; 14] = [
     "render",
     "install",
     "parallel",
+    "help",
 ];
 
 /// Luau's reserved words: `tools.box.end()` would not parse, so no name may be one.

@@ -29,6 +29,18 @@ pub fn check<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
     let mut walker = Walker {
         budget: NODE_BUDGET,
         path: Vec::new(),
+        open: false,
+    };
+    walker.check(ty, value)
+}
+
+/// As [`check`], but a table may carry fields its record type does not declare: what one
+/// tool returns (a parsed date with all its parts) is passed on to the next whole.
+pub fn check_open<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
+    let mut walker = Walker {
+        budget: NODE_BUDGET,
+        path: Vec::new(),
+        open: true,
     };
     walker.check(ty, value)
 }
@@ -36,6 +48,8 @@ pub fn check<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
 struct Walker {
     budget: usize,
     path: Vec<String>,
+    /// Undeclared fields of a record are let through.
+    open: bool,
 }
 
 impl Walker {
@@ -169,6 +183,9 @@ impl Walker {
             };
             self.path.pop();
             result?;
+        }
+        if self.open && indexer.is_none() {
+            return Ok(());
         }
         for (key, item) in value.entries(self.budget) {
             let declared = matches!(&key, Key::Name(n) if fields.iter().any(|f| &f.name == n));

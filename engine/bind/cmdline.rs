@@ -2,6 +2,8 @@
 //!
 //! - `--name value` and `--name=value` set a parameter or an options-table field;
 //! - `--NAME` / `-S` (and clusters `-abc`) set a `--!flag` to true; `--NAME=false` clears it;
+//! - a boolean parameter or field given as `--name` alone is true (a following `true` or
+//!   `false` is its value);
 //! - other words fill the positional parameters in order, then the `--!rest` parameter;
 //! - `--` ends flags: every later word is positional;
 //! - a word like `-5` or `-0.5` is a value, not a flag; a value that itself starts
@@ -70,9 +72,17 @@ pub fn parse_command_line(
                 None => (long, None),
             };
             let target = reader.long_target(name)?;
+            let boolean = matches!(reader.ty(target).without_nil(), Ty::Boolean);
             let value = match (schema.flag(name).is_some(), inline) {
                 (true, None) => "true",
                 (_, Some(v)) => v,
+                (false, None) if boolean => match words.get(i).map(String::as_str) {
+                    Some(given @ ("true" | "false")) => {
+                        i += 1;
+                        given
+                    }
+                    _ => "true",
+                },
                 (false, None) => match words.get(i) {
                     Some(next) if !next.starts_with("--") => {
                         i += 1;

@@ -25,7 +25,7 @@ pub use cmdline::{parse_command_line, read_word, MAX_WORDS};
 pub use refusal::{Reason, Refusal};
 pub use schema::{FlagSpec, Param, Schema};
 pub use shape::{luau_type, Key, Kind, Shape};
-pub use slots::{check_slots, collect_json, collect_lua, Style};
+pub use slots::{check_slots, collect_json, collect_lua, collect_positional, Style};
 pub use usage::{help, usage_line};
 pub use value::{lua_args, lua_value, MAX_DEPTH};
 

@@ -4,7 +4,7 @@
 use mlua::{Lua, Table, Value as LuaValue};
 use serde_json::{Map, Value as Json};
 
-use super::check::{check, Mismatch};
+use super::check::{check, check_open, Mismatch};
 use super::refusal::{Reason, Refusal};
 use super::schema::Schema;
 use super::shape::{Key, Shape};
@@ -17,6 +17,9 @@ use crate::assets::names::nearest;
 pub enum Style {
     /// Name parameters as Luau does: `opts.sep`.
     Luau,
+    /// As [`Style::Luau`], for a direct call `tools.<box>.<name>(...)`: values by position,
+    /// and a table may carry fields its type does not declare (what another tool returned).
+    Call,
     /// Name them as a command line does: `<text>`, `--sep`.
     Shell,
     /// Name them as JSON arguments: `"text"`, `"opts.sep"`, with JSON types.
@@ -39,7 +42,12 @@ pub fn check_slots<V: Shape>(
             }
             None => {}
             Some(value) => {
-                if let Err(m) = check(&param.ty, value) {
+                let checked = if style == Style::Call {
+                    check_open(&param.ty, value)
+                } else {
+                    check(&param.ty, value)
+                };
+                if let Err(m) = checked {
                     let reason = if m.unknown_field {
                         Reason::UnknownField
                     } else {
@@ -79,6 +87,14 @@ fn missing(schema: &Schema, i: usize, style: Style) -> String {
             ordinal(i + 1),
             p.name
         ),
+        Style::Call => format!(
+            "{} needs argument {} ({}), the {} parameter; it takes ({})",
+            schema.identity,
+            p.name,
+            p.written,
+            ordinal(i + 1),
+            params(schema)
+        ),
         Style::Shell => format!(
             "{} needs <{}> ({})\nusage: {}",
             schema.identity,
@@ -101,19 +117,24 @@ fn takes(schema: &Schema) -> String {
     if schema.params.is_empty() {
         return "it takes no arguments".into();
     }
+    format!("it takes {}", params(schema))
+}
+
+/// `text: string, opts: { sep: string? }?`.
+fn params(schema: &Schema) -> String {
     let params: Vec<String> = schema
         .params
         .iter()
         .map(|p| format!("{}: {}", p.name, p.written))
         .collect();
-    format!("it takes {}", params.join(", "))
+    params.join(", ")
 }
 
 fn wrong(schema: &Schema, i: usize, m: &Mismatch, style: Style) -> String {
     let p = &schema.params[i];
     let is_options = schema.options.as_ref().is_some_and(|(o, _)| *o == i);
     let name = match style {
-        Style::Luau => format!("argument {}{}", p.name, m.path),
+        Style::Luau | Style::Call => format!("argument {}{}", p.name, m.path),
         Style::Shell if is_options && m.path.starts_with('.') => {
             let field = m.path[1..].split(['.', '[']).next().unwrap_or("");
             format!("--{field}{}", &m.path[1 + field.len()..])
@@ -238,6 +259,28 @@ pub fn collect_lua(
         slots[*o] = Some(LuaValue::Table(t));
     }
     Ok(Ok(slots))
+}
+
+/// The values of a direct call `tools.<box>.<name>(...)`, one slot per parameter (and per
+/// value a trailing `...` takes); trailing `nil`s are no values.
+pub fn collect_positional(
+    schema: &Schema,
+    values: Vec<LuaValue>,
+) -> Result<Vec<Option<LuaValue>>, Refusal> {
+    let given = values
+        .iter()
+        .rposition(|v| !v.is_nil())
+        .map_or(0, |last| last + 1);
+    if given > schema.params.len() && schema.vararg.is_none() {
+        return Err(too_many(schema, given));
+    }
+    let mut slots: Vec<Option<LuaValue>> = values
+        .into_iter()
+        .take(given)
+        .map(|v| Some(v).filter(|v| !v.is_nil()))
+        .collect();
+    slots.resize(slots.len().max(schema.params.len()), None);
+    Ok(slots)
 }
 
 /// Reads JSON arguments into one slot per parameter: an array by position, an object by

@@ -60,14 +60,22 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         Ok(called) => called,
         Err(refusal) => {
             eprintln!("codemode call: {}", refusal.message);
+            if let Some(note) = super::misplaced_global_flag(words) {
+                eprintln!("hint: {note}");
+            }
             return Ok(ExitCode::from(2));
         }
     };
     let envelope = called.envelope.name_limits(super::limit_flag);
     if let Some(error) = &envelope.error {
         eprintln!("codemode call {identity}: {}", error.message);
-        if let Some(hint) = &error.hint {
-            eprintln!("hint: {hint}");
+        // The run's hint names Luau (`tools.get(...)`); at a shell, the usage says more.
+        match &error.hint {
+            Some(hint) if hint.contains("tools.get(") => {
+                eprintln!("hint: `codemode call {identity} --help` shows what it takes")
+            }
+            Some(hint) => eprintln!("hint: {hint}"),
+            None => {}
         }
         return Ok(ExitCode::from(1));
     }

@@ -43,6 +43,12 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
+    for summary in index.toolboxes().iter().filter(|s| s.shadows) {
+        println!(
+            "note: toolbox {0}: the world's {0}.toolbox shadows the library toolbox {0}; its tools replace the library's of the same name, the library's others still show",
+            summary.toolbox
+        );
+    }
     for problem in index.problems.iter().chain(registry.upstream_problems()) {
         broken += 1;
         outln!("error: {problem}")?;

@@ -360,3 +360,22 @@ fn read_script(file: &str) -> anyhow::Result<String> {
             .with_context(|| format!("cannot read script {file}; give a path or - for stdin"))
     }
 }
+
+/// For a tool's word that is one of codemode's global flags (`--world DIR` after the
+/// tool's name), where it belongs: every word after the tool's name is the tool's.
+fn misplaced_global_flag(words: &[String]) -> Option<String> {
+    let command = <Cli as clap::CommandFactory>::command();
+    let globals: Vec<String> = command
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
+    let found = words
+        .iter()
+        .take_while(|w| *w != "--")
+        .map(|w| w.split_once('=').map_or(w.as_str(), |(name, _)| name))
+        .find(|w| globals.iter().any(|g| g == w))?;
+    Some(format!(
+        "{found} is a codemode flag: put global flags before the tool name, e.g. `codemode {found} ... call <box>.<tool> ...`"
+    ))
+}

@@ -133,9 +133,20 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     t.raw_set(
+        "surface",
+        lua.create_function(|lua, ()| to_lua(lua, &crate::types::surface_functions()))?,
+    )?;
+    t.raw_set(
         "load",
         lua.create_function(|lua, (toolbox, tool): (String, String)| {
-            load_tool(lua, &toolbox, &tool)
+            // The function, and what checks a direct call of it (see `bind::checker`).
+            let function = load_tool(lua, &toolbox, &tool)?;
+            let index = with_state(lua, |s| s.index.clone())?;
+            let (check, spec) = match index.tool(&format!("{toolbox}.{tool}")) {
+                Some(entry) => super::bind::checker(lua, entry)?,
+                None => (None, None),
+            };
+            Ok((function, check, spec))
         })?,
     )?;
     t.set_readonly(true);

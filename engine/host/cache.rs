@@ -1,6 +1,6 @@
 //! The per-run cache, in one place: the prelude's `run` table (`run.fns`, the tool
 //! functions resolved in this run; `run.boxes`, the toolbox names of the run's index;
-//! `run.upstreamBoxes`; `run.parallel`) and the run's instances in [`State`]. It is reset
+//! `run.upstreamBoxes`; `run.parallel`; `run.raised`, what the run last passed to `error`) and the run's instances in [`State`]. It is reset
 //! when a run begins and when a run changes the world (`vfs.write`, `tools.create`), so
 //! the run's next `tools.<box>.<name>` sees the new files while the hot path stays in Luau.
 
@@ -42,6 +42,7 @@ pub(crate) fn begin(lua: &Lua, state: &State) -> mlua::Result<()> {
     cache.run.raw_set("fns", lua.create_table()?)?;
     cache.run.raw_set("upstreamBoxes", Value::Nil)?;
     cache.run.raw_set("parallel", Value::Nil)?;
+    cache.run.raw_set("raised", Value::Nil)?;
     if !cache
         .boxes_of
         .as_ref()
@@ -70,6 +71,17 @@ pub(crate) fn changed(lua: &Lua, paths: &[PathBuf]) -> mlua::Result<()> {
     cache.run.raw_set("boxes", toolbox_set(lua, &index)?)?;
     cache.boxes_of = Some(index);
     Ok(())
+}
+
+/// The last value other than a string or number the run passed to `error` (noted by
+/// `prelude/error.luau`), if any.
+pub(crate) fn raised(lua: &Lua) -> Option<Value> {
+    let cache = lua.app_data_ref::<RunCache>()?;
+    cache
+        .run
+        .raw_get::<Value>("raised")
+        .ok()
+        .filter(|v| !v.is_nil())
 }
 
 fn toolbox_set(lua: &Lua, index: &AssetIndex) -> mlua::Result<Table> {

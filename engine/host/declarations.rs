@@ -1,5 +1,5 @@
 //! The definitions (`.d.luau`) of the globals a codemode script sees, for `codemode
-//! types`: the `tools` surface the prelude builds (`surface.d.luau`, written by hand),
+//! types`: the `tools` surface the prelude builds (`engine/types/surface.d.luau`, by hand),
 //! each capability scripts get (`vfs.d.luau`, beside its module), and one type per
 //! toolbox, generated from the asset index with each tool's own signature.
 //!
@@ -11,11 +11,8 @@ use std::fmt::Write;
 
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
-use crate::types::{declarable, Slot};
+use crate::types::{declarable, surface_members, Slot, SURFACE};
 use crate::upstream::{ServerView, UpstreamTool};
-
-/// The hand-written part: shared types and the `tools.*` members.
-const SURFACE: &str = include_str!("surface.d.luau");
 
 /// The declarations of each capability, written beside its module: `vfs` declares the
 /// global scripts get; the others declare the types of the tables only the prelude sees.
@@ -219,16 +216,6 @@ fn declare_upstream(out: &mut String, server: &str, tool: &UpstreamTool) {
         types.args_table(),
         types.returns
     );
-}
-
-/// The members of `ToolsSurface` in `surface.d.luau`, repeated inside `declare tools`.
-fn surface_members() -> String {
-    const START: &str = "export type ToolsSurface = {\n";
-    let body = SURFACE.split_once(START).map_or("", |(_, rest)| rest);
-    let members = body
-        .split_once("\n}\n")
-        .map_or(body, |(members, _)| members);
-    format!("{members}\n")
 }
 
 /// Writes `text` as `---` doc comment lines with the given indent.

@@ -107,7 +107,11 @@ fn install(lua: &Lua, name: &str) -> mlua::Result<Result<String, InstallError>> 
     );
     match published {
         Ok(full) => {
-            let shown = full.display().to_string();
+            // World-relative, as every authoring call and `vfs` give paths.
+            let shown = registry
+                .vfs()
+                .relative(&full)
+                .unwrap_or_else(|| format!("{name}.toolbox"));
             refresh(lua, full)?;
             Ok(Ok(shown))
         }

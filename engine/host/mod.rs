@@ -21,15 +21,23 @@ pub(crate) mod vfs;
 
 use crate::sandbox::{Linker, PreludeModule};
 
+pub(crate) use cache::raised;
 pub use declarations::definitions;
 pub use state::State;
 
 /// The prelude modules, as `build.rs` compiled them, in the order they run.
-const PRELUDE: [PreludeModule; 1] = [PreludeModule {
-    name: "tools",
-    global: Some("tools"),
-    bytecode: include_bytes!(concat!(env!("OUT_DIR"), "/luau/tools.luauc")),
-}];
+const PRELUDE: [PreludeModule; 2] = [
+    PreludeModule {
+        name: "error",
+        global: Some("error"),
+        bytecode: include_bytes!(concat!(env!("OUT_DIR"), "/luau/error.luauc")),
+    },
+    PreludeModule {
+        name: "tools",
+        global: Some("tools"),
+        bytecode: include_bytes!(concat!(env!("OUT_DIR"), "/luau/tools.luauc")),
+    },
+];
 
 /// The globals, capabilities and prelude of a VM that runs scripts over a registry.
 pub(crate) fn linker() -> Linker {
@@ -51,7 +59,10 @@ pub(crate) fn linker() -> Linker {
 /// The prelude's Luau source, by module name (for the test that the embedded bytecode is
 /// what compiling it now gives).
 #[cfg(test)]
-const PRELUDE_SOURCE: [(&str, &str); 1] = [("tools", include_str!("../../prelude/tools.luau"))];
+const PRELUDE_SOURCE: [(&str, &str); 2] = [
+    ("error", include_str!("../../prelude/error.luau")),
+    ("tools", include_str!("../../prelude/tools.luau")),
+];
 
 #[cfg(test)]
 mod tests {

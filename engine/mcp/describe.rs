@@ -19,9 +19,11 @@ pub fn tool_exec(limits: &Limits) -> String {
         "Run a Luau script that calls tools; returns one JSON envelope \
 {{ok, value, stdout, error?, truncated, elapsedMs}}.\n\
 Discover: print(tools.toolboxes().stdout); print(tools.list(3, \"box\").stdout) shows signatures, \
-args and examples; tools.get(\"box.name\") gives one tool's metadata. Discovery calls return \
+args and examples; tools.get(\"box.name\") gives one tool's metadata; tools.help() lists the \
+functions of tools itself (tools.help(\"create\") shows one with an example). Discovery calls return \
 {{stdout, value}}: stdout to read, value to compute with.\n\
-Call: local r = tools.box.name(arg1, arg2) returns the tool's own value.\n\
+Call: local r = tools.box.name(arg1, arg2) returns the tool's own value; arguments that do not fit \
+its signature raise an error saying which.\n\
 Author (tools are saved for later calls): tools.createToolbox{{name=\"mine\", description=\"...\"}}; \
 tools.create{{toolbox=\"mine\", name=\"shout\", description=\"...\", args={{{{name=\"text\", type=\"string\", \
 description=\"...\"}}}}, returns={{type=\"string\", description=\"...\"}}, code=\"return string.upper(text)\"}} \

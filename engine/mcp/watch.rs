@@ -1,8 +1,11 @@
 //! Notices when the set of exposed tools changes, so sessions can send
 //! `notifications/tools/list_changed`.
 //!
-//! It polls the registry's snapshot pointer: cheap, and it sees every swap, whether by
-//! the file watcher `codemode serve` starts or by `tools.create`.
+//! It wakes on the registry's change signal (every snapshot swap, whether by the file
+//! watcher `codemode serve` starts or by `tools.create`, and every refreshed upstream
+//! catalogue), so a change is announced as soon as the index sees it. A slow poll is
+//! kept only for catalogue caches another process writes (`codemode mcp sync`), which
+//! send no signal here.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,19 +15,27 @@ use tokio::sync::watch;
 use super::exposed::exposed_tools;
 use crate::registry::Registry;
 
-/// How often the snapshot pointer is compared.
-const POLL: Duration = Duration::from_millis(300);
+/// How often the catalogue caches are looked at when no signal came.
+const POLL: Duration = Duration::from_secs(2);
 
 /// Starts the poller on the current tokio runtime; the receiver's value is a generation
 /// number bumped on every change of the exposed tool set.
 pub(crate) fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
     let (sender, receiver) = watch::channel(0u64);
+    let mut signal = registry.subscribe();
     tokio::spawn(async move {
         let mut seen = registry.snapshot();
         let mut upstream = upstream_key(&registry, &seen);
         let mut names = fingerprint(&registry, &seen);
         loop {
-            tokio::time::sleep(POLL).await;
+            tokio::select! {
+                changed = signal.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+                _ = tokio::time::sleep(POLL) => {}
+            }
             if sender.is_closed() {
                 return;
             }

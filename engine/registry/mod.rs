@@ -61,6 +61,8 @@ pub struct Registry {
     search: SearchService,
     /// The world's upstream MCP servers, once attached (see [`Registry::attach_upstreams`]).
     upstreams: std::sync::OnceLock<Upstream>,
+    /// Bumped on every swap of the snapshot and every refreshed upstream catalogue.
+    changes: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 /// The upstream servers a registry reaches, and what was wrong with their configuration.
@@ -155,7 +157,19 @@ impl Registry {
             },
             roots,
             upstreams: std::sync::OnceLock::new(),
+            changes: Arc::new(tokio::sync::watch::channel(0).0),
         }
+    }
+
+    /// A receiver that sees a new value as soon as the snapshot is swapped (a file event,
+    /// `tools.create`, a reload) or a started upstream server's catalogue is refreshed, so
+    /// listeners (the MCP server's `tools/list_changed`) need not poll.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    fn changed(&self) {
+        self.changes.send_modify(|generation| *generation += 1);
     }
 
     /// The current snapshot; a run keeps the one it started with.
@@ -172,6 +186,7 @@ impl Registry {
         let index = Arc::new(AssetIndex::build(self.roots.clone()));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         crate::cache::release_freed_memory();
+        self.changed();
     }
 
     /// Reads again only what changed at `paths` (absolute paths on disk, as a file watcher
@@ -185,6 +200,7 @@ impl Registry {
         }
         let index = Arc::new(current.apply(paths));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index.clone();
+        self.changed();
         index
     }
 
@@ -229,6 +245,10 @@ impl Registry {
                 crate::upstream::UpstreamOptions {
                     // tools.parallel fans out: enough for a script's burst to one server.
                     max_in_flight: 16,
+                    on_catalogue_change: Some({
+                        let changes = self.changes.clone();
+                        Arc::new(move |_: &str| changes.send_modify(|g| *g += 1))
+                    }),
                     ..Default::default()
                 },
             ) {

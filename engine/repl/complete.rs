@@ -22,8 +22,21 @@ impl ReplHelper {
         ReplHelper { registry, members }
     }
 
-    /// Full words that complete `word` (`tools.te` gives `tools.text`, ...).
+    /// Full words that complete `word` (`tools.te` gives `tools.text`, ...). A word that is
+    /// already whole (`tools.text`, after a Tab completed it) gives what can follow it
+    /// (`tools.text.slugify`, ...), so the next Tab keeps it and goes on.
     pub fn candidates(&self, word: &str) -> Vec<String> {
+        let found = self.matching(word);
+        if found.len() == 1 && found[0] == word {
+            let deeper = self.matching(&format!("{word}."));
+            if !deeper.is_empty() {
+                return deeper;
+            }
+        }
+        found
+    }
+
+    fn matching(&self, word: &str) -> Vec<String> {
         let parts: Vec<&str> = word.split('.').collect();
         let index = self.registry.snapshot();
         let mut out: Vec<String> = match parts.as_slice() {
@@ -103,6 +116,22 @@ mod tests {
         assert_eq!(helper.candidates("tools.re"), vec!["tools.render"]);
         assert_eq!(helper.candidates("tools.demo.e"), vec!["tools.demo.echo"]);
         assert_eq!(helper.candidates("tools.demo.").len(), 5);
+        // A whole word goes on to what follows it; a whole tool stays as it is.
+        assert_eq!(
+            helper.candidates("tools.demo"),
+            helper.candidates("tools.demo.")
+        );
+        assert!(helper
+            .candidates("tools")
+            .contains(&"tools.demo".to_string()));
+        assert!(helper
+            .candidates("tools")
+            .contains(&"tools.list".to_string()));
+        assert_eq!(
+            helper.candidates("tools.demo.echo"),
+            vec!["tools.demo.echo"]
+        );
+        assert_eq!(helper.candidates("tools.list"), vec!["tools.list"]);
         assert!(helper.candidates("tools.nope.").is_empty());
     }
 }

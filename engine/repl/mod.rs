@@ -101,7 +101,11 @@ impl Repl {
     fn interactive(&mut self) -> std::io::Result<()> {
         let members = self.members();
         let helper = ReplHelper::new(self.runtime.registry().clone(), members);
-        let config = Config::builder().auto_add_history(false).build();
+        // As a shell does: Tab completes what is common, a second Tab lists the rest.
+        let config = Config::builder()
+            .auto_add_history(false)
+            .completion_type(rustyline::CompletionType::List)
+            .build();
         let mut editor: Editor<ReplHelper, FileHistory> =
             Editor::with_config(config).map_err(std::io::Error::other)?;
         editor.set_helper(Some(helper));

@@ -22,7 +22,7 @@ use crate::assets::AssetIndex;
 use crate::bind::{
     check_slots, collect_json, lua_args, lua_value, parse_command_line, Reason, Refusal, Style,
 };
-use crate::host::bind::schema;
+use crate::host::bind::{schema, shell_schema};
 use crate::host::instance::load_tool;
 use crate::sandbox::{HostError, StopCheck};
 
@@ -267,7 +267,10 @@ pub(crate) fn call_upstream(lua: &Lua, call: &UpstreamCall) -> mlua::Result<Mult
 
 /// Binds `call` against its tool's schema in `index`, the snapshot the run will use.
 fn bind(index: &AssetIndex, call: Call) -> Result<Bound, Refusal> {
-    let schema = schema(index, &call.identity)?;
+    let schema = match call.args {
+        Args::Words { .. } => shell_schema(index, &call.identity)?,
+        _ => schema(index, &call.identity)?,
+    };
     let slots = match call.args {
         Args::Positional(items) => json_slots(&schema, Json::Array(items))?,
         Args::Named(map) => json_slots(&schema, Json::Object(map))?,

@@ -194,6 +194,9 @@ impl Runtime {
             (outcome, cause) => {
                 let error = outcome.err();
                 let mut failure = script_error(error.as_ref(), cause, &self.limits);
+                if let Some(shown) = self.raised_table(&failure) {
+                    failure.message = shown;
+                }
                 if failure.kind == ErrorKind::Runtime && failure.hint.is_none() {
                     failure.hint = inside_tool_hint(&failure.message, &tools);
                 }
@@ -218,6 +221,25 @@ impl Runtime {
         // Whole microseconds: finer digits are noise that costs a reader's tokens.
         envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
         envelope
+    }
+
+    /// A table the script raised with `error`, as JSON, when it is what stopped the run
+    /// (the message is then only its address, `table: 0x...`).
+    fn raised_table(&self, failure: &ScriptError) -> Option<String> {
+        if failure.kind != ErrorKind::Runtime || !failure.message.starts_with("table: ") {
+            return None;
+        }
+        let raised = crate::host::raised(&self.vm.lua)?;
+        let address = raised.to_string().ok()?;
+        if address != failure.message {
+            return None;
+        }
+        let (json, _) = to_json(
+            &raised,
+            crate::sandbox::MAX_MESSAGE_BYTES,
+            self.limits.max_value_depth,
+        );
+        serde_json::to_string(&json).ok()
     }
 
     /// Loads and calls the script (or calls the body's function), and converts what it returned.

@@ -4,17 +4,31 @@ use super::envelope::{ErrorKind, ScriptError};
 use crate::assets::AssetIndex;
 use crate::sandbox::{find_host_error, Limits, StopCause};
 
-/// For an error raised inside a tool (`text.slugify:7: ...`), the tool's signature: a
+/// For an error raised inside a tool (`text.slugify:7: ...`), or a call of it refused
+/// before it ran (`script:3: text.slugify: argument text: ...`), the tool's signature: a
 /// wrong or missing argument is the usual cause, and the message alone does not say so.
 pub(crate) fn inside_tool_hint(message: &str, index: &AssetIndex) -> Option<String> {
-    let identity = message.split(':').next()?.trim();
+    let first = message.split(':').next()?.trim();
+    let (identity, inside) = match index.tool(first) {
+        Some(_) => (first, true),
+        None => {
+            // After the caller's position, the refusal starts with the identity.
+            let rest = message.splitn(3, ':').nth(2)?.trim_start();
+            (rest.split([':', ' ']).next()?, false)
+        }
+    };
     let entry = index.tool(identity)?;
     let meta = entry.meta();
     let signature = meta.signature.as_deref()?;
-    Some(format!(
-        "the error was raised inside tools.{identity}; check the call against its signature: tools.{}.{signature} (tools.get('{identity}') has the details)",
+    let call = format!(
+        "tools.{}.{signature} (tools.get('{identity}') has the details)",
         meta.toolbox
-    ))
+    );
+    Some(if inside {
+        format!("the error was raised inside tools.{identity}; check the call against its signature: {call}")
+    } else {
+        format!("the call does not fit the tool's signature: {call}")
+    })
 }
 
 /// The envelope's error for a run that failed with `error` (none when only a limit

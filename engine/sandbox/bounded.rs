@@ -18,13 +18,14 @@
 //! calls `__concat` 199 times; `table.find` calls `__eq` per element). So every library
 //! function whose work grows with its arguments looks at the deadline when it is entered
 //! (`deadline::fence`): used as a metamethod or callback, each call is one bounded step.
+//!
+//! The replacements of functions that call back are Luau, calling the original C function
+//! themselves: an error a callback raises (a table, or a string without a traceback)
+//! then reaches the script's `pcall` as the value it raised, as it would without them.
 
 use mlua::{Function, Lua, LuaString, Table, Value, Variadic};
 
 use super::deadline;
-
-/// Elements `table.move` copies between two looks at the deadline.
-const MOVE_SLICE: i64 = 4096;
 
 /// Arrays up to this length, of numbers and strings only, are sorted by the original
 /// without a comparator (a few milliseconds at most, and no metamethod to call).
@@ -84,74 +85,33 @@ pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
 
 /// The replacements: bounded versions and Luau frames around callbacks.
 fn replace(lua: &Lua, globals: &Table) -> mlua::Result<()> {
-    let table: Table = globals.get("table")?;
-    let original: Function = table.get("move")?;
-    table.raw_set(
-        "move",
-        lua.create_function(move |_, args: Variadic<Value>| table_move(&original, args))?,
-    )?;
+    let predicates = (
+        lua.create_function(|_, f: Function| Ok(is_luau(&f)))?,
+        lua.create_function(|_, t: Table| Ok(plain_and_small(&t)))?,
+    );
     // Bytecode the engine compiled itself, never bytecode from a script.
     let helpers: Table = lua
         .load(HELPERS)
         .set_name("=bounded")
         .set_mode(mlua::chunk::ChunkMode::Binary)
-        .eval()?;
-    let original: Function = table.get("sort")?;
-    let (less, by): (Function, Function) = (helpers.get("less")?, helpers.get("by")?);
-    table.raw_set(
-        "sort",
-        lua.create_function(move |_, args: Variadic<Value>| {
-            table_sort(&original, &less, &by, args)
-        })?,
-    )?;
+        .call(predicates)?;
+    let table: Table = globals.get("table")?;
+    for name in ["move", "sort"] {
+        table.raw_set(name, helpers.get::<Function>(name)?)?;
+    }
     for name in ["foreach", "foreachi"] {
         if table.get::<Value>(name)?.is_function() {
             table.raw_set(name, helpers.get::<Function>(name)?)?;
         }
     }
     let string: Table = globals.get("string")?;
+    for name in ["gsub", "format"] {
+        string.raw_set(name, helpers.get::<Function>(name)?)?;
+    }
     let original: Function = string.get("find")?;
     string.raw_set(
         "find",
         lua.create_function(move |_, args: Variadic<Value>| string_find(&original, args))?,
-    )?;
-    let original: Function = string.get("gsub")?;
-    let (calling, indexing): (Function, Function) =
-        (helpers.get("calling")?, helpers.get("indexing")?);
-    string.raw_set(
-        "gsub",
-        lua.create_function(move |_, mut args: Variadic<Value>| {
-            // A function or a table with a metatable could reach C code per match.
-            let wrapped = match args.get(2) {
-                Some(Value::Function(f)) if !is_luau(f) => Some(calling.call::<Value>(f.clone())?),
-                Some(Value::Table(t)) if t.metatable().is_some() => {
-                    Some(indexing.call::<Value>(t.clone())?)
-                }
-                _ => None,
-            };
-            if let Some(wrapped) = wrapped {
-                args[2] = wrapped;
-            }
-            original.call::<Variadic<Value>>(args)
-        })?,
-    )?;
-    let original: Function = string.get("format")?;
-    let format: Function = helpers.get("format")?;
-    string.raw_set(
-        "format",
-        lua.create_function(move |_, args: Variadic<Value>| {
-            // `%*` formats any value through its `__tostring`: convert those in Luau.
-            let star = matches!(args.first(), Some(Value::String(f)) if memchr::memmem::find(&f.as_bytes(), b"%*").is_some());
-            let tables = args
-                .iter()
-                .skip(1)
-                .any(|v| matches!(v, Value::Table(_) | Value::UserData(_)));
-            if star && tables {
-                format.call::<Value>(args)
-            } else {
-                original.call::<Value>(args)
-            }
-        })?,
     )?;
     let original: Function = string.get("split")?;
     string.raw_set(
@@ -166,66 +126,6 @@ fn integer(value: Option<&Value>) -> Option<i64> {
         Value::Integer(i) => Some(*i),
         Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Some(*n as i64),
         _ => None,
-    }
-}
-
-/// `table.move(a1, f, e, t [, a2])` in slices, the deadline checked between them.
-/// Small moves and unusual arguments go to the original, which also raises its errors.
-fn table_move(original: &Function, args: Variadic<Value>) -> mlua::Result<Value> {
-    let (Some(f), Some(e), Some(t)) = (
-        integer(args.get(1)),
-        integer(args.get(2)),
-        integer(args.get(3)),
-    ) else {
-        return original.call(args);
-    };
-    let count = e - f + 1;
-    let in_range = |n: i64| (i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(&n);
-    if count <= MOVE_SLICE || ![f, e, t, t + count - 1].into_iter().all(in_range) {
-        return original.call(args);
-    }
-    let a1 = args.first().cloned().unwrap_or(Value::Nil);
-    let a2 = match args.get(4) {
-        Some(Value::Nil) | None => a1.clone(),
-        Some(other) => other.clone(),
-    };
-    // Same table with the destination inside the source after its start: copy from the
-    // end, as the original does, so no element is overwritten before it is read.
-    let same = match (&a1, &a2) {
-        (Value::Table(x), Value::Table(y)) => x == y,
-        _ => false,
-    };
-    let backwards = same && t > f && t <= e;
-    let slices = (count + MOVE_SLICE - 1) / MOVE_SLICE;
-    for i in 0..slices {
-        let i = if backwards { slices - 1 - i } else { i };
-        let start = f + i * MOVE_SLICE;
-        let end = (start + MOVE_SLICE - 1).min(e);
-        deadline::check()?;
-        original.call::<Value>((a1.clone(), start, end, t + (start - f), a2.clone()))?;
-    }
-    Ok(a2)
-}
-
-/// `table.sort(t [, compare])` with a Luau comparator, so the interrupt fires between
-/// comparisons: `compare` called from Luau, or Luau's `<` (same order, same errors). A
-/// small array of numbers and strings, with no comparator, goes to the original as is.
-fn table_sort(
-    original: &Function,
-    less: &Function,
-    by: &Function,
-    args: Variadic<Value>,
-) -> mlua::Result<()> {
-    let Some(Value::Table(t)) = args.first() else {
-        return original.call(args);
-    };
-    match args.get(1) {
-        None | Some(Value::Nil) if plain_and_small(t) => original.call(t.clone()),
-        None | Some(Value::Nil) => original.call((t.clone(), less.clone())),
-        Some(Value::Function(compare)) if !is_luau(compare) => {
-            original.call((t.clone(), by.call::<Function>(compare.clone())?))
-        }
-        Some(_) => original.call(args),
     }
 }
 

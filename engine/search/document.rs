@@ -24,6 +24,8 @@ pub enum AssetType {
     Toolbox,
     /// A workflow toolbox (entry tool `start`).
     Workflow,
+    /// A function of `tools` itself (`tools.create`).
+    Function,
 }
 
 /// The searchable roles of an asset, in the order they rank when scores tie.
@@ -354,7 +356,12 @@ pub(crate) fn diff(
             .map(|(entry, stamp)| (AssetDoc::tool(entry), *stamp))
             .collect()
     });
-    let upstream_docs: Vec<AssetDoc> = upstream.iter().flat_map(AssetDoc::upstream).collect();
+    // The servers' tools and the functions of `tools` itself: few, so always compared.
+    let upstream_docs: Vec<AssetDoc> = upstream
+        .iter()
+        .flat_map(AssetDoc::upstream)
+        .chain(super::surface::surface_docs())
+        .collect();
     let upstream_keys: std::collections::HashSet<&str> =
         upstream_docs.iter().map(|d| d.key.as_str()).collect();
     for doc in AssetDoc::toolboxes(new)

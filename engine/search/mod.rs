@@ -14,6 +14,7 @@ mod keyword;
 mod rank;
 mod request;
 mod store;
+mod surface;
 mod table;
 mod wordpiece;
 pub mod words;

@@ -139,6 +139,9 @@ struct Candidate<'a> {
 impl Context<'_> {
     /// The doc of one asset of the snapshot or of an upstream server, by key.
     fn doc(&self, key: &str) -> Option<AssetDoc> {
+        if key.starts_with("function:") {
+            return super::surface::surface_docs().find(|d| d.key == key);
+        }
         if let Some(identity) = key.strip_prefix("tool:") {
             if let Some(entry) = self.index.tool(identity) {
                 return Some(AssetDoc::tool(entry));
@@ -200,7 +203,7 @@ impl Context<'_> {
             .filter_map(|hit| {
                 let doc = docs.get(&hit.key).filter(|d| in_scope(d))?;
                 let factor = match doc.asset_type {
-                    AssetType::Tool => 1.0,
+                    AssetType::Tool | AssetType::Function => 1.0,
                     _ => self.tuning.toolbox_factor,
                 };
                 Some((doc, hit.score * factor, self.coverage(&hit.found)))
@@ -390,7 +393,9 @@ impl Context<'_> {
                             }
                         })
                 }
-                None => true,
+                // The catalogue is the world's, the library's and the servers'; `tools.help()`
+                // lists the functions of `tools`.
+                None => *kind != AssetType::Function,
             })
             .map(|(key, _)| (key.split_once(':').map_or(key, |(_, id)| id), key))
             .collect();
@@ -427,14 +432,16 @@ impl Context<'_> {
         row.guid = Some(doc.guid());
         row.installed = Some(doc.installed);
         row.use_script = Some(use_script(doc));
-        // A library tool whose toolbox the world also has is callable as is, and install
-        // would refuse (the world's folder already speaks for the toolbox): no hint then.
+        // Installing copies a library toolbox so it can be edited: the hint is for a library
+        // tool that does not work as it is. A callable tool needs no copy, and when the
+        // world has the toolbox install would refuse (its folder speaks for the toolbox).
         let world_has_box = self
             .index
             .toolbox(&doc.toolbox)
             .is_some_and(|b| b.origin == Origin::World);
-        row.install =
-            (!doc.installed && !world_has_box).then(|| format!("tools.install('{}')", doc.toolbox));
+        // Only a library tool that cannot be called as is needs a copy in the world.
+        row.install = (!doc.installed && !world_has_box && !doc.registered)
+            .then(|| format!("tools.install('{}')", doc.toolbox));
         row.p = Some((p * 1000.0).round() / 1000.0);
         row
     }
@@ -508,5 +515,6 @@ fn use_script(doc: &AssetDoc) -> String {
         AssetType::Tool => format!("return tools.use('{}', '{}')", doc.toolbox, doc.name),
         AssetType::Workflow => format!("return tools.use('{}', 'start')", doc.toolbox),
         AssetType::Toolbox => format!("return tools.list('{}', 2)", doc.toolbox),
+        AssetType::Function => format!("return tools.help('{}')", doc.name),
     }
 }

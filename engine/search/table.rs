@@ -212,6 +212,7 @@ fn kind_byte(kind: AssetType) -> u8 {
         AssetType::Tool => 0,
         AssetType::Toolbox => 1,
         AssetType::Workflow => 2,
+        AssetType::Function => 3,
     }
 }
 
@@ -220,6 +221,7 @@ fn kind_of(byte: u8) -> Option<AssetType> {
         0 => AssetType::Tool,
         1 => AssetType::Toolbox,
         2 => AssetType::Workflow,
+        3 => AssetType::Function,
         _ => return None,
     })
 }

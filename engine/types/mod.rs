@@ -8,8 +8,23 @@ mod known;
 mod model;
 mod read;
 mod sanitize;
+mod surface;
 
 pub use known::{type_problem, KNOWN_TYPES};
 pub use model::{Callback, Field, Ty};
 pub use read::Slot;
 pub use sanitize::declarable;
+pub use surface::{surface_functions, SurfaceFunction};
+
+/// The hand-written declarations of the `tools` surface and the types it shares.
+pub(crate) const SURFACE: &str = include_str!("surface.d.luau");
+
+/// The members of `ToolsSurface` in `surface.d.luau`, repeated inside `declare tools`.
+pub(crate) fn surface_members() -> String {
+    const START: &str = "export type ToolsSurface = {\n";
+    let body = SURFACE.split_once(START).map_or("", |(_, rest)| rest);
+    let members = body
+        .split_once("\n}\n")
+        .map_or(body, |(members, _)| members);
+    format!("{members}\n")
+}

@@ -1,0 +1,115 @@
+//! The functions of `tools` itself, read from the declarations `codemode types` prints
+//! (`surface.d.luau`), so `tools.help`, `tools.get("tools.create")` and search describe
+//! them from the one copy an editor also reads.
+
+use std::sync::OnceLock;
+
+use serde::Serialize;
+
+/// One member of `ToolsSurface`: what `tools.help(name)` shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SurfaceFunction {
+    /// `tools.<name>`.
+    pub identity: String,
+    /// The member's name (`create`).
+    pub name: String,
+    /// `create(args: CreateArgs) -> WriteResult`, as declared.
+    pub signature: String,
+    /// The doc comment without its `e.g.` lines.
+    pub description: String,
+    /// The doc comment's `e.g.` lines.
+    pub examples: Vec<String>,
+}
+
+/// Every member of `ToolsSurface`, in declaration order.
+pub fn surface_functions() -> &'static [SurfaceFunction] {
+    static FUNCTIONS: OnceLock<Vec<SurfaceFunction>> = OnceLock::new();
+    FUNCTIONS.get_or_init(|| read(&super::surface_members()))
+}
+
+/// Reads `--- doc` lines and the `name: (params) -> returns,` line each of them precedes.
+fn read(members: &str) -> Vec<SurfaceFunction> {
+    let mut out = Vec::new();
+    let mut doc: Vec<&str> = Vec::new();
+    for line in members.lines().map(str::trim) {
+        if let Some(text) = line.strip_prefix("---") {
+            doc.push(text.trim());
+            continue;
+        }
+        let Some((name, ty)) = line.split_once(": ") else {
+            doc.clear();
+            continue;
+        };
+        let ty = ty.trim_end_matches(',');
+        let (params, returns) = split_arrow(ty);
+        let (examples, description): (Vec<&str>, Vec<&str>) =
+            doc.drain(..).partition(|l| l.starts_with("e.g. "));
+        out.push(SurfaceFunction {
+            identity: format!("tools.{name}"),
+            name: name.to_string(),
+            signature: format!("{name}{params} -> {returns}"),
+            description: description.join(" "),
+            examples: examples.iter().map(|e| e[5..].to_string()).collect(),
+        });
+    }
+    out
+}
+
+/// `(params)` and what follows its closing parenthesis' ` -> `.
+fn split_arrow(ty: &str) -> (&str, &str) {
+    let mut depth = 0i32;
+    for (at, c) in ty.char_indices() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    let rest = &ty[at + 1..];
+                    return (&ty[..=at], rest.strip_prefix(" -> ").unwrap_or(rest));
+                }
+            }
+            _ => {}
+        }
+    }
+    (ty, "()")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::names::RESERVED;
+
+    #[test]
+    fn every_member_has_a_signature_a_description_and_an_example() {
+        let functions = surface_functions();
+        let create = functions.iter().find(|f| f.name == "create").unwrap();
+        assert_eq!(create.signature, "create(args: CreateArgs) -> WriteResult");
+        let parallel = functions.iter().find(|f| f.name == "parallel").unwrap();
+        assert_eq!(
+            parallel.signature,
+            "parallel(fns: { () -> any }) -> { { ok: boolean, value: any?, error: string? } }"
+        );
+        assert!(
+            create.description.starts_with("Save a new tool"),
+            "{create:?}"
+        );
+        assert!(create.examples[0].starts_with("local made = tools.create({"));
+        for f in functions {
+            assert!(!f.description.is_empty(), "{f:?}");
+            assert!(!f.examples.is_empty(), "{} has no `e.g.` line", f.name);
+            assert!(!f.description.contains("e.g. "), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn the_names_no_toolbox_may_take_are_the_members() {
+        let mut members: Vec<&str> = surface_functions()
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        let mut reserved = RESERVED.to_vec();
+        members.sort_unstable();
+        reserved.sort_unstable();
+        assert_eq!(members, reserved);
+    }
+}
