@@ -14,7 +14,7 @@ const GRAPH: [(&str, &[&str]); 15] = [
     ("bind", &["assets", "types"]),
     ("interop", &["assets"]),
     ("upstream", &["assets", "bind", "vfs"]),
-    ("search", &["assets", "cache", "upstream"]),
+    ("search", &["assets", "cache", "types", "upstream"]),
     (
         "registry",
         &["assets", "cache", "search", "upstream", "vfs"],
