@@ -22,61 +22,14 @@ use codemode::search::{Mode, SearchRequest};
 use codemode::Registry;
 use serde_json::{json, Value};
 use tantivy::collector::TopDocs;
-use tantivy::query::QueryParser;
-use tantivy::schema::{Schema, TEXT};
-use tantivy::{doc, Index};
+
+#[path = "common/generated.rs"]
+mod generated;
+
+use generated::{bm25_baseline, write_world, QUERIES};
 
 const PER_TOOLBOX: usize = 50;
-const VERBS: [&str; 16] = [
-    "send", "read", "parse", "convert", "list", "create", "delete", "update", "fetch", "compute",
-    "format", "validate", "search", "merge", "split", "render",
-];
-const NOUNS: [&str; 24] = [
-    "email", "invoice", "calendar", "event", "image", "document", "table", "user", "account",
-    "payment", "order", "ticket", "message", "file", "report", "chart", "weather", "route", "song",
-    "playlist", "recipe", "contact", "note", "task",
-];
-const QUERIES: [&str; 10] = [
-    "send an email to a colleague",
-    "convert a document to pdf",
-    "what's the weather tomorrow",
-    "list my calendar events",
-    "pay an invoice",
-    "box17.fetchPayment3",
-    "render a chart of the report",
-    "validateTicket",
-    "find a good recipe for dinner",
-    "merge two playlists",
-];
 const FIRST_SEARCH: &str = "local t = os.clock()\nlocal r = tools.search('send an email to a colleague')\nreturn { ms = (os.clock() - t) * 1000, first = r.value[1].identity }";
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
-
-fn write_world(dir: &Path, tools: usize) {
-    for i in 0..tools {
-        let (verb, noun) = (
-            VERBS[i % VERBS.len()],
-            NOUNS[(i / VERBS.len()) % NOUNS.len()],
-        );
-        let name = format!(
-            "{verb}{}{}",
-            capitalise(noun),
-            i / (VERBS.len() * NOUNS.len())
-        );
-        let folder = dir.join(format!("box{}.toolbox/{name}.tool", i / PER_TOOLBOX));
-        std::fs::create_dir_all(&folder).unwrap();
-        let source = format!(
-            "--!desc {} the {noun} given by id, for tool number {i}.\n--!arg id string Which {noun}.\n--!return table The {noun} after the change.\nlocal function {name}(id: string): any\n\treturn nil\nend\n\nreturn {name}\n",
-            capitalise(verb)
-        );
-        std::fs::write(folder.join("init.luau"), source).unwrap();
-    }
-}
 
 /// Wall time and peak resident memory (KiB) of one child process, with its stdout.
 // The child is reaped by `wait4` (which also reports its peak memory), not `Child::wait`.
@@ -138,17 +91,7 @@ fn p50(mut run: impl FnMut(&str)) -> f64 {
 }
 
 fn bm25_p50(index: &AssetIndex) -> f64 {
-    let mut schema = Schema::builder();
-    let body = schema.add_text_field("body", TEXT);
-    let idx = Index::create_in_ram(schema.build());
-    let mut writer = idx.writer_with_num_threads(1, 50_000_000).unwrap();
-    for e in index.tools.values() {
-        writer
-            .add_document(doc!(body => format!("{} {}", e.identity, e.meta().description)))
-            .unwrap();
-    }
-    writer.commit().unwrap();
-    let parser = QueryParser::for_index(&idx, vec![body]);
+    let (idx, parser) = bm25_baseline(index);
     let reader = idx.reader().unwrap();
     p50(|q| {
         let (query, _) = parser.parse_query_lenient(q);
@@ -240,7 +183,7 @@ fn row(codemode: &Path, tools: usize) {
         .unwrap();
     let world = dir.path();
     let t = Instant::now();
-    write_world(world, tools);
+    write_world(world, tools, |i| i / PER_TOOLBOX);
     println!(
         "\n== {tools} tools in {} toolboxes (written in {:.1} s)",
         tools.div_ceil(PER_TOOLBOX),

@@ -12,58 +12,11 @@ use codemode::assets::AssetIndex;
 use codemode::search::{Mode, SearchRequest, SearchService};
 use codemode::Registry;
 use tantivy::collector::TopDocs;
-use tantivy::query::QueryParser;
-use tantivy::schema::{Schema, TEXT};
-use tantivy::{doc, Index};
 
-const VERBS: [&str; 16] = [
-    "send", "read", "parse", "convert", "list", "create", "delete", "update", "fetch", "compute",
-    "format", "validate", "search", "merge", "split", "render",
-];
-const NOUNS: [&str; 24] = [
-    "email", "invoice", "calendar", "event", "image", "document", "table", "user", "account",
-    "payment", "order", "ticket", "message", "file", "report", "chart", "weather", "route", "song",
-    "playlist", "recipe", "contact", "note", "task",
-];
-const QUERIES: [&str; 10] = [
-    "send an email to a colleague",
-    "convert a document to pdf",
-    "what's the weather tomorrow",
-    "list my calendar events",
-    "pay an invoice",
-    "box17.fetchPayment3",
-    "render a chart of the report",
-    "validateTicket",
-    "find a good recipe for dinner",
-    "merge two playlists",
-];
+#[path = "common/generated.rs"]
+mod generated;
 
-fn write_world(dir: &Path, tools: usize) {
-    for i in 0..tools {
-        let (verb, noun) = (
-            VERBS[i % VERBS.len()],
-            NOUNS[(i / VERBS.len()) % NOUNS.len()],
-        );
-        let name = format!(
-            "{verb}{}{}",
-            capitalise(noun),
-            i / (VERBS.len() * NOUNS.len())
-        );
-        let folder = dir.join(format!("box{}.toolbox/{name}.tool", i % 200));
-        std::fs::create_dir_all(&folder).unwrap();
-        let source = format!(
-            "--!desc {verb} the {noun} given by id, for tool number {i}.\n--!arg id string Which {noun}.\n--!return table The {noun} after the change.\nlocal function {name}(id: string): any\n\treturn nil\nend\n\nreturn {name}\n"
-        );
-        std::fs::write(folder.join("init.luau"), source).unwrap();
-    }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
+use generated::{bm25_baseline as baseline, write_world, QUERIES};
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
     let at = ((sorted.len() - 1) as f64 * p).round() as usize;
@@ -86,28 +39,13 @@ fn time_queries(mut run: impl FnMut(&str)) -> (f64, f64) {
     (percentile(&times, 0.5), percentile(&times, 0.99))
 }
 
-fn baseline(index: &AssetIndex) -> (Index, QueryParser) {
-    let mut schema = Schema::builder();
-    let body = schema.add_text_field("body", TEXT);
-    let idx = Index::create_in_ram(schema.build());
-    let mut writer = idx.writer_with_num_threads(1, 50_000_000).unwrap();
-    for e in index.tools.values() {
-        writer
-            .add_document(doc!(body => format!("{} {}", e.identity, e.meta().description)))
-            .unwrap();
-    }
-    writer.commit().unwrap();
-    let parser = QueryParser::for_index(&idx, vec![body]);
-    (idx, parser)
-}
-
 fn main() {
     let tools: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(10_000);
     let dir = tempfile::tempdir().unwrap();
-    write_world(dir.path(), tools);
+    write_world(dir.path(), tools, |i| i % 200);
     let registry = Registry::open(dir.path(), &[], false).unwrap();
     let snapshot: Arc<AssetIndex> = registry.snapshot();
     println!(
