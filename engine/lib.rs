@@ -14,6 +14,7 @@
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //! - [`search`] ranks tools, toolboxes and workflows for `tools.search`;
+//! - [`policy`] says what a run may do: its host capabilities;
 //! - [`upstream`] reads `mcpServers` configurations and calls the tools of those MCP
 //!   servers (started lazily, cached catalogues, deadlines, cancellation);
 //!
@@ -27,6 +28,7 @@ pub mod docs;
 pub(crate) mod host;
 pub mod interop;
 pub mod mcp;
+pub mod policy;
 pub mod registry;
 pub mod repl;
 pub mod runtime;

@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 15] = [
+const GRAPH: [(&str, &[&str]); 16] = [
     ("cache", &[]),
+    ("policy", &[]),
     ("assets", &["cache"]),
     ("vfs", &[]),
     ("types", &["assets"]),
@@ -17,7 +18,7 @@ const GRAPH: [(&str, &[&str]); 15] = [
     ("search", &["assets", "cache", "types", "upstream"]),
     (
         "registry",
-        &["assets", "cache", "search", "upstream", "vfs"],
+        &["assets", "cache", "policy", "search", "upstream", "vfs"],
     ),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads
     // only the engine's compiler setting from the assets.
@@ -25,7 +26,7 @@ const GRAPH: [(&str, &[&str]); 15] = [
     (
         "host",
         &[
-            "assets", "bind", "registry", "sandbox", "search", "types", "upstream", "vfs",
+            "assets", "bind", "policy", "registry", "sandbox", "search", "types", "upstream", "vfs",
         ],
     ),
     (

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use include_dir::{include_dir, Dir};
 
 use crate::assets::{AssetIndex, Origin, Root};
+use crate::policy::Capabilities;
 use crate::vfs::Vfs;
 
 use crate::search::SearchService;
@@ -63,6 +64,8 @@ pub struct Registry {
     upstreams: std::sync::OnceLock<Upstream>,
     /// Bumped on every swap of the snapshot and every refreshed upstream catalogue.
     changes: Arc<tokio::sync::watch::Sender<u64>>,
+    /// What runs over this registry may do (see [`Registry::with_capabilities`]).
+    capabilities: Arc<Capabilities>,
 }
 
 /// The upstream servers a registry reaches, and what was wrong with their configuration.
@@ -158,7 +161,19 @@ impl Registry {
             roots,
             upstreams: std::sync::OnceLock::new(),
             changes: Arc::new(tokio::sync::watch::channel(0).0),
+            capabilities: Arc::new(Capabilities::default()),
         }
+    }
+
+    /// The same registry granting its runs `capabilities` instead of the default.
+    pub fn with_capabilities(mut self, capabilities: Capabilities) -> Registry {
+        self.capabilities = Arc::new(capabilities);
+        self
+    }
+
+    /// The host capabilities runs over this registry get.
+    pub fn capabilities(&self) -> &Arc<Capabilities> {
+        &self.capabilities
     }
 
     /// A receiver that sees a new value as soon as the snapshot is swapped (a file event,

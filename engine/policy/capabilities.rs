@@ -1,0 +1,27 @@
+//! The host capabilities a profile grants.
+
+/// The capabilities one profile grants its runs. The default is what a world without a
+/// policy file gets: authoring and `vfs` writes allowed, no network, no processes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capabilities {
+    /// `tools.create`, `tools.createToolbox`, `tools.delete` and `tools.install`.
+    pub authoring: bool,
+    /// `vfs.write` and `vfs.remove`.
+    pub vfs_write: bool,
+    /// Host patterns (`api.example.com`, `*.example.org`, optionally with `:port`) that
+    /// `http.request` may reach; empty means `http` is off.
+    pub http: Vec<String>,
+    /// Commands `shell.run` may start; empty means `shell` is off.
+    pub shell: Vec<String>,
+}
+
+impl Default for Capabilities {
+    fn default() -> Self {
+        Capabilities {
+            authoring: true,
+            vfs_write: true,
+            http: Vec::new(),
+            shell: Vec::new(),
+        }
+    }
+}
