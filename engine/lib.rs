@@ -38,7 +38,7 @@ pub mod types;
 pub mod upstream;
 pub mod vfs;
 
-pub use host::definitions;
+pub use host::{definitions, definitions_for};
 pub use registry::{Registry, Watcher};
 pub use runtime::{
     Args, Call, Called, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, Runtime, Session,

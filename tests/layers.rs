@@ -9,7 +9,7 @@ use std::path::Path;
 const GRAPH: [(&str, &[&str]); 16] = [
     ("cache", &[]),
     ("policy", &[]),
-    ("assets", &["cache"]),
+    ("assets", &["cache", "policy"]),
     ("vfs", &[]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),

@@ -37,6 +37,8 @@ pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
 pub use root::{FileSet, Root, RootSource};
 pub use signature::{read_signature, Returned};
 
+use crate::policy::{Denial, ToolRules};
+
 use cache::AssetCache;
 use folder::load_folder;
 use tool::ToolLocation;
@@ -117,6 +119,12 @@ pub struct AssetIndex {
     located: OrdMap<ToolKey, Arc<ToolEntry>>,
     /// Identities defined twice in one root, with the message for `problems`.
     duplicates: OrdMap<String, String>,
+    /// The profile's tool rules, when they refuse something: tools they deny are left
+    /// out of `tools` (see [`AssetIndex::restricted`]).
+    rules: Option<Arc<ToolRules>>,
+    /// Toolbox names whose folders hold only denied tools, or none while the rules deny
+    /// the whole toolbox: every listing leaves them out.
+    hidden: Arc<std::collections::BTreeSet<String>>,
 }
 
 impl AssetIndex {
@@ -186,7 +194,7 @@ impl AssetIndex {
         for entry in all {
             index.insert(entry);
         }
-        index.collect_problems();
+        index.settle();
         if let Some(cache) = cache {
             let present = cache.count_for(&root_keys);
             if reused != index.located.len() || present != reused {
@@ -206,9 +214,74 @@ impl AssetIndex {
         index
     }
 
-    /// Adds a tool unless one of higher precedence already holds its identity.
-    /// Tools must arrive in location order (root, then folder path).
+    /// The same snapshot as a profile with `rules` sees it: the tools they deny are gone
+    /// from every listing, lookup and hint, and so are toolboxes left with no tool. Updates
+    /// of the new snapshot ([`AssetIndex::apply`]) keep the rules.
+    pub fn restricted(&self, rules: Arc<ToolRules>) -> AssetIndex {
+        let mut next = self.clone();
+        next.rules = (!rules.is_open()).then_some(rules);
+        next.tools = OrdMap::new();
+        next.duplicates = OrdMap::new();
+        let all: Vec<Arc<ToolEntry>> = next.located.values().cloned().collect();
+        for entry in all {
+            next.insert(entry);
+        }
+        next.settle();
+        next
+    }
+
+    /// The tool rules this snapshot was restricted with, if they refuse anything.
+    pub fn rules(&self) -> Option<&Arc<ToolRules>> {
+        self.rules.as_ref()
+    }
+
+    /// Why the profile refuses the tool `identity`, if it does.
+    pub fn denial(&self, identity: &str) -> Option<Denial> {
+        self.rules.as_ref()?.denial(identity)
+    }
+
+    /// Why the profile refuses every tool of `toolbox`, if it does.
+    pub fn toolbox_denial(&self, toolbox: &str) -> Option<Denial> {
+        self.rules.as_ref()?.toolbox_denial(toolbox)
+    }
+
+    /// True when a toolbox folder of this name exists but the profile hides it.
+    pub fn hides_toolbox(&self, name: &str) -> bool {
+        self.hidden.contains(name)
+    }
+
+    /// True when some toolbox folder has this name, hidden by the profile or not.
+    pub fn has_folder(&self, name: &str) -> bool {
+        self.folders.values().any(|f| f.name == name)
+    }
+
+    /// Recomputes what depends on the whole snapshot: problems and hidden toolboxes.
+    fn settle(&mut self) {
+        self.hidden = Arc::new(match &self.rules {
+            None => Default::default(),
+            Some(rules) => {
+                let with_tools: std::collections::HashSet<&str> =
+                    self.located.values().map(|e| e.toolbox()).collect();
+                self.folders
+                    .values()
+                    .map(|f| f.name.as_str())
+                    .filter(|name| match with_tools.contains(name) {
+                        true => self.tools_in(name).next().is_none(),
+                        false => rules.toolbox_denial(name).is_some(),
+                    })
+                    .map(str::to_string)
+                    .collect()
+            }
+        });
+        self.collect_problems();
+    }
+
+    /// Adds a tool unless one of higher precedence already holds its identity, or the
+    /// profile denies it. Tools must arrive in location order (root, then folder path).
     fn insert(&mut self, entry: Arc<ToolEntry>) {
+        if self.rules.as_ref().is_some_and(|r| !r.allows(&entry.identity)) {
+            return;
+        }
         match self.tools.get(&entry.identity) {
             Some(existing) if existing.folder.0 < entry.folder.0 => {}
             Some(existing) if existing.folder.0 == entry.folder.0 => {
@@ -229,7 +302,7 @@ impl AssetIndex {
     /// Rebuilds `problems` from the duplicates and the folders' warnings.
     fn collect_problems(&mut self) {
         self.problems = self.duplicates.values().cloned().collect();
-        for folder in self.folders.values() {
+        for folder in self.folders.values().filter(|f| !self.hidden.contains(&f.name)) {
             self.problems.extend(folder.warnings.iter().map(|w| {
                 format!("{}: {w}", self.roots[folder.root].display("")).replace("/: ", ": ")
             }));
@@ -254,13 +327,16 @@ impl AssetIndex {
             .filter(move |t| t.toolbox() == toolbox)
     }
 
-    /// True when some folder or tool carries this toolbox name.
+    /// True when some folder carries this toolbox name and the profile shows it.
     pub fn has_toolbox(&self, name: &str) -> bool {
-        self.folders.values().any(|f| f.name == name)
+        !self.hidden.contains(name) && self.has_folder(name)
     }
 
     /// The folder that speaks for a toolbox name: the one of highest precedence.
     pub fn toolbox(&self, name: &str) -> Option<&Arc<ToolboxFolder>> {
+        if self.hidden.contains(name) {
+            return None;
+        }
         self.folders
             .values()
             .filter(|f| f.name == name)
@@ -277,6 +353,9 @@ impl AssetIndex {
         let mut names: Vec<&str> = self.folders.values().map(|f| f.name.as_str()).collect();
         names.sort_unstable();
         names.dedup();
+        if !self.hidden.is_empty() {
+            names.retain(|n| !self.hidden.contains(*n));
+        }
         names
     }
 

@@ -61,7 +61,7 @@ impl AssetIndex {
         for identity in touched {
             next.resolve(&identity);
         }
-        next.collect_problems();
+        next.settle();
         next
     }
 

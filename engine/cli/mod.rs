@@ -81,6 +81,11 @@ pub struct Cli {
           value_parser = clap::value_parser!(u64).range(64..))]
     max_output_bytes: Option<u64>,
 
+    /// The profile of <world>/.codemode/policy.json that decides which tools scripts may
+    /// see and call and what they may write [default: the profile named "default"]
+    #[arg(long, global = true, value_name = "NAME")]
+    profile: Option<String>,
+
     /// Log to stderr (-v info, -vv debug); stdout stays clean
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -189,6 +194,12 @@ impl Cli {
             None => std::env::current_dir()
                 .context("cannot read the current directory; pass --world DIR")?,
         };
+        // Read first: a policy that cannot be used stops start-up before any work.
+        let profile = match world.is_dir() {
+            true => codemode::policy::load(&world, self.profile.as_deref())?,
+            // Opening the world below says what is wrong with it.
+            false => codemode::policy::Profile::open(),
+        };
         let registry = Registry::open(&world, &self.library, !self.no_bundled).map_err(|e| {
             use codemode::registry::RegistryError as E;
             let fix = match &e {
@@ -200,7 +211,8 @@ impl Cli {
                 E::Library { .. } => "pass an existing directory with --library DIR".to_string(),
             };
             anyhow::anyhow!("{e}; {fix}")
-        })?;
+        })?
+        .with_profile(profile);
         registry.attach_upstreams(&self.mcp_config);
         for problem in registry.upstream_problems() {
             tracing::warn!("{problem}");

@@ -170,8 +170,16 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     t.raw_set(
+        "permit",
+        lua.create_function(|lua, (call, target): (String, Option<String>)| {
+            super::permission::authoring(lua, &call, target.as_deref())
+        })?,
+    )?;
+    t.raw_set(
         "publish",
         lua.create_function(|lua, (parent, name, files): (String, String, Table)| {
+            // The prelude asked first; a write here is refused all the same.
+            super::permission::authoring(lua, "tools.create", None)?;
             let mut contents = Vec::new();
             for pair in files.pairs::<String, mlua::LuaString>() {
                 let (file, text) = pair?;
@@ -198,6 +206,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "remove",
         lua.create_function(|lua, path: String| {
+            super::permission::authoring(lua, "tools.delete", None)?;
             let registry = registry(lua)?;
             match registry.vfs().remove(&path) {
                 Ok(full) => {

@@ -11,6 +11,7 @@ use std::fmt::Write;
 
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
+use crate::policy::Capabilities;
 use crate::types::{declarable, surface_members, Slot, SURFACE};
 use crate::upstream::{ServerView, UpstreamTool};
 
@@ -46,6 +47,22 @@ fn toolbox_type(toolbox: &str) -> String {
 /// The whole definition file for the tools the index holds and the tools of the
 /// `upstream` servers (from their cached catalogues).
 pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
+    definitions_for(index, upstream, &Capabilities::default())
+}
+
+/// [`definitions`] for a profile with `capabilities`: the functions of `tools` they do
+/// not allow (authoring) are not declared. The index and servers are the profile's own
+/// (the registry filters them), so denied tools are not declared either.
+pub fn definitions_for(
+    index: &AssetIndex,
+    upstream: &[ServerView],
+    capabilities: &Capabilities,
+) -> String {
+    let refused: &[&str] = if capabilities.authoring {
+        &[]
+    } else {
+        &super::asset::AUTHORING
+    };
     let mut out = String::new();
     out.push_str(
         "-- codemode.d.luau: types of the `tools` and `vfs` globals of codemode scripts.\n\
@@ -53,7 +70,7 @@ pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
          -- luau-lsp: --definitions=@codemode=codemode.d.luau, or in the editor settings\n\
          -- \"luau-lsp.types.definitionFiles\": { \"@codemode\": \"codemode.d.luau\" }\n\n",
     );
-    out.push_str(SURFACE);
+    out.push_str(&surface_without(refused));
     for capability in CAPABILITIES {
         out.push('\n');
         out.push_str(capability);
@@ -116,9 +133,52 @@ pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
          --- whose fields are the toolbox's tools: `tools.<box>.<tool>(...)`.\n\
          declare tools: {\n",
     );
-    out.push_str(&surface_members());
+    out.push_str(&without_members(&surface_members(), refused));
     out.push_str(&fields);
     out.push_str("}\n");
+    out
+}
+
+/// [`SURFACE`] without the members of `ToolsSurface` named `names` (other types may
+/// have fields of the same names: `SearchRow.install`).
+fn surface_without(names: &[&str]) -> String {
+    const START: &str = "export type ToolsSurface = {\n";
+    let Some((head, rest)) = SURFACE.split_once(START) else {
+        return SURFACE.to_string();
+    };
+    let (members, tail) = rest.split_once("\n}\n").unwrap_or((rest, ""));
+    format!(
+        "{head}{START}{}\n}}\n{tail}",
+        without_members(members, names)
+    )
+}
+
+/// `text` without the members named `names` (a `\tname:` line and the `\t---` doc lines
+/// just above it).
+fn without_members(text: &str, names: &[&str]) -> String {
+    if names.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut doc = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("\t---") {
+            doc.push_str(line);
+            continue;
+        }
+        let member = line
+            .strip_prefix('\t')
+            .and_then(|l| l.split_once(':'))
+            .map(|(name, _)| name.trim());
+        if member.is_some_and(|m| names.contains(&m)) {
+            doc.clear();
+            continue;
+        }
+        out.push_str(&doc);
+        doc.clear();
+        out.push_str(line);
+    }
+    out.push_str(&doc);
     out
 }
 

@@ -61,6 +61,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             };
             let name = name.to_string_lossy();
+            super::permission::authoring(lua, "tools.install", Some(&name))?;
             let out = lua.create_table()?;
             match install(lua, &name) {
                 Ok(Ok(path)) => {

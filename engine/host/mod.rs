@@ -13,6 +13,7 @@ pub(crate) mod cache;
 mod declarations;
 pub(crate) mod install;
 pub(crate) mod instance;
+mod permission;
 pub(crate) mod render;
 pub(crate) mod search;
 pub(crate) mod state;
@@ -22,7 +23,7 @@ pub(crate) mod vfs;
 use crate::sandbox::{Linker, PreludeModule};
 
 pub(crate) use cache::raised;
-pub use declarations::definitions;
+pub use declarations::{definitions, definitions_for};
 pub use state::State;
 
 /// The prelude modules, as `build.rs` compiled them, in the order they run.

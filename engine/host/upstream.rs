@@ -20,7 +20,7 @@ use crate::sandbox::{
 };
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
-use super::asset::to_lua;
+use super::asset::{denied_tool, to_lua};
 use super::state::{registry, with_state};
 
 /// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
@@ -208,6 +208,10 @@ fn start(
     tool: &str,
     args: Value,
 ) -> mlua::Result<(crate::upstream::PendingCall, String)> {
+    let identity = format!("{server}.{tool}");
+    if let Some(denial) = with_state(lua, |s| s.index.denial(&identity))? {
+        return Err(denied_tool(&identity, &denial).into_lua());
+    }
     let Some((upstreams, views)) = visible(lua)? else {
         return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
     };

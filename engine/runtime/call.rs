@@ -172,6 +172,18 @@ impl Runtime {
         stop: Option<StopCheck>,
     ) -> Result<Called, Refusal> {
         let index = self.registry.snapshot();
+        if let Some(denial) = index.denial(&call.identity) {
+            // Refused before anything is bound or run, whether or not the tool exists.
+            let refusal = crate::host::asset::denied_tool(&call.identity, &denial);
+            let mut envelope = super::refused(super::ErrorKind::Denied, &refusal.message);
+            if let Some(error) = &mut envelope.error {
+                error.hint = refusal.hint;
+            }
+            return Ok(Called {
+                envelope,
+                rendered: None,
+            });
+        }
         if let Some(upstream) = upstream_call(&self.registry, &index, &call)? {
             let envelope = self.exec_in(Body::Upstream(&upstream), output, None, stop, index);
             return Ok(Called {
@@ -211,7 +223,7 @@ fn upstream_call(
     let Some((server, tool)) = call.identity.split_once('.') else {
         return Ok(None);
     };
-    if index.has_toolbox(server) {
+    if index.has_folder(server) {
         return Ok(None);
     }
     let views = registry.upstream_views(index);

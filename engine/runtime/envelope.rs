@@ -22,6 +22,9 @@ pub enum ErrorKind {
     Limit,
     /// The script could not be read (`codemode exec` given a missing file): nothing ran.
     Input,
+    /// The profile the run serves does not allow what it asked for (a tool, authoring,
+    /// file writes); the message names the rule.
+    Denied,
 }
 
 /// A failed run's error.

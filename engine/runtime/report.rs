@@ -58,7 +58,10 @@ pub(crate) fn script_error(
             Some(syntax_hint(message)),
         ),
         _ => (
-            ErrorKind::Runtime,
+            match host {
+                Some(h) if h.denied => ErrorKind::Denied,
+                _ => ErrorKind::Runtime,
+            },
             host.map(|h| h.message.clone())
                 .unwrap_or_else(|| clean(&raw)),
             host.and_then(|h| h.hint.clone()),

@@ -13,6 +13,9 @@ pub struct HostError {
     pub message: String,
     /// What to do about it.
     pub hint: Option<String>,
+    /// True when the host refused because the run is not allowed to (its profile): the
+    /// envelope's kind is then `denied`, not `runtime`.
+    pub denied: bool,
 }
 
 impl HostError {
@@ -21,6 +24,7 @@ impl HostError {
         HostError {
             message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: None,
+            denied: false,
         }
     }
 
@@ -29,6 +33,15 @@ impl HostError {
         HostError {
             message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: Some(bounded(hint.into(), MAX_HINT_BYTES)),
+            denied: false,
+        }
+    }
+
+    /// A refusal the run's profile decided, with a hint.
+    pub fn denied(message: impl Into<String>, hint: impl Into<String>) -> HostError {
+        HostError {
+            denied: true,
+            ..HostError::hinted(message, hint)
         }
     }
 
