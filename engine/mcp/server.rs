@@ -211,7 +211,14 @@ impl CodemodeServer {
             None => exposed_upstream(&upstream, &entries)
                 .get(name)
                 .map(|(server, tool)| format!("{server}.{}", tool.name)),
-        };
+        }
+        // A tool the profile denies is not listed; called by its name anyway, the call
+        // is refused as denied (naming the rule) rather than unknown.
+        .or_else(|| {
+            let (toolbox, tool) = name.split_once("__")?;
+            let identity = format!("{toolbox}.{tool}");
+            index.denial(&identity).map(|_| identity)
+        });
         let Some(identity) = identity else {
             // A tool that exists but cannot be called now (broken on disk, not `ready`)
             // says why, rather than being just "unknown".
