@@ -96,16 +96,24 @@ fn assert_denied(envelope: &Value, rule: &str) {
 #[test]
 fn deny_beats_allow_and_each_glob_form_picks_its_tools() {
     let w = world();
-    let expected: BTreeSet<String> = ["files.read", "files.undelete", "github.list_prs", "text.slugify"]
-        .map(String::from)
-        .into();
+    let expected: BTreeSet<String> = [
+        "files.read",
+        "files.undelete",
+        "github.list_prs",
+        "text.slugify",
+    ]
+    .map(String::from)
+    .into();
     assert_eq!(listed(w.path(), Some("agent")), expected);
 
     // Each refused tool names the rule that refused it: the allow `text.*` matched
     // text.shout, the deny `text.shout` won.
     let agent = Some("agent");
     let cases = [
-        ("text.shout", "profile 'agent' denies it (deny pattern \"text.shout\")"),
+        (
+            "text.shout",
+            "profile 'agent' denies it (deny pattern \"text.shout\")",
+        ),
         ("files.delete_all", "(deny pattern \"*.delete*\")"),
         ("github.merge_pr", "(deny pattern \"github.merge_*\")"),
         ("secret.launch", "its default is \"deny\""),
@@ -114,7 +122,10 @@ fn deny_beats_allow_and_each_glob_form_picks_its_tools() {
         let envelope = script(w.path(), agent, &format!("return tools.{identity}('x')"));
         assert_denied(&envelope, rule);
         assert!(
-            envelope["error"]["hint"].as_str().unwrap().contains("tools.list()"),
+            envelope["error"]["hint"]
+                .as_str()
+                .unwrap()
+                .contains("tools.list()"),
             "{envelope}"
         );
     }
@@ -123,7 +134,11 @@ fn deny_beats_allow_and_each_glob_form_picks_its_tools() {
         agent,
         "return { tools.text.slugify('a'), tools.files.undelete('b'), tools.github.list_prs('c') }",
     );
-    assert_eq!(envelope["value"], json!(["slugify:a", "undelete:b", "list_prs:c"]), "{envelope}");
+    assert_eq!(
+        envelope["value"],
+        json!(["slugify:a", "undelete:b", "list_prs:c"]),
+        "{envelope}"
+    );
 
     // The same world without --profile is the `default` profile.
     let expected: BTreeSet<String> = [
@@ -193,17 +208,35 @@ fn a_denied_tool_is_absent_from_every_surface_and_refused_however_it_is_called()
         "\"*.delete*\"",
     );
     assert_denied(
-        &script(w.path(), None, "return tools.use('files', 'delete_all')('x')"),
+        &script(
+            w.path(),
+            None,
+            "return tools.use('files', 'delete_all')('x')",
+        ),
         "\"*.delete*\"",
     );
     let envelope = script(w.path(), None, "return tools.secret.launch('x')");
-    assert_denied(&envelope, "toolbox 'secret' is denied: profile 'default' denies it (deny pattern \"secret.*\")");
-    assert_denied(&script(w.path(), None, "return tools.list('secret')"), "\"secret.*\"");
-    let envelope = script(w.path(), None, "return tools.bind('files.delete_all', { 'x' })");
+    assert_denied(
+        &envelope,
+        "toolbox 'secret' is denied: profile 'default' denies it (deny pattern \"secret.*\")",
+    );
+    assert_denied(
+        &script(w.path(), None, "return tools.list('secret')"),
+        "\"secret.*\"",
+    );
+    let envelope = script(
+        w.path(),
+        None,
+        "return tools.bind('files.delete_all', { 'x' })",
+    );
     assert_eq!(envelope["value"]["ok"], false, "{envelope}");
     assert_eq!(envelope["value"]["reason"], "denied", "{envelope}");
     assert_denied(
-        &script(w.path(), None, "return tools.render('files.delete_all', 'x')"),
+        &script(
+            w.path(),
+            None,
+            "return tools.render('files.delete_all', 'x')",
+        ),
         "\"*.delete*\"",
     );
 
@@ -221,18 +254,29 @@ fn a_denied_tool_is_absent_from_every_surface_and_refused_however_it_is_called()
         assert_hidden(&format!("codemode {args:?}"), &out);
     }
     let site = tempfile::tempdir().unwrap();
-    let (out, err, code) = run(w.path(), None, &["docs", "--out", site.path().to_str().unwrap()], "");
+    let (out, err, code) = run(
+        w.path(),
+        None,
+        &["docs", "--out", site.path().to_str().unwrap()],
+        "",
+    );
     assert_eq!(code, 0, "{out}{err}");
     let mut pages = 0;
     for entry in walk(site.path()) {
         pages += 1;
-        assert_hidden(&entry.display().to_string(), &std::fs::read_to_string(&entry).unwrap_or_default());
+        assert_hidden(
+            &entry.display().to_string(),
+            &std::fs::read_to_string(&entry).unwrap_or_default(),
+        );
         assert_hidden("a docs file name", &entry.display().to_string());
     }
     assert!(pages > 3, "docs wrote {pages} files");
     let (out, err, code) = run(w.path(), None, &["call", "files.delete_all", "x"], "");
     assert_eq!(code, 1, "{out}{err}");
-    assert!(err.contains("tools.files.delete_all is denied") && err.contains("\"*.delete*\""), "{err}");
+    assert!(
+        err.contains("tools.files.delete_all is denied") && err.contains("\"*.delete*\""),
+        "{err}"
+    );
     assert!(out.is_empty(), "{out}");
 
     // MCP: tools/list with --expose-tools, search_tools, the exposed name called anyway,
@@ -264,9 +308,15 @@ fn a_denied_tool_is_absent_from_every_surface_and_refused_however_it_is_called()
     for id in [3, 4] {
         let result = &replies[&id]["result"];
         assert_eq!(result["isError"], true, "{result}");
-        assert_eq!(result["structuredContent"]["error"]["kind"], "denied", "{result}");
+        assert_eq!(
+            result["structuredContent"]["error"]["kind"], "denied",
+            "{result}"
+        );
     }
-    assert_eq!(replies[&5]["result"]["structuredContent"]["value"], "read:a");
+    assert_eq!(
+        replies[&5]["result"]["structuredContent"]["value"],
+        "read:a"
+    );
 }
 
 /// Every file under `dir`.
@@ -299,7 +349,12 @@ fn serve(
         input.push_str(&request.to_string());
         input.push('\n');
     }
-    let (out, err, code) = run(world, profile, &["serve", "--expose-tools", "--workers", "1"], &input);
+    let (out, err, code) = run(
+        world,
+        profile,
+        &["serve", "--expose-tools", "--workers", "1"],
+        &input,
+    );
     assert_eq!(code, 0, "{out}{err}");
     let replies: std::collections::BTreeMap<i64, Value> = out
         .lines()
@@ -308,7 +363,10 @@ fn serve(
         .collect();
     for request in requests {
         let id = request["id"].as_i64().unwrap();
-        assert!(replies.contains_key(&id), "no reply to {request}:\n{out}\n{err}");
+        assert!(
+            replies.contains_key(&id),
+            "no reply to {request}:\n{out}\n{err}"
+        );
     }
     replies
 }
@@ -339,24 +397,44 @@ fn authoring_and_file_writes_can_be_switched_off() {
         assert_denied(&envelope, &format!("{name} is denied: profile 'readonly' does not allow file writes (capabilities.vfsWrite is false)"));
     }
     // Reading and calling still work, and nothing was written or removed.
-    let envelope = script(w.path(), readonly, "return vfs.read('notes/todo.txt') .. tools.text.slugify('a')");
+    let envelope = script(
+        w.path(),
+        readonly,
+        "return vfs.read('notes/todo.txt') .. tools.text.slugify('a')",
+    );
     assert_eq!(envelope["value"], "milk\nslugify:a", "{envelope}");
-    assert!(w.path().join("text.toolbox/slugify.tool/init.luau").exists());
+    assert!(w
+        .path()
+        .join("text.toolbox/slugify.tool/init.luau")
+        .exists());
     assert!(!w.path().join("mine.toolbox").exists());
     assert!(!w.path().join("notes/new.txt").exists());
 
     // Not declared for that profile, nor listed by tools.help; declared for the others.
     let (types, err, code) = run(w.path(), readonly, &["types"], "");
     assert_eq!(code, 0, "{err}");
-    for member in ["\tcreate: (", "\tcreateToolbox: (", "\tdelete: (", "\tinstall: ("] {
+    for member in [
+        "\tcreate: (",
+        "\tcreateToolbox: (",
+        "\tdelete: (",
+        "\tinstall: (",
+    ] {
         assert!(!types.contains(member), "readonly declares {member}");
     }
-    assert!(types.contains("\tsearch:") && types.contains("install: string?"), "{types}");
+    assert!(
+        types.contains("\tsearch:") && types.contains("install: string?"),
+        "{types}"
+    );
     let (types, _, _) = run(w.path(), None, &["types"], "");
     assert!(types.contains("\tcreate: (") && types.contains("\tinstall: ("));
     let help = script(w.path(), readonly, "return tools.help().stdout");
     let help = help["value"].as_str().unwrap();
-    for signature in ["tools.create(", "tools.createToolbox(", "tools.delete(", "tools.install("] {
+    for signature in [
+        "tools.create(",
+        "tools.createToolbox(",
+        "tools.delete(",
+        "tools.install(",
+    ] {
         assert!(!help.contains(signature), "{help}");
     }
     assert!(help.contains("tools.search("), "{help}");
@@ -364,7 +442,11 @@ fn authoring_and_file_writes_can_be_switched_off() {
     // Authoring off but writes on: data files yes, tool files no (a write into a toolbox
     // folder is authoring by another name).
     let notes = Some("notes");
-    let envelope = script(w.path(), notes, "vfs.write('notes/new.txt', 'x'); return vfs.read('notes/new.txt')");
+    let envelope = script(
+        w.path(),
+        notes,
+        "vfs.write('notes/new.txt', 'x'); return vfs.read('notes/new.txt')",
+    );
     assert_eq!(envelope["value"], "x", "{envelope}");
     for call in [
         "vfs.write('text.toolbox/twice.tool/init.luau', 'return function() end')",
@@ -373,9 +455,15 @@ fn authoring_and_file_writes_can_be_switched_off() {
         "vfs.remove('text.toolbox')",
     ] {
         let envelope = script(w.path(), notes, call);
-        assert_denied(&envelope, "files of toolboxes are authoring, which profile 'notes' does not allow");
+        assert_denied(
+            &envelope,
+            "files of toolboxes are authoring, which profile 'notes' does not allow",
+        );
     }
-    assert!(w.path().join("text.toolbox/slugify.tool/init.luau").exists());
+    assert!(w
+        .path()
+        .join("text.toolbox/slugify.tool/init.luau")
+        .exists());
     assert!(!w.path().join("text.toolbox/twice.tool").exists());
     assert!(!w.path().join("pkg.package").exists());
 
@@ -442,8 +530,15 @@ fn a_policy_that_cannot_be_used_stops_start_up_with_the_line_and_the_fix() {
     tool(&w, "text.slugify", "Slug.");
     let (out, err, code) = run(w.path(), Some("readonly"), &["list"], "");
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("--profile readonly: the world has no policy file"), "{err}");
-    let envelope = script(w.path(), None, "vfs.write('a.txt', 'x'); return tools.text.slugify('a')");
+    assert!(
+        err.contains("--profile readonly: the world has no policy file"),
+        "{err}"
+    );
+    let envelope = script(
+        w.path(),
+        None,
+        "vfs.write('a.txt', 'x'); return tools.text.slugify('a')",
+    );
     assert_eq!(envelope["value"], "slugify:a", "{envelope}");
 }
 
@@ -451,7 +546,11 @@ fn a_policy_that_cannot_be_used_stops_start_up_with_the_line_and_the_fix() {
 fn scripts_cannot_read_write_or_remove_the_policy_file() {
     let w = world();
     w.file("data/readme.txt", "hi");
-    std::os::unix::fs::symlink("../.codemode/policy.json", w.path().join("data/policy.json")).unwrap();
+    std::os::unix::fs::symlink(
+        "../.codemode/policy.json",
+        w.path().join("data/policy.json"),
+    )
+    .unwrap();
     std::os::unix::fs::symlink("../.codemode", w.path().join("data/settings")).unwrap();
     let envelope = script(
         w.path(),
@@ -481,12 +580,166 @@ fn scripts_cannot_read_write_or_remove_the_policy_file() {
         return refused
         "#,
     );
-    let refused = envelope["value"].as_array().unwrap_or_else(|| panic!("{envelope}"));
+    let refused = envelope["value"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{envelope}"));
     assert_eq!(refused.len(), 14, "{envelope}");
     for (i, message) in refused.iter().enumerate() {
         let message = message.as_str().unwrap();
-        assert!(!message.contains("succeeded"), "attempt {}: {message}", i + 1);
-        assert!(!message.contains("\"profiles\""), "attempt {} leaked the file: {message}", i + 1);
+        assert!(
+            !message.contains("succeeded"),
+            "attempt {}: {message}",
+            i + 1
+        );
+        assert!(
+            !message.contains("\"profiles\""),
+            "attempt {} leaked the file: {message}",
+            i + 1
+        );
     }
-    assert_eq!(std::fs::read_to_string(w.path().join(".codemode/policy.json")).unwrap(), POLICY);
+    assert_eq!(
+        std::fs::read_to_string(w.path().join(".codemode/policy.json")).unwrap(),
+        POLICY
+    );
+}
+
+#[path = "upstream/servers.rs"]
+mod servers;
+
+/// The identities of the server-everything tools `codemode list` shows in `profile`.
+fn upstream_listed(world: &Path, profile: Option<&str>) -> BTreeSet<String> {
+    listed(world, profile)
+        .into_iter()
+        .filter(|id| id.starts_with("everything."))
+        .collect()
+}
+
+#[test]
+fn the_profile_applies_to_the_tools_of_upstream_servers() {
+    let _serial = servers::serial();
+    let dir = servers::world(json!({ "everything": servers::everything_stdio() }));
+    let world = dir.path();
+    let (out, err, code) = run(world, None, &["mcp", "sync", "everything"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    let all = upstream_listed(world, None);
+    assert!(
+        all.contains("everything.echo") && all.contains("everything.get_sum"),
+        "{all:?}"
+    );
+    let each: Vec<&String> = all.iter().collect();
+    std::fs::write(
+        world.join(".codemode/policy.json"),
+        json!({ "profiles": {
+            "default": { "default": "allow", "deny": ["everything.get_sum"] },
+            "echo": { "default": "deny", "allow": ["everything.echo"] },
+            "none": { "default": "allow", "deny": ["everything.*"] },
+            "each": { "default": "allow", "deny": each },
+        } })
+        .to_string(),
+    )
+    .unwrap();
+
+    // Listed without the denied tool; the denied one refused, the others called.
+    let shown = upstream_listed(world, None);
+    assert_eq!(shown.len(), all.len() - 1, "{shown:?}");
+    assert!(!shown.contains("everything.get_sum"));
+    assert_denied(
+        &script(
+            world,
+            None,
+            "return tools.everything.get_sum({ a = 2, b = 40 })",
+        ),
+        "(deny pattern \"everything.get_sum\")",
+    );
+    let envelope = script(
+        world,
+        None,
+        "return tools.everything.echo({ message = 'hi' })",
+    );
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert!(envelope["value"].to_string().contains("hi"), "{envelope}");
+
+    // Allowed by name only: every other surface leaves the rest out.
+    let echo = Some("echo");
+    let expected: BTreeSet<String> = ["everything.echo".to_string()].into();
+    assert_eq!(upstream_listed(world, echo), expected);
+    let envelope = script(
+        world,
+        echo,
+        r#"
+        local rows = {}
+        for _, mode in { "keyword", "semantic" } do
+            for _, row in tools.search("add two numbers get_sum", { mode = mode, limit = 100 }).value do
+                table.insert(rows, row.identity)
+            end
+        end
+        return { get = tools.get("everything.get_sum"), rows = rows,
+                 boxes = tools.toolboxes().stdout, listed = tools.list("everything", 3).stdout }
+        "#,
+    );
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert!(envelope["value"]["get"].is_null(), "{envelope}");
+    assert!(!envelope.to_string().contains("get_sum\""), "{envelope}");
+    assert!(
+        envelope["value"]["boxes"]
+            .as_str()
+            .unwrap()
+            .contains("everything (1 tool)"),
+        "{envelope}"
+    );
+    let (types, err, code) = run(world, echo, &["types"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        types.contains("echo:") && !types.contains("get_sum"),
+        "{types}"
+    );
+    let (out, err, code) = run(
+        world,
+        echo,
+        &["call", "everything.get_sum", "--a", "1", "--b", "2"],
+        "",
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("its default is \"deny\""), "{err}");
+    let replies = serve(
+        world,
+        echo,
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "everything__get_sum", "arguments": {"a": 1, "b": 2}}}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+                "name": "search_tools", "arguments": {"query": "get_sum add numbers"}}}),
+        ],
+    );
+    let names = replies[&1]["result"]["tools"].to_string();
+    assert!(
+        names.contains("everything__echo") && !names.contains("get_sum"),
+        "{names}"
+    );
+    assert_eq!(
+        replies[&2]["result"]["structuredContent"]["error"]["kind"], "denied",
+        "{}",
+        replies[&2]
+    );
+    assert!(
+        !replies[&3]["result"].to_string().contains("get_sum"),
+        "{}",
+        replies[&3]
+    );
+
+    // A server whose tools are all denied is gone, whether a pattern covers it or each
+    // tool is denied by name; calling one says which rule refused it.
+    for (profile, rule) in [
+        ("none", "\"everything.*\""),
+        ("each", "\"everything.echo\""),
+    ] {
+        assert!(upstream_listed(world, Some(profile)).is_empty());
+        let envelope = script(
+            world,
+            Some(profile),
+            "local boxes = tools.toolboxes().stdout\nassert(not string.find(boxes, 'everything'), boxes)\nreturn tools.everything.echo({ message = 'x' })",
+        );
+        assert_denied(&envelope, rule);
+    }
 }

@@ -279,7 +279,11 @@ impl AssetIndex {
     /// Adds a tool unless one of higher precedence already holds its identity, or the
     /// profile denies it. Tools must arrive in location order (root, then folder path).
     fn insert(&mut self, entry: Arc<ToolEntry>) {
-        if self.rules.as_ref().is_some_and(|r| !r.allows(&entry.identity)) {
+        if self
+            .rules
+            .as_ref()
+            .is_some_and(|r| !r.allows(&entry.identity))
+        {
             return;
         }
         match self.tools.get(&entry.identity) {
@@ -302,7 +306,11 @@ impl AssetIndex {
     /// Rebuilds `problems` from the duplicates and the folders' warnings.
     fn collect_problems(&mut self) {
         self.problems = self.duplicates.values().cloned().collect();
-        for folder in self.folders.values().filter(|f| !self.hidden.contains(&f.name)) {
+        for folder in self
+            .folders
+            .values()
+            .filter(|f| !self.hidden.contains(&f.name))
+        {
             self.problems.extend(folder.warnings.iter().map(|w| {
                 format!("{}: {w}", self.roots[folder.root].display("")).replace("/: ", ": ")
             }));

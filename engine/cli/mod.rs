@@ -200,19 +200,22 @@ impl Cli {
             // Opening the world below says what is wrong with it.
             false => codemode::policy::Profile::open(),
         };
-        let registry = Registry::open(&world, &self.library, !self.no_bundled).map_err(|e| {
-            use codemode::registry::RegistryError as E;
-            let fix = match &e {
-                E::World { .. } => {
-                    "pass an existing directory with --world DIR (or set CODEMODE_WORLD)"
-                        .to_string()
-                }
-                E::InsideWorld { parent, .. } => format!("pass --world {parent}"),
-                E::Library { .. } => "pass an existing directory with --library DIR".to_string(),
-            };
-            anyhow::anyhow!("{e}; {fix}")
-        })?
-        .with_profile(profile);
+        let registry = Registry::open(&world, &self.library, !self.no_bundled)
+            .map_err(|e| {
+                use codemode::registry::RegistryError as E;
+                let fix = match &e {
+                    E::World { .. } => {
+                        "pass an existing directory with --world DIR (or set CODEMODE_WORLD)"
+                            .to_string()
+                    }
+                    E::InsideWorld { parent, .. } => format!("pass --world {parent}"),
+                    E::Library { .. } => {
+                        "pass an existing directory with --library DIR".to_string()
+                    }
+                };
+                anyhow::anyhow!("{e}; {fix}")
+            })?
+            .with_profile(profile);
         registry.attach_upstreams(&self.mcp_config);
         for problem in registry.upstream_problems() {
             tracing::warn!("{problem}");

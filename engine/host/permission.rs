@@ -79,10 +79,9 @@ pub(crate) fn file_write(lua: &Lua, call: &str, path: &str) -> mlua::Result<()> 
                 .collect();
             let inside = names.iter().any(|n| n.ends_with(".toolbox"));
             let joined = names.join("/");
-            let holds = index
-                .folders
-                .keys()
-                .any(|(root, at)| *root == 0 && (joined.is_empty() || at.starts_with(&format!("{joined}/"))));
+            let holds = index.folders.keys().any(|(root, at)| {
+                *root == 0 && (joined.is_empty() || at.starts_with(&format!("{joined}/")))
+            });
             inside || holds
         });
     if touches_tools {

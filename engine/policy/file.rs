@@ -277,7 +277,10 @@ mod tests {
         let readonly = profile(EXAMPLE, Some("readonly")).unwrap();
         assert!(!readonly.capabilities.authoring);
         assert!(!readonly.capabilities.vfs_write);
-        assert_eq!(readonly.capabilities.http, ["api.example.com", "*.example.org"]);
+        assert_eq!(
+            readonly.capabilities.http,
+            ["api.example.com", "*.example.org"]
+        );
         assert_eq!(readonly.capabilities.shell, ["git", "echo"]);
         assert!(readonly.rules.allows("text.slugify"));
         assert!(!readonly.rules.allows("json.parse"));
@@ -291,15 +294,26 @@ mod tests {
         assert!(e.contains("unknown field `network`"), "{e}");
         assert!(e.contains("vfsWrite"), "{e}");
 
-        let e = profile("{ \"profiles\": {\n \"default\": { \"default\": \"maybe\" } } }", None)
-            .unwrap_err();
+        let e = profile(
+            "{ \"profiles\": {\n \"default\": { \"default\": \"maybe\" } } }",
+            None,
+        )
+        .unwrap_err();
         assert!(e.starts_with("w/.codemode/policy.json:2:"), "{e}");
         assert!(e.contains("unknown variant `maybe`"), "{e}");
 
-        let e = profile("{ \"profiles\": {\n\"default\": { \"allow\": [] } } }", None).unwrap_err();
+        let e = profile(
+            "{ \"profiles\": {\n\"default\": { \"allow\": [] } } }",
+            None,
+        )
+        .unwrap_err();
         assert!(e.contains("missing field `default`"), "{e}");
 
-        let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\",\n\"allow\": [\"ops\"] } } }", None).unwrap_err();
+        let e = profile(
+            "{ \"profiles\": { \"default\": { \"default\": \"deny\",\n\"allow\": [\"ops\"] } } }",
+            None,
+        )
+        .unwrap_err();
         assert!(e.starts_with("w/.codemode/policy.json:2:"), "{e}");
         assert!(e.contains("\"ops.*\""), "{e}");
 
@@ -318,7 +332,10 @@ mod tests {
     #[test]
     fn a_missing_profile_is_named_with_the_ones_there() {
         let e = profile(EXAMPLE, Some("admin")).unwrap_err();
-        assert!(e.contains("no profile named 'admin' (profiles: default, readonly)"), "{e}");
+        assert!(
+            e.contains("no profile named 'admin' (profiles: default, readonly)"),
+            "{e}"
+        );
         assert!(e.contains("--profile"), "{e}");
         let only = r#"{ "profiles": { "ci": { "default": "deny" } } }"#;
         let e = profile(only, None).unwrap_err();

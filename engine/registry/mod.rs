@@ -70,8 +70,11 @@ pub struct Registry {
     rules: Arc<ToolRules>,
     /// Each upstream server's catalogue as last seen, and the part of it the rules allow
     /// (filtered once per catalogue, not once per lookup).
-    allowed: Mutex<std::collections::HashMap<String, (Arc<Catalogue>, Arc<Catalogue>)>>,
+    allowed: Mutex<std::collections::HashMap<String, Allowed>>,
 }
+
+/// A server's catalogue as last seen, and the part of it the profile allows.
+type Allowed = (Arc<Catalogue>, Arc<Catalogue>);
 
 /// The upstream servers a registry reaches, and what was wrong with their configuration.
 #[derive(Debug, Default)]
@@ -190,7 +193,10 @@ impl Registry {
         let mut registry = self.with_capabilities(profile.capabilities);
         let rules = Arc::new(profile.rules);
         let index = registry.snapshot().restricted(rules.clone());
-        *registry.current.get_mut().unwrap_or_else(|e| e.into_inner()) = Arc::new(index);
+        *registry
+            .current
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner()) = Arc::new(index);
         registry.rules = rules;
         registry
     }
@@ -328,7 +334,11 @@ impl Registry {
         }
         let Some(catalogue) = view.catalogue.take() else {
             // Not fetched yet: shown unless the rules refuse whatever it holds.
-            return self.rules.toolbox_denial(&view.name).is_none().then_some(view);
+            return self
+                .rules
+                .toolbox_denial(&view.name)
+                .is_none()
+                .then_some(view);
         };
         let mut allowed = self.allowed.lock().unwrap_or_else(|e| e.into_inner());
         let filtered = match allowed.get(&view.name) {
