@@ -6,6 +6,8 @@
 //!    source) versus the same call as a script through `Runtime::exec`; and shell words
 //!    bound and rendered by `Runtime::run_call` versus the Luau script `codemode call`
 //!    used to generate for them.
+//! 2b. policy: the exec path of (1) in a world whose profile denies tools (so every
+//!    snapshot, listing and lookup is filtered) versus the same world without a policy.
 //! 3. indexing: building the asset index of a generated world of 10,000 tools versus
 //!    only reading those tools' files.
 //!
@@ -157,6 +159,53 @@ fn bench_runtime() -> (tempfile::TempDir, Runtime) {
     }
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     (world, Runtime::new(registry, Limits::default()).unwrap())
+}
+
+/// A profile that denies by default and by pattern, so every bundled toolbox but one is
+/// hidden and one tool of the allowed ones is denied.
+const POLICY: &str = r#"{ "profiles": { "default": {
+    "default": "deny", "allow": ["bench.*", "text.*", "json.*"], "deny": ["*.words_*", "text.wrap"]
+} } }"#;
+
+fn bench_policy() {
+    const RUNS: u32 = 5_000;
+    let (world, mut plain) = bench_runtime();
+    let profile = codemode::policy::parse(Path::new("policy.json"), POLICY, None).unwrap();
+    let registry = Registry::open(world.path(), &[], true)
+        .unwrap()
+        .with_profile(profile);
+    let mut filtered = Runtime::new(Arc::new(registry), Limits::default()).unwrap();
+    for runtime in [&mut plain, &mut filtered] {
+        let check = runtime.exec(SCRIPT, Output::Capture);
+        assert!(check.ok, "{}", check.to_json());
+    }
+    let denied = filtered.exec("return tools.toolboxes().value", Output::Capture);
+    assert_eq!(denied.value.unwrap().as_array().unwrap().len(), 3);
+    let run = |runtime: &mut Runtime| {
+        measure(|| {
+            for _ in 0..RUNS {
+                std::hint::black_box(runtime.exec(SCRIPT, Output::Capture).to_json());
+            }
+        })
+    };
+    // Alternated, best of three each: the two differ by little, and load comes and goes.
+    let best = |a: Cost, b: Cost| Cost {
+        wall: a.wall.min(b.wall),
+        cpu: a.cpu.min(b.cpu),
+    };
+    let (mut base, mut with) = (run(&mut plain), run(&mut filtered));
+    for _ in 0..2 {
+        base = best(base, run(&mut plain));
+        with = best(with, run(&mut filtered));
+    }
+    report(
+        "exec path with a policy (the script of 1; profile hides 7 of 10 toolboxes), per run:",
+        "µs",
+        1e6 / RUNS as f64,
+        "<= 1.05x",
+        ("no policy file", base),
+        ("profile with allow and deny rules", with),
+    );
 }
 
 fn bench_exec() {
@@ -320,6 +369,7 @@ fn bench_index(tools: usize) {
 
 fn main() {
     bench_exec();
+    bench_policy();
     bench_call();
     bench_index(10_000);
 }

@@ -202,6 +202,17 @@ fn a_denied_tool_is_absent_from_every_surface_and_refused_however_it_is_called()
     assert!(shown.contains("files.undelete"), "{shown}");
     assert!(shown.contains("no tool named 'dlete_all'"), "{shown}");
 
+    // The hints of near misses name only what the profile shows.
+    for near in ["tools.files.dlete_all('x')", "tools.secrte.launch('x')"] {
+        let envelope = script(w.path(), None, &format!("return {near}"));
+        assert_eq!(envelope["error"]["kind"], "runtime", "{envelope}");
+        assert!(envelope["error"]["hint"].is_string(), "{envelope}");
+        assert_hidden(
+            &format!("the hint for {near}"),
+            &envelope["error"].to_string(),
+        );
+    }
+
     // Calling anyway: the tool, the whole toolbox, binding and rendering it.
     assert_denied(
         &script(w.path(), None, "return tools.files.delete_all('x')"),
