@@ -218,6 +218,9 @@ impl AssetIndex {
     /// from every listing, lookup and hint, and so are toolboxes left with no tool. Updates
     /// of the new snapshot ([`AssetIndex::apply`]) keep the rules.
     pub fn restricted(&self, rules: Arc<ToolRules>) -> AssetIndex {
+        if rules.is_open() && self.rules.is_none() {
+            return self.clone();
+        }
         let mut next = self.clone();
         next.rules = (!rules.is_open()).then_some(rules);
         next.tools = OrdMap::new();
@@ -228,11 +231,6 @@ impl AssetIndex {
         }
         next.settle();
         next
-    }
-
-    /// The tool rules this snapshot was restricted with, if they refuse anything.
-    pub fn rules(&self) -> Option<&Arc<ToolRules>> {
-        self.rules.as_ref()
     }
 
     /// Why the profile refuses the tool `identity`, if it does.

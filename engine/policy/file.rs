@@ -187,7 +187,13 @@ pub fn load(world: &Path, requested: Option<&str>) -> Result<Profile, PolicyErro
     let path = world.join(POLICY_FILE);
     let text = match read(&path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        // `.codemode` may be a file, which holds no policy either.
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
             return match requested {
                 None => Ok(Profile::open()),
                 Some(name) => Err(PolicyError::NoFile {

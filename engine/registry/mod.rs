@@ -228,12 +228,8 @@ impl Registry {
     /// Re-reads every root and swaps the new index in whole.
     pub fn reload(&self) {
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
-        let index = AssetIndex::build(self.roots.clone());
         // A fresh build knows no profile: filter it as the snapshot it replaces was.
-        let index = Arc::new(match self.rules.is_open() {
-            true => index,
-            false => index.restricted(self.rules.clone()),
-        });
+        let index = Arc::new(AssetIndex::build(self.roots.clone()).restricted(self.rules.clone()));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         crate::cache::release_freed_memory();
         self.changed();
