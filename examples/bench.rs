@@ -2,13 +2,13 @@
 //!
 //! 1. exec path: the same small script (10 tool calls, returns a table) through
 //!    `Runtime::exec` versus bare mlua with a fresh sandboxed environment per run.
-//! 2. call path: one tool call through `Runtime::call` (arguments bound in Rust, no
+//! 2. policy: the exec path of (1) in a world whose profile denies tools (so every
+//!    snapshot, listing and lookup is filtered) versus the same world without a policy.
+//! 3. call path: one tool call through `Runtime::call` (arguments bound in Rust, no
 //!    source) versus the same call as a script through `Runtime::exec`; and shell words
 //!    bound and rendered by `Runtime::run_call` versus the Luau script `codemode call`
 //!    used to generate for them.
-//! 2b. policy: the exec path of (1) in a world whose profile denies tools (so every
-//!    snapshot, listing and lookup is filtered) versus the same world without a policy.
-//! 3. indexing: building the asset index of a generated world of 10,000 tools versus
+//! 4. indexing: building the asset index of a generated world of 10,000 tools versus
 //!    only reading those tools' files.
 //!
 //! Run: `cargo run --release --example bench`. Each figure is given as wall-clock time and

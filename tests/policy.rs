@@ -453,17 +453,23 @@ fn authoring_and_file_writes_can_be_switched_off() {
     // Authoring off but writes on: data files yes, tool files no (a write into a toolbox
     // folder is authoring by another name).
     let notes = Some("notes");
+    w.file(
+        "pkg.package/extra.toolbox/keep.tool/init.luau",
+        "return function() end",
+    );
     let envelope = script(
         w.path(),
         notes,
-        "vfs.write('notes/new.txt', 'x'); return vfs.read('notes/new.txt')",
+        "vfs.write('notes/new.txt', 'x'); vfs.write('pkg.package/notes.txt', 'y'); return vfs.read('notes/new.txt')",
     );
     assert_eq!(envelope["value"], "x", "{envelope}");
+    assert!(w.path().join("pkg.package/notes.txt").exists());
     for call in [
         "vfs.write('text.toolbox/twice.tool/init.luau', 'return function() end')",
         "vfs.write('pkg.package/mine.toolbox/README.md', '# mine')",
         "vfs.remove('text.toolbox/slugify.tool')",
         "vfs.remove('text.toolbox')",
+        "vfs.remove('pkg.package')",
     ] {
         let envelope = script(w.path(), notes, call);
         assert_denied(
@@ -476,7 +482,11 @@ fn authoring_and_file_writes_can_be_switched_off() {
         .join("text.toolbox/slugify.tool/init.luau")
         .exists());
     assert!(!w.path().join("text.toolbox/twice.tool").exists());
-    assert!(!w.path().join("pkg.package").exists());
+    assert!(!w.path().join("pkg.package/mine.toolbox").exists());
+    assert!(w
+        .path()
+        .join("pkg.package/extra.toolbox/keep.tool")
+        .exists());
 
     // Authoring on: a tool the profile would deny is not written.
     let envelope = script(

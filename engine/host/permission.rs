@@ -62,6 +62,7 @@ pub(crate) fn file_write(lua: &Lua, call: &str, path: &str) -> mlua::Result<()> 
     if caps.authoring {
         return Ok(());
     }
+    let removes = call == "vfs.remove";
     // The path as written and where it leads (a symlink inside the world may lead into a
     // toolbox); a path the vfs refuses is left for the vfs to explain.
     let real = registry
@@ -78,10 +79,13 @@ pub(crate) fn file_write(lua: &Lua, call: &str, path: &str) -> mlua::Result<()> 
                 .filter(|n| !n.is_empty() && *n != ".")
                 .collect();
             let inside = names.iter().any(|n| n.ends_with(".toolbox"));
-            let joined = names.join("/");
-            let holds = index.folders.keys().any(|(root, at)| {
-                *root == 0 && (joined.is_empty() || at.starts_with(&format!("{joined}/")))
-            });
+            // Removing a folder (a package) that holds toolboxes removes their tools.
+            let under = format!("{}/", names.join("/"));
+            let holds = removes
+                && index
+                    .folders
+                    .keys()
+                    .any(|(root, at)| *root == 0 && (names.is_empty() || at.starts_with(&under)));
             inside || holds
         });
     if touches_tools {
