@@ -766,6 +766,29 @@ fn configured_servers_are_toolboxes_that_scripts_list_get_and_call() {
         out.contains("takes one table") && out.contains("get_sum(args:"),
         "{out}"
     );
+    // Arguments are checked against the input schema before the server sees them.
+    for (script, expected) in [
+        (
+            "return tools.everything.get_sum({ a = 2 })",
+            "argument args.b: missing (a number is required)",
+        ),
+        (
+            "return tools.everything.get_sum({ a = 'two', b = 1 })",
+            "argument args.a: expected number, got the string \"two\"",
+        ),
+        (
+            "return tools.time.get_current_time({ timezon = 'UTC' })",
+            "the table has \"timezon\": is it a misspelt \"timezone\"?",
+        ),
+    ] {
+        let (out, _, code) = codemode_in(dir.path(), &["exec", "-"], script);
+        assert_eq!(code, 1, "{script}: {out}");
+        let envelope: Value = serde_json::from_str(&out).unwrap();
+        let message = envelope["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(expected), "{script}: {envelope}");
+        let hint = envelope["error"]["hint"].as_str().unwrap_or_default();
+        assert!(hint.contains("call it as tools."), "{script}: {envelope}");
+    }
     let (out, _, _) = codemode_in(dir.path(), &["exec", "-"], "return tools.time.nope({})");
     assert!(out.contains("no tool named 'nope'"), "{out}");
     // A slow tool is cut at the run's deadline: the envelope says timeout.

@@ -15,6 +15,7 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
+use crate::bind::{check_slots, Schema, Style};
 use crate::sandbox::{
     check_deadline, deadline_remaining, find_host_error, stop_asked, to_json, HostError,
 };
@@ -229,6 +230,21 @@ fn start(
         .into_lua());
     };
     let signature = found.signature();
+    // Checked as a folder tool's direct call is: a missing required property, a wrong
+    // type or a misspelt option is refused here, before the server sees the call.
+    let slot = (!args.is_nil()).then(|| args.clone());
+    let schema = Schema::from_meta(&found.meta(server));
+    let checked = match &args {
+        Value::Nil | Value::Table(_) => check_slots(&schema, &[slot], Style::Call),
+        _ => Ok(()),
+    };
+    if let Err(refusal) = checked {
+        return Err(HostError::hinted(
+            format!("tools.{}", refusal.message),
+            format!("call it as tools.{server}.{signature}"),
+        )
+        .into_lua());
+    }
     let limits = with_state(lua, |s| s.run.limits.clone())?;
     let arguments = match &args {
         Value::Nil => Map::new(),
