@@ -65,7 +65,7 @@ fn a_tool_that_returns_no_function_is_not_callable_and_check_names_it() {
     assert!(text.contains("error: demo.viaCall"), "{text}");
     assert!(!text.contains("error: demo.good"), "{text}");
     assert!(
-        text.contains("3 tools in 1 toolboxes: 1 callable, 2 problems"),
+        text.contains("3 tools in 1 toolbox: 1 callable, 2 problems"),
         "{text}"
     );
 }

@@ -62,11 +62,13 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let total = index.tools.len();
+    let callable = index.tools.values().filter(|t| t.is_registered()).count() - unloadable;
     outln!(
-        "{total} tools in {} toolboxes: {} callable, {broken} problems, {warned} warnings",
-        index.toolbox_names().len(),
-        index.tools.values().filter(|t| t.is_registered()).count() - unloadable
+        "{} in {}: {callable} callable, {}, {}",
+        counted(index.tools.len(), "tool", "tools"),
+        counted(index.toolbox_names().len(), "toolbox", "toolboxes"),
+        counted(broken, "problem", "problems"),
+        counted(warned, "warning", "warnings"),
     )?;
     Ok(if broken > 0 {
         ExitCode::from(1)
@@ -88,4 +90,13 @@ fn load_failure(runtime: &mut codemode::Runtime, identity: &str) -> Option<Strin
             .unwrap_or("it does not load as a function")
             .to_string()
     })
+}
+
+/// `1 toolbox`, `2 toolboxes`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }
