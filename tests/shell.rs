@@ -73,11 +73,11 @@ fn only_listed_commands_start() {
     }
     let got = run(
         &mut rt,
-        "return shell.run({ cmd = 'echo', args = { 'hi' } })",
+        "return shell.run({ cmd = 'echo', args = { 'hi', 42 } })",
     );
     assert_eq!(
         value(&got),
-        serde_json::json!({ "code": 0, "stdout": "hi\n", "stderr": "", "truncated": false })
+        serde_json::json!({ "code": 0, "stdout": "hi 42\n", "stderr": "", "truncated": false })
     );
 }
 
@@ -94,6 +94,12 @@ fn arguments_stay_literal_with_no_shell_in_between() {
         "a; touch pwned $(touch pwned) `touch pwned` && touch pwned | *\n"
     );
     assert!(!world.path().join("pwned").exists());
+    let got = run(&mut rt, "return shell.run({ cmd = 'echo', args = { {} } })");
+    assert!(
+        message(&got).contains("args[1] must be a string"),
+        "{}",
+        got.to_json()
+    );
     // stdin reaches the command; exit codes come back as they are.
     let got = run(
         &mut rt,

@@ -57,9 +57,12 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
                         args.push(s.to_str()?.to_string())
                     }
                     Value::Integer(n) => args.push(n.to_string()),
+                    Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+                        args.push((n as i64).to_string())
+                    }
                     other => {
                         return Err(invalid(format!(
-                            "shell.run: args[{}] must be a string without NUL, got a {}",
+                            "shell.run: args[{}] must be a string without NUL (or a whole number), got a {}",
                             i + 1,
                             other.type_name()
                         )))

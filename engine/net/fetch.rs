@@ -223,9 +223,11 @@ async fn send(
                 continue;
             }
         }
-        if response
-            .content_length()
-            .is_some_and(|n| n > request.max_body as u64)
+        // A HEAD answer's length is the length of the body it does not send.
+        if method != Method::HEAD
+            && response
+                .content_length()
+                .is_some_and(|n| n > request.max_body as u64)
         {
             return Err(NetError::TooLarge {
                 url,
