@@ -224,6 +224,21 @@ fn an_allowed_request_returns_status_headers_and_body() {
         "{}",
         got.to_json()
     );
+    // A name granted exactly reaches the loopback address it resolves to.
+    let mut rt = runtime_granting(&world, &[format!("localhost:{}", server.port)], limits());
+    let got = run(
+        &mut rt,
+        &format!(
+            "return http.request({{ url = 'http://localhost:{}/ok' }}).body",
+            server.port
+        ),
+    );
+    assert_eq!(
+        got.value,
+        Some(serde_json::json!("hello")),
+        "{}",
+        got.to_json()
+    );
 }
 
 #[test]

@@ -413,6 +413,33 @@ mod tests {
         assert_eq!(body, b"a [credential] b [credential][credential]");
     }
 
+    /// A name is judged by the addresses it resolves to (`localhost`, from the hosts file:
+    /// nothing leaves the machine): loopback is reached only when named exactly.
+    #[test]
+    fn resolved_addresses_are_checked() {
+        let target = |exact| Target {
+            url: reqwest::Url::parse("http://localhost:9/").unwrap(),
+            host: "localhost".into(),
+            port: 9,
+            ip: None,
+            exact,
+        };
+        let runtime = runtime().unwrap();
+        let e = runtime
+            .block_on(addresses(&target(false), "http://localhost:9/"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("localhost is at") && e.contains("loopback"),
+            "{e}"
+        );
+        assert!(e.contains("name the host exactly (`localhost:9`)"), "{e}");
+        let found = runtime
+            .block_on(addresses(&target(true), "http://localhost:9/"))
+            .unwrap();
+        assert!(!found.is_empty() && found.iter().all(|a| a.ip().is_loopback() && a.port() == 9));
+    }
+
     #[test]
     fn refusals_come_before_any_connection() {
         let allow = Allow::new(&["example.com".to_string()]);

@@ -13,7 +13,7 @@ mod error;
 mod fetch;
 mod guard;
 
-pub use allow::{Allow, HostPattern};
+pub use allow::{Allow, Grant, HostPattern};
 pub use credentials::{Credentials, CREDENTIALS_FILE};
 pub use error::NetError;
 pub use fetch::{fetch, Request, Response, MAX_REDIRECTS};
