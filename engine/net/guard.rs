@@ -105,7 +105,7 @@ impl Target {
         let parsed = Url::parse(url).map_err(|e| {
             NetError::Invalid(format!(
                 "'{}' is not a URL ({e}); write an absolute http:// or https:// URL",
-                crate_shorten(url)
+                shortened(url)
             ))
         })?;
         let default_port = match parsed.scheme() {
@@ -126,7 +126,7 @@ impl Target {
             None => {
                 return Err(NetError::Invalid(format!(
                     "'{}' has no host",
-                    crate_shorten(url)
+                    shortened(url)
                 )))
             }
         };
@@ -189,7 +189,7 @@ pub(crate) fn refused_address(
 }
 
 /// A URL cut for a message.
-fn crate_shorten(url: &str) -> String {
+fn shortened(url: &str) -> String {
     let mut end = url.len().min(200);
     while !url.is_char_boundary(end) {
         end -= 1;
