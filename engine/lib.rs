@@ -15,6 +15,10 @@
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //! - [`search`] ranks tools, toolboxes and workflows for `tools.search`;
 //! - [`policy`] says what a run may do: its host capabilities;
+//! - [`net`] is outbound HTTP for the `http` capability: allowed hosts, the address
+//!   guard, credentials, the checked request;
+//! - [`shell`] starts allowed commands for the `shell` capability: no shell, a clean
+//!   environment, capped output, the process group killed at its limit;
 //! - [`upstream`] reads `mcpServers` configurations and calls the tools of those MCP
 //!   servers (started lazily, cached catalogues, deadlines, cancellation);
 //!
@@ -28,17 +32,19 @@ pub mod docs;
 pub(crate) mod host;
 pub mod interop;
 pub mod mcp;
+pub mod net;
 pub mod policy;
 pub mod registry;
 pub mod repl;
 pub mod runtime;
 mod sandbox;
 pub mod search;
+pub mod shell;
 pub mod types;
 pub mod upstream;
 pub mod vfs;
 
-pub use host::definitions;
+pub use host::{definitions, definitions_granted};
 pub use registry::{Registry, Watcher};
 pub use runtime::{
     Args, Call, Called, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, Runtime, Session,

@@ -6,9 +6,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 16] = [
+const GRAPH: [(&str, &[&str]); 18] = [
     ("cache", &[]),
     ("policy", &[]),
+    ("net", &[]),
+    ("shell", &[]),
     ("assets", &["cache"]),
     ("vfs", &[]),
     ("types", &["assets"]),
@@ -26,7 +28,8 @@ const GRAPH: [(&str, &[&str]); 16] = [
     (
         "host",
         &[
-            "assets", "bind", "policy", "registry", "sandbox", "search", "types", "upstream", "vfs",
+            "assets", "bind", "net", "policy", "registry", "sandbox", "search", "shell", "types",
+            "upstream", "vfs",
         ],
     ),
     (

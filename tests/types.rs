@@ -252,6 +252,29 @@ fn luau_itself_parses_the_definitions() {
 }
 
 #[test]
+fn granted_http_and_shell_are_declared_and_parse() {
+    let world = fixture::world();
+    let registry = Registry::open(world.path(), &[], true).unwrap();
+    let granted = codemode::policy::Capabilities {
+        http: vec!["api.example.com".into()],
+        shell: vec!["git".into()],
+        ..Default::default()
+    };
+    let defs = codemode::definitions_granted(&registry.snapshot(), &[], &granted);
+    assert!(defs.contains("declare http: {") && defs.contains("declare shell: {"));
+    let ast = parse(&defs);
+    let (_, globals) = read(&ast);
+    assert!(globals["http"].contains("request:"), "{}", globals["http"]);
+    assert!(globals["shell"].contains("run:"), "{}", globals["shell"]);
+    let plain = as_plain_luau(&defs);
+    codemode::assets::compile(&plain)
+        .unwrap_or_else(|e| panic!("Luau rejects the definitions: {e}\n{plain}"));
+    // Without a grant (the default), neither is declared.
+    let plain = definitions(world.path());
+    assert!(!plain.contains("declare http") && !plain.contains("declare shell"));
+}
+
+#[test]
 fn tools_get_and_tools_list_show_the_declared_signatures() {
     let world = fixture::world();
     let defs = definitions(world.path());

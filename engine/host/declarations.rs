@@ -11,6 +11,7 @@ use std::fmt::Write;
 
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
+use crate::policy::Capabilities;
 use crate::types::{declarable, surface_members, Slot, SURFACE};
 use crate::upstream::{ServerView, UpstreamTool};
 
@@ -28,10 +29,24 @@ const CAPABILITIES: [&str; 9] = [
     super::cache::DECLARATIONS,
 ];
 
+/// The declarations of the capabilities only some profiles grant: scripts of a profile
+/// that does not grant one have no such global, and its definitions do not declare it.
+fn granted(capabilities: &Capabilities) -> Vec<&'static str> {
+    let mut granted = Vec::new();
+    if !capabilities.http.is_empty() {
+        granted.push(super::http::DECLARATIONS);
+    }
+    if !capabilities.shell.is_empty() {
+        granted.push(super::shell::DECLARATIONS);
+    }
+    granted
+}
+
 /// Type names the definition file defines (its `export type`s), usable in tool signatures.
-fn defined() -> Vec<&'static str> {
+fn defined(granted: &[&'static str]) -> Vec<&'static str> {
     std::iter::once(SURFACE)
         .chain(CAPABILITIES)
+        .chain(granted.iter().copied())
         .flat_map(str::lines)
         .filter_map(|line| line.strip_prefix("export type "))
         .filter_map(|rest| rest.split([' ', '<', '=']).next())
@@ -44,8 +59,19 @@ fn toolbox_type(toolbox: &str) -> String {
 }
 
 /// The whole definition file for the tools the index holds and the tools of the
-/// `upstream` servers (from their cached catalogues).
+/// `upstream` servers (from their cached catalogues), for a world without a policy (no
+/// `http`, no `shell`).
 pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
+    definitions_granted(index, upstream, &Capabilities::default())
+}
+
+/// Like [`definitions`], declaring the capabilities `capabilities` grants (`http` and
+/// `shell` only when granted).
+pub fn definitions_granted(
+    index: &AssetIndex,
+    upstream: &[ServerView],
+    capabilities: &Capabilities,
+) -> String {
     let mut out = String::new();
     out.push_str(
         "-- codemode.d.luau: types of the `tools` and `vfs` globals of codemode scripts.\n\
@@ -54,11 +80,12 @@ pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
          -- \"luau-lsp.types.definitionFiles\": { \"@codemode\": \"codemode.d.luau\" }\n\n",
     );
     out.push_str(SURFACE);
-    for capability in CAPABILITIES {
+    let granted = granted(capabilities);
+    for capability in CAPABILITIES.iter().chain(&granted) {
         out.push('\n');
         out.push_str(capability);
     }
-    let defined = defined();
+    let defined = defined(&granted);
     let mut fields = String::new();
     for name in index.toolbox_names() {
         if let Err(why) = check_toolbox_name(name) {

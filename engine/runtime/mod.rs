@@ -74,7 +74,7 @@ impl Session {
 impl Runtime {
     /// A runtime over `registry` with `limits`.
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Result<Runtime, StartError> {
-        let vm = Vm::new(&host::linker())?;
+        let vm = Vm::new(&host::linker(registry.capabilities()))?;
         Ok(Runtime {
             vm,
             registry,
@@ -290,7 +290,7 @@ impl Runtime {
 
     fn replace_vm(&mut self) {
         self.generation += 1;
-        match Vm::new(&host::linker()) {
+        match Vm::new(&host::linker(self.registry.capabilities())) {
             Ok(vm) => self.vm = vm,
             Err(e) => {
                 tracing::error!("could not replace the VM after a memory breach: {e}");
