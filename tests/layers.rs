@@ -6,13 +6,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 16] = [
+const GRAPH: [(&str, &[&str]); 17] = [
     ("cache", &[]),
     ("policy", &[]),
     ("assets", &["cache"]),
     ("vfs", &[]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
+    // The client of the type checker process; it reads scripts with the assets' parser.
+    ("check", &["assets"]),
     ("interop", &["assets"]),
     ("upstream", &["assets", "bind", "vfs"]),
     ("search", &["assets", "cache", "types", "upstream"]),
@@ -31,7 +33,7 @@ const GRAPH: [(&str, &[&str]); 16] = [
     ),
     (
         "runtime",
-        &["assets", "bind", "host", "registry", "sandbox"],
+        &["assets", "bind", "check", "host", "registry", "sandbox"],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
     (
@@ -45,6 +47,10 @@ const GRAPH: [(&str, &[&str]); 16] = [
 
 /// The binary's front end, which uses the library only through `codemode::`.
 const BINARY: &str = "cli";
+
+/// The type checker's own binary, which uses neither the library nor mlua: its Luau and
+/// mlua's cannot link into one binary.
+const CHECKER: &str = "checker";
 
 fn engine() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/engine"))
@@ -117,6 +123,18 @@ fn no_module_imports_one_it_may_not() {
             if !uses.is_empty() {
                 wrong.push(format!(
                     "{BINARY} (the binary) uses {uses:?}; use codemode:: instead"
+                ));
+            }
+            continue;
+        }
+        if module == CHECKER {
+            let text: String = walk(&engine().join(CHECKER))
+                .iter()
+                .map(|f| std::fs::read_to_string(f).unwrap())
+                .collect();
+            if !uses.is_empty() || text.contains("codemode::") || text.contains("mlua") {
+                wrong.push(format!(
+                    "{CHECKER} (the checker binary) must use neither the library nor mlua; it uses {uses:?}"
                 ));
             }
             continue;

@@ -57,6 +57,7 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
         Pool::new(registry.clone(), serve_limits(cli), workers, MAX_QUEUED)
             .context("cannot start the script workers")?,
     );
+    pool.set_checking(cli.checking());
     let options = ServeOptions {
         expose_tools: args.expose_tools,
     };

@@ -1,0 +1,22 @@
+//! Type checking scripts and tools before they run, against the declarations
+//! `codemode types` writes. Luau's checker runs in a process of its own (the
+//! `codemode-check` binary: see `engine/checker/main.rs` for why); [`Checker`] starts it
+//! on first use, keeps it, and talks to it over a pipe. A checker that is missing, crashes
+//! or hangs never blocks a run: the run goes on unchecked with a diagnostic saying so.
+//!
+//! - `process.rs` starts the checker and exchanges one request and reply at a time;
+//! - `verdict.rs` sorts what the checker says into what stops a run and what is only
+//!   reported, by [`Mode`];
+//! - `diagnostic.rs` is one thing the checker said, as the envelope shows it.
+
+mod diagnostic;
+mod error;
+mod mode;
+mod process;
+mod verdict;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use error::CheckerError;
+pub use mode::Mode;
+pub use process::{Checked, Checker, Declarations, CHECKER_ENV, CHECKER_PROGRAM};
+pub use verdict::{judge, Verdict};

@@ -1,0 +1,261 @@
+//! The checker process: started on first use, kept for the next script, replaced when it
+//! crashes or hangs. One request and one reply at a time, one JSON object per line (the
+//! protocol is described in `engine/checker/main.rs`).
+
+use std::hash::{BuildHasher, Hasher};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{CheckerError, Diagnostic};
+
+/// The checker binary's name, looked for beside the running executable.
+pub const CHECKER_PROGRAM: &str = "codemode-check";
+
+/// The environment variable that names the checker binary elsewhere.
+pub const CHECKER_ENV: &str = "CODEMODE_CHECKER";
+
+/// Scripts larger than this are run unchecked: agents' scripts are a few kilobytes, and
+/// the checker's time grows with the text.
+const MAX_SOURCE_BYTES: usize = 256 * 1024;
+
+/// How long loading a world's declarations may take (a fresh checker and every tool's
+/// type; tens of milliseconds for the bundled world).
+const DECLARATIONS_DEADLINE: Duration = Duration::from_secs(10);
+
+/// Extra time the checker gets past its own timeout before it is stopped from outside:
+/// its timeout is checked between steps of the solver, not during one.
+const GRACE: Duration = Duration::from_millis(250);
+
+/// Declarations to check against, with a key that tells one text from another without
+/// sending it again.
+#[derive(Debug, Clone)]
+pub struct Declarations {
+    text: Arc<str>,
+    key: u64,
+}
+
+impl Declarations {
+    /// The declarations `text` (what `codemode types` writes).
+    pub fn new(text: impl Into<Arc<str>>) -> Declarations {
+        let text = text.into();
+        let mut hasher = foldhash::fast::FixedState::with_seed(0x0C0D_E30D).build_hasher();
+        hasher.write(text.as_bytes());
+        Declarations {
+            key: hasher.finish(),
+            text,
+        }
+    }
+
+    /// The text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// A client of the `codemode-check` process, shared by the runs of one engine.
+pub struct Checker {
+    program: Result<PathBuf, String>,
+    timeout: Duration,
+    process: Mutex<Option<Process>>,
+}
+
+/// A running checker.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    replies: Receiver<String>,
+    /// The key of the declarations it holds.
+    loaded: Option<u64>,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One reply from the checker.
+#[derive(Deserialize)]
+struct Reply {
+    ok: bool,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default, rename = "timedOut")]
+    timed_out: bool,
+    #[serde(default)]
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// What one check found.
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    /// The diagnostics, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when the checker's own timeout cut the check short (what it found so far is
+    /// still reported).
+    pub timed_out: bool,
+}
+
+impl Checker {
+    /// A checker found as [`Checker::locate`] says, giving each script at most `timeout`.
+    pub fn new(timeout: Duration) -> Checker {
+        Checker::with_program(Checker::locate(), timeout)
+    }
+
+    /// A checker that runs `program` (or reports why there is none).
+    pub fn with_program(program: Result<PathBuf, String>, timeout: Duration) -> Checker {
+        Checker {
+            program,
+            timeout,
+            process: Mutex::new(None),
+        }
+    }
+
+    /// Where the checker binary is: `$CODEMODE_CHECKER`, else beside the running
+    /// executable, else one folder up (a test binary runs from `target/<profile>/deps/`).
+    /// The error names the folder it was looked for in.
+    pub fn locate() -> Result<PathBuf, String> {
+        if let Some(path) = std::env::var_os(CHECKER_ENV) {
+            return Ok(PathBuf::from(path));
+        }
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let beside = exe.parent().unwrap_or(Path::new("."));
+        let name = format!("{CHECKER_PROGRAM}{}", std::env::consts::EXE_SUFFIX);
+        [beside.join(&name), beside.join("..").join(&name)]
+            .into_iter()
+            .find(|path| path.is_file())
+            .ok_or_else(|| beside.display().to_string())
+    }
+
+    /// The longest one script's check may take.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Checks `source` against `declarations`, loading them first when the checker holds
+    /// others. Never blocks past the timeout (plus a short grace): a checker that does
+    /// not answer is stopped, and the next check starts a new one.
+    pub fn check(
+        &self,
+        declarations: &Declarations,
+        source: &str,
+    ) -> Result<Checked, CheckerError> {
+        if source.len() > MAX_SOURCE_BYTES {
+            return Err(CheckerError::TooLarge(source.len()));
+        }
+        let mut slot = self.process.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            *slot = Some(self.start()?);
+        }
+        let outcome = self.check_in(slot.as_mut().expect("started above"), declarations, source);
+        if matches!(
+            outcome,
+            Err(CheckerError::Broken(_) | CheckerError::Slow(_))
+        ) {
+            // Dropping the process kills it; the next check starts afresh.
+            *slot = None;
+        }
+        outcome
+    }
+
+    fn check_in(
+        &self,
+        process: &mut Process,
+        declarations: &Declarations,
+        source: &str,
+    ) -> Result<Checked, CheckerError> {
+        if process.loaded != Some(declarations.key) {
+            process.loaded = None;
+            let reply = process.ask(
+                &json!({ "defs": declarations.text() }).to_string(),
+                DECLARATIONS_DEADLINE,
+            )?;
+            if !reply.ok {
+                return Err(CheckerError::Declarations(reply.error.unwrap_or_default()));
+            }
+            process.loaded = Some(declarations.key);
+        }
+        let millis = self.timeout.as_millis() as u64;
+        let reply = process.ask(
+            &json!({ "check": source, "timeoutMs": millis }).to_string(),
+            self.timeout + GRACE,
+        )?;
+        if !reply.ok {
+            return Err(CheckerError::Broken(reply.error.unwrap_or_default()));
+        }
+        Ok(Checked {
+            diagnostics: reply.diagnostics,
+            timed_out: reply.timed_out,
+        })
+    }
+
+    fn start(&self) -> Result<Process, CheckerError> {
+        let program = self
+            .program
+            .as_ref()
+            .map_err(|beside| CheckerError::Missing {
+                beside: beside.clone(),
+            })?;
+        let mut child = Command::new(program)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| CheckerError::Broken(format!("cannot start {}: {e}", program.display())))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(CheckerError::Broken("its pipes could not be opened".into()));
+        };
+        let (send, replies) = mpsc::channel();
+        // A thread reads the replies, so the caller can wait for one with a deadline.
+        std::thread::Builder::new()
+            .name("codemode-check-reader".into())
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if send.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| CheckerError::Broken(format!("cannot start its reader thread: {e}")))?;
+        Ok(Process {
+            child,
+            stdin,
+            replies,
+            loaded: None,
+        })
+    }
+}
+
+impl Process {
+    /// Sends one request and waits at most `deadline` for its reply.
+    fn ask(&mut self, request: &str, deadline: Duration) -> Result<Reply, CheckerError> {
+        // A reply left over from an earlier request would answer the wrong question.
+        while self.replies.try_recv().is_ok() {}
+        writeln!(self.stdin, "{request}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| CheckerError::Broken(format!("cannot write to it: {e}")))?;
+        match self.replies.recv_timeout(deadline) {
+            Ok(line) => serde_json::from_str(&line)
+                .map_err(|e| CheckerError::Broken(format!("its reply is not understood: {e}"))),
+            Err(RecvTimeoutError::Timeout) => Err(CheckerError::Slow(deadline.as_millis() as u64)),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self
+                    .child
+                    .wait()
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|e| e.to_string());
+                Err(CheckerError::Broken(format!("it exited: {status}")))
+            }
+        }
+    }
+}
