@@ -42,7 +42,7 @@ const GRAPH: [(&str, &[&str]); 17] = [
             "assets", "registry", "runtime", "sandbox", "search", "types", "upstream",
         ],
     ),
-    ("repl", &["assets", "registry", "runtime", "sandbox"]),
+    ("repl", &["assets", "check", "registry", "runtime", "sandbox"]),
 ];
 
 /// The binary's front end, which uses the library only through `codemode::`.

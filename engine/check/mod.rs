@@ -7,16 +7,19 @@
 //! - `process.rs` starts the checker and exchanges one request and reply at a time;
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
 //!   reported, by [`Mode`];
+//! - `tool.rs` prepares a tool's source for the checker;
 //! - `diagnostic.rs` is one thing the checker said, as the envelope shows it.
 
 mod diagnostic;
 mod error;
 mod mode;
 mod process;
+mod tool;
 mod verdict;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::CheckerError;
 pub use mode::Mode;
 pub use process::{Checked, Checker, Declarations, CHECKER_ENV, CHECKER_PROGRAM};
-pub use verdict::{judge, Verdict};
+pub use tool::tool_source;
+pub use verdict::{judge, sort, Verdict};

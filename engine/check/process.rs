@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::json;
@@ -27,7 +27,11 @@ const MAX_SOURCE_BYTES: usize = 256 * 1024;
 
 /// How long loading a world's declarations may take (a fresh checker and every tool's
 /// type; tens of milliseconds for the bundled world).
-const DECLARATIONS_DEADLINE: Duration = Duration::from_secs(10);
+const DECLARATIONS_DEADLINE: Duration = Duration::from_secs(3);
+
+/// After the checker fails to start or to load the declarations, scripts run unchecked
+/// for this long before it is tried again, so a broken checker costs each run nothing.
+const COOL_DOWN: Duration = Duration::from_secs(10);
 
 /// Extra time the checker gets past its own timeout before it is stopped from outside:
 /// its timeout is checked between steps of the solver, not during one.
@@ -64,6 +68,8 @@ pub struct Checker {
     program: Result<PathBuf, String>,
     timeout: Duration,
     process: Mutex<Option<Process>>,
+    /// When the checker last failed on its own (not on a script), and why.
+    failed: Mutex<Option<(Instant, String)>>,
 }
 
 /// A running checker.
@@ -116,6 +122,7 @@ impl Checker {
             program,
             timeout,
             process: Mutex::new(None),
+            failed: Mutex::new(None),
         }
     }
 
@@ -151,19 +158,47 @@ impl Checker {
         if source.len() > MAX_SOURCE_BYTES {
             return Err(CheckerError::TooLarge(source.len()));
         }
+        if let Some((at, why)) = self.failed.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            if at.elapsed() < COOL_DOWN {
+                return Err(CheckerError::Broken(format!(
+                    "{why}; it is tried again {} s after that",
+                    COOL_DOWN.as_secs()
+                )));
+            }
+        }
         let mut slot = self.process.lock().unwrap_or_else(|e| e.into_inner());
         if slot.is_none() {
-            *slot = Some(self.start()?);
+            match self.start() {
+                Ok(process) => *slot = Some(process),
+                // Looking for the binary again costs nothing; a start that fails does.
+                Err(e @ CheckerError::Missing { .. }) => return Err(e),
+                Err(e) => return Err(self.cool_down(e)),
+            }
         }
-        let outcome = self.check_in(slot.as_mut().expect("started above"), declarations, source);
-        if matches!(
-            outcome,
-            Err(CheckerError::Broken(_) | CheckerError::Slow(_))
-        ) {
-            // Dropping the process kills it; the next check starts afresh.
-            *slot = None;
+        let Some(process) = slot.as_mut() else {
+            return Err(CheckerError::Broken("it is not running".into()));
+        };
+        let outcome = self.check_in(process, declarations, source);
+        let loaded = process.loaded.is_some();
+        if let Err(e) = &outcome {
+            if matches!(e, CheckerError::Broken(_) | CheckerError::Slow(_)) {
+                // Dropping the process kills it; the next check starts afresh.
+                *slot = None;
+                // A checker that cannot even take the declarations is broken whatever
+                // the script; one stopped on a script is the script's doing.
+                if !loaded {
+                    return Err(self.cool_down(e.clone()));
+                }
+            }
         }
         outcome
+    }
+
+    /// Remembers `error` so scripts run unchecked for a while, and returns it.
+    fn cool_down(&self, error: CheckerError) -> CheckerError {
+        *self.failed.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((Instant::now(), error.to_string()));
+        error
     }
 
     fn check_in(

@@ -36,33 +36,60 @@ pub struct Verdict {
 /// whose globals come from earlier entries the checker does not see: unknown globals are
 /// not reported for them.
 pub fn judge(source: &str, diagnostics: Vec<Diagnostic>, mode: Mode, session: bool) -> Verdict {
-    let diagnostics: Vec<Diagnostic> = diagnostics
-        .into_iter()
-        .filter(|d| !(session && d.message.starts_with("Unknown global")))
-        .collect();
     let mut verdict = Verdict::default();
-    let calls = match mode {
-        Mode::Off | Mode::Warn => None,
-        Mode::Certain | Mode::Strict => with_luau(source, ToolCalls::read).ok(),
-    };
-    for diagnostic in diagnostics {
-        if verdict.stop.is_none() && diagnostic.severity == Severity::Error {
-            let at = calls
-                .as_ref()
-                .and_then(|c| c.certain(source, &diagnostic));
-            let stops = match mode {
-                Mode::Off | Mode::Warn => false,
-                Mode::Certain => at.is_some(),
-                Mode::Strict => true,
-            };
-            if stops {
-                verdict.stop = Some((diagnostic, at.flatten()));
-                continue;
-            }
-        }
-        verdict.report.push(diagnostic);
+    if mode == Mode::Off {
+        return verdict;
     }
+    let (certain, others) = sort(source, diagnostics, session);
+    let mut certain = certain.into_iter();
+    let stop = match mode {
+        Mode::Off | Mode::Warn => None,
+        Mode::Certain => certain.next(),
+        Mode::Strict => certain.next().or_else(|| {
+            others
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .map(|d| (d.clone(), None))
+        }),
+    };
+    let stopped = stop.as_ref().map(|(d, _)| d.clone());
+    verdict.report = certain
+        .map(|(d, _)| d)
+        .chain(others)
+        .filter(|d| Some(d) != stopped.as_ref())
+        .collect();
+    verdict.report.sort_by_key(|d| (d.line, d.column));
+    verdict.stop = stop;
     verdict
+}
+
+/// Splits `diagnostics` into the errors that are certain (each with the tool whose call
+/// it is at, when at one) and the rest, in source order. Luau's lint about comment
+/// directives is dropped: codemode's docstrings (`--!desc`) look like them.
+pub fn sort(
+    source: &str,
+    diagnostics: Vec<Diagnostic>,
+    session: bool,
+) -> (Vec<(Diagnostic, Option<String>)>, Vec<Diagnostic>) {
+    let calls = with_luau(source, ToolCalls::read).ok();
+    let mut certain = Vec::new();
+    let mut others = Vec::new();
+    for diagnostic in diagnostics {
+        if diagnostic.message.starts_with("Comment directive")
+            || (session && diagnostic.message.starts_with("Unknown global"))
+        {
+            continue;
+        }
+        let at = calls
+            .as_ref()
+            .filter(|_| diagnostic.severity == Severity::Error)
+            .and_then(|c| c.certain(source, &diagnostic));
+        match at {
+            Some(tool) => certain.push((diagnostic, tool)),
+            None => others.push(diagnostic),
+        }
+    }
+    (certain, others)
 }
 
 /// Where a script calls tools, read from its syntax tree.
@@ -121,7 +148,13 @@ impl ToolCalls {
 /// another is wanted (Luau's tables are invariant in their fields, so a row with exact
 /// fields is refused where `{ [string]: any }` is wanted, though it fits at run time).
 fn sure(message: &str) -> bool {
-    if message.contains("is not exactly") || message.contains("`nil`") || message.contains("could be nil") {
+    // `~T` (a negation) comes from the checker's own refinements of `if x then`, and its
+    // complaints about them are about its reasoning, not the script.
+    if message.contains("is not exactly")
+        || message.contains("`nil`")
+        || message.contains("could be nil")
+        || message.contains('~')
+    {
         return false;
     }
     let Some((wanted, got)) = mismatch(message) else {

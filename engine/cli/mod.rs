@@ -244,7 +244,7 @@ impl Cli {
     }
 
     /// The type checker scripts pass before they run (`--check`), none when off.
-    fn checking(&self) -> Option<Arc<codemode::Checking>> {
+    pub(crate) fn checking(&self) -> Option<Arc<codemode::Checking>> {
         use codemode::check::{Checker, Mode};
         let mode: Mode = self.check.parse().unwrap_or_default();
         (mode != Mode::Off).then(|| {

@@ -13,15 +13,23 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let envelope = runtime
         .exec(&source, Output::Stream)
         .name_limits(limit_flag);
+    // The type checker's errors that did not stop the run, and notes of checks that did
+    // not happen; its lints are left to `codemode exec`'s envelope.
+    for d in envelope.diagnostics.iter().filter(|d| {
+        d.severity == codemode::check::Severity::Error || d.message.contains("unchecked")
+    }) {
+        eprintln!("warning[type] (line {}, column {}): {}", d.line, d.column, d.message);
+    }
     if let Some(error) = &envelope.error {
         // Only a closed stdout cancels a run here: its reader had all it wanted.
         if error.limit == Some(codemode::StopCause::Cancelled) {
             return Ok(ExitCode::SUCCESS);
         }
-        let line = error
-            .line
-            .map(|l| format!(" (line {l})"))
-            .unwrap_or_default();
+        let line = match (error.line, error.column) {
+            (Some(l), Some(c)) => format!(" (line {l}, column {c})"),
+            (Some(l), None) => format!(" (line {l})"),
+            _ => String::new(),
+        };
         eprintln!(
             "error[{}]{line}: {}",
             serde_json::to_value(error.kind)?.as_str().unwrap_or("?"),

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, Weak};
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::AssetIndex;
-use crate::check::{judge, Checker, Declarations, Diagnostic, Mode};
+use crate::check::{judge, sort, tool_source, Checker, CheckerError, Declarations, Diagnostic, Mode};
 use crate::registry::Registry;
 
 /// The checker a runtime asks before each script, and in which mode.
@@ -76,7 +76,7 @@ impl Checking {
         let checked = match self.checker.check(&declarations, source) {
             Ok(checked) => checked,
             Err(problem) => {
-                tracing::warn!("{problem}");
+                tracing::info!("{problem}");
                 return Preflight::Go(vec![Diagnostic::note(problem.to_string())]);
             }
         };
@@ -107,6 +107,36 @@ impl Checking {
                 Preflight::Stop(Box::new(envelope))
             }
         }
+    }
+}
+
+/// What the checker says about a tool's `init.luau`.
+#[derive(Debug, Clone, Default)]
+pub struct ToolCheck {
+    /// Errors certain to fail when the tool runs (a call of another tool that does not
+    /// fit it, a field its result does not have).
+    pub errors: Vec<Diagnostic>,
+    /// Everything else strict mode says (reported, never a reason to refuse the tool).
+    pub others: Vec<Diagnostic>,
+}
+
+impl Checking {
+    /// Checks a tool's source against the declarations of `index`. Its toolbox modules
+    /// stand for `any` (see [`tool_source`]).
+    pub fn check_tool(
+        &self,
+        registry: &Registry,
+        index: &Arc<AssetIndex>,
+        source: &str,
+    ) -> Result<ToolCheck, CheckerError> {
+        let declarations = self.declarations(registry, index);
+        let source = tool_source(source);
+        let checked = self.checker.check(&declarations, &source)?;
+        let (errors, others) = sort(&source, checked.diagnostics, false);
+        Ok(ToolCheck {
+            errors: errors.into_iter().map(|(d, _)| d).collect(),
+            others,
+        })
     }
 }
 
