@@ -41,10 +41,11 @@ pub mod types;
 pub mod upstream;
 pub mod vfs;
 
+pub use check::Checking;
 pub use host::definitions;
 pub use registry::{Registry, Watcher};
 pub use runtime::{
-    Args, Call, Called, Checking, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, Runtime, Session,
+    Args, Call, Called, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, Runtime, Session,
     Surface,
 };
 pub use sandbox::{Limits, StopCause, StopCheck};

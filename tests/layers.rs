@@ -28,7 +28,8 @@ const GRAPH: [(&str, &[&str]); 17] = [
     (
         "host",
         &[
-            "assets", "bind", "policy", "registry", "sandbox", "search", "types", "upstream", "vfs",
+            "assets", "bind", "check", "policy", "registry", "sandbox", "search", "types",
+            "upstream", "vfs",
         ],
     ),
     (

@@ -4,12 +4,15 @@
 //! on first use, keeps it, and talks to it over a pipe. A checker that is missing, crashes
 //! or hangs never blocks a run: the run goes on unchecked with a diagnostic saying so.
 //!
+//! - `checking.rs` is what an engine holds: the checker, the mode, the declarations of
+//!   the last snapshot;
 //! - `process.rs` starts the checker and exchanges one request and reply at a time;
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
 //!   reported, by [`Mode`];
 //! - `tool.rs` prepares a tool's source for the checker;
 //! - `diagnostic.rs` is one thing the checker said, as the envelope shows it.
 
+mod checking;
 mod diagnostic;
 mod error;
 mod mode;
@@ -17,6 +20,7 @@ mod process;
 mod tool;
 mod verdict;
 
+pub use checking::{Checking, ToolCheck};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::CheckerError;
 pub use mode::Mode;

@@ -17,7 +17,7 @@ use full_moon::node::Node;
 use full_moon::visitors::Visitor;
 
 use super::{Diagnostic, Mode, Severity};
-use crate::assets::with_luau;
+use crate::assets::{parse_pool, with_luau};
 
 /// A place in the source: 1-based line and column.
 type Place = (u32, u32);
@@ -71,7 +71,13 @@ pub fn sort(
     diagnostics: Vec<Diagnostic>,
     session: bool,
 ) -> (Vec<(Diagnostic, Option<String>)>, Vec<Diagnostic>) {
-    let calls = with_luau(source, ToolCalls::read).ok();
+    // Read only when there is an error to place; on the indexing threads, whose stacks
+    // hold the deepest tree the parse guard lets through (the walk recurses as deep).
+    let calls = diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error)
+        .then(|| parse_pool().install(|| with_luau(source, ToolCalls::read).ok()))
+        .flatten();
     let mut certain = Vec::new();
     let mut others = Vec::new();
     for diagnostic in diagnostics {
@@ -95,14 +101,20 @@ pub fn sort(
 /// Where a script calls tools, read from its syntax tree.
 #[derive(Debug, Default)]
 struct ToolCalls {
-    /// Each `tools.<...>(...)` call: its span and the tool it names (`box.tool`), when it
-    /// names one.
-    calls: Vec<(Place, Place, Option<String>)>,
+    /// Each call: its span, whether it is through `tools`, and the tool it names
+    /// (`box.tool`), when it names one.
+    calls: Vec<(Place, Place, bool, Option<String>)>,
     /// Each function body (a function passed to a tool is checked as code of its own).
     bodies: Vec<(Place, Place)>,
     /// Locals bound to a tool call's result, and the tool.
     results: BTreeMap<String, String>,
+    /// True when the script may add tools as it runs (`tools.create`, `tools.install`,
+    /// `vfs.write`): a tool the declarations lack may then exist by the time it is called.
+    authors: bool,
 }
+
+/// The calls through which a script may add tools while it runs.
+const AUTHORING: [&str; 4] = ["tools.create", "tools.createToolbox", "tools.install", "vfs.write"];
 
 impl ToolCalls {
     fn read(ast: &full_moon::ast::Ast) -> ToolCalls {
@@ -119,22 +131,29 @@ impl ToolCalls {
             return None;
         }
         let at = (diagnostic.line, diagnostic.column);
+        // The innermost call around the error is the one it is about: an error in the
+        // arguments of `table.unpack(...)` inside a tool's arguments is not the tool's.
+        // A call that starts right at the error is an argument, not around it.
         let call = self
             .calls
             .iter()
-            .filter(|(start, end, _)| *start <= at && at < *end)
-            .filter(|(start, end, _)| {
+            .filter(|(start, end, tools, _)| (*start < at || *tools && *start == at) && at < *end)
+            .filter(|(start, end, _, _)| {
                 !self
                     .bodies
                     .iter()
                     .any(|(b, e)| *start <= *b && *e <= *end && *b <= at && at < *e)
             })
-            // The innermost call is the one the error is about.
-            .max_by_key(|(start, _, _)| *start);
-        if let Some((_, _, tool)) = call {
+            .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))
+            .filter(|(_, _, tools, _)| *tools);
+        let missing = diagnostic.message.starts_with("Key '") && diagnostic.message.contains("not found");
+        if let Some((_, _, _, tool)) = call {
+            if missing && self.authors {
+                return None;
+            }
             return sure(&diagnostic.message).then(|| tool.clone());
         }
-        if diagnostic.message.starts_with("Key '") && diagnostic.message.contains("not found") {
+        if missing {
             let word = word_at(source, at)?;
             return self.results.get(word).map(|tool| Some(tool.clone()));
         }
@@ -166,7 +185,7 @@ fn sure(message: &str) -> bool {
             || t.starts_with('"')
             || t.parse::<f64>().is_ok()
     };
-    if got.ends_with('?') {
+    if got.ends_with('?') || got == "nil" {
         return false;
     }
     if got == "string" && wanted.contains('"') {
@@ -229,6 +248,19 @@ fn named_tool(call: &FunctionCall) -> Option<String> {
     }
 }
 
+/// `a.b` for a call `a.b(...)`.
+fn called_name(call: &FunctionCall) -> Option<String> {
+    let Prefix::Name(name) = call.prefix() else {
+        return None;
+    };
+    match call.suffixes().next() {
+        Some(Suffix::Index(Index::Dot { name: field, .. })) => {
+            Some(format!("{}.{}", name.token(), field.token()))
+        }
+        _ => None,
+    }
+}
+
 fn is_tools_call(call: &FunctionCall) -> bool {
     matches!(call.prefix(), Prefix::Name(name) if name.token().to_string() == "tools")
         && call
@@ -238,11 +270,13 @@ fn is_tools_call(call: &FunctionCall) -> bool {
 
 impl Visitor for ToolCalls {
     fn visit_function_call(&mut self, call: &FunctionCall) {
-        if !is_tools_call(call) {
-            return;
+        if let Some(name) = called_name(call) {
+            self.authors |= AUTHORING.contains(&name.as_str());
         }
+        let tools = is_tools_call(call);
         if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
-            self.calls.push((place(start), place(end), named_tool(call)));
+            let tool = if tools { named_tool(call) } else { None };
+            self.calls.push((place(start), place(end), tools, tool));
         }
     }
 

@@ -1,21 +1,13 @@
 //! Type checking a script before it runs (see `crate::check`): the declarations of the
-//! run's snapshot, built once per snapshot and shared by every VM of a pool, and the
-//! envelope of a script the checker stopped.
+//! run's snapshot (what `codemode types` writes), and the envelope of a script the
+//! checker stopped.
 
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::Arc;
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::AssetIndex;
-use crate::check::{judge, sort, tool_source, Checker, CheckerError, Declarations, Diagnostic, Mode};
+use crate::check::{judge, Checking, CheckerError, Declarations, Diagnostic, Mode, ToolCheck};
 use crate::registry::Registry;
-
-/// The checker a runtime asks before each script, and in which mode.
-pub struct Checking {
-    mode: Mode,
-    checker: Checker,
-    /// The declarations of the last snapshot checked against.
-    declarations: Mutex<Option<(Weak<AssetIndex>, Declarations)>>,
-}
 
 /// What the check says about a run.
 pub(crate) enum Preflight {
@@ -26,38 +18,12 @@ pub(crate) enum Preflight {
 }
 
 impl Checking {
-    /// Checks scripts with `checker` in `mode`.
-    pub fn new(mode: Mode, checker: Checker) -> Checking {
-        Checking {
-            mode,
-            checker,
-            declarations: Mutex::new(None),
-        }
-    }
-
-    /// The mode.
-    pub fn mode(&self) -> Mode {
-        self.mode
-    }
-
-    /// The checker.
-    pub fn checker(&self) -> &Checker {
-        &self.checker
-    }
-
     /// The declarations of `index` (with `registry`'s upstream servers), built the first
     /// time a script of this snapshot is checked.
     pub fn declarations(&self, registry: &Registry, index: &Arc<AssetIndex>) -> Declarations {
-        let mut held = self.declarations.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((snapshot, declarations)) = held.as_ref() {
-            if snapshot.upgrade().is_some_and(|s| Arc::ptr_eq(&s, index)) {
-                return declarations.clone();
-            }
-        }
-        let text = crate::host::definitions(index, &registry.upstream_views(index));
-        let declarations = Declarations::new(text);
-        *held = Some((Arc::downgrade(index), declarations.clone()));
-        declarations
+        self.declarations_for(index, || {
+            crate::host::definitions(index, &registry.upstream_views(index))
+        })
     }
 
     /// Checks `source` before it runs over `index`. A checker problem is a diagnostic,
@@ -69,33 +35,34 @@ impl Checking {
         source: &str,
         session: bool,
     ) -> Preflight {
-        if self.mode == Mode::Off {
+        if self.mode() == Mode::Off {
             return Preflight::Go(Vec::new());
         }
         let declarations = self.declarations(registry, index);
-        let checked = match self.checker.check(&declarations, source) {
+        let checked = match self.checker().check(&declarations, source) {
             Ok(checked) => checked,
             Err(problem) => {
                 tracing::info!("{problem}");
                 return Preflight::Go(vec![Diagnostic::note(problem.to_string())]);
             }
         };
-        let mut verdict = judge(source, checked.diagnostics, self.mode, session);
+        let mut verdict = judge(source, checked.diagnostics, self.mode(), session);
         if checked.timed_out {
             verdict.report.push(Diagnostic::note(format!(
                 "the type check stopped at its {} ms limit; what it found so far is shown and the rest of the script ran unchecked",
-                self.checker.timeout().as_millis()
+                self.checker().timeout().as_millis()
             )));
         }
         match verdict.stop {
             None => Preflight::Go(verdict.report),
             Some((error, tool)) => {
                 let hint = hint(index, tool.as_deref());
-                let mut envelope = super::pool::refused(ErrorKind::Type, &error.message);
+                let message = shortened(&error.message);
+                let mut envelope = super::pool::refused(ErrorKind::Type, &message);
                 envelope.error = Some(
                     ScriptError {
                         kind: ErrorKind::Type,
-                        message: error.message,
+                        message,
                         line: Some(error.line),
                         column: Some(error.column),
                         hint: Some(hint),
@@ -110,33 +77,16 @@ impl Checking {
     }
 }
 
-/// What the checker says about a tool's `init.luau`.
-#[derive(Debug, Clone, Default)]
-pub struct ToolCheck {
-    /// Errors certain to fail when the tool runs (a call of another tool that does not
-    /// fit it, a field its result does not have).
-    pub errors: Vec<Diagnostic>,
-    /// Everything else strict mode says (reported, never a reason to refuse the tool).
-    pub others: Vec<Diagnostic>,
-}
-
 impl Checking {
-    /// Checks a tool's source against the declarations of `index`. Its toolbox modules
-    /// stand for `any` (see [`tool_source`]).
+    /// Checks a tool's source against the declarations of `index` (see
+    /// [`Checking::check_tool_against`]).
     pub fn check_tool(
         &self,
         registry: &Registry,
         index: &Arc<AssetIndex>,
         source: &str,
     ) -> Result<ToolCheck, CheckerError> {
-        let declarations = self.declarations(registry, index);
-        let source = tool_source(source);
-        let checked = self.checker.check(&declarations, &source)?;
-        let (errors, others) = sort(&source, checked.diagnostics, false);
-        Ok(ToolCheck {
-            errors: errors.into_iter().map(|(d, _)| d).collect(),
-            others,
-        })
+        self.check_tool_against(&self.declarations(registry, index), source)
     }
 }
 
@@ -174,6 +124,26 @@ fn hint(index: &AssetIndex, tool: Option<&str>) -> String {
         .collect();
     let near = closest(names, name);
     format!("{NOTHING_RAN}; the toolbox `{toolbox}` has no tool `{name}`{near}; tools.list('{toolbox}', 3) lists its tools with their signatures")
+}
+
+/// The checker's message with a long table type cut short: "Key 'x' not found in table
+/// '{ ...every toolbox... }'" would spend a reader's tokens on what the hint says better.
+fn shortened(message: &str) -> String {
+    const KEEP: usize = 80;
+    let Some(at) = message.find(" in table '") else {
+        return message.to_string();
+    };
+    let start = at + " in table '".len();
+    let table = &message[start..];
+    let end = table.rfind('\'').unwrap_or(table.len());
+    if end <= KEEP {
+        return message.to_string();
+    }
+    let mut cut = KEEP;
+    while !table.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}{} …'{}", &message[..start], &table[..cut], &table[end..].trim_start_matches('\''))
 }
 
 fn name_list(names: Vec<&str>) -> Vec<String> {

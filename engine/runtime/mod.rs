@@ -16,7 +16,6 @@ use std::time::Instant;
 use mlua::{MultiValue, Value};
 
 pub use call::{Args, Call, Called, Rendered, Surface};
-pub use checking::{Checking, ToolCheck};
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use pool::{refused, Pool, PoolError};
 
@@ -27,6 +26,7 @@ use crate::sandbox::{
     self, load_text, to_json, Cutoff, Finished, Limits, Run, StopCause, StopCheck, Vm,
 };
 use call::Body;
+use crate::check::Checking;
 use checking::Preflight;
 use report::{inside_tool_hint, script_error};
 
@@ -179,7 +179,8 @@ impl Runtime {
     ) -> Envelope {
         let started = Instant::now();
         let tools = index.clone();
-        let state = State::new(index, self.registry.clone());
+        let mut state = State::new(index, self.registry.clone());
+        state.checking = self.checking.clone();
         if let Err(e) = host::cache::begin(&self.vm.lua, &state) {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
             self.replace_vm();

@@ -16,7 +16,8 @@ use std::time::Duration;
 use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::{Checking, Envelope, ErrorKind, Output, Runtime, ScriptError, StartError};
+use super::{Envelope, ErrorKind, Output, Runtime, ScriptError, StartError};
+use crate::check::Checking;
 use crate::registry::Registry;
 use crate::sandbox::{disarm_deadline, set_long_run_hook, Limits, StopCheck};
 
