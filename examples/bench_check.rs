@@ -106,9 +106,13 @@ fn main() {
     // 1. Check cost, pre-run step and the unchecked run, interleaved.
     let checker = Checker::with_program(Ok(checker_bin.clone()), timeout);
     let declarations = Declarations::new(text.as_str());
-    let found = checker.check(&declarations, SCRIPT).expect("the checker answers");
+    let found = checker
+        .check(&declarations, SCRIPT)
+        .expect("the checker answers");
     assert!(
-        judge(SCRIPT, found.diagnostics.clone(), Mode::Certain, false).stop.is_none(),
+        judge(SCRIPT, found.diagnostics.clone(), Mode::Certain, false)
+            .stop
+            .is_none(),
         "the benchmark script is refused: {:?}",
         found.diagnostics
     );
@@ -128,7 +132,10 @@ fn main() {
     }
     let (check, step, run) = (median_us(check), median_us(step), median_us(run));
     let load = median_us(loads);
-    println!("type check of a 30-line script against the bundled world's declarations ({} bytes):", text.len());
+    println!(
+        "type check of a 30-line script against the bundled world's declarations ({} bytes):",
+        text.len()
+    );
     println!("  checker round trip (declarations loaded)   {check:8.1} us  (target <= 1000 us)");
     println!("  pre-run step (round trip + verdict)        {step:8.1} us");
     println!("  the same script run unchecked in process   {run:8.1} us");
@@ -199,8 +206,14 @@ impl Server {
         server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         for id in 1..=50 {
             let reply = server.request(id, "tools/call", tool_exec(SCRIPT));
-            let text = reply["result"]["content"][0]["text"].as_str().unwrap_or_default().to_string();
-            assert!(text.contains("\"ok\":true"), "the script fails under --check {check}: {text}");
+            let text = reply["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            assert!(
+                text.contains("\"ok\":true"),
+                "the script fails under --check {check}: {text}"
+            );
         }
         server
     }

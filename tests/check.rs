@@ -47,7 +47,10 @@ fn a_misspelt_tool_stops_the_run_before_its_first_side_effect() {
     assert_eq!(error["kind"], "type", "{envelope}");
     assert_eq!(error["line"], 2, "{envelope}");
     assert_eq!(error["column"], 14, "{envelope}");
-    assert!(error["message"].as_str().unwrap().contains("slugfy"), "{envelope}");
+    assert!(
+        error["message"].as_str().unwrap().contains("slugfy"),
+        "{envelope}"
+    );
     let hint = error["hint"].as_str().unwrap();
     assert!(hint.contains("did you mean `slugify`"), "{hint}");
     assert_eq!(
@@ -59,7 +62,11 @@ fn a_misspelt_tool_stops_the_run_before_its_first_side_effect() {
 #[test]
 fn a_wrong_argument_names_the_tools_signature() {
     let world = World::new();
-    let (envelope, _) = exec(world.path(), &[], "return tools.text.truncate('Hello', '3')");
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "return tools.text.truncate('Hello', '3')",
+    );
     assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
     let hint = envelope["error"]["hint"].as_str().unwrap();
     assert!(
@@ -87,13 +94,21 @@ fn each_mode_does_what_it_says() {
     // wanted: Luau's tables are invariant) runs in the default mode, with a diagnostic.
     let rows = "local rows = { { name = 'ada', lang = 'a' }, { name = 'grace', lang = 'b' } }\nreturn tools.markdown.table(rows)\n";
     let (default, code) = exec(world.path(), &[], rows);
-    assert_eq!((default["ok"].as_bool(), code), (Some(true), 0), "{default}");
+    assert_eq!(
+        (default["ok"].as_bool(), code),
+        (Some(true), 0),
+        "{default}"
+    );
     assert!(!notes(&default).is_empty(), "{default}");
     let (strict, _) = exec(world.path(), &["--check", "strict"], rows);
     assert_eq!(strict["error"]["kind"], "type", "{strict}");
     let bad = codemode(world.path(), &["--check", "loose", "exec"], "return 1");
     assert_eq!(bad.status.code(), Some(2));
-    assert!(text(&bad.stderr).contains("certain"), "{}", text(&bad.stderr));
+    assert!(
+        text(&bad.stderr).contains("certain"),
+        "{}",
+        text(&bad.stderr)
+    );
 }
 
 #[test]
@@ -110,7 +125,10 @@ fn a_missing_or_crashing_checker_never_blocks_a_run() {
         );
         let envelope = common::envelope(&out);
         assert_eq!(envelope["value"], "hello-world", "{program}: {envelope}");
-        assert!(notes(&envelope).contains("ran unchecked"), "{program}: {envelope}");
+        assert!(
+            notes(&envelope).contains("ran unchecked"),
+            "{program}: {envelope}"
+        );
     }
 }
 
@@ -132,7 +150,11 @@ fn a_hanging_checker_is_stopped_and_the_run_goes_on() {
     let envelope = common::envelope(&out);
     assert_eq!(envelope["value"], 2, "{envelope}");
     assert!(notes(&envelope).contains("unchecked"), "{envelope}");
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
@@ -152,7 +174,11 @@ fn a_script_that_makes_the_checker_slow_is_cut_off_by_its_timeout() {
         said.contains("ms limit") || said.contains("was stopped"),
         "{said}"
     );
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
@@ -162,10 +188,26 @@ fn a_repl_session_sees_its_earlier_globals() {
     let mut session = Session::new();
     let first = rt.exec_session("name = 'Hello World'", Output::Capture, &mut session);
     assert!(first.ok, "{}", first.to_json());
-    let second = rt.exec_session("return tools.text.slugify(name)", Output::Capture, &mut session);
-    assert_eq!(second.value, Some(serde_json::json!("hello-world")), "{}", second.to_json());
-    assert!(second.diagnostics.iter().all(|d| !d.message.contains("Unknown global")));
-    let wrong = rt.exec_session("return tools.text.slugify(name, 1)", Output::Capture, &mut session);
+    let second = rt.exec_session(
+        "return tools.text.slugify(name)",
+        Output::Capture,
+        &mut session,
+    );
+    assert_eq!(
+        second.value,
+        Some(serde_json::json!("hello-world")),
+        "{}",
+        second.to_json()
+    );
+    assert!(second
+        .diagnostics
+        .iter()
+        .all(|d| !d.message.contains("Unknown global")));
+    let wrong = rt.exec_session(
+        "return tools.text.slugify(name, 1)",
+        Output::Capture,
+        &mut session,
+    );
     assert_eq!(wrong.error.map(|e| e.kind), Some(ErrorKind::Type));
 }
 
@@ -193,7 +235,9 @@ fn codemode_check_reports_a_tools_type_errors_and_keeps_it_callable() {
     let said = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(
-        said.contains("mine.shout") && said.contains("type error at line 5") && said.contains("slugfy"),
+        said.contains("mine.shout")
+            && said.contains("type error at line 5")
+            && said.contains("slugfy"),
         "{said}"
     );
     assert!(said.contains("35 callable"), "{said}");
@@ -205,7 +249,8 @@ fn codemode_check_reports_a_tools_type_errors_and_keeps_it_callable() {
 fn the_two_luau_copies_live_in_separate_binaries() {
     let engine = std::fs::read(env!("CARGO_BIN_EXE_codemode")).unwrap();
     let checker = std::fs::read(checker_bin()).unwrap();
-    let has = |bytes: &[u8], needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+    let has =
+        |bytes: &[u8], needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
     // Luau's type checker (Luau::Frontend) is only in the checker; mlua only in codemode.
     assert!(has(&checker, "_ZN4Luau8Frontend"));
     assert!(!has(&engine, "_ZN4Luau8Frontend"));
@@ -231,7 +276,10 @@ return made
     assert_eq!(made["ok"], true, "{}", envelope.to_json());
     let first = &made["diagnostics"][0];
     assert_eq!(first["severity"], "error", "{made}");
-    assert!(first["message"].as_str().unwrap().contains("slugfy"), "{made}");
+    assert!(
+        first["message"].as_str().unwrap().contains("slugfy"),
+        "{made}"
+    );
     let clean = rt.exec(
         "return tools.create({ name = 'calm', toolbox = 'mine', description = 'Calm.', \
          args = { { name = 'text', type = 'string', description = 'Text.' } }, \

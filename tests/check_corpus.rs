@@ -66,10 +66,14 @@ fn the_default_mode_stops_the_wrong_scripts_and_refuses_no_correct_one() {
     let mut unchecked = runtime(&world, Mode::Off);
     for (name, source) in &wrong {
         let envelope = unchecked.exec(source, Output::Capture);
-        assert!(!envelope.ok, "wrong/{name} runs fine unchecked: it is not wrong");
+        assert!(
+            !envelope.ok,
+            "wrong/{name} runs fine unchecked: it is not wrong"
+        );
     }
 
-    let mut table = String::from("mode     wrong stopped   correct refused   correct with diagnostics\n");
+    let mut table =
+        String::from("mode     wrong stopped   correct refused   correct with diagnostics\n");
     let mut default_row = None;
     for mode in [Mode::Warn, Mode::Certain, Mode::Strict] {
         let mut rt = runtime(&world, mode);
@@ -84,21 +88,42 @@ fn the_default_mode_stops_the_wrong_scripts_and_refuses_no_correct_one() {
                 stopped += 1;
                 entry.0 += 1;
                 let error = error.unwrap();
-                assert!(error.line.is_some() && error.column.is_some(), "wrong/{name}: {}", envelope.to_json());
-                assert!(error.hint.as_deref().is_some_and(|h| h.contains("nothing ran")), "wrong/{name}: {}", envelope.to_json());
-                assert!(envelope.stdout.is_empty(), "wrong/{name} printed before it was stopped");
+                assert!(
+                    error.line.is_some() && error.column.is_some(),
+                    "wrong/{name}: {}",
+                    envelope.to_json()
+                );
+                assert!(
+                    error
+                        .hint
+                        .as_deref()
+                        .is_some_and(|h| h.contains("nothing ran")),
+                    "wrong/{name}: {}",
+                    envelope.to_json()
+                );
+                assert!(
+                    envelope.stdout.is_empty(),
+                    "wrong/{name} printed before it was stopped"
+                );
             }
         }
         let mut refused = Vec::new();
         let mut noted = 0;
         for (name, source) in &correct {
             let envelope = rt.exec(source, Output::Capture);
-            if envelope.error.as_ref().is_some_and(|e| e.kind == ErrorKind::Type) {
+            if envelope
+                .error
+                .as_ref()
+                .is_some_and(|e| e.kind == ErrorKind::Type)
+            {
                 refused.push(name.clone());
             } else {
                 assert!(envelope.ok, "correct/{name} failed: {}", envelope.to_json());
                 assert!(
-                    !envelope.diagnostics.iter().any(|d| d.message.contains("unchecked")),
+                    !envelope
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.message.contains("unchecked")),
                     "correct/{name} was not checked: {}",
                     envelope.to_json()
                 );
@@ -122,6 +147,12 @@ fn the_default_mode_stops_the_wrong_scripts_and_refuses_no_correct_one() {
     }
     println!("{table}");
     let (percent, refused) = default_row.expect("the default mode is one of those measured");
-    assert!(percent >= 90.0, "the default mode stops {percent:.1}% of the wrong scripts (at least 90% wanted)\n{table}");
-    assert!(refused.is_empty(), "the default mode refuses correct scripts: {refused:?}\n{table}");
+    assert!(
+        percent >= 90.0,
+        "the default mode stops {percent:.1}% of the wrong scripts (at least 90% wanted)\n{table}"
+    );
+    assert!(
+        refused.is_empty(),
+        "the default mode refuses correct scripts: {refused:?}\n{table}"
+    );
 }

@@ -82,7 +82,11 @@ fn the_bundled_toolboxes_and_the_prelude_hold_no_certain_type_error() {
     }
     println!("{files} files checked; strict mode reports {strict} more errors (new-solver inference the default mode does not act on)");
     assert!(files > 40, "only {files} files were checked");
-    assert!(certain.is_empty(), "certain type errors:\n{}", certain.join("\n"));
+    assert!(
+        certain.is_empty(),
+        "certain type errors:\n{}",
+        certain.join("\n")
+    );
 }
 
 #[test]
@@ -103,8 +107,8 @@ fn the_spec_scripts_hold_no_certain_type_error() {
             Some(dir) => root().join("tests/worlds").join(dir),
             None => temp.path().to_path_buf(),
         };
-        let bundled = header(&source, "world").is_none()
-            || source.lines().any(|l| l.trim() == "--!bundled");
+        let bundled =
+            header(&source, "world").is_none() || source.lines().any(|l| l.trim() == "--!bundled");
         let registry = Arc::new(Registry::open(&world, &[], bundled).unwrap());
         let index = registry.snapshot();
         let declarations = checking.declarations(&registry, &index);

@@ -264,7 +264,11 @@ fn a_missing_name_hint_stays_short_in_a_big_world() {
     for i in 0..40 {
         world.tool(&format!("box{i:02}.t"), "return function() end");
     }
-    let (env, _) = exec(world.path(), &["--no-bundled", "--check", "off"], "return tools.zzz.t()");
+    let (env, _) = exec(
+        world.path(),
+        &["--no-bundled", "--check", "off"],
+        "return tools.zzz.t()",
+    );
     let hint = env["error"]["hint"].as_str().unwrap();
     assert!(hint.contains("… and 28 more"), "{hint}");
     assert!(hint.len() < 400, "{} bytes: {hint}", hint.len());

@@ -43,7 +43,10 @@ const GRAPH: [(&str, &[&str]); 17] = [
             "assets", "registry", "runtime", "sandbox", "search", "types", "upstream",
         ],
     ),
-    ("repl", &["assets", "check", "registry", "runtime", "sandbox"]),
+    (
+        "repl",
+        &["assets", "check", "registry", "runtime", "sandbox"],
+    ),
 ];
 
 /// The binary's front end, which uses the library only through `codemode::`.

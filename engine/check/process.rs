@@ -158,7 +158,12 @@ impl Checker {
         if source.len() > MAX_SOURCE_BYTES {
             return Err(CheckerError::TooLarge(source.len()));
         }
-        if let Some((at, why)) = self.failed.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        if let Some((at, why)) = self
+            .failed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
             if at.elapsed() < COOL_DOWN {
                 return Err(CheckerError::Broken(format!(
                     "{why}; it is tried again {} s after that",
@@ -244,7 +249,9 @@ impl Checker {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| CheckerError::Broken(format!("cannot start {}: {e}", program.display())))?;
+            .map_err(|e| {
+                CheckerError::Broken(format!("cannot start {}: {e}", program.display()))
+            })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(CheckerError::Broken("its pipes could not be opened".into()));

@@ -11,17 +11,16 @@ pub fn tool_source(source: &str) -> String {
         out.push_str(before);
         let preceded = before.chars().next_back();
         let args = &call["require(".len()..];
-        let literal = args
-            .find(')')
-            .map(|end| &args[..end])
-            .filter(|inside| {
-                let inside = inside.trim();
-                inside.len() >= 2
-                    && (inside.starts_with('"') || inside.starts_with('\''))
-                    && !inside.contains('\n')
-            });
+        let literal = args.find(')').map(|end| &args[..end]).filter(|inside| {
+            let inside = inside.trim();
+            inside.len() >= 2
+                && (inside.starts_with('"') || inside.starts_with('\''))
+                && !inside.contains('\n')
+        });
         match literal {
-            Some(inside) if !preceded.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') => {
+            Some(inside)
+                if !preceded.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') =>
+            {
                 out.push_str("(nil :: any)");
                 rest = &args[inside.len() + 1..];
             }

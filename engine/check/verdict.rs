@@ -11,8 +11,8 @@
 
 use std::collections::BTreeMap;
 
-use full_moon::ast::{Expression, FunctionBody, FunctionCall, LocalAssignment, Prefix, Suffix};
 use full_moon::ast::{Call, FunctionArgs, Index};
+use full_moon::ast::{Expression, FunctionBody, FunctionCall, LocalAssignment, Prefix, Suffix};
 use full_moon::node::Node;
 use full_moon::visitors::Visitor;
 
@@ -114,7 +114,12 @@ struct ToolCalls {
 }
 
 /// The calls through which a script may add tools while it runs.
-const AUTHORING: [&str; 4] = ["tools.create", "tools.createToolbox", "tools.install", "vfs.write"];
+const AUTHORING: [&str; 4] = [
+    "tools.create",
+    "tools.createToolbox",
+    "tools.install",
+    "vfs.write",
+];
 
 impl ToolCalls {
     fn read(ast: &full_moon::ast::Ast) -> ToolCalls {
@@ -146,7 +151,8 @@ impl ToolCalls {
             })
             .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))
             .filter(|(_, _, tools, _)| *tools);
-        let missing = diagnostic.message.starts_with("Key '") && diagnostic.message.contains("not found");
+        let missing =
+            diagnostic.message.starts_with("Key '") && diagnostic.message.contains("not found");
         if let Some((_, _, _, tool)) = call {
             if missing && self.authors {
                 return None;
@@ -191,16 +197,15 @@ fn sure(message: &str) -> bool {
     if got == "string" && wanted.contains('"') {
         return false;
     }
-    !(table(wanted.trim_end_matches('?')) && !scalar(got))
+    !table(wanted.trim_end_matches('?')) || scalar(got)
 }
 
 /// The wanted and the given type of an "Expected this to be 'A', but got 'B'" message.
 fn mismatch(message: &str) -> Option<(&str, &str)> {
     let rest = message.strip_prefix("Expected this to be")?;
     let (wanted, rest) = rest.split_once("but got")?;
-    let quoted = |text: &str| -> Option<(usize, usize)> {
-        Some((text.find('\'')?, text.rfind('\'')?))
-    };
+    let quoted =
+        |text: &str| -> Option<(usize, usize)> { Some((text.find('\'')?, text.rfind('\'')?)) };
     let (a, b) = quoted(wanted)?;
     let got_end = rest.find("; ").unwrap_or(rest.len());
     let got = &rest[..got_end];
@@ -263,9 +268,12 @@ fn called_name(call: &FunctionCall) -> Option<String> {
 
 fn is_tools_call(call: &FunctionCall) -> bool {
     matches!(call.prefix(), Prefix::Name(name) if name.token().to_string() == "tools")
-        && call
-            .suffixes()
-            .any(|s| matches!(s, Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { .. }))))
+        && call.suffixes().any(|s| {
+            matches!(
+                s,
+                Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { .. }))
+            )
+        })
 }
 
 impl Visitor for ToolCalls {

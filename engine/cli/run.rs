@@ -18,7 +18,10 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     for d in envelope.diagnostics.iter().filter(|d| {
         d.severity == codemode::check::Severity::Error || d.message.contains("unchecked")
     }) {
-        eprintln!("warning[type] (line {}, column {}): {}", d.line, d.column, d.message);
+        eprintln!(
+            "warning[type] (line {}, column {}): {}",
+            d.line, d.column, d.message
+        );
     }
     if let Some(error) = &envelope.error {
         // Only a closed stdout cancels a run here: its reader had all it wanted.

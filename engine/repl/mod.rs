@@ -267,7 +267,10 @@ fn show(envelope: &Envelope) -> std::io::Result<()> {
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
-        eprintln!("{severity}[type] (line {}, column {}): {}", d.line, d.column, d.message);
+        eprintln!(
+            "{severity}[type] (line {}, column {}): {}",
+            d.line, d.column, d.message
+        );
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::AssetIndex;
-use crate::check::{judge, Checking, CheckerError, Declarations, Diagnostic, Mode, ToolCheck};
+use crate::check::{judge, CheckerError, Checking, Declarations, Diagnostic, Mode, ToolCheck};
 use crate::registry::Registry;
 
 /// What the check says about a run.
@@ -143,7 +143,12 @@ fn shortened(message: &str) -> String {
     while !table.is_char_boundary(cut) {
         cut -= 1;
     }
-    format!("{}{} …'{}", &message[..start], &table[..cut], &table[end..].trim_start_matches('\''))
+    format!(
+        "{}{} …'{}",
+        &message[..start],
+        &table[..cut],
+        &table[end..].trim_start_matches('\'')
+    )
 }
 
 fn name_list(names: Vec<&str>) -> Vec<String> {
@@ -154,7 +159,12 @@ fn name_list(names: Vec<&str>) -> Vec<String> {
 fn closest(names: Vec<String>, wanted: &str) -> String {
     names
         .into_iter()
-        .map(|n| (strsim::jaro_winkler(&n.to_lowercase(), &wanted.to_lowercase()), n))
+        .map(|n| {
+            (
+                strsim::jaro_winkler(&n.to_lowercase(), &wanted.to_lowercase()),
+                n,
+            )
+        })
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, n)| format!(" (did you mean `{n}`?)"))

@@ -20,13 +20,13 @@ pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use pool::{refused, Pool, PoolError};
 
 use crate::assets::AssetIndex;
+use crate::check::Checking;
 use crate::host::{self, State};
 use crate::registry::Registry;
 use crate::sandbox::{
     self, load_text, to_json, Cutoff, Finished, Limits, Run, StopCause, StopCheck, Vm,
 };
 use call::Body;
-use crate::check::Checking;
 use checking::Preflight;
 use report::{inside_tool_hint, script_error};
 

@@ -64,7 +64,9 @@ fn uncommented(line: &str) -> &str {
 }
 
 fn is_identifier(word: &str) -> bool {
-    word.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    word.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -137,7 +139,10 @@ mod tests {
             "({ a: ({ words: number, lines: number }), b: shared.Version })"
         );
         // A field named like an alias and a module's type stay as written.
-        assert_eq!(inline_aliases("{ Counts: number }", source), "{ Counts: number }");
+        assert_eq!(
+            inline_aliases("{ Counts: number }", source),
+            "{ Counts: number }"
+        );
         assert_eq!(inline_aliases("shared.Counts", source), "shared.Counts");
         assert_eq!(inline_aliases("Unknown", source), "Unknown");
     }
@@ -146,6 +151,9 @@ mod tests {
     fn a_self_naming_alias_stops_growing() {
         let source = "type T = { next: T? }\n";
         let text = inline_aliases("T", source);
-        assert!(text.len() <= MAX_LEN && text.starts_with("({ next: ("), "{text}");
+        assert!(
+            text.len() <= MAX_LEN && text.starts_with("({ next: ("),
+            "{text}"
+        );
     }
 }
