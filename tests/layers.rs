@@ -132,11 +132,17 @@ fn no_module_imports_one_it_may_not() {
             continue;
         }
         if module == CHECKER {
-            let text: String = walk(&engine().join(CHECKER))
+            let code: String = walk(&engine().join(CHECKER))
                 .iter()
-                .map(|f| std::fs::read_to_string(f).unwrap())
+                .flat_map(|f| {
+                    let text = std::fs::read_to_string(f).unwrap();
+                    text.lines()
+                        .filter(|l| !l.trim_start().starts_with("//"))
+                        .map(|l| format!("{l}\n"))
+                        .collect::<Vec<_>>()
+                })
                 .collect();
-            if !uses.is_empty() || text.contains("codemode::") || text.contains("mlua") {
+            if !uses.is_empty() || code.contains("codemode::") || code.contains("mlua") {
                 wrong.push(format!(
                     "{CHECKER} (the checker binary) must use neither the library nor mlua; it uses {uses:?}"
                 ));

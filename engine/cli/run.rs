@@ -13,15 +13,10 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let envelope = runtime
         .exec(&source, Output::Stream)
         .name_limits(limit_flag);
-    // The type checker's errors that did not stop the run, and notes of checks that did
-    // not happen; its lints are left to `codemode exec`'s envelope.
-    for d in envelope.diagnostics.iter().filter(|d| {
-        d.severity == codemode::check::Severity::Error || d.message.contains("unchecked")
-    }) {
-        eprintln!(
-            "warning[type] (line {}, column {}): {}",
-            d.line, d.column, d.message
-        );
+    // What the type checker said without stopping the run is in `codemode exec`'s
+    // envelope; here stderr is the script's, so only the log (-v) repeats it.
+    for d in &envelope.diagnostics {
+        tracing::info!("type check (line {}, column {}): {}", d.line, d.column, d.message);
     }
     if let Some(error) = &envelope.error {
         // Only a closed stdout cancels a run here: its reader had all it wanted.

@@ -16,6 +16,7 @@ use std::time::Instant;
 use mlua::{MultiValue, Value};
 
 pub use call::{Args, Call, Called, Rendered, Surface};
+pub use checking::warm_up;
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use pool::{refused, Pool, PoolError};
 
