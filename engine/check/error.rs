@@ -19,6 +19,9 @@ pub enum CheckerError {
     /// The declarations of the tools did not load.
     #[error("the tools' declarations did not load into the type checker ({0}); the script ran unchecked (run `codemode types` to see them)")]
     Declarations(String),
+    /// Another script is starting the checker or loading declarations into it.
+    #[error("the type checker is still loading the tools' declarations; the script ran unchecked")]
+    Loading,
     /// The script is larger than the checker is asked to read.
     #[error("the script is {0} bytes, more than the type checker reads; it ran unchecked")]
     TooLarge(usize),

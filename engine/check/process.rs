@@ -6,8 +6,9 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -70,6 +71,24 @@ pub struct Checker {
     process: Mutex<Option<Process>>,
     /// When the checker last failed on its own (not on a script), and why.
     failed: Mutex<Option<(Instant, String)>>,
+    /// True while a check starts the checker or loads declarations.
+    loading: AtomicBool,
+}
+
+/// Sets a flag while it lives.
+struct Loading<'a>(&'a AtomicBool);
+
+impl<'a> Loading<'a> {
+    fn new(flag: &'a AtomicBool) -> Loading<'a> {
+        flag.store(true, Ordering::Relaxed);
+        Loading(flag)
+    }
+}
+
+impl Drop for Loading<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
 }
 
 /// A running checker.
@@ -123,6 +142,7 @@ impl Checker {
             timeout,
             process: Mutex::new(None),
             failed: Mutex::new(None),
+            loading: AtomicBool::new(false),
         }
     }
 
@@ -171,7 +191,17 @@ impl Checker {
                 )));
             }
         }
-        let mut slot = self.process.lock().unwrap_or_else(|e| e.into_inner());
+        // While the checker starts or loads declarations (a server's warm-up, a new
+        // snapshot), other scripts run unchecked rather than wait for it.
+        let mut slot = match self.process.try_lock() {
+            Ok(slot) => slot,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) if self.loading.load(Ordering::Relaxed) => {
+                return Err(CheckerError::Loading);
+            }
+            Err(TryLockError::WouldBlock) => self.process.lock().unwrap_or_else(|e| e.into_inner()),
+        };
+        let loading = Loading::new(&self.loading);
         if slot.is_none() {
             match self.start() {
                 Ok(process) => *slot = Some(process),
@@ -183,6 +213,9 @@ impl Checker {
         let Some(process) = slot.as_mut() else {
             return Err(CheckerError::Broken("it is not running".into()));
         };
+        if process.loaded == Some(declarations.key) {
+            drop(loading);
+        }
         let outcome = self.check_in(process, declarations, source);
         let loaded = process.loaded.is_some();
         if let Err(e) = &outcome {

@@ -16,7 +16,12 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     // What the type checker said without stopping the run is in `codemode exec`'s
     // envelope; here stderr is the script's, so only the log (-v) repeats it.
     for d in &envelope.diagnostics {
-        tracing::info!("type check (line {}, column {}): {}", d.line, d.column, d.message);
+        tracing::info!(
+            "type check (line {}, column {}): {}",
+            d.line,
+            d.column,
+            d.message
+        );
     }
     if let Some(error) = &envelope.error {
         // Only a closed stdout cancels a run here: its reader had all it wanted.

@@ -58,7 +58,11 @@ impl Checking {
         // certain.
         if let Some((error, Some(tool))) = &verdict.stop {
             let toolbox = tool.split('.').next().unwrap_or_default();
-            if registry.upstream_views(index).iter().any(|v| v.name == toolbox) {
+            if registry
+                .upstream_views(index)
+                .iter()
+                .any(|v| v.name == toolbox)
+            {
                 verdict.report.push(error.clone());
                 verdict.report.sort_by_key(|d| (d.line, d.column));
                 verdict.stop = None;
