@@ -10,6 +10,8 @@
 //! - [`runtime`] composes sandbox, host and registry: it runs scripts and builds the
 //!   envelope, and calls one tool, or one `tools` function, without source (`runtime/call.rs`);
 //! - [`bind`] checks arguments against a tool's schema and reads command lines;
+//! - [`check`] type-checks scripts and tools against the tools' declarations, in a
+//!   checker process of its own (the `codemode-check` binary);
 //! - [`cache`] keeps files under `<world>/.codemode/cache/` that spare a new process work;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
@@ -28,6 +30,7 @@
 pub mod assets;
 pub mod bind;
 pub mod cache;
+pub mod check;
 pub mod docs;
 pub(crate) mod host;
 pub mod interop;
@@ -44,6 +47,7 @@ pub mod types;
 pub mod upstream;
 pub mod vfs;
 
+pub use check::Checking;
 pub use host::{definitions, definitions_granted};
 pub use registry::{Registry, Watcher};
 pub use runtime::{

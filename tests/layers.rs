@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 18] = [
+const GRAPH: [(&str, &[&str]); 19] = [
     ("cache", &[]),
     ("policy", &[]),
     ("net", &[]),
@@ -15,6 +15,8 @@ const GRAPH: [(&str, &[&str]); 18] = [
     ("vfs", &[]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
+    // The client of the type checker process; it reads scripts with the assets' parser.
+    ("check", &["assets"]),
     ("interop", &["assets"]),
     ("upstream", &["assets", "bind", "vfs"]),
     ("search", &["assets", "cache", "types", "upstream"]),
@@ -28,13 +30,14 @@ const GRAPH: [(&str, &[&str]); 18] = [
     (
         "host",
         &[
-            "assets", "bind", "net", "policy", "registry", "sandbox", "search", "shell", "types",
+            "assets", "bind", "check", "net", "policy", "registry", "sandbox", "search", "shell",
+            "types",
             "upstream", "vfs",
         ],
     ),
     (
         "runtime",
-        &["assets", "bind", "host", "registry", "sandbox"],
+        &["assets", "bind", "check", "host", "registry", "sandbox"],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
     (
@@ -43,11 +46,18 @@ const GRAPH: [(&str, &[&str]); 18] = [
             "assets", "registry", "runtime", "sandbox", "search", "types", "upstream",
         ],
     ),
-    ("repl", &["assets", "registry", "runtime", "sandbox"]),
+    (
+        "repl",
+        &["assets", "check", "registry", "runtime", "sandbox"],
+    ),
 ];
 
 /// The binary's front end, which uses the library only through `codemode::`.
 const BINARY: &str = "cli";
+
+/// The type checker's own binary, which uses neither the library nor mlua: its Luau and
+/// mlua's cannot link into one binary.
+const CHECKER: &str = "checker";
 
 fn engine() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/engine"))
@@ -120,6 +130,24 @@ fn no_module_imports_one_it_may_not() {
             if !uses.is_empty() {
                 wrong.push(format!(
                     "{BINARY} (the binary) uses {uses:?}; use codemode:: instead"
+                ));
+            }
+            continue;
+        }
+        if module == CHECKER {
+            let code: String = walk(&engine().join(CHECKER))
+                .iter()
+                .flat_map(|f| {
+                    let text = std::fs::read_to_string(f).unwrap();
+                    text.lines()
+                        .filter(|l| !l.trim_start().starts_with("//"))
+                        .map(|l| format!("{l}\n"))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            if !uses.is_empty() || code.contains("codemode::") || code.contains("mlua") {
+                wrong.push(format!(
+                    "{CHECKER} (the checker binary) must use neither the library nor mlua; it uses {uses:?}"
                 ));
             }
             continue;

@@ -189,9 +189,15 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
         let wanted: Vec<&str> = meta.args.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(names, wanted, "parameters of {}", meta.identity);
         for (arg, (_, ty)) in meta.args.iter().zip(&d.params) {
-            let expected =
-                codemode::types::declarable(&arg.ty, codemode::types::Slot::Param, &["Path"])
-                    .unwrap_or_else(|(t, _)| t);
+            // A type the tool defines for itself is declared written out.
+            let slot = codemode::types::Slot::Param;
+            let expected = codemode::types::declarable(&arg.ty, slot, &["Path"])
+                .or_else(|refused| {
+                    let source = entry.source().unwrap_or_default();
+                    let inlined = codemode::types::inline_aliases(&arg.ty, source);
+                    codemode::types::declarable(&inlined, slot, &["Path"]).map_err(|_| refused)
+                })
+                .unwrap_or_else(|(t, _)| t);
             assert_eq!(
                 ty,
                 &text(&expected),
@@ -226,10 +232,10 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
     assert_eq!(slugify.returns, "string");
     assert_eq!(
         text_box["wordCount"].params[1],
-        ("opts".into(), "any".into()),
-        "a type local to the tool becomes any"
+        ("opts".into(), "{ minLength: number? }?".into()),
+        "a type the tool defines for itself is written out"
     );
-    assert!(text_out.contains("Note: opts: `Options?` names Options"));
+    assert!(!text_out.contains("Note: opts: `Options?` names Options"));
     assert_eq!(text_box["shout"].returns, "any", "an untyped return is any");
     assert_eq!(
         boxes["math_ops"]["addAll"].params.last().unwrap().1,

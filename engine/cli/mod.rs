@@ -81,6 +81,20 @@ pub struct Cli {
           value_parser = clap::value_parser!(u64).range(64..))]
     max_output_bytes: Option<u64>,
 
+    /// Type-check scripts against the tools' declarations before they run: off; warn
+    /// (report what the checker says beside the result); certain (also stop a script whose
+    /// tool call is certain to fail: unknown tool, wrong arguments, missing result field);
+    /// strict (stop on any type error)
+    #[arg(long, global = true, env = "CODEMODE_CHECK", default_value = "certain",
+          value_name = "MODE", value_parser = ["off", "warn", "certain", "strict"])]
+    check: String,
+
+    /// How long the type check of one script may take, in milliseconds; past it the
+    /// script runs unchecked
+    #[arg(long, global = true, default_value_t = 500, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    check_timeout_ms: u64,
+
     /// Log to stderr (-v info, -vv debug); stdout stays clean
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -224,7 +238,19 @@ impl Cli {
     }
 
     fn runtime(&self) -> anyhow::Result<Runtime> {
-        Ok(Runtime::new(self.registry()?, self.limits())?)
+        let mut runtime = Runtime::new(self.registry()?, self.limits())?;
+        runtime.set_checking(self.checking());
+        Ok(runtime)
+    }
+
+    /// The type checker scripts pass before they run (`--check`), none when off.
+    pub(crate) fn checking(&self) -> Option<Arc<codemode::Checking>> {
+        use codemode::check::{Checker, Mode};
+        let mode: Mode = self.check.parse().unwrap_or_default();
+        (mode != Mode::Off).then(|| {
+            let checker = Checker::new(Duration::from_millis(self.check_timeout_ms));
+            Arc::new(codemode::Checking::new(mode, checker))
+        })
     }
 }
 

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
 use crate::policy::Capabilities;
-use crate::types::{declarable, surface_members, Slot, SURFACE};
+use crate::types::{declarable, inline_aliases, surface_members, Slot, SURFACE};
 use crate::upstream::{ServerView, UpstreamTool};
 
 /// The declarations of each capability, written beside its module: `vfs` declares the
@@ -153,8 +153,17 @@ pub fn definitions_granted(
 fn declare_tool(out: &mut String, tool: &ToolEntry, defined: &[&str]) {
     let meta = &tool.meta();
     let mut notes = Vec::new();
-    let mut typed = |written: &str, slot: Slot, what: &str| match declarable(written, slot, defined)
-    {
+    // Types the tool defines for itself are written out, so its result keeps its fields.
+    let declare = |written: &str, slot: Slot| {
+        declarable(written, slot, defined).or_else(|refused| {
+            let inlined = tool.source().map(|s| inline_aliases(written, s));
+            match inlined.filter(|i| i != written) {
+                Some(inlined) => declarable(&inlined, slot, defined).map_err(|_| refused),
+                None => Err(refused),
+            }
+        })
+    };
+    let mut typed = |written: &str, slot: Slot, what: &str| match declare(written, slot) {
         Ok(ty) => ty,
         Err((ty, why)) => {
             notes.push(format!("{what}: {why}"));

@@ -5,6 +5,7 @@
 //! `call.rs`) run a tool or a `tools` function the same way, without source.
 
 mod call;
+mod checking;
 mod envelope;
 mod pool;
 mod report;
@@ -15,16 +16,19 @@ use std::time::Instant;
 use mlua::{MultiValue, Value};
 
 pub use call::{Args, Call, Called, Rendered, Surface};
+pub use checking::warm_up;
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use pool::{refused, Pool, PoolError};
 
 use crate::assets::AssetIndex;
+use crate::check::Checking;
 use crate::host::{self, State};
 use crate::registry::Registry;
 use crate::sandbox::{
     self, load_text, to_json, Cutoff, Finished, Limits, Run, StopCause, StopCheck, Vm,
 };
 use call::Body;
+use checking::Preflight;
 use report::{inside_tool_hint, script_error};
 
 /// How a run treats `print`.
@@ -48,6 +52,8 @@ pub struct Runtime {
     limits: Limits,
     /// Bumped when the VM is replaced, so a [`Session`] knows its environment is gone.
     generation: u64,
+    /// The type checker scripts pass before they run, when there is one.
+    checking: Option<Arc<Checking>>,
 }
 
 /// An environment that lives across runs (a REPL session): what one entry assigns as a
@@ -80,7 +86,19 @@ impl Runtime {
             registry,
             limits,
             generation: 0,
+            checking: None,
         })
+    }
+
+    /// Type-checks each script (`exec*`, not typed calls, which the binder checks) before
+    /// it runs, or stops doing so (`None`).
+    pub fn set_checking(&mut self, checking: Option<Arc<Checking>>) {
+        self.checking = checking;
+    }
+
+    /// The type checker scripts pass, when there is one.
+    pub fn checking(&self) -> Option<&Arc<Checking>> {
+        self.checking.as_ref()
     }
 
     /// The limits every run gets.
@@ -96,15 +114,13 @@ impl Runtime {
     /// Runs `source` and returns its envelope. Never panics on script behaviour;
     /// a VM left unusable (memory breach) is replaced before the next run.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
-        let index = self.registry.snapshot();
-        self.exec_in(Body::Source(source), output, None, None, index)
+        self.exec_checked(source, output, None, None, false)
     }
 
     /// Runs `source` like [`Runtime::exec`], asking `stop` every few thousand instructions
     /// whether to stop early (its caller went away); a stopped run fails with kind `limit`.
     pub fn exec_stoppable(&mut self, source: &str, output: Output, stop: StopCheck) -> Envelope {
-        let index = self.registry.snapshot();
-        self.exec_in(Body::Source(source), output, None, Some(stop), index)
+        self.exec_checked(source, output, None, Some(stop), false)
     }
 
     /// Runs `source` in `session`'s environment, so its globals persist to the next entry.
@@ -123,8 +139,34 @@ impl Runtime {
                 session.env.as_ref().map(|(_, env)| env.clone())
             }
         };
+        self.exec_checked(source, output, env, None, true)
+    }
+
+    /// Type-checks `source` (when a checker is set) and runs it unless the check stops it.
+    fn exec_checked(
+        &mut self,
+        source: &str,
+        output: Output,
+        env: Option<mlua::Table>,
+        stop: Option<StopCheck>,
+        session: bool,
+    ) -> Envelope {
+        let started = Instant::now();
         let index = self.registry.snapshot();
-        self.exec_in(Body::Source(source), output, env, None, index)
+        let diagnostics = match &self.checking {
+            None => Vec::new(),
+            Some(checking) => match checking.preflight(&self.registry, &index, source, session) {
+                Preflight::Go(diagnostics) => diagnostics,
+                Preflight::Stop(mut envelope) => {
+                    envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+                    return *envelope;
+                }
+            },
+        };
+        let mut envelope = self.exec_in(Body::Source(source), output, env, stop, index);
+        envelope.diagnostics = diagnostics;
+        envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+        envelope
     }
 
     /// Runs `body` over `index` (a snapshot of the registry) and builds its envelope.
@@ -138,7 +180,8 @@ impl Runtime {
     ) -> Envelope {
         let started = Instant::now();
         let tools = index.clone();
-        let state = State::new(index, self.registry.clone());
+        let mut state = State::new(index, self.registry.clone());
+        state.checking = self.checking.clone();
         if let Err(e) = host::cache::begin(&self.vm.lua, &state) {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
             self.replace_vm();
@@ -173,6 +216,7 @@ impl Runtime {
             stdout,
             truncated: cause == Some(StopCause::Output),
             truncation: Vec::new(),
+            diagnostics: Vec::new(),
             elapsed_ms: 0.0,
         };
         match (outcome, cause) {

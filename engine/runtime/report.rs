@@ -46,6 +46,7 @@ pub(crate) fn script_error(
             kind,
             message,
             line,
+            column: None,
             hint: Some(cause.remedy().to_string()),
             limit: Some(cause),
         };
@@ -68,6 +69,7 @@ pub(crate) fn script_error(
         kind,
         message,
         line,
+        column: None,
         hint,
         limit: None,
     }
