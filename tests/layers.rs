@@ -31,7 +31,7 @@ const GRAPH: [(&str, &[&str]); 16] = [
     ),
     (
         "runtime",
-        &["assets", "bind", "host", "registry", "sandbox"],
+        &["assets", "bind", "cache", "host", "registry", "sandbox"],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
     (
