@@ -45,6 +45,9 @@ fn run(codemode: &Path, world: &Path, args: &[&str], stdin: &str) -> (Duration, 
         .arg("--world")
         .arg(world)
         .arg("--no-bundled")
+        // The cold baseline indexes 100,000 tools inside the script: past the default
+        // deadline on a busy machine.
+        .args(["--timeout-ms", "600000"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -326,7 +326,9 @@ fn a_small_world_gets_a_cache_only_when_it_has_a_codemode_folder() {
     for i in 0..5 {
         w.tool(
             &format!("box.op{i}"),
-            &format!("--!desc Handle record {i} of the ledger.\nreturn function() return {i} end\n"),
+            &format!(
+                "--!desc Handle record {i} of the ledger.\nreturn function() return {i} end\n"
+            ),
         );
     }
     let script = "return tools.search('ledger record 3', { mode = 'keyword' }).value[1].identity";
@@ -344,4 +346,46 @@ fn a_small_world_gets_a_cache_only_when_it_has_a_codemode_folder() {
     assert!(!kept.in_ram);
     assert!(w.path().join(".codemode/cache/assets/tools").is_file());
     assert!(w.path().join(".codemode/cache/search/table").is_file());
+}
+
+/// A toolbox folder whose time did not change is not listed again (its tool folders are
+/// the cached ones); adding, renaming or removing a tool folder changes that time, so a
+/// fresh process sees each of them.
+#[test]
+fn tool_folders_added_renamed_or_removed_in_a_cached_toolbox_are_seen() {
+    let w = world();
+    run(w.path(), SEARCH);
+    let names = "local names = {} for _, r in tools.list('box3').value do table.insert(names, r.name) end return table.concat(names, ' ')";
+    let listed = |run: &Run| {
+        run.envelope["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let before = run(w.path(), names);
+    assert_eq!(before.reused, TOOLS, "{}", before.envelope);
+    assert!(!listed(&before).contains("fresh"));
+
+    w.tool(
+        "box3.fresh",
+        "--!desc A tool added after the cache was written.\nreturn function() return 'new' end\n",
+    );
+    let added = run(w.path(), names);
+    assert!(listed(&added).contains("fresh"), "{}", added.envelope);
+    assert_eq!(added.reused, TOOLS, "the others still from the cache");
+
+    let dir = w.path().join("box3.toolbox");
+    std::fs::rename(dir.join("fresh.tool"), dir.join("renamed.tool")).unwrap();
+    let renamed = run(w.path(), names);
+    assert!(listed(&renamed).contains("renamed"), "{}", renamed.envelope);
+    assert!(!listed(&renamed).contains("fresh"));
+
+    std::fs::remove_dir_all(dir.join("renamed.tool")).unwrap();
+    let removed = run(w.path(), names);
+    assert!(
+        !listed(&removed).contains("renamed"),
+        "{}",
+        removed.envelope
+    );
+    assert_eq!(removed.envelope["value"], before.envelope["value"]);
 }

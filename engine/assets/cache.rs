@@ -16,9 +16,9 @@ use rayon::prelude::*;
 
 use super::model::{Blob, ToolEntry};
 use super::root::Root;
-use super::FolderKey;
 use super::stamp::{Folder, Seen, Stamp};
 use super::tool::{load_tool, ToolLocation};
+use super::FolderKey;
 use crate::cache::{Reader, Writer};
 
 const KIND: &[u8; 4] = b"CMAT";
@@ -163,8 +163,20 @@ impl AssetCache {
                 _ => groups.push((&entry.folder, vec![at])),
             }
         }
+        // Folders without tools too: their listing is trusted like the others'.
+        let with_tools: foldhash::HashSet<&FolderKey> = groups.iter().map(|(k, _)| *k).collect();
+        let empty: Vec<(&FolderKey, &Listing)> = listings
+            .iter()
+            .filter(|(key, _)| !with_tools.contains(key))
+            .collect();
         let mut w = crate::cache::header(KIND, SCHEMA);
-        w.u32((groups.len() + others.len()) as u32);
+        w.u32((groups.len() + empty.len() + others.len()) as u32);
+        for (key, listing) in &empty {
+            w.str(&keys[key.0]);
+            w.str(&key.1);
+            encode_listing(&mut w, **listing);
+            w.u32(0);
+        }
         for (key, members) in &groups {
             w.str(&keys[key.0]);
             w.str(&key.1);

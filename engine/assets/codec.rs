@@ -253,7 +253,10 @@ mod tests {
         encode(&mut w, &full(), None);
         let bytes = w.into_bytes();
         for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
-            assert!(decode(&bytes[..cut], "pad", "text").is_none(), "cut at {cut}");
+            assert!(
+                decode(&bytes[..cut], "pad", "text").is_none(),
+                "cut at {cut}"
+            );
         }
         let mut longer = bytes.clone();
         longer.push(0);

@@ -381,8 +381,14 @@ mod tests {
             ]
         );
         // From a folder that appeared: the same rules, below it only.
-        assert_eq!(rel(&root.join("pkg")), ["pkg", "pkg/b.toolbox", "pkg/b.toolbox/two.tool"]);
-        assert_eq!(rel(&root.join("a.toolbox/one.tool")), ["a.toolbox/one.tool"]);
+        assert_eq!(
+            rel(&root.join("pkg")),
+            ["pkg", "pkg/b.toolbox", "pkg/b.toolbox/two.tool"]
+        );
+        assert_eq!(
+            rel(&root.join("a.toolbox/one.tool")),
+            ["a.toolbox/one.tool"]
+        );
         assert!(rel(&root.join("a.toolbox/one.tool/assets")).is_empty());
         assert!(rel(&root.join(".codemode/cache")).is_empty());
         assert!(rel(&root.join("node_modules/c.toolbox")).is_empty());
