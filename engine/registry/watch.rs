@@ -69,16 +69,28 @@ fn watch_below(
             .map_err(failed(from))?;
         return Ok(1);
     }
-    let folders = crate::assets::read_folders(root, from);
-    for folder in &folders {
-        match watcher.watch(folder, RecursiveMode::NonRecursive) {
-            Ok(()) => {}
-            // Gone since it was listed: its removal is an event of its parent.
-            Err(e) if matches!(e.kind, notify::ErrorKind::PathNotFound) => {}
-            Err(e) => return Err(failed(folder)(e)),
+    let mut watched: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    loop {
+        // A folder made after its parent was listed but before the parent was watched
+        // raised no event: list again until nothing new shows. (At start the index was
+        // read before any watch, so the first listing is the one that counts.)
+        let folders: Vec<PathBuf> = crate::assets::read_folders(root, from)
+            .into_iter()
+            .filter(|f| !watched.contains(f))
+            .collect();
+        for folder in &folders {
+            match watcher.watch(folder, RecursiveMode::NonRecursive) {
+                Ok(()) => {}
+                // Gone since it was listed: its removal is an event of its parent.
+                Err(e) if matches!(e.kind, notify::ErrorKind::PathNotFound) => {}
+                Err(e) => return Err(failed(folder)(e)),
+            }
         }
+        if folders.is_empty() || from == root {
+            return Ok(watched.len() + folders.len());
+        }
+        watched.extend(folders);
     }
-    Ok(folders.len())
 }
 
 impl std::fmt::Debug for Watcher {
