@@ -37,7 +37,7 @@ const GRAPH: [(&str, &[&str]); 19] = [
     ),
     (
         "runtime",
-        &["assets", "bind", "check", "host", "registry", "sandbox"],
+        &["assets", "bind", "cache", "check", "host", "registry", "sandbox"],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
     (

@@ -165,11 +165,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let index = with_state(lua, |s| s.index.clone())?;
             let registry = registry(lua)?;
             // A world folder of that name speaks first: that is where new tools go.
-            let folder = index
-                .folders
-                .values()
-                .filter(|f| f.name == name)
-                .min_by_key(|f| (f.root, f.path.clone()));
+            let folder = index.toolbox(&name);
             let Some(folder) = folder else {
                 return Ok(Value::Nil);
             };
