@@ -15,6 +15,7 @@
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //! - [`search`] ranks tools, toolboxes and workflows for `tools.search`;
 //! - [`policy`] says what a run may do: its host capabilities;
+//! - [`results`] keeps the results of tools that opt in, for reuse and later reading;
 //! - [`upstream`] reads `mcpServers` configurations and calls the tools of those MCP
 //!   servers (started lazily, cached catalogues, deadlines, cancellation);
 //!
@@ -31,6 +32,7 @@ pub mod mcp;
 pub mod policy;
 pub mod registry;
 pub mod repl;
+pub mod results;
 pub mod runtime;
 mod sandbox;
 pub mod search;

@@ -140,10 +140,15 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "load",
         lua.create_function(|lua, (toolbox, tool): (String, String)| {
             // The function, and what checks a direct call of it (see `bind::checker`).
-            let function = load_tool(lua, &toolbox, &tool)?;
+            let mut function = load_tool(lua, &toolbox, &tool)?;
             let index = with_state(lua, |s| s.index.clone())?;
             let (check, spec) = match index.tool(&format!("{toolbox}.{tool}")) {
-                Some(entry) => super::bind::checker(lua, entry)?,
+                Some(entry) => {
+                    if let Some(ms) = entry.meta().limits.and_then(|l| l.timeout_ms) {
+                        function = budgeted(lua, function, entry, ms)?;
+                    }
+                    super::bind::checker(lua, entry)?
+                }
                 None => (None, None),
             };
             Ok((function, check, spec))
@@ -151,6 +156,26 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.set_readonly(true);
     Ok(t)
+}
+
+/// `function` held to the tool's own `limits.timeoutMs` inside the run's deadline: past
+/// it the call fails with a `timeout` the caller may catch, naming the tool and its limit.
+fn budgeted(
+    lua: &Lua,
+    function: mlua::Function,
+    entry: &ToolEntry,
+    ms: u64,
+) -> mlua::Result<mlua::Function> {
+    let identity = entry.identity.clone();
+    let path = entry.path();
+    let on_timeout = lua.create_function(move |_, ()| -> mlua::Result<()> {
+        Err(HostError::timeout(
+            format!("tools.{identity} ran past its own time limit of {ms} ms and was stopped"),
+            format!("the limit is limits.timeoutMs in {path}/.metadata; give the tool less work, or raise the limit there"),
+        )
+        .into_lua())
+    })?;
+    crate::sandbox::budget(lua, function, std::time::Duration::from_millis(ms), on_timeout)
 }
 
 /// Whether the tool's function really registers in this run. The files say only that a tool

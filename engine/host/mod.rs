@@ -14,6 +14,7 @@ mod declarations;
 pub(crate) mod install;
 pub(crate) mod instance;
 pub(crate) mod render;
+pub(crate) mod results;
 pub(crate) mod search;
 pub(crate) mod state;
 pub(crate) mod upstream;
@@ -52,7 +53,8 @@ pub(crate) fn linker() -> Linker {
         .capability("render", render::module)
         .capability("search", search::module)
         .capability("install", install::module)
-        .capability("upstream", upstream::module);
+        .capability("upstream", upstream::module)
+        .capability("results", results::module);
     PRELUDE.into_iter().fold(linker, Linker::prelude)
 }
 
@@ -79,6 +81,7 @@ mod tests {
             "search" => search::DECLARATIONS,
             "install" => install::DECLARATIONS,
             "upstream" => upstream::DECLARATIONS,
+            "results" => results::DECLARATIONS,
             "run" => cache::DECLARATIONS,
             other => panic!("capability {other} has no declarations beside its module"),
         }

@@ -30,6 +30,11 @@ pub struct State {
     pub next_call: u64,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).
     pub written: usize,
+    /// The world's result cache, once a call of this run needed it.
+    pub results: Option<Arc<crate::results::Shared>>,
+    /// Tools whose results were cut to their `limits.maxOutputBytes`, with that cap:
+    /// the envelope says so.
+    pub cuts: Vec<(String, usize)>,
 }
 
 impl State {
@@ -43,6 +48,8 @@ impl State {
             upstream_calls: (Vec::new(), Vec::new()),
             next_call: 1,
             written: 0,
+            results: None,
+            cuts: Vec::new(),
         }
     }
 
