@@ -6,11 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 16] = [
+const GRAPH: [(&str, &[&str]); 17] = [
     ("cache", &[]),
     ("policy", &[]),
     ("assets", &["cache"]),
     ("vfs", &[]),
+    ("results", &[]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
     ("interop", &["assets"]),
@@ -26,7 +27,8 @@ const GRAPH: [(&str, &[&str]); 16] = [
     (
         "host",
         &[
-            "assets", "bind", "policy", "registry", "sandbox", "search", "types", "upstream", "vfs",
+            "assets", "bind", "policy", "registry", "results", "sandbox", "search", "types",
+            "upstream", "vfs",
         ],
     ),
     (

@@ -97,10 +97,14 @@ fn two_processes_write_one_store_at_once_without_corrupting_it() {
         assert!(envelope["value"].as_f64().unwrap() > 0.0, "{envelope}");
     }
     let path = w.path().join(".codemode/results.db");
-    let store = codemode::results::Store::open(&path, codemode::results::DEFAULT_CAP_BYTES).unwrap();
+    let store =
+        codemode::results::Store::open(&path, codemode::results::DEFAULT_CAP_BYTES).unwrap();
     store.check().unwrap();
     let stats = store.stats(0).unwrap();
-    assert_eq!(stats.entries, 200, "every distinct call was kept once: {stats:?}");
+    assert_eq!(
+        stats.entries, 200,
+        "every distinct call was kept once: {stats:?}"
+    );
     // A third process finds all of them: the tool does not run.
     let before = runs(w.path());
     value_of(w.path(), &script(0));
@@ -128,14 +132,25 @@ fn a_corrupt_store_costs_the_cache_with_one_warning_and_clear_recovers() {
         1,
         "one warning:\n{stderr}"
     );
-    assert!(stderr.contains("not a result cache") && stderr.contains("codemode cache clear"), "{stderr}");
+    assert!(
+        stderr.contains("not a result cache") && stderr.contains("codemode cache clear"),
+        "{stderr}"
+    );
     // stats says what is wrong and what to do; clear deletes it; caching resumes.
     let stats = codemode(w.path(), &["cache", "stats"], "");
     assert_eq!(stats.status.code(), Some(2));
-    assert!(text(&stats.stderr).contains("delete it"), "{}", text(&stats.stderr));
+    assert!(
+        text(&stats.stderr).contains("delete it"),
+        "{}",
+        text(&stats.stderr)
+    );
     let clear = codemode(w.path(), &["cache", "clear"], "");
     assert!(clear.status.success(), "{}", text(&clear.stderr));
-    assert!(text(&clear.stdout).contains("deleted"), "{}", text(&clear.stdout));
+    assert!(
+        text(&clear.stdout).contains("deleted"),
+        "{}",
+        text(&clear.stdout)
+    );
     value_of(w.path(), "return { tools.t.double(1), tools.t.double(1) }");
     assert_eq!(runs(w.path()), 4);
 }
@@ -146,13 +161,24 @@ fn a_locked_store_costs_the_cache_not_the_run() {
     value_of(w.path(), "return tools.t.double(5)");
     let db = rusqlite::Connection::open(w.path().join(".codemode/results.db")).unwrap();
     db.execute_batch("BEGIN EXCLUSIVE").unwrap();
-    let out = codemode(w.path(), &["--no-bundled", "exec"], "return tools.t.double(6)");
+    let out = codemode(
+        w.path(),
+        &["--no-bundled", "exec"],
+        "return tools.t.double(6)",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(common::envelope(&out)["value"], json!(12));
-    assert!(text(&out.stderr).contains("locked by another process"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("locked by another process"),
+        "{}",
+        text(&out.stderr)
+    );
     db.execute_batch("COMMIT").unwrap();
     // Free again: the result of 5 was kept before, 6 is kept now.
-    value_of(w.path(), "return { tools.t.double(5), tools.t.double(6), tools.t.double(6) }");
+    value_of(
+        w.path(),
+        "return { tools.t.double(5), tools.t.double(6), tools.t.double(6) }",
+    );
     assert_eq!(runs(w.path()), 3);
 }
 
@@ -160,18 +186,32 @@ fn a_locked_store_costs_the_cache_not_the_run() {
 fn cache_stats_and_clear_report_what_is_kept() {
     let w = world(600);
     let out = codemode(w.path(), &["cache", "stats"], "");
-    assert!(text(&out.stdout).contains("no result cache yet"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("no result cache yet"),
+        "{}",
+        text(&out.stdout)
+    );
     value_of(w.path(), "for i = 1, 3 do tools.t.double(i) end return 0");
     let out = codemode(w.path(), &["cache", "stats", "--json"], "");
     let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(stats["entries"], 3, "{stats}");
     assert_eq!(stats["tools"], json!([["t.double", 3]]));
     let out = codemode(w.path(), &["cache", "clear"], "");
-    assert_eq!(text(&out.stdout).trim(), format!("removed 3 results from {}", w.path().join(".codemode/results.db").display()));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!(
+            "removed 3 results from {}",
+            w.path().join(".codemode/results.db").display()
+        )
+    );
     value_of(w.path(), "return tools.t.double(1)");
     assert_eq!(runs(w.path()), 4, "cleared: the call runs again");
     // Scripts cannot reach the store through vfs.
-    let (envelope, _) = exec(w.path(), &["--no-bundled"], "return vfs.read('.codemode/results.db')");
+    let (envelope, _) = exec(
+        w.path(),
+        &["--no-bundled"],
+        "return vfs.read('.codemode/results.db')",
+    );
     assert_eq!(envelope["ok"], false, "{envelope}");
 }
 
@@ -182,17 +222,27 @@ fn malformed_limits_and_cache_are_reported_by_check_and_the_tool_is_not_callable
         "t.odd",
         "--!desc Odd.\nlocal function odd(): number\n\treturn 1\nend\nreturn odd\n",
     );
-    w.file("t.toolbox/odd.tool/.metadata", r#"{"limits": {"timeoutMs": 0}, "cache": {"ttl": 5}}"#);
+    w.file(
+        "t.toolbox/odd.tool/.metadata",
+        r#"{"limits": {"timeoutMs": 0}, "cache": {"ttl": 5}}"#,
+    );
     let out = codemode(w.path(), &["--no-bundled", "check"], "");
     assert_eq!(out.status.code(), Some(1));
     let report = text(&out.stdout) + &text(&out.stderr);
     assert!(
-        report.contains("t.odd") && report.contains("limits.timeoutMs is 0; give a whole number from 1"),
+        report.contains("t.odd")
+            && report.contains("limits.timeoutMs is 0; give a whole number from 1"),
         "{report}"
     );
     let (envelope, code) = exec(w.path(), &["--no-bundled"], "return tools.t.odd()");
     assert_eq!(code, 1);
-    assert!(envelope["error"]["message"].as_str().unwrap().contains("not callable"), "{envelope}");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not callable"),
+        "{envelope}"
+    );
     // Its neighbours still work.
     assert_eq!(value_of(w.path(), "return tools.t.double(2)"), json!(4));
 }
@@ -204,19 +254,45 @@ fn a_tool_timeout_is_an_envelope_timeout_naming_the_tool_and_its_limit() {
         "t.spin",
         "--!desc Spins.\nlocal function spin(): number\n\twhile true do end\nend\nreturn spin\n",
     );
-    w.file("t.toolbox/spin.tool/.metadata", r#"{"limits": {"timeoutMs": 80}}"#);
+    w.file(
+        "t.toolbox/spin.tool/.metadata",
+        r#"{"limits": {"timeoutMs": 80}}"#,
+    );
     let started = std::time::Instant::now();
-    let (envelope, code) = exec(w.path(), &["--no-bundled", "--timeout-ms", "20000"], "return tools.t.spin()");
+    let (envelope, code) = exec(
+        w.path(),
+        &["--no-bundled", "--timeout-ms", "20000"],
+        "return tools.t.spin()",
+    );
     assert_eq!(code, 1);
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
     let error = &envelope["error"];
     assert_eq!(error["kind"], "timeout", "{envelope}");
-    assert!(error["message"].as_str().unwrap().contains("tools.t.spin ran past its own time limit of 80 ms"), "{envelope}");
-    assert!(error["hint"].as_str().unwrap().contains("limits.timeoutMs"), "{envelope}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("tools.t.spin ran past its own time limit of 80 ms"),
+        "{envelope}"
+    );
+    assert!(
+        error["hint"].as_str().unwrap().contains("limits.timeoutMs"),
+        "{envelope}"
+    );
     // The tool's limit is its own, not the run's: no deadline flag is named.
     assert!(error.get("limit").is_none(), "{envelope}");
     // Through `codemode call` too.
     let out = codemode(w.path(), &["--no-bundled", "call", "t.spin"], "");
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("own time limit of 80 ms") || text(&out.stdout).contains("own time limit of 80 ms"), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("own time limit of 80 ms")
+            || text(&out.stdout).contains("own time limit of 80 ms"),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
 }

@@ -988,7 +988,8 @@ fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
     let mut limited = fixture_server("slow", &[]);
     limited["limits"] = json!({ "timeoutMs": 300 });
     let mut cached = fixture_server("slow", &[]);
-    cached["tools"] = json!({ "sleep": { "cache": { "ttlSeconds": 600 }, "limits": { "maxOutputBytes": 8 } } });
+    cached["tools"] =
+        json!({ "sleep": { "cache": { "ttlSeconds": 600 }, "limits": { "maxOutputBytes": 8 } } });
     let dir = world(json!({ "limited": limited, "cached": cached }));
     let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
     assert_eq!(code, 0, "{synced}{err}");
@@ -1004,14 +1005,25 @@ fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
         return { ok, tostring(e), tools.limited.sleep({ ms = 1 }) }",
     );
     assert_eq!(code, 0, "{out}{err}");
-    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
     let envelope: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(envelope["value"][0], false, "{envelope}");
     let message = envelope["value"][1].as_str().unwrap();
-    assert!(message.contains("tools.limited.sleep did not answer within its own limit of 300 ms"), "{message}");
+    assert!(
+        message.contains("tools.limited.sleep did not answer within its own limit of 300 ms"),
+        "{message}"
+    );
     assert_eq!(envelope["value"][2], "slept 1 ms", "{envelope}");
     // Uncaught, it is the envelope's timeout.
-    let (out, _, code) = codemode_in(dir.path(), &["exec", "-"], "return tools.limited.sleep({ ms = 5000 })");
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["exec", "-"],
+        "return tools.limited.sleep({ ms = 5000 })",
+    );
     assert_eq!(code, 1);
     let envelope: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(envelope["error"]["kind"], "timeout", "{envelope}");
@@ -1024,9 +1036,16 @@ fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
     let (out, _, _) = codemode_in(dir.path(), &["exec", "-"], script);
     let second: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(second["value"], first["value"], "{second}");
-    assert!(second["elapsedMs"].as_f64().unwrap() < 300.0, "a hit must not call the server: {second}");
+    assert!(
+        second["elapsedMs"].as_f64().unwrap() < 300.0,
+        "a hit must not call the server: {second}"
+    );
     // Its maxOutputBytes cuts what the caller gets, and the envelope says so.
-    let (out, _, _) = codemode_in(dir.path(), &["exec", "-"], "return tools.cached.sleep({ ms = 1 })");
+    let (out, _, _) = codemode_in(
+        dir.path(),
+        &["exec", "-"],
+        "return tools.cached.sleep({ ms = 1 })",
+    );
     let cut: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(cut["truncated"], true, "{cut}");
     assert_eq!(cut["truncation"][0]["what"], "tools.cached.sleep", "{cut}");

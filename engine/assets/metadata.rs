@@ -65,7 +65,13 @@ fn prefix(path: &str) -> String {
 }
 
 /// A whole number in `1..=max` at `field`, or a message naming `path` and the fix.
-fn positive(object: &serde_json::Map<String, Value>, field: &str, max: u64, path: &str, what: &str) -> Result<Option<u64>, String> {
+fn positive(
+    object: &serde_json::Map<String, Value>,
+    field: &str,
+    max: u64,
+    path: &str,
+    what: &str,
+) -> Result<Option<u64>, String> {
     match object.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => match n.as_u64() {
@@ -114,7 +120,11 @@ fn fields<'a>(
         return Err(format!(
             "{}\"{what}\" has no field \"{shown}\"; its fields are {}",
             prefix(path),
-            known.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", ")
+            known
+                .iter()
+                .map(|k| format!("\"{k}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     Ok(object)
@@ -124,7 +134,13 @@ fn fields<'a>(
 /// the error names `path` and the fix.
 pub fn parse_limits(value: &Value, path: &str) -> Result<ToolLimits, String> {
     let example = "{\"limits\": {\"timeoutMs\": 2000, \"maxOutputBytes\": 65536}}";
-    let object = fields(value, &["timeoutMs", "maxOutputBytes"], path, "limits", example)?;
+    let object = fields(
+        value,
+        &["timeoutMs", "maxOutputBytes"],
+        path,
+        "limits",
+        example,
+    )?;
     Ok(ToolLimits {
         timeout_ms: positive(object, "timeoutMs", MAX_TOOL_TIMEOUT_MS, path, "limits")?,
         max_output_bytes: positive(object, "maxOutputBytes", 1 << 30, path, "limits")?,
@@ -246,7 +262,10 @@ mod tests {
         let err = Metadata::parse(r#"{"limits": {"timeoutMs": 0}}"#, "t/.metadata").unwrap_err();
         assert!(err.contains("t/.metadata: limits.timeoutMs is 0"), "{err}");
         let err = Metadata::parse(r#"{"limits": {"timeout": 5}}"#, "m").unwrap_err();
-        assert!(err.contains("no field \"timeout\"") && err.contains("\"timeoutMs\""), "{err}");
+        assert!(
+            err.contains("no field \"timeout\"") && err.contains("\"timeoutMs\""),
+            "{err}"
+        );
         let err = Metadata::parse(r#"{"limits": {"maxOutputBytes": "big"}}"#, "m").unwrap_err();
         assert!(err.contains("must be a number, not a string"), "{err}");
         let err = Metadata::parse(r#"{"cache": {}}"#, "m").unwrap_err();
@@ -260,9 +279,17 @@ mod tests {
         .unwrap();
         assert_eq!(
             parse_limits(ok.limits.as_ref().unwrap(), "m").unwrap(),
-            ToolLimits { timeout_ms: Some(50), max_output_bytes: Some(100) }
+            ToolLimits {
+                timeout_ms: Some(50),
+                max_output_bytes: Some(100)
+            }
         );
-        assert_eq!(parse_cache(ok.cache.as_ref().unwrap(), "m", &[]).unwrap().ttl_seconds, 9);
+        assert_eq!(
+            parse_cache(ok.cache.as_ref().unwrap(), "m", &[])
+                .unwrap()
+                .ttl_seconds,
+            9
+        );
         let long = serde_json::json!({ "tags": ["x".repeat(65)] }).to_string();
         assert!(Metadata::parse(&long, "m")
             .unwrap_err()

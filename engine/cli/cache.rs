@@ -49,7 +49,10 @@ pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
 fn stats(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     if !path.exists() {
         if json {
-            outln!("{}", serde_json::json!({ "path": path, "entries": 0, "expired": 0, "bytes": 0, "capBytes": DEFAULT_CAP_BYTES, "tools": [] }))?;
+            outln!(
+                "{}",
+                serde_json::json!({ "path": path, "entries": 0, "expired": 0, "bytes": 0, "capBytes": DEFAULT_CAP_BYTES, "tools": [] })
+            )?;
         } else {
             outln!("no result cache yet at {} (0 results): tools with \"cache\" in their .metadata fill it", path.display())?;
         }
@@ -89,11 +92,15 @@ fn clear(path: &Path) -> anyhow::Result<ExitCode> {
             for suffix in ["", "-wal", "-shm"] {
                 let file = PathBuf::from(format!("{}{suffix}", path.display()));
                 if file.exists() {
-                    std::fs::remove_file(&file)
-                        .with_context(|| format!("cannot remove {}; remove it by hand", file.display()))?;
+                    std::fs::remove_file(&file).with_context(|| {
+                        format!("cannot remove {}; remove it by hand", file.display())
+                    })?;
                 }
             }
-            outln!("deleted {} ({e}); the next cached call starts an empty one", path.display())?;
+            outln!(
+                "deleted {} ({e}); the next cached call starts an empty one",
+                path.display()
+            )?;
         }
         Err(e) => return Err(e.into()),
     }

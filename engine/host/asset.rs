@@ -175,7 +175,12 @@ fn budgeted(
         )
         .into_lua())
     })?;
-    crate::sandbox::budget(lua, function, std::time::Duration::from_millis(ms), on_timeout)
+    crate::sandbox::budget(
+        lua,
+        function,
+        std::time::Duration::from_millis(ms),
+        on_timeout,
+    )
 }
 
 /// Whether the tool's function really registers in this run. The files say only that a tool

@@ -29,8 +29,10 @@ const MAX_RESULT_BYTES: usize = 4 << 20;
 /// Index terms one result may carry, and characters per term.
 const MAX_TERMS: usize = 64;
 const MAX_TERM_CHARS: usize = 128;
-/// Rows `tools.results.search` returns at most.
+/// Rows `tools.results.search` returns at most, and the bytes of results it reads at
+/// most (past that it returns fewer rows).
 const MAX_ROWS: usize = 100;
+const MAX_SEARCH_BYTES: usize = 16 << 20;
 
 /// A tool's limits and cache, and what identifies its current version.
 pub(crate) struct Policy {
@@ -80,8 +82,10 @@ fn opaque(json: &Json) -> bool {
     match json {
         Json::String(s) => {
             s.starts_with('<')
-                && (matches!(s.as_str(), "<function>" | "<coroutine>" | "<cycle>" | "<userdata>")
-                    || s.starts_with("<buffer of ")
+                && (matches!(
+                    s.as_str(),
+                    "<function>" | "<coroutine>" | "<cycle>" | "<userdata>"
+                ) || s.starts_with("<buffer of ")
                     || s.starts_with("<nested deeper"))
         }
         Json::Array(items) => items.iter().any(opaque),
@@ -191,7 +195,12 @@ fn lookup(lua: &Lua, identity: String, args: MultiValue) -> mlua::Result<(bool, 
 
 /// `results.keep(identity, key, ...)`: stores what the tool returned. `(true, brief)` when
 /// it returned the contract (its caller gets `brief` and the key), else `(false)`.
-fn keep(lua: &Lua, identity: String, key: String, values: MultiValue) -> mlua::Result<(bool, Value)> {
+fn keep(
+    lua: &Lua,
+    identity: String,
+    key: String,
+    values: MultiValue,
+) -> mlua::Result<(bool, Value)> {
     let Some(Policy {
         cache: Some(cache), ..
     }) = policy(lua, &identity)?
@@ -309,34 +318,38 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.raw_set(
         "lookup",
-        lua.create_function(|lua, (identity, args): (String, MultiValue)| lookup(lua, identity, args))?,
+        lua.create_function(|lua, (identity, args): (String, MultiValue)| {
+            lookup(lua, identity, args)
+        })?,
     )?;
     t.raw_set(
         "keep",
-        lua.create_function(|lua, (identity, key, values): (String, String, MultiValue)| {
-            keep(lua, identity, key, values)
-        })?,
+        lua.create_function(
+            |lua, (identity, key, values): (String, String, MultiValue)| {
+                keep(lua, identity, key, values)
+            },
+        )?,
     )?;
     t.raw_set(
         "cut",
-        lua.create_function(|lua, (identity, cap, values): (String, usize, MultiValue)| {
-            cut(lua, identity, cap, values)
-        })?,
+        lua.create_function(
+            |lua, (identity, cap, values): (String, usize, MultiValue)| {
+                cut(lua, identity, cap, values)
+            },
+        )?,
     )?;
     t.raw_set(
         "get",
-        lua.create_function(|lua, key: String| {
-            match store(lua)?.get(&key, now_ms()) {
-                Some(entry) => Ok(row(lua, &entry)?.map_or(Value::Nil, Value::Table)),
-                None => Ok(Value::Nil),
-            }
+        lua.create_function(|lua, key: String| match store(lua)?.get(&key, now_ms()) {
+            Some(entry) => Ok(row(lua, &entry)?.map_or(Value::Nil, Value::Table)),
+            None => Ok(Value::Nil),
         })?,
     )?;
     t.raw_set(
         "search",
         lua.create_function(|lua, (query, limit): (String, Option<usize>)| {
             let limit = limit.unwrap_or(10).clamp(1, MAX_ROWS);
-            let rows = store(lua)?.search(&query, limit, now_ms());
+            let rows = store(lua)?.search(&query, limit, MAX_SEARCH_BYTES, now_ms());
             let out = lua.create_table_with_capacity(rows.len(), 0)?;
             for entry in &rows {
                 if let Some(row) = row(lua, entry)? {

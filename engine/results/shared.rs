@@ -98,8 +98,8 @@ impl Shared {
     }
 
     /// See [`Store::search`]; empty when there is no usable store.
-    pub fn search(&self, query: &str, limit: usize, now_ms: i64) -> Vec<Entry> {
-        self.with(|s| s.search(query, limit, now_ms))
+    pub fn search(&self, query: &str, limit: usize, max_bytes: usize, now_ms: i64) -> Vec<Entry> {
+        self.with(|s| s.search(query, limit, max_bytes, now_ms))
             .unwrap_or_default()
     }
 }

@@ -203,8 +203,10 @@ impl Store {
                  FROM results WHERE key = ?1 AND expires > ?2",
             )
             .and_then(|mut s| {
-                s.query_row(params![key, now_ms], |r| Ok((entry(r)?, r.get::<_, i64>(7)?)))
-                    .optional()
+                s.query_row(params![key, now_ms], |r| {
+                    Ok((entry(r)?, r.get::<_, i64>(7)?))
+                })
+                .optional()
             })
             .map_err(|e| error(&self.path, e))?;
         let Some((entry, used)) = found else {
@@ -240,7 +242,9 @@ impl Store {
             .map_err(|e| error(&path, e))?;
         let run = || -> rusqlite::Result<()> {
             let old: Option<i64> = tx
-                .query_row("SELECT id FROM results WHERE key = ?1", [new.key], |r| r.get(0))
+                .query_row("SELECT id FROM results WHERE key = ?1", [new.key], |r| {
+                    r.get(0)
+                })
                 .optional()?;
             if let Some(id) = old {
                 tx.execute("DELETE FROM results_terms WHERE rowid = ?1", [id])?;
@@ -262,7 +266,9 @@ impl Store {
             )?;
             tx.execute("DELETE FROM results WHERE expires <= ?1", [new.now_ms])?;
             let mut total: i64 =
-                tx.query_row("SELECT COALESCE(SUM(bytes), 0) FROM results", [], |r| r.get(0))?;
+                tx.query_row("SELECT COALESCE(SUM(bytes), 0) FROM results", [], |r| {
+                    r.get(0)
+                })?;
             while total > cap {
                 let oldest: Option<(i64, i64)> = tx
                     .query_row(
@@ -284,8 +290,16 @@ impl Store {
     }
 
     /// Rows whose tool name or index terms match words of `query`, best first (an empty
-    /// query: the most recent), at most `limit`.
-    pub fn search(&self, query: &str, limit: usize, now_ms: i64) -> Result<Vec<Entry>, StoreError> {
+    /// query: the most recent), at most `limit`, and no more rows once they hold
+    /// `max_bytes` (the first row always comes, whatever its size): what a search reads
+    /// into memory stays bounded however large the store is.
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        max_bytes: usize,
+        now_ms: i64,
+    ) -> Result<Vec<Entry>, StoreError> {
         let words: Vec<String> = query
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -293,16 +307,26 @@ impl Store {
             .map(|w| format!("\"{w}\""))
             .collect();
         let limit = limit as i64;
+        let collect = |rows: rusqlite::MappedRows<'_, _>| -> rusqlite::Result<Vec<Entry>> {
+            let mut out: Vec<Entry> = Vec::new();
+            let mut bytes = 0usize;
+            for row in rows {
+                let row: Entry = row?;
+                bytes += row.brief.len() + row.raw.as_ref().map_or(0, String::len);
+                if !out.is_empty() && bytes > max_bytes {
+                    break;
+                }
+                out.push(row);
+            }
+            Ok(out)
+        };
         let rows = if words.is_empty() {
             self.conn
                 .prepare_cached(
                     "SELECT key, identity, brief, raw, terms, created, expires FROM results
                      WHERE expires > ?1 ORDER BY created DESC, id DESC LIMIT ?2",
                 )
-                .and_then(|mut s| {
-                    s.query_map(params![now_ms, limit], entry)?
-                        .collect::<rusqlite::Result<Vec<_>>>()
-                })
+                .and_then(|mut s| collect(s.query_map(params![now_ms, limit], entry)?))
         } else {
             self.conn
                 .prepare_cached(
@@ -312,8 +336,7 @@ impl Store {
                      ORDER BY bm25(results_terms), r.created DESC LIMIT ?3",
                 )
                 .and_then(|mut s| {
-                    s.query_map(params![words.join(" OR "), now_ms, limit], entry)?
-                        .collect::<rusqlite::Result<Vec<_>>>()
+                    collect(s.query_map(params![words.join(" OR "), now_ms, limit], entry)?)
                 })
         };
         rows.map_err(|e| error(&self.path, e))
@@ -440,18 +463,35 @@ mod tests {
         assert!(store.get("short", 5).unwrap().is_some());
         assert!(store.get("short", 10).unwrap().is_none(), "past its ttl");
         for i in 0..20 {
-            assert!(put(&mut store, &format!("k{i}"), &["beta"], 100 + i, 1_000_000));
+            assert!(put(
+                &mut store,
+                &format!("k{i}"),
+                &["beta"],
+                100 + i,
+                1_000_000
+            ));
         }
         let stats = store.stats(200).unwrap();
         assert!(stats.bytes <= 10_000, "{stats:?}");
         assert!(stats.entries >= 6 && stats.entries < 20, "{stats:?}");
-        assert!(store.get("k0", 200).unwrap().is_none(), "the oldest went first");
+        assert!(
+            store.get("k0", 200).unwrap().is_none(),
+            "the oldest went first"
+        );
         assert!(store.get("k19", 200).unwrap().is_some());
         assert_eq!(stats.expired, 0, "expired rows are removed on a write");
         // A row larger than a quarter of the cap is not kept.
         let big = vec!["x".repeat(3000)];
         let kept = store
-            .put(&NewEntry { key: "big", identity: "box.tool", brief: "1", raw: None, terms: &big, now_ms: 300, ttl: Duration::from_secs(9) })
+            .put(&NewEntry {
+                key: "big",
+                identity: "box.tool",
+                brief: "1",
+                raw: None,
+                terms: &big,
+                now_ms: 300,
+                ttl: Duration::from_secs(9),
+            })
             .unwrap();
         assert!(!kept);
     }
@@ -464,14 +504,34 @@ mod tests {
         put(&mut store, "b", &["invoice", "april"], 2, 100_000);
         put(&mut store, "c", &["weather"], 3, 100_000);
         let keys = |rows: Vec<Entry>| rows.into_iter().map(|e| e.key).collect::<Vec<_>>();
-        assert_eq!(keys(store.search("april invoice", 10, 50).unwrap())[0], "b");
-        assert_eq!(keys(store.search("march", 10, 50).unwrap()), vec!["a"]);
-        assert_eq!(store.search("tool", 10, 50).unwrap().len(), 3, "the tool's name is a term");
-        assert_eq!(keys(store.search("", 2, 50).unwrap()), vec!["c", "b"], "newest first");
+        assert_eq!(
+            keys(store.search("april invoice", 10, 1 << 20, 50).unwrap())[0],
+            "b"
+        );
+        assert_eq!(
+            keys(store.search("march", 10, 1 << 20, 50).unwrap()),
+            vec!["a"]
+        );
+        assert_eq!(
+            store.search("tool", 10, 1 << 20, 50).unwrap().len(),
+            3,
+            "the tool's name is a term"
+        );
+        assert_eq!(
+            keys(store.search("", 2, 1 << 20, 50).unwrap()),
+            vec!["c", "b"],
+            "newest first"
+        );
         // Quotes and FTS operators in a query are words, not syntax.
-        assert!(store.search("\"a\" OR NEAR( *", 10, 50).unwrap().is_empty());
+        assert!(store
+            .search("\"a\" OR NEAR( *", 10, 1 << 20, 50)
+            .unwrap()
+            .is_empty());
+        // Each row holds about 1 KB of raw: 1.5 KB of budget gives one row, 2.5 KB two.
+        assert_eq!(store.search("tool", 10, 1500, 50).unwrap().len(), 1);
+        assert_eq!(store.search("tool", 10, 2500, 50).unwrap().len(), 2);
         assert_eq!(store.clear().unwrap(), 3);
-        assert!(store.search("invoice", 10, 50).unwrap().is_empty());
+        assert!(store.search("invoice", 10, 1 << 20, 50).unwrap().is_empty());
         store.check().unwrap();
     }
 

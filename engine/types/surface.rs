@@ -38,7 +38,10 @@ fn read(members: &str) -> Vec<SurfaceFunction> {
 fn type_members(name: &str) -> Option<String> {
     let start = format!("export type {name} = {{\n");
     let (_, rest) = super::SURFACE.split_once(&start)?;
-    Some(format!("{}\n", rest.split_once("\n}\n").map_or(rest, |(m, _)| m)))
+    Some(format!(
+        "{}\n",
+        rest.split_once("\n}\n").map_or(rest, |(m, _)| m)
+    ))
 }
 
 fn read_under(members: &str, prefix: &str) -> Vec<SurfaceFunction> {

@@ -54,9 +54,7 @@ impl ServerSettings {
             settings.read_only_hints = match cache.get("readOnlyHints") {
                 None | Some(Value::Null) => false,
                 Some(Value::Bool(b)) => *b,
-                Some(_) => {
-                    return Err("cache.readOnlyHints must be true or false".to_string())
-                }
+                Some(_) => return Err("cache.readOnlyHints must be true or false".to_string()),
             };
         }
         match fields.get("tools") {
@@ -139,7 +137,13 @@ mod tests {
         }))
         .unwrap();
         let (limits, cache) = s.of("fast", None);
-        assert_eq!(limits, ToolLimits { timeout_ms: Some(10), max_output_bytes: Some(100) });
+        assert_eq!(
+            limits,
+            ToolLimits {
+                timeout_ms: Some(10),
+                max_output_bytes: Some(100)
+            }
+        );
         assert_eq!(cache.unwrap().ttl_seconds, 5);
         let pure = json!({"readOnlyHint": true, "idempotentHint": true});
         assert_eq!(s.of("other", Some(&pure)).1.unwrap().ttl_seconds, 60);
