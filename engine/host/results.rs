@@ -139,13 +139,12 @@ fn terms(identity: &str, t: &Table) -> mlua::Result<Vec<String>> {
         Value::Nil => Ok(Vec::new()),
         Value::Table(list) => {
             let mut out = Vec::new();
-            for item in list.sequence_values::<Value>() {
+            // Only the first terms are read: a list of millions costs no more than these.
+            for item in list.sequence_values::<Value>().take(MAX_TERMS) {
                 let Value::String(s) = item? else {
                     return Err(wrong());
                 };
-                if out.len() < MAX_TERMS {
-                    out.push(s.to_string_lossy().chars().take(MAX_TERM_CHARS).collect());
-                }
+                out.push(s.to_string_lossy().chars().take(MAX_TERM_CHARS).collect());
             }
             Ok(out)
         }
@@ -213,7 +212,7 @@ fn keep(
         let brief: Value = t.raw_get("brief")?;
         let raw: Value = t.raw_get("raw")?;
         let terms = terms(&identity, &t)?;
-        let encoded = exact_json(&[brief.clone()], MAX_RESULT_BYTES)
+        let encoded = exact_json(std::slice::from_ref(&brief), MAX_RESULT_BYTES)
             .zip(exact_json(&[raw], MAX_RESULT_BYTES));
         if let Some((Json::Array(mut b), Json::Array(mut r))) = encoded {
             let (brief_json, raw_json) = (b.remove(0).to_string(), r.remove(0).to_string());

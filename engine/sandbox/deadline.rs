@@ -218,16 +218,17 @@ unsafe extern "C-unwind" fn budgeted(state: *mut ffi::lua_State) -> c_int {
         DEADLINE.set(outer);
         let now = now_nanos();
         let over = !STOPPED.get() && (EXPIRED.get() || now >= until);
-        if over {
-            if outer != 0 && now >= outer {
-                // The run's own deadline passed too: that is what stops the run.
-                EXPIRED.set(true);
-                if status == 0 {
-                    // SAFETY: a C function of `state`, where raising an error is allowed.
-                    unsafe { ffi::luaL_error(state, c"the script ran past its deadline".as_ptr()) }
-                }
-            } else {
-                EXPIRED.set(false);
+        if over && outer != 0 && now >= outer {
+            // The run's own deadline passed too: that is what stops the run.
+            EXPIRED.set(true);
+            if status == 0 {
+                // SAFETY: a C function of `state`, where raising an error is allowed.
+                unsafe { ffi::luaL_error(state, c"the script ran past its deadline".as_ptr()) }
+            }
+        } else if over {
+            EXPIRED.set(false);
+            // A full heap is the run's memory limit, whatever else passed: raised as it came.
+            if status != ffi::LUA_ERRMEM {
                 // SAFETY: upvalue 3 is the function that raises the tool's timeout; its
                 // error unwinds through this frame as `fenced`'s do.
                 unsafe {

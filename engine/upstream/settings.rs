@@ -83,9 +83,10 @@ impl ServerSettings {
                 }
             }
             Some(_) => {
-                return Err(format!(
-                    "\"tools\" must be an object of tool names, e.g. {{\"tools\": {{\"get_time\": {{\"cache\": {{\"ttlSeconds\": 60}}}}}}}}"
-                ))
+                return Err(
+                    "\"tools\" must be an object of tool names, e.g. {\"tools\": {\"get_time\": {\"cache\": {\"ttlSeconds\": 60}}}}"
+                        .to_string(),
+                )
             }
         }
         Ok(settings)
