@@ -140,18 +140,26 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "load",
         lua.create_function(|lua, (toolbox, tool): (String, String)| {
             // The function, and what checks a direct call of it (see `bind::checker`).
+            // Its cache and output cap, when it has either, for the prelude to apply.
             let mut function = load_tool(lua, &toolbox, &tool)?;
             let index = with_state(lua, |s| s.index.clone())?;
-            let (check, spec) = match index.tool(&format!("{toolbox}.{tool}")) {
+            let (check, spec, policy) = match index.tool(&format!("{toolbox}.{tool}")) {
                 Some(entry) => {
-                    if let Some(ms) = entry.meta().limits.and_then(|l| l.timeout_ms) {
+                    let meta = entry.meta();
+                    if let Some(ms) = meta.limits.and_then(|l| l.timeout_ms) {
                         function = budgeted(lua, function, entry, ms)?;
                     }
-                    super::bind::checker(lua, entry)?
+                    let policy = super::results::policy_row(
+                        lua,
+                        meta.cache.is_some(),
+                        meta.limits.and_then(|l| l.max_output_bytes),
+                    )?;
+                    let (check, spec) = super::bind::checker(lua, entry)?;
+                    (check, spec, policy)
                 }
-                None => (None, None),
+                None => (None, None, Value::Nil),
             };
-            Ok((function, check, spec))
+            Ok((function, check, spec, policy))
         })?,
     )?;
     t.set_readonly(true);

@@ -297,6 +297,18 @@ fn row(lua: &Lua, entry: &Entry) -> mlua::Result<Option<Table>> {
     Ok(Some(t))
 }
 
+/// `{ cache, maxOutputBytes }` for the prelude's `policed`, or nil when the tool has
+/// neither (its calls then go straight to its function).
+pub(crate) fn policy_row(lua: &Lua, cache: bool, cap: Option<u64>) -> mlua::Result<Value> {
+    if !cache && cap.is_none() {
+        return Ok(Value::Nil);
+    }
+    let row = lua.create_table()?;
+    row.raw_set("cache", cache)?;
+    row.raw_set("maxOutputBytes", cap)?;
+    Ok(Value::Table(row))
+}
+
 /// Builds the read-only `results` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -306,13 +318,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let Some(policy) = policy(lua, &identity)? else {
                 return Ok(Value::Nil);
             };
-            if policy.cache.is_none() && policy.limits.max_output_bytes.is_none() {
-                return Ok(Value::Nil);
-            }
-            let row = lua.create_table()?;
-            row.raw_set("cache", policy.cache.is_some())?;
-            row.raw_set("maxOutputBytes", policy.limits.max_output_bytes)?;
-            Ok(Value::Table(row))
+            policy_row(lua, policy.cache.is_some(), policy.limits.max_output_bytes)
         })?,
     )?;
     t.raw_set(
