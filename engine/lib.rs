@@ -21,6 +21,7 @@
 //!   guard, credentials, the checked request;
 //! - [`shell`] starts allowed commands for the `shell` capability: no shell, a clean
 //!   environment, capped output, the process group killed at its limit;
+//! - [`results`] keeps the results of tools that opt in, for reuse and later reading;
 //! - [`upstream`] reads `mcpServers` configurations and calls the tools of those MCP
 //!   servers (started lazily, cached catalogues, deadlines, cancellation);
 //!
@@ -39,6 +40,7 @@ pub mod net;
 pub mod policy;
 pub mod registry;
 pub mod repl;
+pub mod results;
 pub mod runtime;
 mod sandbox;
 pub mod search;

@@ -518,7 +518,8 @@ return { text = all.stdout, count = #all.value, one = one.stdout, meta = meta, i
         text.contains("tools.help(name: string?) -> Printed<{ SurfaceFunction }>"),
         "{text}"
     );
-    assert_eq!(value["count"], 15, "{envelope}");
+    // The functions of `tools`, with `tools.results.get` and `tools.results.search`.
+    assert_eq!(value["count"], 17, "{envelope}");
     let one = value["one"].as_str().unwrap();
     assert!(
         one.starts_with("tools.create(args: CreateArgs) -> WriteResult\n  Save a new tool"),

@@ -6,13 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 19] = [
+const GRAPH: [(&str, &[&str]); 20] = [
     ("cache", &[]),
     ("policy", &[]),
     ("net", &[]),
     ("shell", &[]),
     ("assets", &["cache"]),
     ("vfs", &[]),
+    ("results", &[]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
     // The client of the type checker process; it reads scripts with the assets' parser.
@@ -30,8 +31,8 @@ const GRAPH: [(&str, &[&str]); 19] = [
     (
         "host",
         &[
-            "assets", "bind", "check", "net", "policy", "registry", "sandbox", "search", "shell",
-            "types",
+            "assets", "bind", "check", "net", "policy", "registry", "results", "sandbox", "search",
+            "shell", "types",
             "upstream", "vfs",
         ],
     ),

@@ -338,7 +338,7 @@ fn every_member_of_the_real_tools_table_is_declared() {
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     let mut runtime = Runtime::new(registry, Default::default()).unwrap();
     let got = runtime.exec(
-        "local names = {} for k, v in tools do if type(v) == 'function' then table.insert(names, k) end end table.sort(names) return names",
+        "local names = {} for k, v in tools do if type(v) == 'function' or type(v) == 'table' then table.insert(names, k) end end table.sort(names) return names",
         Output::Capture,
     );
     let real: Vec<String> = serde_json::from_value(got.value.expect("members listed")).unwrap();

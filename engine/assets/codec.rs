@@ -5,6 +5,7 @@
 //! entry knows them from its folder.
 
 use super::model::{Arg, Flag, Returns, ToolMeta};
+use super::{CachePolicy, ToolLimits};
 use super::tool::Reading;
 use crate::cache::{Reader, Writer};
 
@@ -32,6 +33,8 @@ pub(crate) fn encode(w: &mut Writer, reading: &Reading, readme: Option<&str>) {
         status,
         purpose,
         has_render,
+        limits,
+        cache,
     } = meta;
     w.str(description);
     opt(w, signature.as_deref());
@@ -68,6 +71,18 @@ pub(crate) fn encode(w: &mut Writer, reading: &Reading, readme: Option<&str>) {
     w.str(status);
     opt(w, purpose.as_deref());
     w.u8(u8::from(*has_render));
+    match limits {
+        None => w.u8(0),
+        Some(ToolLimits {
+            timeout_ms,
+            max_output_bytes,
+        }) => {
+            w.u8(1);
+            opt_u64(w, *timeout_ms);
+            opt_u64(w, *max_output_bytes);
+        }
+    }
+    opt_u64(w, cache.map(|c| c.ttl_seconds));
     list(w, warnings);
     opt(w, refusal.as_deref());
     opt(w, readme);
@@ -123,6 +138,15 @@ pub(crate) fn decode(bytes: &[u8], name: &str, toolbox: &str) -> Option<(Reading
         status: string(&mut r)?,
         purpose: opt_string(&mut r)?,
         has_render: flag(&mut r)?,
+        limits: match r.u8()? {
+            0 => None,
+            1 => Some(ToolLimits {
+                timeout_ms: read_opt_u64(&mut r)?,
+                max_output_bytes: read_opt_u64(&mut r)?,
+            }),
+            _ => return None,
+        },
+        cache: read_opt_u64(&mut r)?.map(|ttl_seconds| CachePolicy { ttl_seconds }),
     };
     let reading = Reading {
         meta,
@@ -140,6 +164,24 @@ fn opt(w: &mut Writer, v: Option<&str>) {
             w.u8(1);
             w.str(s);
         }
+    }
+}
+
+fn opt_u64(w: &mut Writer, v: Option<u64>) {
+    match v {
+        None => w.u8(0),
+        Some(v) => {
+            w.u8(1);
+            w.u64(v);
+        }
+    }
+}
+
+fn read_opt_u64(r: &mut Reader) -> Option<Option<u64>> {
+    match r.u8()? {
+        0 => Some(None),
+        1 => Some(Some(r.u64()?)),
+        _ => None,
     }
 }
 
@@ -228,6 +270,11 @@ mod tests {
                 status: "ready".into(),
                 purpose: Some("Pads.".into()),
                 has_render: true,
+                limits: Some(ToolLimits {
+                    timeout_ms: Some(250),
+                    max_output_bytes: None,
+                }),
+                cache: Some(CachePolicy { ttl_seconds: 60 }),
             },
             warnings: vec!["a warning".into()],
             refusal: Some("no".into()),

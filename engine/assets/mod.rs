@@ -29,7 +29,10 @@ use serde::Serialize;
 pub use callsig::call_signature;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::Docstring;
-pub use metadata::{readme_purpose, Metadata, MAX_TAGS, MAX_TAG_CHARS};
+pub use metadata::{
+    parse_cache, parse_limits, readme_purpose, CachePolicy, Metadata, ToolLimits, MAX_TAGS,
+    MAX_TAG_CHARS,
+};
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Module, Origin, Registration, Returns, ToolEntry, ToolMeta,
     ToolboxFolder,

@@ -101,6 +101,12 @@ pub struct ToolMeta {
     /// True when the folder holds `render.luau`.
     #[serde(rename = "hasRender")]
     pub has_render: bool,
+    /// `limits` from `.metadata`: the tool's own budget per call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<super::ToolLimits>,
+    /// `cache` from `.metadata`: how long its results are reused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<super::CachePolicy>,
 }
 
 /// Compiled Luau bytecode, shared between VMs and runs.

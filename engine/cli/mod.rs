@@ -18,6 +18,7 @@ macro_rules! out {
     }};
 }
 
+mod cache;
 mod call;
 mod check;
 mod docs;
@@ -145,6 +146,11 @@ enum Command {
         #[command(subcommand)]
         command: mcp::McpCommand,
     },
+    /// The result cache of tools with "cache" in their .metadata: `cache stats`, `cache clear`
+    Cache {
+        #[command(subcommand)]
+        command: cache::CacheCommand,
+    },
     /// MCP server on stdio (tool_exec, search_tools); --http ADDR for streamable HTTP
     Serve(serve::ServeArgs),
     /// Call one tool with shell words, printed through its render.luau or as JSON.
@@ -268,6 +274,7 @@ pub fn main() -> ExitCode {
         Command::Docs { out } => docs::docs(&cli, out),
         Command::Registry { command } => registry::registry(&cli, command),
         Command::Mcp { command } => mcp::mcp(&cli, command),
+        Command::Cache { command } => cache::cache(&cli, command),
         Command::Serve(args) => serve::serve(&cli, args),
         Command::Call { words } => call::call(&cli, words),
         Command::Repl => repl::repl(&cli),

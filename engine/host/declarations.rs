@@ -17,7 +17,7 @@ use crate::upstream::{ServerView, UpstreamTool};
 
 /// The declarations of each capability, written beside its module: `vfs` declares the
 /// global scripts get; the others declare the types of the tables only the prelude sees.
-const CAPABILITIES: [&str; 9] = [
+const CAPABILITIES: [&str; 10] = [
     super::vfs::DECLARATIONS,
     super::asset::DECLARATIONS,
     super::author::DECLARATIONS,
@@ -27,6 +27,7 @@ const CAPABILITIES: [&str; 9] = [
     super::install::DECLARATIONS,
     super::upstream::DECLARATIONS,
     super::cache::DECLARATIONS,
+    super::results::DECLARATIONS,
 ];
 
 /// The declarations of the capabilities only some profiles grant: scripts of a profile

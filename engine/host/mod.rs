@@ -16,6 +16,7 @@ pub(crate) mod http;
 pub(crate) mod install;
 pub(crate) mod instance;
 pub(crate) mod render;
+pub(crate) mod results;
 pub(crate) mod search;
 pub(crate) mod shell;
 pub(crate) mod state;
@@ -65,7 +66,8 @@ pub(crate) fn linker(granted: &Capabilities) -> Linker {
         .capability("render", render::module)
         .capability("search", search::module)
         .capability("install", install::module)
-        .capability("upstream", upstream::module);
+        .capability("upstream", upstream::module)
+        .capability("results", results::module);
     PRELUDE.into_iter().fold(linker, Linker::prelude)
 }
 
@@ -94,6 +96,7 @@ mod tests {
             "search" => search::DECLARATIONS,
             "install" => install::DECLARATIONS,
             "upstream" => upstream::DECLARATIONS,
+            "results" => results::DECLARATIONS,
             "run" => cache::DECLARATIONS,
             other => panic!("capability {other} has no declarations beside its module"),
         }

@@ -34,6 +34,11 @@ pub struct State {
     /// The type checker of the engine running this run, when it has one: a tool written
     /// by `tools.create` is checked with it.
     pub checking: Option<Arc<Checking>>,
+    /// The world's result cache, once a call of this run needed it.
+    pub results: Option<Arc<crate::results::Shared>>,
+    /// Tools whose results were cut to their `limits.maxOutputBytes`, with that cap:
+    /// the envelope says so.
+    pub cuts: Vec<(String, usize)>,
 }
 
 impl State {
@@ -48,6 +53,8 @@ impl State {
             next_call: 1,
             written: 0,
             checking: None,
+            results: None,
+            cuts: Vec::new(),
         }
     }
 

@@ -9,7 +9,7 @@
 pub(crate) const DECLARATIONS: &str = include_str!("upstream.d.luau");
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
@@ -22,6 +22,7 @@ use crate::sandbox::{
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
 use super::asset::to_lua;
+use super::results::Policy;
 use super::state::{registry, with_state};
 
 /// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
@@ -188,11 +189,55 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
+/// The limits and cache `mcp.json` gives `server`'s tool `tool` (its toolbox names), and
+/// what identifies the tool's current definition; `None` when there is no such tool.
+pub(crate) fn policy(lua: &Lua, server: &str, tool: &str) -> mlua::Result<Option<Policy>> {
+    let Some((upstreams, views)) = visible(lua)? else {
+        return Ok(None);
+    };
+    let Some(found) = view(&views, server).and_then(|v| v.tools().iter().find(|t| t.name == tool))
+    else {
+        return Ok(None);
+    };
+    let Some(config) = upstreams.server(server) else {
+        return Ok(None);
+    };
+    let (limits, cache) = config
+        .settings
+        .of(&found.original, found.annotations.as_ref());
+    let stamp = serde_json::to_string(&(&found.original, &found.description, &found.input_schema))
+        .unwrap_or_default();
+    Ok(Some(Policy {
+        limits,
+        cache,
+        stamp,
+    }))
+}
+
 /// Calls `server`'s tool `tool` with the argument table `args` and waits within the run's
-/// deadline.
+/// deadline, and within the tool's own `limits.timeoutMs` when its configuration gives one
+/// (past it the request is cancelled and the call fails with `timeout`).
 pub(crate) fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value> {
+    let own = policy(lua, server, tool)?.and_then(|p| p.limits.timeout_ms);
     let (pending, signature) = start(lua, server, tool, args)?;
-    let outcome = pending.wait(until(lua)?, &stop_asked);
+    let run_until = until(lua)?;
+    let own_until = own.map(|ms| Instant::now() + Duration::from_millis(ms));
+    let wait_until = own_until.map_or(run_until, |at| at.min(run_until));
+    let outcome = pending.wait(wait_until, &stop_asked);
+    if let (Some(ms), Some(at), Err(UpstreamError::Timeout { .. })) = (own, own_until, &outcome) {
+        if at < run_until {
+            check_deadline()?;
+            let file = registry(lua)?
+                .upstreams()
+                .and_then(|u| u.server(server).map(|c| c.file.display().to_string()))
+                .unwrap_or_else(|| ".codemode/mcp.json".into());
+            return Err(HostError::timeout(
+                format!("tools.{server}.{tool} did not answer within its own limit of {ms} ms; the call was cancelled"),
+                format!("the limit is limits.timeoutMs of server '{server}' (or of this tool under \"tools\") in {file}; raise it there, or ask the tool for less"),
+            )
+            .into_lua());
+        }
+    }
     finish(lua, server, tool, &signature, outcome)
 }
 

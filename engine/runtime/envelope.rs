@@ -65,7 +65,7 @@ impl ScriptError {
 /// Where output was cut, so a reader knows the data is partial.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Truncation {
-    /// `"value"` or `"stdout"`.
+    /// `"value"`, `"stdout"`, or `"tools.<box>.<tool>"` for a result cut to its tool's own cap.
     pub what: String,
     /// The cap in bytes.
     #[serde(rename = "capBytes")]

@@ -200,6 +200,7 @@ impl Runtime {
             Err(e) => Err(e),
         };
         let Finished { run, data, cutoff } = self.vm.finish::<State>();
+        let tool_cuts = data.as_ref().map(|d| d.cuts.clone()).unwrap_or_default();
         // The host's state goes first: dropping it cancels the run's upstream calls.
         drop(data);
         self.release_large_heap();
@@ -265,6 +266,16 @@ impl Runtime {
                 what: "stdout".into(),
                 cap_bytes: self.limits.max_output_bytes,
                 note: "stdout holds what was printed before the cap".into(),
+            });
+        }
+        for (identity, cap) in tool_cuts {
+            envelope.truncated = true;
+            envelope.truncation.push(Truncation {
+                what: format!("tools.{identity}"),
+                cap_bytes: cap,
+                note: format!(
+                    "a result of tools.{identity} was cut to its own limit of {cap} bytes (limits.maxOutputBytes); ask the tool for less, or raise the limit"
+                ),
             });
         }
         envelope.error = envelope.error.map(ScriptError::bounded);

@@ -59,7 +59,11 @@ pub(crate) fn script_error(
             Some(syntax_hint(message)),
         ),
         _ => (
-            ErrorKind::Runtime,
+            if host.is_some_and(|h| h.timed_out) {
+                ErrorKind::Timeout
+            } else {
+                ErrorKind::Runtime
+            },
             host.map(|h| h.message.clone())
                 .unwrap_or_else(|| clean(&raw)),
             host.and_then(|h| h.hint.clone()),
