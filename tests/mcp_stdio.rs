@@ -513,6 +513,52 @@ fn exposed_calls_are_bound_by_the_binder_and_cancellable() {
 }
 
 #[test]
+fn search_tools_answers_rows_with_signatures_as_json_text_matching_its_output_schema() {
+    let mut s = Server::start(&[]);
+    let listed = s.response_to(1, "tools/list");
+    let declared = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "search_tools")
+        .unwrap()["outputSchema"]
+        .clone();
+    let validator = jsonschema::validator_for(&declared).expect("a valid output schema");
+    for (id, query) in [(2, "slug url"), (3, "zzqx qqvv"), (4, "")] {
+        let reply = s.call(
+            id,
+            "search_tools",
+            json!({"query": query, "mode": "keyword"}),
+        );
+        let result = &reply["result"];
+        assert_eq!(result["isError"], false, "{reply}");
+        let structured = &result["structuredContent"];
+        // The text content is the structured content's JSON, as tool_exec's is.
+        let text: Value =
+            serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(&text, structured, "{query}");
+        assert!(validator.is_valid(structured), "{query}: {structured}");
+        let rows = structured["value"].as_array().unwrap();
+        for row in rows.iter().filter(|r| r["kind"] == "tool") {
+            assert!(row["signature"].is_string(), "{query}: {row}");
+        }
+        match query {
+            "slug url" => {
+                assert_eq!(rows[0]["identity"], "text.slugify", "{structured}");
+                let p = rows[0]["p"].as_f64().unwrap();
+                assert!((0.0..=1.0).contains(&p), "{structured}");
+            }
+            // Nothing fits: no rows, and a note that says so.
+            "zzqx qqvv" => {
+                assert!(rows.is_empty(), "{structured}");
+                assert!(structured["note"].is_string(), "{structured}");
+            }
+            _ => assert!(rows.len() > 1, "{structured}"),
+        }
+    }
+}
+
+#[test]
 fn search_tools_checks_its_arguments_as_tools_search_does() {
     let mut s = Server::start(&[]);
     for (id, limit, shown) in [

@@ -121,10 +121,20 @@ impl Walker {
     fn array<V: Shape>(&mut self, item: &Ty, value: &V) -> Result<(), Mismatch> {
         for (key, v) in value.entries(self.budget) {
             let Key::Index(i) = key else {
+                // `{ rows = rows }` for `rows`, or a whole result for its list: name the
+                // field to pass instead.
+                let instead = match (&key, v.kind()) {
+                    (Key::Name(name), Kind::Table) => {
+                        format!(
+                            "; pass the list itself (its field \"{name}\"), not a table around it"
+                        )
+                    }
+                    _ => String::new(),
+                };
                 return Err(Mismatch {
                     path: self.path.concat(),
                     detail: format!(
-                        "expected {}, got a table with a non-array key {}",
+                        "expected {}, got a table with a non-array key {}{instead}",
                         Ty::Array(Box::new(item.clone())),
                         show_key(&key)
                     ),
@@ -176,7 +186,11 @@ impl Walker {
                 None if field.ty.accepts_nil() => Ok(()),
                 None => Err(Mismatch {
                     path: self.path.concat(),
-                    detail: format!("missing (a {} is required)", field.ty),
+                    detail: format!(
+                        "missing (a {} is required){}",
+                        field.ty,
+                        self.misspelling_of(&field.name, value)
+                    ),
                     unknown_field: false,
                     found: None,
                 }),
@@ -185,7 +199,7 @@ impl Walker {
             result?;
         }
         if self.open && indexer.is_none() {
-            return Ok(());
+            return self.misspelt(fields, value);
         }
         for (key, item) in value.entries(self.budget) {
             let declared = matches!(&key, Key::Name(n) if fields.iter().any(|f| &f.name == n));
@@ -210,6 +224,67 @@ impl Walker {
         }
         Ok(())
     }
+}
+
+impl Walker {
+    /// In an open record, an undeclared field is let through unless it is a misspelling of
+    /// a declared field the table lacks (`elipsis` for `ellipsis`): then the option the
+    /// caller meant would be silently ignored.
+    fn misspelt<V: Shape>(&self, fields: &[Field], value: &V) -> Result<(), Mismatch> {
+        for (key, _) in value.entries(self.budget) {
+            let Key::Name(name) = &key else { continue };
+            if fields.iter().any(|f| &f.name == name) {
+                continue;
+            }
+            let meant = fields
+                .iter()
+                .find(|f| value.field(&f.name).is_none() && close(name, &f.name));
+            if let Some(meant) = meant {
+                let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                return Err(Mismatch {
+                    path: self.path.concat(),
+                    detail: format!(
+                        "has no field \"{name}\"; did you mean \"{}\"? (fields: {})",
+                        meant.name,
+                        names.join(", ")
+                    ),
+                    unknown_field: true,
+                    found: None,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Walker {
+    /// `; the table has "timezon": is it a misspelt "timezone"?` when a key of `value` reads
+    /// as a misspelling of the missing field `name`; otherwise nothing.
+    fn misspelling_of<V: Shape>(&self, name: &str, value: &V) -> String {
+        value
+            .entries(self.budget)
+            .into_iter()
+            .find_map(|(key, _)| match key {
+                Key::Name(key) if key != name && close(&key, name) => Some(format!(
+                    "; the table has \"{key}\": is it a misspelt \"{name}\"?"
+                )),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// True when `a` reads as a misspelling of `b`: the same but for case, or one edit apart
+/// (none for names under three letters, where one edit makes another word: `x`, `y`; two
+/// for names of six letters or more).
+fn close(a: &str, b: &str) -> bool {
+    let (a, b) = (a.to_lowercase(), b.to_lowercase());
+    let allowed = match b.chars().count() {
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    };
+    a.len() <= 4 * b.len() && strsim::damerau_levenshtein(&a, &b) <= allowed
 }
 
 /// True when a table key is a value of type `k`.
@@ -258,6 +333,8 @@ mod tests {
         assert!(ok("{number}", json!([1, 2])));
         assert!(!ok("{number}", json!([1, "x"])));
         assert!(!ok("{number}", json!({"a": 1})));
+        let err = check(&Ty::parse("{number}"), &json!({"rows": [1]})).unwrap_err();
+        assert!(err.detail.contains("(its field \"rows\")"), "{err:?}");
         assert!(ok("{[string]: number}", json!({"a": 1})));
         assert!(ok("{ sep: string?, max: number? }", json!({"sep": "_"})));
         let err = check(&Ty::parse("{ sep: string? }"), &json!({"sepp": "_"})).unwrap_err();
@@ -268,6 +345,25 @@ mod tests {
         assert!(err.detail.contains("expected string?"), "{err:?}");
         let err = check(&Ty::parse("{ name: string }"), &json!({})).unwrap_err();
         assert!(err.detail.contains("missing"), "{err:?}");
+        let err = check_open(&Ty::parse("{ name: string }"), &json!({"nmae": "x"})).unwrap_err();
+        assert!(err.detail.contains("misspelt \"name\""), "{err:?}");
+    }
+
+    #[test]
+    fn open_records_take_extra_fields_but_not_misspelt_ones() {
+        let opts = Ty::parse("{ ellipsis: string?, wordBoundary: boolean? }?");
+        // What another tool returned may carry more than the next one reads.
+        assert!(check_open(&opts, &json!({"ellipsis": "~", "source": "x"})).is_ok());
+        for typo in ["elipsis", "Ellipsis", "wordboundary", "wordBoundry"] {
+            let err = check_open(&opts, &json!({ typo: true })).unwrap_err();
+            assert!(err.unknown_field, "{typo}: {err:?}");
+            assert!(err.detail.contains("did you mean"), "{typo}: {err:?}");
+        }
+        // A near name is fine when the field it resembles is there too.
+        let point = Ty::parse("{ x: number, y: number, w: number? }");
+        assert!(check_open(&point, &json!({"x": 1, "y": 2, "xs": [1]})).is_ok());
+        // Short names are words of their own: `z` is not a misspelt `w`.
+        assert!(check_open(&point, &json!({"x": 1, "y": 2, "z": 3})).is_ok());
     }
 
     #[test]

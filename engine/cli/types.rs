@@ -11,7 +11,7 @@ use super::Cli;
 pub fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let registry = cli.registry()?;
     let index = registry.snapshot();
-    let text = codemode::definitions_for(
+    let text = codemode::definitions_granted(
         &index,
         &registry.upstream_views(&index),
         registry.capabilities(),

@@ -152,17 +152,55 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "load",
         lua.create_function(|lua, (toolbox, tool): (String, String)| {
             // The function, and what checks a direct call of it (see `bind::checker`).
-            let function = load_tool(lua, &toolbox, &tool)?;
+            // Its cache and output cap, when it has either, for the prelude to apply.
+            let mut function = load_tool(lua, &toolbox, &tool)?;
             let index = with_state(lua, |s| s.index.clone())?;
-            let (check, spec) = match index.tool(&format!("{toolbox}.{tool}")) {
-                Some(entry) => super::bind::checker(lua, entry)?,
-                None => (None, None),
+            let (check, spec, policy) = match index.tool(&format!("{toolbox}.{tool}")) {
+                Some(entry) => {
+                    let meta = entry.meta();
+                    if let Some(ms) = meta.limits.and_then(|l| l.timeout_ms) {
+                        function = budgeted(lua, function, entry, ms)?;
+                    }
+                    let policy = super::results::policy_row(
+                        lua,
+                        meta.cache.is_some(),
+                        meta.limits.and_then(|l| l.max_output_bytes),
+                    )?;
+                    let (check, spec) = super::bind::checker(lua, entry)?;
+                    (check, spec, policy)
+                }
+                None => (None, None, Value::Nil),
             };
-            Ok((function, check, spec))
+            Ok((function, check, spec, policy))
         })?,
     )?;
     t.set_readonly(true);
     Ok(t)
+}
+
+/// `function` held to the tool's own `limits.timeoutMs` inside the run's deadline: past
+/// it the call fails with a `timeout` the caller may catch, naming the tool and its limit.
+fn budgeted(
+    lua: &Lua,
+    function: mlua::Function,
+    entry: &ToolEntry,
+    ms: u64,
+) -> mlua::Result<mlua::Function> {
+    let identity = entry.identity.clone();
+    let path = entry.path();
+    let on_timeout = lua.create_function(move |_, ()| -> mlua::Result<()> {
+        Err(HostError::timeout(
+            format!("tools.{identity} ran past its own time limit of {ms} ms and was stopped"),
+            format!("the limit is limits.timeoutMs in {path}/.metadata; give the tool less work, or raise the limit there"),
+        )
+        .into_lua())
+    })?;
+    crate::sandbox::budget(
+        lua,
+        function,
+        std::time::Duration::from_millis(ms),
+        on_timeout,
+    )
 }
 
 /// Whether the tool's function really registers in this run. The files say only that a tool

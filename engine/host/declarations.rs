@@ -12,12 +12,12 @@ use std::fmt::Write;
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
 use crate::policy::Capabilities;
-use crate::types::{declarable, surface_members, Slot, SURFACE};
+use crate::types::{declarable, inline_aliases, surface_members, Slot, SURFACE};
 use crate::upstream::{ServerView, UpstreamTool};
 
 /// The declarations of each capability, written beside its module: `vfs` declares the
 /// global scripts get; the others declare the types of the tables only the prelude sees.
-const CAPABILITIES: [&str; 9] = [
+const CAPABILITIES: [&str; 10] = [
     super::vfs::DECLARATIONS,
     super::asset::DECLARATIONS,
     super::author::DECLARATIONS,
@@ -27,12 +27,27 @@ const CAPABILITIES: [&str; 9] = [
     super::install::DECLARATIONS,
     super::upstream::DECLARATIONS,
     super::cache::DECLARATIONS,
+    super::results::DECLARATIONS,
 ];
 
+/// The declarations of the capabilities only some profiles grant: scripts of a profile
+/// that does not grant one have no such global, and its definitions do not declare it.
+fn granted(capabilities: &Capabilities) -> Vec<&'static str> {
+    let mut granted = Vec::new();
+    if !capabilities.http.is_empty() {
+        granted.push(super::http::DECLARATIONS);
+    }
+    if !capabilities.shell.is_empty() {
+        granted.push(super::shell::DECLARATIONS);
+    }
+    granted
+}
+
 /// Type names the definition file defines (its `export type`s), usable in tool signatures.
-fn defined() -> Vec<&'static str> {
+fn defined(granted: &[&'static str]) -> Vec<&'static str> {
     std::iter::once(SURFACE)
         .chain(CAPABILITIES)
+        .chain(granted.iter().copied())
         .flat_map(str::lines)
         .filter_map(|line| line.strip_prefix("export type "))
         .filter_map(|rest| rest.split([' ', '<', '=']).next())
@@ -45,15 +60,15 @@ fn toolbox_type(toolbox: &str) -> String {
 }
 
 /// The whole definition file for the tools the index holds and the tools of the
-/// `upstream` servers (from their cached catalogues).
+/// `upstream` servers (from their cached catalogues), for a world without a policy (no
+/// `http`, no `shell`).
 pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
-    definitions_for(index, upstream, &Capabilities::default())
+    definitions_granted(index, upstream, &Capabilities::default())
 }
 
-/// [`definitions`] for a profile with `capabilities`: the functions of `tools` they do
-/// not allow (authoring) are not declared. The index and servers are the profile's own
-/// (the registry filters them), so denied tools are not declared either.
-pub fn definitions_for(
+/// Like [`definitions`], declaring the capabilities `capabilities` grants (`http` and
+/// `shell` only when granted).
+pub fn definitions_granted(
     index: &AssetIndex,
     upstream: &[ServerView],
     capabilities: &Capabilities,
@@ -71,11 +86,12 @@ pub fn definitions_for(
          -- \"luau-lsp.types.definitionFiles\": { \"@codemode\": \"codemode.d.luau\" }\n\n",
     );
     out.push_str(&surface_without(refused));
-    for capability in CAPABILITIES {
+    let granted = granted(capabilities);
+    for capability in CAPABILITIES.iter().chain(&granted) {
         out.push('\n');
         out.push_str(capability);
     }
-    let defined = defined();
+    let defined = defined(&granted);
     let mut fields = String::new();
     for name in index.toolbox_names() {
         if let Err(why) = check_toolbox_name(name) {
@@ -186,8 +202,17 @@ fn without_members(text: &str, names: &[&str]) -> String {
 fn declare_tool(out: &mut String, tool: &ToolEntry, defined: &[&str]) {
     let meta = &tool.meta();
     let mut notes = Vec::new();
-    let mut typed = |written: &str, slot: Slot, what: &str| match declarable(written, slot, defined)
-    {
+    // Types the tool defines for itself are written out, so its result keeps its fields.
+    let declare = |written: &str, slot: Slot| {
+        declarable(written, slot, defined).or_else(|refused| {
+            let inlined = tool.source().map(|s| inline_aliases(written, s));
+            match inlined.filter(|i| i != written) {
+                Some(inlined) => declarable(&inlined, slot, defined).map_err(|_| refused),
+                None => Err(refused),
+            }
+        })
+    };
+    let mut typed = |written: &str, slot: Slot, what: &str| match declare(written, slot) {
         Ok(ty) => ty,
         Err((ty, why)) => {
             notes.push(format!("{what}: {why}"));

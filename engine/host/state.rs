@@ -9,6 +9,7 @@ use std::sync::Arc;
 use mlua::{Function, Lua, Value};
 
 use crate::assets::{AssetIndex, FolderKey};
+use crate::check::Checking;
 use crate::registry::Registry;
 use crate::sandbox::{with_context, Context};
 
@@ -30,6 +31,14 @@ pub struct State {
     pub next_call: u64,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).
     pub written: usize,
+    /// The type checker of the engine running this run, when it has one: a tool written
+    /// by `tools.create` is checked with it.
+    pub checking: Option<Arc<Checking>>,
+    /// The world's result cache, once a call of this run needed it.
+    pub results: Option<Arc<crate::results::Shared>>,
+    /// Tools whose results were cut to their `limits.maxOutputBytes`, with that cap:
+    /// the envelope says so.
+    pub cuts: Vec<(String, usize)>,
 }
 
 impl State {
@@ -43,6 +52,9 @@ impl State {
             upstream_calls: (Vec::new(), Vec::new()),
             next_call: 1,
             written: 0,
+            checking: None,
+            results: None,
+            cuts: Vec::new(),
         }
     }
 

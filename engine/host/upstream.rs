@@ -9,18 +9,20 @@
 pub(crate) const DECLARATIONS: &str = include_str!("upstream.d.luau");
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
+use crate::bind::{check_slots, Schema, Style};
 use crate::sandbox::{
     check_deadline, deadline_remaining, find_host_error, stop_asked, to_json, HostError,
 };
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
 use super::asset::{denied_tool, to_lua};
+use super::results::Policy;
 use super::state::{registry, with_state};
 
 /// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
@@ -187,11 +189,55 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
+/// The limits and cache `mcp.json` gives `server`'s tool `tool` (its toolbox names), and
+/// what identifies the tool's current definition; `None` when there is no such tool.
+pub(crate) fn policy(lua: &Lua, server: &str, tool: &str) -> mlua::Result<Option<Policy>> {
+    let Some((upstreams, views)) = visible(lua)? else {
+        return Ok(None);
+    };
+    let Some(found) = view(&views, server).and_then(|v| v.tools().iter().find(|t| t.name == tool))
+    else {
+        return Ok(None);
+    };
+    let Some(config) = upstreams.server(server) else {
+        return Ok(None);
+    };
+    let (limits, cache) = config
+        .settings
+        .of(&found.original, found.annotations.as_ref());
+    let stamp = serde_json::to_string(&(&found.original, &found.description, &found.input_schema))
+        .unwrap_or_default();
+    Ok(Some(Policy {
+        limits,
+        cache,
+        stamp,
+    }))
+}
+
 /// Calls `server`'s tool `tool` with the argument table `args` and waits within the run's
-/// deadline.
+/// deadline, and within the tool's own `limits.timeoutMs` when its configuration gives one
+/// (past it the request is cancelled and the call fails with `timeout`).
 pub(crate) fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value> {
+    let own = policy(lua, server, tool)?.and_then(|p| p.limits.timeout_ms);
     let (pending, signature) = start(lua, server, tool, args)?;
-    let outcome = pending.wait(until(lua)?, &stop_asked);
+    let run_until = until(lua)?;
+    let own_until = own.map(|ms| Instant::now() + Duration::from_millis(ms));
+    let wait_until = own_until.map_or(run_until, |at| at.min(run_until));
+    let outcome = pending.wait(wait_until, &stop_asked);
+    if let (Some(ms), Some(at), Err(UpstreamError::Timeout { .. })) = (own, own_until, &outcome) {
+        if at < run_until {
+            check_deadline()?;
+            let file = registry(lua)?
+                .upstreams()
+                .and_then(|u| u.server(server).map(|c| c.file.display().to_string()))
+                .unwrap_or_else(|| ".codemode/mcp.json".into());
+            return Err(HostError::timeout(
+                format!("tools.{server}.{tool} did not answer within its own limit of {ms} ms; the call was cancelled"),
+                format!("the limit is limits.timeoutMs of server '{server}' (or of this tool under \"tools\") in {file}; raise it there, or ask the tool for less"),
+            )
+            .into_lua());
+        }
+    }
     finish(lua, server, tool, &signature, outcome)
 }
 
@@ -233,6 +279,21 @@ fn start(
         .into_lua());
     };
     let signature = found.signature();
+    // Checked as a folder tool's direct call is: a missing required property, a wrong
+    // type or a misspelt option is refused here, before the server sees the call.
+    let slot = (!args.is_nil()).then(|| args.clone());
+    let schema = Schema::from_meta(&found.meta(server));
+    let checked = match &args {
+        Value::Nil | Value::Table(_) => check_slots(&schema, &[slot], Style::Call),
+        _ => Ok(()),
+    };
+    if let Err(refusal) = checked {
+        return Err(HostError::hinted(
+            format!("tools.{}", refusal.message),
+            format!("call it as tools.{server}.{signature}"),
+        )
+        .into_lua());
+    }
     let limits = with_state(lua, |s| s.run.limits.clone())?;
     let arguments = match &args {
         Value::Nil => Map::new(),

@@ -41,7 +41,8 @@ persist. Sandboxed: no io, no os beyond the clock, no require; vfs.read/write/li
 
 /// The description of `search_tools`.
 pub const SEARCH_TOOLS: &str = "Find tools by what they do (e.g. \"slug url\"). Returns \
-{value: rows, total} with identity, signature and description per row; call a hit from \
+{value: rows, total} with identity, signature, description and relevance p (0 to 1) per row; \
+call a hit from \
 tool_exec as tools.<box>.<signature> (tools of MCP servers, from mcp:<server>, take one table). \
 An empty query lists the catalogue (or one toolbox). \
 Options: toolbox (only that one), limit (1 to 100, default 10), mode (\"keyword\" or \"semantic\").";
@@ -73,6 +74,35 @@ pub(crate) fn envelope_schema() -> Map<String, Value> {
             "elapsedMs": {"type": "number"}
         },
         "required": ["ok", "stdout"]
+    }))
+}
+
+/// `outputSchema` of `search_tools`: the rows a search answers, and how many matched.
+pub(crate) fn search_result_schema() -> Map<String, Value> {
+    object(json!({
+        "type": "object",
+        "properties": {
+            "value": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "identity": {"type": "string"},
+                        "kind": {"type": "string", "enum": ["tool", "toolbox", "workflow", "function"]},
+                        "signature": {"type": "string"},
+                        "description": {"type": "string"},
+                        "p": {"type": "number"},
+                        "from": {"type": "string"},
+                        "install": {"type": "string"},
+                        "registered": {"type": "boolean"}
+                    },
+                    "required": ["identity", "kind", "description"]
+                }
+            },
+            "total": {"type": "integer"},
+            "note": {"type": "string"}
+        },
+        "required": ["value", "total"]
     }))
 }
 

@@ -136,7 +136,8 @@ impl CodemodeServer {
                 SEARCH_TOOLS,
                 describe::SEARCH_TOOLS,
                 Arc::new(describe::search_tools_schema()),
-            ),
+            )
+            .with_raw_output_schema(Arc::new(describe::search_result_schema())),
         ];
         if self.shared.options.expose_tools {
             let index = self.shared.registry.snapshot();
@@ -434,60 +435,57 @@ fn unknown_tool(name: &str, exposing: bool) -> ErrorData {
     )
 }
 
-/// What a model reads of a search: per row what to call and, in a sentence, what it does.
-/// Every answer lands in the agent's context, so it carries only that (and where the tool
-/// comes from, or how to install its toolbox); `tools.search` and `tools.get` in a script
-/// have the full rows and descriptions (scores, why each matched, ids) for programs.
+/// What a model reads of a search: per row what to call (identity and signature), in a
+/// sentence what it does, and how relevant it is (`p`). Every answer lands in the agent's
+/// context, so it carries only that (and where the tool comes from, or how to install its
+/// toolbox); `tools.search` and `tools.get` in a script have the full rows for programs.
 fn search_answer(value: &Value) -> (String, Value) {
     let total = value.get("total").cloned().unwrap_or(Value::from(0));
     let rows = value.get("value").and_then(Value::as_array);
     let mut lean = Vec::new();
-    let mut lines = Vec::new();
-    for (i, row) in rows.into_iter().flatten().enumerate() {
+    for row in rows.into_iter().flatten() {
         let field = |name: &str| row.get(name).and_then(Value::as_str);
-        let identity = field("identity").unwrap_or_default();
         let mut out = Map::new();
-        out.insert("identity".into(), Value::from(identity));
-        let call = match (field("signature"), field("toolbox")) {
-            (Some(signature), Some(toolbox)) => {
-                out.insert("signature".into(), Value::from(signature));
-                format!("tools.{toolbox}.{signature}")
-            }
-            _ => format!("{identity} ({})", field("assetType").unwrap_or("toolbox")),
-        };
-        let description = first_sentence(field("description").unwrap_or_default());
-        let mut line = format!("{}. {call}", i + 1);
-        if !description.is_empty() {
-            line.push_str(" - ");
-            line.push_str(&description);
+        out.insert(
+            "identity".into(),
+            Value::from(field("identity").unwrap_or_default()),
+        );
+        out.insert(
+            "kind".into(),
+            Value::from(field("assetType").unwrap_or("tool")),
+        );
+        if let Some(signature) = field("signature") {
+            out.insert("signature".into(), Value::from(signature));
         }
+        let description = first_sentence(field("description").unwrap_or_default());
         out.insert("description".into(), Value::from(description));
+        if let Some(p) = row.get("p").and_then(Value::as_f64) {
+            out.insert("p".into(), json!((p * 1000.0).round() / 1000.0));
+        }
         if let Some(from) = field("from").filter(|f| f.starts_with("mcp:")) {
             out.insert("from".into(), Value::from(from));
-            line.push_str(&format!(" [{from}]"));
         }
         if let Some(install) = field("install") {
             out.insert("install".into(), Value::from(install));
-            line.push_str(&format!(" [library: {install}]"));
         }
         if row.get("registered") == Some(&Value::Bool(false)) {
             out.insert("registered".into(), Value::Bool(false));
-            line.push_str(" [not callable]");
         }
         lean.push(Value::Object(out));
-        lines.push(line);
     }
-    let head = format!("{} of {total}:", lean.len());
-    let text = if lean.is_empty() {
-        value
+    let empty = lean.is_empty();
+    let mut answer = json!({ "value": lean, "total": total });
+    if empty {
+        let note = value
             .get("stdout")
             .and_then(Value::as_str)
-            .unwrap_or("no match")
-            .to_string()
-    } else {
-        format!("{head}\n{}", lines.join("\n"))
-    };
-    (text, json!({ "value": lean, "total": total }))
+            .filter(|s| !s.trim().is_empty())
+            .unwrap_or("no match");
+        answer["note"] = Value::from(note.trim());
+    }
+    // As for tool_exec, the text is the structured content's JSON: a client that reads only
+    // text content gets the same rows.
+    (answer.to_string(), answer)
 }
 
 /// The first sentence of a description, at most 160 bytes: a search row says what a tool

@@ -145,6 +145,7 @@ impl Registry {
     pub fn from_roots(roots: Vec<Root>) -> Registry {
         let roots = Arc::new(roots);
         let index = AssetIndex::build(roots.clone());
+        let tools_on_disk = index.tools_on_disk();
         crate::cache::release_freed_memory();
         let world = roots
             .first()
@@ -163,7 +164,7 @@ impl Registry {
             updating: Mutex::new(()),
             vfs: Vfs::new(world, read_only),
             search: match roots.first().and_then(Root::dir) {
-                Some(world) => SearchService::for_world(world),
+                Some(world) => SearchService::for_world(world, tools_on_disk),
                 None => SearchService::new(),
             },
             roots,

@@ -46,6 +46,7 @@ pub(crate) fn script_error(
             kind,
             message,
             line,
+            column: None,
             hint: Some(cause.remedy().to_string()),
             limit: Some(cause),
         };
@@ -60,6 +61,7 @@ pub(crate) fn script_error(
         _ => (
             match host {
                 Some(h) if h.denied => ErrorKind::Denied,
+                Some(h) if h.timed_out => ErrorKind::Timeout,
                 _ => ErrorKind::Runtime,
             },
             host.map(|h| h.message.clone())
@@ -71,6 +73,7 @@ pub(crate) fn script_error(
         kind,
         message,
         line,
+        column: None,
         hint,
         limit: None,
     }

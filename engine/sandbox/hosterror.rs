@@ -16,6 +16,9 @@ pub struct HostError {
     /// True when the host refused because the run is not allowed to (its profile): the
     /// envelope's kind is then `denied`, not `runtime`.
     pub denied: bool,
+    /// True when a limit of its own ended the call (a tool's `limits.timeoutMs`): the
+    /// envelope reports such an error as a `timeout`.
+    pub timed_out: bool,
 }
 
 impl HostError {
@@ -25,6 +28,7 @@ impl HostError {
             message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: None,
             denied: false,
+            timed_out: false,
         }
     }
 
@@ -34,6 +38,7 @@ impl HostError {
             message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: Some(bounded(hint.into(), MAX_HINT_BYTES)),
             denied: false,
+            timed_out: false,
         }
     }
 
@@ -41,6 +46,15 @@ impl HostError {
     pub fn denied(message: impl Into<String>, hint: impl Into<String>) -> HostError {
         HostError {
             denied: true,
+            ..HostError::hinted(message, hint)
+        }
+    }
+
+    /// A call that outlived a budget of its own (not the run's deadline): the caller may
+    /// catch it; uncaught, the envelope's kind is `timeout`.
+    pub fn timeout(message: impl Into<String>, hint: impl Into<String>) -> HostError {
+        HostError {
+            timed_out: true,
             ..HostError::hinted(message, hint)
         }
     }

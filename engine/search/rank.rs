@@ -336,14 +336,10 @@ impl Context<'_> {
         candidates: &mut HashMap<&'a str, Candidate<'a>>,
     ) {
         let words: Vec<String> = super::words::candidate_names(query);
-        // Words as written (case kept) that can only be names, and the whole query.
+        // Only what is unmistakably a name pins: the whole query, or a dotted identity in
+        // it. A word inside a sentence never does (`API`, `URL` and `GitHub` are words
+        // there, and a tool of that name would take rank 1 for unrelated requests).
         let whole = query.trim().to_lowercase();
-        let named: Vec<String> = query
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-            .map(|w| w.trim_matches('.'))
-            .filter(|w| super::words::looks_like_identifier(w))
-            .map(str::to_lowercase)
-            .collect();
         for key in exact {
             let Some(doc) = docs.get(key).filter(|d| in_scope(d)) else {
                 continue;
@@ -358,8 +354,7 @@ impl Context<'_> {
                 .any(|w| w == doc.identity || w == doc.name);
             let pin = if doc.asset_type == AssetType::Tool && words.contains(&identity) {
                 3
-            } else if !(whole == name || whole == identity || named.contains(&name)) {
-                // A plain word that happens to be a name (`area`, `find`) is not pinned.
+            } else if !(whole == name || whole == identity) {
                 continue;
             } else if doc.asset_type == AssetType::Tool {
                 2

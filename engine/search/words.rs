@@ -76,15 +76,6 @@ pub(crate) fn candidate_names(query: &str) -> Vec<String> {
     out
 }
 
-/// True when a query word can only be a name: it has a dot, an underscore, a digit or an
-/// inner capital (`text.slugify`, `send_email`, `wordCount`). Plain words such as
-/// `compose` are names only when they are the whole query.
-pub(crate) fn looks_like_identifier(word: &str) -> bool {
-    word.contains(['.', '_'])
-        || word.chars().any(|c| c.is_ascii_digit())
-        || word.chars().skip(1).any(char::is_uppercase)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
