@@ -32,13 +32,14 @@ const GRAPH: [(&str, &[&str]); 20] = [
         "host",
         &[
             "assets", "bind", "check", "net", "policy", "registry", "results", "sandbox", "search",
-            "shell", "types",
-            "upstream", "vfs",
+            "shell", "types", "upstream", "vfs",
         ],
     ),
     (
         "runtime",
-        &["assets", "bind", "cache", "check", "host", "registry", "sandbox"],
+        &[
+            "assets", "bind", "cache", "check", "host", "registry", "sandbox",
+        ],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
     (

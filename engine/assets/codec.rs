@@ -5,8 +5,8 @@
 //! entry knows them from its folder.
 
 use super::model::{Arg, Flag, Returns, ToolMeta};
-use super::{CachePolicy, ToolLimits};
 use super::tool::Reading;
+use super::{CachePolicy, ToolLimits};
 use crate::cache::{Reader, Writer};
 
 /// Appends what [`decode`] reads back.

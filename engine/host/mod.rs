@@ -103,13 +103,29 @@ mod tests {
         }
     }
 
-    /// The members a declaration file gives its table (one tab in, `name:`).
+    /// The members a declaration file gives its capability's table: `name:` one tab into
+    /// the `export type ...Capability = {` (or `RunCache`) or `declare <name>: {` block (other exported
+    /// types, such as a row type, have fields of their own).
     fn declared_members(text: &str) -> std::collections::BTreeSet<String> {
-        text.lines()
-            .filter_map(|l| l.strip_prefix('\t'))
-            .filter(|l| !l.starts_with(['\t', '-']))
-            .filter_map(|l| l.split_once(':').map(|(name, _)| name.trim().to_string()))
-            .collect()
+        let mut inside = false;
+        let mut members = std::collections::BTreeSet::new();
+        for line in text.lines() {
+            if line.starts_with("declare ")
+                || line.starts_with("export type RunCache = {")
+                || (line.starts_with("export type ") && line.contains("Capability = {"))
+            {
+                inside = true;
+            } else if line.starts_with('}') {
+                inside = false;
+            } else if let Some(member) = line.strip_prefix('\t').filter(|_| inside) {
+                if !member.starts_with(['\t', '-']) {
+                    if let Some((name, _)) = member.split_once(':') {
+                        members.insert(name.trim().to_string());
+                    }
+                }
+            }
+        }
+        members
     }
 
     #[test]
