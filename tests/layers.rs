@@ -8,8 +8,8 @@ use std::path::Path;
 /// Each module and the modules it may import, lowest layers first.
 const GRAPH: [(&str, &[&str]); 20] = [
     ("cache", &[]),
-    ("policy", &[]),
     ("net", &[]),
+    ("policy", &["net"]),
     ("shell", &[]),
     ("assets", &["cache", "policy"]),
     ("vfs", &[]),

@@ -205,7 +205,9 @@ fn a_denied_tool_is_absent_from_every_surface_and_refused_however_it_is_called()
     // The hints of near misses name only what the profile shows.
     for near in ["tools.files.dlete_all('x')", "tools.secrte.launch('x')"] {
         let envelope = script(w.path(), None, &format!("return {near}"));
-        assert_eq!(envelope["error"]["kind"], "runtime", "{envelope}");
+        // Stopped by the type check before it runs, or by the call itself.
+        let kind = envelope["error"]["kind"].as_str().unwrap_or_default();
+        assert!(kind == "type" || kind == "runtime", "{envelope}");
         assert!(envelope["error"]["hint"].is_string(), "{envelope}");
         assert_hidden(
             &format!("the hint for {near}"),
@@ -811,4 +813,46 @@ fn snapshots_after_edits_and_reloads_keep_the_profile() {
         );
     }
     assert!(!registry.snapshot().toolbox_names().contains(&"secret"));
+}
+
+#[test]
+fn a_profile_reads_back_only_the_cached_results_of_tools_it_may_call() {
+    let w = World::new();
+    w.tool(
+        "vault.report",
+        "--!desc The quarterly report.\n--!return any The report.\nlocal function report()\n\treturn { brief = \"Q3: up\", raw = { revenue = 42 }, indexTerms = { \"quarterly\" } }\nend\n\nreturn report\n",
+    );
+    w.file(
+        "vault.toolbox/report.tool/.metadata",
+        r#"{ "cache": { "ttlSeconds": 600 } }"#,
+    );
+    tool(
+        &w,
+        "vault.open",
+        "An open tool, so the toolbox stays visible.",
+    );
+    w.file(
+        ".codemode/policy.json",
+        r#"{ "profiles": { "default": { "default": "allow" },
+             "clerk": { "default": "allow", "deny": ["vault.report"] } } }"#,
+    );
+    let stored = script(
+        w.path(),
+        None,
+        "local brief, key = tools.vault.report() return { brief = brief, key = key }",
+    );
+    assert_eq!(stored["value"]["brief"], "Q3: up", "{stored}");
+    let key = stored["value"]["key"].as_str().unwrap().to_string();
+    let read = format!(
+        "local row = tools.results.get('{key}') return {{ got = row ~= nil, found = #tools.results.search('quarterly') }}"
+    );
+    let open = script(w.path(), None, &read);
+    assert_eq!(open["value"], json!({ "got": true, "found": 1 }), "{open}");
+    // The store is the world's; a profile that denies the tool does not see its rows.
+    let clerk = script(w.path(), Some("clerk"), &read);
+    assert_eq!(
+        clerk["value"],
+        json!({ "got": false, "found": 0 }),
+        "{clerk}"
+    );
 }

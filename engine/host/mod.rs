@@ -27,6 +27,7 @@ pub(crate) mod vfs;
 use crate::policy::Capabilities;
 use crate::sandbox::{Linker, PreludeModule};
 
+pub(crate) use asset::AUTHORING;
 pub(crate) use cache::raised;
 pub use declarations::{definitions, definitions_granted};
 pub use state::State;

@@ -269,6 +269,12 @@ fn cut(lua: &Lua, identity: String, cap: usize, values: MultiValue) -> mlua::Res
 /// One row of `tools.results.get` and `tools.results.search`; `None` for a row that
 /// does not decode.
 fn row(lua: &Lua, entry: &Entry) -> mlua::Result<Option<Table>> {
+    // The store is the world's, shared by every profile: a profile reads back only the
+    // results of tools it may call.
+    let denied = with_state(lua, |s| s.index.denial(&entry.identity).is_some())?;
+    if denied {
+        return Ok(None);
+    }
     let t = lua.create_table()?;
     let Ok(brief) = serde_json::from_str::<Json>(&entry.brief) else {
         return Ok(None);

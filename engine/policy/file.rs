@@ -162,7 +162,10 @@ fn check_host(text: &str) -> Result<(), String> {
             return bad("has a port that is not a number from 1 to 65535");
         }
     }
-    Ok(())
+    // What `http.request` will match against: refused here rather than skipped there.
+    crate::net::HostPattern::parse(text)
+        .map(|_| ())
+        .map_err(|e| format!("http host {e}"))
 }
 
 /// A command name of `capabilities.shell`: one word.
@@ -327,6 +330,8 @@ mod tests {
         assert!(e.contains("without scheme"), "{e}");
         let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\", \"capabilities\": { \"http\": [\"x.org:99999\"] } } } }", None).unwrap_err();
         assert!(e.contains("port"), "{e}");
+        let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\", \"capabilities\": { \"http\": [\"*.10.0.0.1\"] } } } }", None).unwrap_err();
+        assert!(e.contains("is not a host pattern"), "{e}");
         let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\", \"capabilities\": { \"shell\": [\"git status\"] } } } }", None).unwrap_err();
         assert!(e.contains("one command name"), "{e}");
 

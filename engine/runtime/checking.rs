@@ -72,6 +72,16 @@ impl Checking {
                 verdict.stop = None;
             }
         }
+        // A call the profile denies, or of a tool that cannot be called, is not declared, so
+        // the checker calls it unknown; it runs instead and fails saying why (`denied`
+        // naming the rule, or the tool's own problem).
+        if let Some((error, Some(tool))) = &verdict.stop {
+            if fails_better_at_run_time(registry, index, tool) {
+                verdict.report.push(error.clone());
+                verdict.report.sort_by_key(|d| (d.line, d.column));
+                verdict.stop = None;
+            }
+        }
         match verdict.stop {
             None => Preflight::Go(verdict.report),
             Some((error, tool)) => {
@@ -128,6 +138,21 @@ pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
 
 /// What to do about a type error at a call of `tool` (`box.tool`, or `tools.fn` for a
 /// function of `tools`): the tool's signature, or the names close to a misspelt one.
+/// True when the call of `tool` (`box.name`, a toolbox, or `tools.<function>`) is one the
+/// profile refuses, or of a tool that exists but cannot be called: the run's own error
+/// says more than "unknown".
+fn fails_better_at_run_time(registry: &Registry, index: &AssetIndex, tool: &str) -> bool {
+    if let Some(function) = tool.strip_prefix("tools.") {
+        return !registry.capabilities().authoring && crate::host::AUTHORING.contains(&function);
+    }
+    match tool.split_once('.') {
+        Some(_) => {
+            index.denial(tool).is_some() || index.tool(tool).is_some_and(|e| !e.is_registered())
+        }
+        None => index.toolbox_denial(tool).is_some(),
+    }
+}
+
 fn hint(index: &AssetIndex, tool: Option<&str>) -> String {
     const NOTHING_RAN: &str = "nothing ran: the script was type-checked against the tools' declarations (`codemode types`) first";
     let Some(tool) = tool else {
