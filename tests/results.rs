@@ -68,6 +68,29 @@ fn a_hit_runs_nothing_and_survives_a_restart_an_edit_invalidates() {
 }
 
 #[test]
+fn editing_a_module_the_tool_requires_invalidates_its_results() {
+    let w = World::new();
+    w.file(
+        "m.toolbox/shared.module/init.luau",
+        "return { factor = 2 }\n",
+    );
+    w.tool(
+        "m.scale",
+        "--!desc Scales x by the shared factor.\nlocal shared = require(\".shared\")\nlocal function scale(x: number): number\n\treturn x * shared.factor\nend\nreturn scale\n",
+    );
+    w.file(
+        "m.toolbox/scale.tool/.metadata",
+        &json!({ "cache": { "ttlSeconds": 600 } }).to_string(),
+    );
+    assert_eq!(value_of(w.path(), "return tools.m.scale(21)"), json!(42));
+    w.file(
+        "m.toolbox/shared.module/init.luau",
+        "return { factor = 3 }\n",
+    );
+    assert_eq!(value_of(w.path(), "return tools.m.scale(21)"), json!(63));
+}
+
+#[test]
 fn a_result_past_its_time_to_live_is_not_returned() {
     let w = world(1);
     value_of(w.path(), "return tools.t.double(1)");

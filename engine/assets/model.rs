@@ -458,6 +458,11 @@ pub struct Module {
 }
 
 impl Module {
+    /// The module's source, when its file could be read.
+    pub fn text(&self) -> Option<&str> {
+        self.source.as_deref().ok()
+    }
+
     /// A module whose file was read (or not).
     pub fn new(name: String, path: String, source: Result<Arc<str>, String>) -> Module {
         Module {

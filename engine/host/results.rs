@@ -9,9 +9,11 @@
 /// The Luau declarations of this capability (`results.d.luau`), for `codemode types`.
 pub(crate) const DECLARATIONS: &str = include_str!("results.d.luau");
 
+use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use foldhash::fast::FixedState;
 use mlua::{Lua, MultiValue, Table, Value};
 use serde_json::Value as Json;
 
@@ -47,10 +49,20 @@ pub(crate) fn policy(lua: &Lua, identity: &str) -> mlua::Result<Option<Policy>> 
     let index = with_state(lua, |s| s.index.clone())?;
     if let Some(entry) = index.tool(identity) {
         let meta = entry.meta();
+        let mut stamp = format!("{:016x}", entry.stamp.hash);
+        if meta.cache.is_some() {
+            // A tool may `require` its toolbox's modules: editing one changes its results.
+            if let Some(folder) = index.folder(&entry.folder) {
+                for module in &folder.modules {
+                    let hash = FixedState::default().hash_one((&module.name, module.text()));
+                    stamp.push_str(&format!("-{hash:016x}"));
+                }
+            }
+        }
         return Ok(Some(Policy {
             limits: meta.limits.unwrap_or_default(),
             cache: meta.cache,
-            stamp: format!("{:016x}", entry.stamp.hash),
+            stamp,
         }));
     }
     let Some((server, tool)) = identity.split_once('.') else {
