@@ -1041,6 +1041,33 @@ fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
         "{message}"
     );
     assert_eq!(envelope["value"][2], "slept 1 ms", "{envelope}");
+    // Inside tools.parallel the limit holds too: that slot fails, the others answer.
+    let started = Instant::now();
+    let (out, err, code) = codemode_in(
+        dir.path(),
+        &["exec", "--timeout-ms", "20000", "-"],
+        "local r = tools.parallel({
+            function() return tools.limited.sleep({ ms = 5000 }) end,
+            function() return tools.limited.sleep({ ms = 1 }) end,
+        })
+        return { r[1].ok, r[1].error, r[2].value }",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["value"][0], false, "{envelope}");
+    assert!(
+        envelope["value"][1]
+            .as_str()
+            .unwrap_or_default()
+            .contains("did not answer within its own limit of 300 ms"),
+        "{envelope}"
+    );
+    assert_eq!(envelope["value"][2], "slept 1 ms", "{envelope}");
     // Uncaught, it is the envelope's timeout.
     let (out, _, code) = codemode_in(
         dir.path(),

@@ -13,6 +13,9 @@ use crate::check::Checking;
 use crate::registry::Registry;
 use crate::sandbox::{with_context, Context};
 
+/// When an upstream call's own `limits.timeoutMs` (the ms) ends it, if it has one.
+pub type OwnLimit = Option<(std::time::Instant, u64)>;
+
 /// The host's data for one run, handed to the sandbox when the run begins.
 pub struct State {
     /// The index the run started with, plus the run's own writes.
@@ -26,7 +29,8 @@ pub struct State {
     pub registry: Arc<Registry>,
     /// Upstream calls started by `tools.parallel` and not yet taken, with their ids;
     /// dropped (so cancelled upstream) when the run ends.
-    pub upstream_calls: (Vec<u64>, Vec<crate::upstream::PendingCall>),
+    /// Each id carries the call's own deadline and limit, when its configuration gives one.
+    pub upstream_calls: (Vec<(u64, OwnLimit)>, Vec<crate::upstream::PendingCall>),
     /// The id of the next upstream call.
     pub next_call: u64,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).

@@ -362,24 +362,54 @@ fn finish(
 
 /// `upstream.start(server, tool, args)`: sends a call without waiting; its id.
 fn start_pending(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<u64> {
+    let own = policy(lua, server, tool)?.and_then(|p| p.limits.timeout_ms);
     let (pending, _) = start(lua, server, tool, args)?;
+    let own = own.map(|ms| (Instant::now() + Duration::from_millis(ms), ms));
     with_state(lua, |s| {
         let id = s.next_call;
         s.next_call += 1;
-        s.upstream_calls.0.push(id);
+        s.upstream_calls.0.push((id, own));
         s.upstream_calls.1.push(pending);
         id
     })
 }
 
 /// `upstream.waitAny()`: waits for one of the started calls; `(id, ok, value or message)`.
+/// A call past its own `limits.timeoutMs` is cancelled and answers a timeout message, as
+/// the same call outside `tools.parallel` would fail.
 fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
     let (mut ids, mut calls) = with_state(lua, |s| std::mem::take(&mut s.upstream_calls))?;
-    let found = crate::upstream::wait_any(&mut calls, until(lua)?, &stop_asked);
+    let run_until = until(lua)?;
+    let soonest = ids
+        .iter()
+        .zip(&calls)
+        .filter(|(_, call)| !call.is_finished())
+        .filter_map(|((_, own), _)| own.map(|(at, _)| at))
+        .min();
+    let wait_until = soonest.map_or(run_until, |at| at.min(run_until));
+    let found = crate::upstream::wait_any(&mut calls, wait_until, &stop_asked);
     let index = match found {
         Ok(Some(index)) => index,
         Ok(None) => {
             return Err(HostError::new("tools.parallel: no call is waiting").into_lua());
+        }
+        Err(UpstreamError::Timeout { .. }) if wait_until < run_until => {
+            // A call's own limit passed first: it is dropped (so cancelled) and answers.
+            let now = Instant::now();
+            let late = ids
+                .iter()
+                .position(|(_, own)| own.is_some_and(|(at, _)| at <= now))
+                .unwrap_or(0);
+            let (id, own) = ids.remove(late);
+            let call = calls.remove(late);
+            let label = call.label().to_string();
+            drop(call);
+            with_state(lua, |s| s.upstream_calls = (ids, calls))?;
+            let ms = own.map_or(0, |(_, ms)| ms);
+            let message = format!(
+                "tools.{label} did not answer within its own limit of {ms} ms; the call was cancelled"
+            );
+            return Ok((id, false, Value::String(lua.create_string(message)?)));
         }
         Err(_) => {
             check_deadline()?;
@@ -388,7 +418,7 @@ fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
             );
         }
     };
-    let id = ids.remove(index);
+    let (id, _) = ids.remove(index);
     let mut call = calls.remove(index);
     let label = call.label().to_string();
     with_state(lua, |s| s.upstream_calls = (ids, calls))?;
