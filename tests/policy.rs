@@ -451,7 +451,10 @@ fn authoring_and_file_writes_can_be_switched_off() {
         assert!(!help.contains(signature), "{help}");
     }
     assert!(help.contains("tools.search("), "{help}");
-    assert!(!help.contains("\"create\""), "the footer names a function it hides: {help}");
+    assert!(
+        !help.contains("\"create\""),
+        "the footer names a function it hides: {help}"
+    );
 
     // Authoring off but writes on: data files yes, tool files no (a write into a toolbox
     // folder is authoring by another name).
