@@ -84,12 +84,13 @@ fn positive(
         Some(other) => Err(format!(
             "{}{what}.{field} must be a number, not {}; e.g. {{\"{what}\": {{\"{field}\": 1000}}}}",
             prefix(path),
-            kind_of(other)
+            json_kind(other)
         )),
     }
 }
 
-fn kind_of(value: &Value) -> &'static str {
+/// How a JSON value's type reads in an error message ("a string", "an array").
+pub fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -112,7 +113,7 @@ fn fields<'a>(
         return Err(format!(
             "{}\"{what}\" must be an object, not {}; e.g. {example}",
             prefix(path),
-            kind_of(value)
+            json_kind(value)
         ));
     };
     if let Some(unknown) = object.keys().find(|k| !known.contains(&k.as_str())) {

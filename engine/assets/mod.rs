@@ -30,8 +30,8 @@ pub use callsig::call_signature;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::Docstring;
 pub use metadata::{
-    parse_cache, parse_limits, readme_purpose, CachePolicy, Metadata, ToolLimits, MAX_TAGS,
-    MAX_TAG_CHARS,
+    json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy, Metadata, ToolLimits,
+    MAX_TAGS, MAX_TAG_CHARS,
 };
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Module, Origin, Registration, Returns, ToolEntry, ToolMeta,

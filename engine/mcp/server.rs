@@ -16,7 +16,8 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
-use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, json_type, mcp_name};
+use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, mcp_name};
+use crate::assets::json_kind;
 use crate::registry::Registry;
 use crate::runtime::{
     refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, Surface,
@@ -153,7 +154,7 @@ impl CodemodeServer {
             Some(other) => {
                 return usage_error(format!(
                     "tool_exec: \"script\" must be a string of Luau source, got {}; send {{\"script\": \"return 1 + 1\"}}",
-                    json_type(other)
+                    json_kind(other)
                 ))
             }
             None => {
