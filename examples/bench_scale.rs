@@ -10,7 +10,8 @@
 //!
 //! Each target is printed with its figure and ✓ or ✗, then one table for every size.
 //!
-//! Run: `cargo build --release && cargo run --release --example bench_scale [SIZES...]`.
+//! Run: `cargo build --release && cargo run --release --example bench_scale [SIZES...]`
+//! (`BENCH_SCALE_CHECK=off` runs every `codemode` child with `--check off`).
 //! Worlds are written under the temp folder and removed after their row; with
 //! `BENCH_SCALE_WORLDS=DIR` they are kept in `DIR/tools-<size>` and reused by later runs
 //! (generating 100,000 tools takes a while), their `.codemode` removed first so the cold
@@ -36,6 +37,14 @@ use generated::{bm25_baseline, write_world, QUERIES};
 const PER_TOOLBOX: usize = 50;
 const FIRST_SEARCH: &str = "local t = os.clock()\nlocal r = tools.search('send an email to a colleague')\nreturn { ms = (os.clock() - t) * 1000, first = r.value[1].identity }";
 
+/// `--check MODE` when `BENCH_SCALE_CHECK` names one (`off` measures the engine without the
+/// type checker's preflight), else nothing: the default mode.
+fn check_mode() -> Vec<String> {
+    std::env::var("BENCH_SCALE_CHECK")
+        .map(|mode| vec!["--check".to_string(), mode])
+        .unwrap_or_default()
+}
+
 /// Wall time and peak resident memory (KiB) of one child process, with its stdout.
 // The child is reaped by `wait4` (which also reports its peak memory), not `Child::wait`.
 #[allow(clippy::zombie_processes)]
@@ -48,6 +57,7 @@ fn run(codemode: &Path, world: &Path, args: &[&str], stdin: &str) -> (Duration, 
         // The cold baseline indexes 100,000 tools inside the script: past the default
         // deadline on a busy machine.
         .args(["--timeout-ms", "600000"])
+        .args(check_mode())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -113,7 +123,9 @@ fn bm25_p50(index: &AssetIndex) -> f64 {
 /// Resident memory (KiB) of `codemode serve` after listings and searches.
 fn serve_rss(codemode: &Path, world: &Path) -> u64 {
     let mut child = Command::new(codemode)
-        .args(["serve", "--no-bundled", "--timeout-ms", "600000", "--world"])
+        .args(["serve", "--no-bundled", "--timeout-ms", "600000"])
+        .args(check_mode())
+        .arg("--world")
         .arg(world)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
