@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{codemode, exec, World};
+use common::{codemode, exec, text, World};
 use serde_json::json;
 
 /// For the runtime's own checks, which the type check (on by default) would pre-empt.
@@ -386,4 +386,37 @@ fn an_envelope_never_outgrows_the_output_cap_whatever_failed() {
             assert!(message.len() <= 4096, "{script}");
         }
     }
+}
+
+#[test]
+fn a_listing_cut_at_the_output_cap_says_so_and_names_the_flag() {
+    let world = World::new();
+    for i in 0..20 {
+        world.tool(
+            &format!("many.tool{i}"),
+            "--!desc A tool with a description long enough to fill the cap quickly.\nreturn function() return 1 end",
+        );
+    }
+    let out = codemode(
+        world.path(),
+        &["--no-bundled", "--max-output-bytes", "300", "list", "2"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(stdout.len() <= 310, "{stdout}");
+    assert!(!stdout.contains("tool19"), "{stdout}");
+    assert!(
+        stderr.contains("was cut at 300 bytes") && stderr.contains("--max-output-bytes"),
+        "{stderr}"
+    );
+    // Under the cap nothing is said.
+    let whole = codemode(world.path(), &["--no-bundled", "list", "2"], "");
+    assert!(text(&whole.stdout).contains("tool19"));
+    assert!(
+        !text(&whole.stderr).contains("was cut"),
+        "{}",
+        text(&whole.stderr)
+    );
 }

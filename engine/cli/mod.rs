@@ -375,6 +375,18 @@ pub(crate) fn limit_flag(cause: codemode::StopCause) -> Option<String> {
 /// Prints what a command's script returned: text as is, other values as JSON; an error
 /// and its hint go to stderr with exit 1.
 fn print_value(command: &str, envelope: &codemode::Envelope) -> anyhow::Result<ExitCode> {
+    // A cut listing must not pass for the whole one: say so where the reader looks last.
+    let named = codemode::Envelope {
+        value: None,
+        ..envelope.clone()
+    }
+    .name_limits(limit_flag);
+    for cut in &named.truncation {
+        eprintln!(
+            "{command}: the {} was cut at {} bytes: {}",
+            cut.what, cut.cap_bytes, cut.note
+        );
+    }
     match (&envelope.error, &envelope.value) {
         (Some(error), _) => {
             eprintln!("{command}: {}", error.message);
