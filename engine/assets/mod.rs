@@ -245,13 +245,28 @@ impl AssetIndex {
         for (key, folder) in folders {
             index.add_folder(key, folder);
         }
-        for (key, entry, _) in entries {
-            index.located.insert(key, Arc::new(entry));
-        }
-        let all: Vec<Arc<ToolEntry>> = index.located.values().cloned().collect();
-        for entry in all {
-            index.insert(entry);
-        }
+        let mut located: Vec<(ToolKey, Arc<ToolEntry>)> = entries
+            .into_iter()
+            .map(|(key, entry, _)| (key, Arc::new(entry)))
+            .collect();
+        // In location order (world first), as updates insert them, so the same tool wins.
+        located.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // The two maps are independent: on a large world building them side by side
+        // halves the longest single-threaded stretch of a fresh process.
+        let (by_location, (tools, duplicates)) = rayon::join(
+            || located.iter().cloned().collect::<OrdMap<_, _>>(),
+            || {
+                let mut tools = OrdMap::new();
+                let mut duplicates = OrdMap::new();
+                for (_, entry) in &located {
+                    place(&mut tools, &mut duplicates, entry.clone());
+                }
+                (tools, duplicates)
+            },
+        );
+        index.located = by_location;
+        index.tools = tools;
+        index.duplicates = duplicates;
         index.settle();
         if let Some(cache) = cache {
             let present = cache.count_for(&root_keys);
@@ -376,21 +391,7 @@ impl AssetIndex {
         {
             return;
         }
-        match self.tools.get(&entry.identity) {
-            Some(existing) if existing.folder.0 < entry.folder.0 => {}
-            Some(existing) if existing.folder.0 == entry.folder.0 => {
-                let message = format!(
-                    "{} is defined twice: {} is used and {} is ignored; rename or remove one",
-                    entry.identity,
-                    existing.path(),
-                    entry.path()
-                );
-                self.duplicates.insert(entry.identity.clone(), message);
-            }
-            _ => {
-                self.tools.insert(entry.identity.clone(), entry);
-            }
-        }
+        place(&mut self.tools, &mut self.duplicates, entry);
     }
 
     /// Rebuilds `problems` from the duplicates and the folders' warnings.
@@ -484,5 +485,29 @@ impl AssetIndex {
                 })
             })
             .collect()
+    }
+}
+
+/// Puts `entry` under its identity in `tools` unless a tool of an earlier root holds it;
+/// a second tool of the same root is recorded in `duplicates` instead.
+fn place(
+    tools: &mut OrdMap<String, Arc<ToolEntry>>,
+    duplicates: &mut OrdMap<String, String>,
+    entry: Arc<ToolEntry>,
+) {
+    match tools.get(&entry.identity) {
+        Some(existing) if existing.folder.0 < entry.folder.0 => {}
+        Some(existing) if existing.folder.0 == entry.folder.0 => {
+            let message = format!(
+                "{} is defined twice: {} is used and {} is ignored; rename or remove one",
+                entry.identity,
+                existing.path(),
+                entry.path()
+            );
+            duplicates.insert(entry.identity.clone(), message);
+        }
+        _ => {
+            tools.insert(entry.identity.clone(), entry);
+        }
     }
 }
