@@ -35,6 +35,7 @@ pub use rank::{Matched, Row};
 pub use request::{
     BadRequest, Given, Mode, SearchRequest, DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES,
 };
+pub use table::VectorScan;
 
 use keyword::KeywordIndex;
 use store::Store;

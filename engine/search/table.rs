@@ -65,6 +65,32 @@ fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
     lanes.iter().sum::<i32>() + tail
 }
 
+/// The meaning-vector scan search runs, on its own: int8 rows with one scale each, scanned
+/// by brute force. Public so a benchmark can hold it against an approximate index.
+#[derive(Debug)]
+pub struct VectorScan(Table);
+
+impl VectorScan {
+    /// An empty scan over vectors of `dims` values.
+    pub fn new(dims: usize) -> VectorScan {
+        VectorScan(Table::new(dims))
+    }
+
+    /// Adds (or replaces) the unit vector of `key`.
+    pub fn put(&mut self, key: &str, vector: &[f32]) {
+        self.0.put(key, AssetType::Tool, 0, Some(vector));
+    }
+
+    /// The `depth` keys nearest `query` by cosine, nearest first, with their cosines.
+    pub fn nearest(&self, query: &[f32], depth: usize) -> Vec<(f32, String)> {
+        self.0
+            .nearest(query, depth)
+            .into_iter()
+            .map(|(cos, key)| (cos, key.to_string()))
+            .collect()
+    }
+}
+
 impl Table {
     /// An empty table for vectors of `dims` values.
     pub(crate) fn new(dims: usize) -> Table {
