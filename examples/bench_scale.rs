@@ -9,6 +9,8 @@
 //! - the resident memory of `codemode serve` after listings and searches.
 //!
 //! Each target is printed with its figure and ✓ or ✗, then one table for every size.
+//! Fresh-process figures are the median wall time of three runs, with the CPU time (user
+//! plus system) beside them: on a shared machine the CPU time is the steadier figure.
 //!
 //! Run: `cargo build --release && cargo run --release --example bench_scale [SIZES...]`
 //! (`BENCH_SCALE_CHECK=off` runs every `codemode` child with `--check off`).
@@ -45,10 +47,27 @@ fn check_mode() -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Wall time and peak resident memory (KiB) of one child process, with its stdout.
+/// What one child process took.
+struct Ran {
+    wall: Duration,
+    /// User plus system time: what the run cost, whatever else the machine was doing.
+    cpu: Duration,
+    /// Peak resident memory, KiB.
+    peak: u64,
+    stdout: String,
+}
+
+/// The run of three whose wall time is the median: one run on a shared machine is noise.
+fn median_of_three(mut once: impl FnMut() -> Ran) -> Ran {
+    let mut runs = vec![once(), once(), once()];
+    runs.sort_by_key(|r| r.wall);
+    runs.swap_remove(1)
+}
+
+/// Runs one child process to the end.
 // The child is reaped by `wait4` (which also reports its peak memory), not `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn run(codemode: &Path, world: &Path, args: &[&str], stdin: &str) -> (Duration, u64, String) {
+fn run(codemode: &Path, world: &Path, args: &[&str], stdin: &str) -> Ran {
     let started = Instant::now();
     let mut child = Command::new(codemode)
         .arg("--world")
@@ -72,20 +91,30 @@ fn run(codemode: &Path, world: &Path, args: &[&str], stdin: &str) -> (Duration, 
         .unwrap();
     let mut out = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
-    let (status, peak) = wait_with_peak(child.id() as libc::pid_t);
-    let elapsed = started.elapsed();
+    let (status, peak, cpu) = wait_with_usage(child.id() as libc::pid_t);
+    let wall = started.elapsed();
     assert!(status == 0, "codemode {args:?} failed: {out}");
-    (elapsed, peak, out)
+    Ran {
+        wall,
+        cpu,
+        peak,
+        stdout: out,
+    }
 }
 
 /// Waits for a child and returns its exit status and peak resident memory in KiB.
-fn wait_with_peak(pid: libc::pid_t) -> (i32, u64) {
+fn wait_with_usage(pid: libc::pid_t) -> (i32, u64, Duration) {
     let mut status = 0;
     // SAFETY: rusage is plain data, filled in by wait4 for a child of this process.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(got, pid, "wait4 failed");
-    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64)
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    (
+        libc::WEXITSTATUS(status),
+        usage.ru_maxrss as u64,
+        time(usage.ru_utime) + time(usage.ru_stime),
+    )
 }
 
 fn ms(d: Duration) -> f64 {
@@ -200,7 +229,9 @@ fn verdict(value: f64, target: f64) -> &'static str {
 struct Figures {
     tools: usize,
     first_search_ms: f64,
+    first_search_cpu_ms: f64,
     list_ms: f64,
+    list_cpu_ms: f64,
     keyword_ms: f64,
     default_ms: f64,
     serve_mb: f64,
@@ -225,12 +256,14 @@ fn table(rows: &[Figures]) {
     println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
     for f in rows {
         println!(
-            "| {} | {:.0} ms {} | {:.0} ms {} | {:.2} ms {} | {:.2} ms {} | {:.0} MB {} |",
+            "| {} | {:.0} ms {} ({:.0} CPU) | {:.0} ms {} ({:.0} CPU) | {:.2} ms {} | {:.2} ms {} | {:.0} MB {} |",
             f.tools,
             f.first_search_ms,
             verdict(f.first_search_ms, FIRST_SEARCH_TARGET_MS),
+            f.first_search_cpu_ms,
             f.list_ms,
             verdict(f.list_ms, LIST_TARGET_MS),
+            f.list_cpu_ms,
             f.keyword_ms,
             verdict(f.keyword_ms, KEYWORD_TARGET_MS),
             f.default_ms,
@@ -280,32 +313,35 @@ fn row(codemode: &Path, tools: usize) -> Figures {
     let (world, _temporary) = world_for(tools);
     let world = world.as_path();
 
-    let (cold, cold_peak, out) = run(codemode, world, &["exec", "-"], FIRST_SEARCH);
-    let cold_value: Value = serde_json::from_str(&out).unwrap();
-    let (warm, warm_peak, out) = run(codemode, world, &["exec", "-"], FIRST_SEARCH);
-    let warm_value: Value = serde_json::from_str(&out).unwrap();
+    let cold = run(codemode, world, &["exec", "-"], FIRST_SEARCH);
+    let cold_value: Value = serde_json::from_str(&cold.stdout).unwrap();
+    let warm = median_of_three(|| run(codemode, world, &["exec", "-"], FIRST_SEARCH));
+    let warm_value: Value = serde_json::from_str(&warm.stdout).unwrap();
     assert_eq!(cold_value["value"]["first"], warm_value["value"]["first"]);
     println!(
-        "first search, fresh process: cold (no cache, baseline) {:.0} ms, peak {} MB; unchanged world {:.0} ms (search itself {:.1} ms), peak {} MB: {:.1}x faster; target {FIRST_SEARCH_TARGET_MS} ms: {}",
-        ms(cold),
-        cold_peak / 1024,
-        ms(warm),
+        "first search, fresh process: cold (no cache, baseline) {:.0} ms ({:.0} ms CPU), peak {} MB; unchanged world (median of 3) {:.0} ms ({:.0} ms CPU; search itself {:.1} ms), peak {} MB: {:.1}x faster; target {FIRST_SEARCH_TARGET_MS} ms: {}",
+        ms(cold.wall),
+        ms(cold.cpu),
+        cold.peak / 1024,
+        ms(warm.wall),
+        ms(warm.cpu),
         warm_value["value"]["ms"].as_f64().unwrap_or(0.0),
-        warm_peak / 1024,
-        ms(cold) / ms(warm),
-        verdict(ms(warm), FIRST_SEARCH_TARGET_MS),
+        warm.peak / 1024,
+        ms(cold.wall) / ms(warm.wall),
+        verdict(ms(warm.wall), FIRST_SEARCH_TARGET_MS),
     );
 
-    let (list, list_peak, _) = run(codemode, world, &["list"], "");
+    let list = median_of_three(|| run(codemode, world, &["list"], ""));
     std::fs::remove_dir_all(world.join(".codemode")).unwrap();
-    let (list_cold, _, _) = run(codemode, world, &["list"], "");
+    let list_cold = run(codemode, world, &["list"], "");
     println!(
-        "codemode list: unchanged world {:.0} ms, peak {} MB; cold (no cache, baseline) {:.0} ms: {:.1}x faster; target {LIST_TARGET_MS} ms: {}",
-        ms(list),
-        list_peak / 1024,
-        ms(list_cold),
-        ms(list_cold) / ms(list),
-        verdict(ms(list), LIST_TARGET_MS),
+        "codemode list: unchanged world (median of 3) {:.0} ms ({:.0} ms CPU), peak {} MB; cold (no cache, baseline) {:.0} ms: {:.1}x faster; target {LIST_TARGET_MS} ms: {}",
+        ms(list.wall),
+        ms(list.cpu),
+        list.peak / 1024,
+        ms(list_cold.wall),
+        ms(list_cold.wall) / ms(list.wall),
+        verdict(ms(list.wall), LIST_TARGET_MS),
     );
     // Settle the cache again for the rows below.
     run(codemode, world, &["exec", "-"], FIRST_SEARCH);
@@ -343,8 +379,10 @@ fn row(codemode: &Path, tools: usize) -> Figures {
     );
     Figures {
         tools,
-        first_search_ms: ms(warm),
-        list_ms: ms(list),
+        first_search_ms: ms(warm.wall),
+        first_search_cpu_ms: ms(warm.cpu),
+        list_ms: ms(list.wall),
+        list_cpu_ms: ms(list.cpu),
         keyword_ms: p50s[0],
         default_ms: p50s[1],
         serve_mb,
