@@ -809,6 +809,38 @@ fn configured_servers_are_toolboxes_that_scripts_list_get_and_call() {
 }
 
 #[test]
+fn a_stdio_server_gets_a_minimal_environment_and_only_the_variables_its_entry_names() {
+    let _serial = serial();
+    let mut entry = everything_stdio();
+    entry["env"]["GRANTED_TOKEN"] = json!("${CODEMODE_PROBE_GRANTED}");
+    let dir = world(json!({ "everything": entry }));
+    let run = |args: &[&str], script: &str| {
+        let out = common::output(
+            common::command()
+                .env("CODEMODE_PROBE_PRIVATE", "private-probe-value")
+                .env("CODEMODE_PROBE_GRANTED", "granted-probe-value")
+                .arg("--world")
+                .arg(dir.path())
+                .args(args),
+            script,
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run(&["mcp", "sync"], "");
+    let out = run(&["exec", "-"], "return tools.everything.get_env({})");
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    let text = envelope["value"].to_string();
+    // What a program needs to start, and what the entry passes by name; nothing else of
+    // codemode's environment (a token there belongs to codemode, not to every server).
+    assert!(text.contains("PATH"), "{text}");
+    assert!(text.contains("granted-probe-value"), "{text}");
+    assert!(text.contains(SECRET), "{text}");
+    assert!(!text.contains("private-probe-value"), "{text}");
+    assert!(!text.contains("CODEMODE_PROBE_PRIVATE"), "{text}");
+}
+
+#[test]
 fn a_server_that_stops_reading_fails_the_next_call_and_codemode_lives_on() {
     let _serial = serial();
     let dir = world(json!({ "deaf": fixture_server("deaf", &[]) }));

@@ -170,7 +170,22 @@ pub(crate) struct Spawned {
     pub(crate) group: Group,
 }
 
-/// Starts `command` in a process group of its own, with piped stdio.
+/// The variables of codemode's own environment a server gets without asking: what a
+/// program needs to start and find its files (the set the MCP SDKs pass to the servers
+/// they start), never tokens or keys. Anything else is passed by name in the server's
+/// `env` (`"GITHUB_TOKEN": "${GITHUB_TOKEN}"`).
+pub(crate) const INHERITED_ENV: [&str; 10] = [
+    "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR", "TZ",
+];
+
+fn inherited_env() -> impl Iterator<Item = (&'static str, std::ffi::OsString)> {
+    INHERITED_ENV
+        .into_iter()
+        .filter_map(|name| std::env::var_os(name).map(|value| (name, value)))
+}
+
+/// Starts `command` in a process group of its own, with piped stdio, in an environment
+/// of [`INHERITED_ENV`] and the server's configured `env`.
 pub(crate) fn spawn(
     command: &str,
     args: &[String],
@@ -181,6 +196,8 @@ pub(crate) fn spawn(
     install_hooks();
     let mut cmd = tokio::process::Command::new(command);
     cmd.args(args)
+        .env_clear()
+        .envs(inherited_env())
         .envs(env.iter().map(|(k, v)| (k, v.expose())))
         .current_dir(cwd)
         .stdin(Stdio::piped())
