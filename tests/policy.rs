@@ -860,3 +860,46 @@ fn a_profile_reads_back_only_the_cached_results_of_tools_it_may_call() {
         "{clerk}"
     );
 }
+
+#[test]
+fn a_result_made_under_wider_grants_is_never_served_to_a_narrower_profile() {
+    let w = World::new();
+    // The tool's answer depends on what its profile grants: whether `shell` exists.
+    w.tool(
+        "probe.grants",
+        "--!desc Says whether shell is granted.\n--!return any The answer.\nlocal function grants()\n\treturn { brief = if shell then \"shell\" else \"no shell\", raw = { shell = shell ~= nil }, indexTerms = { \"grants\" } }\nend\n\nreturn grants\n",
+    );
+    w.file(
+        "probe.toolbox/grants.tool/.metadata",
+        r#"{ "cache": { "ttlSeconds": 600 } }"#,
+    );
+    w.file(
+        ".codemode/policy.json",
+        r#"{ "profiles": { "default": { "default": "allow", "capabilities": { "shell": ["echo"] } },
+             "plain": { "default": "allow" } } }"#,
+    );
+    let call = "local brief, key = tools.probe.grants() return { brief = brief, key = key }";
+    let wide = script(w.path(), None, call);
+    assert_eq!(wide["value"]["brief"], "shell", "{wide}");
+    let wide_key = wide["value"]["key"].as_str().unwrap().to_string();
+    // The same call under the narrower profile runs the tool, and gets its own answer.
+    let narrow = script(w.path(), Some("plain"), call);
+    assert_eq!(narrow["value"]["brief"], "no shell", "{narrow}");
+    assert_ne!(narrow["value"]["key"], wide["value"]["key"], "{narrow}");
+    // Nor can it read the wider profile's row back by key or by search.
+    let read = format!(
+        "local row = tools.results.get('{wide_key}') return {{ got = row ~= nil, found = #tools.results.search('grants') }}"
+    );
+    let plain = script(w.path(), Some("plain"), &read);
+    assert_eq!(
+        plain["value"],
+        json!({ "got": false, "found": 1 }),
+        "{plain}"
+    );
+    let default = script(w.path(), None, &read);
+    assert_eq!(
+        default["value"],
+        json!({ "got": true, "found": 1 }),
+        "{default}"
+    );
+}

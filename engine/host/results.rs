@@ -88,6 +88,11 @@ fn store(lua: &Lua) -> mlua::Result<Arc<Shared>> {
     .ok_or_else(|| mlua::Error::runtime("the run's result cache was not opened"))
 }
 
+/// The run's scope in the store: the fingerprint of what its profile grants.
+fn scope(lua: &Lua) -> mlua::Result<String> {
+    with_state(lua, |s| s.registry.capabilities().fingerprint())
+}
+
 /// Placeholders `to_json` writes for what JSON cannot hold: a call with any of them has
 /// no canonical form, so it is not cached.
 fn opaque(json: &Json) -> bool {
@@ -106,13 +111,48 @@ fn opaque(json: &Json) -> bool {
     }
 }
 
-/// `values` as one JSON array within `budget` bytes; `None` when cut or opaque.
+/// True when JSON holds `value` as it is, so that two calls with the same JSON are the
+/// same call: finite numbers, UTF-8 strings, and tables that are either a sequence
+/// (keys 1..n) or a record (string keys only). `0/0`, `math.huge` and `nil` all become
+/// `null`, `{[1] = 'a'}` and `{['1'] = 'a'}` the same object, so such calls are not cached.
+fn exact(value: &Value, depth: usize) -> bool {
+    match value {
+        Value::Nil | Value::Boolean(_) | Value::Integer(_) => true,
+        Value::Number(n) => n.is_finite(),
+        Value::String(s) => std::str::from_utf8(&s.as_bytes()).is_ok(),
+        Value::Table(t) if depth > 0 => {
+            let (mut count, mut strings, mut largest) = (0usize, 0usize, 0i64);
+            for pair in t.clone().pairs::<Value, Value>() {
+                let Ok((key, item)) = pair else {
+                    return false;
+                };
+                count += 1;
+                match key {
+                    Value::String(k) if std::str::from_utf8(&k.as_bytes()).is_ok() => strings += 1,
+                    Value::Integer(i) if i >= 1 => largest = largest.max(i),
+                    Value::Number(n) if n >= 1.0 && n.fract() == 0.0 && n < 2f64.powi(53) => {
+                        largest = largest.max(n as i64)
+                    }
+                    _ => return false,
+                }
+                if !exact(&item, depth - 1) {
+                    return false;
+                }
+            }
+            strings == count || (strings == 0 && largest as usize == count)
+        }
+        _ => false,
+    }
+}
+
+/// `values` as one JSON array within `budget` bytes; `None` when cut, opaque or not
+/// [`exact`].
 fn exact_json<'a>(values: impl IntoIterator<Item = &'a Value>, budget: usize) -> Option<Json> {
     let mut items = Vec::new();
     let mut left = budget;
     for value in values {
         let (json, cut) = to_json(value, left, 32);
-        if cut || opaque(&json) {
+        if cut || opaque(&json) || !exact(value, 32) {
             return None;
         }
         left = left.checked_sub(serde_json::to_string(&json).ok()?.len())?;
@@ -179,8 +219,9 @@ fn lookup(lua: &Lua, identity: String, args: MultiValue) -> mlua::Result<(bool, 
     let Some(args) = exact_json(args.iter(), MAX_ARGS_BYTES) else {
         return Ok((false, Value::Nil));
     };
-    let key = crate::results::key(&identity, &stamp, &args.to_string());
-    let Some(entry) = store(lua)?.get(&key, now_ms()) else {
+    let scope = scope(lua)?;
+    let key = crate::results::key(&identity, &stamp, &scope, &args.to_string());
+    let Some(entry) = store(lua)?.get(&key, &scope, now_ms()) else {
         return Ok((false, Value::String(lua.create_string(&key)?)));
     };
     let packed = lua.create_table()?;
@@ -220,6 +261,7 @@ fn keep(
     };
     let ttl = Duration::from_secs(cache.ttl_seconds);
     let store = store(lua)?;
+    let scope = scope(lua)?;
     if let Some(t) = contract(&values)? {
         let brief: Value = t.raw_get("brief")?;
         let raw: Value = t.raw_get("raw")?;
@@ -230,6 +272,7 @@ fn keep(
             let (brief_json, raw_json) = (b.remove(0).to_string(), r.remove(0).to_string());
             store.put(&NewEntry {
                 key: &key,
+                scope: &scope,
                 identity: &identity,
                 brief: &brief_json,
                 raw: Some(&raw_json),
@@ -243,6 +286,7 @@ fn keep(
     if let Some(json) = exact_json(values.iter(), MAX_RESULT_BYTES) {
         store.put(&NewEntry {
             key: &key,
+            scope: &scope,
             identity: &identity,
             brief: &json.to_string(),
             raw: None,
@@ -363,16 +407,18 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.raw_set(
         "get",
-        lua.create_function(|lua, key: String| match store(lua)?.get(&key, now_ms()) {
-            Some(entry) => Ok(row(lua, &entry)?.map_or(Value::Nil, Value::Table)),
-            None => Ok(Value::Nil),
+        lua.create_function(|lua, key: String| {
+            match store(lua)?.get(&key, &scope(lua)?, now_ms()) {
+                Some(entry) => Ok(row(lua, &entry)?.map_or(Value::Nil, Value::Table)),
+                None => Ok(Value::Nil),
+            }
         })?,
     )?;
     t.raw_set(
         "search",
         lua.create_function(|lua, (query, limit): (String, Option<usize>)| {
             let limit = limit.unwrap_or(10).clamp(1, MAX_ROWS);
-            let rows = store(lua)?.search(&query, limit, MAX_SEARCH_BYTES, now_ms());
+            let rows = store(lua)?.search(&query, &scope(lua)?, limit, MAX_SEARCH_BYTES, now_ms());
             let out = lua.create_table_with_capacity(rows.len(), 0)?;
             for entry in &rows {
                 if let Some(row) = row(lua, entry)? {

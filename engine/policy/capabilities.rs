@@ -15,6 +15,27 @@ pub struct Capabilities {
     pub shell: Vec<String>,
 }
 
+impl Capabilities {
+    /// The same text for the same grants, whatever order a policy file lists them in:
+    /// cached results are kept per fingerprint, so a profile never reads back what a
+    /// tool returned under wider grants.
+    pub fn fingerprint(&self) -> String {
+        let sorted = |list: &[String]| {
+            let mut list = list.to_vec();
+            list.sort();
+            list.dedup();
+            list.join(",")
+        };
+        format!(
+            "authoring={};vfsWrite={};http={};shell={}",
+            self.authoring,
+            self.vfs_write,
+            sorted(&self.http),
+            sorted(&self.shell)
+        )
+    }
+}
+
 impl Default for Capabilities {
     fn default() -> Self {
         Capabilities {

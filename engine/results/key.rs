@@ -6,10 +6,12 @@ use sha2::{Digest, Sha256};
 pub const KEY_CHARS: usize = 32;
 
 /// The key of calling `identity` (whose files hash to `stamp`) with `args`, the
-/// canonical JSON of its arguments (object keys sorted, as `sandbox::to_json` writes them).
-pub fn key(identity: &str, stamp: &str, args: &str) -> String {
+/// canonical JSON of its arguments (object keys sorted, as `sandbox::to_json` writes them),
+/// in `scope`: the capabilities the call ran with, since a tool's result depends on what
+/// it was allowed to reach.
+pub fn key(identity: &str, stamp: &str, scope: &str, args: &str) -> String {
     let mut hasher = Sha256::new();
-    for part in [identity, stamp, args] {
+    for part in [identity, stamp, scope, args] {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
     }
@@ -27,13 +29,14 @@ mod tests {
 
     #[test]
     fn every_part_of_a_call_changes_its_key() {
-        let base = key("a.b", "1", "[1]");
+        let base = key("a.b", "1", "s", "[1]");
         assert_eq!(base.len(), KEY_CHARS);
-        assert_eq!(base, key("a.b", "1", "[1]"));
-        assert_ne!(base, key("a.c", "1", "[1]"));
-        assert_ne!(base, key("a.b", "2", "[1]"));
-        assert_ne!(base, key("a.b", "1", "[2]"));
+        assert_eq!(base, key("a.b", "1", "s", "[1]"));
+        assert_ne!(base, key("a.c", "1", "s", "[1]"));
+        assert_ne!(base, key("a.b", "2", "s", "[1]"));
+        assert_ne!(base, key("a.b", "1", "t", "[1]"));
+        assert_ne!(base, key("a.b", "1", "s", "[2]"));
         // Lengths are hashed too: moving a byte from one part to the next is another call.
-        assert_ne!(key("a.b1", "", "[1]"), key("a.b", "1", "[1]"));
+        assert_ne!(key("a.b1", "", "s", "[1]"), key("a.b", "1", "s", "[1]"));
     }
 }

@@ -87,9 +87,9 @@ impl Shared {
         }
     }
 
-    /// The unexpired row of `key`, if the store holds one.
-    pub fn get(&self, key: &str, now_ms: i64) -> Option<Entry> {
-        self.with(|s| s.get(key, now_ms)).flatten()
+    /// The unexpired row of `key` in `scope`, if the store holds one.
+    pub fn get(&self, key: &str, scope: &str, now_ms: i64) -> Option<Entry> {
+        self.with(|s| s.get(key, scope, now_ms)).flatten()
     }
 
     /// Stores a result; false when it was not kept (too large, or no usable store).
@@ -98,8 +98,15 @@ impl Shared {
     }
 
     /// See [`Store::search`]; empty when there is no usable store.
-    pub fn search(&self, query: &str, limit: usize, max_bytes: usize, now_ms: i64) -> Vec<Entry> {
-        self.with(|s| s.search(query, limit, max_bytes, now_ms))
+    pub fn search(
+        &self,
+        query: &str,
+        scope: &str,
+        limit: usize,
+        max_bytes: usize,
+        now_ms: i64,
+    ) -> Vec<Entry> {
+        self.with(|s| s.search(query, scope, limit, max_bytes, now_ms))
             .unwrap_or_default()
     }
 }

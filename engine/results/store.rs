@@ -21,7 +21,7 @@ const BUSY_WAIT: Duration = Duration::from_millis(2000);
 /// A hit refreshes its row's last use at most this often: most hits then read only.
 const TOUCH_EVERY_MS: i64 = 60_000;
 /// The schema this code reads and writes (`PRAGMA user_version`).
-const SCHEMA: i64 = 1;
+const SCHEMA: i64 = 2;
 
 /// Why the store could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +82,9 @@ pub struct Entry {
 pub struct NewEntry<'a> {
     /// Its key.
     pub key: &'a str,
+    /// Who may read it back: the fingerprint of the capabilities it was made with (see
+    /// `Capabilities::fingerprint`); a run reads only rows of its own scope.
+    pub scope: &'a str,
     /// The tool.
     pub identity: &'a str,
     /// See [`Entry::brief`].
@@ -170,11 +173,16 @@ impl Store {
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         if version < SCHEMA {
+            // Rows of schema 1 carry no scope: they are dropped, not guessed at (a cache
+            // loses nothing it cannot recompute).
             self.conn.execute_batch(
                 "BEGIN IMMEDIATE;
-                 CREATE TABLE IF NOT EXISTS results (
+                 DROP TABLE IF EXISTS results;
+                 DROP TABLE IF EXISTS results_terms;
+                 CREATE TABLE results (
                      id INTEGER PRIMARY KEY,
                      key TEXT NOT NULL UNIQUE,
+                     scope TEXT NOT NULL,
                      identity TEXT NOT NULL,
                      brief TEXT NOT NULL,
                      raw TEXT,
@@ -183,27 +191,27 @@ impl Store {
                      expires INTEGER NOT NULL,
                      used INTEGER NOT NULL,
                      bytes INTEGER NOT NULL);
-                 CREATE INDEX IF NOT EXISTS results_used ON results(used);
-                 CREATE INDEX IF NOT EXISTS results_expires ON results(expires);
-                 CREATE VIRTUAL TABLE IF NOT EXISTS results_terms
+                 CREATE INDEX results_used ON results(used);
+                 CREATE INDEX results_expires ON results(expires);
+                 CREATE VIRTUAL TABLE results_terms
                      USING fts5(identity, terms, tokenize = 'unicode61');
-                 PRAGMA user_version = 1;
+                 PRAGMA user_version = 2;
                  COMMIT;",
             )?;
         }
         Ok(())
     }
 
-    /// The row of `key`, unless it expired.
-    pub fn get(&self, key: &str, now_ms: i64) -> Result<Option<Entry>, StoreError> {
+    /// The row of `key` stored in `scope`, unless it expired.
+    pub fn get(&self, key: &str, scope: &str, now_ms: i64) -> Result<Option<Entry>, StoreError> {
         let found = self
             .conn
             .prepare_cached(
                 "SELECT key, identity, brief, raw, terms, created, expires, used
-                 FROM results WHERE key = ?1 AND expires > ?2",
+                 FROM results WHERE key = ?1 AND expires > ?2 AND scope = ?3",
             )
             .and_then(|mut s| {
-                s.query_row(params![key, now_ms], |r| {
+                s.query_row(params![key, now_ms, scope], |r| {
                     Ok((entry(r)?, r.get::<_, i64>(7)?))
                 })
                 .optional()
@@ -251,9 +259,9 @@ impl Store {
                 tx.execute("DELETE FROM results WHERE id = ?1", [id])?;
             }
             tx.execute(
-                "INSERT INTO results (key, identity, brief, raw, terms, created, expires, used, bytes)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?6, ?8)",
-                params![new.key, new.identity, new.brief, new.raw, terms, new.now_ms, expires, bytes as i64],
+                "INSERT INTO results (key, scope, identity, brief, raw, terms, created, expires, used, bytes)
+                 VALUES (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?6, ?8)",
+                params![new.key, new.identity, new.brief, new.raw, terms, new.now_ms, expires, bytes as i64, new.scope],
             )?;
             let id = tx.last_insert_rowid();
             tx.execute(
@@ -289,13 +297,14 @@ impl Store {
         Ok(true)
     }
 
-    /// Rows whose tool name or index terms match words of `query`, best first (an empty
-    /// query: the most recent), at most `limit`, and no more rows once they hold
+    /// Rows of `scope` whose tool name or index terms match words of `query`, best first
+    /// (an empty query: the most recent), at most `limit`, and no more rows once they hold
     /// `max_bytes` (the first row always comes, whatever its size): what a search reads
     /// into memory stays bounded however large the store is.
     pub fn search(
         &self,
         query: &str,
+        scope: &str,
         limit: usize,
         max_bytes: usize,
         now_ms: i64,
@@ -324,19 +333,19 @@ impl Store {
             self.conn
                 .prepare_cached(
                     "SELECT key, identity, brief, raw, terms, created, expires FROM results
-                     WHERE expires > ?1 ORDER BY created DESC, id DESC LIMIT ?2",
+                     WHERE expires > ?1 AND scope = ?3 ORDER BY created DESC, id DESC LIMIT ?2",
                 )
-                .and_then(|mut s| collect(s.query_map(params![now_ms, limit], entry)?))
+                .and_then(|mut s| collect(s.query_map(params![now_ms, limit, scope], entry)?))
         } else {
             self.conn
                 .prepare_cached(
                     "SELECT r.key, r.identity, r.brief, r.raw, r.terms, r.created, r.expires
                      FROM results_terms JOIN results r ON r.id = results_terms.rowid
-                     WHERE results_terms MATCH ?1 AND r.expires > ?2
+                     WHERE results_terms MATCH ?1 AND r.expires > ?2 AND r.scope = ?4
                      ORDER BY bm25(results_terms), r.created DESC LIMIT ?3",
                 )
                 .and_then(|mut s| {
-                    collect(s.query_map(params![words.join(" OR "), now_ms, limit], entry)?)
+                    collect(s.query_map(params![words.join(" OR "), now_ms, limit, scope], entry)?)
                 })
         };
         rows.map_err(|e| error(&self.path, e))
@@ -443,6 +452,7 @@ mod tests {
         store
             .put(&NewEntry {
                 key,
+                scope: "s",
                 identity: "box.tool",
                 brief: "\"b\"",
                 raw: Some(&"r".repeat(1000)),
@@ -460,8 +470,11 @@ mod tests {
         // Room for about eight rows of ~1.2 KB.
         let mut store = Store::open(&path, 10_000).unwrap();
         assert!(put(&mut store, "short", &["alpha"], 0, 10));
-        assert!(store.get("short", 5).unwrap().is_some());
-        assert!(store.get("short", 10).unwrap().is_none(), "past its ttl");
+        assert!(store.get("short", "s", 5).unwrap().is_some());
+        assert!(
+            store.get("short", "s", 10).unwrap().is_none(),
+            "past its ttl"
+        );
         for i in 0..20 {
             assert!(put(
                 &mut store,
@@ -475,16 +488,17 @@ mod tests {
         assert!(stats.bytes <= 10_000, "{stats:?}");
         assert!(stats.entries >= 6 && stats.entries < 20, "{stats:?}");
         assert!(
-            store.get("k0", 200).unwrap().is_none(),
+            store.get("k0", "s", 200).unwrap().is_none(),
             "the oldest went first"
         );
-        assert!(store.get("k19", 200).unwrap().is_some());
+        assert!(store.get("k19", "s", 200).unwrap().is_some());
         assert_eq!(stats.expired, 0, "expired rows are removed on a write");
         // A row larger than a quarter of the cap is not kept.
         let big = vec!["x".repeat(3000)];
         let kept = store
             .put(&NewEntry {
                 key: "big",
+                scope: "s",
                 identity: "box.tool",
                 brief: "1",
                 raw: None,
@@ -505,34 +519,80 @@ mod tests {
         put(&mut store, "c", &["weather"], 3, 100_000);
         let keys = |rows: Vec<Entry>| rows.into_iter().map(|e| e.key).collect::<Vec<_>>();
         assert_eq!(
-            keys(store.search("april invoice", 10, 1 << 20, 50).unwrap())[0],
+            keys(store.search("april invoice", "s", 10, 1 << 20, 50).unwrap())[0],
             "b"
         );
         assert_eq!(
-            keys(store.search("march", 10, 1 << 20, 50).unwrap()),
+            keys(store.search("march", "s", 10, 1 << 20, 50).unwrap()),
             vec!["a"]
         );
         assert_eq!(
-            store.search("tool", 10, 1 << 20, 50).unwrap().len(),
+            store.search("tool", "s", 10, 1 << 20, 50).unwrap().len(),
             3,
             "the tool's name is a term"
         );
         assert_eq!(
-            keys(store.search("", 2, 1 << 20, 50).unwrap()),
+            keys(store.search("", "s", 2, 1 << 20, 50).unwrap()),
             vec!["c", "b"],
             "newest first"
         );
         // Quotes and FTS operators in a query are words, not syntax.
         assert!(store
-            .search("\"a\" OR NEAR( *", 10, 1 << 20, 50)
+            .search("\"a\" OR NEAR( *", "s", 10, 1 << 20, 50)
             .unwrap()
             .is_empty());
         // Each row holds about 1 KB of raw: 1.5 KB of budget gives one row, 2.5 KB two.
-        assert_eq!(store.search("tool", 10, 1500, 50).unwrap().len(), 1);
-        assert_eq!(store.search("tool", 10, 2500, 50).unwrap().len(), 2);
+        assert_eq!(store.search("tool", "s", 10, 1500, 50).unwrap().len(), 1);
+        assert_eq!(store.search("tool", "s", 10, 2500, 50).unwrap().len(), 2);
         assert_eq!(store.clear().unwrap(), 3);
-        assert!(store.search("invoice", 10, 1 << 20, 50).unwrap().is_empty());
+        assert!(store
+            .search("invoice", "s", 10, 1 << 20, 50)
+            .unwrap()
+            .is_empty());
         store.check().unwrap();
+    }
+
+    #[test]
+    fn a_scope_reads_only_its_own_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join(FILE), DEFAULT_CAP_BYTES).unwrap();
+        put(&mut store, "a", &["invoice"], 1, 100_000);
+        assert!(store.get("a", "s", 2).unwrap().is_some());
+        assert!(store.get("a", "other", 2).unwrap().is_none());
+        assert_eq!(
+            store.search("invoice", "s", 10, 1 << 20, 2).unwrap().len(),
+            1
+        );
+        assert!(store
+            .search("invoice", "other", 10, 1 << 20, 2)
+            .unwrap()
+            .is_empty());
+        assert!(store
+            .search("", "other", 10, 1 << 20, 2)
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn a_store_of_the_first_schema_is_emptied_not_misread() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE);
+        let old = Connection::open(&path).unwrap();
+        old.execute_batch(
+            "CREATE TABLE results (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,
+                 identity TEXT NOT NULL, brief TEXT NOT NULL, raw TEXT, terms TEXT NOT NULL,
+                 created INTEGER NOT NULL, expires INTEGER NOT NULL, used INTEGER NOT NULL,
+                 bytes INTEGER NOT NULL);
+             CREATE VIRTUAL TABLE results_terms USING fts5(identity, terms);
+             INSERT INTO results VALUES (1, 'k', 'box.tool', '1', NULL, '', 0, 9999999999999, 0, 1);
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+        drop(old);
+        let mut store = Store::open(&path, DEFAULT_CAP_BYTES).unwrap();
+        assert_eq!(store.stats(1).unwrap().entries, 0);
+        assert!(put(&mut store, "k", &["x"], 1, 100_000));
+        assert!(store.get("k", "s", 2).unwrap().is_some());
     }
 
     #[test]
