@@ -39,10 +39,12 @@ struct Entry {
     headers: BTreeMap<String, String>,
 }
 
-/// The credentials of a world, by host pattern, with their variables expanded.
+/// The credentials of a world, by host pattern, with their variables expanded. An entry
+/// whose variable is not set holds the problem instead: it fails the requests to its
+/// hosts only, never a request elsewhere.
 #[derive(Default, Clone)]
 pub struct Credentials {
-    entries: Vec<(Allow, Vec<(String, String)>)>,
+    entries: Vec<(Allow, Result<Vec<(String, String)>, String>)>,
 }
 
 impl std::fmt::Debug for Credentials {
@@ -102,30 +104,43 @@ impl Credentials {
         let mut entries = Vec::new();
         for (pattern, entry) in file.credentials {
             super::allow::HostPattern::parse(&pattern).map_err(problem)?;
-            let mut headers = Vec::new();
+            let mut headers = Ok(Vec::new());
             for (name, value) in entry.headers {
                 reqwest::header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
                     problem(format!("'{name}' (for {pattern}) is not a header name"))
                 })?;
-                let value = expand(&value, env).map_err(|var| {
-                    problem(format!(
-                        "the header {name} for {pattern} uses ${{{var}}}, which is not set; set it in codemode's environment"
-                    ))
-                })?;
-                headers.push((name, value));
+                match (expand(&value, env), &mut headers) {
+                    (Ok(value), Ok(list)) => list.push((name, value)),
+                    (Err(var), Ok(_)) => {
+                        headers = Err(format!(
+                            "the header {name} for {pattern} uses ${{{var}}}, which is not set; set it in codemode's environment"
+                        ))
+                    }
+                    (_, Err(_)) => {}
+                }
             }
             entries.push((Allow::new(&[pattern]), headers));
         }
         Ok(Credentials { entries })
     }
 
-    /// The headers to attach to a request for `host` on `port`.
-    pub fn for_host(&self, host: &str, port: u16, default_port: u16) -> Vec<(String, String)> {
-        self.entries
-            .iter()
-            .filter(|(allow, _)| allow.grant(host, port, default_port) != Grant::No)
-            .flat_map(|(_, headers)| headers.iter().cloned())
-            .collect()
+    /// The headers to attach to a request for `host` on `port`; an error when an entry
+    /// for that host names a variable that is not set (the request would go out without
+    /// the credentials it needs).
+    pub fn for_host(
+        &self,
+        host: &str,
+        port: u16,
+        default_port: u16,
+    ) -> Result<Vec<(String, String)>, NetError> {
+        let mut out = Vec::new();
+        for (allow, headers) in &self.entries {
+            if allow.grant(host, port, default_port) == Grant::No {
+                continue;
+            }
+            out.extend(headers.as_ref().map_err(problem)?.iter().cloned());
+        }
+        Ok(out)
     }
 }
 
@@ -162,28 +177,33 @@ mod tests {
             &env,
         )
         .unwrap();
+        let for_host = |host, port, default| c.for_host(host, port, default).unwrap();
         assert_eq!(
-            c.for_host("api.example.com", 443, 443),
+            for_host("api.example.com", 443, 443),
             [("Authorization".to_string(), "Bearer s3cret".to_string())]
         );
-        assert!(c.for_host("other.example.com", 443, 443).is_empty());
-        assert!(c.for_host("api.example.com", 8443, 443).is_empty());
-        assert_eq!(c.for_host("127.0.0.1", 8080, 80)[0].1, "k-s3cret-s3cret");
+        assert!(for_host("other.example.com", 443, 443).is_empty());
+        assert!(for_host("api.example.com", 8443, 443).is_empty());
+        assert_eq!(for_host("127.0.0.1", 8080, 80)[0].1, "k-s3cret-s3cret");
         assert!(!format!("{c:?}").contains("s3cret"));
     }
 
     #[test]
     fn problems_name_the_file_and_never_a_value() {
-        let e = Credentials::parse(
-            r#"{"credentials": {"a.com": {"headers": {"X": "${NOPE}"}}}}"#,
+        // An unset variable fails the requests to its own hosts only.
+        let c = Credentials::parse(
+            r#"{"credentials": {"a.com": {"headers": {"X": "${NOPE}"}},
+                "b.com": {"headers": {"Y": "${TOKEN}"}}}}"#,
             &env,
         )
-        .unwrap_err()
-        .to_string();
+        .unwrap();
+        let e = c.for_host("a.com", 443, 443).unwrap_err().to_string();
         assert!(
             e.contains(".codemode/http.json") && e.contains("${NOPE}") && e.contains("not set"),
             "{e}"
         );
+        assert_eq!(c.for_host("b.com", 443, 443).unwrap()[0].1, "s3cret");
+        assert!(c.for_host("c.com", 443, 443).unwrap().is_empty());
         let e = Credentials::parse(r#"{"credentials": {"a.com": {"header": {}}}}"#, &env)
             .unwrap_err()
             .to_string();

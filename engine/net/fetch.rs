@@ -166,7 +166,7 @@ async fn send(
         } else {
             80
         };
-        let secrets = credentials.for_host(&target.host, target.port, default_port);
+        let secrets = credentials.for_host(&target.host, target.port, default_port)?;
         let mut headers = HeaderMap::new();
         for (name, value) in &request.headers {
             if let (Ok(n), Ok(v)) = (
