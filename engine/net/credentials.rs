@@ -44,8 +44,11 @@ struct Entry {
 /// hosts only, never a request elsewhere.
 #[derive(Default, Clone)]
 pub struct Credentials {
-    entries: Vec<(Allow, Result<Vec<(String, String)>, String>)>,
+    entries: Vec<(Allow, Headers)>,
 }
+
+/// An entry's headers by name, or why they cannot be sent.
+type Headers = Result<Vec<(String, String)>, String>;
 
 impl std::fmt::Debug for Credentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
