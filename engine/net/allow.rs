@@ -68,7 +68,13 @@ impl HostPattern {
             None => (false, host),
         };
         let name = Name::parse(host).ok_or_else(bad)?;
-        if wildcard && matches!(name, Name::Ip(_)) {
+        // No domain ends in a number: `*.1` or `*.0.0.1` would be a wildcard over
+        // addresses, which match no URL host (addresses are matched whole).
+        let numeric_end = host
+            .rsplit('.')
+            .next()
+            .is_some_and(|label| !label.is_empty() && label.bytes().all(|b| b.is_ascii_digit()));
+        if wildcard && (matches!(name, Name::Ip(_)) || numeric_end) {
             return Err(bad());
         }
         Ok(HostPattern {
@@ -218,6 +224,8 @@ mod tests {
         for bad in [
             "",
             "*.1.2.3.4",
+            "*.1",
+            "*.0.0.1:8765",
             "host:port",
             "a b",
             "*.",

@@ -105,7 +105,41 @@ impl Profile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PolicyFile {
-    profiles: BTreeMap<String, ProfileSpec>,
+    profiles: Profiles,
+}
+
+/// The profiles by name. JSON readers differ on a name given twice (most keep the last),
+/// so a file that does is refused rather than read one way.
+struct Profiles(BTreeMap<String, ProfileSpec>);
+
+impl<'de> Deserialize<'de> for Profiles {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Profiles;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of profiles by name")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Profiles, A::Error> {
+                let mut profiles = BTreeMap::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    if profiles.contains_key(&name) {
+                        return Err(serde::de::Error::custom(format!(
+                            "profile \"{}\" is given twice; keep one (which would win is not obvious)",
+                            name.escape_debug()
+                        )));
+                    }
+                    let spec = map.next_value::<ProfileSpec>()?;
+                    profiles.insert(name, spec);
+                }
+                Ok(Profiles(profiles))
+            }
+        }
+        deserializer.deserialize_map(Visit)
+    }
 }
 
 #[derive(Deserialize)]
@@ -168,17 +202,25 @@ fn check_host(text: &str) -> Result<(), String> {
         .map_err(|e| format!("http host {e}"))
 }
 
-/// A command name of `capabilities.shell`: one word.
+/// A command of `capabilities.shell`: one name looked up on the fixed PATH, or an
+/// absolute path.
 struct Command(String);
 
 impl<'de> Deserialize<'de> for Command {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        if text.is_empty() || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(serde::de::Error::custom(format!(
-                "shell command \"{}\" must be one command name like \"git\", without arguments",
+        let fix = |why: &str| {
+            serde::de::Error::custom(format!(
+                "shell command \"{}\" {why}: give one command name like \"git\" or an absolute path like \"/usr/bin/git\", without arguments",
                 text.escape_debug()
-            )));
+            ))
+        };
+        if text.is_empty() || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(fix("is not one word"));
+        }
+        // A relative path would name a different program from each folder it runs in.
+        if text.contains('/') && !text.starts_with('/') {
+            return Err(fix("is a relative path"));
         }
         Ok(Command(text))
     }
@@ -229,11 +271,11 @@ pub fn parse(path: &Path, text: &str, requested: Option<&str>) -> Result<Profile
         message: without_position(&e.to_string()),
     })?;
     let name = requested.unwrap_or(DEFAULT_PROFILE);
-    let Some(spec) = file.profiles.get(name) else {
+    let Some(spec) = file.profiles.0.get(name) else {
         return Err(PolicyError::UnknownProfile {
             path: path.to_path_buf(),
             name: name.to_string(),
-            known: file.profiles.keys().cloned().collect(),
+            known: file.profiles.0.keys().cloned().collect(),
         });
     };
     let defaults = Capabilities::default();
@@ -334,6 +376,22 @@ mod tests {
         assert!(e.contains("is not a host pattern"), "{e}");
         let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\", \"capabilities\": { \"shell\": [\"git status\"] } } } }", None).unwrap_err();
         assert!(e.contains("one command name"), "{e}");
+        let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\", \"capabilities\": { \"shell\": [\"./bin/x\"] } } } }", None).unwrap_err();
+        assert!(
+            e.contains("is a relative path") && e.contains("/usr/bin/git"),
+            "{e}"
+        );
+        let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\", \"capabilities\": { \"http\": [\"*.1\"] } } } }", None).unwrap_err();
+        assert!(e.contains("is not a host pattern"), "{e}");
+
+        // A profile given twice is refused, not read as whichever copy came last.
+        let e = profile(
+            "{ \"profiles\": { \"default\": { \"default\": \"deny\" },\n \"default\": { \"default\": \"allow\" } } }",
+            None,
+        )
+        .unwrap_err();
+        assert!(e.starts_with("w/.codemode/policy.json:2:"), "{e}");
+        assert!(e.contains("profile \"default\" is given twice"), "{e}");
 
         let e = profile("{ \"profiles\": { \"default\": ", None).unwrap_err();
         assert!(e.starts_with("w/.codemode/policy.json:1:"), "{e}");
