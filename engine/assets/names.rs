@@ -55,6 +55,14 @@ pub(crate) fn check_name(kind: &str, name: &str) -> Result<(), String> {
             suggest_identifier(name)
         ));
     }
+    // `__index`, `__call`, ...: a member of that name reads as a metamethod to anyone
+    // looking at `tools` and its toolboxes, and Luau reserves the prefix.
+    if name.starts_with("__") {
+        return Err(format!(
+            "{kind} name '{name}' starts with two underscores, which Luau keeps for metamethods (__index, __call, ...); pick another name (e.g. '{}')",
+            name.trim_start_matches('_')
+        ));
+    }
     Ok(())
 }
 
@@ -69,13 +77,25 @@ pub(crate) fn check_toolbox_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A valid identifier close to `name` (used in error messages).
+/// A valid identifier close to `name` (used in error messages): its letters and digits,
+/// other runs of characters as one `_`, or `my_tool` when nothing is left.
 fn suggest_identifier(name: &str) -> String {
-    let mut out: String = name
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let mut out: String = out
+        .trim_end_matches('_')
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .take(MAX_NAME_LEN)
         .collect();
+    if out.is_empty() {
+        out = "my_tool".to_string();
+    }
     if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         out.insert(0, '_');
         out.truncate(MAX_NAME_LEN);
@@ -125,6 +145,17 @@ mod tests {
             .unwrap_err()
             .contains("at most 64"));
         assert!(check_name("tool", "end").unwrap_err().contains("keyword"));
+        let err = check_name("toolbox", "__index").unwrap_err();
+        assert!(
+            err.contains("two underscores") && err.contains("'index'"),
+            "{err}"
+        );
+        assert!(check_name("tool", "_private").is_ok());
+        // Nothing usable in the name: a plain example, not a row of underscores.
+        assert!(check_name("toolbox", "../..")
+            .unwrap_err()
+            .contains("'my_tool'"));
+        assert!(check_name("tool", "a--b").unwrap_err().contains("'a_b'"));
         assert!(check_toolbox_name("list")
             .unwrap_err()
             .contains("tools.list"));

@@ -116,13 +116,20 @@ fn install(lua: &Lua, name: &str) -> mlua::Result<Result<String, InstallError>> 
             refresh(lua, full)?;
             Ok(Ok(shown))
         }
+        // Paths in what a script reads are world-relative: where the engine runs is none
+        // of its business.
         Err(VfsError::Exists { path }) => Ok(Err(InstallError::Exists {
             name: name.into(),
-            path,
+            path: registry
+                .vfs()
+                .relative(std::path::Path::new(&path))
+                .unwrap_or_else(|| format!("{name}.toolbox")),
         })),
         Err(e) => Ok(Err(InstallError::Failed {
             name: name.into(),
-            why: e.to_string(),
+            why: e
+                .to_string()
+                .replace(&format!("{}/", registry.world().display()), ""),
         })),
     }
 }
@@ -136,9 +143,10 @@ fn library_folder<'a>(
         .folders_named(name)
         .find(|f| f.origin == Origin::World)
     {
+        // The world's own folder, world-relative as every path a script reads.
         return Err(InstallError::Exists {
             name: name.into(),
-            path: index.roots[held.root].display(&held.path),
+            path: held.path.clone(),
         });
     }
     let folder = index
