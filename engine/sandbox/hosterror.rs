@@ -5,6 +5,18 @@ pub(crate) const MAX_MESSAGE_BYTES: usize = 4096;
 /// The most bytes of an error's hint that reach the envelope.
 pub(crate) const MAX_HINT_BYTES: usize = 2048;
 
+/// What a script sees of an error a host function raised and it caught (`pcall`,
+/// `tostring`, `print`, a returned value): the message, without mlua's prefix or the
+/// Rust-side traceback, which name frames a script cannot act on.
+pub(crate) fn caught_text(error: &mlua::Error) -> String {
+    let raw = error.to_string();
+    let first = raw.split("\nstack traceback:").next().unwrap_or(&raw);
+    first
+        .strip_prefix("runtime error: ")
+        .unwrap_or(first)
+        .to_string()
+}
+
 /// An error with a hint for the reader (usually an agent).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{message}")]

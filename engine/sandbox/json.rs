@@ -79,7 +79,7 @@ impl Converter {
                     number(v.z() as f64),
                 ])
             }
-            Value::Error(e) => self.string(&e.to_string()),
+            Value::Error(e) => self.string(&super::hosterror::caught_text(e)),
             _ => self.string("<userdata>"),
         }
     }

@@ -70,6 +70,7 @@ impl Vm {
         for name in REMOVED_GLOBALS {
             globals.raw_set(name, Value::Nil)?;
         }
+        install_tostring(&lua, &globals)?;
         install_print(&lua, &globals)?;
         install_loadstring(&lua, &globals)?;
         install_script_require(&lua, &globals)?;
@@ -142,6 +143,31 @@ impl Vm {
 /// globals (a tool's and a module's environment use it too).
 pub fn env_meta(lua: &Lua) -> mlua::Result<Table> {
     lua.named_registry_value(ENV_META)
+}
+
+/// `tostring` of an error a host function raised gives its message without the
+/// Rust-side traceback (see [`caught_text`](super::hosterror::caught_text)); every other
+/// value goes to Luau's own `tostring`, which this Luau frame calls directly.
+fn install_tostring(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+    let original: Function = globals.get("tostring")?;
+    let caught = lua.create_function(|_, e: Value| match e {
+        Value::Error(e) => Ok(Some(super::hosterror::caught_text(&e))),
+        _ => Ok(None),
+    })?;
+    let wrapper: Function = lua
+        .load(
+            "local original, caught, type = ...
+             return function(v)
+                 if type(v) == 'userdata' then
+                     local text = caught(v)
+                     if text then return text end
+                 end
+                 return original(v)
+             end",
+        )
+        .set_name("=tostring")
+        .call((original, caught, globals.get::<Function>("type")?))?;
+    globals.raw_set("tostring", wrapper)
 }
 
 /// `print` appends to the run's output, up to the cap.
