@@ -734,8 +734,10 @@ fn serve_survives_hostile_tool_files_and_attack_scripts() {
         world.path(),
         &[
             "--expose-tools",
+            // Long enough for the planting script on a loaded machine; each attack still
+            // ends at it.
             "--timeout-ms",
-            "500",
+            "2000",
             "--max-output-bytes",
             "65536",
         ],
