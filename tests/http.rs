@@ -272,7 +272,8 @@ fn a_port_or_name_the_grant_does_not_name_is_refused_before_connecting() {
             &format!("return http.request({{ url = '{url}' }})"),
         );
         let (kind, message) = error_of(&got);
-        assert_eq!(kind, ErrorKind::Runtime);
+        // The profile's word, as for a denied tool: the envelope's kind is `denied`.
+        assert_eq!(kind, ErrorKind::Denied);
         assert!(message.contains(&says), "{url}: {message}");
         assert!(
             message.contains("capabilities.http of the profile in .codemode/policy.json"),

@@ -64,6 +64,8 @@ fn only_listed_commands_start() {
         );
         let text = message(&got);
         assert!(text.contains(says), "{cmd}: {text}");
+        let kind = got.error.as_ref().map(|e| e.kind);
+        assert_eq!(kind, Some(codemode::ErrorKind::Denied), "{cmd}: {text}");
         assert!(
             text.contains(&format!(
                 "add \"{cmd}\" to capabilities.shell of the profile in .codemode/policy.json"

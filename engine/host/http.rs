@@ -126,6 +126,10 @@ fn request(lua: &Lua, t: Table) -> mlua::Result<Table> {
         Err(e) => {
             // The run's own end (deadline, caller) is what stopped it, when it has come.
             check_deadline()?;
+            // What the grant or the address guard refuses is the profile's word: `denied`.
+            if let crate::net::NetError::Refused { fix, .. } = &e {
+                return Err(HostError::denied(e.to_string(), fix.clone()).into_lua());
+            }
             return Err(invalid(e.to_string()));
         }
     };

@@ -45,8 +45,13 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
         .ok_or_else(|| invalid("shell.run needs `cmd`, the name of an allowed command"))?
         .to_str()?
         .to_string();
-    let program =
-        resolve(&cmd, &registry.capabilities().shell).map_err(|e| invalid(e.to_string()))?;
+    let program = resolve(&cmd, &registry.capabilities().shell).map_err(|e| match &e {
+        // A command the profile does not list is the profile's word: `denied`.
+        crate::shell::ShellError::Refused { fix, .. } => {
+            HostError::denied(e.to_string(), fix.clone()).into_lua()
+        }
+        _ => invalid(e.to_string()),
+    })?;
     let mut args = Vec::new();
     match t.raw_get::<Value>("args")? {
         Value::Nil => {}
