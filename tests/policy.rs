@@ -903,3 +903,56 @@ fn a_result_made_under_wider_grants_is_never_served_to_a_narrower_profile() {
         "{default}"
     );
 }
+
+#[test]
+fn vfs_reads_the_folders_of_denied_tools_and_hidden_toolboxes_as_missing() {
+    let w = world();
+    let probe = r#"
+        local function names(path)
+            local out = {}
+            for _, e in vfs.list(path) do
+                table.insert(out, e.name)
+            end
+            table.sort(out)
+            return table.concat(out, ",")
+        end
+        local readable = pcall(vfs.read, "files.toolbox/delete_all.tool/init.luau")
+        local listed = pcall(vfs.list, "files.toolbox/delete_all.tool")
+        local _, err = pcall(vfs.read, "files.toolbox/delete_all.tool/init.luau")
+        return {
+            files = names("files.toolbox"),
+            root = names(""),
+            exists = vfs.exists("files.toolbox/delete_all.tool"),
+            secret = vfs.exists("secret.toolbox/launch.tool/init.luau"),
+            readable = readable,
+            listed = listed,
+            says = tostring(err),
+            open = vfs.exists("files.toolbox/read.tool/init.luau"),
+        }
+    "#;
+    // The default profile denies secret.* and *.delete*: their folders read as missing.
+    let got = script(w.path(), None, probe);
+    let v = &got["value"];
+    assert_eq!(v["files"], "read.tool,undelete.tool", "{got}");
+    assert!(!v["root"].as_str().unwrap().contains("secret"), "{got}");
+    assert!(
+        v["root"].as_str().unwrap().contains("files.toolbox"),
+        "{got}"
+    );
+    assert_eq!(v["exists"], false, "{got}");
+    assert_eq!(v["secret"], false, "{got}");
+    assert_eq!(v["readable"], false, "{got}");
+    assert_eq!(v["listed"], false, "{got}");
+    assert!(
+        v["says"].as_str().unwrap().contains("does not exist"),
+        "{got}"
+    );
+    assert_eq!(v["open"], true, "{got}");
+    // A profile that allows them sees the files.
+    let readonly = script(w.path(), Some("readonly"), probe);
+    assert_eq!(
+        readonly["value"]["files"], "delete_all.tool,read.tool,undelete.tool",
+        "{readonly}"
+    );
+    assert_eq!(readonly["value"]["secret"], true, "{readonly}");
+}

@@ -62,6 +62,37 @@ pub(crate) fn vfs_error(e: VfsError) -> mlua::Error {
     HostError::new(e.to_string()).into_lua()
 }
 
+/// True when `rel` is inside (or is) the folder of a tool the run's profile denies, or of
+/// a toolbox it hides: `vfs` then reads it as missing, so a denied tool is absent from
+/// the files as from every listing. (The profile limits what a script may call; a Luau
+/// tool runs with the script's own capabilities, so its source is not a secret, but
+/// a listing that showed it would contradict the others.)
+fn hidden_by_profile(lua: &Lua, rel: &str) -> mlua::Result<bool> {
+    let names: Vec<&str> = rel.split('/').filter(|n| !n.is_empty()).collect();
+    with_state(lua, |s| {
+        let index = &s.index;
+        names.iter().enumerate().any(|(at, name)| {
+            let Some(toolbox) = name.strip_suffix(".toolbox") else {
+                return false;
+            };
+            if index.hides_toolbox(toolbox) {
+                return true;
+            }
+            names
+                .get(at + 1)
+                .and_then(|next| next.strip_suffix(".tool"))
+                .is_some_and(|tool| index.denial(&format!("{toolbox}.{tool}")).is_some())
+        })
+    })
+}
+
+fn missing(path: &str) -> mlua::Error {
+    vfs_error(VfsError::io(
+        path,
+        std::io::Error::from(std::io::ErrorKind::NotFound),
+    ))
+}
+
 /// Builds the read-only `vfs` table.
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -69,6 +100,9 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "read",
         lua.create_function(|lua, path: Value| {
             let path = path_arg(&path, "vfs.read")?;
+            if hidden_by_profile(lua, &path)? {
+                return Err(missing(&path));
+            }
             let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
             let bytes = registry(lua)?.vfs().read(&path, max).map_err(vfs_error)?;
             lua.create_string(bytes)
@@ -99,8 +133,18 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "list",
         lua.create_function(|lua, path: Value| {
             let path = path_arg(&path, "vfs.list")?;
-            let entries = registry(lua)?.vfs().list(&path).map_err(vfs_error)?;
-            lua.to_value(&entries)
+            if hidden_by_profile(lua, &path)? {
+                return Err(missing(&path));
+            }
+            let mut entries = registry(lua)?.vfs().list(&path).map_err(vfs_error)?;
+            let mut kept = Vec::with_capacity(entries.len());
+            for entry in entries.drain(..) {
+                let inner = format!("{}/{}", path.trim_end_matches('/'), entry.name);
+                if !hidden_by_profile(lua, inner.trim_start_matches('/'))? {
+                    kept.push(entry);
+                }
+            }
+            lua.to_value(&kept)
         })?,
     )?;
     t.raw_set(
@@ -116,6 +160,9 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "exists",
         lua.create_function(|lua, path: Value| {
             let path = path_arg(&path, "vfs.exists")?;
+            if hidden_by_profile(lua, &path)? {
+                return Ok(false);
+            }
             registry(lua)?.vfs().exists(&path).map_err(vfs_error)
         })?,
     )?;
