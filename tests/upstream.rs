@@ -978,6 +978,12 @@ fn a_bad_mcp_json_is_named_by_check_and_the_world_still_works() {
         "return tools.text.slugify('A B')",
     );
     assert_eq!(code, 0, "{out}");
+    // Sync names the problem and does not claim that nothing is configured.
+    let (out, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("broken"), "{err}");
+    assert!(out.contains("no MCP server could be read"), "{out}");
+    assert!(!out.contains("no MCP servers configured"), "{out}");
 }
 
 #[test]

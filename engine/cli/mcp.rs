@@ -41,15 +41,16 @@ fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<Ex
         failed = true;
     }
     if configs.servers.is_empty() {
+        // With problems above, the servers are there but none could be read: say that.
+        if failed {
+            outln!("no MCP server could be read; fix the problems above")?;
+            return Ok(ExitCode::from(1));
+        }
         outln!(
             "no MCP servers configured; add them under \"mcpServers\" in {}",
             world.join(upstream::config::DEFAULT_CONFIG).display()
         )?;
-        return Ok(if failed {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(ExitCode::SUCCESS);
     }
     let upstreams = Upstreams::new(&world, &configs, UpstreamOptions::default())?;
     for report in upstreams.sync(server) {

@@ -298,10 +298,16 @@ pub fn parse(path: &Path, text: &str, requested: Option<&str>) -> Result<Profile
 
 /// serde_json's message without its " at line L column C" tail (the error names both).
 fn without_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(at) => message[..at].to_string(),
-        None => message.to_string(),
+    let message = match message.rfind(" at line ") {
+        Some(at) => &message[..at],
+        None => message,
+    };
+    // serde names Rust types where the file has the wrong shape (`[]` for the object):
+    // say it in the file's terms.
+    if message.contains("struct PolicyFile") {
+        return "the file must be one JSON object with \"profiles\"".to_string();
     }
+    message.replace("struct ProfileSpec", "a profile object")
 }
 
 #[cfg(test)]
@@ -393,6 +399,11 @@ mod tests {
         assert!(e.starts_with("w/.codemode/policy.json:2:"), "{e}");
         assert!(e.contains("profile \"default\" is given twice"), "{e}");
 
+        let e = profile("[]", None).unwrap_err();
+        assert!(e.contains("one JSON object with \"profiles\""), "{e}");
+        assert!(!e.contains("struct"), "{e}");
+        let e = profile("{ \"profiles\": { \"default\": [] } }", None).unwrap_err();
+        assert!(!e.contains("struct"), "{e}");
         let e = profile("{ \"profiles\": { \"default\": ", None).unwrap_err();
         assert!(e.starts_with("w/.codemode/policy.json:1:"), "{e}");
         assert!(e.contains("fix that line"), "{e}");
