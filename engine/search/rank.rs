@@ -119,7 +119,7 @@ pub struct Row {
     /// request it answers, and its cosine to that part (semantic mode). For fitting the
     /// relevance curve; not sent to scripts.
     #[serde(skip)]
-    pub evidence: Option<(f32, Option<f32>)>,
+    pub evidence: Option<(f32, Option<f32>, f32)>,
 }
 
 /// What one search reads. Docs are made from the snapshot for the few assets a query
@@ -150,6 +150,8 @@ struct Candidate<'a> {
     coverage: f32,
     /// Calibrated relevance (see [`Relevance`]).
     p: f32,
+    /// The cosine of the part's tenth nearest asset.
+    crowd: f32,
 }
 
 /// What one part of a request found, before any doc is read.
@@ -327,7 +329,14 @@ impl<'t> Context<'t> {
             strong.push(clear);
             weak.push(below);
         }
-        let pinned = self.pins(query, &exact, &docs, &in_scope);
+        let mut pinned = self.pins(query, &exact, &docs, &in_scope);
+        for pin in &mut pinned {
+            let same = strong.iter().chain(&weak).flatten();
+            if let Some(c) = same.filter(|c| c.doc.key == pin.doc.key).next() {
+                pin.keyword = c.keyword;
+                pin.cosine = c.cosine;
+            }
+        }
         let is_pinned = |c: &Candidate| pinned.iter().any(|p| p.doc.key == c.doc.key);
         let mut ranked: Vec<Candidate> = merge(strong);
         ranked.retain(|c| !is_pinned(c));
@@ -410,6 +419,7 @@ impl<'t> Context<'t> {
                     cosine: None,
                     coverage,
                     p: 0.0,
+                    crowd: 0.0,
                 },
             );
         }
@@ -425,12 +435,23 @@ impl<'t> Context<'t> {
                 }
             }
         }
+        // How close the assets near the part are in general: a cosine that stands out
+        // from them says more than the same cosine among many alike.
+        let crowd = found
+            .nearest
+            .get(CROWD - 1)
+            .or(found.nearest.last())
+            .map_or(0.0, |(cos, _)| *cos);
         for c in &mut ranked {
             let cosine = match mode {
                 Mode::Semantic => Some(c.cosine),
                 Mode::Keyword => None,
             };
-            c.p = self.fusion.relevance.p(c.coverage, cosine);
+            c.crowd = crowd;
+            c.p = self
+                .fusion
+                .relevance
+                .p(c.coverage, cosine.map(|cos| (cos, crowd)));
         }
         ranked.sort_by(|a, b| {
             bucket(b.score)
@@ -513,6 +534,7 @@ impl<'t> Context<'t> {
                             cosine: Some(*cos),
                             coverage: 0.0,
                             p: 0.0,
+                            crowd: 0.0,
                         },
                     );
                 }
@@ -570,6 +592,7 @@ impl<'t> Context<'t> {
                 cosine: None,
                 coverage: 1.0,
                 p: 1.0,
+                crowd: 0.0,
             });
         }
         pinned.sort_by(|a, b| b.pin.cmp(&a.pin).then(a.doc.identity.cmp(&b.doc.identity)));
@@ -623,7 +646,7 @@ impl<'t> Context<'t> {
         let mut row = base_row(doc);
         let matched = self.matched(doc, words, c.keyword);
         let p = if c.pin > 0 { 1.0 } else { c.p };
-        row.evidence = Some((c.coverage, c.cosine));
+        row.evidence = Some((c.coverage, c.cosine, c.crowd));
         row.matched = Some(matched);
         row.guid = Some(doc.guid());
         row.installed = Some(doc.installed);
@@ -741,6 +764,9 @@ fn toolboxes_in_their_place(ranked: Vec<Candidate<'_>>, words: usize) -> Vec<Can
     out.append(&mut held);
     out
 }
+
+/// The nearest asset of this rank tells how crowded the part's neighbourhood is.
+const CROWD: usize = 10;
 
 /// A request of at most this many words (after stop words) can name a domain.
 const DOMAIN_WORDS: usize = 3;

@@ -12,13 +12,15 @@ pub struct Curve {
     pub coverage: f32,
     /// Weight of the cosine to the request (0 in keyword mode).
     pub cosine: f32,
+    /// Weight of how far the cosine stands out from the request's tenth nearest asset.
+    pub margin: f32,
     /// The log-odds with no evidence.
     pub bias: f32,
 }
 
 impl Curve {
-    fn p(&self, coverage: f32, cosine: f32) -> f32 {
-        let z = self.coverage * coverage + self.cosine * cosine + self.bias;
+    fn p(&self, coverage: f32, cosine: f32, margin: f32) -> f32 {
+        let z = self.coverage * coverage + self.cosine * cosine + self.margin * margin + self.bias;
         1.0 / (1.0 + (-z).exp())
     }
 }
@@ -46,14 +48,16 @@ impl Default for Relevance {
             keyword: Curve {
                 coverage: 3.44,
                 cosine: 0.0,
+                margin: 0.0,
                 bias: -2.54,
             },
             semantic: Curve {
-                coverage: 3.75,
-                cosine: 5.28,
-                bias: -4.98,
+                coverage: 2.77,
+                cosine: 1.61,
+                margin: 9.21,
+                bias: -3.58,
             },
-            threshold: 0.08,
+            threshold: 0.1,
             floor: 0.05,
         }
     }
@@ -64,12 +68,15 @@ const MAX_UNPINNED: f32 = 0.99;
 
 impl Relevance {
     /// `p` from a row's coverage of the request's words (0..1) and, in semantic mode
-    /// (`cosine` given), its cosine to the request; a keyword hit outside the nearest
-    /// assets counts as cosine 0.
-    pub(crate) fn p(&self, coverage: f32, cosine: Option<Option<f32>>) -> f32 {
+    /// (`cosine` given), its cosine to the request and the cosine of the request's tenth
+    /// nearest asset; a keyword hit outside the nearest assets counts as cosine 0.
+    pub(crate) fn p(&self, coverage: f32, cosine: Option<(Option<f32>, f32)>) -> f32 {
         let p = match cosine {
-            None => self.keyword.p(coverage, 0.0),
-            Some(cos) => self.semantic.p(coverage, cos.unwrap_or(0.0).max(0.0)),
+            None => self.keyword.p(coverage, 0.0, 0.0),
+            Some((cos, crowd)) => {
+                let cos = cos.unwrap_or(0.0).max(0.0);
+                self.semantic.p(coverage, cos, (cos - crowd).max(0.0))
+            }
         };
         p.min(MAX_UNPINNED)
     }
@@ -92,9 +99,9 @@ mod tests {
     #[test]
     fn more_evidence_is_more_relevant_and_never_a_pin() {
         let r = Relevance::default();
-        let none = r.p(0.0, Some(None));
-        let half = r.p(0.5, Some(Some(0.4)));
-        let full = r.p(1.0, Some(Some(0.9)));
+        let none = r.p(0.0, Some((None, 0.2)));
+        let half = r.p(0.5, Some((Some(0.4), 0.2)));
+        let full = r.p(1.0, Some((Some(0.9), 0.2)));
         assert!(none < half && half < full, "{none} {half} {full}");
         assert!(full < 1.0);
         assert!(!r.clears(none) && r.clears(full));

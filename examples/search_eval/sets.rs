@@ -128,15 +128,16 @@ fn run_mode(
                     .open(path)
                     .unwrap();
                 for r in rows.iter().filter(|r| r.p != Some(1.0)) {
-                    let (cov, cos) = r.evidence.unwrap_or((0.0, None));
+                    let (cov, cos, crowd) = r.evidence.unwrap_or((0.0, None, 0.0));
                     writeln!(
                         f,
-                        "{} {} {} {} {}",
+                        "{} {} {} {} {} {}",
                         mode.name(),
                         case.split,
                         u8::from(gold.contains(&r.identity)),
                         cov,
-                        cos.unwrap_or(-1.0)
+                        cos.unwrap_or(-1.0),
+                        crowd
                     )
                     .unwrap();
                 }
