@@ -187,19 +187,25 @@ impl<'t> Context<'t> {
     }
 
     /// The keyword hits and nearest assets of one part of the request.
-    fn find(&self, part: &str, request: &SearchRequest) -> Result<Found<'t>, SearchError> {
-        let fetch = self.fusion.depth.max(request.limit);
+    fn find(
+        &self,
+        part: &str,
+        depth: usize,
+        names: &HashMap<String, &str>,
+        request: &SearchRequest,
+    ) -> Result<Found<'t>, SearchError> {
+        let fetch = depth.max(request.limit);
         let (hits, total) = self
             .keyword
             .search(part, fetch, request.toolbox.as_deref())?;
-        let (services, rest) = self.services(part);
+        let (services, rest) = services(part, names);
         // A part with no letter or digit (punctuation only) has no meaning to rank by.
         // Its meaning is read without the service it names: every tool of that toolbox
         // carries the name, so it says nothing of which one is asked for.
         let nearest = match request.mode {
             Mode::Semantic if rest.chars().any(char::is_alphanumeric) => {
                 match StaticModel::bundled().embed(&rest) {
-                    Some(qv) => self.table.nearest(&qv, self.fusion.depth),
+                    Some(qv) => self.table.nearest(&qv, depth),
                     None => Vec::new(),
                 }
             }
@@ -217,67 +223,6 @@ impl<'t> Context<'t> {
         })
     }
 
-    /// The toolboxes `part` names as a service, and the part without those names. A
-    /// service is named as people write brand names: a capitalised word (or two written
-    /// together, "Apple Music"), not in capitals only (`URL`, `SMS` are words) and not
-    /// opening a sentence, equal to a toolbox name case aside.
-    fn services(&self, part: &str) -> (Vec<String>, String) {
-        let mut names: HashMap<String, &str> = HashMap::new();
-        for name in self.index.toolbox_names() {
-            names.insert(name.to_lowercase(), name);
-        }
-        for view in self.upstream {
-            names.insert(view.name.to_lowercase(), view.name.as_str());
-        }
-        let words: Vec<(usize, &str)> = part
-            .split(|c: char| c.is_whitespace())
-            .scan(0usize, |at, w| {
-                let start = *at;
-                *at += w.len() + 1;
-                Some((start, w))
-            })
-            .filter(|(_, w)| !w.is_empty())
-            .collect();
-        let core = |w: &str| -> String { w.chars().filter(|c| c.is_alphanumeric()).collect() };
-        let mut found = Vec::new();
-        let mut cut: Vec<(usize, usize)> = Vec::new();
-        for i in 0..words.len() {
-            let (at, w) = words[i];
-            let first = core(w);
-            let opens = i == 0 || words[i - 1].1.ends_with(['.', '!', '?', ':']);
-            let capital = first.chars().next().is_some_and(char::is_uppercase)
-                && first.chars().any(char::is_lowercase);
-            if opens || !capital {
-                continue;
-            }
-            let pair = words.get(i + 1).map(|(_, n)| format!("{first}{}", core(n)));
-            for (joined, end) in [
-                (pair, words.get(i + 1).map(|(a, n)| a + n.len())),
-                (Some(first.clone()), Some(at + w.len())),
-            ] {
-                if let (Some(joined), Some(end)) = (joined, end) {
-                    if let Some(name) = names.get(&joined.to_lowercase()) {
-                        if !found.iter().any(|f| f == name) {
-                            found.push(name.to_string());
-                        }
-                        cut.push((at, end));
-                        break;
-                    }
-                }
-            }
-        }
-        let mut rest = String::with_capacity(part.len());
-        let mut from = 0;
-        for (s, e) in cut {
-            if s >= from {
-                rest.push_str(&part[from..s]);
-                from = e;
-            }
-        }
-        rest.push_str(&part[from.min(part.len())..]);
-        (found, rest)
-    }
-
     /// Runs the request: each part of it is ranked on its own (a short request is one
     /// part), the parts' rankings are merged so each part's best rows lead, rows below the
     /// relevance threshold are dropped unless `all`, and exact names go first.
@@ -290,9 +235,23 @@ impl<'t> Context<'t> {
             Some(b) => doc.toolbox == *b && doc.asset_type == AssetType::Tool,
             None => true,
         };
-        let found = super::parts::split(query)
+        let parts = super::parts::split(query);
+        // Each part needs only its first rows: the depth is shared out among the parts,
+        // so a long request costs about what a short one does.
+        let depth = match parts.len() {
+            1 => self.fusion.depth,
+            n => (self.fusion.depth / n).max(PART_DEPTH),
+        };
+        let mut names: HashMap<String, &str> = HashMap::new();
+        for name in self.index.toolbox_names() {
+            names.insert(name.to_lowercase(), name);
+        }
+        for view in self.upstream {
+            names.insert(view.name.to_lowercase(), view.name.as_str());
+        }
+        let found = parts
             .into_iter()
-            .map(|part| self.find(part, request))
+            .map(|part| self.find(part, depth, &names, request))
             .collect::<Result<Vec<_>, _>>()?;
         let exact = self.keyword.exact(query)?;
         let mut docs: Docs = HashMap::new();
@@ -704,6 +663,60 @@ impl<'t> Context<'t> {
     }
 }
 
+/// The toolboxes `part` names as a service, and the part without those names. A
+/// service is named as people write brand names: a capitalised word (or two written
+/// together, "Apple Music"), not in capitals only (`URL`, `SMS` are words) and not
+/// opening a sentence, equal to a toolbox name case aside.
+fn services(part: &str, names: &HashMap<String, &str>) -> (Vec<String>, String) {
+    let words: Vec<(usize, &str)> = part
+        .split(|c: char| c.is_whitespace())
+        .scan(0usize, |at, w| {
+            let start = *at;
+            *at += w.len() + 1;
+            Some((start, w))
+        })
+        .filter(|(_, w)| !w.is_empty())
+        .collect();
+    let core = |w: &str| -> String { w.chars().filter(|c| c.is_alphanumeric()).collect() };
+    let mut found = Vec::new();
+    let mut cut: Vec<(usize, usize)> = Vec::new();
+    for i in 0..words.len() {
+        let (at, w) = words[i];
+        let first = core(w);
+        let opens = i == 0 || words[i - 1].1.ends_with(['.', '!', '?', ':']);
+        let capital = first.chars().next().is_some_and(char::is_uppercase)
+            && first.chars().any(char::is_lowercase);
+        if opens || !capital {
+            continue;
+        }
+        let pair = words.get(i + 1).map(|(_, n)| format!("{first}{}", core(n)));
+        for (joined, end) in [
+            (pair, words.get(i + 1).map(|(a, n)| a + n.len())),
+            (Some(first.clone()), Some(at + w.len())),
+        ] {
+            if let (Some(joined), Some(end)) = (joined, end) {
+                if let Some(name) = names.get(&joined.to_lowercase()) {
+                    if !found.iter().any(|f| f == name) {
+                        found.push(name.to_string());
+                    }
+                    cut.push((at, end));
+                    break;
+                }
+            }
+        }
+    }
+    let mut rest = String::with_capacity(part.len());
+    let mut from = 0;
+    for (s, e) in cut {
+        if s >= from {
+            rest.push_str(&part[from..s]);
+            from = e;
+        }
+    }
+    rest.push_str(&part[from.min(part.len())..]);
+    (found, rest)
+}
+
 /// One ranking from the parts' rankings: each part's first row, part by part (the part
 /// whose first row is most relevant leads), then each part's second, and so on, so that
 /// every thing the request asks for has its tool near the top. One part keeps its order.
@@ -764,6 +777,9 @@ fn toolboxes_in_their_place(ranked: Vec<Candidate<'_>>, words: usize) -> Vec<Can
     out.append(&mut held);
     out
 }
+
+/// The fewest candidates each side gives one part of a long request.
+const PART_DEPTH: usize = 20;
 
 /// The nearest asset of this rank tells how crowded the part's neighbourhood is.
 const CROWD: usize = 10;
