@@ -193,6 +193,7 @@ fn bfcl(dir: PathBuf) {
             .map(|q| {
                 let mut req = SearchRequest::new(q.query.clone());
                 req.mode = mode;
+                req.all = std::env::var("CM_ALL").is_ok();
                 let rows = service.search(&index, &req).unwrap().rows;
                 rows.iter()
                     .position(|r| r.identity == q.gold)

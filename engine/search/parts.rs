@@ -3,7 +3,7 @@
 //! part, so that each thing asked finds its own tool instead of the words of all of them
 //! being scored together against every tool.
 
-/// Requests of at most this many words are one part: a short request asks for one thing,
+/// Requests of fewer words than this are one part: a short request asks for one thing,
 /// and "cats and dogs" is a phrase, not two requests.
 const MIN_WORDS_TO_SPLIT: usize = 9;
 /// A piece with fewer words than this joins its neighbour ("Hey," or "then" alone asks
@@ -12,20 +12,14 @@ const MIN_PART_WORDS: usize = 3;
 /// At most this many parts are ranked (bounded work per query); the rest joins the last.
 pub(crate) const MAX_PARTS: usize = 8;
 
-/// Words that join two things asked for. A piece starts after one of them.
-const JOINERS: [&str; 7] = [
-    "and",
-    "then",
-    "also",
-    "plus",
-    "afterwards",
-    "finally",
-    "next",
-];
+/// Words that join two things asked for: a piece starts at one of them. "and" joins
+/// two things only after a comma (", and then"): alone it joins the words of one thing
+/// ("base 10 and height 5"), as a bare comma does ("a=1, b=-3").
+const JOINERS: [&str; 5] = ["then", "also", "afterwards", "finally", "and"];
 
 /// The parts of `query`, in order: the query itself when it is short or has no joints.
-/// Clauses are cut at sentence ends, semicolons, commas and joining words, and pieces too
-/// short to ask for anything are joined to the one before (or after, at the start).
+/// Clauses are cut at sentence ends, semicolons and joining words, and pieces too short
+/// to ask for anything are joined to the one before (or after, at the start).
 pub(crate) fn split(query: &str) -> Vec<&str> {
     let words = query.split_whitespace().count();
     if words < MIN_WORDS_TO_SPLIT {
@@ -33,14 +27,16 @@ pub(crate) fn split(query: &str) -> Vec<&str> {
     }
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;
+    let mut after_comma = false;
     let mut iter = query.char_indices().peekable();
     while let Some((at, c)) = iter.next() {
         let next_blank = iter.peek().is_none_or(|(_, n)| n.is_whitespace());
         // A full stop inside a word is a dotted identity or a version, not a joint.
-        let joint = matches!(c, ';' | ',' | '!' | '?') || (c == '.' && next_blank);
+        let joint = matches!(c, ';' | '!' | '?') || (c == '.' && next_blank);
         if joint {
             cuts.push((start, at));
             start = at + c.len_utf8();
+            after_comma = false;
         } else if c.is_whitespace() {
             let rest = &query[at..].trim_start();
             let word_end = rest
@@ -48,10 +44,17 @@ pub(crate) fn split(query: &str) -> Vec<&str> {
                 .unwrap_or(rest.len());
             let word = &rest[..word_end];
             let boundary = rest[word_end..].starts_with(char::is_whitespace);
-            if boundary && JOINERS.iter().any(|j| word.eq_ignore_ascii_case(j)) {
+            let joins = JOINERS.iter().any(|j| word.eq_ignore_ascii_case(j))
+                && (after_comma || !word.eq_ignore_ascii_case("and"));
+            if boundary && joins {
                 cuts.push((start, at));
                 start = at;
             }
+            if !rest.is_empty() {
+                after_comma = false;
+            }
+        } else {
+            after_comma = c == ',';
         }
     }
     cuts.push((start, query.len()));
@@ -111,7 +114,7 @@ mod tests {
         assert_eq!(
             split(q),
             [
-                "Hey, please find the TV series titled Dark using the Movie DB",
+                "Hey, please find the TV series titled Dark using the Movie DB,",
                 "then suggest similar titles on Netflix",
                 "also text my wife that I'm on my way"
             ]
@@ -127,7 +130,7 @@ mod tests {
 
     #[test]
     fn parts_are_bounded() {
-        let q = "send a mail and ".repeat(40);
+        let q = "send a mail, and ".repeat(40);
         let parts = split(&q);
         assert_eq!(parts.len(), MAX_PARTS);
         assert!(
@@ -138,7 +141,7 @@ mod tests {
 
     #[test]
     fn a_request_of_only_joints_is_itself() {
-        let q = ", , and then , and also ; ; plus , , next";
+        let q = ", , and then , and also ; ; then , , also";
         assert_eq!(split(q), [q]);
     }
 }

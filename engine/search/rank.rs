@@ -290,8 +290,8 @@ impl<'t> Context<'t> {
         }
         let mut pinned = self.pins(query, &exact, &docs, &in_scope);
         for pin in &mut pinned {
-            let same = strong.iter().chain(&weak).flatten();
-            if let Some(c) = same.filter(|c| c.doc.key == pin.doc.key).next() {
+            let mut same = strong.iter().chain(&weak).flatten();
+            if let Some(c) = same.find(|c| c.doc.key == pin.doc.key) {
                 pin.keyword = c.keyword;
                 pin.cosine = c.cosine;
             }
