@@ -116,8 +116,8 @@ pub struct Row {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p: Option<f32>,
     /// What `p` was read from: the row's coverage of the words of the part of the
-    /// request it answers, and its cosine to that part (semantic mode). For fitting the
-    /// relevance curve; not sent to scripts.
+    /// request it answers, its cosine to that part (semantic mode) and the cosine of the
+    /// part's tenth nearest asset. For fitting the relevance curves; not sent to scripts.
     #[serde(skip)]
     pub evidence: Option<(f32, Option<f32>, f32)>,
 }
