@@ -10,11 +10,18 @@
 //! - [`runtime`] composes sandbox, host and registry: it runs scripts and builds the
 //!   envelope, and calls one tool, or one `tools` function, without source (`runtime/call.rs`);
 //! - [`bind`] checks arguments against a tool's schema and reads command lines;
+//! - [`check`] type-checks scripts and tools against the tools' declarations, in a
+//!   checker process of its own (the `codemode-check` binary);
 //! - [`cache`] keeps files under `<world>/.codemode/cache/` that spare a new process work;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
 //! - [`search`] ranks tools, toolboxes and workflows for `tools.search`;
 //! - [`policy`] says what a run may do: its host capabilities;
+//! - [`net`] is outbound HTTP for the `http` capability: allowed hosts, the address
+//!   guard, credentials, the checked request;
+//! - [`shell`] starts allowed commands for the `shell` capability: no shell, a clean
+//!   environment, capped output, the process group killed at its limit;
+//! - [`results`] keeps the results of tools that opt in, for reuse and later reading;
 //! - [`upstream`] reads `mcpServers` configurations and calls the tools of those MCP
 //!   servers (started lazily, cached catalogues, deadlines, cancellation);
 //!
@@ -24,21 +31,26 @@
 pub mod assets;
 pub mod bind;
 pub mod cache;
+pub mod check;
 pub mod docs;
 pub(crate) mod host;
 pub mod interop;
 pub mod mcp;
+pub mod net;
 pub mod policy;
 pub mod registry;
 pub mod repl;
+pub mod results;
 pub mod runtime;
 mod sandbox;
 pub mod search;
+pub mod shell;
 pub mod types;
 pub mod upstream;
 pub mod vfs;
 
-pub use host::definitions;
+pub use check::Checking;
+pub use host::{definitions, definitions_granted};
 pub use registry::{Registry, Watcher};
 pub use runtime::{
     Args, Call, Called, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, Runtime, Session,

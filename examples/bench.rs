@@ -2,11 +2,15 @@
 //!
 //! 1. exec path: the same small script (10 tool calls, returns a table) through
 //!    `Runtime::exec` versus bare mlua with a fresh sandboxed environment per run.
-//! 2. call path: one tool call through `Runtime::call` (arguments bound in Rust, no
+//! 2. policy: the exec path of (1) in a world whose profile denies tools (so every
+//!    snapshot, listing and lookup is filtered) versus the same world without a policy.
+//! 3. call path: one tool call through `Runtime::call` (arguments bound in Rust, no
 //!    source) versus the same call as a script through `Runtime::exec`; and shell words
 //!    bound and rendered by `Runtime::run_call` versus the Luau script `codemode call`
 //!    used to generate for them.
-//! 3. indexing: building the asset index of a generated world of 10,000 tools versus
+//! 4. result cache: a call that the cache answers versus a call of a trivial Luau tool,
+//!    as one `Runtime::call` each and as 1,000 calls inside one script.
+//! 5. indexing: building the asset index of a generated world of 10,000 tools versus
 //!    only reading those tools' files.
 //!
 //! Run: `cargo run --release --example bench`. Each figure is given as wall-clock time and
@@ -157,6 +161,53 @@ fn bench_runtime() -> (tempfile::TempDir, Runtime) {
     }
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     (world, Runtime::new(registry, Limits::default()).unwrap())
+}
+
+/// A profile that denies by default and by pattern, so every bundled toolbox but one is
+/// hidden and one tool of the allowed ones is denied.
+const POLICY: &str = r#"{ "profiles": { "default": {
+    "default": "deny", "allow": ["bench.*", "text.*", "json.*"], "deny": ["*.words_*", "text.wrap"]
+} } }"#;
+
+fn bench_policy() {
+    const RUNS: u32 = 5_000;
+    let (world, mut plain) = bench_runtime();
+    let profile = codemode::policy::parse(Path::new("policy.json"), POLICY, None).unwrap();
+    let registry = Registry::open(world.path(), &[], true)
+        .unwrap()
+        .with_profile(profile);
+    let mut filtered = Runtime::new(Arc::new(registry), Limits::default()).unwrap();
+    for runtime in [&mut plain, &mut filtered] {
+        let check = runtime.exec(SCRIPT, Output::Capture);
+        assert!(check.ok, "{}", check.to_json());
+    }
+    let denied = filtered.exec("return tools.toolboxes().value", Output::Capture);
+    assert_eq!(denied.value.unwrap().as_array().unwrap().len(), 3);
+    let run = |runtime: &mut Runtime| {
+        measure(|| {
+            for _ in 0..RUNS {
+                std::hint::black_box(runtime.exec(SCRIPT, Output::Capture).to_json());
+            }
+        })
+    };
+    // Alternated, best of three each: the two differ by little, and load comes and goes.
+    let best = |a: Cost, b: Cost| Cost {
+        wall: a.wall.min(b.wall),
+        cpu: a.cpu.min(b.cpu),
+    };
+    let (mut base, mut with) = (run(&mut plain), run(&mut filtered));
+    for _ in 0..2 {
+        base = best(base, run(&mut plain));
+        with = best(with, run(&mut filtered));
+    }
+    report(
+        "exec path with a policy (the script of 1; profile hides 7 of 10 toolboxes), per run:",
+        "µs",
+        1e6 / RUNS as f64,
+        "<= 1.05x",
+        ("no policy file", base),
+        ("profile with allow and deny rules", with),
+    );
 }
 
 fn bench_exec() {
@@ -318,8 +369,77 @@ fn bench_index(tools: usize) {
     );
 }
 
+/// A trivial tool, and the same tool with `"cache"` in its `.metadata`.
+const TRIVIAL: &str = "--!desc Double.\n--!arg x number X.\n--!return number Twice x.\nlocal function double(x: number): number\n\treturn x * 2\nend\nreturn double\n";
+
+fn bench_cache() {
+    const RUNS: u32 = 5_000;
+    const CALLS: u32 = 1_000;
+    let (world, _) = bench_runtime();
+    write_tool(world.path(), "bench", "trivial", TRIVIAL);
+    write_tool(world.path(), "bench", "cached", TRIVIAL);
+    std::fs::write(
+        world.path().join("bench.toolbox/cached.tool/.metadata"),
+        r#"{"cache": {"ttlSeconds": 3600}}"#,
+    )
+    .unwrap();
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
+    let args = || Args::Positional(vec![serde_json::json!(21)]);
+    for identity in ["bench.trivial", "bench.cached"] {
+        let called = runtime.call(identity, args()).unwrap();
+        assert_eq!(
+            called.value,
+            Some(serde_json::json!(42)),
+            "{}",
+            called.to_json()
+        );
+    }
+    let mut one = |identity: &'static str| {
+        measure(|| {
+            for _ in 0..RUNS {
+                let envelope = runtime.call(identity, args()).unwrap();
+                std::hint::black_box(envelope.to_json());
+            }
+        })
+    };
+    let (trivial, hit) = (one("bench.trivial"), one("bench.cached"));
+    report(
+        "result cache, one Runtime::call (x * 2), per call:",
+        "µs",
+        1e6 / RUNS as f64,
+        "<= 2x",
+        ("a call of a trivial Luau tool", trivial),
+        ("a cache hit of the same tool", hit),
+    );
+    let script = |tool: &str| {
+        format!("local s = 0\nfor i = 1, {CALLS} do s += tools.bench.{tool}(i % 100) end\nreturn s")
+    };
+    let (plain, cached) = (script("trivial"), script("cached"));
+    let warm = runtime.exec(&cached, Output::Capture);
+    assert!(warm.ok, "{}", warm.to_json());
+    let mut many = |source: &str| {
+        measure(|| {
+            for _ in 0..10 {
+                std::hint::black_box(runtime.exec(source, Output::Capture).to_json());
+            }
+        })
+    };
+    let (plain, cached) = (many(&plain), many(&cached));
+    report(
+        "result cache, calls inside one script (1,000 calls, all hits), per call:",
+        "µs",
+        1e6 / (10 * CALLS) as f64,
+        "none: a hit hashes the arguments and reads SQLite",
+        ("a call of a trivial Luau tool", plain),
+        ("a cache hit of the same tool", cached),
+    );
+}
+
 fn main() {
     bench_exec();
+    bench_policy();
     bench_call();
+    bench_cache();
     bench_index(10_000);
 }

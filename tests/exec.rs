@@ -5,6 +5,9 @@ mod common;
 use common::{codemode, exec, World};
 use serde_json::json;
 
+/// For the runtime's own checks, which the type check (on by default) would pre-empt.
+const OFF: &[&str] = &["--check", "off"];
+
 #[test]
 fn success_envelope_has_value_stdout_and_timing() {
     let world = World::new();
@@ -115,11 +118,11 @@ fn missing_toolbox_and_tool_get_hints_naming_the_nearest() {
         "text2.slugify",
         "return function(s: string): string return s end",
     );
-    let (env, _) = exec(world.path(), &[], "return tools.txt2.slugify('a')");
+    let (env, _) = exec(world.path(), OFF, "return tools.txt2.slugify('a')");
     let hint = env["error"]["hint"].as_str().unwrap();
     assert!(hint.contains("tools.text2"), "{hint}");
     assert!(hint.contains("tools.toolboxes()"), "{hint}");
-    let (env, _) = exec(world.path(), &[], "return tools.text2.slugfy('a')");
+    let (env, _) = exec(world.path(), OFF, "return tools.text2.slugfy('a')");
     assert!(env["error"]["message"].as_str().unwrap().contains("slugfy"));
     let hint = env["error"]["hint"].as_str().unwrap();
     assert!(
@@ -261,7 +264,11 @@ fn a_missing_name_hint_stays_short_in_a_big_world() {
     for i in 0..40 {
         world.tool(&format!("box{i:02}.t"), "return function() end");
     }
-    let (env, _) = exec(world.path(), &["--no-bundled"], "return tools.zzz.t()");
+    let (env, _) = exec(
+        world.path(),
+        &["--no-bundled", "--check", "off"],
+        "return tools.zzz.t()",
+    );
     let hint = env["error"]["hint"].as_str().unwrap();
     assert!(hint.contains("… and 28 more"), "{hint}");
     assert!(hint.len() < 400, "{} bytes: {hint}", hint.len());
@@ -325,7 +332,11 @@ fn an_error_inside_a_tool_hints_at_its_signature() {
         "{env}"
     );
     // A call refused before the tool ran names the signature too.
-    let (env, _) = exec(world.path(), &["--no-bundled"], "return tools.b.shout()");
+    let (env, _) = exec(
+        world.path(),
+        &["--no-bundled", "--check", "off"],
+        "return tools.b.shout()",
+    );
     let hint = env["error"]["hint"].as_str().unwrap_or_default();
     assert!(
         hint.starts_with(

@@ -10,7 +10,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const TOOLS: usize = 60;
+/// Above the 64 tools from which a world gets a cache of its own.
+const TOOLS: usize = 80;
 
 fn world() -> common::World {
     let w = common::World::new();
@@ -107,10 +108,10 @@ fn run(world: &Path, script: &str) -> Run {
     finish(command(world, script))
 }
 
-/// Everything a first search indexes: the tools, their 3 toolboxes and the functions of
-/// `tools` itself (search finds `tools.create` too).
+/// Everything a first search indexes: the tools, their toolboxes (20 tools each) and the
+/// functions of `tools` itself (search finds `tools.create` too).
 fn indexed() -> usize {
-    TOOLS + 3 + codemode::types::surface_functions().len()
+    TOOLS + TOOLS.div_ceil(20) + codemode::types::surface_functions().len()
 }
 
 const SEARCH: &str = "local r = tools.search('ledger record 42')\nreturn { first = r.value[1].identity, n = #tools.list().value }";
@@ -315,4 +316,76 @@ fn a_long_lived_process_follows_what_another_committed() {
     );
     assert_eq!(last.envelope["value"], "box0.op12", "{}", last.envelope);
     assert_eq!(last.upserts, 0);
+}
+
+/// `codemode exec` run in a folder of a few tools leaves nothing behind: such a world is
+/// read about as fast as a cache, and gets one only once it has a `.codemode/` folder.
+#[test]
+fn a_small_world_gets_a_cache_only_when_it_has_a_codemode_folder() {
+    let w = common::World::new();
+    for i in 0..5 {
+        w.tool(
+            &format!("box.op{i}"),
+            &format!(
+                "--!desc Handle record {i} of the ledger.\nreturn function() return {i} end\n"
+            ),
+        );
+    }
+    let script = "return tools.search('ledger record 3', { mode = 'keyword' }).value[1].identity";
+    let small = run(w.path(), script);
+    assert_eq!(small.envelope["value"], "box.op3", "{}", small.envelope);
+    assert!(small.in_ram, "no search index on disk");
+    assert!(
+        !w.path().join(".codemode").exists(),
+        "no .codemode folder made in a small world"
+    );
+
+    std::fs::create_dir(w.path().join(".codemode")).unwrap();
+    let kept = run(w.path(), script);
+    assert_eq!(kept.envelope["value"], "box.op3", "{}", kept.envelope);
+    assert!(!kept.in_ram);
+    assert!(w.path().join(".codemode/cache/assets/tools").is_file());
+    assert!(w.path().join(".codemode/cache/search/table").is_file());
+}
+
+/// A toolbox folder whose time did not change is not listed again (its tool folders are
+/// the cached ones); adding, renaming or removing a tool folder changes that time, so a
+/// fresh process sees each of them.
+#[test]
+fn tool_folders_added_renamed_or_removed_in_a_cached_toolbox_are_seen() {
+    let w = world();
+    run(w.path(), SEARCH);
+    let names = "local names = {} for _, r in tools.list('box3').value do table.insert(names, r.name) end return table.concat(names, ' ')";
+    let listed = |run: &Run| {
+        run.envelope["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let before = run(w.path(), names);
+    assert_eq!(before.reused, TOOLS, "{}", before.envelope);
+    assert!(!listed(&before).contains("fresh"));
+
+    w.tool(
+        "box3.fresh",
+        "--!desc A tool added after the cache was written.\nreturn function() return 'new' end\n",
+    );
+    let added = run(w.path(), names);
+    assert!(listed(&added).contains("fresh"), "{}", added.envelope);
+    assert_eq!(added.reused, TOOLS, "the others still from the cache");
+
+    let dir = w.path().join("box3.toolbox");
+    std::fs::rename(dir.join("fresh.tool"), dir.join("renamed.tool")).unwrap();
+    let renamed = run(w.path(), names);
+    assert!(listed(&renamed).contains("renamed"), "{}", renamed.envelope);
+    assert!(!listed(&renamed).contains("fresh"));
+
+    std::fs::remove_dir_all(dir.join("renamed.tool")).unwrap();
+    let removed = run(w.path(), names);
+    assert!(
+        !listed(&removed).contains("renamed"),
+        "{}",
+        removed.envelope
+    );
+    assert_eq!(removed.envelope["value"], before.envelope["value"]);
 }

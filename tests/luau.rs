@@ -5,7 +5,9 @@
 //! - `--!expect <kind>`: the run must fail with that error kind (`timeout`, `memory`, ...);
 //! - `--!timeout-ms N`, `--!memory-mb N`, `--!max-output-bytes N`: limits for this spec;
 //! - `--!world <dir>`: use `tests/worlds/<dir>` as the world (default: an empty temp dir);
-//!   a fixture world comes without the bundled toolboxes unless the spec also says `--!bundled`.
+//!   a fixture world comes without the bundled toolboxes unless the spec also says `--!bundled`;
+//! - `--!profile NAME`: serve that profile of the world's `.codemode/policy.json` (without
+//!   it, the world's `default` profile, as the command line does).
 //!
 //! After each spec, the same runtime must still run a plain script: no attack may leave
 //! the engine unusable.
@@ -71,7 +73,8 @@ fn run_spec(path: &Path) -> Result<(), Failed> {
     };
     let bundled =
         header(&source, "world").is_none() || source.lines().any(|l| l.trim() == "--!bundled");
-    let registry = Arc::new(Registry::open(&world, &[], bundled)?);
+    let profile = codemode::policy::load(&world, header(&source, "profile"))?;
+    let registry = Arc::new(Registry::open(&world, &[], bundled)?.with_profile(profile));
     let mut runtime = Runtime::new(registry, limits.clone())?;
     let envelope = runtime.exec(&source, Output::Capture);
     let deadline = limits.timeout + Duration::from_secs(1);

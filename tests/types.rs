@@ -189,9 +189,15 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
         let wanted: Vec<&str> = meta.args.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(names, wanted, "parameters of {}", meta.identity);
         for (arg, (_, ty)) in meta.args.iter().zip(&d.params) {
-            let expected =
-                codemode::types::declarable(&arg.ty, codemode::types::Slot::Param, &["Path"])
-                    .unwrap_or_else(|(t, _)| t);
+            // A type the tool defines for itself is declared written out.
+            let slot = codemode::types::Slot::Param;
+            let expected = codemode::types::declarable(&arg.ty, slot, &["Path"])
+                .or_else(|refused| {
+                    let source = entry.source().unwrap_or_default();
+                    let inlined = codemode::types::inline_aliases(&arg.ty, source);
+                    codemode::types::declarable(&inlined, slot, &["Path"]).map_err(|_| refused)
+                })
+                .unwrap_or_else(|(t, _)| t);
             assert_eq!(
                 ty,
                 &text(&expected),
@@ -226,10 +232,10 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
     assert_eq!(slugify.returns, "string");
     assert_eq!(
         text_box["wordCount"].params[1],
-        ("opts".into(), "any".into()),
-        "a type local to the tool becomes any"
+        ("opts".into(), "{ minLength: number? }?".into()),
+        "a type the tool defines for itself is written out"
     );
-    assert!(text_out.contains("Note: opts: `Options?` names Options"));
+    assert!(!text_out.contains("Note: opts: `Options?` names Options"));
     assert_eq!(text_box["shout"].returns, "any", "an untyped return is any");
     assert_eq!(
         boxes["math_ops"]["addAll"].params.last().unwrap().1,
@@ -249,6 +255,29 @@ fn luau_itself_parses_the_definitions() {
     let plain = as_plain_luau(&definitions(world.path()));
     codemode::assets::compile(&plain)
         .unwrap_or_else(|e| panic!("Luau rejects the definitions: {e}\n{plain}"));
+}
+
+#[test]
+fn granted_http_and_shell_are_declared_and_parse() {
+    let world = fixture::world();
+    let registry = Registry::open(world.path(), &[], true).unwrap();
+    let granted = codemode::policy::Capabilities {
+        http: vec!["api.example.com".into()],
+        shell: vec!["git".into()],
+        ..Default::default()
+    };
+    let defs = codemode::definitions_granted(&registry.snapshot(), &[], &granted);
+    assert!(defs.contains("declare http: {") && defs.contains("declare shell: {"));
+    let ast = parse(&defs);
+    let (_, globals) = read(&ast);
+    assert!(globals["http"].contains("request:"), "{}", globals["http"]);
+    assert!(globals["shell"].contains("run:"), "{}", globals["shell"]);
+    let plain = as_plain_luau(&defs);
+    codemode::assets::compile(&plain)
+        .unwrap_or_else(|e| panic!("Luau rejects the definitions: {e}\n{plain}"));
+    // Without a grant (the default), neither is declared.
+    let plain = definitions(world.path());
+    assert!(!plain.contains("declare http") && !plain.contains("declare shell"));
 }
 
 #[test]
@@ -309,7 +338,7 @@ fn every_member_of_the_real_tools_table_is_declared() {
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     let mut runtime = Runtime::new(registry, Default::default()).unwrap();
     let got = runtime.exec(
-        "local names = {} for k, v in tools do if type(v) == 'function' then table.insert(names, k) end end table.sort(names) return names",
+        "local names = {} for k, v in tools do if type(v) == 'function' or type(v) == 'table' then table.insert(names, k) end end table.sort(names) return names",
         Output::Capture,
     );
     let real: Vec<String> = serde_json::from_value(got.value.expect("members listed")).unwrap();

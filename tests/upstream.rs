@@ -1004,3 +1004,100 @@ fn tools_parallel_keeps_calls_in_flight_together_and_reports_each_slot() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("\"limit\":\"deadline\""), "{out}");
 }
+
+#[test]
+fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
+    let _serial = serial();
+    let mut limited = fixture_server("slow", &[]);
+    limited["limits"] = json!({ "timeoutMs": 300 });
+    let mut cached = fixture_server("slow", &[]);
+    cached["tools"] =
+        json!({ "sleep": { "cache": { "ttlSeconds": 600 }, "limits": { "maxOutputBytes": 8 } } });
+    let dir = world(json!({ "limited": limited, "cached": cached }));
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    // The server's own limit ends the call long before the script's deadline, the request
+    // is cancelled upstream, and the caller's pcall gets the timeout.
+    let started = Instant::now();
+    let (out, err, code) = codemode_in(
+        dir.path(),
+        &["exec", "--timeout-ms", "20000", "-"],
+        // The server stays usable after the cancelled call (the wait that gave up is the
+        // one `deadline_sends_cancelled_and_fan_out_is_bounded_per_server` watches cancel).
+        "local ok, e = pcall(tools.limited.sleep, { ms = 5000 })
+        return { ok, tostring(e), tools.limited.sleep({ ms = 1 }) }",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["value"][0], false, "{envelope}");
+    let message = envelope["value"][1].as_str().unwrap();
+    assert!(
+        message.contains("tools.limited.sleep did not answer within its own limit of 300 ms"),
+        "{message}"
+    );
+    assert_eq!(envelope["value"][2], "slept 1 ms", "{envelope}");
+    // Inside tools.parallel the limit holds too: that slot fails, the others answer.
+    let started = Instant::now();
+    let (out, err, code) = codemode_in(
+        dir.path(),
+        &["exec", "--timeout-ms", "20000", "-"],
+        "local r = tools.parallel({
+            function() return tools.limited.sleep({ ms = 5000 }) end,
+            function() return tools.limited.sleep({ ms = 1 }) end,
+        })
+        return { r[1].ok, r[1].error, r[2].value }",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["value"][0], false, "{envelope}");
+    assert!(
+        envelope["value"][1]
+            .as_str()
+            .unwrap_or_default()
+            .contains("did not answer within its own limit of 300 ms"),
+        "{envelope}"
+    );
+    assert_eq!(envelope["value"][2], "slept 1 ms", "{envelope}");
+    // Uncaught, it is the envelope's timeout.
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["exec", "-"],
+        "return tools.limited.sleep({ ms = 5000 })",
+    );
+    assert_eq!(code, 1);
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["error"]["kind"], "timeout", "{envelope}");
+    // A cached upstream tool: the second process's call is a hit that starts no server.
+    let script = "return tools.cached.sleep({ ms = 700 })";
+    let (out, _, code) = codemode_in(dir.path(), &["exec", "-"], script);
+    assert_eq!(code, 0, "{out}");
+    let first: Value = serde_json::from_str(&out).unwrap();
+    assert!(first["elapsedMs"].as_f64().unwrap() >= 700.0, "{first}");
+    let (out, _, _) = codemode_in(dir.path(), &["exec", "-"], script);
+    let second: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(second["value"], first["value"], "{second}");
+    assert!(
+        second["elapsedMs"].as_f64().unwrap() < 300.0,
+        "a hit must not call the server: {second}"
+    );
+    // Its maxOutputBytes cuts what the caller gets, and the envelope says so.
+    let (out, _, _) = codemode_in(
+        dir.path(),
+        &["exec", "-"],
+        "return tools.cached.sleep({ ms = 1 })",
+    );
+    let cut: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(cut["truncated"], true, "{cut}");
+    assert_eq!(cut["truncation"][0]["what"], "tools.cached.sleep", "{cut}");
+    assert_eq!(cut["value"], "sle…", "{cut}");
+}

@@ -3,9 +3,12 @@
 //! and the files it read keep their size and time (see [`Stamp`]), so on an unchanged
 //! world nothing is read, parsed or compiled again; an entry whose files changed is read
 //! again, and one whose files were modified just before they were read is confirmed by
-//! content (and then reuses the parse, if the content is the same).
+//! content (and then reuses the parse, if the content is the same). Entries are grouped
+//! by toolbox folder, with how the folder looked when it was listed (see [`Listing`]).
 
-use std::collections::HashMap;
+// One lookup per tool folder when a world opens: foldhash is several times faster than
+// SipHash on short keys, and seeded per process.
+use foldhash::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -15,11 +18,12 @@ use super::model::{Blob, ToolEntry};
 use super::root::Root;
 use super::stamp::{Folder, Seen, Stamp};
 use super::tool::{load_tool, ToolLocation};
+use super::FolderKey;
 use crate::cache::{Reader, Writer};
 
 const KIND: &[u8; 4] = b"CMAT";
 /// Bumped when the layout or the meaning of an entry changes.
-const SCHEMA: u32 = 1;
+const SCHEMA: u32 = 4;
 const FILE: &str = "tools";
 
 /// One tool folder as cached.
@@ -30,13 +34,54 @@ pub(crate) struct CachedTool {
     pub(crate) body: Blob,
 }
 
-/// The cached entries of one world, by root identity and folder path.
+/// One toolbox folder as cached: how the folder looked when its tool folders were listed,
+/// and those tool folders.
+#[derive(Debug)]
+pub(crate) struct CachedFolder {
+    /// The folder's size and time before it was listed (see [`Listing`]).
+    pub(crate) listing: Listing,
+    /// By tool folder name (`slugify.tool`), sorted.
+    tools: Vec<(String, CachedTool)>,
+}
+
+/// How a toolbox folder looked just before its tool folders were listed. A folder's time
+/// changes whenever an entry is added, removed or renamed in it, so while it stays the
+/// same (and was not modified within the racy window before it was looked at) the list
+/// of tool folders is the one cached, and the folder need not be listed again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Listing {
+    pub(crate) seen: Option<Seen>,
+    pub(crate) settled: bool,
+}
+
+impl CachedFolder {
+    /// The cached tool folder of this name.
+    pub(crate) fn tool(&self, dir_name: &str) -> Option<&CachedTool> {
+        self.tools
+            .binary_search_by(|(name, _)| name.as_str().cmp(dir_name))
+            .ok()
+            .map(|at| &self.tools[at].1)
+    }
+
+    /// The tool folder names, sorted, when the folder still looks as it did when they were
+    /// listed (`now`, taken before this call).
+    pub(crate) fn names_if_unchanged(&self, now: &Listing) -> Option<Vec<String>> {
+        let trusted = self.listing.settled && now.seen.is_some() && self.listing.seen == now.seen;
+        trusted.then(|| self.tools.iter().map(|(n, _)| n.clone()).collect())
+    }
+}
+
+/// The cached folders of one world, by root identity and toolbox folder path.
 #[derive(Debug, Default)]
 pub(crate) struct AssetCache {
-    path: Option<PathBuf>,
-    /// By root identity, then tool folder path.
-    tools: HashMap<String, HashMap<String, CachedTool>>,
+    /// The world's folder.
+    world: PathBuf,
+    path: PathBuf,
+    /// By root identity, then toolbox folder path.
+    roots: Roots,
 }
+
+type Roots = HashMap<String, HashMap<String, CachedFolder>>;
 
 /// How a root is named in the cache: its directory, or `<bundled>`.
 pub(crate) fn root_key(root: &Root) -> String {
@@ -48,83 +93,138 @@ pub(crate) fn root_key(root: &Root) -> String {
 
 impl AssetCache {
     /// The cache of the world of `roots` (the first root), empty when there is none or it
-    /// cannot be read; `None` when the world cannot hold one.
+    /// cannot be read; `None` when the world is not on disk. Nothing is created until
+    /// [`AssetCache::save`].
     pub(crate) fn open(roots: &[Root]) -> Option<AssetCache> {
         let world = roots.first()?.dir()?;
-        let path = crate::cache::dir(world, "assets")?.join(FILE);
-        let tools = crate::cache::read(&path, KIND, SCHEMA)
+        let path = crate::cache::path(world, "assets").join(FILE);
+        let cached = crate::cache::read(&path, KIND, SCHEMA)
             .and_then(|body| {
                 let (data, start) = body.into_parts();
                 decode(Arc::new(data), start)
             })
             .unwrap_or_default();
         Some(AssetCache {
-            path: Some(path),
-            tools,
+            world: world.to_path_buf(),
+            path,
+            roots: cached,
         })
     }
 
-    /// How many entries belong to the roots named `keys`.
+    /// How many tool entries belong to the roots named `keys`.
     pub(crate) fn count_for(&self, keys: &[String]) -> usize {
         keys.iter()
-            .filter_map(|k| self.tools.get(k))
-            .map(HashMap::len)
+            .filter_map(|k| self.roots.get(k))
+            .flat_map(HashMap::values)
+            .map(|f| f.tools.len())
             .sum()
     }
 
-    /// The entries of one root.
-    pub(crate) fn root(&self, root: &str) -> Option<&HashMap<String, CachedTool>> {
-        self.tools.get(root)
+    /// The cached toolbox folder `rel` of the root named `root`.
+    pub(crate) fn folder(&self, root: &str, rel: &str) -> Option<&CachedFolder> {
+        self.roots.get(root)?.get(rel)
     }
 
-    /// Writes every entry of `entries` (reading, parsing and compiling those that were not
-    /// yet, in parallel on the indexing threads). A failure is logged: the cache only saves
+    /// Writes every entry of `entries` (in location order: root, toolbox folder, tool
+    /// folder), with each toolbox folder's `listings`, reading, parsing and compiling the
+    /// tools that were not yet (in parallel on the indexing threads), when the world wants
+    /// a cache (see [`crate::cache::wanted`]). A failure is logged: the cache only saves
     /// work.
-    pub(crate) fn save(&self, roots: &[Root], entries: &[&Arc<ToolEntry>]) {
-        let Some(path) = &self.path else { return };
+    pub(crate) fn save(
+        &self,
+        roots: &[Root],
+        entries: &[&Arc<ToolEntry>],
+        listings: &HashMap<FolderKey, Listing>,
+    ) {
+        let on_disk = entries
+            .iter()
+            .filter(|e| roots[e.folder.0].dir().is_some())
+            .count();
+        if !crate::cache::wanted(&self.world, on_disk)
+            || crate::cache::dir(&self.world, "assets").is_none()
+        {
+            return;
+        }
         let keys: Vec<String> = roots.iter().map(root_key).collect();
         let bodies: Vec<(Blob, Result<(), String>)> =
             super::parse_pool().install(|| entries.par_iter().map(|e| e.cache_body()).collect());
-        // Entries of roots this process does not have (another process's `--library`)
+        // Folders of roots this process does not have (another process's `--library`)
         // are kept, so processes with different roots do not undo each other's work.
-        let others: Vec<(&String, &String, &CachedTool)> = self
-            .tools
+        let others: Vec<(&String, &String, &CachedFolder)> = self
+            .roots
             .iter()
             .filter(|(root, _)| !keys.contains(root))
-            .flat_map(|(root, tools)| tools.iter().map(move |(rel, c)| (root, rel, c)))
+            .flat_map(|(root, folders)| folders.iter().map(move |(rel, f)| (root, rel, f)))
+            .collect();
+        let mut groups: Vec<(&FolderKey, Vec<usize>)> = Vec::new();
+        for (at, entry) in entries.iter().enumerate() {
+            match groups.last_mut() {
+                Some((key, members)) if **key == entry.folder => members.push(at),
+                _ => groups.push((&entry.folder, vec![at])),
+            }
+        }
+        // Folders without tools too: their listing is trusted like the others'.
+        let with_tools: foldhash::HashSet<&FolderKey> = groups.iter().map(|(k, _)| *k).collect();
+        let empty: Vec<(&FolderKey, &Listing)> = listings
+            .iter()
+            .filter(|(key, _)| !with_tools.contains(key))
             .collect();
         let mut w = crate::cache::header(KIND, SCHEMA);
-        w.u32((entries.len() + others.len()) as u32);
-        let mut put =
-            |root: &str, rel: &str, stamp: &Stamp, verdict: &Result<(), String>, body: &[u8]| {
-                w.str(root);
-                w.str(rel);
-                encode_stamp(&mut w, stamp);
-                match verdict {
-                    Ok(()) => w.u8(0),
-                    Err(reason) => {
-                        w.u8(1);
-                        w.str(reason);
-                    }
-                }
-                w.bytes(body);
-            };
-        for (entry, (body, verdict)) in entries.iter().zip(&bodies) {
-            put(
-                &keys[entry.folder.0],
-                &entry.rel,
-                &entry.stamp,
-                verdict,
-                body.bytes(),
-            );
+        w.u32((groups.len() + empty.len() + others.len()) as u32);
+        for (key, listing) in &empty {
+            w.str(&keys[key.0]);
+            w.str(&key.1);
+            encode_listing(&mut w, **listing);
+            w.u32(0);
         }
-        for (root, rel, c) in others {
-            put(root, rel, &c.stamp, &c.verdict, c.body.bytes());
+        for (key, members) in &groups {
+            w.str(&keys[key.0]);
+            w.str(&key.1);
+            encode_listing(&mut w, listings.get(*key).copied().unwrap_or_default());
+            w.u32(members.len() as u32);
+            for &at in members {
+                let (body, verdict) = &bodies[at];
+                let dir_name = entries[at].rel.rsplit('/').next().unwrap_or_default();
+                encode_tool(&mut w, dir_name, &entries[at].stamp, verdict, body.bytes());
+            }
         }
-        if let Err(e) = crate::cache::write(path, w) {
-            tracing::debug!("index cache {} not written: {e}", path.display());
+        for (root, rel, folder) in others {
+            w.str(root);
+            w.str(rel);
+            encode_listing(&mut w, folder.listing);
+            w.u32(folder.tools.len() as u32);
+            for (name, c) in &folder.tools {
+                encode_tool(&mut w, name, &c.stamp, &c.verdict, c.body.bytes());
+            }
+        }
+        if let Err(e) = crate::cache::write(&self.path, w) {
+            tracing::debug!("index cache {} not written: {e}", self.path.display());
         }
     }
+}
+
+fn encode_listing(w: &mut Writer, listing: Listing) {
+    encode_seen(w, listing.seen);
+    w.u8(u8::from(listing.settled));
+}
+
+fn encode_tool(
+    w: &mut Writer,
+    dir_name: &str,
+    stamp: &Stamp,
+    verdict: &Result<(), String>,
+    body: &[u8],
+) {
+    w.str(dir_name);
+    encode_stamp(w, stamp);
+    match verdict {
+        Ok(()) => w.u8(0),
+        Err(reason) => {
+            w.u8(1);
+            w.str(reason);
+        }
+    }
+    w.bytes(body);
 }
 
 fn encode_stamp(w: &mut Writer, stamp: &Stamp) {
@@ -149,40 +249,54 @@ fn encode_seen(w: &mut Writer, seen: Option<Seen>) {
     }
 }
 
-type Roots = HashMap<String, HashMap<String, CachedTool>>;
-
 fn decode(file: Arc<Vec<u8>>, start: usize) -> Option<Roots> {
     let mut r = Reader::new(&file);
     r.raw(start)?;
-    let count = r.u32()? as usize;
-    let mut tools: Roots = HashMap::new();
-    for _ in 0..count {
+    // Counts are the file's word: bounded by what the file can hold.
+    let folders = r.u32()? as usize;
+    let mut roots: Roots = HashMap::default();
+    for _ in 0..folders {
         let root = r.str()?;
         let rel = r.str()?.to_string();
-        let stamp = decode_stamp(&mut r)?;
-        let verdict = match r.u8()? {
-            0 => Ok(()),
-            _ => Err(r.str()?.to_string()),
+        let listing = Listing {
+            seen: decode_seen(&mut r)?,
+            settled: r.u8()? == 1,
         };
-        let len = r.u32()? as usize;
-        let start = r.at();
-        r.raw(len)?;
-        let body = Blob::slice(&file, start..start + len);
-        if !tools.contains_key(root) {
-            // The count is the file's word: bounded by what the file can hold.
-            let cap = count.min(file.len() / 16);
-            tools.insert(root.to_string(), HashMap::with_capacity(cap));
+        let count = r.u32()? as usize;
+        let mut tools = Vec::with_capacity(count.min(r.left() / 16));
+        for _ in 0..count {
+            let name = r.str()?.to_string();
+            let stamp = decode_stamp(&mut r)?;
+            let verdict = match r.u8()? {
+                0 => Ok(()),
+                _ => Err(r.str()?.to_string()),
+            };
+            let len = r.u32()? as usize;
+            let at = r.at();
+            r.raw(len)?;
+            let body = Blob::slice(&file, at..at + len);
+            tools.push((
+                name,
+                CachedTool {
+                    stamp,
+                    verdict,
+                    body,
+                },
+            ));
         }
-        tools.get_mut(root).expect("just added").insert(
-            rel,
-            CachedTool {
-                stamp,
-                verdict,
-                body,
-            },
-        );
+        // Written sorted; a file that is not cannot be looked up by name.
+        if !tools.is_sorted_by(|a, b| a.0 < b.0) {
+            return None;
+        }
+        if !roots.contains_key(root) {
+            roots.insert(root.to_string(), HashMap::default());
+        }
+        roots
+            .get_mut(root)
+            .expect("just added")
+            .insert(rel, CachedFolder { listing, tools });
     }
-    r.done().then_some(tools)
+    r.done().then_some(roots)
 }
 
 fn decode_stamp(r: &mut Reader) -> Option<Stamp> {

@@ -1,6 +1,7 @@
 //! The `.metadata` JSON of toolboxes and tools.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Tags one `.metadata` may give: they are words for search, and everything that reads
 /// them (search, docs, export) compares them with each other.
@@ -20,6 +21,147 @@ pub struct Metadata {
     pub status: Option<String>,
     /// `"workflow"` marks a workflow toolbox.
     pub kind: Option<String>,
+    /// `{"timeoutMs": N, "maxOutputBytes": N}`: the tool's own budget per call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Value>,
+    /// `{"ttlSeconds": N}`: results of the tool are kept and reused for that long.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<Value>,
+}
+
+/// The budget one tool's calls are held to, on top of the run's own limits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolLimits {
+    /// A call that runs longer fails with `timeout`, naming the tool and this limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// A result larger than this (as JSON) is cut, as the envelope cuts a value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output_bytes: Option<u64>,
+}
+
+/// How long a tool's results are reused (the result cache).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CachePolicy {
+    /// Seconds a stored result is returned instead of running the tool again.
+    pub ttl_seconds: u64,
+}
+
+/// The longest per-tool timeout: an hour (the run's deadline usually ends a call first).
+pub const MAX_TOOL_TIMEOUT_MS: u64 = 3_600_000;
+/// The longest a result may be kept: 30 days.
+pub const MAX_TTL_SECONDS: u64 = 30 * 24 * 3600;
+
+/// `"<path>: "` before a message about the file at `path`; nothing when the caller
+/// names the file itself.
+fn prefix(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}: ")
+    }
+}
+
+/// A whole number in `1..=max` at `field`, or a message naming `path` and the fix.
+fn positive(
+    object: &serde_json::Map<String, Value>,
+    field: &str,
+    max: u64,
+    path: &str,
+    what: &str,
+) -> Result<Option<u64>, String> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(v) if (1..=max).contains(&v) => Ok(Some(v)),
+            _ => Err(format!(
+                "{}{what}.{field} is {n}; give a whole number from 1 to {max}",
+                prefix(path)
+            )),
+        },
+        Some(other) => Err(format!(
+            "{}{what}.{field} must be a number, not {}; e.g. {{\"{what}\": {{\"{field}\": 1000}}}}",
+            prefix(path),
+            json_kind(other)
+        )),
+    }
+}
+
+/// How a JSON value's type reads in an error message ("a string", "an array").
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The fields of `value` (an object), refusing any other name than `known`.
+fn fields<'a>(
+    value: &'a Value,
+    known: &[&str],
+    path: &str,
+    what: &str,
+    example: &str,
+) -> Result<&'a serde_json::Map<String, Value>, String> {
+    let Value::Object(object) = value else {
+        return Err(format!(
+            "{}\"{what}\" must be an object, not {}; e.g. {example}",
+            prefix(path),
+            json_kind(value)
+        ));
+    };
+    if let Some(unknown) = object.keys().find(|k| !known.contains(&k.as_str())) {
+        let shown: String = unknown.chars().take(40).collect();
+        return Err(format!(
+            "{}\"{what}\" has no field \"{shown}\"; its fields are {}",
+            prefix(path),
+            known
+                .iter()
+                .map(|k| format!("\"{k}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(object)
+}
+
+/// Reads a `"limits"` object (of a tool's `.metadata`, or of a server in `mcp.json`);
+/// the error names `path` and the fix.
+pub fn parse_limits(value: &Value, path: &str) -> Result<ToolLimits, String> {
+    let example = "{\"limits\": {\"timeoutMs\": 2000, \"maxOutputBytes\": 65536}}";
+    let object = fields(
+        value,
+        &["timeoutMs", "maxOutputBytes"],
+        path,
+        "limits",
+        example,
+    )?;
+    Ok(ToolLimits {
+        timeout_ms: positive(object, "timeoutMs", MAX_TOOL_TIMEOUT_MS, path, "limits")?,
+        max_output_bytes: positive(object, "maxOutputBytes", 1 << 30, path, "limits")?,
+    })
+}
+
+/// Reads a `"cache"` object; `extra` names further fields the caller reads itself (a
+/// server's `"readOnlyHints"`).
+pub fn parse_cache(value: &Value, path: &str, extra: &[&str]) -> Result<CachePolicy, String> {
+    let example = "{\"cache\": {\"ttlSeconds\": 300}}";
+    let mut known = vec!["ttlSeconds"];
+    known.extend_from_slice(extra);
+    let object = fields(value, &known, path, "cache", example)?;
+    match positive(object, "ttlSeconds", MAX_TTL_SECONDS, path, "cache")? {
+        Some(ttl_seconds) => Ok(CachePolicy { ttl_seconds }),
+        None => Err(format!(
+            "{}\"cache\" needs \"ttlSeconds\", how long a result is reused; e.g. {example}",
+            prefix(path)
+        )),
+    }
 }
 
 impl Metadata {
@@ -39,6 +181,12 @@ impl Metadata {
             return Err(format!(
                 "{path}: the tag \"{shown}…\" is longer than {MAX_TAG_CHARS} characters; a tag is a word or two"
             ));
+        }
+        if let Some(limits) = &meta.limits {
+            parse_limits(limits, path)?;
+        }
+        if let Some(cache) = &meta.cache {
+            parse_cache(cache, path, &[])?;
         }
         if let Some(status) = &meta.status {
             if !matches!(status.as_str(), "ready" | "planned" | "deprecated") {
@@ -111,6 +259,37 @@ mod tests {
         assert!(
             err.contains("300000 tags") && err.contains("at most 32"),
             "{err}"
+        );
+        let err = Metadata::parse(r#"{"limits": {"timeoutMs": 0}}"#, "t/.metadata").unwrap_err();
+        assert!(err.contains("t/.metadata: limits.timeoutMs is 0"), "{err}");
+        let err = Metadata::parse(r#"{"limits": {"timeout": 5}}"#, "m").unwrap_err();
+        assert!(
+            err.contains("no field \"timeout\"") && err.contains("\"timeoutMs\""),
+            "{err}"
+        );
+        let err = Metadata::parse(r#"{"limits": {"maxOutputBytes": "big"}}"#, "m").unwrap_err();
+        assert!(err.contains("must be a number, not a string"), "{err}");
+        let err = Metadata::parse(r#"{"cache": {}}"#, "m").unwrap_err();
+        assert!(err.contains("needs \"ttlSeconds\""), "{err}");
+        let err = Metadata::parse(r#"{"cache": 60}"#, "m").unwrap_err();
+        assert!(err.contains("must be an object"), "{err}");
+        let ok = Metadata::parse(
+            r#"{"limits": {"timeoutMs": 50, "maxOutputBytes": 100}, "cache": {"ttlSeconds": 9}}"#,
+            "m",
+        )
+        .unwrap();
+        assert_eq!(
+            parse_limits(ok.limits.as_ref().unwrap(), "m").unwrap(),
+            ToolLimits {
+                timeout_ms: Some(50),
+                max_output_bytes: Some(100)
+            }
+        );
+        assert_eq!(
+            parse_cache(ok.cache.as_ref().unwrap(), "m", &[])
+                .unwrap()
+                .ttl_seconds,
+            9
         );
         let long = serde_json::json!({ "tags": ["x".repeat(65)] }).to_string();
         assert!(Metadata::parse(&long, "m")

@@ -5,6 +5,7 @@
 
 mod cache;
 mod callsig;
+mod codec;
 mod compile;
 mod compiler;
 mod docstring;
@@ -28,14 +29,19 @@ use serde::Serialize;
 pub use callsig::call_signature;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::Docstring;
-pub use metadata::{readme_purpose, Metadata, MAX_TAGS, MAX_TAG_CHARS};
+pub use metadata::{
+    json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy, Metadata, ToolLimits,
+    MAX_TAGS, MAX_TAG_CHARS,
+};
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Module, Origin, Registration, Returns, ToolEntry, ToolMeta,
     ToolboxFolder,
 };
 pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
-pub use root::{FileSet, Root, RootSource};
+pub use root::{read_folders, FileSet, Root, RootSource};
 pub use signature::{read_signature, Returned};
+
+use crate::policy::{Denial, ToolRules};
 
 use cache::AssetCache;
 use folder::load_folder;
@@ -48,6 +54,10 @@ const PARSE_STACK_BYTES: usize = 256 << 20;
 
 /// Up to this many tools are indexed on the calling thread (see [`AssetIndex::build`]).
 const SERIAL_TOOLS: usize = 64;
+
+/// Up to this many toolbox folders are opened on the calling thread (the bundled library
+/// holds nine).
+const SERIAL_TOOLBOXES: usize = 16;
 
 /// The thread pool that reads tools, with stacks big enough for the parser.
 pub(crate) fn parse_pool() -> &'static rayon::ThreadPool {
@@ -73,6 +83,16 @@ pub(crate) fn prepare(entries: &[&Arc<ToolEntry>]) {
             e.is_registered();
         })
     });
+}
+
+/// One toolbox folder being read by [`AssetIndex::build`]: its tool folders, the folder
+/// open (their files are looked at relative to it) and what the cache holds of it.
+struct Group<'a> {
+    key: FolderKey,
+    toolbox: String,
+    tools: Vec<String>,
+    open: Option<stamp::Folder>,
+    cached: Option<&'a cache::CachedFolder>,
 }
 
 /// Identifies a toolbox folder: the index of its root and its path below that root.
@@ -117,6 +137,15 @@ pub struct AssetIndex {
     located: OrdMap<ToolKey, Arc<ToolEntry>>,
     /// Identities defined twice in one root, with the message for `problems`.
     duplicates: OrdMap<String, String>,
+    /// The profile's tool rules, when they refuse something: tools they deny are left
+    /// out of `tools` (see [`AssetIndex::restricted`]).
+    rules: Option<Arc<ToolRules>>,
+    /// Toolbox names whose folders hold only denied tools, or none while the rules deny
+    /// the whole toolbox: every listing leaves them out.
+    hidden: Arc<std::collections::BTreeSet<String>>,
+    /// The folders of each toolbox name, in precedence order (root, then path): a lookup
+    /// by name, which every call through `tools.<box>` makes, is not a walk over them all.
+    by_name: OrdMap<String, Vec<FolderKey>>,
 }
 
 impl AssetIndex {
@@ -129,44 +158,79 @@ impl AssetIndex {
         let cache = AssetCache::open(&roots);
         let opened = started.elapsed();
         let root_keys: Vec<String> = roots.iter().map(cache::root_key).collect();
-        let mut folders = OrdMap::new();
-        let mut groups = Vec::new();
-        for (root_index, root) in roots.iter().enumerate() {
-            for rel in root.toolbox_dirs() {
-                let folder = load_folder(root_index, root, &rel);
-                let key: FolderKey = (root_index, rel.clone());
-                let tools = root.child_dirs(&rel, ".tool");
-                groups.push((key.clone(), folder.name.clone(), tools));
-                folders.insert(key, Arc::new(folder));
-            }
+        let keys: Vec<FolderKey> = roots
+            .iter()
+            .enumerate()
+            .flat_map(|(i, root)| root.toolbox_dirs().into_iter().map(move |rel| (i, rel)))
+            .collect();
+        // Each toolbox folder's own files and its list of tool folders: the cached list
+        // while the folder looks as it did when that was listed, else listed again.
+        let open_box = |key: &FolderKey| {
+            let root = &roots[key.0];
+            let folder = load_folder(key.0, root, &key.1);
+            let cached = cache
+                .as_ref()
+                .and_then(|c| c.folder(&root_keys[key.0], &key.1));
+            let open = root
+                .dir()
+                .and_then(|d| stamp::Folder::open(&d.join(&key.1)));
+            let looked = std::time::SystemTime::now();
+            let seen = open.as_ref().and_then(stamp::Folder::seen_self);
+            let listing = cache::Listing {
+                seen,
+                settled: seen.is_some_and(|s| stamp::settled(s, looked)),
+            };
+            let tools = cached
+                .and_then(|c| c.names_if_unchanged(&listing))
+                .unwrap_or_else(|| root.child_dirs(&key.1, ".tool"));
+            let group = Group {
+                key: key.clone(),
+                toolbox: folder.name.clone(),
+                tools,
+                open,
+                cached,
+            };
+            (Arc::new(folder), listing, group)
+        };
+        let boxes: Vec<_> = if keys.len() <= SERIAL_TOOLBOXES {
+            keys.iter().map(open_box).collect()
+        } else {
+            parse_pool().install(|| keys.par_iter().map(open_box).collect())
+        };
+        let mut folders = Vec::with_capacity(boxes.len());
+        let mut groups = Vec::with_capacity(boxes.len());
+        let mut listings = foldhash::HashMap::default();
+        let mut relisted = false;
+        for (folder, listing, group) in boxes {
+            relisted |= group.cached.is_none_or(|c| c.listing != listing);
+            listings.insert(group.key.clone(), listing);
+            folders.push((group.key.clone(), folder));
+            groups.push(group);
         }
         let walked = started.elapsed();
         // By toolbox folder: its tools' files are looked at relative to it.
-        let read_group = |(key, toolbox, dir_names): &(FolderKey, String, Vec<String>)| {
-            let root = &roots[key.0];
-            let cached = cache.as_ref().and_then(|c| c.root(&root_keys[key.0]));
-            let folder = cached
-                .and_then(|_| root.dir())
-                .and_then(|d| stamp::Folder::open(&d.join(&key.1)));
-            dir_names
+        let read_group = |group: &Group| {
+            let root = &roots[group.key.0];
+            group
+                .tools
                 .iter()
                 .map(|dir_name| {
                     let at = ToolLocation {
                         roots: &roots,
                         root,
-                        folder: key,
-                        toolbox,
+                        folder: &group.key,
+                        toolbox: &group.toolbox,
                         dir_name,
                     };
-                    let hit = cached.and_then(|c| c.get(&format!("{}/{dir_name}", key.1)));
-                    let (entry, same) = cache::reuse(hit, &at, folder.as_ref());
-                    ((key.clone(), dir_name.clone()), entry, same)
+                    let hit = group.cached.and_then(|c| c.tool(dir_name));
+                    let (entry, same) = cache::reuse(hit, &at, group.open.as_ref());
+                    ((group.key.clone(), dir_name.clone()), entry, same)
                 })
                 .collect::<Vec<_>>()
         };
         // A few tools (the bundled ones, a small world) are read faster than the indexing
         // threads start: a one-line script in a fresh process should not pay for them.
-        let count: usize = groups.iter().map(|g| g.2.len()).sum();
+        let count: usize = groups.iter().map(|g| g.tools.len()).sum();
         let entries: Vec<(ToolKey, ToolEntry, bool)> = if count <= SERIAL_TOOLS {
             groups.iter().flat_map(read_group).collect()
         } else {
@@ -176,9 +240,11 @@ impl AssetIndex {
         let reused = entries.iter().filter(|e| e.2).count();
         let mut index = AssetIndex {
             roots,
-            folders,
             ..AssetIndex::default()
         };
+        for (key, folder) in folders {
+            index.add_folder(key, folder);
+        }
         for (key, entry, _) in entries {
             index.located.insert(key, Arc::new(entry));
         }
@@ -186,12 +252,12 @@ impl AssetIndex {
         for entry in all {
             index.insert(entry);
         }
-        index.collect_problems();
+        index.settle();
         if let Some(cache) = cache {
             let present = cache.count_for(&root_keys);
-            if reused != index.located.len() || present != reused {
+            if reused != index.located.len() || present != reused || relisted {
                 let located: Vec<&Arc<ToolEntry>> = index.located.values().collect();
-                cache.save(&index.roots, &located);
+                cache.save(&index.roots, &located, &listings);
             }
         }
         tracing::debug!(
@@ -206,9 +272,110 @@ impl AssetIndex {
         index
     }
 
-    /// Adds a tool unless one of higher precedence already holds its identity.
-    /// Tools must arrive in location order (root, then folder path).
+    /// The same snapshot as a profile with `rules` sees it: the tools they deny are gone
+    /// from every listing, lookup and hint, and so are toolboxes left with no tool. Updates
+    /// of the new snapshot ([`AssetIndex::apply`]) keep the rules.
+    pub fn restricted(&self, rules: Arc<ToolRules>) -> AssetIndex {
+        if rules.is_open() && self.rules.is_none() {
+            return self.clone();
+        }
+        let mut next = self.clone();
+        next.rules = (!rules.is_open()).then_some(rules);
+        next.tools = OrdMap::new();
+        next.duplicates = OrdMap::new();
+        let all: Vec<Arc<ToolEntry>> = next.located.values().cloned().collect();
+        for entry in all {
+            next.insert(entry);
+        }
+        next.settle();
+        next
+    }
+
+    /// Why the profile refuses the tool `identity`, if it does.
+    pub fn denial(&self, identity: &str) -> Option<Denial> {
+        self.rules.as_ref()?.denial(identity)
+    }
+
+    /// Why the profile refuses every tool of `toolbox`, if it does.
+    pub fn toolbox_denial(&self, toolbox: &str) -> Option<Denial> {
+        self.rules.as_ref()?.toolbox_denial(toolbox)
+    }
+
+    /// True when a toolbox folder of this name exists but the profile hides it.
+    pub fn hides_toolbox(&self, name: &str) -> bool {
+        self.hidden.contains(name)
+    }
+
+    /// True when some toolbox folder has this name, hidden by the profile or not.
+    pub fn has_folder(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    /// Recomputes what depends on the whole snapshot: problems and hidden toolboxes.
+    fn settle(&mut self) {
+        self.hidden = Arc::new(match &self.rules {
+            None => Default::default(),
+            Some(rules) => {
+                let with_tools: std::collections::HashSet<&str> =
+                    self.located.values().map(|e| e.toolbox()).collect();
+                self.folders
+                    .values()
+                    .map(|f| f.name.as_str())
+                    .filter(|name| match with_tools.contains(name) {
+                        true => self.tools_in(name).next().is_none(),
+                        false => rules.toolbox_denial(name).is_some(),
+                    })
+                    .map(str::to_string)
+                    .collect()
+            }
+        });
+        self.collect_problems();
+    }
+
+    /// Adds or replaces a toolbox folder; true when it is new.
+    fn add_folder(&mut self, key: FolderKey, folder: Arc<ToolboxFolder>) -> bool {
+        let keys = self.by_name.entry(folder.name.clone()).or_default();
+        if let Err(at) = keys.binary_search(&key) {
+            keys.insert(at, key.clone());
+        }
+        self.folders.insert(key, folder).is_none()
+    }
+
+    /// Removes a toolbox folder (not its tools).
+    fn remove_folder(&mut self, key: &FolderKey) {
+        let Some(folder) = self.folders.remove(key) else {
+            return;
+        };
+        if let Some(keys) = self.by_name.get_mut(&folder.name) {
+            keys.retain(|k| k != key);
+            if keys.is_empty() {
+                self.by_name.remove(&folder.name);
+            }
+        }
+    }
+
+    /// The folders of one toolbox name, in precedence order (world first).
+    pub fn folders_named<'a>(
+        &'a self,
+        name: &str,
+    ) -> impl Iterator<Item = &'a Arc<ToolboxFolder>> + 'a {
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter_map(|key| self.folders.get(key))
+    }
+
+    /// Adds a tool unless one of higher precedence already holds its identity, or the
+    /// profile denies it. Tools must arrive in location order (root, then folder path).
     fn insert(&mut self, entry: Arc<ToolEntry>) {
+        if self
+            .rules
+            .as_ref()
+            .is_some_and(|r| !r.allows(&entry.identity))
+        {
+            return;
+        }
         match self.tools.get(&entry.identity) {
             Some(existing) if existing.folder.0 < entry.folder.0 => {}
             Some(existing) if existing.folder.0 == entry.folder.0 => {
@@ -229,11 +396,23 @@ impl AssetIndex {
     /// Rebuilds `problems` from the duplicates and the folders' warnings.
     fn collect_problems(&mut self) {
         self.problems = self.duplicates.values().cloned().collect();
-        for folder in self.folders.values() {
+        for folder in self
+            .folders
+            .values()
+            .filter(|f| !self.hidden.contains(&f.name))
+        {
             self.problems.extend(folder.warnings.iter().map(|w| {
                 format!("{}: {w}", self.roots[folder.root].display("")).replace("/: ", ": ")
             }));
         }
+    }
+
+    /// How many tool folders the roots on disk hold (shadowed ones too).
+    pub fn tools_on_disk(&self) -> usize {
+        self.located
+            .values()
+            .filter(|e| self.roots[e.folder.0].dir().is_some())
+            .count()
     }
 
     /// The tool with this identity (`box.name`), registered or not.
@@ -254,17 +433,17 @@ impl AssetIndex {
             .filter(move |t| t.toolbox() == toolbox)
     }
 
-    /// True when some folder or tool carries this toolbox name.
+    /// True when some folder carries this toolbox name and the profile shows it.
     pub fn has_toolbox(&self, name: &str) -> bool {
-        self.folders.values().any(|f| f.name == name)
+        !self.hidden.contains(name) && self.by_name.contains_key(name)
     }
 
     /// The folder that speaks for a toolbox name: the one of highest precedence.
     pub fn toolbox(&self, name: &str) -> Option<&Arc<ToolboxFolder>> {
-        self.folders
-            .values()
-            .filter(|f| f.name == name)
-            .min_by_key(|f| (f.root, f.path.clone()))
+        if self.hidden.contains(name) {
+            return None;
+        }
+        self.folders_named(name).next()
     }
 
     /// The folder a tool lives in.
@@ -274,9 +453,10 @@ impl AssetIndex {
 
     /// Toolbox names, sorted and unique.
     pub fn toolbox_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.folders.values().map(|f| f.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
+        let mut names: Vec<&str> = self.by_name.keys().map(String::as_str).collect();
+        if !self.hidden.is_empty() {
+            names.retain(|n| !self.hidden.contains(*n));
+        }
         names
     }
 
@@ -286,9 +466,7 @@ impl AssetIndex {
             .into_iter()
             .filter_map(|name| {
                 let folder = self.toolbox(name)?;
-                let mut same: Vec<&Arc<ToolboxFolder>> =
-                    self.folders.values().filter(|f| f.name == name).collect();
-                same.sort_by_key(|f| (f.root, f.path.clone()));
+                let same: Vec<&Arc<ToolboxFolder>> = self.folders_named(name).collect();
                 // A copy without a purpose of its own still says what the toolbox is for.
                 let purpose = same
                     .iter()

@@ -101,6 +101,12 @@ pub struct ToolMeta {
     /// True when the folder holds `render.luau`.
     #[serde(rename = "hasRender")]
     pub has_render: bool,
+    /// `limits` from `.metadata`: the tool's own budget per call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<super::ToolLimits>,
+    /// `cache` from `.metadata`: how long its results are reused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<super::CachePolicy>,
 }
 
 /// Compiled Luau bytecode, shared between VMs and runs.
@@ -157,15 +163,9 @@ enum Content {
         draft: Box<Draft>,
         readme: Option<String>,
     },
-    /// An encoded [`Cached`] from the index cache, decoded on first use.
+    /// A tool's reading and README as the index cache encodes them (`codec.rs`), decoded
+    /// on first use.
     Cached(Blob),
-}
-
-/// The part of a cached entry decoded on first use.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct Cached {
-    pub(crate) reading: Reading,
-    pub(crate) readme: Option<String>,
 }
 
 #[derive(Debug)]
@@ -206,7 +206,7 @@ impl ToolEntry {
         }
     }
 
-    /// An entry rebuilt from the index cache: `body` is an encoded [`Cached`] and
+    /// An entry rebuilt from the index cache: `body` is encoded by `codec.rs` and
     /// `verdict` whether the tool was callable.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn from_cache(
@@ -280,13 +280,10 @@ impl ToolEntry {
                 let Content::Cached(body) = &self.content else {
                     return None;
                 };
-                match serde_json::from_slice::<Cached>(body.bytes()) {
-                    Ok(c) => Some(Box::new(Decoded {
-                        reading: c.reading,
-                        readme: c.readme,
-                    })),
-                    Err(e) => {
-                        tracing::warn!("index cache entry of {} is unreadable ({e})", self.rel);
+                match super::codec::decode(body.bytes(), &self.name, &self.toolbox) {
+                    Some((reading, readme)) => Some(Box::new(Decoded { reading, readme })),
+                    None => {
+                        tracing::warn!("index cache entry of {} is unreadable", self.rel);
                         None
                     }
                 }
@@ -384,11 +381,9 @@ impl ToolEntry {
             // Reused as read unless it failed to decode.
             Content::Cached(body) if !matches!(self.decoded.get(), Some(None)) => body.clone(),
             _ => {
-                let cached = CachedRef {
-                    reading: self.reading(),
-                    readme: self.readme(),
-                };
-                Blob::new(serde_json::to_vec(&cached).unwrap_or_default())
+                let mut w = crate::cache::Writer::default();
+                super::codec::encode(&mut w, self.reading(), self.readme());
+                Blob::new(w.into_bytes())
             }
         };
         (body, verdict)
@@ -424,12 +419,6 @@ impl Blob {
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.data[self.range.clone()]
     }
-}
-
-#[derive(Serialize)]
-struct CachedRef<'a> {
-    reading: &'a Reading,
-    readme: Option<&'a str>,
 }
 
 /// One `<box>.toolbox/` folder. Several folders (world, libraries) can share a name.
@@ -469,6 +458,11 @@ pub struct Module {
 }
 
 impl Module {
+    /// The module's source, when its file could be read.
+    pub fn text(&self) -> Option<&str> {
+        self.source.as_deref().ok()
+    }
+
     /// A module whose file was read (or not).
     pub fn new(name: String, path: String, source: Result<Arc<str>, String>) -> Module {
         Module {

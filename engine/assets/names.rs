@@ -1,7 +1,7 @@
 //! Names of toolboxes and tools: validation and "did you mean".
 
 /// Members of `tools`; a toolbox may not take one of these names.
-pub const RESERVED: [&str; 15] = [
+pub const RESERVED: [&str; 16] = [
     "toolboxes",
     "list",
     "search",
@@ -17,6 +17,7 @@ pub const RESERVED: [&str; 15] = [
     "install",
     "parallel",
     "help",
+    "results",
 ];
 
 /// Luau's reserved words: `tools.box.end()` would not parse, so no name may be one.

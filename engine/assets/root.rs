@@ -209,6 +209,76 @@ impl Root {
     }
 }
 
+/// The folders at or below `from` (a folder of the root `root`) whose entries the index
+/// reads: the folders the discovery walk enters, each toolbox folder, and the tool and
+/// module folders in it. A file watcher that watches these, and only these, sees every
+/// change the index can see (and not the `.codemode/` caches, dependencies or fixtures).
+pub fn read_folders(root: &Path, from: &Path) -> Vec<PathBuf> {
+    let Ok(rel) = from.strip_prefix(root) else {
+        return Vec::new();
+    };
+    let names: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let walked = |n: &String| !n.starts_with('.') && !SKIPPED_DIRS.contains(&n.as_str());
+    if !names.iter().all(walked) {
+        return Vec::new();
+    }
+    match names.iter().position(|n| n.ends_with(".toolbox")) {
+        Some(at) if at + 1 == names.len() => toolbox_folders(from),
+        Some(at) if at + 2 == names.len() && is_asset_folder(&names[at + 1]) => {
+            vec![from.to_path_buf()]
+        }
+        Some(_) => Vec::new(),
+        None if names.iter().any(|n| n.ends_with(".tool")) => Vec::new(),
+        None => {
+            let mut out = Vec::new();
+            let depth = MAX_DEPTH.saturating_sub(names.len());
+            let mut walk = WalkDir::new(from).max_depth(depth).into_iter();
+            while let Some(entry) = walk.next() {
+                let Ok(entry) = entry else { continue };
+                if !entry.file_type().is_dir() {
+                    continue;
+                }
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if entry.depth() > 0
+                    && (!walked(&name)
+                        || name.ends_with(".tool")
+                        || entry.path().join(IGNORE_MARKER).exists())
+                {
+                    walk.skip_current_dir();
+                    continue;
+                }
+                if entry.depth() > 0 && name.ends_with(".toolbox") {
+                    out.extend(toolbox_folders(entry.path()));
+                    walk.skip_current_dir();
+                    continue;
+                }
+                out.push(entry.into_path());
+            }
+            out
+        }
+    }
+}
+
+/// A folder a toolbox holds that the index reads files of: a tool or a module.
+fn is_asset_folder(name: &str) -> bool {
+    !name.starts_with('.') && (name.ends_with(".tool") || name.ends_with(".module"))
+}
+
+/// A toolbox folder and its tool and module folders.
+fn toolbox_folders(toolbox: &Path) -> Vec<PathBuf> {
+    let mut out = vec![toolbox.to_path_buf()];
+    for entry in std::fs::read_dir(toolbox).into_iter().flatten().flatten() {
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir && is_asset_folder(&entry.file_name().to_string_lossy()) {
+            out.push(entry.path());
+        }
+    }
+    out
+}
+
 fn disk_toolboxes(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let mut walk = WalkDir::new(root).max_depth(MAX_DEPTH).into_iter();
@@ -267,4 +337,60 @@ fn bundled_entry<'a>(dir: &'a Dir<'a>, rel: &str) -> Option<&'a DirEntry<'a>> {
         found = Some(entry);
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_folders_are_the_walk_the_toolboxes_and_their_tools_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for rel in [
+            "a.toolbox/one.tool/assets",
+            "a.toolbox/shared.module",
+            "a.toolbox/notes",
+            "pkg/b.toolbox/two.tool",
+            ".codemode/cache/assets",
+            "node_modules/c.toolbox/three.tool",
+            "fixtures/d.toolbox/four.tool",
+            "loose.tool",
+        ] {
+            std::fs::create_dir_all(root.join(rel)).unwrap();
+        }
+        std::fs::write(root.join("fixtures").join(IGNORE_MARKER), "").unwrap();
+        let rel = |from: &Path| {
+            let mut found: Vec<String> = read_folders(&root, from)
+                .iter()
+                .map(|p| p.strip_prefix(&root).unwrap().display().to_string())
+                .collect();
+            found.sort();
+            found
+        };
+        assert_eq!(
+            rel(&root),
+            [
+                "",
+                "a.toolbox",
+                "a.toolbox/one.tool",
+                "a.toolbox/shared.module",
+                "pkg",
+                "pkg/b.toolbox",
+                "pkg/b.toolbox/two.tool"
+            ]
+        );
+        // From a folder that appeared: the same rules, below it only.
+        assert_eq!(
+            rel(&root.join("pkg")),
+            ["pkg", "pkg/b.toolbox", "pkg/b.toolbox/two.tool"]
+        );
+        assert_eq!(
+            rel(&root.join("a.toolbox/one.tool")),
+            ["a.toolbox/one.tool"]
+        );
+        assert!(rel(&root.join("a.toolbox/one.tool/assets")).is_empty());
+        assert!(rel(&root.join(".codemode/cache")).is_empty());
+        assert!(rel(&root.join("node_modules/c.toolbox")).is_empty());
+    }
 }

@@ -110,6 +110,12 @@ impl Stamper {
     }
 }
 
+/// True when `seen`, looked at after `started`, was not modified within the racy window
+/// before it (see [`RACY`]): its time alone then tells whether it changed.
+pub(crate) fn settled(seen: Seen, started: SystemTime) -> bool {
+    seen.mtime < nanos(started) - RACY.as_nanos() as i64
+}
+
 impl Stamp {
     /// True when the tool folder `name` of `toolbox` and the files read still look as they
     /// did: same folder time, same size and time for each file.
@@ -138,6 +144,17 @@ impl Folder {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
         let fd = rustix::fs::open(path, flags, Mode::empty()).ok()?;
         Some(Folder { fd })
+    }
+
+    /// What the folder itself looks like now (one `fstat` of the open folder).
+    pub(crate) fn seen_self(&self) -> Option<Seen> {
+        let st = rustix::fs::fstat(&self.fd).ok()?;
+        Some(Seen {
+            size: 0,
+            mtime: (st.st_mtime as i64)
+                .saturating_mul(1_000_000_000)
+                .saturating_add(st.st_mtime_nsec as i64),
+        })
     }
 
     /// What `rel` (below the folder, symlinks followed) looks like now.

@@ -245,6 +245,17 @@ pub(crate) fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Readi
         status: draft.status.clone(),
         purpose: draft.purpose.clone(),
         has_render: draft.has_render,
+        // Parse already refused a malformed entry (the tool is then not callable).
+        limits: draft
+            .metadata
+            .limits
+            .as_ref()
+            .and_then(|l| super::parse_limits(l, rel).ok()),
+        cache: draft
+            .metadata
+            .cache
+            .as_ref()
+            .and_then(|c| super::parse_cache(c, rel, &[]).ok()),
     };
     Reading {
         meta,

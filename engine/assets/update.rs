@@ -61,7 +61,7 @@ impl AssetIndex {
         for identity in touched {
             next.resolve(&identity);
         }
-        next.collect_problems();
+        next.settle();
         next
     }
 
@@ -130,7 +130,7 @@ impl AssetIndex {
             return;
         }
         let folder = load_folder(key.0, root, &key.1);
-        if self.folders.insert(key.clone(), Arc::new(folder)).is_none() {
+        if self.add_folder(key.clone(), Arc::new(folder)) {
             plan.listings.insert(key.clone());
         }
     }
@@ -198,7 +198,7 @@ impl AssetIndex {
 
     /// Removes a toolbox folder and every tool in it.
     fn drop_folder(&mut self, key: &FolderKey, touched: &mut BTreeSet<String>) {
-        self.folders.remove(key);
+        self.remove_folder(key);
         for (tool_key, entry) in self.tools_at(key) {
             touched.insert(entry.identity.clone());
             self.located.remove(&tool_key);
@@ -224,10 +224,11 @@ impl AssetIndex {
         };
         let dir = format!("{name}.tool");
         let candidates: Vec<Arc<ToolEntry>> = self
-            .folders
-            .iter()
-            .filter(|(_, f)| f.name == toolbox)
-            .filter_map(|(key, _)| self.located.get(&(key.clone(), dir.clone())).cloned())
+            .by_name
+            .get(toolbox)
+            .into_iter()
+            .flatten()
+            .filter_map(|key| self.located.get(&(key.clone(), dir.clone())).cloned())
             .filter(|e| e.identity == identity)
             .collect();
         for entry in candidates {

@@ -26,6 +26,8 @@ pub enum Reason {
     UnknownField,
     /// The identity names no tool.
     UnknownTool,
+    /// The run's profile does not allow the tool.
+    Denied,
 }
 
 impl Reason {
@@ -42,6 +44,7 @@ impl Reason {
             Reason::UnknownArgument => "unknown-argument",
             Reason::UnknownField => "unknown-field",
             Reason::UnknownTool => "unknown-tool",
+            Reason::Denied => "denied",
         }
     }
 }

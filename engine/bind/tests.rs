@@ -38,6 +38,8 @@ fn meta(args: &[(&str, &str)], flags: &[(&str, Option<&str>)], rest: Option<&str
         status: "ready".into(),
         purpose: None,
         has_render: false,
+        limits: None,
+        cache: None,
     }
 }
 

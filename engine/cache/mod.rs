@@ -24,10 +24,26 @@ const MAX_FILE_BYTES: u64 = 2 << 30;
 /// The engine's version: a cache written by another build is not trusted.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// A world of at most this many tools on disk is read about as fast as its cache: it gets
+/// no cache folder of its own (see [`wanted`]).
+pub const MIN_TOOLS: usize = 64;
+
+/// Whether `world`, holding `tools` tools on disk, should have caches written: when it
+/// holds more than [`MIN_TOOLS`], or already has a `.codemode/` folder (where its owner
+/// keeps configuration). So `codemode exec` run in any folder leaves nothing behind.
+pub fn wanted(world: &Path, tools: usize) -> bool {
+    tools > MIN_TOOLS || world.join(".codemode").is_dir()
+}
+
+/// Where one cache of `world` lives (it may not exist yet).
+pub fn path(world: &Path, name: &str) -> PathBuf {
+    world.join(CACHE_DIR).join(name)
+}
+
 /// The folder for one cache of `world` (created when missing), or `None` when it cannot
 /// be created (a read-only world): callers then work without a cache.
 pub fn dir(world: &Path, name: &str) -> Option<PathBuf> {
-    let dir = world.join(CACHE_DIR).join(name);
+    let dir = path(world, name);
     match std::fs::create_dir_all(&dir) {
         Ok(()) => Some(dir),
         Err(e) => {

@@ -71,6 +71,9 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         eprintln!("codemode call {identity}: {}", error.message);
         // The run's hint names Luau (`tools.get(...)`); at a shell, the usage says more.
         match &error.hint {
+            _ if error.kind == codemode::ErrorKind::Denied => {
+                eprintln!("hint: the profile decides which tools may be called; `codemode list` shows the ones it allows")
+            }
             Some(hint) if hint.contains("tools.get(") => {
                 eprintln!("hint: `codemode call {identity} --help` shows what it takes")
             }

@@ -43,6 +43,9 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
+    let (type_errors, type_warnings) = check_types(cli, &registry, &index)?;
+    broken += type_errors;
+    warned += type_warnings;
     for summary in index.toolboxes().iter().filter(|s| s.shadows) {
         println!(
             "note: toolbox {0}: the world's {0}.toolbox shadows the library toolbox {0}; its tools replace the library's of the same name, the library's others still show",
@@ -62,17 +65,82 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let total = index.tools.len();
+    let callable = index.tools.values().filter(|t| t.is_registered()).count() - unloadable;
     outln!(
-        "{total} tools in {} toolboxes: {} callable, {broken} problems, {warned} warnings",
-        index.toolbox_names().len(),
-        index.tools.values().filter(|t| t.is_registered()).count() - unloadable
+        "{} in {}: {callable} callable, {}, {}",
+        counted(index.tools.len(), "tool", "tools"),
+        counted(index.toolbox_names().len(), "toolbox", "toolboxes"),
+        counted(broken, "problem", "problems"),
+        counted(warned, "warning", "warnings"),
     )?;
     Ok(if broken > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Type-checks each callable tool's `init.luau` against the world's declarations and
+/// prints what it finds: certain errors always (a call of another tool that does not fit,
+/// a field its result lacks), every error and warning with `--check strict`. The tool
+/// stays callable. Returns the errors and warnings printed.
+fn check_types(
+    cli: &Cli,
+    registry: &codemode::Registry,
+    index: &std::sync::Arc<codemode::assets::AssetIndex>,
+) -> anyhow::Result<(usize, usize)> {
+    use codemode::check::{Mode, Severity};
+    let Some(checking) = cli.checking() else {
+        return Ok((0, 0));
+    };
+    let strict = checking.mode() == Mode::Strict;
+    let (mut errors, mut warnings, mut quiet) = (0, 0, 0);
+    for entry in index.tools.values().filter(|t| t.is_registered()) {
+        let Some(source) = entry.source() else {
+            continue;
+        };
+        let found = match checking.check_tool(registry, index, source) {
+            Ok(found) => found,
+            Err(e) => {
+                warnings += 1;
+                outln!("warning: the tools were not type-checked: {e}")?;
+                break;
+            }
+        };
+        for d in &found.errors {
+            errors += 1;
+            outln!(
+                "error: {} ({}): type error at line {}, column {}: {}",
+                entry.identity,
+                entry.path(),
+                d.line,
+                d.column,
+                d.message
+            )?;
+        }
+        for d in &found.others {
+            if !strict {
+                quiet += 1;
+                continue;
+            }
+            let error = d.severity == Severity::Error;
+            errors += usize::from(error);
+            warnings += usize::from(!error);
+            outln!(
+                "{}: {} ({}): line {}, column {}: {}",
+                if error { "error" } else { "warning" },
+                entry.identity,
+                entry.path(),
+                d.line,
+                d.column,
+                d.message
+            )?;
+        }
+    }
+    if quiet > 0 {
+        outln!("note: the type checker's strict mode says {quiet} more things about the tools' code; `codemode check --check strict` lists them")?;
+    }
+    Ok((errors, warnings))
 }
 
 /// Why loading the tool in the sandbox did not give a function, if it did not.
@@ -88,4 +156,13 @@ fn load_failure(runtime: &mut codemode::Runtime, identity: &str) -> Option<Strin
             .unwrap_or("it does not load as a function")
             .to_string()
     })
+}
+
+/// `1 toolbox`, `2 toolboxes`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }

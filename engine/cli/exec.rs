@@ -20,6 +20,7 @@ pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
                     kind: ErrorKind::Input,
                     message: format!("{e:#}"),
                     line: None,
+                    column: None,
                     hint: Some(
                         "pass the path of a Luau file that exists, or - to read the script from stdin"
                             .to_string(),
@@ -29,6 +30,7 @@ pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
                 stdout: String::new(),
                 truncated: false,
                 truncation: Vec::new(),
+                diagnostics: Vec::new(),
                 elapsed_ms: 0.0,
             };
             println!("{}", envelope.to_json());

@@ -18,6 +18,7 @@ macro_rules! out {
     }};
 }
 
+mod cache;
 mod call;
 mod check;
 mod docs;
@@ -81,6 +82,25 @@ pub struct Cli {
           value_parser = clap::value_parser!(u64).range(64..))]
     max_output_bytes: Option<u64>,
 
+    /// The profile of <world>/.codemode/policy.json that decides which tools scripts may
+    /// see and call and what they may write [default: the profile named "default"]
+    #[arg(long, global = true, value_name = "NAME")]
+    profile: Option<String>,
+
+    /// Type-check scripts against the tools' declarations before they run: off; warn
+    /// (report what the checker says beside the result); certain (also stop a script whose
+    /// tool call is certain to fail: unknown tool, wrong arguments, missing result field);
+    /// strict (stop on any type error)
+    #[arg(long, global = true, env = "CODEMODE_CHECK", default_value = "certain",
+          value_name = "MODE", value_parser = ["off", "warn", "certain", "strict"])]
+    check: String,
+
+    /// How long the type check of one script may take, in milliseconds; past it the
+    /// script runs unchecked
+    #[arg(long, global = true, default_value_t = 500, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    check_timeout_ms: u64,
+
     /// Log to stderr (-v info, -vv debug); stdout stays clean
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -130,6 +150,11 @@ enum Command {
     Mcp {
         #[command(subcommand)]
         command: mcp::McpCommand,
+    },
+    /// The result cache of tools with "cache" in their .metadata: `cache stats`, `cache clear`
+    Cache {
+        #[command(subcommand)]
+        command: cache::CacheCommand,
     },
     /// MCP server on stdio (tool_exec, search_tools); --http ADDR for streamable HTTP
     Serve(serve::ServeArgs),
@@ -192,18 +217,28 @@ impl Cli {
             None => std::env::current_dir()
                 .context("cannot read the current directory; pass --world DIR")?,
         };
-        let registry = Registry::open(&world, &self.library, !self.no_bundled).map_err(|e| {
-            use codemode::registry::RegistryError as E;
-            let fix = match &e {
-                E::World { .. } => {
-                    "pass an existing directory with --world DIR (or set CODEMODE_WORLD)"
-                        .to_string()
-                }
-                E::InsideWorld { parent, .. } => format!("pass --world {parent}"),
-                E::Library { .. } => "pass an existing directory with --library DIR".to_string(),
-            };
-            anyhow::anyhow!("{e}; {fix}")
-        })?;
+        // Read first: a policy that cannot be used stops start-up before any work.
+        let profile = match world.is_dir() {
+            true => codemode::policy::load(&world, self.profile.as_deref())?,
+            // Opening the world below says what is wrong with it.
+            false => codemode::policy::Profile::open(),
+        };
+        let registry = Registry::open(&world, &self.library, !self.no_bundled)
+            .map_err(|e| {
+                use codemode::registry::RegistryError as E;
+                let fix = match &e {
+                    E::World { .. } => {
+                        "pass an existing directory with --world DIR (or set CODEMODE_WORLD)"
+                            .to_string()
+                    }
+                    E::InsideWorld { parent, .. } => format!("pass --world {parent}"),
+                    E::Library { .. } => {
+                        "pass an existing directory with --library DIR".to_string()
+                    }
+                };
+                anyhow::anyhow!("{e}; {fix}")
+            })?
+            .with_profile(profile);
         registry.attach_upstreams(&self.mcp_config);
         for problem in registry.upstream_problems() {
             tracing::warn!("{problem}");
@@ -227,7 +262,19 @@ impl Cli {
     }
 
     fn runtime(&self) -> anyhow::Result<Runtime> {
-        Ok(Runtime::new(self.registry()?, self.limits())?)
+        let mut runtime = Runtime::new(self.registry()?, self.limits())?;
+        runtime.set_checking(self.checking());
+        Ok(runtime)
+    }
+
+    /// The type checker scripts pass before they run (`--check`), none when off.
+    pub(crate) fn checking(&self) -> Option<Arc<codemode::Checking>> {
+        use codemode::check::{Checker, Mode};
+        let mode: Mode = self.check.parse().unwrap_or_default();
+        (mode != Mode::Off).then(|| {
+            let checker = Checker::new(Duration::from_millis(self.check_timeout_ms));
+            Arc::new(codemode::Checking::new(mode, checker))
+        })
     }
 }
 
@@ -245,6 +292,7 @@ pub fn main() -> ExitCode {
         Command::Docs { out } => docs::docs(&cli, out),
         Command::Registry { command } => registry::registry(&cli, command),
         Command::Mcp { command } => mcp::mcp(&cli, command),
+        Command::Cache { command } => cache::cache(&cli, command),
         Command::Serve(args) => serve::serve(&cli, args),
         Command::Call { words } => call::call(&cli, words),
         Command::Repl => repl::repl(&cli),

@@ -13,15 +13,26 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let envelope = runtime
         .exec(&source, Output::Stream)
         .name_limits(limit_flag);
+    // What the type checker said without stopping the run is in `codemode exec`'s
+    // envelope; here stderr is the script's, so only the log (-v) repeats it.
+    for d in &envelope.diagnostics {
+        tracing::info!(
+            "type check (line {}, column {}): {}",
+            d.line,
+            d.column,
+            d.message
+        );
+    }
     if let Some(error) = &envelope.error {
         // Only a closed stdout cancels a run here: its reader had all it wanted.
         if error.limit == Some(codemode::StopCause::Cancelled) {
             return Ok(ExitCode::SUCCESS);
         }
-        let line = error
-            .line
-            .map(|l| format!(" (line {l})"))
-            .unwrap_or_default();
+        let line = match (error.line, error.column) {
+            (Some(l), Some(c)) => format!(" (line {l}, column {c})"),
+            (Some(l), None) => format!(" (line {l})"),
+            _ => String::new(),
+        };
         eprintln!(
             "error[{}]{line}: {}",
             serde_json::to_value(error.kind)?.as_str().unwrap_or("?"),

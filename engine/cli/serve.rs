@@ -57,6 +57,11 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
         Pool::new(registry.clone(), serve_limits(cli), workers, MAX_QUEUED)
             .context("cannot start the script workers")?,
     );
+    let checking = cli.checking();
+    pool.set_checking(checking.clone());
+    if let Some(checking) = checking {
+        codemode::runtime::warm_up(checking, registry.clone());
+    }
     let options = ServeOptions {
         expose_tools: args.expose_tools,
     };

@@ -11,7 +11,11 @@ use super::Cli;
 pub fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let registry = cli.registry()?;
     let index = registry.snapshot();
-    let text = codemode::definitions(&index, &registry.upstream_views(&index));
+    let text = codemode::definitions_granted(
+        &index,
+        &registry.upstream_views(&index),
+        registry.capabilities(),
+    );
     write_to(out, &text)?;
     if let Some(path) = out {
         eprintln!(

@@ -28,6 +28,10 @@ pub struct SourceFacts {
     pub errors: Vec<String>,
     /// True when the source uses the `vfs` global.
     pub uses_vfs: bool,
+    /// True when the source uses the `http` global (granted by some profiles only).
+    pub uses_http: bool,
+    /// True when the source uses the `shell` global (granted by some profiles only).
+    pub uses_shell: bool,
 }
 
 /// Scans `source`; a file that does not parse yields no facts.
@@ -108,6 +112,8 @@ impl Visitor for SourceFacts {
         match prefix_name(call.prefix()).as_deref() {
             Some("tools") => self.tools_path(&suffixes),
             Some("vfs") => self.uses_vfs = true,
+            Some("http") => self.uses_http = true,
+            Some("shell") => self.uses_shell = true,
             Some("error") if self.errors.len() < MAX_ERRORS => {
                 if let Some(message) = call_args(suffixes.first().copied())
                     .first()
@@ -135,6 +141,8 @@ impl Visitor for SourceFacts {
         match prefix_name(var.prefix()).as_deref() {
             Some("tools") => self.tools_path(&suffixes),
             Some("vfs") => self.uses_vfs = true,
+            Some("http") => self.uses_http = true,
+            Some("shell") => self.uses_shell = true,
             _ => {}
         }
     }
@@ -154,6 +162,7 @@ mod tests {
              \tlocal n = tools.math.add(1, 2)\n\
              \tlocal y = tools.list(2)\n\
              \tvfs.write('a', x)\n\
+             \tlocal page = http.request({ url = x })\n\
              \treturn g(x)\nend\nreturn f\n",
         );
         let calls: Vec<&str> = facts.calls.iter().map(String::as_str).collect();
@@ -161,5 +170,7 @@ mod tests {
         assert_eq!(facts.errors, ["x is empty; pass some text"]);
         assert!(facts.requires.contains(".shared"));
         assert!(facts.uses_vfs);
+        assert!(facts.uses_http);
+        assert!(!facts.uses_shell);
     }
 }

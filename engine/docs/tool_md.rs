@@ -245,6 +245,12 @@ fn data_flow(md: &mut String, tool: &ToolDoc) {
     if tool.facts.uses_vfs {
         uses.push("vfs (world files)".into());
     }
+    if tool.facts.uses_http {
+        uses.push("http (allowed hosts)".into());
+    }
+    if tool.facts.uses_shell {
+        uses.push("shell (allowed commands)".into());
+    }
     if !uses.is_empty() {
         let _ = writeln!(md, "    ↓ uses {}", uses.join(", "));
     }
@@ -304,6 +310,12 @@ fn dependencies(md: &mut String, tool: &ToolDoc, toolbox: &BoxDoc) {
     }
     if tool.facts.uses_vfs {
         lines.push("- `vfs`: reads or writes files of the world".into());
+    }
+    if tool.facts.uses_http {
+        lines.push("- `http`: sends requests; works only under a profile whose `capabilities.http` allows the hosts it reaches (otherwise `http` is nil)".into());
+    }
+    if tool.facts.uses_shell {
+        lines.push("- `shell`: starts commands; works only under a profile whose `capabilities.shell` lists them (otherwise `shell` is nil)".into());
     }
     if lines.is_empty() {
         md.push_str("None: the tool uses only the Luau standard library of the sandbox.\n\n");

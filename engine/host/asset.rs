@@ -9,6 +9,7 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
 
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
+use crate::policy::Denial;
 use crate::sandbox::{find_host_error, HostError};
 
 use super::instance::load_tool;
@@ -113,12 +114,17 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "checkToolbox",
         lua.create_function(|lua, name: String| {
-            let index = with_state(lua, |s| s.index.clone())?;
+            let (index, registry) = with_state(lua, |s| (s.index.clone(), s.registry.clone()))?;
             if index.has_toolbox(&name) {
-                Ok(true)
-            } else {
-                Err(missing_toolbox(&index, &name).into_lua())
+                return Ok(true);
             }
+            if index.toolbox_denial(&name).is_none()
+                && (index.hides_toolbox(&name) || registry.hides_server(&index, &name))
+            {
+                // Every tool of it is denied one by one: the call of one says which rule.
+                return Ok(true);
+            }
+            Err(missing_toolbox(&index, &name).into_lua())
         })?,
     )?;
     t.raw_set(
@@ -134,23 +140,67 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.raw_set(
         "surface",
-        lua.create_function(|lua, ()| to_lua(lua, &crate::types::surface_functions()))?,
+        lua.create_function(|lua, ()| {
+            let authoring = with_state(lua, |s| s.registry.capabilities().authoring)?;
+            let functions = crate::types::surface_functions()
+                .iter()
+                .filter(|f| authoring || !AUTHORING.contains(&f.name.as_str()));
+            to_lua(lua, &functions.collect::<Vec<_>>())
+        })?,
     )?;
     t.raw_set(
         "load",
         lua.create_function(|lua, (toolbox, tool): (String, String)| {
             // The function, and what checks a direct call of it (see `bind::checker`).
-            let function = load_tool(lua, &toolbox, &tool)?;
+            // Its cache and output cap, when it has either, for the prelude to apply.
+            let mut function = load_tool(lua, &toolbox, &tool)?;
             let index = with_state(lua, |s| s.index.clone())?;
-            let (check, spec) = match index.tool(&format!("{toolbox}.{tool}")) {
-                Some(entry) => super::bind::checker(lua, entry)?,
-                None => (None, None),
+            let (check, spec, policy) = match index.tool(&format!("{toolbox}.{tool}")) {
+                Some(entry) => {
+                    let meta = entry.meta();
+                    if let Some(ms) = meta.limits.and_then(|l| l.timeout_ms) {
+                        function = budgeted(lua, function, entry, ms)?;
+                    }
+                    let policy = super::results::policy_row(
+                        lua,
+                        meta.cache.is_some(),
+                        meta.limits.and_then(|l| l.max_output_bytes),
+                    )?;
+                    let (check, spec) = super::bind::checker(lua, entry)?;
+                    (check, spec, policy)
+                }
+                None => (None, None, Value::Nil),
             };
-            Ok((function, check, spec))
+            Ok((function, check, spec, policy))
         })?,
     )?;
     t.set_readonly(true);
     Ok(t)
+}
+
+/// `function` held to the tool's own `limits.timeoutMs` inside the run's deadline: past
+/// it the call fails with a `timeout` the caller may catch, naming the tool and its limit.
+fn budgeted(
+    lua: &Lua,
+    function: mlua::Function,
+    entry: &ToolEntry,
+    ms: u64,
+) -> mlua::Result<mlua::Function> {
+    let identity = entry.identity.clone();
+    let path = entry.path();
+    let on_timeout = lua.create_function(move |_, ()| -> mlua::Result<()> {
+        Err(HostError::timeout(
+            format!("tools.{identity} ran past its own time limit of {ms} ms and was stopped"),
+            format!("the limit is limits.timeoutMs in {path}/.metadata; give the tool less work, or raise the limit there"),
+        )
+        .into_lua())
+    })?;
+    crate::sandbox::budget(
+        lua,
+        function,
+        std::time::Duration::from_millis(ms),
+        on_timeout,
+    )
 }
 
 /// Whether the tool's function really registers in this run. The files say only that a tool
@@ -175,6 +225,42 @@ fn loads(lua: &Lua, entry: &ToolEntry) -> mlua::Result<Result<(), String>> {
     }
 }
 
+/// The functions of `tools` that write tools, which `capabilities.authoring` covers.
+pub(crate) const AUTHORING: [&str; 4] = ["createToolbox", "create", "delete", "install"];
+
+/// Where a refused script is pointed: what the profile allows is what the listings show.
+const DENIED_HINT: &str = "the run's profile decides which tools it may see and call (the operator's .codemode/policy.json); tools.list() and tools.search() show the ones it allows";
+
+/// The error for a call of a tool the profile denies.
+pub(crate) fn denied_tool(identity: &str, denial: &Denial) -> HostError {
+    HostError::denied(
+        format!("tools.{} is denied: {denial}", shown(identity)),
+        DENIED_HINT,
+    )
+}
+
+/// The error for a toolbox every tool of which the profile denies.
+pub(crate) fn denied_toolbox(name: &str, denial: &Denial) -> HostError {
+    HostError::denied(
+        format!("toolbox '{}' is denied: {denial}", shown(name)),
+        DENIED_HINT,
+    )
+}
+
+/// The error for `toolbox.tool` the run's index does not hold: denied when the profile
+/// refuses it, else no such tool (or toolbox), naming the nearest the profile shows.
+pub(crate) fn missing(index: &AssetIndex, toolbox: &str, tool: &str) -> HostError {
+    let identity = format!("{toolbox}.{tool}");
+    if let Some(denial) = index.denial(&identity) {
+        return denied_tool(&identity, &denial);
+    }
+    if index.has_toolbox(toolbox) {
+        missing_tool(index, toolbox, tool)
+    } else {
+        missing_toolbox(index, toolbox)
+    }
+}
+
 /// Names shown in a hint: enough to orient, never a flood in a world of thousands.
 const HINT_NAMES: usize = 12;
 
@@ -194,6 +280,9 @@ fn shown(name: &str) -> String {
 
 /// The error for a toolbox name the index does not hold, naming the nearest ones.
 pub(crate) fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
+    if let Some(denial) = index.toolbox_denial(name) {
+        return denied_toolbox(name, &denial);
+    }
     let boxes = index.toolbox_names();
     let near = names::nearest(name, boxes.iter().copied());
     let hint = match near.first() {
@@ -212,6 +301,10 @@ pub(crate) fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
 
 /// The error for a tool name a toolbox does not hold, naming the nearest ones.
 pub(crate) fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> HostError {
+    let identity = format!("{toolbox}.{name}");
+    if let Some(denial) = index.denial(&identity) {
+        return denied_tool(&identity, &denial);
+    }
     let tools: Vec<&str> = index.tools_in(toolbox).map(|e| e.name()).collect();
     let near = names::nearest(name, tools.iter().copied());
     let hint = match near.first() {

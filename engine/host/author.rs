@@ -12,6 +12,7 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::assets::{compile, names, Origin};
+use crate::check::{Diagnostic, Severity};
 use crate::vfs::VfsError;
 
 use super::state::{registry, with_state};
@@ -51,6 +52,10 @@ fn kind_of(e: &VfsError) -> &'static str {
     }
 }
 
+/// The most diagnostics `typecheck` returns: a model reads them, and the first ones say
+/// what is wrong.
+const MAX_DIAGNOSTICS: usize = 20;
+
 /// The longest type text `checkType` reads.
 const MAX_TYPE_BYTES: usize = 1024;
 
@@ -83,6 +88,38 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "compile",
         lua.create_function(|_, source: String| Ok(compile(&source).err()))?,
+    )?;
+    t.raw_set(
+        "typecheck",
+        lua.create_function(|lua, source: String| {
+            let (checking, index) = with_state(lua, |s| (s.checking.clone(), s.index.clone()))?;
+            let Some(checking) = checking else {
+                return Ok(Value::Nil);
+            };
+            let registry = registry(lua)?;
+            let declarations = checking.declarations_for(&index, || {
+                super::definitions_granted(
+                    &index,
+                    &registry.upstream_views(&index),
+                    registry.capabilities(),
+                )
+            });
+            let found = match checking.check_tool_against(&declarations, &source) {
+                Ok(found) => found,
+                Err(e) => return lua.to_value(&[Diagnostic::note(e.to_string())]),
+            };
+            // The certain errors first: those are what a caller must fix. Lints are left
+            // out: the generated file's own lines (an unused `shared`) would be among them.
+            let mut shown = found.errors;
+            shown.extend(
+                found
+                    .others
+                    .into_iter()
+                    .filter(|d| d.severity == Severity::Error),
+            );
+            shown.truncate(MAX_DIAGNOSTICS);
+            lua.to_value(&shown)
+        })?,
     )?;
     t.raw_set(
         "checkTags",
@@ -128,11 +165,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let index = with_state(lua, |s| s.index.clone())?;
             let registry = registry(lua)?;
             // A world folder of that name speaks first: that is where new tools go.
-            let folder = index
-                .folders
-                .values()
-                .filter(|f| f.name == name)
-                .min_by_key(|f| (f.root, f.path.clone()));
+            let folder = index.toolbox(&name);
             let Some(folder) = folder else {
                 return Ok(Value::Nil);
             };
@@ -170,8 +203,16 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     t.raw_set(
+        "permit",
+        lua.create_function(|lua, (call, target): (String, Option<String>)| {
+            super::permission::authoring(lua, &call, target.as_deref())
+        })?,
+    )?;
+    t.raw_set(
         "publish",
         lua.create_function(|lua, (parent, name, files): (String, String, Table)| {
+            // The prelude asked first; a write here is refused all the same.
+            super::permission::authoring(lua, "tools.create", None)?;
             let mut contents = Vec::new();
             for pair in files.pairs::<String, mlua::LuaString>() {
                 let (file, text) = pair?;
@@ -198,6 +239,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "remove",
         lua.create_function(|lua, path: String| {
+            super::permission::authoring(lua, "tools.delete", None)?;
             let registry = registry(lua)?;
             match registry.vfs().remove(&path) {
                 Ok(full) => {

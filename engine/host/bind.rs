@@ -24,7 +24,7 @@ use crate::bind::{
 use crate::sandbox::HostError;
 use crate::types::Ty;
 
-use super::asset::{missing_tool, missing_toolbox};
+use super::asset::{denied_tool, missing};
 use super::state::with_state;
 
 /// Builds the read-only `bind` table.
@@ -163,9 +163,14 @@ pub(crate) fn schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refus
     if let Some(entry) = index.tool(identity) {
         return Ok(Schema::from_meta(entry.meta()));
     }
+    if let Some(denial) = index.denial(identity) {
+        return Err(Refusal::new(
+            Reason::Denied,
+            denied_tool(identity, &denial).message,
+        ));
+    }
     let error = match identity.split_once('.') {
-        Some((toolbox, tool)) if index.has_toolbox(toolbox) => missing_tool(index, toolbox, tool),
-        Some((toolbox, _)) => missing_toolbox(index, toolbox),
+        Some((toolbox, tool)) => missing(index, toolbox, tool),
         None => HostError::hinted(
             format!("'{identity}' is not a tool identity"),
             "an identity is \"<box>.<name>\", e.g. \"text.slugify\"; tools.list() lists them",
@@ -182,6 +187,15 @@ pub(crate) fn schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refus
 pub(crate) fn shell_schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refusal> {
     if let Some(entry) = index.tool(identity) {
         return Ok(Schema::from_meta(entry.meta()));
+    }
+    if let Some(denial) = index.denial(identity) {
+        return Err(Refusal::new(
+            Reason::Denied,
+            format!(
+                "{} is denied: {denial}; `codemode list` shows the tools it allows",
+                crate::vfs::shorten(identity)
+            ),
+        ));
     }
     let (toolbox, tool) = identity.split_once('.').unwrap_or((identity, ""));
     let shown = crate::vfs::shorten(identity);

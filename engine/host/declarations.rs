@@ -11,12 +11,13 @@ use std::fmt::Write;
 
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
-use crate::types::{declarable, surface_members, Slot, SURFACE};
+use crate::policy::Capabilities;
+use crate::types::{declarable, inline_aliases, surface_members, Slot, SURFACE};
 use crate::upstream::{ServerView, UpstreamTool};
 
 /// The declarations of each capability, written beside its module: `vfs` declares the
 /// global scripts get; the others declare the types of the tables only the prelude sees.
-const CAPABILITIES: [&str; 9] = [
+const CAPABILITIES: [&str; 10] = [
     super::vfs::DECLARATIONS,
     super::asset::DECLARATIONS,
     super::author::DECLARATIONS,
@@ -26,12 +27,27 @@ const CAPABILITIES: [&str; 9] = [
     super::install::DECLARATIONS,
     super::upstream::DECLARATIONS,
     super::cache::DECLARATIONS,
+    super::results::DECLARATIONS,
 ];
 
+/// The declarations of the capabilities only some profiles grant: scripts of a profile
+/// that does not grant one have no such global, and its definitions do not declare it.
+fn granted(capabilities: &Capabilities) -> Vec<&'static str> {
+    let mut granted = Vec::new();
+    if !capabilities.http.is_empty() {
+        granted.push(super::http::DECLARATIONS);
+    }
+    if !capabilities.shell.is_empty() {
+        granted.push(super::shell::DECLARATIONS);
+    }
+    granted
+}
+
 /// Type names the definition file defines (its `export type`s), usable in tool signatures.
-fn defined() -> Vec<&'static str> {
+fn defined(granted: &[&'static str]) -> Vec<&'static str> {
     std::iter::once(SURFACE)
         .chain(CAPABILITIES)
+        .chain(granted.iter().copied())
         .flat_map(str::lines)
         .filter_map(|line| line.strip_prefix("export type "))
         .filter_map(|rest| rest.split([' ', '<', '=']).next())
@@ -44,8 +60,24 @@ fn toolbox_type(toolbox: &str) -> String {
 }
 
 /// The whole definition file for the tools the index holds and the tools of the
-/// `upstream` servers (from their cached catalogues).
+/// `upstream` servers (from their cached catalogues), for a world without a policy (no
+/// `http`, no `shell`).
 pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
+    definitions_granted(index, upstream, &Capabilities::default())
+}
+
+/// Like [`definitions`], declaring the capabilities `capabilities` grants (`http` and
+/// `shell` only when granted).
+pub fn definitions_granted(
+    index: &AssetIndex,
+    upstream: &[ServerView],
+    capabilities: &Capabilities,
+) -> String {
+    let refused: &[&str] = if capabilities.authoring {
+        &[]
+    } else {
+        &super::asset::AUTHORING
+    };
     let mut out = String::new();
     out.push_str(
         "-- codemode.d.luau: types of the `tools` and `vfs` globals of codemode scripts.\n\
@@ -53,12 +85,13 @@ pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
          -- luau-lsp: --definitions=@codemode=codemode.d.luau, or in the editor settings\n\
          -- \"luau-lsp.types.definitionFiles\": { \"@codemode\": \"codemode.d.luau\" }\n\n",
     );
-    out.push_str(SURFACE);
-    for capability in CAPABILITIES {
+    out.push_str(&surface_without(refused));
+    let granted = granted(capabilities);
+    for capability in CAPABILITIES.iter().chain(&granted) {
         out.push('\n');
         out.push_str(capability);
     }
-    let defined = defined();
+    let defined = defined(&granted);
     let mut fields = String::new();
     for name in index.toolbox_names() {
         if let Err(why) = check_toolbox_name(name) {
@@ -116,9 +149,52 @@ pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
          --- whose fields are the toolbox's tools: `tools.<box>.<tool>(...)`.\n\
          declare tools: {\n",
     );
-    out.push_str(&surface_members());
+    out.push_str(&without_members(&surface_members(), refused));
     out.push_str(&fields);
     out.push_str("}\n");
+    out
+}
+
+/// [`SURFACE`] without the members of `ToolsSurface` named `names` (other types may
+/// have fields of the same names: `SearchRow.install`).
+fn surface_without(names: &[&str]) -> String {
+    const START: &str = "export type ToolsSurface = {\n";
+    let Some((head, rest)) = SURFACE.split_once(START) else {
+        return SURFACE.to_string();
+    };
+    let (members, tail) = rest.split_once("\n}\n").unwrap_or((rest, ""));
+    format!(
+        "{head}{START}{}\n}}\n{tail}",
+        without_members(members, names)
+    )
+}
+
+/// `text` without the members named `names` (a `\tname:` line and the `\t---` doc lines
+/// just above it).
+fn without_members(text: &str, names: &[&str]) -> String {
+    if names.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut doc = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("\t---") {
+            doc.push_str(line);
+            continue;
+        }
+        let member = line
+            .strip_prefix('\t')
+            .and_then(|l| l.split_once(':'))
+            .map(|(name, _)| name.trim());
+        if member.is_some_and(|m| names.contains(&m)) {
+            doc.clear();
+            continue;
+        }
+        out.push_str(&doc);
+        doc.clear();
+        out.push_str(line);
+    }
+    out.push_str(&doc);
     out
 }
 
@@ -126,8 +202,17 @@ pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
 fn declare_tool(out: &mut String, tool: &ToolEntry, defined: &[&str]) {
     let meta = &tool.meta();
     let mut notes = Vec::new();
-    let mut typed = |written: &str, slot: Slot, what: &str| match declarable(written, slot, defined)
-    {
+    // Types the tool defines for itself are written out, so its result keeps its fields.
+    let declare = |written: &str, slot: Slot| {
+        declarable(written, slot, defined).or_else(|refused| {
+            let inlined = tool.source().map(|s| inline_aliases(written, s));
+            match inlined.filter(|i| i != written) {
+                Some(inlined) => declarable(&inlined, slot, defined).map_err(|_| refused),
+                None => Err(refused),
+            }
+        })
+    };
+    let mut typed = |written: &str, slot: Slot, what: &str| match declare(written, slot) {
         Ok(ty) => ty,
         Err((ty, why)) => {
             notes.push(format!("{what}: {why}"));

@@ -61,6 +61,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             };
             let name = name.to_string_lossy();
+            super::permission::authoring(lua, "tools.install", Some(&name))?;
             let out = lua.create_table()?;
             match install(lua, &name) {
                 Ok(Ok(path)) => {
@@ -132,9 +133,8 @@ fn library_folder<'a>(
     name: &str,
 ) -> Result<(&'a RootSource, String), InstallError> {
     if let Some(held) = index
-        .folders
-        .values()
-        .find(|f| f.name == name && f.origin == Origin::World)
+        .folders_named(name)
+        .find(|f| f.origin == Origin::World)
     {
         return Err(InstallError::Exists {
             name: name.into(),
@@ -142,10 +142,8 @@ fn library_folder<'a>(
         });
     }
     let folder = index
-        .folders
-        .values()
-        .filter(|f| f.name == name && f.origin == Origin::Library)
-        .min_by_key(|f| (f.root, f.path.clone()))
+        .folders_named(name)
+        .find(|f| f.origin == Origin::Library)
         .ok_or_else(|| InstallError::Unknown(name.into()))?;
     Ok((&index.roots[folder.root].source, folder.path.clone()))
 }

@@ -13,7 +13,7 @@ use mlua::{Function, Lua, Table, Value};
 use crate::assets::{Bytecode, FolderKey, Registration};
 use crate::sandbox::{env_meta, HostError};
 
-use super::asset::{missing_tool, missing_toolbox};
+use super::asset::{missing, missing_toolbox};
 use super::state::with_state;
 
 /// The function behind `tools.<toolbox>.<tool>` for this run.
@@ -24,12 +24,7 @@ pub(crate) fn load_tool(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Fu
         return Ok(f);
     }
     let Some(entry) = index.tool(&identity) else {
-        let error = if index.has_toolbox(toolbox) {
-            missing_tool(&index, toolbox, tool)
-        } else {
-            missing_toolbox(&index, toolbox)
-        };
-        return Err(error.into_lua());
+        return Err(missing(&index, toolbox, tool).into_lua());
     };
     let bytecode = match entry.registration() {
         Registration::Registered(code) => code.clone(),

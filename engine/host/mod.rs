@@ -2,7 +2,8 @@
 //! [`linker`] hands them, with the prelude that builds `tools` over them, to the sandbox.
 //!
 //! Capabilities are given to the prelude only (through its private environment), except
-//! `vfs`, which scripts also get as a global; scripts reach the rest through the `tools`
+//! `vfs`, which scripts also get as a global, and `http` and `shell`, globals that exist
+//! only in VMs whose registry grants them; scripts reach the rest through the `tools`
 //! surface the prelude builds. Host functions reach the run through
 //! [`state::with_state`].
 
@@ -11,18 +12,24 @@ pub(crate) mod author;
 pub(crate) mod bind;
 pub(crate) mod cache;
 mod declarations;
+pub(crate) mod http;
 pub(crate) mod install;
 pub(crate) mod instance;
+mod permission;
 pub(crate) mod render;
+pub(crate) mod results;
 pub(crate) mod search;
+pub(crate) mod shell;
 pub(crate) mod state;
 pub(crate) mod upstream;
 pub(crate) mod vfs;
 
+use crate::policy::Capabilities;
 use crate::sandbox::{Linker, PreludeModule};
 
+pub(crate) use asset::AUTHORING;
 pub(crate) use cache::raised;
-pub use declarations::definitions;
+pub use declarations::{definitions, definitions_granted};
 pub use state::State;
 
 /// The prelude modules, as `build.rs` compiled them, in the order they run.
@@ -39,11 +46,20 @@ const PRELUDE: [PreludeModule; 2] = [
     },
 ];
 
-/// The globals, capabilities and prelude of a VM that runs scripts over a registry.
-pub(crate) fn linker() -> Linker {
-    let linker = Linker::new()
-        // `vfs` is the one capability scripts get directly: files of the world only.
-        .global("vfs", vfs::module)
+/// The globals, capabilities and prelude of a VM that runs scripts over a registry that
+/// grants `granted`.
+pub(crate) fn linker(granted: &Capabilities) -> Linker {
+    let mut linker = Linker::new()
+        // `vfs` is a capability scripts get directly: files of the world only.
+        .global("vfs", vfs::module);
+    // A capability the profile does not grant is not there at all (nil, undeclared).
+    if !granted.http.is_empty() {
+        linker = linker.global("http", http::module);
+    }
+    if !granted.shell.is_empty() {
+        linker = linker.global("shell", shell::module);
+    }
+    let linker = linker
         .capability("run", cache::module)
         .capability("asset", asset::module)
         .capability("author", author::module)
@@ -52,7 +68,8 @@ pub(crate) fn linker() -> Linker {
         .capability("render", render::module)
         .capability("search", search::module)
         .capability("install", install::module)
-        .capability("upstream", upstream::module);
+        .capability("upstream", upstream::module)
+        .capability("results", results::module);
     PRELUDE.into_iter().fold(linker, Linker::prelude)
 }
 
@@ -72,6 +89,8 @@ mod tests {
     fn declarations_of(name: &str) -> &'static str {
         match name {
             "vfs" => vfs::DECLARATIONS,
+            "http" => http::DECLARATIONS,
+            "shell" => shell::DECLARATIONS,
             "asset" => asset::DECLARATIONS,
             "author" => author::DECLARATIONS,
             "bind" => bind::DECLARATIONS,
@@ -79,23 +98,53 @@ mod tests {
             "search" => search::DECLARATIONS,
             "install" => install::DECLARATIONS,
             "upstream" => upstream::DECLARATIONS,
+            "results" => results::DECLARATIONS,
             "run" => cache::DECLARATIONS,
             other => panic!("capability {other} has no declarations beside its module"),
         }
     }
 
-    /// The members a declaration file gives its table (one tab in, `name:`).
+    /// The members a declaration file gives its capability's table: `name:` one tab into
+    /// the `export type ...Capability = {` (or `RunCache`) or `declare <name>: {` block (other exported
+    /// types, such as a row type, have fields of their own).
     fn declared_members(text: &str) -> std::collections::BTreeSet<String> {
-        text.lines()
-            .filter_map(|l| l.strip_prefix('\t'))
-            .filter(|l| !l.starts_with(['\t', '-']))
-            .filter_map(|l| l.split_once(':').map(|(name, _)| name.trim().to_string()))
-            .collect()
+        let mut inside = false;
+        let mut members = std::collections::BTreeSet::new();
+        for line in text.lines() {
+            if line.starts_with("declare ")
+                || line.starts_with("export type RunCache = {")
+                || (line.starts_with("export type ") && line.contains("Capability = {"))
+            {
+                inside = true;
+            } else if line.starts_with('}') {
+                inside = false;
+            } else if let Some(member) = line.strip_prefix('\t').filter(|_| inside) {
+                if !member.starts_with(['\t', '-']) {
+                    if let Some((name, _)) = member.split_once(':') {
+                        members.insert(name.trim().to_string());
+                    }
+                }
+            }
+        }
+        members
     }
 
     #[test]
     fn every_capability_declares_exactly_the_members_it_builds() {
-        let linker = linker();
+        let all = Capabilities {
+            http: vec!["example.com".into()],
+            shell: vec!["echo".into()],
+            ..Capabilities::default()
+        };
+        let linker = linker(&all);
+        let globals: Vec<&str> = linker.globals.iter().map(|(name, _)| *name).collect();
+        assert_eq!(globals, ["vfs", "http", "shell"]);
+        let none: Vec<&str> = super::linker(&Capabilities::default())
+            .globals
+            .iter()
+            .map(|(name, _)| *name)
+            .collect();
+        assert_eq!(none, ["vfs"], "http and shell exist only when granted");
         for (name, build) in linker.globals.iter().chain(&linker.capabilities) {
             // The run cache's fields are set when a run begins, not when it is built.
             if *name == "run" {

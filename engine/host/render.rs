@@ -13,7 +13,7 @@ use mlua::{Lua, Table, Value};
 use crate::assets::compile;
 use crate::sandbox::HostError;
 
-use super::asset::{missing_tool, missing_toolbox};
+use super::asset::missing;
 use super::instance::module_env;
 use super::state::with_state;
 
@@ -29,10 +29,7 @@ fn load(lua: &Lua, identity: String) -> mlua::Result<Value> {
     let index = with_state(lua, |s| s.index.clone())?;
     let Some(entry) = index.tool(&identity) else {
         let error = match identity.split_once('.') {
-            Some((toolbox, tool)) if index.has_toolbox(toolbox) => {
-                missing_tool(&index, toolbox, tool)
-            }
-            Some((toolbox, _)) => missing_toolbox(&index, toolbox),
+            Some((toolbox, tool)) => missing(&index, toolbox, tool),
             None => HostError::new(format!(
                 "tools.render: '{identity}' is not a tool identity like \"text.slugify\""
             )),

@@ -9,7 +9,7 @@ pub(crate) const DECLARATIONS: &str = include_str!("search.d.luau");
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
 use crate::sandbox::HostError;
-use crate::search::{Given, SearchError, SearchRequest};
+use crate::search::{AssetType, Given, SearchError, SearchRequest};
 
 use super::asset::missing_toolbox;
 use super::state::{registry, with_state};
@@ -32,13 +32,25 @@ fn query(lua: &Lua, (query, opts): (Value, Option<Table>)) -> mlua::Result<Value
     let index = with_state(lua, |s| s.index.clone())?;
     let registry = registry(lua)?;
     let upstream = registry.upstream_views(&index);
-    let result = registry
+    let mut result = registry
         .search()
         .search_with(&index, &upstream, &request)
         .map_err(|e| match e {
             SearchError::UnknownToolbox(name) => missing_toolbox(&index, &name).into_lua(),
             other => HostError::new(other.to_string()).into_lua(),
         })?;
+    if !registry.capabilities().authoring {
+        // The functions of `tools` are indexed for every profile; these are not this one's.
+        let before = result.rows.len();
+        result.rows.retain(|row| {
+            !(row.asset_type == AssetType::Function
+                && row
+                    .identity
+                    .strip_prefix("tools.")
+                    .is_some_and(|name| super::asset::AUTHORING.contains(&name)))
+        });
+        result.total -= before - result.rows.len();
+    }
     let options = mlua::serde::SerializeOptions::new()
         .serialize_none_to_null(false)
         .serialize_unit_to_null(false);

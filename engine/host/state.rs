@@ -9,8 +9,12 @@ use std::sync::Arc;
 use mlua::{Function, Lua, Value};
 
 use crate::assets::{AssetIndex, FolderKey};
+use crate::check::Checking;
 use crate::registry::Registry;
 use crate::sandbox::{with_context, Context};
+
+/// When an upstream call's own `limits.timeoutMs` (the ms) ends it, if it has one.
+pub type OwnLimit = Option<(std::time::Instant, u64)>;
 
 /// The host's data for one run, handed to the sandbox when the run begins.
 pub struct State {
@@ -25,11 +29,20 @@ pub struct State {
     pub registry: Arc<Registry>,
     /// Upstream calls started by `tools.parallel` and not yet taken, with their ids;
     /// dropped (so cancelled upstream) when the run ends.
-    pub upstream_calls: (Vec<u64>, Vec<crate::upstream::PendingCall>),
+    /// Each id carries the call's own deadline and limit, when its configuration gives one.
+    pub upstream_calls: (Vec<(u64, OwnLimit)>, Vec<crate::upstream::PendingCall>),
     /// The id of the next upstream call.
     pub next_call: u64,
     /// Bytes written through `vfs.write` in this run (each write counts at least a block).
     pub written: usize,
+    /// The type checker of the engine running this run, when it has one: a tool written
+    /// by `tools.create` is checked with it.
+    pub checking: Option<Arc<Checking>>,
+    /// The world's result cache, once a call of this run needed it.
+    pub results: Option<Arc<crate::results::Shared>>,
+    /// Tools whose results were cut to their `limits.maxOutputBytes`, with that cap:
+    /// the envelope says so.
+    pub cuts: Vec<(String, usize)>,
 }
 
 impl State {
@@ -43,6 +56,9 @@ impl State {
             upstream_calls: (Vec::new(), Vec::new()),
             next_call: 1,
             written: 0,
+            checking: None,
+            results: None,
+            cuts: Vec::new(),
         }
     }
 

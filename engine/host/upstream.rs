@@ -9,7 +9,7 @@
 pub(crate) const DECLARATIONS: &str = include_str!("upstream.d.luau");
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 use serde::Serialize;
@@ -21,7 +21,8 @@ use crate::sandbox::{
 };
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
-use super::asset::to_lua;
+use super::asset::{denied_tool, to_lua};
+use super::results::Policy;
 use super::state::{registry, with_state};
 
 /// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
@@ -188,11 +189,55 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
+/// The limits and cache `mcp.json` gives `server`'s tool `tool` (its toolbox names), and
+/// what identifies the tool's current definition; `None` when there is no such tool.
+pub(crate) fn policy(lua: &Lua, server: &str, tool: &str) -> mlua::Result<Option<Policy>> {
+    let Some((upstreams, views)) = visible(lua)? else {
+        return Ok(None);
+    };
+    let Some(found) = view(&views, server).and_then(|v| v.tools().iter().find(|t| t.name == tool))
+    else {
+        return Ok(None);
+    };
+    let Some(config) = upstreams.server(server) else {
+        return Ok(None);
+    };
+    let (limits, cache) = config
+        .settings
+        .of(&found.original, found.annotations.as_ref());
+    let stamp = serde_json::to_string(&(&found.original, &found.description, &found.input_schema))
+        .unwrap_or_default();
+    Ok(Some(Policy {
+        limits,
+        cache,
+        stamp,
+    }))
+}
+
 /// Calls `server`'s tool `tool` with the argument table `args` and waits within the run's
-/// deadline.
+/// deadline, and within the tool's own `limits.timeoutMs` when its configuration gives one
+/// (past it the request is cancelled and the call fails with `timeout`).
 pub(crate) fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<Value> {
+    let own = policy(lua, server, tool)?.and_then(|p| p.limits.timeout_ms);
     let (pending, signature) = start(lua, server, tool, args)?;
-    let outcome = pending.wait(until(lua)?, &stop_asked);
+    let run_until = until(lua)?;
+    let own_until = own.map(|ms| Instant::now() + Duration::from_millis(ms));
+    let wait_until = own_until.map_or(run_until, |at| at.min(run_until));
+    let outcome = pending.wait(wait_until, &stop_asked);
+    if let (Some(ms), Some(at), Err(UpstreamError::Timeout { .. })) = (own, own_until, &outcome) {
+        if at < run_until {
+            check_deadline()?;
+            let file = registry(lua)?
+                .upstreams()
+                .and_then(|u| u.server(server).map(|c| c.file.display().to_string()))
+                .unwrap_or_else(|| ".codemode/mcp.json".into());
+            return Err(HostError::timeout(
+                format!("tools.{server}.{tool} did not answer within its own limit of {ms} ms; the call was cancelled"),
+                format!("the limit is limits.timeoutMs of server '{server}' (or of this tool under \"tools\") in {file}; raise it there, or ask the tool for less"),
+            )
+            .into_lua());
+        }
+    }
     finish(lua, server, tool, &signature, outcome)
 }
 
@@ -209,6 +254,10 @@ fn start(
     tool: &str,
     args: Value,
 ) -> mlua::Result<(crate::upstream::PendingCall, String)> {
+    let identity = format!("{server}.{tool}");
+    if let Some(denial) = with_state(lua, |s| s.index.denial(&identity))? {
+        return Err(denied_tool(&identity, &denial).into_lua());
+    }
     let Some((upstreams, views)) = visible(lua)? else {
         return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
     };
@@ -313,24 +362,54 @@ fn finish(
 
 /// `upstream.start(server, tool, args)`: sends a call without waiting; its id.
 fn start_pending(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Result<u64> {
+    let own = policy(lua, server, tool)?.and_then(|p| p.limits.timeout_ms);
     let (pending, _) = start(lua, server, tool, args)?;
+    let own = own.map(|ms| (Instant::now() + Duration::from_millis(ms), ms));
     with_state(lua, |s| {
         let id = s.next_call;
         s.next_call += 1;
-        s.upstream_calls.0.push(id);
+        s.upstream_calls.0.push((id, own));
         s.upstream_calls.1.push(pending);
         id
     })
 }
 
 /// `upstream.waitAny()`: waits for one of the started calls; `(id, ok, value or message)`.
+/// A call past its own `limits.timeoutMs` is cancelled and answers a timeout message, as
+/// the same call outside `tools.parallel` would fail.
 fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
     let (mut ids, mut calls) = with_state(lua, |s| std::mem::take(&mut s.upstream_calls))?;
-    let found = crate::upstream::wait_any(&mut calls, until(lua)?, &stop_asked);
+    let run_until = until(lua)?;
+    let soonest = ids
+        .iter()
+        .zip(&calls)
+        .filter(|(_, call)| !call.is_finished())
+        .filter_map(|((_, own), _)| own.map(|(at, _)| at))
+        .min();
+    let wait_until = soonest.map_or(run_until, |at| at.min(run_until));
+    let found = crate::upstream::wait_any(&mut calls, wait_until, &stop_asked);
     let index = match found {
         Ok(Some(index)) => index,
         Ok(None) => {
             return Err(HostError::new("tools.parallel: no call is waiting").into_lua());
+        }
+        Err(UpstreamError::Timeout { .. }) if wait_until < run_until => {
+            // A call's own limit passed first: it is dropped (so cancelled) and answers.
+            let now = Instant::now();
+            let late = ids
+                .iter()
+                .position(|(_, own)| own.is_some_and(|(at, _)| at <= now))
+                .unwrap_or(0);
+            let (id, own) = ids.remove(late);
+            let call = calls.remove(late);
+            let label = call.label().to_string();
+            drop(call);
+            with_state(lua, |s| s.upstream_calls = (ids, calls))?;
+            let ms = own.map_or(0, |(_, ms)| ms);
+            let message = format!(
+                "tools.{label} did not answer within its own limit of {ms} ms; the call was cancelled"
+            );
+            return Ok((id, false, Value::String(lua.create_string(message)?)));
         }
         Err(_) => {
             check_deadline()?;
@@ -339,7 +418,7 @@ fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
             );
         }
     };
-    let id = ids.remove(index);
+    let (id, _) = ids.remove(index);
     let mut call = calls.remove(index);
     let label = call.label().to_string();
     with_state(lua, |s| s.upstream_calls = (ids, calls))?;

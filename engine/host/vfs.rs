@@ -85,6 +85,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 ))
                 .into_lua());
             };
+            super::permission::file_write(lua, "vfs.write", &path)?;
             charge_write(lua, text.as_bytes().len())?;
             let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
             let full = registry(lua)?
@@ -106,6 +107,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "remove",
         lua.create_function(|lua, path: Value| {
             let path = path_arg(&path, "vfs.remove")?;
+            super::permission::file_write(lua, "vfs.remove", &path)?;
             let full = registry(lua)?.vfs().remove(&path).map_err(vfs_error)?;
             refresh(lua, full)
         })?,

@@ -17,6 +17,7 @@ use super::date::is_iso_date;
 use super::iso639::is_language;
 use super::model::STATUSES;
 use super::name::is_kebab;
+use crate::assets::json_kind;
 
 const ENTRY_FIELDS: [&str; 7] = [
     "name",
@@ -126,18 +127,20 @@ fn check_top(root: &Map<String, Value>) -> Finding {
         Some(Value::String(v)) => f.errors.push(format!(
             "\"version\" is \"{v}\", not a semantic version like \"1.0.0\""
         )),
-        Some(other) => f
-            .errors
-            .push(format!("\"version\" must be a string, got {}", kind(other))),
+        Some(other) => f.errors.push(format!(
+            "\"version\" must be a string, got {}",
+            json_kind(other)
+        )),
     }
     match root.get("tools") {
         None => f
             .errors
             .push("missing required field \"tools\" (an array of tool entries)".into()),
         Some(Value::Array(_)) => {}
-        Some(other) => f
-            .errors
-            .push(format!("\"tools\" must be an array, got {}", kind(other))),
+        Some(other) => f.errors.push(format!(
+            "\"tools\" must be an array, got {}",
+            json_kind(other)
+        )),
     }
     for key in root
         .keys()
@@ -157,8 +160,10 @@ fn check_meta(meta: &Value) -> Finding {
         warnings: Vec::new(),
     };
     let Some(meta) = meta.as_object() else {
-        f.errors
-            .push(format!("\"meta\" must be an object, got {}", kind(meta)));
+        f.errors.push(format!(
+            "\"meta\" must be an object, got {}",
+            json_kind(meta)
+        ));
         return f;
     };
     for (key, value) in meta {
@@ -168,9 +173,10 @@ fn check_meta(meta: &Value) -> Finding {
             ("created", Value::String(date)) => f.errors.push(format!(
                 "\"created\" is \"{date}\", not an ISO 8601 date like \"2026-05-09\""
             )),
-            ("repo" | "purpose" | "created", other) => f
-                .errors
-                .push(format!("\"{key}\" must be a string, got {}", kind(other))),
+            ("repo" | "purpose" | "created", other) => f.errors.push(format!(
+                "\"{key}\" must be a string, got {}",
+                json_kind(other)
+            )),
             _ => f.warnings.push(format!(
                 "unknown field \"{key}\" (meta knows repo, created, purpose)"
             )),
@@ -196,7 +202,7 @@ fn check_entry(
     };
     let Some(obj) = entry.as_object() else {
         f.errors
-            .push(format!("must be an object, got {}", kind(entry)));
+            .push(format!("must be an object, got {}", json_kind(entry)));
         return f;
     };
     let errors = &mut f.errors;
@@ -262,7 +268,10 @@ fn string_field<'a>(
         None => errors.push(format!("missing required field \"{key}\"")),
         Some(Value::String(s)) if s.trim().is_empty() => errors.push(format!("\"{key}\" is empty")),
         Some(Value::String(s)) => return Some(s),
-        Some(other) => errors.push(format!("\"{key}\" must be a string, got {}", kind(other))),
+        Some(other) => errors.push(format!(
+            "\"{key}\" must be a string, got {}",
+            json_kind(other)
+        )),
     }
     None
 }
@@ -286,7 +295,7 @@ fn string_list<'a>(
         Some(other) => {
             errors.push(format!(
                 "\"{key}\" must be an array of strings, got {}",
-                kind(other)
+                json_kind(other)
             ));
             return None;
         }
@@ -302,7 +311,7 @@ fn string_list<'a>(
             Value::String(_) => errors.push(format!("\"{key}\" holds an empty string")),
             other => errors.push(format!(
                 "\"{key}\" must hold strings, found {}",
-                kind(other)
+                json_kind(other)
             )),
         }
     }
@@ -337,17 +346,6 @@ fn is_semver(text: &str) -> bool {
                 && p.chars().all(|c| c.is_ascii_digit())
                 && (p.len() == 1 || !p.starts_with('0'))
         })
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

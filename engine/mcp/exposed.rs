@@ -118,15 +118,3 @@ fn description(entry: &ToolEntry) -> String {
     }
     text
 }
-
-/// How a JSON value's type reads in an error message ("a string", "an array").
-pub(super) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}

@@ -16,7 +16,8 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::describe;
-use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, json_type, mcp_name};
+use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, mcp_name};
+use crate::assets::json_kind;
 use crate::registry::Registry;
 use crate::runtime::{
     refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, Surface,
@@ -153,7 +154,7 @@ impl CodemodeServer {
             Some(other) => {
                 return usage_error(format!(
                     "tool_exec: \"script\" must be a string of Luau source, got {}; send {{\"script\": \"return 1 + 1\"}}",
-                    json_type(other)
+                    json_kind(other)
                 ))
             }
             None => {
@@ -212,7 +213,14 @@ impl CodemodeServer {
             None => exposed_upstream(&upstream, &entries)
                 .get(name)
                 .map(|(server, tool)| format!("{server}.{}", tool.name)),
-        };
+        }
+        // A tool the profile denies is not listed; called by its name anyway, the call
+        // is refused as denied (naming the rule) rather than unknown.
+        .or_else(|| {
+            let (toolbox, tool) = name.split_once("__")?;
+            let identity = format!("{toolbox}.{tool}");
+            index.denial(&identity).map(|_| identity)
+        });
         let Some(identity) = identity else {
             // A tool that exists but cannot be called now (broken on disk, not `ready`)
             // says why, rather than being just "unknown".

@@ -8,11 +8,11 @@ use std::sync::{Arc, Mutex, RwLock};
 use include_dir::{include_dir, Dir};
 
 use crate::assets::{AssetIndex, Origin, Root};
-use crate::policy::Capabilities;
+use crate::policy::{Capabilities, Profile, ToolRules};
 use crate::vfs::Vfs;
 
 use crate::search::SearchService;
-use crate::upstream::Upstreams;
+use crate::upstream::{Catalogue, ServerView, Upstreams};
 pub use watch::{WatchError, Watcher, MAX_DELAY, QUIET};
 
 /// The repo's `toolboxes/`, compiled into the binary.
@@ -66,7 +66,15 @@ pub struct Registry {
     changes: Arc<tokio::sync::watch::Sender<u64>>,
     /// What runs over this registry may do (see [`Registry::with_capabilities`]).
     capabilities: Arc<Capabilities>,
+    /// Which tools runs over this registry may see and call (see [`Registry::with_profile`]).
+    rules: Arc<ToolRules>,
+    /// Each upstream server's catalogue as last seen, and the part of it the rules allow
+    /// (filtered once per catalogue, not once per lookup).
+    allowed: Mutex<std::collections::HashMap<String, Allowed>>,
 }
+
+/// A server's catalogue as last seen, and the part of it the profile allows.
+type Allowed = (Arc<Catalogue>, Arc<Catalogue>);
 
 /// The upstream servers a registry reaches, and what was wrong with their configuration.
 #[derive(Debug, Default)]
@@ -137,6 +145,7 @@ impl Registry {
     pub fn from_roots(roots: Vec<Root>) -> Registry {
         let roots = Arc::new(roots);
         let index = AssetIndex::build(roots.clone());
+        let tools_on_disk = index.tools_on_disk();
         crate::cache::release_freed_memory();
         let world = roots
             .first()
@@ -155,13 +164,15 @@ impl Registry {
             updating: Mutex::new(()),
             vfs: Vfs::new(world, read_only),
             search: match roots.first().and_then(Root::dir) {
-                Some(world) => SearchService::for_world(world),
+                Some(world) => SearchService::for_world(world, tools_on_disk),
                 None => SearchService::new(),
             },
             roots,
             upstreams: std::sync::OnceLock::new(),
             changes: Arc::new(tokio::sync::watch::channel(0).0),
             capabilities: Arc::new(Capabilities::default()),
+            rules: Arc::new(Profile::open().rules),
+            allowed: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
@@ -174,6 +185,26 @@ impl Registry {
     /// The host capabilities runs over this registry get.
     pub fn capabilities(&self) -> &Arc<Capabilities> {
         &self.capabilities
+    }
+
+    /// The same registry serving `profile`: its capabilities, and its tool rules, which
+    /// every snapshot (this one and those after) and every upstream catalogue the registry
+    /// hands out are filtered by, so no front end sees a tool the profile denies.
+    pub fn with_profile(self, profile: Profile) -> Registry {
+        let mut registry = self.with_capabilities(profile.capabilities);
+        let rules = Arc::new(profile.rules);
+        let index = registry.snapshot().restricted(rules.clone());
+        *registry
+            .current
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner()) = Arc::new(index);
+        registry.rules = rules;
+        registry
+    }
+
+    /// The tool rules of the profile this registry serves.
+    pub fn rules(&self) -> &Arc<ToolRules> {
+        &self.rules
     }
 
     /// A receiver that sees a new value as soon as the snapshot is swapped (a file event,
@@ -198,7 +229,8 @@ impl Registry {
     /// Re-reads every root and swaps the new index in whole.
     pub fn reload(&self) {
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
-        let index = Arc::new(AssetIndex::build(self.roots.clone()));
+        // A fresh build knows no profile: filter it as the snapshot it replaces was.
+        let index = Arc::new(AssetIndex::build(self.roots.clone()).restricted(self.rules.clone()));
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         crate::cache::release_freed_memory();
         self.changed();
@@ -243,7 +275,7 @@ impl Registry {
         let configs = crate::upstream::load(self.world(), extra);
         let mut problems: Vec<String> = configs.problems.iter().map(|p| p.to_string()).collect();
         for server in &configs.servers {
-            if self.snapshot().has_toolbox(&server.name) {
+            if self.snapshot().has_folder(&server.name) {
                 problems.push(format!(
                     "{}: server '{}' has the name of a toolbox folder of the world or library; rename the server in that file",
                     server.file.display(),
@@ -285,13 +317,59 @@ impl Registry {
     /// The upstream servers scripts of `index` see, with their cached catalogues: every
     /// configured server but those a toolbox folder of the same name shadows. Starts
     /// nothing.
-    pub fn upstream_views(&self, index: &AssetIndex) -> Vec<crate::upstream::ServerView> {
+    /// The profile's rules apply: a server shows only the tools they allow, and a server
+    /// left with none is not shown.
+    pub fn upstream_views(&self, index: &AssetIndex) -> Vec<ServerView> {
         self.upstreams().map_or_else(Vec::new, |u| {
             u.views()
                 .into_iter()
-                .filter(|v| !index.has_toolbox(&v.name))
+                .filter(|v| !index.has_folder(&v.name))
+                .filter_map(|v| self.allowed_view(v))
                 .collect()
         })
+    }
+
+    /// `view` as the profile sees it, or `None` when it allows none of its tools.
+    fn allowed_view(&self, mut view: ServerView) -> Option<ServerView> {
+        if self.rules.is_open() {
+            return Some(view);
+        }
+        let Some(catalogue) = view.catalogue.take() else {
+            // Not fetched yet: shown unless the rules refuse whatever it holds.
+            return self
+                .rules
+                .toolbox_denial(&view.name)
+                .is_none()
+                .then_some(view);
+        };
+        let mut allowed = self.allowed.lock().unwrap_or_else(|e| e.into_inner());
+        let filtered = match allowed.get(&view.name) {
+            Some((seen, filtered)) if Arc::ptr_eq(seen, &catalogue) => filtered.clone(),
+            _ => {
+                let mut kept = (*catalogue).clone();
+                kept.tools
+                    .retain(|t| self.rules.allows(&format!("{}.{}", view.name, t.name)));
+                let kept = Arc::new(kept);
+                allowed.insert(view.name.clone(), (catalogue, kept.clone()));
+                kept
+            }
+        };
+        if filtered.tools.is_empty() {
+            return None;
+        }
+        view.catalogue = Some(filtered);
+        Some(view)
+    }
+
+    /// True when `name` is a configured server the profile hides (it allows none of its
+    /// tools), so a call of one of them is refused as denied rather than unknown.
+    pub fn hides_server(&self, index: &AssetIndex, name: &str) -> bool {
+        let Some(upstreams) = self.upstreams() else {
+            return false;
+        };
+        upstreams.server(name).is_some()
+            && !index.has_folder(name)
+            && !self.upstream_views(index).iter().any(|v| v.name == name)
     }
 
     /// What was wrong with the upstream configuration files.

@@ -3,10 +3,17 @@
 //!
 //! Readers never see a half-updated index: each batch builds a new snapshot and swaps it
 //! in whole. A running script keeps the snapshot it started with.
+//!
+//! On Linux a watch covers one folder, and a recursive watch of a world would add one per
+//! folder of it, found by visiting every file (seconds, and tens of megabytes, at 100,000
+//! tools). There the watcher watches only the folders the index reads
+//! ([`crate::assets::read_folders`]), found without visiting a file, and adds the folders
+//! that appear (before the batch that brings them is read, so nothing written into them
+//! in between is missed). Elsewhere the operating system watches a tree as a whole.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -38,8 +45,52 @@ pub enum WatchError {
 
 /// A running file watcher. Dropping it stops watching.
 pub struct Watcher {
-    watcher: Option<RecommendedWatcher>,
+    watcher: Option<Arc<Mutex<RecommendedWatcher>>>,
     thread: Option<JoinHandle<()>>,
+}
+
+/// Whether a root is watched folder by folder (see the module's comment).
+const BY_FOLDER: bool = cfg!(target_os = "linux");
+
+/// Watches what a root needs below `from`: on Linux each folder the index reads there,
+/// elsewhere (`from` being the root) the whole tree.
+fn watch_below(
+    watcher: &mut RecommendedWatcher,
+    root: &Path,
+    from: &Path,
+) -> Result<usize, WatchError> {
+    let failed = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| WatchError::Watch { path, source }
+    };
+    if !BY_FOLDER {
+        watcher
+            .watch(from, RecursiveMode::Recursive)
+            .map_err(failed(from))?;
+        return Ok(1);
+    }
+    let mut watched: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    loop {
+        // A folder made after its parent was listed but before the parent was watched
+        // raised no event: list again until nothing new shows. (At start the index was
+        // read before any watch, so the first listing is the one that counts.)
+        let folders: Vec<PathBuf> = crate::assets::read_folders(root, from)
+            .into_iter()
+            .filter(|f| !watched.contains(f))
+            .collect();
+        for folder in &folders {
+            match watcher.watch(folder, RecursiveMode::NonRecursive) {
+                Ok(()) => {}
+                // Gone since it was listed: its removal is an event of its parent.
+                Err(e) if matches!(e.kind, notify::ErrorKind::PathNotFound) => {}
+                Err(e) => return Err(failed(folder)(e)),
+            }
+        }
+        if folders.is_empty() || from == root {
+            return Ok(watched.len() + folders.len());
+        }
+        watched.extend(folders);
+    }
 }
 
 impl std::fmt::Debug for Watcher {
@@ -56,18 +107,22 @@ impl Watcher {
             path: registry.world().to_path_buf(),
             source,
         })?;
+        let started = Instant::now();
+        let mut watches = 0;
         for root in registry.roots().iter().filter_map(|r| r.dir()) {
-            watcher
-                .watch(root, RecursiveMode::Recursive)
-                .map_err(|source| WatchError::Watch {
-                    path: root.to_path_buf(),
-                    source,
-                })?;
+            watches += watch_below(&mut watcher, root, root)?;
         }
+        tracing::debug!(
+            watches,
+            ms = started.elapsed().as_secs_f64() * 1e3,
+            "watching for changes"
+        );
+        let watcher = Arc::new(Mutex::new(watcher));
         let weak = Arc::downgrade(registry);
+        let adder = Arc::downgrade(&watcher);
         let thread = std::thread::Builder::new()
             .name("codemode-watch".into())
-            .spawn(move || run(weak, rx))?;
+            .spawn(move || run(weak, adder, rx))?;
         Ok(Watcher {
             watcher: Some(watcher),
             thread: Some(thread),
@@ -109,8 +164,33 @@ impl Batch {
     }
 }
 
+/// Watches the folders among `paths` that appeared since they were listed (a new tool,
+/// toolbox or package folder, or one renamed), with what the index reads below them.
+fn watch_new(watcher: &Weak<Mutex<RecommendedWatcher>>, registry: &Registry, paths: &[PathBuf]) {
+    if !BY_FOLDER {
+        return;
+    }
+    let Some(watcher) = watcher.upgrade() else {
+        return;
+    };
+    let mut watcher = watcher.lock().unwrap_or_else(|e| e.into_inner());
+    for path in paths.iter().filter(|p| p.is_dir()) {
+        for root in registry.roots().iter().filter_map(|r| r.dir()) {
+            if path.starts_with(root) {
+                if let Err(e) = watch_below(&mut watcher, root, path) {
+                    tracing::warn!("{e}");
+                }
+            }
+        }
+    }
+}
+
 /// Collects events until they stop for [`QUIET`] (at most [`MAX_DELAY`]), then applies them.
-fn run(registry: Weak<Registry>, rx: Receiver<notify::Result<Event>>) {
+fn run(
+    registry: Weak<Registry>,
+    watcher: Weak<Mutex<RecommendedWatcher>>,
+    rx: Receiver<notify::Result<Event>>,
+) {
     while let Ok(first) = rx.recv() {
         let mut batch = Batch::default();
         batch.add(first);
@@ -131,6 +211,19 @@ fn run(registry: Weak<Registry>, rx: Receiver<notify::Result<Event>>) {
         };
         batch.paths.sort();
         batch.paths.dedup();
+        // Before the batch is read: what is written into a new folder from now on raises
+        // events of its own, and what was written before is read with the batch.
+        if batch.rescan {
+            // Events were lost: folders that appeared meanwhile are not watched yet.
+            let roots: Vec<PathBuf> = registry
+                .roots()
+                .iter()
+                .filter_map(|r| r.dir().map(Path::to_path_buf))
+                .collect();
+            watch_new(&watcher, &registry, &roots);
+        } else {
+            watch_new(&watcher, &registry, &batch.paths);
+        }
         if batch.rescan {
             registry.reload();
         } else {

@@ -17,6 +17,7 @@ use rustyline::history::FileHistory;
 use rustyline::{Config, Editor};
 use serde_json::Value as Json;
 
+use crate::check::Severity;
 use crate::runtime::{Envelope, Output, Runtime, Session};
 use crate::sandbox::StopCause;
 
@@ -235,10 +236,11 @@ fn show(envelope: &Envelope) -> std::io::Result<()> {
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
-        let line = error
-            .line
-            .map(|l| format!(" (line {l})"))
-            .unwrap_or_default();
+        let line = match (error.line, error.column) {
+            (Some(l), Some(c)) => format!(" (line {l}, column {c})"),
+            (Some(l), None) => format!(" (line {l})"),
+            _ => String::new(),
+        };
         eprintln!("error[{kind}]{line}: {}", error.message);
         if let Some(hint) = &error.hint {
             eprintln!("hint: {hint}");
@@ -253,6 +255,22 @@ fn show(envelope: &Envelope) -> std::io::Result<()> {
     }
     for cut in &envelope.truncation {
         eprintln!("note: {}", cut.note);
+    }
+    // The type checker's errors that did not stop the run (its lints would be noise at
+    // a prompt), and its notes about checks that did not happen.
+    for d in envelope
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error || d.message.contains("unchecked"))
+    {
+        let severity = serde_json::to_value(d.severity)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        eprintln!(
+            "{severity}[type] (line {}, column {}): {}",
+            d.line, d.column, d.message
+        );
     }
     Ok(())
 }

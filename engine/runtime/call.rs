@@ -172,6 +172,18 @@ impl Runtime {
         stop: Option<StopCheck>,
     ) -> Result<Called, Refusal> {
         let index = self.registry.snapshot();
+        if let Some(denial) = index.denial(&call.identity) {
+            // Refused before anything is bound or run, whether or not the tool exists.
+            let refusal = crate::host::asset::denied_tool(&call.identity, &denial);
+            let mut envelope = super::refused(super::ErrorKind::Denied, &refusal.message);
+            if let Some(error) = &mut envelope.error {
+                error.hint = refusal.hint;
+            }
+            return Ok(Called {
+                envelope,
+                rendered: None,
+            });
+        }
         if let Some(upstream) = upstream_call(&self.registry, &index, &call)? {
             let envelope = self.exec_in(Body::Upstream(&upstream), output, None, stop, index);
             return Ok(Called {
@@ -211,7 +223,7 @@ fn upstream_call(
     let Some((server, tool)) = call.identity.split_once('.') else {
         return Ok(None);
     };
-    if index.has_toolbox(server) {
+    if index.has_folder(server) {
         return Ok(None);
     }
     let views = registry.upstream_views(index);
@@ -261,8 +273,14 @@ fn upstream_call(
 /// wait, its output cap the answer).
 pub(crate) fn call_upstream(lua: &Lua, call: &UpstreamCall) -> mlua::Result<MultiValue> {
     let args = lua_value(lua, &Json::Object(call.args.clone()))?;
-    let value = crate::host::upstream::call(lua, &call.server, &call.tool, args)?;
-    Ok(MultiValue::from_vec(vec![value]))
+    tool_function(lua, &call.server, &call.tool)?.call(args)
+}
+
+/// `tools.<toolbox>.<tool>` as a script gets it: with the tool's own limits and cache.
+fn tool_function(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function> {
+    let tools: Table = lua.globals().get("tools")?;
+    let toolbox: Table = tools.get(toolbox)?;
+    toolbox.get(tool)
 }
 
 /// Binds `call` against its tool's schema in `index`, the snapshot the run will use.
@@ -305,7 +323,10 @@ fn json_slots(schema: &crate::bind::Schema, args: Json) -> Result<Vec<Option<Jso
 /// Calls the bound tool, inside a run the runtime has set up; with `render`, shows the
 /// first value through `tools.render`.
 pub(crate) fn call_tool(lua: &Lua, bound: &mut Bound) -> mlua::Result<MultiValue> {
-    let function = load_tool(lua, &bound.toolbox, &bound.tool)?;
+    // The tool's own function first: it raises the clear error for a tool that is not
+    // callable; the call then goes through `tools`, as a script's does.
+    load_tool(lua, &bound.toolbox, &bound.tool)?;
+    let function = tool_function(lua, &bound.toolbox, &bound.tool)?;
     let values: MultiValue = function.call(arguments(lua_args(lua, &bound.slots)?))?;
     if !bound.render {
         return Ok(values);

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::check::Diagnostic;
 use crate::sandbox::{cut, StopCause, MAX_HINT_BYTES, MAX_MESSAGE_BYTES};
 
 /// What went wrong, by cause.
@@ -22,6 +23,12 @@ pub enum ErrorKind {
     Limit,
     /// The script could not be read (`codemode exec` given a missing file): nothing ran.
     Input,
+    /// The profile the run serves does not allow what it asked for (a tool, authoring,
+    /// file writes); the message names the rule.
+    Denied,
+    /// The type checker found a certain mistake (an unknown tool, a call that does not fit
+    /// its signature): nothing ran.
+    Type,
 }
 
 /// A failed run's error.
@@ -34,6 +41,9 @@ pub struct ScriptError {
     /// Line in the script, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// Column in the line, when known (type errors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
     /// What to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
@@ -58,7 +68,7 @@ impl ScriptError {
 /// Where output was cut, so a reader knows the data is partial.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Truncation {
-    /// `"value"` or `"stdout"`.
+    /// `"value"`, `"stdout"`, or `"tools.<box>.<tool>"` for a result cut to its tool's own cap.
     pub what: String,
     /// The cap in bytes.
     #[serde(rename = "capBytes")]
@@ -85,6 +95,10 @@ pub struct Envelope {
     /// Where and why, when truncated.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub truncation: Vec<Truncation>,
+    /// What the type checker said about the script that did not stop it (and notes when
+    /// the script could not be checked).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Diagnostic>,
     /// Wall-clock time of the run.
     #[serde(rename = "elapsedMs")]
     pub elapsed_ms: f64,

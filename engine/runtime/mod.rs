@@ -5,6 +5,7 @@
 //! `call.rs`) run a tool or a `tools` function the same way, without source.
 
 mod call;
+mod checking;
 mod envelope;
 mod pool;
 mod report;
@@ -15,17 +16,25 @@ use std::time::Instant;
 use mlua::{MultiValue, Value};
 
 pub use call::{Args, Call, Called, Rendered, Surface};
+pub use checking::warm_up;
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use pool::{refused, Pool, PoolError};
 
 use crate::assets::AssetIndex;
+use crate::check::Checking;
 use crate::host::{self, State};
 use crate::registry::Registry;
 use crate::sandbox::{
     self, load_text, to_json, Cutoff, Finished, Limits, Run, StopCause, StopCheck, Vm,
 };
 use call::Body;
+use checking::Preflight;
 use report::{inside_tool_hint, script_error};
+
+/// A heap larger than this after a run is collected at once (see
+/// `Runtime::release_large_heap`): a fresh VM holds about 150 KiB, a listing of 10,000
+/// tools 7 MiB.
+const LARGE_HEAP_BYTES: usize = 4 << 20;
 
 /// How a run treats `print`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +57,8 @@ pub struct Runtime {
     limits: Limits,
     /// Bumped when the VM is replaced, so a [`Session`] knows its environment is gone.
     generation: u64,
+    /// The type checker scripts pass before they run, when there is one.
+    checking: Option<Arc<Checking>>,
 }
 
 /// An environment that lives across runs (a REPL session): what one entry assigns as a
@@ -74,13 +85,25 @@ impl Session {
 impl Runtime {
     /// A runtime over `registry` with `limits`.
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Result<Runtime, StartError> {
-        let vm = Vm::new(&host::linker())?;
+        let vm = Vm::new(&host::linker(registry.capabilities()))?;
         Ok(Runtime {
             vm,
             registry,
             limits,
             generation: 0,
+            checking: None,
         })
+    }
+
+    /// Type-checks each script (`exec*`, not typed calls, which the binder checks) before
+    /// it runs, or stops doing so (`None`).
+    pub fn set_checking(&mut self, checking: Option<Arc<Checking>>) {
+        self.checking = checking;
+    }
+
+    /// The type checker scripts pass, when there is one.
+    pub fn checking(&self) -> Option<&Arc<Checking>> {
+        self.checking.as_ref()
     }
 
     /// The limits every run gets.
@@ -96,15 +119,13 @@ impl Runtime {
     /// Runs `source` and returns its envelope. Never panics on script behaviour;
     /// a VM left unusable (memory breach) is replaced before the next run.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
-        let index = self.registry.snapshot();
-        self.exec_in(Body::Source(source), output, None, None, index)
+        self.exec_checked(source, output, None, None, false)
     }
 
     /// Runs `source` like [`Runtime::exec`], asking `stop` every few thousand instructions
     /// whether to stop early (its caller went away); a stopped run fails with kind `limit`.
     pub fn exec_stoppable(&mut self, source: &str, output: Output, stop: StopCheck) -> Envelope {
-        let index = self.registry.snapshot();
-        self.exec_in(Body::Source(source), output, None, Some(stop), index)
+        self.exec_checked(source, output, None, Some(stop), false)
     }
 
     /// Runs `source` in `session`'s environment, so its globals persist to the next entry.
@@ -123,8 +144,34 @@ impl Runtime {
                 session.env.as_ref().map(|(_, env)| env.clone())
             }
         };
+        self.exec_checked(source, output, env, None, true)
+    }
+
+    /// Type-checks `source` (when a checker is set) and runs it unless the check stops it.
+    fn exec_checked(
+        &mut self,
+        source: &str,
+        output: Output,
+        env: Option<mlua::Table>,
+        stop: Option<StopCheck>,
+        session: bool,
+    ) -> Envelope {
+        let started = Instant::now();
         let index = self.registry.snapshot();
-        self.exec_in(Body::Source(source), output, env, None, index)
+        let diagnostics = match &self.checking {
+            None => Vec::new(),
+            Some(checking) => match checking.preflight(&self.registry, &index, source, session) {
+                Preflight::Go(diagnostics) => diagnostics,
+                Preflight::Stop(mut envelope) => {
+                    envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+                    return *envelope;
+                }
+            },
+        };
+        let mut envelope = self.exec_in(Body::Source(source), output, env, stop, index);
+        envelope.diagnostics = diagnostics;
+        envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+        envelope
     }
 
     /// Runs `body` over `index` (a snapshot of the registry) and builds its envelope.
@@ -138,7 +185,8 @@ impl Runtime {
     ) -> Envelope {
         let started = Instant::now();
         let tools = index.clone();
-        let state = State::new(index, self.registry.clone());
+        let mut state = State::new(index, self.registry.clone());
+        state.checking = self.checking.clone();
         if let Err(e) = host::cache::begin(&self.vm.lua, &state) {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
             self.replace_vm();
@@ -152,8 +200,10 @@ impl Runtime {
             Err(e) => Err(e),
         };
         let Finished { run, data, cutoff } = self.vm.finish::<State>();
+        let tool_cuts = data.as_ref().map(|d| d.cuts.clone()).unwrap_or_default();
         // The host's state goes first: dropping it cancels the run's upstream calls.
         drop(data);
+        self.release_large_heap();
         let (stdout, recorded) = run.map(|r| (r.stdout, r.stop)).unwrap_or_default();
         let cause = match cutoff {
             Some(Cutoff::Deadline) => Some(StopCause::Deadline),
@@ -173,6 +223,7 @@ impl Runtime {
             stdout,
             truncated: cause == Some(StopCause::Output),
             truncation: Vec::new(),
+            diagnostics: Vec::new(),
             elapsed_ms: 0.0,
         };
         match (outcome, cause) {
@@ -217,10 +268,33 @@ impl Runtime {
                 note: "stdout holds what was printed before the cap".into(),
             });
         }
+        for (identity, cap) in tool_cuts {
+            envelope.truncated = true;
+            envelope.truncation.push(Truncation {
+                what: format!("tools.{identity}"),
+                cap_bytes: cap,
+                note: format!(
+                    "a result of tools.{identity} was cut to its own limit of {cap} bytes (limits.maxOutputBytes); ask the tool for less, or raise the limit"
+                ),
+            });
+        }
         envelope.error = envelope.error.map(ScriptError::bounded);
         // Whole microseconds: finer digits are noise that costs a reader's tokens.
         envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
         envelope
+    }
+
+    /// Collects a large heap a run left behind (a listing of 100,000 tools builds one of
+    /// tens of megabytes) and hands the freed pages back to the system: the collector
+    /// would free it only gradually, the allocator keep it, and a long-lived process
+    /// (`serve`) hold every run's peak.
+    fn release_large_heap(&self) {
+        if self.vm.lua.used_memory() > LARGE_HEAP_BYTES {
+            if let Err(e) = self.vm.lua.gc_collect() {
+                tracing::debug!("collecting after a run failed: {e}");
+            }
+            crate::cache::release_freed_memory();
+        }
     }
 
     /// A table the script raised with `error`, as JSON, when it is what stopped the run
@@ -290,7 +364,7 @@ impl Runtime {
 
     fn replace_vm(&mut self) {
         self.generation += 1;
-        match Vm::new(&host::linker()) {
+        match Vm::new(&host::linker(self.registry.capabilities())) {
             Ok(vm) => self.vm = vm,
             Err(e) => {
                 tracing::error!("could not replace the VM after a memory breach: {e}");

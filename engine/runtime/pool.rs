@@ -17,6 +17,7 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::{Envelope, ErrorKind, Output, Runtime, ScriptError, StartError};
+use crate::check::Checking;
 use crate::registry::Registry;
 use crate::sandbox::{disarm_deadline, set_long_run_hook, Limits, StopCheck};
 
@@ -86,6 +87,14 @@ impl Pool {
             workers,
             limits,
         })
+    }
+
+    /// Type-checks every script before it runs (see [`Runtime::set_checking`]).
+    pub fn set_checking(&self, checking: Option<Arc<Checking>>) {
+        let mut idle = self.vms.idle.lock().unwrap_or_else(|e| e.into_inner());
+        for runtime in idle.iter_mut() {
+            runtime.set_checking(checking.clone());
+        }
     }
 
     /// How many scripts can run at once (the number of VMs).
@@ -310,6 +319,7 @@ pub fn refused(kind: ErrorKind, message: &str) -> Envelope {
                 kind,
                 message: message.to_string(),
                 line: None,
+                column: None,
                 hint: None,
                 limit: None,
             }
@@ -318,6 +328,7 @@ pub fn refused(kind: ErrorKind, message: &str) -> Envelope {
         stdout: String::new(),
         truncated: false,
         truncation: Vec::new(),
+        diagnostics: Vec::new(),
         elapsed_ms: 0.0,
     }
 }
@@ -333,7 +344,10 @@ fn run_guarded<R>(
             tracing::error!("a run panicked inside the engine; replacing its VM");
             // The panic skipped the run's own disarm: clear this thread's deadline state.
             let _ = disarm_deadline();
-            if let Ok(fresh) = Runtime::new(runtime.registry().clone(), runtime.limits().clone()) {
+            if let Ok(mut fresh) =
+                Runtime::new(runtime.registry().clone(), runtime.limits().clone())
+            {
+                fresh.set_checking(runtime.checking().cloned());
                 *runtime = fresh;
             }
             Err(PoolError::Panicked)

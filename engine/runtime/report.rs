@@ -46,6 +46,7 @@ pub(crate) fn script_error(
             kind,
             message,
             line,
+            column: None,
             hint: Some(cause.remedy().to_string()),
             limit: Some(cause),
         };
@@ -58,7 +59,11 @@ pub(crate) fn script_error(
             Some(syntax_hint(message)),
         ),
         _ => (
-            ErrorKind::Runtime,
+            match host {
+                Some(h) if h.denied => ErrorKind::Denied,
+                Some(h) if h.timed_out => ErrorKind::Timeout,
+                _ => ErrorKind::Runtime,
+            },
             host.map(|h| h.message.clone())
                 .unwrap_or_else(|| clean(&raw)),
             host.and_then(|h| h.hint.clone()),
@@ -68,6 +73,7 @@ pub(crate) fn script_error(
         kind,
         message,
         line,
+        column: None,
         hint,
         limit: None,
     }

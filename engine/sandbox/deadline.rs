@@ -185,6 +185,87 @@ pub(crate) fn fence(lua: &Lua, f: mlua::Function) -> mlua::Result<mlua::Function
     }
 }
 
+/// Calls upvalue 1 (a tool's function) with its arguments under a budget of upvalue 2
+/// milliseconds, nested inside the run's deadline: while the call runs, the interrupt
+/// watches whichever ends first. When the budget ends it, the interrupt fails every
+/// safepoint of the call (so the tool's own `pcall` cannot swallow it) until the call's
+/// frame unwinds here; then the run's deadline is in force again and upvalue 3 is called,
+/// which raises the error the caller's `pcall` (or the envelope) sees. When the run's own
+/// deadline passed, or its caller stopped it, the run stops as it would without a budget.
+unsafe extern "C-unwind" fn budgeted(state: *mut ffi::lua_State) -> c_int {
+    if let Some(message) = expired_message() {
+        // SAFETY: a C function of `state`, where raising an error is allowed.
+        unsafe { ffi::luaL_error(state, message.as_ptr()) }
+    }
+    // SAFETY: upvalue 2 is the number `budget` closed over.
+    let ms = unsafe { ffi::lua_tonumberx(state, ffi::lua_upvalueindex(2), std::ptr::null_mut()) };
+    let outer = DEADLINE.get();
+    let until = now_nanos()
+        .saturating_add((ms.max(0.0) * 1e6) as u64)
+        .max(1);
+    let tightened = outer == 0 || until < outer;
+    if tightened {
+        DEADLINE.set(until);
+    }
+    // SAFETY: as in `fenced`: the arguments are on the stack, upvalue 1 is the function.
+    let status = unsafe {
+        let n = ffi::lua_gettop(state);
+        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
+        ffi::lua_insert(state, 1);
+        ffi::lua_pcall(state, n, ffi::LUA_MULTRET, 0)
+    };
+    if tightened {
+        DEADLINE.set(outer);
+        let now = now_nanos();
+        let over = !STOPPED.get() && (EXPIRED.get() || now >= until);
+        if over && outer != 0 && now >= outer {
+            // The run's own deadline passed too: that is what stops the run.
+            EXPIRED.set(true);
+            if status == 0 {
+                // SAFETY: a C function of `state`, where raising an error is allowed.
+                unsafe { ffi::luaL_error(state, c"the script ran past its deadline".as_ptr()) }
+            }
+        } else if over {
+            EXPIRED.set(false);
+            // A full heap is the run's memory limit, whatever else passed: raised as it came.
+            if status != ffi::LUA_ERRMEM {
+                // SAFETY: upvalue 3 is the function that raises the tool's timeout; its
+                // error unwinds through this frame as `fenced`'s do.
+                unsafe {
+                    ffi::lua_settop(state, 0);
+                    ffi::lua_pushvalue(state, ffi::lua_upvalueindex(3));
+                    ffi::lua_call(state, 0, 0);
+                }
+                return 0;
+            }
+        }
+    }
+    if status != 0 {
+        // SAFETY: the error value is on top; raised again as it came.
+        unsafe { ffi::lua_error(state) }
+    }
+    // SAFETY: plain stack query of the running state.
+    unsafe { ffi::lua_gettop(state) }
+}
+
+/// `f` held to `budget` inside the run's deadline (see [`budgeted`]); `on_timeout`
+/// raises the error a call that outlived its budget fails with.
+pub(crate) fn budget(
+    lua: &Lua,
+    f: mlua::Function,
+    budget: Duration,
+    on_timeout: mlua::Function,
+) -> mlua::Result<mlua::Function> {
+    let ms = budget.as_secs_f64() * 1e3;
+    // SAFETY: the three values are on the stack; the closure takes them as its upvalues
+    // and leaves itself in their place, which is what is returned.
+    unsafe {
+        lua.exec_raw((f, ms, on_timeout), |state| {
+            ffi::lua_pushcclosurek(state, budgeted, c"budgeted".as_ptr(), 3, None);
+        })
+    }
+}
+
 fn stop_requested() -> bool {
     STOP.with_borrow(|stop| stop.as_ref().is_some_and(|stop| stop()))
 }

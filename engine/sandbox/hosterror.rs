@@ -13,6 +13,12 @@ pub struct HostError {
     pub message: String,
     /// What to do about it.
     pub hint: Option<String>,
+    /// True when the host refused because the run is not allowed to (its profile): the
+    /// envelope's kind is then `denied`, not `runtime`.
+    pub denied: bool,
+    /// True when a limit of its own ended the call (a tool's `limits.timeoutMs`): the
+    /// envelope reports such an error as a `timeout`.
+    pub timed_out: bool,
 }
 
 impl HostError {
@@ -21,6 +27,8 @@ impl HostError {
         HostError {
             message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: None,
+            denied: false,
+            timed_out: false,
         }
     }
 
@@ -29,6 +37,25 @@ impl HostError {
         HostError {
             message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: Some(bounded(hint.into(), MAX_HINT_BYTES)),
+            denied: false,
+            timed_out: false,
+        }
+    }
+
+    /// A refusal the run's profile decided, with a hint.
+    pub fn denied(message: impl Into<String>, hint: impl Into<String>) -> HostError {
+        HostError {
+            denied: true,
+            ..HostError::hinted(message, hint)
+        }
+    }
+
+    /// A call that outlived a budget of its own (not the run's deadline): the caller may
+    /// catch it; uncaught, the envelope's kind is `timeout`.
+    pub fn timeout(message: impl Into<String>, hint: impl Into<String>) -> HostError {
+        HostError {
+            timed_out: true,
+            ..HostError::hinted(message, hint)
         }
     }
 

@@ -25,7 +25,7 @@ pub(crate) use context::with_run;
 pub use context::{with_context, Context, Run};
 pub use deadline::StopCheck;
 pub(crate) use deadline::{
-    check as check_deadline, disarm as disarm_deadline, remaining as deadline_remaining,
+    budget, check as check_deadline, disarm as disarm_deadline, remaining as deadline_remaining,
     set_long_run_hook, stop_asked, Cutoff,
 };
 pub use hosterror::HostError;

@@ -332,6 +332,9 @@ pub(crate) fn diff(
     upstream: &[ServerView],
 ) -> Changes {
     let mut key = String::new();
+    // How many of the table's keys the new assets hold: when that is all of them, nothing
+    // is deleted, and the table need not be walked.
+    let mut held = 0;
     let changed: Vec<(&Arc<ToolEntry>, u64)> = new
         .tools
         .iter()
@@ -340,6 +343,7 @@ pub(crate) fn diff(
             key.push_str("tool:");
             key.push_str(identity);
             let indexed = table.stamp(&key);
+            held += usize::from(indexed.is_some());
             let same = old
                 .and_then(|o| o.tools.get(identity))
                 .is_some_and(|prev| Arc::ptr_eq(prev, entry));
@@ -369,9 +373,17 @@ pub(crate) fn diff(
         .chain(upstream_docs.iter().cloned())
     {
         let stamp = doc_stamp(&doc);
-        if table.stamp(&doc.key) != Some(stamp) {
+        let indexed = table.stamp(&doc.key);
+        held += usize::from(indexed.is_some());
+        if indexed != Some(stamp) {
             upserts.push((doc, stamp));
         }
+    }
+    if held == table.len() {
+        return Changes {
+            upserts,
+            deletes: Vec::new(),
+        };
     }
     let deletes = table
         .keys()

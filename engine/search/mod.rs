@@ -106,11 +106,12 @@ impl SearchService {
         SearchService::with_tuning(Tuning::default(), rank::Fusion::default())
     }
 
-    /// A service that keeps its index in `world`'s cache (in RAM when the world cannot
-    /// hold one).
-    pub fn for_world(world: &Path) -> SearchService {
+    /// A service that keeps its index in the cache of `world`, which holds `tools` tools
+    /// on disk (in RAM when the world is too small to want a cache, see
+    /// [`crate::cache::wanted`], or cannot hold one).
+    pub fn for_world(world: &Path, tools: usize) -> SearchService {
         SearchService {
-            store: Store::open(world),
+            store: Store::open(world, tools),
             ..SearchService::new()
         }
     }

@@ -38,8 +38,12 @@ impl Drop for Turn {
 }
 
 impl Store {
-    /// The store of `world`, or `None` when the world cannot hold one (read-only).
-    pub(crate) fn open(world: &Path) -> Option<Store> {
+    /// The store of `world`, holding `tools` tools on disk, or `None` when the world does
+    /// not want one (see [`crate::cache::wanted`]) or cannot hold one (read-only).
+    pub(crate) fn open(world: &Path, tools: usize) -> Option<Store> {
+        if !crate::cache::wanted(world, tools) {
+            return None;
+        }
         let dir = crate::cache::dir(world, "search")?;
         std::fs::create_dir_all(dir.join("index")).ok()?;
         Some(Store { dir })

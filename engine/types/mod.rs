@@ -4,12 +4,14 @@
 //! lines check values against it, `--expose-tools` makes JSON Schema of it, and the
 //! definition file `codemode types` writes prints it (see `sanitize`).
 
+mod inline;
 mod known;
 mod model;
 mod read;
 mod sanitize;
 mod surface;
 
+pub use inline::inline_aliases;
 pub use known::{type_problem, KNOWN_TYPES};
 pub use model::{Callback, Field, Ty};
 pub use read::Slot;

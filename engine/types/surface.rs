@@ -28,7 +28,23 @@ pub fn surface_functions() -> &'static [SurfaceFunction] {
 }
 
 /// Reads `--- doc` lines and the `name: (params) -> returns,` line each of them precedes.
+/// A member typed by a table type of the surface (`results: ResultsSurface`) stands for
+/// that table's functions, named `results.get`, ...
 fn read(members: &str) -> Vec<SurfaceFunction> {
+    read_under(members, "")
+}
+
+/// The members of the surface's `export type <name> = { ... }`, as text.
+fn type_members(name: &str) -> Option<String> {
+    let start = format!("export type {name} = {{\n");
+    let (_, rest) = super::SURFACE.split_once(&start)?;
+    Some(format!(
+        "{}\n",
+        rest.split_once("\n}\n").map_or(rest, |(m, _)| m)
+    ))
+}
+
+fn read_under(members: &str, prefix: &str) -> Vec<SurfaceFunction> {
     let mut out = Vec::new();
     let mut doc: Vec<&str> = Vec::new();
     for line in members.lines().map(str::trim) {
@@ -41,6 +57,14 @@ fn read(members: &str) -> Vec<SurfaceFunction> {
             continue;
         };
         let ty = ty.trim_end_matches(',');
+        let name = format!("{prefix}{name}");
+        if !ty.starts_with('(') {
+            doc.clear();
+            if let Some(inner) = type_members(ty) {
+                out.extend(read_under(&inner, &format!("{name}.")));
+            }
+            continue;
+        }
         let (params, returns) = split_arrow(ty);
         let (examples, description): (Vec<&str>, Vec<&str>) =
             doc.drain(..).partition(|l| l.starts_with("e.g. "));
@@ -94,6 +118,9 @@ mod tests {
             "{create:?}"
         );
         assert!(create.examples[0].starts_with("local made = tools.create({"));
+        let get = functions.iter().find(|f| f.name == "results.get").unwrap();
+        assert_eq!(get.identity, "tools.results.get");
+        assert_eq!(get.signature, "results.get(key: string) -> CachedResult?");
         for f in functions {
             assert!(!f.description.is_empty(), "{f:?}");
             assert!(!f.examples.is_empty(), "{} has no `e.g.` line", f.name);
@@ -103,10 +130,12 @@ mod tests {
 
     #[test]
     fn the_names_no_toolbox_may_take_are_the_members() {
+        // A table of functions (`results.get`) takes its table's name.
         let mut members: Vec<&str> = surface_functions()
             .iter()
-            .map(|f| f.name.as_str())
+            .map(|f| f.name.split('.').next().unwrap_or_default())
             .collect();
+        members.dedup();
         let mut reserved = RESERVED.to_vec();
         members.sort_unstable();
         reserved.sort_unstable();

@@ -64,6 +64,8 @@ pub struct ServerConfig {
     pub file: PathBuf,
     /// How to reach it.
     pub transport: Transport,
+    /// Limits and the result cache of its tools.
+    pub settings: super::settings::ServerSettings,
 }
 
 impl ServerConfig {
@@ -330,11 +332,13 @@ fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerCon
             }
         }
     };
+    let settings = super::settings::ServerSettings::read(fields)?;
     Ok(Some(ServerConfig {
         name,
         original_name: original.to_string(),
         file: file.to_path_buf(),
         transport,
+        settings,
     }))
 }
 

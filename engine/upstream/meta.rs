@@ -55,6 +55,8 @@ impl UpstreamTool {
             status: "ready".to_string(),
             purpose: None,
             has_render: false,
+            limits: None,
+            cache: None,
         }
     }
 

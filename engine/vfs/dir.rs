@@ -86,6 +86,11 @@ impl Dir {
         Ok(Dir(self.0.try_clone()?))
     }
 
+    /// The descriptor itself, for a caller that acts in the folder (a process started in it).
+    pub fn into_fd(self) -> OwnedFd {
+        self.0
+    }
+
     fn open_at(&self, name: &OsStr, flags: libc::c_int, mode: libc::c_uint) -> io::Result<OwnedFd> {
         let name = c_name(name)?;
         // SAFETY: a valid folder descriptor and NUL-terminated name; the result is checked.

@@ -20,6 +20,7 @@ mod walk;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -301,6 +302,23 @@ impl Vfs {
             std::io::ErrorKind::Interrupted => walker.changed(),
             _ => VfsError::io(rel, e),
         })
+    }
+
+    /// An open handle on the folder at `rel` (the world itself for `""`), resolved like
+    /// every other path here, so that a process can be started in it (`fchdir`) without a
+    /// path that a concurrent symlink swap could redirect out of the world.
+    pub fn open_dir(&self, rel: &str) -> Result<OwnedFd, VfsError> {
+        let names = checked_names(rel)?;
+        let mut walker = Walker::new(&self.world, rel, None);
+        let mut at = walker.start()?;
+        match walker.walk(&mut at, &names, Last::Follow(None), false)? {
+            Outcome::Folder => Ok(at.dir().try_clone().map_err(|e| walker.io(e))?.into_fd()),
+            Outcome::Entry { .. } => Err(VfsError::WrongKind {
+                path: rel.to_string(),
+                why: "is not a folder; name a folder of the world".into(),
+            }),
+            Outcome::Missing { .. } => Err(not_found(rel)),
+        }
     }
 
     /// True when something exists at the path (a bad path is still an error).

@@ -48,7 +48,10 @@ pub fn bin() -> PathBuf {
 /// spawns it through here.
 pub fn command() -> Command {
     let mut command = Command::new(bin());
-    command.env_remove("CODEMODE_WORLD");
+    command
+        .env_remove("CODEMODE_WORLD")
+        .env_remove("CODEMODE_CHECK")
+        .env_remove("CODEMODE_CHECKER");
     command
 }
 

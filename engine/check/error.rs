@@ -1,0 +1,30 @@
+//! Why a script could not be checked. None of these stops a run: the caller reports the
+//! error as a diagnostic and runs the script unchecked.
+
+/// A failure of the checker process, not of the script.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CheckerError {
+    /// The `codemode-check` binary is not where it is looked for.
+    #[error("the type checker `{CHECKER_PROGRAM}` was not found beside {beside}; build it with `cargo build --bin {CHECKER_PROGRAM}` (or set {CHECKER_ENV} to its path); the script ran unchecked")]
+    Missing {
+        /// The folder it was looked for in.
+        beside: String,
+    },
+    /// It could not be started, or its pipe broke (it crashed).
+    #[error("the type checker failed ({0}); the script ran unchecked, and the checker is restarted for the next script")]
+    Broken(String),
+    /// It did not answer within its deadline; it was stopped.
+    #[error("the type checker took longer than {0} ms and was stopped; the script ran unchecked")]
+    Slow(u64),
+    /// The declarations of the tools did not load.
+    #[error("the tools' declarations did not load into the type checker ({0}); the script ran unchecked (run `codemode types` to see them)")]
+    Declarations(String),
+    /// Another script is starting the checker or loading declarations into it.
+    #[error("the type checker is still loading the tools' declarations; the script ran unchecked")]
+    Loading,
+    /// The script is larger than the checker is asked to read.
+    #[error("the script is {0} bytes, more than the type checker reads; it ran unchecked")]
+    TooLarge(usize),
+}
+
+use super::process::{CHECKER_ENV, CHECKER_PROGRAM};

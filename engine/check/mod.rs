@@ -1,0 +1,29 @@
+//! Type checking scripts and tools before they run, against the declarations
+//! `codemode types` writes. Luau's checker runs in a process of its own (the
+//! `codemode-check` binary: see `engine/checker/main.rs` for why); [`Checker`] starts it
+//! on first use, keeps it, and talks to it over a pipe. A checker that is missing, crashes
+//! or hangs never blocks a run: the run goes on unchecked with a diagnostic saying so.
+//!
+//! - `checking.rs` is what an engine holds: the checker, the mode, the declarations of
+//!   the last snapshot;
+//! - `process.rs` starts the checker and exchanges one request and reply at a time;
+//! - `verdict.rs` sorts what the checker says into what stops a run and what is only
+//!   reported, by [`Mode`];
+//! - `tool.rs` prepares a tool's source for the checker;
+//! - `diagnostic.rs` is one thing the checker said, as the envelope shows it.
+
+mod checking;
+mod diagnostic;
+mod error;
+mod mode;
+mod process;
+mod tool;
+mod verdict;
+
+pub use checking::{Checking, ToolCheck};
+pub use diagnostic::{Diagnostic, Severity};
+pub use error::CheckerError;
+pub use mode::Mode;
+pub use process::{Checked, Checker, Declarations, CHECKER_ENV, CHECKER_PROGRAM};
+pub use tool::tool_source;
+pub use verdict::{judge, sort, Verdict};

@@ -1,0 +1,336 @@
+//! The checker process: started on first use, kept for the next script, replaced when it
+//! crashes or hangs. One request and one reply at a time, one JSON object per line (the
+//! protocol is described in `engine/checker/main.rs`).
+
+use std::hash::{BuildHasher, Hasher};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, TryLockError};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{CheckerError, Diagnostic};
+
+/// The checker binary's name, looked for beside the running executable.
+pub const CHECKER_PROGRAM: &str = "codemode-check";
+
+/// The environment variable that names the checker binary elsewhere.
+pub const CHECKER_ENV: &str = "CODEMODE_CHECKER";
+
+/// Scripts larger than this are run unchecked: agents' scripts are a few kilobytes, and
+/// the checker's time grows with the text.
+const MAX_SOURCE_BYTES: usize = 256 * 1024;
+
+/// How long loading a world's declarations may take (a fresh checker and every tool's
+/// type; tens of milliseconds for the bundled world).
+const DECLARATIONS_DEADLINE: Duration = Duration::from_secs(3);
+
+/// After the checker fails to start or to load the declarations, scripts run unchecked
+/// for this long before it is tried again, so a broken checker costs each run nothing.
+const COOL_DOWN: Duration = Duration::from_secs(10);
+
+/// Extra time the checker gets past its own timeout before it is stopped from outside:
+/// its timeout is checked between steps of the solver, not during one.
+const GRACE: Duration = Duration::from_millis(250);
+
+/// Declarations to check against, with a key that tells one text from another without
+/// sending it again.
+#[derive(Debug, Clone)]
+pub struct Declarations {
+    text: Arc<str>,
+    key: u64,
+}
+
+impl Declarations {
+    /// The declarations `text` (what `codemode types` writes).
+    pub fn new(text: impl Into<Arc<str>>) -> Declarations {
+        let text = text.into();
+        let mut hasher = foldhash::fast::FixedState::with_seed(0x0C0D_E30D).build_hasher();
+        hasher.write(text.as_bytes());
+        Declarations {
+            key: hasher.finish(),
+            text,
+        }
+    }
+
+    /// The text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// A client of the `codemode-check` process, shared by the runs of one engine.
+pub struct Checker {
+    program: Result<PathBuf, String>,
+    timeout: Duration,
+    process: Mutex<Option<Process>>,
+    /// When the checker last failed on its own (not on a script), and why.
+    failed: Mutex<Option<(Instant, String)>>,
+    /// True while a check starts the checker or loads declarations.
+    loading: AtomicBool,
+}
+
+/// Sets a flag while it lives.
+struct Loading<'a>(&'a AtomicBool);
+
+impl<'a> Loading<'a> {
+    fn new(flag: &'a AtomicBool) -> Loading<'a> {
+        flag.store(true, Ordering::Relaxed);
+        Loading(flag)
+    }
+}
+
+impl Drop for Loading<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+/// A running checker.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    replies: Receiver<String>,
+    /// The key of the declarations it holds.
+    loaded: Option<u64>,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One reply from the checker.
+#[derive(Deserialize)]
+struct Reply {
+    ok: bool,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default, rename = "timedOut")]
+    timed_out: bool,
+    #[serde(default)]
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// What one check found.
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    /// The diagnostics, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when the checker's own timeout cut the check short (what it found so far is
+    /// still reported).
+    pub timed_out: bool,
+}
+
+impl Checker {
+    /// A checker found as [`Checker::locate`] says, giving each script at most `timeout`.
+    pub fn new(timeout: Duration) -> Checker {
+        Checker::with_program(Checker::locate(), timeout)
+    }
+
+    /// A checker that runs `program` (or reports why there is none).
+    pub fn with_program(program: Result<PathBuf, String>, timeout: Duration) -> Checker {
+        Checker {
+            program,
+            timeout,
+            process: Mutex::new(None),
+            failed: Mutex::new(None),
+            loading: AtomicBool::new(false),
+        }
+    }
+
+    /// Where the checker binary is: `$CODEMODE_CHECKER`, else beside the running
+    /// executable, else one folder up (a test binary runs from `target/<profile>/deps/`).
+    /// The error names the folder it was looked for in.
+    pub fn locate() -> Result<PathBuf, String> {
+        if let Some(path) = std::env::var_os(CHECKER_ENV) {
+            return Ok(PathBuf::from(path));
+        }
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let beside = exe.parent().unwrap_or(Path::new("."));
+        let name = format!("{CHECKER_PROGRAM}{}", std::env::consts::EXE_SUFFIX);
+        [beside.join(&name), beside.join("..").join(&name)]
+            .into_iter()
+            .find(|path| path.is_file())
+            .ok_or_else(|| beside.display().to_string())
+    }
+
+    /// The longest one script's check may take.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Checks `source` against `declarations`, loading them first when the checker holds
+    /// others. Never blocks past the timeout (plus a short grace): a checker that does
+    /// not answer is stopped, and the next check starts a new one.
+    pub fn check(
+        &self,
+        declarations: &Declarations,
+        source: &str,
+    ) -> Result<Checked, CheckerError> {
+        if source.len() > MAX_SOURCE_BYTES {
+            return Err(CheckerError::TooLarge(source.len()));
+        }
+        if let Some((at, why)) = self
+            .failed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            if at.elapsed() < COOL_DOWN {
+                return Err(CheckerError::Broken(format!(
+                    "{why}; it is tried again {} s after that",
+                    COOL_DOWN.as_secs()
+                )));
+            }
+        }
+        // While the checker starts or loads declarations (a server's warm-up, a new
+        // snapshot), other scripts run unchecked rather than wait for it.
+        let mut slot = match self.process.try_lock() {
+            Ok(slot) => slot,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) if self.loading.load(Ordering::Relaxed) => {
+                return Err(CheckerError::Loading);
+            }
+            Err(TryLockError::WouldBlock) => self.process.lock().unwrap_or_else(|e| e.into_inner()),
+        };
+        let loading = Loading::new(&self.loading);
+        if slot.is_none() {
+            match self.start() {
+                Ok(process) => *slot = Some(process),
+                // Looking for the binary again costs nothing; a start that fails does.
+                Err(e @ CheckerError::Missing { .. }) => return Err(e),
+                Err(e) => return Err(self.cool_down(e)),
+            }
+        }
+        let Some(process) = slot.as_mut() else {
+            return Err(CheckerError::Broken("it is not running".into()));
+        };
+        if process.loaded == Some(declarations.key) {
+            drop(loading);
+        }
+        let outcome = self.check_in(process, declarations, source);
+        let loaded = process.loaded.is_some();
+        if let Err(e) = &outcome {
+            if matches!(e, CheckerError::Broken(_) | CheckerError::Slow(_)) {
+                // Dropping the process kills it; the next check starts afresh.
+                *slot = None;
+                // A checker that cannot even take the declarations is broken whatever
+                // the script; one stopped on a script is the script's doing.
+                if !loaded {
+                    return Err(self.cool_down(e.clone()));
+                }
+            }
+        }
+        outcome
+    }
+
+    /// Remembers `error` so scripts run unchecked for a while, and returns it.
+    fn cool_down(&self, error: CheckerError) -> CheckerError {
+        *self.failed.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((Instant::now(), error.to_string()));
+        error
+    }
+
+    fn check_in(
+        &self,
+        process: &mut Process,
+        declarations: &Declarations,
+        source: &str,
+    ) -> Result<Checked, CheckerError> {
+        if process.loaded != Some(declarations.key) {
+            process.loaded = None;
+            let reply = process.ask(
+                &json!({ "defs": declarations.text() }).to_string(),
+                DECLARATIONS_DEADLINE,
+            )?;
+            if !reply.ok {
+                return Err(CheckerError::Declarations(reply.error.unwrap_or_default()));
+            }
+            process.loaded = Some(declarations.key);
+        }
+        let millis = self.timeout.as_millis() as u64;
+        let reply = process.ask(
+            &json!({ "check": source, "timeoutMs": millis }).to_string(),
+            self.timeout + GRACE,
+        )?;
+        if !reply.ok {
+            return Err(CheckerError::Broken(reply.error.unwrap_or_default()));
+        }
+        Ok(Checked {
+            diagnostics: reply.diagnostics,
+            timed_out: reply.timed_out,
+        })
+    }
+
+    fn start(&self) -> Result<Process, CheckerError> {
+        let program = self
+            .program
+            .as_ref()
+            .map_err(|beside| CheckerError::Missing {
+                beside: beside.clone(),
+            })?;
+        let mut child = Command::new(program)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                CheckerError::Broken(format!("cannot start {}: {e}", program.display()))
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(CheckerError::Broken("its pipes could not be opened".into()));
+        };
+        let (send, replies) = mpsc::channel();
+        // A thread reads the replies, so the caller can wait for one with a deadline.
+        std::thread::Builder::new()
+            .name("codemode-check-reader".into())
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if send.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| CheckerError::Broken(format!("cannot start its reader thread: {e}")))?;
+        Ok(Process {
+            child,
+            stdin,
+            replies,
+            loaded: None,
+        })
+    }
+}
+
+impl Process {
+    /// Sends one request and waits at most `deadline` for its reply.
+    fn ask(&mut self, request: &str, deadline: Duration) -> Result<Reply, CheckerError> {
+        // A reply left over from an earlier request would answer the wrong question.
+        while self.replies.try_recv().is_ok() {}
+        writeln!(self.stdin, "{request}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| CheckerError::Broken(format!("cannot write to it: {e}")))?;
+        match self.replies.recv_timeout(deadline) {
+            Ok(line) => serde_json::from_str(&line)
+                .map_err(|e| CheckerError::Broken(format!("its reply is not understood: {e}"))),
+            Err(RecvTimeoutError::Timeout) => Err(CheckerError::Slow(deadline.as_millis() as u64)),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self
+                    .child
+                    .wait()
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|e| e.to_string());
+                Err(CheckerError::Broken(format!("it exited: {status}")))
+            }
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! What the checker's diagnostics mean for a run: which stop it before it starts and
+//! which are only reported.
+//!
+//! A script is mostly dynamic Luau, where strict mode's complaints (an untyped table, a
+//! value that might be nil) are often wrong about what happens. What is certain is a
+//! mistake at a tool call, where the declarations are exact: the toolbox or tool does not
+//! exist, the call has the wrong arguments, or a field read from the tool's declared
+//! result is not in it. Those are found by where the error is (inside a `tools...(...)`
+//! call, outside any function passed to it; or on a local the script bound to a tool's
+//! result), read from the syntax tree.
+
+use std::collections::BTreeMap;
+
+use full_moon::ast::{Call, FunctionArgs, Index};
+use full_moon::ast::{Expression, FunctionBody, FunctionCall, LocalAssignment, Prefix, Suffix};
+use full_moon::node::Node;
+use full_moon::visitors::Visitor;
+
+use super::{Diagnostic, Mode, Severity};
+use crate::assets::{parse_pool, with_luau};
+
+/// A place in the source: 1-based line and column.
+type Place = (u32, u32);
+
+/// The checker's diagnostics, sorted for a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Verdict {
+    /// The error that stops the run, and the tool (`box.tool`) whose call it is at, when
+    /// it is at one.
+    pub stop: Option<(Diagnostic, Option<String>)>,
+    /// What is reported beside the run (the stopping error is not repeated here).
+    pub report: Vec<Diagnostic>,
+}
+
+/// Sorts `diagnostics` of `source` under `mode`. `session` is true for REPL entries,
+/// whose globals come from earlier entries the checker does not see: unknown globals are
+/// not reported for them.
+pub fn judge(source: &str, diagnostics: Vec<Diagnostic>, mode: Mode, session: bool) -> Verdict {
+    let mut verdict = Verdict::default();
+    if mode == Mode::Off {
+        return verdict;
+    }
+    let (certain, others) = sort(source, diagnostics, session);
+    let mut certain = certain.into_iter();
+    let stop = match mode {
+        Mode::Off | Mode::Warn => None,
+        Mode::Certain => certain.next(),
+        Mode::Strict => certain.next().or_else(|| {
+            others
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .map(|d| (d.clone(), None))
+        }),
+    };
+    let stopped = stop.as_ref().map(|(d, _)| d.clone());
+    verdict.report = certain
+        .map(|(d, _)| d)
+        .chain(others)
+        .filter(|d| Some(d) != stopped.as_ref())
+        .collect();
+    verdict.report.sort_by_key(|d| (d.line, d.column));
+    verdict.stop = stop;
+    verdict
+}
+
+/// Splits `diagnostics` into the errors that are certain (each with the tool whose call
+/// it is at, when at one) and the rest, in source order. Luau's lint about comment
+/// directives is dropped: codemode's docstrings (`--!desc`) look like them.
+pub fn sort(
+    source: &str,
+    diagnostics: Vec<Diagnostic>,
+    session: bool,
+) -> (Vec<(Diagnostic, Option<String>)>, Vec<Diagnostic>) {
+    // Read only when there is an error to place; on the indexing threads, whose stacks
+    // hold the deepest tree the parse guard lets through (the walk recurses as deep).
+    let calls = diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error)
+        .then(|| parse_pool().install(|| with_luau(source, ToolCalls::read).ok()))
+        .flatten();
+    let mut certain = Vec::new();
+    let mut others = Vec::new();
+    for diagnostic in diagnostics {
+        if diagnostic.message.starts_with("Comment directive")
+            || (session && diagnostic.message.starts_with("Unknown global"))
+        {
+            continue;
+        }
+        let at = calls
+            .as_ref()
+            .filter(|_| diagnostic.severity == Severity::Error)
+            .and_then(|c| c.certain(source, &diagnostic));
+        match at {
+            Some(tool) => certain.push((diagnostic, tool)),
+            None => others.push(diagnostic),
+        }
+    }
+    (certain, others)
+}
+
+/// Where a script calls tools, read from its syntax tree.
+#[derive(Debug, Default)]
+struct ToolCalls {
+    /// Each call: its span, whether it is through `tools`, and the tool it names
+    /// (`box.tool`), when it names one.
+    calls: Vec<(Place, Place, bool, Option<String>)>,
+    /// Each function body (a function passed to a tool is checked as code of its own).
+    bodies: Vec<(Place, Place)>,
+    /// Locals bound to a tool call's result, and the tool.
+    results: BTreeMap<String, String>,
+    /// True when the script may add tools as it runs (`tools.create`, `tools.install`,
+    /// `vfs.write`): a tool the declarations lack may then exist by the time it is called.
+    authors: bool,
+}
+
+/// The calls through which a script may add tools while it runs.
+const AUTHORING: [&str; 4] = [
+    "tools.create",
+    "tools.createToolbox",
+    "tools.install",
+    "vfs.write",
+];
+
+impl ToolCalls {
+    fn read(ast: &full_moon::ast::Ast) -> ToolCalls {
+        let mut calls = ToolCalls::default();
+        calls.visit_ast(ast);
+        calls
+    }
+
+    /// `Some(tool)` when `diagnostic` is certain: at a tool call (not inside a function
+    /// given to it), or a missing field of a local bound to a tool's result. Unknown
+    /// globals are never certain: a script may set them before the call.
+    fn certain(&self, source: &str, diagnostic: &Diagnostic) -> Option<Option<String>> {
+        if diagnostic.message.starts_with("Unknown global") {
+            return None;
+        }
+        let at = (diagnostic.line, diagnostic.column);
+        // The innermost call around the error is the one it is about: an error in the
+        // arguments of `table.unpack(...)` inside a tool's arguments is not the tool's.
+        // A call that starts right at the error is an argument, not around it.
+        let call = self
+            .calls
+            .iter()
+            .filter(|(start, end, tools, _)| (*start < at || *tools && *start == at) && at < *end)
+            .filter(|(start, end, _, _)| {
+                !self
+                    .bodies
+                    .iter()
+                    .any(|(b, e)| *start <= *b && *e <= *end && *b <= at && at < *e)
+            })
+            .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))
+            .filter(|(_, _, tools, _)| *tools);
+        let missing =
+            diagnostic.message.starts_with("Key '") && diagnostic.message.contains("not found");
+        if let Some((_, _, _, tool)) = call {
+            if missing && self.authors {
+                return None;
+            }
+            return sure(&diagnostic.message).then(|| tool.clone());
+        }
+        if missing {
+            let word = word_at(source, at)?;
+            return self.results.get(word).map(|tool| Some(tool.clone()));
+        }
+        None
+    }
+}
+
+/// False for a mismatch that may well hold when the script runs: a value that may be nil
+/// (`string?` where `string` is wanted: the script may know it is set), a plain string
+/// where one of a few literals is wanted (it may be one of them), or one table type where
+/// another is wanted (Luau's tables are invariant in their fields, so a row with exact
+/// fields is refused where `{ [string]: any }` is wanted, though it fits at run time).
+fn sure(message: &str) -> bool {
+    // `~T` (a negation) comes from the checker's own refinements of `if x then`, and its
+    // complaints about them are about its reasoning, not the script.
+    if message.contains("is not exactly")
+        || message.contains("`nil`")
+        || message.contains("could be nil")
+        || message.contains('~')
+    {
+        return false;
+    }
+    let Some((wanted, got)) = mismatch(message) else {
+        return true;
+    };
+    let table = |t: &str| t.starts_with('{') || t.ends_with('}');
+    let scalar = |t: &str| {
+        matches!(t, "string" | "number" | "boolean" | "nil")
+            || t.starts_with('"')
+            || t.parse::<f64>().is_ok()
+    };
+    if got.ends_with('?') || got == "nil" {
+        return false;
+    }
+    if got == "string" && wanted.contains('"') {
+        return false;
+    }
+    !table(wanted.trim_end_matches('?')) || scalar(got)
+}
+
+/// The wanted and the given type of an "Expected this to be 'A', but got 'B'" message.
+fn mismatch(message: &str) -> Option<(&str, &str)> {
+    let rest = message.strip_prefix("Expected this to be")?;
+    let (wanted, rest) = rest.split_once("but got")?;
+    let quoted =
+        |text: &str| -> Option<(usize, usize)> { Some((text.find('\'')?, text.rfind('\'')?)) };
+    let (a, b) = quoted(wanted)?;
+    let got_end = rest.find("; ").unwrap_or(rest.len());
+    let got = &rest[..got_end];
+    let (c, d) = quoted(got)?;
+    if a >= b || c >= d {
+        return None;
+    }
+    Some((&wanted[a + 1..b], &got[c + 1..d]))
+}
+
+/// The identifier that starts at `at` in `source`.
+fn word_at(source: &str, (line, column): Place) -> Option<&str> {
+    let text = source.lines().nth(line.checked_sub(1)? as usize)?;
+    let rest = text.get(column.checked_sub(1)? as usize..)?;
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|w| !w.is_empty())
+}
+
+fn place(position: full_moon::tokenizer::Position) -> Place {
+    (position.line() as u32, position.character() as u32)
+}
+
+/// The tool a call through `tools` names: `box.tool` for `tools.box.tool(...)`, `tools.fn`
+/// for a function of `tools` itself.
+fn named_tool(call: &FunctionCall) -> Option<String> {
+    let Prefix::Name(name) = call.prefix() else {
+        return None;
+    };
+    if name.token().to_string() != "tools" {
+        return None;
+    }
+    let names: Vec<String> = call
+        .suffixes()
+        .map_while(|s| match s {
+            Suffix::Index(Index::Dot { name, .. }) => Some(name.token().to_string()),
+            _ => None,
+        })
+        .collect();
+    match names.as_slice() {
+        [one] => Some(format!("tools.{one}")),
+        [toolbox, tool, ..] => Some(format!("{toolbox}.{tool}")),
+        [] => None,
+    }
+}
+
+/// `a.b` for a call `a.b(...)`.
+fn called_name(call: &FunctionCall) -> Option<String> {
+    let Prefix::Name(name) = call.prefix() else {
+        return None;
+    };
+    match call.suffixes().next() {
+        Some(Suffix::Index(Index::Dot { name: field, .. })) => {
+            Some(format!("{}.{}", name.token(), field.token()))
+        }
+        _ => None,
+    }
+}
+
+fn is_tools_call(call: &FunctionCall) -> bool {
+    matches!(call.prefix(), Prefix::Name(name) if name.token().to_string() == "tools")
+        && call.suffixes().any(|s| {
+            matches!(
+                s,
+                Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { .. }))
+            )
+        })
+}
+
+impl Visitor for ToolCalls {
+    fn visit_function_call(&mut self, call: &FunctionCall) {
+        if let Some(name) = called_name(call) {
+            self.authors |= AUTHORING.contains(&name.as_str());
+        }
+        let tools = is_tools_call(call);
+        if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
+            let tool = if tools { named_tool(call) } else { None };
+            self.calls.push((place(start), place(end), tools, tool));
+        }
+    }
+
+    fn visit_function_body(&mut self, body: &FunctionBody) {
+        if let (Some(start), Some(end)) = (body.start_position(), body.end_position()) {
+            self.bodies.push((place(start), place(end)));
+        }
+    }
+
+    fn visit_local_assignment(&mut self, local: &LocalAssignment) {
+        for (name, expr) in local.names().iter().zip(local.expressions().iter()) {
+            if let Expression::FunctionCall(call) = expr {
+                if let Some(tool) = named_tool(call).filter(|_| is_tools_call(call)) {
+                    self.results.insert(name.token().to_string(), tool);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! `codemode-check`: Luau's type checker (the Analysis frontend, through luau-analyze) in
+//! a process of its own, which the engine starts once and talks to over a pipe.
+//!
+//! It lives apart from `codemode` because luau-analyze and mlua each bundle a different
+//! version of Luau's C++ sources, and one binary cannot hold both (the `Luau::` symbols
+//! clash). It uses neither the library nor mlua.
+//!
+//! The protocol is one JSON object per line each way, one reply per request, in order:
+//!
+//! - `{"defs": TEXT}` replaces the declarations scripts are checked against (a fresh
+//!   checker, so the declarations of an older snapshot never linger); the reply is
+//!   `{"ok": true}` or `{"ok": false, "error": MESSAGE}`.
+//! - `{"check": SOURCE, "timeoutMs": N}` checks one script in strict mode; the reply is
+//!   `{"ok": true, "timedOut": BOOL, "diagnostics": [{"line", "column", "endLine",
+//!   "endColumn", "severity", "message"}]}` with 1-based lines and columns.
+//!
+//! The process ends when its input closes. Its address space is capped, so a script
+//! written to make the checker allocate without end kills only the checker.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use luau_analyze::{CheckOptions, Checker, Severity};
+use serde_json::{json, Value};
+
+/// The address space the checker may use: the bundled world's declarations and a large
+/// script take tens of megabytes, so this is far from any honest need.
+const MAX_ADDRESS_SPACE: u64 = 2 << 30;
+
+/// The longest a check may run when the request names no timeout.
+const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
+
+fn main() {
+    cap_memory();
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut checker = Checker::new().ok();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let reply = match serde_json::from_str::<Value>(&line) {
+            Ok(request) => answer(&request, &mut checker),
+            Err(e) => json!({"ok": false, "error": format!("the request is not JSON: {e}")}),
+        };
+        if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+            break;
+        }
+    }
+}
+
+/// The reply to one request.
+fn answer(request: &Value, checker: &mut Option<Checker>) -> Value {
+    if let Some(defs) = request.get("defs").and_then(Value::as_str) {
+        return match load(defs) {
+            Ok(fresh) => {
+                *checker = Some(fresh);
+                json!({"ok": true})
+            }
+            Err(error) => {
+                *checker = None;
+                json!({"ok": false, "error": error})
+            }
+        };
+    }
+    let Some(source) = request.get("check").and_then(Value::as_str) else {
+        return json!({"ok": false, "error": "a request holds `defs` or `check`"});
+    };
+    let Some(checker) = checker.as_mut() else {
+        return json!({"ok": false, "error": "no declarations are loaded"});
+    };
+    let timeout = request
+        .get("timeoutMs")
+        .and_then(Value::as_u64)
+        .map_or(DEFAULT_TIMEOUT, Duration::from_millis);
+    let options = CheckOptions {
+        timeout: Some(timeout),
+        ..CheckOptions::default()
+    };
+    match checker.check_with_options(source, options) {
+        Ok(result) => {
+            let diagnostics: Vec<Value> = result
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    json!({
+                        "line": d.line + 1,
+                        "column": d.col + 1,
+                        "endLine": d.end_line + 1,
+                        "endColumn": d.end_col + 1,
+                        "severity": match d.severity {
+                            Severity::Error => "error",
+                            Severity::Warning => "warning",
+                        },
+                        "message": d.message,
+                    })
+                })
+                .collect();
+            json!({"ok": true, "timedOut": result.timed_out, "diagnostics": diagnostics})
+        }
+        Err(e) => json!({"ok": false, "error": e.to_string()}),
+    }
+}
+
+/// A checker with `defs` loaded.
+fn load(defs: &str) -> Result<Checker, String> {
+    let mut checker = Checker::new().map_err(|e| e.to_string())?;
+    checker.add_definitions(defs).map_err(|e| e.to_string())?;
+    Ok(checker)
+}
+
+/// Caps the process's address space; where the platform refuses, the engine's deadline
+/// on each reply still bounds the time a runaway check takes.
+fn cap_memory() {
+    let limit = libc::rlimit {
+        rlim_cur: MAX_ADDRESS_SPACE as libc::rlim_t,
+        rlim_max: MAX_ADDRESS_SPACE as libc::rlim_t,
+    };
+    // SAFETY: setrlimit reads the struct it is given and changes only this process.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_AS, &limit);
+    }
+}

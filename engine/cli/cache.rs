@@ -1,0 +1,108 @@
+//! `codemode cache stats|clear`: the world's result cache (`.codemode/results.db`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+use clap::Subcommand;
+use codemode::results::{Store, StoreError, DEFAULT_CAP_BYTES, FILE};
+
+use super::Cli;
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// How many results are kept, how many bytes, and of which tools
+    Stats {
+        /// Print the numbers as JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove every kept result (a store that cannot be read is deleted and starts empty)
+    Clear,
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn store_path(cli: &Cli) -> anyhow::Result<PathBuf> {
+    let world = match &cli.world {
+        Some(w) => w.clone(),
+        None => std::env::current_dir()
+            .context("cannot read the current directory; pass --world DIR")?,
+    };
+    Ok(world.join(".codemode").join(FILE))
+}
+
+/// Runs `codemode cache ...`.
+pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
+    let path = store_path(cli)?;
+    match command {
+        CacheCommand::Stats { json } => stats(&path, *json),
+        CacheCommand::Clear => clear(&path),
+    }
+}
+
+fn stats(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    if !path.exists() {
+        if json {
+            outln!(
+                "{}",
+                serde_json::json!({ "path": path, "entries": 0, "expired": 0, "bytes": 0, "capBytes": DEFAULT_CAP_BYTES, "tools": [] })
+            )?;
+        } else {
+            outln!("no result cache yet at {} (0 results): tools with \"cache\" in their .metadata fill it", path.display())?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let store = Store::open(path, DEFAULT_CAP_BYTES)?;
+    let stats = store.stats(now_ms())?;
+    if json {
+        outln!("{}", serde_json::to_string(&stats)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!("result cache: {}", stats.path.display())?;
+    outln!(
+        "  {} results ({} expired, removed on the next write), {} of {} bytes",
+        stats.entries,
+        stats.expired,
+        stats.bytes,
+        stats.cap_bytes
+    )?;
+    for (identity, count) in &stats.tools {
+        outln!("  {identity}: {count}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn clear(path: &Path) -> anyhow::Result<ExitCode> {
+    if !path.exists() {
+        outln!("no result cache at {}: nothing to clear", path.display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    match Store::open(path, DEFAULT_CAP_BYTES).and_then(|mut s| s.clear()) {
+        Ok(removed) => {
+            outln!("removed {removed} results from {}", path.display())?;
+        }
+        Err(e @ StoreError::Corrupt { .. }) => {
+            // Nothing in it can be read: delete the file (and SQLite's side files).
+            for suffix in ["", "-wal", "-shm"] {
+                let file = PathBuf::from(format!("{}{suffix}", path.display()));
+                if file.exists() {
+                    std::fs::remove_file(&file).with_context(|| {
+                        format!("cannot remove {}; remove it by hand", file.display())
+                    })?;
+                }
+            }
+            outln!(
+                "deleted {} ({e}); the next cached call starts an empty one",
+                path.display()
+            )?;
+        }
+        Err(e) => return Err(e.into()),
+    }
+    Ok(ExitCode::SUCCESS)
+}

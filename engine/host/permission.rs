@@ -1,0 +1,99 @@
+//! What the run's profile lets host capabilities do beyond reading: write tools
+//! (`capabilities.authoring`) and write files (`capabilities.vfsWrite`). A refusal is a
+//! [`HostError::denied`], so the envelope's kind is `denied` and its message names the
+//! profile and the setting.
+
+use mlua::Lua;
+
+use crate::sandbox::HostError;
+
+use super::asset::{denied_tool, denied_toolbox};
+use super::state::with_state;
+
+/// Refuses `call` (`tools.create`, ...) unless the profile allows authoring, and refuses
+/// writing `target` (`box` or `box.tool`) when the profile denies that toolbox or tool.
+pub(crate) fn authoring(lua: &Lua, call: &str, target: Option<&str>) -> mlua::Result<()> {
+    let (allowed, profile, index) = with_state(lua, |s| {
+        (
+            s.registry.capabilities().authoring,
+            s.registry.rules().profile.clone(),
+            s.index.clone(),
+        )
+    })?;
+    if !allowed {
+        return Err(HostError::denied(
+            format!("{call} is denied: profile '{profile}' does not allow authoring (capabilities.authoring is false)"),
+            "this run may call the tools its profile allows, but not create, delete or install tools",
+        )
+        .into_lua());
+    }
+    let refusal = match target.map(|t| (t, t.split_once('.'))) {
+        Some((identity, Some(_))) => index.denial(identity).map(|d| denied_tool(identity, &d)),
+        Some((toolbox, None)) => index
+            .toolbox_denial(toolbox)
+            .map(|d| denied_toolbox(toolbox, &d)),
+        None => None,
+    };
+    match refusal {
+        Some(error) => Err(error.into_lua()),
+        None => Ok(()),
+    }
+}
+
+/// Refuses `call` (`vfs.write`, `vfs.remove`) of the world-relative `path` unless the
+/// profile allows file writes, and, when it does not allow authoring, a path in a toolbox
+/// folder (or a folder holding one): writing tool files is authoring too.
+pub(crate) fn file_write(lua: &Lua, call: &str, path: &str) -> mlua::Result<()> {
+    let (caps, profile, registry, index) = with_state(lua, |s| {
+        (
+            s.registry.capabilities().clone(),
+            s.registry.rules().profile.clone(),
+            s.registry.clone(),
+            s.index.clone(),
+        )
+    })?;
+    if !caps.vfs_write {
+        return Err(HostError::denied(
+            format!("{call} is denied: profile '{profile}' does not allow file writes (capabilities.vfsWrite is false)"),
+            "vfs.read, vfs.list and vfs.exists still work; return what you would have written instead",
+        )
+        .into_lua());
+    }
+    if caps.authoring {
+        return Ok(());
+    }
+    let removes = call == "vfs.remove";
+    // The path as written and where it leads (a symlink inside the world may lead into a
+    // toolbox); a path the vfs refuses is left for the vfs to explain.
+    let real = registry
+        .vfs()
+        .resolve(path)
+        .ok()
+        .and_then(|full| registry.vfs().relative(&full));
+    let touches_tools = [Some(path.to_string()), real]
+        .into_iter()
+        .flatten()
+        .any(|rel| {
+            let names: Vec<&str> = rel
+                .split('/')
+                .filter(|n| !n.is_empty() && *n != ".")
+                .collect();
+            let inside = names.iter().any(|n| n.ends_with(".toolbox"));
+            // Removing a folder (a package) that holds toolboxes removes their tools.
+            let under = format!("{}/", names.join("/"));
+            let holds = removes
+                && index
+                    .folders
+                    .keys()
+                    .any(|(root, at)| *root == 0 && (names.is_empty() || at.starts_with(&under)));
+            inside || holds
+        });
+    if touches_tools {
+        return Err(HostError::denied(
+            format!("{call} of '{}' is denied: files of toolboxes are authoring, which profile '{profile}' does not allow (capabilities.authoring is false)", crate::vfs::shorten(path)),
+            "write outside toolbox folders, e.g. 'data/notes.txt'",
+        )
+        .into_lua());
+    }
+    Ok(())
+}

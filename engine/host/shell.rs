@@ -1,0 +1,157 @@
+//! The `shell` capability: `shell.run` for scripts, over [`crate::shell`]. Built into a VM
+//! only when the registry's capabilities grant some command (scripts then see the global
+//! `shell`; otherwise it is nil and undeclared).
+//!
+//! The working folder is opened through `vfs` (so `..`, hidden folders and symlinks out
+//! of the world are refused as for files), the time limit is the command's `timeoutMs` or
+//! what is left of the run's deadline, whichever is first, and each of stdout and stderr
+//! is capped at the run's output cap.
+
+/// The Luau declarations of this capability, for `codemode types` (only when granted).
+pub(crate) const DECLARATIONS: &str = include_str!("shell.d.luau");
+
+use mlua::{Lua, Table, Value};
+
+use crate::sandbox::{check_deadline, stop_asked, HostError};
+use crate::shell::{resolve, run, Spec};
+
+use super::http::{time_left, timeout_field};
+use super::state::{registry, with_state};
+
+/// Most arguments one command gets.
+const MAX_ARGS: usize = 4096;
+
+fn invalid(message: impl Into<String>) -> mlua::Error {
+    HostError::new(message).into_lua()
+}
+
+fn text(t: &Table, name: &str) -> mlua::Result<Option<mlua::LuaString>> {
+    match t.raw_get::<Value>(name)? {
+        Value::Nil => Ok(None),
+        Value::String(s) => Ok(Some(s)),
+        other => Err(invalid(format!(
+            "shell.run: `{name}` must be a string, got a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
+    let registry = registry(lua)?;
+    let (max_file, max_output) = with_state(lua, |s| {
+        (s.run.limits.max_file_bytes, s.run.limits.max_output_bytes)
+    })?;
+    let cmd = text(&t, "cmd")?
+        .ok_or_else(|| invalid("shell.run needs `cmd`, the name of an allowed command"))?
+        .to_str()?
+        .to_string();
+    let program =
+        resolve(&cmd, &registry.capabilities().shell).map_err(|e| invalid(e.to_string()))?;
+    let mut args = Vec::new();
+    match t.raw_get::<Value>("args")? {
+        Value::Nil => {}
+        Value::Table(list) => {
+            for (i, arg) in list.sequence_values::<Value>().enumerate() {
+                match arg? {
+                    Value::String(s) if !s.as_bytes().contains(&0) => {
+                        args.push(s.to_str()?.to_string())
+                    }
+                    Value::Integer(n) => args.push(n.to_string()),
+                    Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+                        args.push((n as i64).to_string())
+                    }
+                    other => {
+                        return Err(invalid(format!(
+                            "shell.run: args[{}] must be a string without NUL (or a whole number), got a {}",
+                            i + 1,
+                            other.type_name()
+                        )))
+                    }
+                }
+                if args.len() > MAX_ARGS {
+                    return Err(invalid(format!("shell.run: at most {MAX_ARGS} arguments")));
+                }
+            }
+        }
+        other => {
+            return Err(invalid(format!(
+                "shell.run: `args` must be a list of strings, got a {}",
+                other.type_name()
+            )))
+        }
+    }
+    let cwd = match text(&t, "cwd")? {
+        Some(c) => c.to_str()?.to_string(),
+        None => String::new(),
+    };
+    let folder = registry
+        .vfs()
+        .open_dir(&cwd)
+        .map_err(|e| invalid(format!("shell.run: the working folder {e}")))?;
+    let stdin = text(&t, "stdin")?.map(|s| s.as_bytes().to_vec());
+    if stdin.as_ref().is_some_and(|s| s.len() > max_file) {
+        return Err(invalid(format!(
+            "shell.run: stdin is larger than the file limit of {max_file} bytes; write it to a file and pass its path"
+        )));
+    }
+    let timeout = time_left(lua, timeout_field(&t, "shell.run")?)?;
+    let outcome = run(
+        Spec {
+            cmd,
+            program,
+            args,
+            stdin,
+            cwd: folder,
+            home: registry.world().to_path_buf(),
+            timeout,
+            max_output,
+        },
+        &stop_asked,
+    );
+    let finished = match outcome {
+        Ok(finished) => finished,
+        Err(e) => {
+            check_deadline()?;
+            return Err(invalid(e.to_string()));
+        }
+    };
+    let out = lua.create_table()?;
+    out.raw_set("code", finished.code)?;
+    out.raw_set("stdout", lua.create_string(&finished.stdout)?)?;
+    out.raw_set("stderr", lua.create_string(&finished.stderr)?)?;
+    let cut: Vec<&str> = [
+        ("stdout", finished.stdout_cut),
+        ("stderr", finished.stderr_cut),
+    ]
+    .into_iter()
+    .filter_map(|(name, cut)| cut.then_some(name))
+    .collect();
+    out.raw_set("truncated", !cut.is_empty())?;
+    if !cut.is_empty() {
+        out.raw_set(
+            "note",
+            format!(
+                "{} cut at {max_output} bytes (the output cap); have the command write less, or to a file of the world",
+                cut.join(" and ")
+            ),
+        )?;
+    }
+    Ok(out)
+}
+
+/// Builds the read-only `shell` table.
+pub fn module(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "run",
+        lua.create_function(|lua, request: Value| match request {
+            Value::Table(t) => start(lua, t),
+            other => Err(invalid(format!(
+                "shell.run takes one table {{ cmd, args?, cwd?, stdin?, timeoutMs? }}, got a {}",
+                other.type_name()
+            ))),
+        })?,
+    )?;
+    t.set_readonly(true);
+    Ok(t)
+}

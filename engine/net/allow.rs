@@ -1,0 +1,238 @@
+//! The hosts a profile lets `http.request` reach: `api.example.com`, `*.example.org`,
+//! `127.0.0.1:8080`, `[::1]:9000`. A pattern without a port allows the scheme's default
+//! port only (80 for `http`, 443 for `https`), so granting a host does not open every
+//! service it runs.
+
+use std::fmt;
+use std::net::IpAddr;
+
+/// The host part of a pattern or of a URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Name {
+    /// A DNS name, lower-case, without a trailing dot.
+    Domain(String),
+    /// An address literal (IPv6 without brackets).
+    Ip(IpAddr),
+}
+
+impl Name {
+    fn parse(host: &str) -> Option<Name> {
+        let host = host.trim_end_matches('.');
+        if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            return inner.parse().ok().map(Name::Ip);
+        }
+        if let Ok(ip) = host.parse::<IpAddr>() {
+            return Some(Name::Ip(ip));
+        }
+        let ok = !host.is_empty()
+            && host.len() <= 253
+            && host.split('.').all(|l| {
+                !l.is_empty()
+                    && l.len() <= 63
+                    && l.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            });
+        ok.then(|| Name::Domain(host.to_ascii_lowercase()))
+    }
+}
+
+/// One allowed host pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostPattern {
+    /// For `*.example.org`, `example.org` (the pattern matches names below it only).
+    name: Name,
+    wildcard: bool,
+    port: Option<u16>,
+}
+
+impl HostPattern {
+    /// Reads a pattern; says what is wrong with one that is not `host`, `*.domain`,
+    /// `host:port` or `[v6]:port`.
+    pub fn parse(text: &str) -> Result<HostPattern, String> {
+        let text = text.trim();
+        let bad = || {
+            format!(
+                "'{text}' is not a host pattern: write a host (api.example.com), a wildcard \
+                 (*.example.org) or an address, optionally with :port"
+            )
+        };
+        let (host, port) = match text.rsplit_once(':') {
+            // `::1` alone is an address, not a host with a port.
+            Some((host, port)) if !host.contains(':') || host.ends_with(']') => {
+                (host, Some(port.parse::<u16>().map_err(|_| bad())?))
+            }
+            _ => (text, None),
+        };
+        let (wildcard, host) = match host.strip_prefix("*.") {
+            Some(rest) => (true, rest),
+            None => (false, host),
+        };
+        let name = Name::parse(host).ok_or_else(bad)?;
+        if wildcard && matches!(name, Name::Ip(_)) {
+            return Err(bad());
+        }
+        Ok(HostPattern {
+            name,
+            wildcard,
+            port,
+        })
+    }
+
+    /// Whether the pattern allows `host` (as a URL holds it) on `port`, where
+    /// `default_port` is the scheme's.
+    fn matches(&self, host: &Name, port: u16, default_port: u16) -> bool {
+        if self.port.unwrap_or(default_port) != port {
+            return false;
+        }
+        match (&self.name, host) {
+            (Name::Domain(p), Name::Domain(h)) if self.wildcard => {
+                h.len() > p.len() + 1
+                    && h.ends_with(p.as_str())
+                    && h.as_bytes()[h.len() - p.len() - 1] == b'.'
+            }
+            (Name::Ip(p), Name::Ip(h)) => p.to_canonical() == h.to_canonical(),
+            (p, h) => p == h,
+        }
+    }
+}
+
+impl fmt::Display for HostPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.wildcard {
+            f.write_str("*.")?;
+        }
+        match &self.name {
+            Name::Domain(d) => f.write_str(d)?,
+            Name::Ip(IpAddr::V6(ip)) => write!(f, "[{ip}]")?,
+            Name::Ip(ip) => write!(f, "{ip}")?,
+        }
+        match self.port {
+            Some(port) => write!(f, ":{port}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How a host is allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grant {
+    /// No pattern names it.
+    No,
+    /// A wildcard names it: public addresses only.
+    ByWildcard,
+    /// A pattern names this very host: it may be reached even at a private address.
+    Exactly,
+}
+
+/// The allowed host patterns of a profile.
+#[derive(Debug, Clone, Default)]
+pub struct Allow {
+    patterns: Vec<HostPattern>,
+}
+
+impl Allow {
+    /// The patterns of a grant; ones that do not parse are left out (and logged: the policy
+    /// file's reader refuses them before a run gets here).
+    pub fn new(patterns: &[String]) -> Allow {
+        let patterns = patterns
+            .iter()
+            .filter_map(|p| match HostPattern::parse(p) {
+                Ok(p) => Some(p),
+                Err(why) => {
+                    tracing::warn!("capabilities.http: {why}; the pattern is ignored");
+                    None
+                }
+            })
+            .collect();
+        Allow { patterns }
+    }
+
+    /// Whether any host is allowed at all.
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// How `host` (a URL's host, `[v6]` in brackets) on `port` is allowed.
+    pub fn grant(&self, host: &str, port: u16, default_port: u16) -> Grant {
+        let Some(name) = Name::parse(host) else {
+            return Grant::No;
+        };
+        let mut grant = Grant::No;
+        for p in self
+            .patterns
+            .iter()
+            .filter(|p| p.matches(&name, port, default_port))
+        {
+            if !p.wildcard {
+                return Grant::Exactly;
+            }
+            grant = Grant::ByWildcard;
+        }
+        grant
+    }
+
+    /// The patterns, as written back (for messages).
+    pub fn describe(&self) -> String {
+        self.patterns
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn allow(p: &[&str]) -> Allow {
+        Allow::new(&p.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn patterns_match_host_wildcard_and_port() {
+        let a = allow(&[
+            "api.example.com",
+            "*.example.org",
+            "127.0.0.1:8080",
+            "[::1]:9000",
+        ]);
+        assert_eq!(a.grant("api.example.com", 443, 443), Grant::Exactly);
+        assert_eq!(a.grant("API.example.com.", 80, 80), Grant::Exactly);
+        // Without a port in the pattern, only the scheme's default port.
+        assert_eq!(a.grant("api.example.com", 8443, 443), Grant::No);
+        assert_eq!(a.grant("a.example.org", 443, 443), Grant::ByWildcard);
+        assert_eq!(a.grant("a.b.example.org", 80, 80), Grant::ByWildcard);
+        // A wildcard covers names below the domain, not the domain or look-alikes.
+        assert_eq!(a.grant("example.org", 443, 443), Grant::No);
+        assert_eq!(a.grant("evilexample.org", 443, 443), Grant::No);
+        assert_eq!(a.grant("127.0.0.1", 8080, 80), Grant::Exactly);
+        assert_eq!(a.grant("127.0.0.1", 8081, 80), Grant::No);
+        assert_eq!(a.grant("localhost", 8080, 80), Grant::No);
+        assert_eq!(a.grant("[::1]", 9000, 80), Grant::Exactly);
+        assert_eq!(a.grant("[::ffff:127.0.0.1]", 8080, 80), Grant::Exactly);
+    }
+
+    #[test]
+    fn malformed_patterns_are_refused_with_the_shape_to_use() {
+        for bad in [
+            "",
+            "*.1.2.3.4",
+            "host:port",
+            "a b",
+            "*.",
+            "exa mple.com:80",
+            "http://x",
+        ] {
+            let err = HostPattern::parse(bad).unwrap_err();
+            assert!(err.contains("optionally with :port"), "{bad}: {err}");
+        }
+        assert_eq!(HostPattern::parse("::1").unwrap().to_string(), "[::1]");
+        assert_eq!(
+            HostPattern::parse("*.Example.org:8443")
+                .unwrap()
+                .to_string(),
+            "*.example.org:8443"
+        );
+    }
+}

@@ -1,0 +1,213 @@
+//! Credentials the host attaches to requests, from `<world>/.codemode/http.json`:
+//!
+//! ```json
+//! { "credentials": {
+//!     "api.example.com":   { "headers": { "Authorization": "Bearer ${EXAMPLE_TOKEN}" } },
+//!     "*.internal.example": { "headers": { "X-Api-Key": "${INTERNAL_KEY}" } } } }
+//! ```
+//!
+//! Keys are host patterns (as in the grant); `${NAME}` is replaced by the environment
+//! variable of codemode's process. The file is hidden from `vfs`, and a value never
+//! reaches a script: it is attached per hop, only to a host its pattern names (so never
+//! to the target of a redirect to another host), and removed from what comes back.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::allow::{Allow, Grant};
+use super::error::NetError;
+
+/// Where the credentials live, relative to the world.
+pub const CREDENTIALS_FILE: &str = ".codemode/http.json";
+
+/// The largest credentials file read.
+const MAX_BYTES: u64 = 256 * 1024;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    credentials: BTreeMap<String, Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+}
+
+/// The credentials of a world, by host pattern, with their variables expanded.
+#[derive(Default, Clone)]
+pub struct Credentials {
+    entries: Vec<(Allow, Vec<(String, String)>)>,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print a value.
+        write!(f, "Credentials({} hosts)", self.entries.len())
+    }
+}
+
+fn problem(why: impl Into<String>) -> NetError {
+    NetError::Credentials {
+        file: CREDENTIALS_FILE.to_string(),
+        why: why.into(),
+    }
+}
+
+impl Credentials {
+    /// Reads the world's credentials file; none at all when it does not exist.
+    pub fn load(world: &Path) -> Result<Credentials, NetError> {
+        use std::io::Read;
+        let path = world.join(CREDENTIALS_FILE);
+        let file = match std::fs::File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Credentials::default()),
+            Err(e) => {
+                return Err(problem(format!(
+                    "cannot be read ({e}); check its permissions"
+                )))
+            }
+        };
+        let mut text = String::new();
+        file.take(MAX_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| problem(format!("cannot be read as UTF-8 text ({e})")))?;
+        if text.len() as u64 > MAX_BYTES {
+            return Err(problem(format!(
+                "is larger than {MAX_BYTES} bytes; keep only credentials in it"
+            )));
+        }
+        Credentials::parse(&text, &|name| std::env::var(name).ok())
+    }
+
+    /// Reads credentials from `text`, expanding `${NAME}` with `env`.
+    pub fn parse(
+        text: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Credentials, NetError> {
+        // serde's messages may quote a value (`invalid type: string "..."`): only the place
+        // of the problem is shown.
+        let file: File = serde_json::from_str(text).map_err(|e| {
+            problem(format!(
+                "is not valid (line {}, column {}); the shape is {{\"credentials\": {{\"host\": {{\"headers\": {{\"Name\": \"value or ${{ENV}}\"}}}}}}}}",
+                e.line(),
+                e.column()
+            ))
+        })?;
+        let mut entries = Vec::new();
+        for (pattern, entry) in file.credentials {
+            super::allow::HostPattern::parse(&pattern).map_err(problem)?;
+            let mut headers = Vec::new();
+            for (name, value) in entry.headers {
+                reqwest::header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+                    problem(format!("'{name}' (for {pattern}) is not a header name"))
+                })?;
+                let value = expand(&value, env).map_err(|var| {
+                    problem(format!(
+                        "the header {name} for {pattern} uses ${{{var}}}, which is not set; set it in codemode's environment"
+                    ))
+                })?;
+                headers.push((name, value));
+            }
+            entries.push((Allow::new(&[pattern]), headers));
+        }
+        Ok(Credentials { entries })
+    }
+
+    /// The headers to attach to a request for `host` on `port`.
+    pub fn for_host(&self, host: &str, port: u16, default_port: u16) -> Vec<(String, String)> {
+        self.entries
+            .iter()
+            .filter(|(allow, _)| allow.grant(host, port, default_port) != Grant::No)
+            .flat_map(|(_, headers)| headers.iter().cloned())
+            .collect()
+    }
+}
+
+/// `value` with every `${NAME}` replaced; the name of the first unset variable otherwise.
+fn expand(value: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        let Some(len) = rest[start + 2..].find('}') else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        let name = &rest[start + 2..start + 2 + len];
+        out.push_str(&env(name).ok_or_else(|| name.to_string())?);
+        rest = &rest[start + 3 + len..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(name: &str) -> Option<String> {
+        (name == "TOKEN").then(|| "s3cret".to_string())
+    }
+
+    #[test]
+    fn headers_are_expanded_and_given_to_their_hosts_only() {
+        let c = Credentials::parse(
+            r#"{"credentials": {"api.example.com": {"headers": {"Authorization": "Bearer ${TOKEN}"}},
+                "127.0.0.1:8080": {"headers": {"X-Key": "k-${TOKEN}-${TOKEN}"}}}}"#,
+            &env,
+        )
+        .unwrap();
+        assert_eq!(
+            c.for_host("api.example.com", 443, 443),
+            [("Authorization".to_string(), "Bearer s3cret".to_string())]
+        );
+        assert!(c.for_host("other.example.com", 443, 443).is_empty());
+        assert!(c.for_host("api.example.com", 8443, 443).is_empty());
+        assert_eq!(c.for_host("127.0.0.1", 8080, 80)[0].1, "k-s3cret-s3cret");
+        assert!(!format!("{c:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn problems_name_the_file_and_never_a_value() {
+        let e = Credentials::parse(
+            r#"{"credentials": {"a.com": {"headers": {"X": "${NOPE}"}}}}"#,
+            &env,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains(".codemode/http.json") && e.contains("${NOPE}") && e.contains("not set"),
+            "{e}"
+        );
+        let e = Credentials::parse(r#"{"credentials": {"a.com": {"header": {}}}}"#, &env)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("is not valid") && e.contains("the shape is"),
+            "{e}"
+        );
+        let e = Credentials::parse(r#"{"credentials": {"a.com": "Bearer s3cret"}}"#, &env)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1") && !e.contains("s3cret"), "{e}");
+        let e = Credentials::parse(r#"{"credentials": {"a b": {"headers": {}}}}"#, &env)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a host pattern"), "{e}");
+        let e = Credentials::parse(
+            r#"{"credentials": {"a.com": {"headers": {"Bad Name": "s3cret"}}}}"#,
+            &env,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("not a header name") && !e.contains("s3cret"),
+            "{e}"
+        );
+    }
+}

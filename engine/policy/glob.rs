@@ -1,0 +1,164 @@
+//! Identity globs: `*` stands for any run of characters (dots included), everything else
+//! for itself. `text.*`, `*.delete*`, `github.merge_*`.
+
+use serde::{Deserialize, Deserializer};
+
+/// One `allow` or `deny` pattern of a profile, checked when the policy file is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern(String);
+
+impl Pattern {
+    /// The pattern, or why it cannot be one: empty, with spaces or control characters, or
+    /// naming a toolbox without its tools (`ops` instead of `ops.*`).
+    pub fn new(text: &str) -> Result<Pattern, String> {
+        if text.is_empty() {
+            return Err("an empty pattern matches no tool; remove it".into());
+        }
+        if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(format!(
+                "pattern \"{}\" has a space or control character; identities have none",
+                text.escape_debug()
+            ));
+        }
+        if !text.contains(['.', '*']) {
+            return Err(format!(
+                "pattern \"{text}\" matches no tool: identities are <box>.<tool>; write \"{text}.*\" for every tool of toolbox {text}"
+            ));
+        }
+        Ok(Pattern(text.to_string()))
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// True when the whole of `text` matches.
+    pub fn matches(&self, text: &str) -> bool {
+        matches(self.0.as_bytes(), text.as_bytes())
+    }
+
+    /// True when some text that starts with `prefix` matches: the pattern may allow or
+    /// deny something in the toolbox whose identities start with `prefix`.
+    pub fn may_match_after(&self, prefix: &str) -> bool {
+        // The pattern positions reachable after reading `prefix`, a star standing for
+        // any run: when one is left, the rest of the pattern matches some continuation.
+        let pattern = self.0.as_bytes();
+        let mut states = closure(pattern, vec![0]);
+        for &c in prefix.as_bytes() {
+            let mut next = Vec::new();
+            for &at in &states {
+                match pattern.get(at) {
+                    Some(b'*') => next.push(at),
+                    Some(&p) if p == c => next.push(at + 1),
+                    _ => {}
+                }
+            }
+            states = closure(pattern, next);
+            if states.is_empty() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// True when every text that starts with `prefix` matches (`ops.*` and `o*` cover
+    /// every tool of `ops`): with a trailing star, matching the prefix alone is enough.
+    pub fn covers_all_after(&self, prefix: &str) -> bool {
+        self.0.ends_with('*') && self.matches(prefix)
+    }
+}
+
+/// The states plus those reached by skipping stars (a star may match nothing).
+fn closure(pattern: &[u8], mut states: Vec<usize>) -> Vec<usize> {
+    let mut i = 0;
+    while i < states.len() {
+        let at = states[i];
+        if pattern.get(at) == Some(&b'*') && !states.contains(&(at + 1)) {
+            states.push(at + 1);
+        }
+        i += 1;
+    }
+    states.sort_unstable();
+    states.dedup();
+    states
+}
+
+/// Wildcard matching with one backtrack point: linear in practice, at worst the product
+/// of the lengths (patterns and identities are short).
+fn matches(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(&c) if c == text[t] => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    p = sp + 1;
+                    t = st + 1;
+                    star = Some((sp, st + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
+}
+
+impl<'de> Deserialize<'de> for Pattern {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Pattern::new(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Pattern {
+        Pattern::new(text).unwrap()
+    }
+
+    #[test]
+    fn stars_match_any_run_and_the_rest_matches_itself() {
+        assert!(p("text.*").matches("text.slugify"));
+        assert!(p("text.*").matches("text."));
+        assert!(!p("text.*").matches("texts.slugify"));
+        assert!(p("*.delete*").matches("files.delete"));
+        assert!(p("*.delete*").matches("files.delete_all"));
+        assert!(!p("*.delete*").matches("files.undelete"));
+        assert!(p("github.merge_*").matches("github.merge_pull_request"));
+        assert!(!p("github.merge_*").matches("github.merge"));
+        assert!(p("*").matches("any.thing"));
+        assert!(p("a*b*c.d").matches("aXbYbc.d"));
+        assert!(!p("ops.read").matches("ops.reader"));
+    }
+
+    #[test]
+    fn a_toolbox_is_covered_or_possibly_touched() {
+        assert!(p("ops.*").covers_all_after("ops."));
+        assert!(p("o*").covers_all_after("ops."));
+        assert!(!p("ops.drop*").covers_all_after("ops."));
+        assert!(!p("*.delete*").covers_all_after("ops."));
+        assert!(p("*.delete*").may_match_after("ops."));
+        assert!(p("ops.read").may_match_after("ops."));
+        assert!(!p("text.*").may_match_after("ops."));
+        assert!(!p("op.read").may_match_after("ops."));
+    }
+
+    #[test]
+    fn bad_patterns_say_why() {
+        assert!(Pattern::new("").is_err());
+        assert!(Pattern::new("text .x").is_err());
+        assert!(Pattern::new("ops").unwrap_err().contains("ops.*"));
+        assert!(Pattern::new("ops*").is_ok());
+    }
+}

@@ -1,0 +1,160 @@
+//! Which tools a profile lets a run see and call: a default, `allow` patterns and `deny`
+//! patterns, deny first.
+
+use std::fmt;
+
+use super::glob::Pattern;
+
+/// What a profile does with a tool no pattern names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every tool no `deny` pattern matches.
+    Allow,
+    /// Only the tools an `allow` pattern matches (and no `deny` pattern does).
+    Deny,
+}
+
+/// The tool rules of one profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolRules {
+    /// The profile's name, for messages.
+    pub profile: String,
+    /// What happens to tools no pattern names.
+    pub default: Verdict,
+    /// Tools let through when the default is deny.
+    pub allow: Vec<Pattern>,
+    /// Tools refused whatever else matches them.
+    pub deny: Vec<Pattern>,
+}
+
+/// The rule that refused a tool or a toolbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Denial {
+    /// The profile that holds the rule.
+    pub profile: String,
+    /// The `deny` pattern that matched; `None` when the profile's default (deny) did.
+    pub pattern: Option<String>,
+}
+
+impl fmt::Display for Denial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.pattern {
+            Some(pattern) => write!(
+                f,
+                "profile '{}' denies it (deny pattern \"{pattern}\")",
+                self.profile
+            ),
+            None => write!(
+                f,
+                "profile '{}' denies it (its default is \"deny\" and no allow pattern matches)",
+                self.profile
+            ),
+        }
+    }
+}
+
+impl ToolRules {
+    /// Rules that let every tool through (a world without a policy file).
+    pub fn open(profile: &str) -> ToolRules {
+        ToolRules {
+            profile: profile.to_string(),
+            default: Verdict::Allow,
+            allow: Vec::new(),
+            deny: Vec::new(),
+        }
+    }
+
+    /// True when these rules refuse nothing, so nothing needs filtering.
+    pub fn is_open(&self) -> bool {
+        self.default == Verdict::Allow && self.deny.is_empty()
+    }
+
+    /// Why the tool `identity` (`box.tool`) is refused, or `None` when it is allowed.
+    pub fn denial(&self, identity: &str) -> Option<Denial> {
+        if let Some(rule) = self.deny.iter().find(|p| p.matches(identity)) {
+            return Some(self.denied_by(Some(rule)));
+        }
+        match self.default {
+            Verdict::Allow => None,
+            Verdict::Deny if self.allow.iter().any(|p| p.matches(identity)) => None,
+            Verdict::Deny => Some(self.denied_by(None)),
+        }
+    }
+
+    /// True when the tool `identity` is allowed.
+    pub fn allows(&self, identity: &str) -> bool {
+        self.denial(identity).is_none()
+    }
+
+    /// Why every tool of `toolbox` is refused whatever it is called, or `None` when some
+    /// tool of it could be allowed.
+    pub fn toolbox_denial(&self, toolbox: &str) -> Option<Denial> {
+        let prefix = format!("{toolbox}.");
+        if let Some(rule) = self.deny.iter().find(|p| p.covers_all_after(&prefix)) {
+            return Some(self.denied_by(Some(rule)));
+        }
+        match self.default {
+            Verdict::Allow => None,
+            Verdict::Deny if self.allow.iter().any(|p| p.may_match_after(&prefix)) => None,
+            Verdict::Deny => Some(self.denied_by(None)),
+        }
+    }
+
+    fn denied_by(&self, rule: Option<&Pattern>) -> Denial {
+        Denial {
+            profile: self.profile.clone(),
+            pattern: rule.map(|p| p.as_str().to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(default: Verdict, allow: &[&str], deny: &[&str]) -> ToolRules {
+        let patterns = |list: &[&str]| list.iter().map(|p| Pattern::new(p).unwrap()).collect();
+        ToolRules {
+            profile: "p".into(),
+            default,
+            allow: patterns(allow),
+            deny: patterns(deny),
+        }
+    }
+
+    #[test]
+    fn deny_beats_allow_and_the_default_decides_the_rest() {
+        let r = rules(Verdict::Deny, &["text.*", "ops.read"], &["text.slug*"]);
+        assert!(r.allows("text.truncate"));
+        assert!(r.allows("ops.read"));
+        let denied = r.denial("text.slugify").unwrap();
+        assert_eq!(denied.pattern.as_deref(), Some("text.slug*"));
+        assert!(denied.to_string().contains("\"text.slug*\""), "{denied}");
+        let by_default = r.denial("ops.drop").unwrap();
+        assert_eq!(by_default.pattern, None);
+        assert!(by_default.to_string().contains("default"), "{by_default}");
+
+        let r = rules(Verdict::Allow, &[], &["*.delete*"]);
+        assert!(r.allows("files.read"));
+        assert!(!r.allows("files.delete_all"));
+        assert!(!r.is_open());
+        assert!(rules(Verdict::Allow, &["x.*"], &[]).is_open());
+    }
+
+    #[test]
+    fn a_toolbox_is_denied_only_when_no_tool_of_it_could_be_allowed() {
+        let r = rules(Verdict::Deny, &["text.*", "*.read"], &["ops.*"]);
+        assert_eq!(
+            r.toolbox_denial("ops").unwrap().pattern.as_deref(),
+            Some("ops.*")
+        );
+        assert!(r.toolbox_denial("text").is_none());
+        // `*.read` could allow files.read.
+        assert!(r.toolbox_denial("files").is_none());
+        let r = rules(Verdict::Deny, &["text.*"], &[]);
+        assert_eq!(r.toolbox_denial("files").unwrap().pattern, None);
+        let r = rules(Verdict::Allow, &[], &["ops.drop"]);
+        assert!(r.toolbox_denial("ops").is_none());
+    }
+}

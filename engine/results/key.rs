@@ -1,0 +1,39 @@
+//! The key of one call: what makes two calls the same call.
+
+use sha2::{Digest, Sha256};
+
+/// Hex characters of a key: 128 bits, so two different calls never share one.
+pub const KEY_CHARS: usize = 32;
+
+/// The key of calling `identity` (whose files hash to `stamp`) with `args`, the
+/// canonical JSON of its arguments (object keys sorted, as `sandbox::to_json` writes them).
+pub fn key(identity: &str, stamp: &str, args: &str) -> String {
+    let mut hasher = Sha256::new();
+    for part in [identity, stamp, args] {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part.as_bytes());
+    }
+    let digest = hasher.finalize();
+    let mut out = String::with_capacity(KEY_CHARS);
+    for byte in &digest[..KEY_CHARS / 2] {
+        out.push_str(&format!("{byte:02x}"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_part_of_a_call_changes_its_key() {
+        let base = key("a.b", "1", "[1]");
+        assert_eq!(base.len(), KEY_CHARS);
+        assert_eq!(base, key("a.b", "1", "[1]"));
+        assert_ne!(base, key("a.c", "1", "[1]"));
+        assert_ne!(base, key("a.b", "2", "[1]"));
+        assert_ne!(base, key("a.b", "1", "[2]"));
+        // Lengths are hashed too: moving a byte from one part to the next is another call.
+        assert_ne!(key("a.b1", "", "[1]"), key("a.b", "1", "[1]"));
+    }
+}

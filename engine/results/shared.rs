@@ -1,0 +1,105 @@
+//! One store per world for the whole process, opened on first use, and the rule that a
+//! store which cannot be used means "no cache", never a failed call.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::store::{Entry, NewEntry, Store, StoreError, DEFAULT_CAP_BYTES, FILE};
+
+enum Slot {
+    /// Not opened yet.
+    Closed,
+    Open(Store),
+    /// Could not be used; the process goes on uncached.
+    Broken,
+}
+
+/// The result cache of one world, shared by every run of the process.
+pub struct Shared {
+    path: PathBuf,
+    slot: Mutex<Slot>,
+    warned: AtomicBool,
+}
+
+impl Shared {
+    /// The store of `world` (`<world>/.codemode/results.db`), the same one for every
+    /// caller in this process.
+    pub fn for_world(world: &Path) -> Arc<Shared> {
+        static ALL: OnceLock<Mutex<HashMap<PathBuf, Arc<Shared>>>> = OnceLock::new();
+        let path = world.join(".codemode").join(FILE);
+        let mut all = ALL
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        all.entry(path.clone())
+            .or_insert_with(|| {
+                Arc::new(Shared {
+                    path,
+                    slot: Mutex::new(Slot::Closed),
+                    warned: AtomicBool::new(false),
+                })
+            })
+            .clone()
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` on the open store; `None` (after one warning per process) when the store
+    /// cannot be used. A corrupt or unwritable store is not tried again in this process;
+    /// a locked one is, on the next call.
+    fn with<R>(&self, f: impl FnOnce(&mut Store) -> Result<R, StoreError>) -> Option<R> {
+        let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
+        if matches!(*slot, Slot::Closed) {
+            match Store::open(&self.path, DEFAULT_CAP_BYTES) {
+                Ok(store) => *slot = Slot::Open(store),
+                Err(e) => {
+                    self.warn(&e);
+                    if !e.is_transient() {
+                        *slot = Slot::Broken;
+                    }
+                    return None;
+                }
+            }
+        }
+        let Slot::Open(store) = &mut *slot else {
+            return None;
+        };
+        match f(store) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.warn(&e);
+                if !e.is_transient() {
+                    *slot = Slot::Broken;
+                }
+                None
+            }
+        }
+    }
+
+    fn warn(&self, e: &StoreError) {
+        if !self.warned.swap(true, Ordering::Relaxed) {
+            tracing::warn!("result cache not used: {e}; tools run uncached meanwhile");
+        }
+    }
+
+    /// The unexpired row of `key`, if the store holds one.
+    pub fn get(&self, key: &str, now_ms: i64) -> Option<Entry> {
+        self.with(|s| s.get(key, now_ms)).flatten()
+    }
+
+    /// Stores a result; false when it was not kept (too large, or no usable store).
+    pub fn put(&self, new: &NewEntry) -> bool {
+        self.with(|s| s.put(new)).unwrap_or(false)
+    }
+
+    /// See [`Store::search`]; empty when there is no usable store.
+    pub fn search(&self, query: &str, limit: usize, max_bytes: usize, now_ms: i64) -> Vec<Entry> {
+        self.with(|s| s.search(query, limit, max_bytes, now_ms))
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,233 @@
+//! Type checking a script before it runs (see `crate::check`): the declarations of the
+//! run's snapshot (what `codemode types` writes), and the envelope of a script the
+//! checker stopped.
+
+use std::sync::Arc;
+
+use super::{Envelope, ErrorKind, ScriptError};
+use crate::assets::AssetIndex;
+use crate::check::{judge, CheckerError, Checking, Declarations, Diagnostic, Mode, ToolCheck};
+use crate::registry::Registry;
+
+/// What the check says about a run.
+pub(crate) enum Preflight {
+    /// Do not run: this is the envelope.
+    Stop(Box<Envelope>),
+    /// Run, and report these beside the result.
+    Go(Vec<Diagnostic>),
+}
+
+impl Checking {
+    /// The declarations of `index` (with `registry`'s upstream servers), built the first
+    /// time a script of this snapshot is checked.
+    pub fn declarations(&self, registry: &Registry, index: &Arc<AssetIndex>) -> Declarations {
+        self.declarations_for(index, || {
+            crate::host::definitions_granted(
+                index,
+                &registry.upstream_views(index),
+                registry.capabilities(),
+            )
+        })
+    }
+
+    /// Checks `source` before it runs over `index`. A checker problem is a diagnostic,
+    /// never a reason not to run.
+    pub(crate) fn preflight(
+        &self,
+        registry: &Registry,
+        index: &Arc<AssetIndex>,
+        source: &str,
+        session: bool,
+    ) -> Preflight {
+        if self.mode() == Mode::Off {
+            return Preflight::Go(Vec::new());
+        }
+        let declarations = self.declarations(registry, index);
+        let checked = match self.checker().check(&declarations, source) {
+            Ok(checked) => checked,
+            Err(problem) => {
+                tracing::info!("{problem}");
+                return Preflight::Go(vec![Diagnostic::note(problem.to_string())]);
+            }
+        };
+        let mut verdict = judge(source, checked.diagnostics, self.mode(), session);
+        if checked.timed_out {
+            verdict.report.push(Diagnostic::note(format!(
+                "the type check stopped at its {} ms limit; what it found so far is shown and the rest of the script ran unchecked",
+                self.checker().timeout().as_millis()
+            )));
+        }
+        // An upstream server's catalogue may be stale, and its calls take arguments by
+        // position as well as the one table the declarations show: nothing there is
+        // certain.
+        if let Some((error, Some(tool))) = &verdict.stop {
+            let toolbox = tool.split('.').next().unwrap_or_default();
+            if registry
+                .upstream_views(index)
+                .iter()
+                .any(|v| v.name == toolbox)
+            {
+                verdict.report.push(error.clone());
+                verdict.report.sort_by_key(|d| (d.line, d.column));
+                verdict.stop = None;
+            }
+        }
+        // A call the profile denies, or of a tool that cannot be called, is not declared, so
+        // the checker calls it unknown; it runs instead and fails saying why (`denied`
+        // naming the rule, or the tool's own problem).
+        if let Some((error, Some(tool))) = &verdict.stop {
+            if fails_better_at_run_time(registry, index, tool) {
+                verdict.report.push(error.clone());
+                verdict.report.sort_by_key(|d| (d.line, d.column));
+                verdict.stop = None;
+            }
+        }
+        match verdict.stop {
+            None => Preflight::Go(verdict.report),
+            Some((error, tool)) => {
+                let hint = hint(index, tool.as_deref());
+                let message = shortened(&error.message);
+                let mut envelope = super::pool::refused(ErrorKind::Type, &message);
+                envelope.error = Some(
+                    ScriptError {
+                        kind: ErrorKind::Type,
+                        message,
+                        line: Some(error.line),
+                        column: Some(error.column),
+                        hint: Some(hint),
+                        limit: None,
+                    }
+                    .bounded(),
+                );
+                envelope.diagnostics = verdict.report;
+                Preflight::Stop(Box::new(envelope))
+            }
+        }
+    }
+}
+
+impl Checking {
+    /// Checks a tool's source against the declarations of `index` (see
+    /// [`Checking::check_tool_against`]).
+    pub fn check_tool(
+        &self,
+        registry: &Registry,
+        index: &Arc<AssetIndex>,
+        source: &str,
+    ) -> Result<ToolCheck, CheckerError> {
+        self.check_tool_against(&self.declarations(registry, index), source)
+    }
+}
+
+/// Starts the checker and loads the declarations of `registry`'s current snapshot on a
+/// thread of its own, so the first script a server runs does not wait for them.
+pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
+    let started = std::thread::Builder::new()
+        .name("codemode-check-warm-up".into())
+        .spawn(move || {
+            let index = registry.snapshot();
+            let declarations = checking.declarations(&registry, &index);
+            if let Err(e) = checking.checker().check(&declarations, "") {
+                tracing::info!("{e}");
+            }
+        });
+    if let Err(e) = started {
+        tracing::info!("the type checker is started on first use: {e}");
+    }
+}
+
+/// What to do about a type error at a call of `tool` (`box.tool`, or `tools.fn` for a
+/// function of `tools`): the tool's signature, or the names close to a misspelt one.
+/// True when the call of `tool` (`box.name`, a toolbox, or `tools.<function>`) is one the
+/// profile refuses, or of a tool that exists but cannot be called: the run's own error
+/// says more than "unknown".
+fn fails_better_at_run_time(registry: &Registry, index: &AssetIndex, tool: &str) -> bool {
+    if let Some(function) = tool.strip_prefix("tools.") {
+        return !registry.capabilities().authoring && crate::host::AUTHORING.contains(&function);
+    }
+    match tool.split_once('.') {
+        Some(_) => {
+            index.denial(tool).is_some() || index.tool(tool).is_some_and(|e| !e.is_registered())
+        }
+        None => index.toolbox_denial(tool).is_some(),
+    }
+}
+
+fn hint(index: &AssetIndex, tool: Option<&str>) -> String {
+    const NOTHING_RAN: &str = "nothing ran: the script was type-checked against the tools' declarations (`codemode types`) first";
+    let Some(tool) = tool else {
+        return format!("{NOTHING_RAN}; fix the line, or run with --check warn to run it anyway");
+    };
+    if let Some(function) = tool.strip_prefix("tools.") {
+        return format!("{NOTHING_RAN}; tools.help() lists the functions of tools with an example each (tools.{function} is called here)");
+    }
+    if let Some(entry) = index.tool(tool) {
+        let meta = entry.meta();
+        if let Some(signature) = meta.signature.as_deref() {
+            return format!(
+                "{NOTHING_RAN}; the signature is tools.{}.{signature} (tools.get('{tool}') has the details)",
+                meta.toolbox
+            );
+        }
+        return format!("{NOTHING_RAN}; tools.get('{tool}') describes the tool");
+    }
+    let (toolbox, name) = tool.split_once('.').unwrap_or((tool, ""));
+    if !index.has_toolbox(toolbox) {
+        let near = closest(name_list(index.toolbox_names()), toolbox);
+        return format!(
+            "{NOTHING_RAN}; there is no toolbox `{toolbox}`{near}; tools.toolboxes() lists them"
+        );
+    }
+    let names: Vec<String> = index
+        .tools_in(toolbox)
+        .filter(|t| t.is_registered())
+        .map(|t| t.name().to_string())
+        .collect();
+    let near = closest(names, name);
+    format!("{NOTHING_RAN}; the toolbox `{toolbox}` has no tool `{name}`{near}; tools.list('{toolbox}', 3) lists its tools with their signatures")
+}
+
+/// The checker's message with a long table type cut short: "Key 'x' not found in table
+/// '{ ...every toolbox... }'" would spend a reader's tokens on what the hint says better.
+fn shortened(message: &str) -> String {
+    const KEEP: usize = 80;
+    let Some(at) = message.find(" in table '") else {
+        return message.to_string();
+    };
+    let start = at + " in table '".len();
+    let table = &message[start..];
+    let end = table.rfind('\'').unwrap_or(table.len());
+    if end <= KEEP {
+        return message.to_string();
+    }
+    let mut cut = KEEP;
+    while !table.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!(
+        "{}{} …'{}",
+        &message[..start],
+        &table[..cut],
+        &table[end..].trim_start_matches('\'')
+    )
+}
+
+fn name_list(names: Vec<&str>) -> Vec<String> {
+    names.into_iter().map(str::to_string).collect()
+}
+
+/// ", did you mean `x`?" for the name most like `wanted`, when one is close.
+fn closest(names: Vec<String>, wanted: &str) -> String {
+    names
+        .into_iter()
+        .map(|n| {
+            (
+                strsim::jaro_winkler(&n.to_lowercase(), &wanted.to_lowercase()),
+                n,
+            )
+        })
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, n)| format!(" (did you mean `{n}`?)"))
+        .unwrap_or_default()
+}

@@ -1,0 +1,116 @@
+//! Which program a command name stands for. Only names the grant lists are started, and a
+//! name is looked up on [`FIXED_PATH`], never on the caller's `PATH` or in the world, so
+//! a script cannot put a program of its own in the way. A command with a `/` is started
+//! only when the grant lists that very (absolute) path.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use super::error::{ShellError, GRANT};
+
+/// Where command names are looked up, and the `PATH` a started command gets.
+pub const FIXED_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The program to start for `cmd`, if `allowed` lists it.
+pub fn resolve(cmd: &str, allowed: &[String]) -> Result<PathBuf, ShellError> {
+    let refused = |why: String, fix: String| ShellError::Refused {
+        cmd: cmd.to_string(),
+        why,
+        fix,
+    };
+    if cmd.is_empty() || cmd.contains('\0') {
+        return Err(ShellError::Invalid(
+            "cmd must name a command, such as 'git'".into(),
+        ));
+    }
+    let listed = || {
+        if allowed.is_empty() {
+            "none".to_string()
+        } else {
+            allowed.join(", ")
+        }
+    };
+    if !allowed.iter().any(|a| a == cmd) {
+        return Err(refused(
+            format!("it is not an allowed command (allowed: {})", listed()),
+            format!("add \"{cmd}\" to {GRANT} if this run should start it"),
+        ));
+    }
+    if cmd.contains('/') {
+        let path = Path::new(cmd);
+        if !path.is_absolute() || cmd.split('/').any(|c| c == "..") {
+            return Err(refused(
+                "a command given by path must be absolute, without '..'".into(),
+                format!("list the program by its absolute path in {GRANT}, or by name"),
+            ));
+        }
+        return executable(path).then(|| path.to_path_buf()).ok_or_else(|| {
+            refused(
+                "no executable file is at that path".into(),
+                "install it there, or list the path where it is".into(),
+            )
+        });
+    }
+    FIXED_PATH
+        .split(':')
+        .map(|dir| Path::new(dir).join(cmd))
+        .find(|p| executable(p))
+        .ok_or_else(|| {
+            refused(
+                format!("it is allowed, but no program of that name is in {FIXED_PATH}"),
+                format!("install it, or list its absolute path in {GRANT}"),
+            )
+        })
+}
+
+/// A regular file someone may execute.
+fn executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn only_listed_names_resolve_on_the_fixed_path() {
+        let allowed = list(&[
+            "echo",
+            "sh",
+            "/bin/echo",
+            "nosuchcommand-xyz",
+            "./echo",
+            "/bin/../bin/echo",
+        ]);
+        let echo = resolve("echo", &allowed).unwrap();
+        assert!(echo.is_absolute() && echo.ends_with("echo"), "{echo:?}");
+        let e = resolve("cat", &allowed).unwrap_err().to_string();
+        assert!(
+            e.contains("not an allowed command") && e.contains("capabilities.shell"),
+            "{e}"
+        );
+        // A path is started only when listed as that very path.
+        assert_eq!(
+            resolve("/bin/echo", &allowed).unwrap(),
+            Path::new("/bin/echo")
+        );
+        let e = resolve("/usr/bin/echo", &allowed).unwrap_err().to_string();
+        assert!(e.contains("not an allowed command"), "{e}");
+        let e = resolve("./echo", &allowed).unwrap_err().to_string();
+        assert!(e.contains("must be absolute"), "{e}");
+        let e = resolve("/bin/../bin/echo", &allowed)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("without '..'"), "{e}");
+        let e = resolve("nosuchcommand-xyz", &allowed)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no program of that name"), "{e}");
+        let e = resolve("echo", &[]).unwrap_err().to_string();
+        assert!(e.contains("allowed: none"), "{e}");
+    }
+}

@@ -1,0 +1,167 @@
+//! What a server's entry in `mcp.json` says about calling its tools, beyond how to reach
+//! it: limits and the result cache, for the whole server and per tool.
+//!
+//! ```json
+//! "time": { "command": "uvx", "args": ["mcp-server-time"],
+//!           "limits": { "timeoutMs": 5000, "maxOutputBytes": 65536 },
+//!           "cache": { "ttlSeconds": 300, "readOnlyHints": true },
+//!           "tools": { "convert_time": { "limits": { "timeoutMs": 1000 },
+//!                                        "cache": { "ttlSeconds": 60 } } } }
+//! ```
+//!
+//! A tool's own entry wins field by field over the server's limits, and as a whole over
+//! its cache. With `"readOnlyHints": true`, the server's cache applies only to tools the
+//! server annotates as both `readOnlyHint` and `idempotentHint` (a tool's own `cache`
+//! applies regardless).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::assets::{parse_cache, parse_limits, CachePolicy, ToolLimits};
+
+/// One tool's own entry under `"tools"`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolSettings {
+    /// Its limits (each field given overrides the server's).
+    pub limits: ToolLimits,
+    /// Its cache.
+    pub cache: Option<CachePolicy>,
+}
+
+/// The limits and cache of one server's tools.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ServerSettings {
+    /// Limits of every tool of the server.
+    pub limits: ToolLimits,
+    /// The cache of every tool of the server.
+    pub cache: Option<CachePolicy>,
+    /// The server's cache only for tools annotated read-only and idempotent.
+    pub read_only_hints: bool,
+    /// Per-tool entries, by the tool's name on the server.
+    pub tools: BTreeMap<String, ToolSettings>,
+}
+
+impl ServerSettings {
+    /// Reads `limits`, `cache` and `tools` of a server's entry.
+    pub(crate) fn read(fields: &Map<String, Value>) -> Result<ServerSettings, String> {
+        let mut settings = ServerSettings::default();
+        if let Some(limits) = fields.get("limits") {
+            settings.limits = parse_limits(limits, "")?;
+        }
+        if let Some(cache) = fields.get("cache") {
+            settings.cache = Some(parse_cache(cache, "", &["readOnlyHints"])?);
+            settings.read_only_hints = match cache.get("readOnlyHints") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err("cache.readOnlyHints must be true or false".to_string()),
+            };
+        }
+        match fields.get("tools") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(tools)) => {
+                for (name, entry) in tools {
+                    let at = format!("tools.{name}");
+                    let Value::Object(own) = entry else {
+                        return Err(format!(
+                            "{at} must be an object such as {{\"limits\": {{\"timeoutMs\": 1000}}, \"cache\": {{\"ttlSeconds\": 60}}}}"
+                        ));
+                    };
+                    if let Some(unknown) = own.keys().find(|k| !matches!(k.as_str(), "limits" | "cache")) {
+                        return Err(format!(
+                            "{at} has no field \"{unknown}\"; a tool's entry has \"limits\" and \"cache\""
+                        ));
+                    }
+                    let mut tool = ToolSettings::default();
+                    if let Some(limits) = own.get("limits") {
+                        tool.limits = parse_limits(limits, &at)?;
+                    }
+                    if let Some(cache) = own.get("cache") {
+                        tool.cache = Some(parse_cache(cache, &at, &[])?);
+                    }
+                    settings.tools.insert(name.clone(), tool);
+                }
+            }
+            Some(_) => {
+                return Err(
+                    "\"tools\" must be an object of tool names, e.g. {\"tools\": {\"get_time\": {\"cache\": {\"ttlSeconds\": 60}}}}"
+                        .to_string(),
+                )
+            }
+        }
+        Ok(settings)
+    }
+
+    /// The limits and cache of the server's tool `tool` (its name on the server), given
+    /// the annotations the server sent for it.
+    pub fn of(&self, tool: &str, annotations: Option<&Value>) -> (ToolLimits, Option<CachePolicy>) {
+        let own = self.tools.get(tool);
+        let limits = ToolLimits {
+            timeout_ms: own
+                .and_then(|t| t.limits.timeout_ms)
+                .or(self.limits.timeout_ms),
+            max_output_bytes: own
+                .and_then(|t| t.limits.max_output_bytes)
+                .or(self.limits.max_output_bytes),
+        };
+        let hinted = |hint: &str| {
+            annotations
+                .and_then(|a| a.get(hint))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        let cache = match own.and_then(|t| t.cache) {
+            Some(cache) => Some(cache),
+            None if !self.read_only_hints => self.cache,
+            None if hinted("readOnlyHint") && hinted("idempotentHint") => self.cache,
+            None => None,
+        };
+        (limits, cache)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<ServerSettings, String> {
+        ServerSettings::read(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn a_tool_overrides_its_server_and_hints_gate_the_server_cache() {
+        let s = read(json!({
+            "limits": {"timeoutMs": 5000, "maxOutputBytes": 100},
+            "cache": {"ttlSeconds": 60, "readOnlyHints": true},
+            "tools": {"fast": {"limits": {"timeoutMs": 10}, "cache": {"ttlSeconds": 5}}}
+        }))
+        .unwrap();
+        let (limits, cache) = s.of("fast", None);
+        assert_eq!(
+            limits,
+            ToolLimits {
+                timeout_ms: Some(10),
+                max_output_bytes: Some(100)
+            }
+        );
+        assert_eq!(cache.unwrap().ttl_seconds, 5);
+        let pure = json!({"readOnlyHint": true, "idempotentHint": true});
+        assert_eq!(s.of("other", Some(&pure)).1.unwrap().ttl_seconds, 60);
+        let writes = json!({"readOnlyHint": false, "idempotentHint": true});
+        assert!(s.of("other", Some(&writes)).1.is_none());
+        assert!(s.of("other", None).1.is_none());
+    }
+
+    #[test]
+    fn malformed_entries_name_the_field_and_the_fix() {
+        let e = read(json!({"limits": {"timeoutMs": -1}})).unwrap_err();
+        assert!(e.contains("limits.timeoutMs is -1"), "{e}");
+        let e = read(json!({"cache": {"ttlSeconds": 5, "readOnlyHints": "yes"}})).unwrap_err();
+        assert!(e.contains("readOnlyHints must be true or false"), "{e}");
+        let e = read(json!({"tools": {"x": {"timeout": 3}}})).unwrap_err();
+        assert!(e.contains("tools.x has no field \"timeout\""), "{e}");
+        let e = read(json!({"tools": []})).unwrap_err();
+        assert!(e.contains("\"tools\" must be an object"), "{e}");
+    }
+}

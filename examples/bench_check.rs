@@ -1,0 +1,244 @@
+//! Benchmark of the type check before a script runs, each figure against a baseline
+//! measured in the same run.
+//!
+//! ```text
+//! cargo build --release && cargo run --release --example bench_check
+//! ```
+//!
+//! 1. Check cost: one 30-line agent-style script checked against the bundled world's
+//!    declarations by the `codemode-check` process (a round trip over its pipe, the
+//!    declarations already loaded), and the whole pre-run step (that plus the verdict),
+//!    against running the same script unchecked in process. Target: check p50 <= 1 ms.
+//! 2. What loading the declarations costs (once per index snapshot): starting the
+//!    checker and loading them, against one check.
+//! 3. `tool_exec` round trip over MCP stdio with `--check certain` against `--check off`,
+//!    interleaved. Target: at most 20% added.
+//!
+//! Medians of many runs; compare ratios, not absolute times.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode::check::{judge, Checker, Declarations, Mode};
+use codemode::{Limits, Output, Registry, Runtime};
+use serde_json::{json, Value};
+
+/// Thirty lines, as an agent writes them: discovery, several tools, a loop, a table.
+const SCRIPT: &str = r#"local csv = "name,age,city\nada,36,London\nalan,41,Wilmslow\ngrace,85,Arlington"
+local parsed = tools.table.parseCsv(csv, { numbers = true })
+local sorted = tools.table.sortBy(parsed.rows, "age", { descending = true, numeric = true })
+local lines = {}
+for i, row in sorted do
+	local slug = tools.text.slugify(row.name .. " " .. row.city)
+	local short = tools.text.truncate(slug, 12)
+	table.insert(lines, string.format("%d. %s", i, short))
+end
+local counts = tools.text.wordCount(table.concat(lines, "\n"))
+local digest = tools.encoding.sha256(table.concat(lines))
+local version = tools.semver.parse("1.4.2")
+local later = tools.semver.compare(version.version, "1.10.0")
+local link = tools.url.build({
+	scheme = "https",
+	host = "example.com",
+	path = "/people",
+	params = { count = counts.words },
+})
+local parts = tools.url.parse(link)
+local json = tools.json.stringify({
+	lines = lines,
+	digest = string.sub(digest, 1, 8),
+	newer = later > 0,
+	host = parts.host,
+})
+local back = tools.json.parse(json)
+local md = tools.markdown.list(lines)
+print(md)
+return { lines = #back.lines, words = counts.words, link = link }
+"#;
+
+const SAMPLES: usize = 2000;
+const ROUND_TRIPS: usize = 1500;
+
+fn median_us(mut times: Vec<Duration>) -> f64 {
+    times.sort();
+    times[times.len() / 2].as_secs_f64() * 1e6
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = Instant::now();
+    let out = f();
+    (out, t.elapsed())
+}
+
+/// A binary of this workspace beside the example (same profile).
+fn binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe.parent().and_then(Path::parent).unwrap().join(name);
+    assert!(
+        bin.exists(),
+        "{} is missing: run `cargo build --release` first (same profile as this example)",
+        bin.display()
+    );
+    bin
+}
+
+fn main() {
+    let world = tempfile::tempdir().unwrap();
+    let registry = Arc::new(Registry::open(world.path(), &[], true).expect("the world opens"));
+    let index = registry.snapshot();
+    let text = codemode::definitions(&index, &registry.upstream_views(&index));
+    let checker_bin = binary("codemode-check");
+
+    // 2. Start and load, against one check (the second figure is measured below).
+    let timeout = Duration::from_secs(2);
+    let mut loads = Vec::new();
+    for _ in 0..5 {
+        let checker = Checker::with_program(Ok(checker_bin.clone()), timeout);
+        let declarations = Declarations::new(text.as_str());
+        let (first, took) = timed(|| checker.check(&declarations, SCRIPT));
+        first.expect("the checker answers");
+        loads.push(took);
+    }
+
+    // 1. Check cost, pre-run step and the unchecked run, interleaved.
+    let checker = Checker::with_program(Ok(checker_bin.clone()), timeout);
+    let declarations = Declarations::new(text.as_str());
+    let found = checker
+        .check(&declarations, SCRIPT)
+        .expect("the checker answers");
+    assert!(
+        judge(SCRIPT, found.diagnostics.clone(), Mode::Certain, false)
+            .stop
+            .is_none(),
+        "the benchmark script is refused: {:?}",
+        found.diagnostics
+    );
+    let mut unchecked = Runtime::new(registry.clone(), Limits::default()).unwrap();
+    assert!(unchecked.exec(SCRIPT, Output::Capture).ok);
+    let (mut check, mut step, mut run) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..SAMPLES {
+        check.push(timed(|| checker.check(&declarations, SCRIPT).unwrap()).1);
+        step.push(
+            timed(|| {
+                let found = checker.check(&declarations, SCRIPT).unwrap();
+                judge(SCRIPT, found.diagnostics, Mode::Certain, false)
+            })
+            .1,
+        );
+        run.push(timed(|| unchecked.exec(SCRIPT, Output::Capture)).1);
+    }
+    let (check, step, run) = (median_us(check), median_us(step), median_us(run));
+    let load = median_us(loads);
+    println!(
+        "type check of a 30-line script against the bundled world's declarations ({} bytes):",
+        text.len()
+    );
+    println!("  checker round trip (declarations loaded)   {check:8.1} us  (target <= 1000 us)");
+    println!("  pre-run step (round trip + verdict)        {step:8.1} us");
+    println!("  the same script run unchecked in process   {run:8.1} us");
+    println!("  pre-run step / run = {:.2}x", step / run);
+    println!("  start the checker + load declarations + check: {load:8.1} us = {:.0}x one check (once per process and index snapshot)", load / check);
+
+    // 3. tool_exec over MCP, checked and not, interleaved.
+    let bin = binary("codemode");
+    let mut on = Server::start(&bin, world.path(), "certain");
+    let mut off = Server::start(&bin, world.path(), "off");
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    for i in 0..ROUND_TRIPS {
+        let id = 100 + i;
+        with.push(timed(|| on.request(id, "tools/call", tool_exec(SCRIPT))).1);
+        without.push(timed(|| off.request(id, "tools/call", tool_exec(SCRIPT))).1);
+    }
+    let (with, without) = (median_us(with), median_us(without));
+    println!("tool_exec round trip over MCP stdio, the same script:");
+    println!("  --check off                                {without:8.1} us");
+    println!("  --check certain                            {with:8.1} us");
+    println!(
+        "  added by the check: {:.1} us = {:+.1}% (target <= 20%)",
+        with - without,
+        100.0 * (with - without) / without
+    );
+}
+
+fn tool_exec(script: &str) -> Value {
+    json!({"name": "tool_exec", "arguments": {"script": script}})
+}
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn start(bin: &Path, world: &Path, check: &str) -> Server {
+        let mut child = Command::new(bin)
+            .args(["--check", check, "serve", "--workers", "1", "--world"])
+            .arg(world)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("codemode serve starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut server = Server {
+            child,
+            stdin,
+            stdout,
+        };
+        server.request(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"}}),
+        );
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        for id in 1..=50 {
+            let reply = server.request(id, "tools/call", tool_exec(SCRIPT));
+            let text = reply["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            assert!(
+                text.contains("\"ok\":true"),
+                "the script fails under --check {check}: {text}"
+            );
+        }
+        server
+    }
+
+    fn send(&mut self, msg: &Value) {
+        let mut line = msg.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn read(&mut self) -> Value {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("bad line {line:?}: {e}"))
+    }
+
+    fn request(&mut self, id: usize, method: &str, params: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let msg = self.read();
+            if msg["id"] == id {
+                assert!(msg.get("error").is_none(), "{msg}");
+                return msg;
+            }
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! Type checking before a script runs, through the binary and the library: what stops a
+//! run, what is only reported, each mode, the checker missing, crashing or hanging (the
+//! run goes on unchecked and says so), tools checked by `codemode check`, and the two
+//! Luau copies kept in separate binaries.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode::check::{Checker, Mode};
+use codemode::{Checking, ErrorKind, Limits, Output, Pool, Registry, Runtime, Session};
+use common::{codemode, exec, text, World};
+use serde_json::Value;
+
+fn checker_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_codemode-check")
+}
+
+fn runtime(world: &World, mode: Mode) -> Runtime {
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    runtime.set_checking(Some(Arc::new(Checking::new(mode, checker))));
+    runtime
+}
+
+fn notes(envelope: &Value) -> String {
+    envelope["diagnostics"]
+        .as_array()
+        .map(|d| {
+            d.iter()
+                .map(|d| d["message"].as_str().unwrap_or_default().to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_misspelt_tool_stops_the_run_before_its_first_side_effect() {
+    let world = World::new();
+    let script = "print('started')\nlocal slug = tools.text.slugfy('Hello')\nreturn slug\n";
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(code, 1, "{envelope}");
+    let error = &envelope["error"];
+    assert_eq!(error["kind"], "type", "{envelope}");
+    assert_eq!(error["line"], 2, "{envelope}");
+    assert_eq!(error["column"], 14, "{envelope}");
+    assert!(
+        error["message"].as_str().unwrap().contains("slugfy"),
+        "{envelope}"
+    );
+    let hint = error["hint"].as_str().unwrap();
+    assert!(hint.contains("did you mean `slugify`"), "{hint}");
+    assert_eq!(
+        envelope["stdout"], "",
+        "the script's first line ran before the check stopped it"
+    );
+}
+
+#[test]
+fn a_wrong_argument_names_the_tools_signature() {
+    let world = World::new();
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "return tools.text.truncate('Hello', '3')",
+    );
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    let hint = envelope["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("tools.text.truncate(text: string, maxChars: number"),
+        "{hint}"
+    );
+}
+
+#[test]
+fn each_mode_does_what_it_says() {
+    let world = World::new();
+    let wrong = "local n = tools.text.wordCount('a b')\nreturn n.wordz + 1\n";
+    // warn: the script runs (and fails at run time); the checker's error is reported.
+    let (warned, _) = exec(world.path(), &["--check", "warn"], wrong);
+    assert_eq!(warned["error"]["kind"], "runtime", "{warned}");
+    assert!(notes(&warned).contains("wordz"), "{warned}");
+    // certain: a field the declared result lacks stops it.
+    let (stopped, _) = exec(world.path(), &["--check", "certain"], wrong);
+    assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
+    // off: no check, no diagnostics.
+    let (off, _) = exec(world.path(), &["--check", "off"], wrong);
+    assert_eq!(off["error"]["kind"], "runtime", "{off}");
+    assert!(off.get("diagnostics").is_none(), "{off}");
+    // A correct script strict mode refuses (a row table where `{ [string]: any }` is
+    // wanted: Luau's tables are invariant) runs in the default mode, with a diagnostic.
+    let rows = "local rows = { { name = 'ada', lang = 'a' }, { name = 'grace', lang = 'b' } }\nreturn tools.markdown.table(rows)\n";
+    let (default, code) = exec(world.path(), &[], rows);
+    assert_eq!(
+        (default["ok"].as_bool(), code),
+        (Some(true), 0),
+        "{default}"
+    );
+    assert!(!notes(&default).is_empty(), "{default}");
+    let (strict, _) = exec(world.path(), &["--check", "strict"], rows);
+    assert_eq!(strict["error"]["kind"], "type", "{strict}");
+    let bad = codemode(world.path(), &["--check", "loose", "exec"], "return 1");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("certain"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
+
+#[test]
+fn a_missing_or_crashing_checker_never_blocks_a_run() {
+    let world = World::new();
+    for program in ["/nonexistent/codemode-check", "/bin/false", "/bin/cat"] {
+        let out = common::output(
+            common::command()
+                .env("CODEMODE_CHECKER", program)
+                .arg("--world")
+                .arg(world.path())
+                .arg("exec"),
+            "return tools.text.slugify('Hello World')",
+        );
+        let envelope = common::envelope(&out);
+        assert_eq!(envelope["value"], "hello-world", "{program}: {envelope}");
+        assert!(
+            notes(&envelope).contains("ran unchecked"),
+            "{program}: {envelope}"
+        );
+    }
+}
+
+#[test]
+fn a_hanging_checker_is_stopped_and_the_run_goes_on() {
+    let world = World::new();
+    let hang = world.path().join("hang.sh");
+    std::fs::write(&hang, "#!/bin/sh\nsleep 30\n").unwrap();
+    std::fs::set_permissions(&hang, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let started = Instant::now();
+    let out = common::output(
+        common::command()
+            .env("CODEMODE_CHECKER", &hang)
+            .arg("--world")
+            .arg(world.path())
+            .arg("exec"),
+        "return 1 + 1",
+    );
+    let envelope = common::envelope(&out);
+    assert_eq!(envelope["value"], 2, "{envelope}");
+    assert!(notes(&envelope).contains("unchecked"), "{envelope}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_script_that_makes_the_checker_slow_is_cut_off_by_its_timeout() {
+    let world = World::new();
+    // Thousands of chained tool calls: slow to check, quick to skip past.
+    let mut script = String::from("local s = 'a'\nif false then\n");
+    for _ in 0..4000 {
+        script.push_str("s = tools.text.slugify(s .. tools.text.truncate(s, 3)) .. s\n");
+    }
+    script.push_str("end\nreturn #s\n");
+    let started = Instant::now();
+    let (envelope, _) = exec(world.path(), &["--check-timeout-ms", "20"], &script);
+    assert_eq!(envelope["value"], 1, "{envelope}");
+    let said = notes(&envelope);
+    assert!(
+        said.contains("ms limit") || said.contains("was stopped"),
+        "{said}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_repl_session_sees_its_earlier_globals() {
+    let world = World::new();
+    let mut rt = runtime(&world, Mode::Certain);
+    let mut session = Session::new();
+    let first = rt.exec_session("name = 'Hello World'", Output::Capture, &mut session);
+    assert!(first.ok, "{}", first.to_json());
+    let second = rt.exec_session(
+        "return tools.text.slugify(name)",
+        Output::Capture,
+        &mut session,
+    );
+    assert_eq!(
+        second.value,
+        Some(serde_json::json!("hello-world")),
+        "{}",
+        second.to_json()
+    );
+    assert!(second
+        .diagnostics
+        .iter()
+        .all(|d| !d.message.contains("Unknown global")));
+    let wrong = rt.exec_session(
+        "return tools.text.slugify(name, 1)",
+        Output::Capture,
+        &mut session,
+    );
+    assert_eq!(wrong.error.map(|e| e.kind), Some(ErrorKind::Type));
+}
+
+#[test]
+fn the_pool_checks_what_tool_exec_runs() {
+    let world = World::new();
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let pool = Pool::new(registry, Limits::default(), 2, 8).unwrap();
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    pool.set_checking(Some(Arc::new(Checking::new(Mode::Certain, checker))));
+    let envelope = pool.exec("return tools.json.decode('{}')");
+    assert_eq!(envelope.error.map(|e| e.kind), Some(ErrorKind::Type));
+    let fine = pool.exec("return tools.json.parse('{\"a\": 1}').a");
+    assert_eq!(fine.value, Some(serde_json::json!(1)), "{}", fine.to_json());
+}
+
+#[test]
+fn codemode_check_reports_a_tools_type_errors_and_keeps_it_callable() {
+    let world = World::new();
+    world.tool(
+        "mine.shout",
+        "--!desc Shout.\n--!arg text string The text.\n--!return string Loud.\nlocal function shout(text: string): string\n\treturn tools.text.slugfy(text)\nend\nreturn shout\n",
+    );
+    let out = codemode(world.path(), &["check"], "");
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("mine.shout")
+            && said.contains("type error at line 5")
+            && said.contains("slugfy"),
+        "{said}"
+    );
+    assert!(said.contains("35 callable"), "{said}");
+    let off = codemode(world.path(), &["--check", "off", "check"], "");
+    assert_eq!(off.status.code(), Some(0), "{}", text(&off.stdout));
+}
+
+#[test]
+fn the_two_luau_copies_live_in_separate_binaries() {
+    let engine = std::fs::read(env!("CARGO_BIN_EXE_codemode")).unwrap();
+    let checker = std::fs::read(checker_bin()).unwrap();
+    let has =
+        |bytes: &[u8], needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+    // Luau's type checker (Luau::Frontend) is only in the checker; mlua only in codemode.
+    assert!(has(&checker, "_ZN4Luau8Frontend"));
+    assert!(!has(&engine, "_ZN4Luau8Frontend"));
+    assert!(has(&engine, "4mlua"));
+    assert!(!has(&checker, "4mlua"));
+}
+
+#[test]
+fn tools_create_returns_what_the_checker_says_and_keeps_the_tool() {
+    let world = World::new();
+    let mut rt = runtime(&world, Mode::Certain);
+    let script = r#"
+local box = tools.createToolbox({ name = "mine", description = "My helpers." })
+assert(box.ok, box.error)
+local made = tools.create({ name = "shout", toolbox = "mine", description = "Shout.",
+	args = { { name = "text", type = "string", description = "What to shout." } },
+	returns = { type = "string", description = "Loud." },
+	code = "return tools.text.slugfy(text)" })
+return made
+"#;
+    let envelope = rt.exec(script, Output::Capture);
+    let made = envelope.value.clone().unwrap_or_default();
+    assert_eq!(made["ok"], true, "{}", envelope.to_json());
+    let first = &made["diagnostics"][0];
+    assert_eq!(first["severity"], "error", "{made}");
+    assert!(
+        first["message"].as_str().unwrap().contains("slugfy"),
+        "{made}"
+    );
+    let clean = rt.exec(
+        "return tools.create({ name = 'calm', toolbox = 'mine', description = 'Calm.', \
+         args = { { name = 'text', type = 'string', description = 'Text.' } }, \
+         returns = { type = 'string', description = 'Quiet.' }, code = 'return string.lower(text)' })",
+        Output::Capture,
+    );
+    let calm = clean.value.unwrap_or_default();
+    assert_eq!(calm["ok"], true, "{calm}");
+    assert!(calm.get("diagnostics").is_none(), "{calm}");
+}

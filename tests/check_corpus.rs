@@ -1,0 +1,158 @@
+//! The type check on a corpus of agent-style scripts (`tests/check_corpus/`): half are
+//! correct, half hold a mistake agents make (the first line names it). Each mode's table
+//! is printed; the default mode must stop at least 90% of the wrong scripts before they
+//! run and refuse none of the correct ones, which must also run to the end.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use codemode::check::{Checker, Mode};
+use codemode::{Checking, ErrorKind, Limits, Output, Registry, Runtime};
+use common::World;
+
+fn corpus(kind: &str) -> Vec<(String, String)> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/check_corpus")).join(kind);
+    let mut scripts: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "luau"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    scripts.sort();
+    scripts
+}
+
+fn runtime(world: &World, mode: Mode) -> Runtime {
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
+    let checker = Checker::with_program(
+        Ok(env!("CARGO_BIN_EXE_codemode-check").into()),
+        // Generous: a debug build under a loaded machine must not time out.
+        Duration::from_secs(5),
+    );
+    runtime.set_checking(Some(Arc::new(Checking::new(mode, checker))));
+    runtime
+}
+
+/// The mistake a wrong script's first line names (`-- mistake: misspelt tool`).
+fn mistake(source: &str) -> &str {
+    source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("-- mistake: "))
+        .unwrap_or("unnamed")
+}
+
+#[test]
+fn the_default_mode_stops_the_wrong_scripts_and_refuses_no_correct_one() {
+    let world = World::new();
+    let correct = corpus("correct");
+    let wrong = corpus("wrong");
+    assert!(
+        correct.len() >= 50 && wrong.len() >= 50,
+        "the corpus holds {} correct and {} wrong scripts; it must hold at least 50 of each",
+        correct.len(),
+        wrong.len()
+    );
+
+    // Every wrong script really fails when run unchecked, and every correct one runs.
+    let mut unchecked = runtime(&world, Mode::Off);
+    for (name, source) in &wrong {
+        let envelope = unchecked.exec(source, Output::Capture);
+        assert!(
+            !envelope.ok,
+            "wrong/{name} runs fine unchecked: it is not wrong"
+        );
+    }
+
+    let mut table =
+        String::from("mode     wrong stopped   correct refused   correct with diagnostics\n");
+    let mut default_row = None;
+    for mode in [Mode::Warn, Mode::Certain, Mode::Strict] {
+        let mut rt = runtime(&world, mode);
+        let mut missed_by_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        let mut stopped = 0;
+        for (name, source) in &wrong {
+            let envelope = rt.exec(source, Output::Capture);
+            let entry = missed_by_kind.entry(mistake(source)).or_default();
+            entry.1 += 1;
+            let error = envelope.error.as_ref();
+            if error.is_some_and(|e| e.kind == ErrorKind::Type) {
+                stopped += 1;
+                entry.0 += 1;
+                let error = error.unwrap();
+                assert!(
+                    error.line.is_some() && error.column.is_some(),
+                    "wrong/{name}: {}",
+                    envelope.to_json()
+                );
+                assert!(
+                    error
+                        .hint
+                        .as_deref()
+                        .is_some_and(|h| h.contains("nothing ran")),
+                    "wrong/{name}: {}",
+                    envelope.to_json()
+                );
+                assert!(
+                    envelope.stdout.is_empty(),
+                    "wrong/{name} printed before it was stopped"
+                );
+            }
+        }
+        let mut refused = Vec::new();
+        let mut noted = 0;
+        for (name, source) in &correct {
+            let envelope = rt.exec(source, Output::Capture);
+            if envelope
+                .error
+                .as_ref()
+                .is_some_and(|e| e.kind == ErrorKind::Type)
+            {
+                refused.push(name.clone());
+            } else {
+                assert!(envelope.ok, "correct/{name} failed: {}", envelope.to_json());
+                assert!(
+                    !envelope
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.message.contains("unchecked")),
+                    "correct/{name} was not checked: {}",
+                    envelope.to_json()
+                );
+            }
+            noted += usize::from(!envelope.diagnostics.is_empty());
+        }
+        let percent = 100.0 * stopped as f64 / wrong.len() as f64;
+        table.push_str(&format!(
+            "{:<8} {stopped:>3}/{} ({percent:>5.1}%)  {:>3}/{}           {noted:>3}\n",
+            mode.to_string(),
+            wrong.len(),
+            refused.len(),
+            correct.len()
+        ));
+        for (kind, (hit, all)) in &missed_by_kind {
+            table.push_str(&format!("           {kind}: {hit}/{all} stopped\n"));
+        }
+        if mode == Mode::default() {
+            default_row = Some((percent, refused));
+        }
+    }
+    println!("{table}");
+    let (percent, refused) = default_row.expect("the default mode is one of those measured");
+    assert!(
+        percent >= 90.0,
+        "the default mode stops {percent:.1}% of the wrong scripts (at least 90% wanted)\n{table}"
+    );
+    assert!(
+        refused.is_empty(),
+        "the default mode refuses correct scripts: {refused:?}\n{table}"
+    );
+}

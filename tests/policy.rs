@@ -1,0 +1,862 @@
+//! Policy profiles (`<world>/.codemode/policy.json`, `--profile`), driven through the real
+//! binary: deny beating allow and the glob forms; a denied tool absent from every surface
+//! that lists, searches, describes or hints, and refused with kind `denied` however it is
+//! called; authoring and file writes switched off; a policy that cannot be used stopping
+//! start-up with the line; the policy file out of reach of `vfs`.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use common::{codemode, exec, text, World};
+use serde_json::{json, Value};
+
+const POLICY: &str = r#"{ "profiles": {
+    "default": { "default": "allow", "deny": ["secret.*", "*.delete*"] },
+    "agent": { "default": "deny", "allow": ["text.*", "files.*", "github.*"],
+               "deny": ["text.shout", "*.delete*", "github.merge_*"] },
+    "readonly": { "default": "allow",
+                  "capabilities": { "authoring": false, "vfsWrite": false } },
+    "notes": { "default": "allow", "capabilities": { "authoring": false } }
+} }
+"#;
+
+/// A tool `box.name` that returns "<name>:<arg>".
+fn tool(world: &World, identity: &str, description: &str) {
+    let name = identity.split_once('.').unwrap().1;
+    world.tool(
+        identity,
+        &format!(
+            "--!desc {description}\n--!arg x string Anything.\n--!return string Tagged.\n\
+             local function {name}(x: string): string\n\treturn \"{name}:\" .. x\nend\n\nreturn {name}\n"
+        ),
+    );
+}
+
+/// A world of four toolboxes (no bundled ones are read: every command gets
+/// `--no-bundled`) and the policy above.
+fn world() -> World {
+    let w = World::new();
+    tool(&w, "text.slugify", "Turn text into a slug.");
+    tool(&w, "text.shout", "Upper-case text.");
+    tool(&w, "files.read", "Read a file of the store.");
+    tool(&w, "files.delete_all", "Delete all files of the store.");
+    tool(&w, "files.undelete", "Bring back deleted files.");
+    tool(&w, "github.merge_pr", "Merge a pull request.");
+    tool(&w, "github.list_prs", "List pull requests.");
+    tool(&w, "secret.launch", "Launch the rockets.");
+    w.file(".codemode/policy.json", POLICY);
+    w
+}
+
+/// `codemode --no-bundled [--profile P] ARGS`: (stdout, stderr, exit code).
+fn run(world: &Path, profile: Option<&str>, args: &[&str], stdin: &str) -> (String, String, i32) {
+    let mut all = vec!["--no-bundled"];
+    if let Some(p) = profile {
+        all.extend(["--profile", p]);
+    }
+    all.extend_from_slice(args);
+    let out = codemode(world, &all, stdin);
+    (
+        text(&out.stdout),
+        text(&out.stderr),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Runs `script` with `codemode exec` in `profile`: the envelope.
+fn script(world: &Path, profile: Option<&str>, source: &str) -> Value {
+    let mut extra = vec!["--no-bundled"];
+    if let Some(p) = profile {
+        extra.extend(["--profile", p]);
+    }
+    exec(world, &extra, source).0
+}
+
+/// The identities `codemode list 1 --json` shows in `profile`.
+fn listed(world: &Path, profile: Option<&str>) -> BTreeSet<String> {
+    let (out, err, code) = run(world, profile, &["list", "1", "--json"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    let rows: Value = serde_json::from_str(&out).unwrap();
+    rows.as_array()
+        .unwrap_or_else(|| panic!("{out}"))
+        .iter()
+        .map(|r| r["identity"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn assert_denied(envelope: &Value, rule: &str) {
+    assert_eq!(envelope["ok"], false, "{envelope}");
+    assert_eq!(envelope["error"]["kind"], "denied", "{envelope}");
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(message.contains(rule), "{message} does not name {rule}");
+}
+
+#[test]
+fn deny_beats_allow_and_each_glob_form_picks_its_tools() {
+    let w = world();
+    let expected: BTreeSet<String> = [
+        "files.read",
+        "files.undelete",
+        "github.list_prs",
+        "text.slugify",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(listed(w.path(), Some("agent")), expected);
+
+    // Each refused tool names the rule that refused it: the allow `text.*` matched
+    // text.shout, the deny `text.shout` won.
+    let agent = Some("agent");
+    let cases = [
+        (
+            "text.shout",
+            "profile 'agent' denies it (deny pattern \"text.shout\")",
+        ),
+        ("files.delete_all", "(deny pattern \"*.delete*\")"),
+        ("github.merge_pr", "(deny pattern \"github.merge_*\")"),
+        ("secret.launch", "its default is \"deny\""),
+    ];
+    for (identity, rule) in cases {
+        let envelope = script(w.path(), agent, &format!("return tools.{identity}('x')"));
+        assert_denied(&envelope, rule);
+        assert!(
+            envelope["error"]["hint"]
+                .as_str()
+                .unwrap()
+                .contains("tools.list()"),
+            "{envelope}"
+        );
+    }
+    let envelope = script(
+        w.path(),
+        agent,
+        "return { tools.text.slugify('a'), tools.files.undelete('b'), tools.github.list_prs('c') }",
+    );
+    assert_eq!(
+        envelope["value"],
+        json!(["slugify:a", "undelete:b", "list_prs:c"]),
+        "{envelope}"
+    );
+
+    // The same world without --profile is the `default` profile.
+    let expected: BTreeSet<String> = [
+        "files.read",
+        "files.undelete",
+        "github.list_prs",
+        "github.merge_pr",
+        "text.shout",
+        "text.slugify",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(listed(w.path(), None), expected);
+}
+
+#[test]
+fn a_denied_tool_is_absent_from_every_surface_and_refused_however_it_is_called() {
+    let w = world();
+    let hidden = ["delete_all", "secret", "launch", "rockets"];
+    let assert_hidden = |what: &str, shown: &str| {
+        for name in hidden {
+            assert!(!shown.contains(name), "{what} shows '{name}':\n{shown}");
+        }
+    };
+
+    // Inside a script: listings, search, lookups and the hints of near misses.
+    let envelope = script(
+        w.path(),
+        None,
+        r#"
+        local out = {}
+        table.insert(out, tools.toolboxes().stdout)
+        for tier = 1, 3 do
+            table.insert(out, tools.list(tier).stdout)
+            table.insert(out, tools.list("files", tier).stdout)
+        end
+        for _, q in { "delete all files", "launch the rockets", "secret", "files.delete_all", "" } do
+            for _, mode in { "keyword", "semantic" } do
+                -- The rows, not the stdout, which quotes the query.
+                for _, row in tools.search(q, { mode = mode, limit = 100 }).value do
+                    table.insert(out, `{row.identity} {row.description}`)
+                end
+            end
+        end
+        table.insert(out, tostring(tools.get("files.delete_all")))
+        table.insert(out, tostring(tools.get("secret.launch")))
+        table.insert(out, tostring(tools.callable("files.delete_all")))
+        table.insert(out, tostring(tools.callable("secret", "launch")))
+        local ok, near = pcall(function() return tools.files.dlete_all end)
+        assert(not ok)
+        table.insert(out, tostring(near))
+        local ok2, box = pcall(function() return tools.secrte end)
+        assert(not ok2)
+        table.insert(out, tostring(box))
+        return table.concat(out, "\n")
+        "#,
+    );
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    let shown = envelope["value"].as_str().unwrap();
+    assert_hidden("the script's listings", shown);
+    assert!(shown.contains("files.undelete"), "{shown}");
+    assert!(shown.contains("no tool named 'dlete_all'"), "{shown}");
+
+    // The hints of near misses name only what the profile shows.
+    for near in ["tools.files.dlete_all('x')", "tools.secrte.launch('x')"] {
+        let envelope = script(w.path(), None, &format!("return {near}"));
+        // Stopped by the type check before it runs, or by the call itself.
+        let kind = envelope["error"]["kind"].as_str().unwrap_or_default();
+        assert!(kind == "type" || kind == "runtime", "{envelope}");
+        assert!(envelope["error"]["hint"].is_string(), "{envelope}");
+        assert_hidden(
+            &format!("the hint for {near}"),
+            &envelope["error"].to_string(),
+        );
+    }
+
+    // Calling anyway: the tool, the whole toolbox, binding and rendering it.
+    assert_denied(
+        &script(w.path(), None, "return tools.files.delete_all('x')"),
+        "\"*.delete*\"",
+    );
+    assert_denied(
+        &script(
+            w.path(),
+            None,
+            "return tools.use('files', 'delete_all')('x')",
+        ),
+        "\"*.delete*\"",
+    );
+    let envelope = script(w.path(), None, "return tools.secret.launch('x')");
+    assert_denied(
+        &envelope,
+        "toolbox 'secret' is denied: profile 'default' denies it (deny pattern \"secret.*\")",
+    );
+    assert_denied(
+        &script(w.path(), None, "return tools.list('secret')"),
+        "\"secret.*\"",
+    );
+    let envelope = script(
+        w.path(),
+        None,
+        "return tools.bind('files.delete_all', { 'x' })",
+    );
+    assert_eq!(envelope["value"]["ok"], false, "{envelope}");
+    assert_eq!(envelope["value"]["reason"], "denied", "{envelope}");
+    assert_denied(
+        &script(
+            w.path(),
+            None,
+            "return tools.render('files.delete_all', 'x')",
+        ),
+        "\"*.delete*\"",
+    );
+
+    // The command line: list, search, types, docs, call.
+    for args in [
+        &["list", "3"][..],
+        &["list", "2", "--json"],
+        &["search", "delete all files", "--json"],
+        &["search", "launch", "--json", "--mode", "keyword"],
+        &["search", ""],
+        &["types"],
+    ] {
+        let (out, err, code) = run(w.path(), None, args, "");
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        assert_hidden(&format!("codemode {args:?}"), &out);
+    }
+    let site = tempfile::tempdir().unwrap();
+    let (out, err, code) = run(
+        w.path(),
+        None,
+        &["docs", "--out", site.path().to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let mut pages = 0;
+    for entry in walk(site.path()) {
+        pages += 1;
+        assert_hidden(
+            &entry.display().to_string(),
+            &std::fs::read_to_string(&entry).unwrap_or_default(),
+        );
+        assert_hidden("a docs file name", &entry.display().to_string());
+    }
+    assert!(pages > 3, "docs wrote {pages} files");
+    let (out, err, code) = run(w.path(), None, &["call", "files.delete_all", "x"], "");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("tools.files.delete_all is denied") && err.contains("\"*.delete*\""),
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
+
+    // MCP: tools/list with --expose-tools, search_tools, the exposed name called anyway,
+    // and tool_exec.
+    let replies = serve(
+        w.path(),
+        None,
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "search_tools", "arguments": {"query": "delete all files", "limit": 50}}}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+                "name": "files__delete_all", "arguments": {"x": "a"}}}),
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+                "name": "tool_exec", "arguments": {"script": "return tools.secret.launch('x')"}}}),
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+                "name": "files__read", "arguments": {"x": "a"}}}),
+        ],
+    );
+    let names: Vec<&str> = replies[&1]["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"files__read"), "{names:?}");
+    assert_hidden("tools/list", &names.join(" "));
+    assert_hidden("search_tools", &replies[&2]["result"].to_string());
+    for id in [3, 4] {
+        let result = &replies[&id]["result"];
+        assert_eq!(result["isError"], true, "{result}");
+        assert_eq!(
+            result["structuredContent"]["error"]["kind"], "denied",
+            "{result}"
+        );
+    }
+    assert_eq!(
+        replies[&5]["result"]["structuredContent"]["value"],
+        "read:a"
+    );
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// Sends `requests` to `codemode serve --expose-tools` on stdio, closes stdin and returns
+/// the replies by id.
+fn serve(
+    world: &Path,
+    profile: Option<&str>,
+    requests: &[Value],
+) -> std::collections::BTreeMap<i64, Value> {
+    let mut input = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "policy-test", "version": "1"}}})
+    .to_string();
+    input.push_str("\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+    for request in requests {
+        input.push_str(&request.to_string());
+        input.push('\n');
+    }
+    let (out, err, code) = run(
+        world,
+        profile,
+        &["serve", "--expose-tools", "--workers", "1"],
+        &input,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let replies: std::collections::BTreeMap<i64, Value> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|v| Some((v["id"].as_i64()?, v)))
+        .collect();
+    for request in requests {
+        let id = request["id"].as_i64().unwrap();
+        assert!(
+            replies.contains_key(&id),
+            "no reply to {request}:\n{out}\n{err}"
+        );
+    }
+    replies
+}
+
+#[test]
+fn authoring_and_file_writes_can_be_switched_off() {
+    let w = world();
+    w.file("notes/todo.txt", "milk\n");
+    let readonly = Some("readonly");
+    let calls = [
+        ("tools.createToolbox({ name = 'mine', description = 'Mine.' })", "tools.createToolbox"),
+        (
+            "tools.create({ toolbox = 'text', name = 'twice', description = 'Twice.', code = 'return 1' })",
+            "tools.create",
+        ),
+        ("tools.delete('text.slugify')", "tools.delete"),
+        ("tools.install('text')", "tools.install"),
+    ];
+    for (call, name) in calls {
+        let envelope = script(w.path(), readonly, &format!("return {call}"));
+        assert_denied(&envelope, &format!("{name} is denied: profile 'readonly' does not allow authoring (capabilities.authoring is false)"));
+    }
+    for (call, name) in [
+        ("vfs.write('notes/new.txt', 'x')", "vfs.write"),
+        ("vfs.remove('notes/todo.txt')", "vfs.remove"),
+    ] {
+        let envelope = script(w.path(), readonly, call);
+        assert_denied(&envelope, &format!("{name} is denied: profile 'readonly' does not allow file writes (capabilities.vfsWrite is false)"));
+    }
+    // Reading and calling still work, and nothing was written or removed.
+    let envelope = script(
+        w.path(),
+        readonly,
+        "return vfs.read('notes/todo.txt') .. tools.text.slugify('a')",
+    );
+    assert_eq!(envelope["value"], "milk\nslugify:a", "{envelope}");
+    assert!(w
+        .path()
+        .join("text.toolbox/slugify.tool/init.luau")
+        .exists());
+    assert!(!w.path().join("mine.toolbox").exists());
+    assert!(!w.path().join("notes/new.txt").exists());
+
+    // Not declared for that profile, nor listed by tools.help; declared for the others.
+    let (types, err, code) = run(w.path(), readonly, &["types"], "");
+    assert_eq!(code, 0, "{err}");
+    for member in [
+        "\tcreate: (",
+        "\tcreateToolbox: (",
+        "\tdelete: (",
+        "\tinstall: (",
+    ] {
+        assert!(!types.contains(member), "readonly declares {member}");
+    }
+    assert!(
+        types.contains("\tsearch:") && types.contains("install: string?"),
+        "{types}"
+    );
+    let (types, _, _) = run(w.path(), None, &["types"], "");
+    assert!(types.contains("\tcreate: (") && types.contains("\tinstall: ("));
+    let help = script(w.path(), readonly, "return tools.help().stdout");
+    let help = help["value"].as_str().unwrap();
+    for signature in [
+        "tools.create(",
+        "tools.createToolbox(",
+        "tools.delete(",
+        "tools.install(",
+    ] {
+        assert!(!help.contains(signature), "{help}");
+    }
+    assert!(help.contains("tools.search("), "{help}");
+    assert!(
+        !help.contains("\"create\""),
+        "the footer names a function it hides: {help}"
+    );
+
+    // Authoring off but writes on: data files yes, tool files no (a write into a toolbox
+    // folder is authoring by another name).
+    let notes = Some("notes");
+    w.file(
+        "pkg.package/extra.toolbox/keep.tool/init.luau",
+        "return function() end",
+    );
+    let envelope = script(
+        w.path(),
+        notes,
+        "vfs.write('notes/new.txt', 'x'); vfs.write('pkg.package/notes.txt', 'y'); return vfs.read('notes/new.txt')",
+    );
+    assert_eq!(envelope["value"], "x", "{envelope}");
+    assert!(w.path().join("pkg.package/notes.txt").exists());
+    for call in [
+        "vfs.write('text.toolbox/twice.tool/init.luau', 'return function() end')",
+        "vfs.write('pkg.package/mine.toolbox/README.md', '# mine')",
+        "vfs.remove('text.toolbox/slugify.tool')",
+        "vfs.remove('text.toolbox')",
+        "vfs.remove('pkg.package')",
+    ] {
+        let envelope = script(w.path(), notes, call);
+        assert_denied(
+            &envelope,
+            "files of toolboxes are authoring, which profile 'notes' does not allow",
+        );
+    }
+    assert!(w
+        .path()
+        .join("text.toolbox/slugify.tool/init.luau")
+        .exists());
+    assert!(!w.path().join("text.toolbox/twice.tool").exists());
+    assert!(!w.path().join("pkg.package/mine.toolbox").exists());
+    assert!(w
+        .path()
+        .join("pkg.package/extra.toolbox/keep.tool")
+        .exists());
+
+    // Authoring on: a tool the profile would deny is not written.
+    let envelope = script(
+        w.path(),
+        None,
+        "return tools.create({ toolbox = 'files', name = 'delete_old', description = 'Old.', code = 'return 1' })",
+    );
+    assert_denied(&envelope, "\"*.delete*\"");
+    assert!(!w.path().join("files.toolbox/delete_old.tool").exists());
+    let envelope = script(
+        w.path(),
+        None,
+        "local made = tools.create({ toolbox = 'files', name = 'size', description = 'Size.', code = 'return 1' })\nreturn made.ok and tools.files.size()",
+    );
+    assert_eq!(envelope["value"], 1, "{envelope}");
+}
+
+#[test]
+fn a_policy_that_cannot_be_used_stops_start_up_with_the_line_and_the_fix() {
+    let cases: [(&str, Option<&str>, &[&str]); 6] = [
+        // Not JSON: where it broke.
+        ("{ \"profiles\": {\n  \"default\": { \"default\": \"allow\", }\n} }\n", None, &[".codemode/policy.json:2:", "fix that line"]),
+        // A capability codemode does not know.
+        (
+            "{ \"profiles\": {\n  \"default\": { \"default\": \"allow\",\n    \"capabilities\": { \"network\": true } } } }\n",
+            None,
+            &[".codemode/policy.json:3:", "unknown field `network`", "vfsWrite"],
+        ),
+        // An unknown key in a profile.
+        (
+            "{ \"profiles\": {\n  \"default\": { \"default\": \"deny\", \"blocked\": [\"x.*\"] } } }\n",
+            None,
+            &[".codemode/policy.json:2:", "unknown field `blocked`"],
+        ),
+        // A default that is neither allow nor deny.
+        ("{ \"profiles\": {\n  \"default\": { \"default\": \"yes\" } } }\n", None, &[":2:", "unknown variant `yes`"]),
+        // The profile asked for is not there.
+        (POLICY, Some("admin"), &["no profile named 'admin' (profiles: agent, default, notes, readonly)", "--profile"]),
+        // No profile named and no `default` profile.
+        (
+            "{ \"profiles\": { \"ci\": { \"default\": \"deny\" } } }",
+            None,
+            &["no profile named 'default'", "add a profile 'default'"],
+        ),
+    ];
+    for (policy, profile, wanted) in cases {
+        let w = World::new();
+        tool(&w, "text.slugify", "Slug.");
+        w.file(".codemode/policy.json", policy);
+        for args in [&["exec"][..], &["list"], &["serve"], &["types"]] {
+            let (out, err, code) = run(w.path(), profile, args, "return 1");
+            assert_eq!(code, 2, "{args:?} started with {policy}: {out}{err}");
+            assert!(out.is_empty(), "{args:?}: {out}");
+            for part in wanted {
+                assert!(err.contains(part), "{args:?}: '{part}' not in: {err}");
+            }
+        }
+    }
+
+    // --profile without a policy file is refused too; without either, everything is allowed.
+    let w = World::new();
+    tool(&w, "text.slugify", "Slug.");
+    let (out, err, code) = run(w.path(), Some("readonly"), &["list"], "");
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("--profile readonly: the world has no policy file"),
+        "{err}"
+    );
+    let envelope = script(
+        w.path(),
+        None,
+        "vfs.write('a.txt', 'x'); return tools.text.slugify('a')",
+    );
+    assert_eq!(envelope["value"], "slugify:a", "{envelope}");
+}
+
+#[test]
+fn scripts_cannot_read_write_or_remove_the_policy_file() {
+    let w = world();
+    w.file("data/readme.txt", "hi");
+    std::os::unix::fs::symlink(
+        "../.codemode/policy.json",
+        w.path().join("data/policy.json"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../.codemode", w.path().join("data/settings")).unwrap();
+    let envelope = script(
+        w.path(),
+        None,
+        r#"
+        local attempts = {
+            function() return vfs.read(".codemode/policy.json") end,
+            function() return vfs.read("./.codemode/policy.json") end,
+            function() return vfs.read("data/../.codemode/policy.json") end,
+            function() return vfs.read("data/policy.json") end,
+            function() return vfs.read("data/settings/policy.json") end,
+            function() return vfs.list(".codemode") end,
+            function() return vfs.list("data/settings") end,
+            function() return vfs.exists(".codemode/policy.json") end,
+            function() return vfs.write(".codemode/policy.json", "{}") end,
+            function() return vfs.write("data/policy.json", "{}") end,
+            function() return vfs.write("data/settings/policy.json", "{}") end,
+            function() return vfs.remove(".codemode/policy.json") end,
+            function() return vfs.remove(".codemode") end,
+            function() return vfs.remove("data/policy.json") end,
+        }
+        local refused = {}
+        for i, attempt in attempts do
+            local ok, err = pcall(attempt)
+            table.insert(refused, if ok then `attempt {i} succeeded` else tostring(err))
+        end
+        return refused
+        "#,
+    );
+    let refused = envelope["value"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{envelope}"));
+    assert_eq!(refused.len(), 14, "{envelope}");
+    for (i, message) in refused.iter().enumerate() {
+        let message = message.as_str().unwrap();
+        assert!(
+            !message.contains("succeeded"),
+            "attempt {}: {message}",
+            i + 1
+        );
+        assert!(
+            !message.contains("\"profiles\""),
+            "attempt {} leaked the file: {message}",
+            i + 1
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(w.path().join(".codemode/policy.json")).unwrap(),
+        POLICY
+    );
+}
+
+#[path = "upstream/servers.rs"]
+mod servers;
+
+/// The identities of the server-everything tools `codemode list` shows in `profile`.
+fn upstream_listed(world: &Path, profile: Option<&str>) -> BTreeSet<String> {
+    listed(world, profile)
+        .into_iter()
+        .filter(|id| id.starts_with("everything."))
+        .collect()
+}
+
+#[test]
+fn the_profile_applies_to_the_tools_of_upstream_servers() {
+    let _serial = servers::serial();
+    let dir = servers::world(json!({ "everything": servers::everything_stdio() }));
+    let world = dir.path();
+    let (out, err, code) = run(world, None, &["mcp", "sync", "everything"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    let all = upstream_listed(world, None);
+    assert!(
+        all.contains("everything.echo") && all.contains("everything.get_sum"),
+        "{all:?}"
+    );
+    let each: Vec<&String> = all.iter().collect();
+    std::fs::write(
+        world.join(".codemode/policy.json"),
+        json!({ "profiles": {
+            "default": { "default": "allow", "deny": ["everything.get_sum"] },
+            "echo": { "default": "deny", "allow": ["everything.echo"] },
+            "none": { "default": "allow", "deny": ["everything.*"] },
+            "each": { "default": "allow", "deny": each },
+        } })
+        .to_string(),
+    )
+    .unwrap();
+
+    // Listed without the denied tool; the denied one refused, the others called.
+    let shown = upstream_listed(world, None);
+    assert_eq!(shown.len(), all.len() - 1, "{shown:?}");
+    assert!(!shown.contains("everything.get_sum"));
+    assert_denied(
+        &script(
+            world,
+            None,
+            "return tools.everything.get_sum({ a = 2, b = 40 })",
+        ),
+        "(deny pattern \"everything.get_sum\")",
+    );
+    let envelope = script(
+        world,
+        None,
+        "return tools.everything.echo({ message = 'hi' })",
+    );
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert!(envelope["value"].to_string().contains("hi"), "{envelope}");
+
+    // Allowed by name only: every other surface leaves the rest out.
+    let echo = Some("echo");
+    let expected: BTreeSet<String> = ["everything.echo".to_string()].into();
+    assert_eq!(upstream_listed(world, echo), expected);
+    let envelope = script(
+        world,
+        echo,
+        r#"
+        local rows = {}
+        for _, mode in { "keyword", "semantic" } do
+            for _, row in tools.search("add two numbers get_sum", { mode = mode, limit = 100 }).value do
+                table.insert(rows, row.identity)
+            end
+        end
+        return { get = tools.get("everything.get_sum"), rows = rows,
+                 boxes = tools.toolboxes().stdout, listed = tools.list("everything", 3).stdout }
+        "#,
+    );
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    assert!(envelope["value"]["get"].is_null(), "{envelope}");
+    assert!(!envelope.to_string().contains("get_sum\""), "{envelope}");
+    assert!(
+        envelope["value"]["boxes"]
+            .as_str()
+            .unwrap()
+            .contains("everything (1 tool)"),
+        "{envelope}"
+    );
+    let (types, err, code) = run(world, echo, &["types"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        types.contains("echo:") && !types.contains("get_sum"),
+        "{types}"
+    );
+    let (out, err, code) = run(
+        world,
+        echo,
+        &["call", "everything.get_sum", "--a", "1", "--b", "2"],
+        "",
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("its default is \"deny\""), "{err}");
+    let replies = serve(
+        world,
+        echo,
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "everything__get_sum", "arguments": {"a": 1, "b": 2}}}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+                "name": "search_tools", "arguments": {"query": "get_sum add numbers"}}}),
+        ],
+    );
+    let names = replies[&1]["result"]["tools"].to_string();
+    assert!(
+        names.contains("everything__echo") && !names.contains("get_sum"),
+        "{names}"
+    );
+    assert_eq!(
+        replies[&2]["result"]["structuredContent"]["error"]["kind"], "denied",
+        "{}",
+        replies[&2]
+    );
+    assert!(
+        !replies[&3]["result"].to_string().contains("get_sum"),
+        "{}",
+        replies[&3]
+    );
+
+    // A server whose tools are all denied is gone, whether a pattern covers it or each
+    // tool is denied by name; calling one says which rule refused it.
+    for (profile, rule) in [
+        ("none", "\"everything.*\""),
+        ("each", "\"everything.echo\""),
+    ] {
+        assert!(upstream_listed(world, Some(profile)).is_empty());
+        let envelope = script(
+            world,
+            Some(profile),
+            "local boxes = tools.toolboxes().stdout\nassert(not string.find(boxes, 'everything'), boxes)\nreturn tools.everything.echo({ message = 'x' })",
+        );
+        assert_denied(&envelope, rule);
+    }
+}
+
+#[test]
+fn snapshots_after_edits_and_reloads_keep_the_profile() {
+    use codemode::Registry;
+    let w = world();
+    let profile = codemode::policy::load(w.path(), Some("agent")).unwrap();
+    let registry = Registry::open(w.path(), &[], false)
+        .unwrap()
+        .with_profile(profile);
+    let ids = |registry: &Registry| -> BTreeSet<String> {
+        registry.snapshot().tools.keys().cloned().collect()
+    };
+    let first = ids(&registry);
+    assert!(
+        first.contains("text.slugify") && !first.contains("text.shout"),
+        "{first:?}"
+    );
+
+    // A tool written later (an editor, git) that the profile denies stays out; one it
+    // allows comes in.
+    tool(&w, "files.delete_old", "Delete old files.");
+    tool(&w, "files.size", "Size of a file.");
+    let touched = [
+        w.path().join("files.toolbox/delete_old.tool"),
+        w.path().join("files.toolbox/size.tool"),
+    ];
+    let index = registry.apply_changes(&touched);
+    assert!(index.tool("files.size").is_some());
+    assert!(index.tool("files.delete_old").is_none());
+    assert!(index.denial("files.delete_old").is_some());
+
+    registry.reload();
+    let reloaded = ids(&registry);
+    assert!(reloaded.contains("files.size"), "{reloaded:?}");
+    for denied in [
+        "text.shout",
+        "files.delete_all",
+        "files.delete_old",
+        "github.merge_pr",
+        "secret.launch",
+    ] {
+        assert!(
+            !reloaded.contains(denied),
+            "{denied} came back after a reload"
+        );
+    }
+    assert!(!registry.snapshot().toolbox_names().contains(&"secret"));
+}
+
+#[test]
+fn a_profile_reads_back_only_the_cached_results_of_tools_it_may_call() {
+    let w = World::new();
+    w.tool(
+        "vault.report",
+        "--!desc The quarterly report.\n--!return any The report.\nlocal function report()\n\treturn { brief = \"Q3: up\", raw = { revenue = 42 }, indexTerms = { \"quarterly\" } }\nend\n\nreturn report\n",
+    );
+    w.file(
+        "vault.toolbox/report.tool/.metadata",
+        r#"{ "cache": { "ttlSeconds": 600 } }"#,
+    );
+    tool(
+        &w,
+        "vault.open",
+        "An open tool, so the toolbox stays visible.",
+    );
+    w.file(
+        ".codemode/policy.json",
+        r#"{ "profiles": { "default": { "default": "allow" },
+             "clerk": { "default": "allow", "deny": ["vault.report"] } } }"#,
+    );
+    let stored = script(
+        w.path(),
+        None,
+        "local brief, key = tools.vault.report() return { brief = brief, key = key }",
+    );
+    assert_eq!(stored["value"]["brief"], "Q3: up", "{stored}");
+    let key = stored["value"]["key"].as_str().unwrap().to_string();
+    let read = format!(
+        "local row = tools.results.get('{key}') return {{ got = row ~= nil, found = #tools.results.search('quarterly') }}"
+    );
+    let open = script(w.path(), None, &read);
+    assert_eq!(open["value"], json!({ "got": true, "found": 1 }), "{open}");
+    // The store is the world's; a profile that denies the tool does not see its rows.
+    let clerk = script(w.path(), Some("clerk"), &read);
+    assert_eq!(
+        clerk["value"],
+        json!({ "got": false, "found": 0 }),
+        "{clerk}"
+    );
+}

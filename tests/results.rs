@@ -1,0 +1,321 @@
+//! The result cache and per-tool limits, through the real binary: hits that do not run
+//! the tool (it counts its runs in a file), across processes and restarts; edits and
+//! time to live; two processes writing one store at once; a corrupt and a locked store,
+//! which cost the cache and never the run; `codemode cache stats|clear`; and limits that
+//! `codemode check` reports when malformed.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::{codemode, exec, text, World};
+use serde_json::{json, Value};
+
+/// A world with `t.double`, cached for `ttl` seconds, which counts its runs in runs.txt.
+fn world(ttl: u64) -> World {
+    let world = World::new();
+    world.file("t.toolbox/README.md", "Test tools.\n");
+    world.tool(
+        "t.double",
+        r#"--!desc Doubles x, counting its runs in runs.txt.
+local function double(x: number): number
+	local n = if vfs.exists("runs.txt") then tonumber(vfs.read("runs.txt")) else 0
+	vfs.write("runs.txt", tostring(n + 1))
+	return x * 2
+end
+return double
+"#,
+    );
+    world.file(
+        "t.toolbox/double.tool/.metadata",
+        &json!({ "cache": { "ttlSeconds": ttl } }).to_string(),
+    );
+    world
+}
+
+fn runs(world: &Path) -> u32 {
+    std::fs::read_to_string(world.join("runs.txt"))
+        .map(|t| t.trim().parse().unwrap())
+        .unwrap_or(0)
+}
+
+fn value_of(world: &Path, script: &str) -> Value {
+    let (envelope, code) = exec(world, &["--no-bundled"], script);
+    assert_eq!(code, 0, "{envelope}");
+    envelope["value"].clone()
+}
+
+#[test]
+fn a_hit_runs_nothing_and_survives_a_restart_an_edit_invalidates() {
+    let w = world(600);
+    assert_eq!(value_of(w.path(), "return tools.t.double(21)"), json!(42));
+    assert_eq!(runs(w.path()), 1);
+    // Another process: the store is on disk, so the call is a hit.
+    assert_eq!(value_of(w.path(), "return tools.t.double(21)"), json!(42));
+    assert_eq!(runs(w.path()), 1, "a hit must not run the tool");
+    // Editing the tool changes its stamp: the next call runs the new version.
+    let init = w.path().join("t.toolbox/double.tool/init.luau");
+    let source = std::fs::read_to_string(&init).unwrap();
+    std::fs::write(&init, source.replace("return x * 2", "return x * 3")).unwrap();
+    assert_eq!(value_of(w.path(), "return tools.t.double(21)"), json!(63));
+    assert_eq!(runs(w.path()), 2);
+    // `codemode call` goes through the same cache.
+    let out = codemode(w.path(), &["--no-bundled", "call", "t.double", "21"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "63");
+    assert_eq!(runs(w.path()), 2);
+}
+
+#[test]
+fn editing_a_module_the_tool_requires_invalidates_its_results() {
+    let w = World::new();
+    w.file(
+        "m.toolbox/shared.module/init.luau",
+        "return { factor = 2 }\n",
+    );
+    w.tool(
+        "m.scale",
+        "--!desc Scales x by the shared factor.\nlocal shared = require(\".shared\")\nlocal function scale(x: number): number\n\treturn x * shared.factor\nend\nreturn scale\n",
+    );
+    w.file(
+        "m.toolbox/scale.tool/.metadata",
+        &json!({ "cache": { "ttlSeconds": 600 } }).to_string(),
+    );
+    assert_eq!(value_of(w.path(), "return tools.m.scale(21)"), json!(42));
+    w.file(
+        "m.toolbox/shared.module/init.luau",
+        "return { factor = 3 }\n",
+    );
+    assert_eq!(value_of(w.path(), "return tools.m.scale(21)"), json!(63));
+}
+
+#[test]
+fn a_result_past_its_time_to_live_is_not_returned() {
+    let w = world(1);
+    value_of(w.path(), "return tools.t.double(1)");
+    value_of(w.path(), "return tools.t.double(1)");
+    assert_eq!(runs(w.path()), 1);
+    std::thread::sleep(Duration::from_millis(1100));
+    value_of(w.path(), "return tools.t.double(1)");
+    assert_eq!(runs(w.path()), 2, "an expired result must not be returned");
+}
+
+#[test]
+fn two_processes_write_one_store_at_once_without_corrupting_it() {
+    let w = world(600);
+    // Both write 150 results, 100 of them the same calls, at the same time.
+    let script = |offset: u32| {
+        format!(
+            "local sum = 0\nfor i = 1, 150 do sum += tools.t.double((i + {offset}) % 200) end\nreturn sum"
+        )
+    };
+    let spawn = |script: String| {
+        let path = w.path().to_path_buf();
+        std::thread::spawn(move || exec(&path, &["--no-bundled"], &script))
+    };
+    let (a, b) = (spawn(script(0)), spawn(script(50)));
+    for (envelope, code) in [a.join().unwrap(), b.join().unwrap()] {
+        assert_eq!(code, 0, "{envelope}");
+        assert!(envelope["value"].as_f64().unwrap() > 0.0, "{envelope}");
+    }
+    let path = w.path().join(".codemode/results.db");
+    let store =
+        codemode::results::Store::open(&path, codemode::results::DEFAULT_CAP_BYTES).unwrap();
+    store.check().unwrap();
+    let stats = store.stats(0).unwrap();
+    assert_eq!(
+        stats.entries, 200,
+        "every distinct call was kept once: {stats:?}"
+    );
+    // A third process finds all of them: the tool does not run.
+    let before = runs(w.path());
+    value_of(w.path(), &script(0));
+    value_of(w.path(), &script(50));
+    assert_eq!(runs(w.path()), before);
+}
+
+#[test]
+fn a_corrupt_store_costs_the_cache_with_one_warning_and_clear_recovers() {
+    let w = world(600);
+    std::fs::create_dir_all(w.path().join(".codemode")).unwrap();
+    let garbage: Vec<u8> = (0..20_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(w.path().join(".codemode/results.db"), garbage).unwrap();
+    let out = codemode(
+        w.path(),
+        &["--no-bundled", "exec"],
+        "return { tools.t.double(1), tools.t.double(1), tools.t.double(1) }",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(common::envelope(&out)["value"], json!([2, 2, 2]));
+    assert_eq!(runs(w.path()), 3, "no cache: the tool runs every time");
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr.matches("result cache not used").count(),
+        1,
+        "one warning:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("not a result cache") && stderr.contains("codemode cache clear"),
+        "{stderr}"
+    );
+    // stats says what is wrong and what to do; clear deletes it; caching resumes.
+    let stats = codemode(w.path(), &["cache", "stats"], "");
+    assert_eq!(stats.status.code(), Some(2));
+    assert!(
+        text(&stats.stderr).contains("delete it"),
+        "{}",
+        text(&stats.stderr)
+    );
+    let clear = codemode(w.path(), &["cache", "clear"], "");
+    assert!(clear.status.success(), "{}", text(&clear.stderr));
+    assert!(
+        text(&clear.stdout).contains("deleted"),
+        "{}",
+        text(&clear.stdout)
+    );
+    value_of(w.path(), "return { tools.t.double(1), tools.t.double(1) }");
+    assert_eq!(runs(w.path()), 4);
+}
+
+#[test]
+fn a_locked_store_costs_the_cache_not_the_run() {
+    let w = world(600);
+    value_of(w.path(), "return tools.t.double(5)");
+    let db = rusqlite::Connection::open(w.path().join(".codemode/results.db")).unwrap();
+    db.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let out = codemode(
+        w.path(),
+        &["--no-bundled", "exec"],
+        "return tools.t.double(6)",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(common::envelope(&out)["value"], json!(12));
+    assert!(
+        text(&out.stderr).contains("locked by another process"),
+        "{}",
+        text(&out.stderr)
+    );
+    db.execute_batch("COMMIT").unwrap();
+    // Free again: the result of 5 was kept before, 6 is kept now.
+    value_of(
+        w.path(),
+        "return { tools.t.double(5), tools.t.double(6), tools.t.double(6) }",
+    );
+    assert_eq!(runs(w.path()), 3);
+}
+
+#[test]
+fn cache_stats_and_clear_report_what_is_kept() {
+    let w = world(600);
+    let out = codemode(w.path(), &["cache", "stats"], "");
+    assert!(
+        text(&out.stdout).contains("no result cache yet"),
+        "{}",
+        text(&out.stdout)
+    );
+    value_of(w.path(), "for i = 1, 3 do tools.t.double(i) end return 0");
+    let out = codemode(w.path(), &["cache", "stats", "--json"], "");
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["entries"], 3, "{stats}");
+    assert_eq!(stats["tools"], json!([["t.double", 3]]));
+    let out = codemode(w.path(), &["cache", "clear"], "");
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!(
+            "removed 3 results from {}",
+            w.path().join(".codemode/results.db").display()
+        )
+    );
+    value_of(w.path(), "return tools.t.double(1)");
+    assert_eq!(runs(w.path()), 4, "cleared: the call runs again");
+    // Scripts cannot reach the store through vfs.
+    let (envelope, _) = exec(
+        w.path(),
+        &["--no-bundled"],
+        "return vfs.read('.codemode/results.db')",
+    );
+    assert_eq!(envelope["ok"], false, "{envelope}");
+}
+
+#[test]
+fn malformed_limits_and_cache_are_reported_by_check_and_the_tool_is_not_callable() {
+    let w = world(600);
+    w.tool(
+        "t.odd",
+        "--!desc Odd.\nlocal function odd(): number\n\treturn 1\nend\nreturn odd\n",
+    );
+    w.file(
+        "t.toolbox/odd.tool/.metadata",
+        r#"{"limits": {"timeoutMs": 0}, "cache": {"ttl": 5}}"#,
+    );
+    let out = codemode(w.path(), &["--no-bundled", "check"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout) + &text(&out.stderr);
+    assert!(
+        report.contains("t.odd")
+            && report.contains("limits.timeoutMs is 0; give a whole number from 1"),
+        "{report}"
+    );
+    let (envelope, code) = exec(w.path(), &["--no-bundled"], "return tools.t.odd()");
+    assert_eq!(code, 1);
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not callable"),
+        "{envelope}"
+    );
+    // Its neighbours still work.
+    assert_eq!(value_of(w.path(), "return tools.t.double(2)"), json!(4));
+}
+
+#[test]
+fn a_tool_timeout_is_an_envelope_timeout_naming_the_tool_and_its_limit() {
+    let w = World::new();
+    w.tool(
+        "t.spin",
+        "--!desc Spins.\nlocal function spin(): number\n\twhile true do end\nend\nreturn spin\n",
+    );
+    w.file(
+        "t.toolbox/spin.tool/.metadata",
+        r#"{"limits": {"timeoutMs": 80}}"#,
+    );
+    let started = std::time::Instant::now();
+    let (envelope, code) = exec(
+        w.path(),
+        &["--no-bundled", "--timeout-ms", "20000"],
+        "return tools.t.spin()",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let error = &envelope["error"];
+    assert_eq!(error["kind"], "timeout", "{envelope}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("tools.t.spin ran past its own time limit of 80 ms"),
+        "{envelope}"
+    );
+    assert!(
+        error["hint"].as_str().unwrap().contains("limits.timeoutMs"),
+        "{envelope}"
+    );
+    // The tool's limit is its own, not the run's: no deadline flag is named.
+    assert!(error.get("limit").is_none(), "{envelope}");
+    // Through `codemode call` too.
+    let out = codemode(w.path(), &["--no-bundled", "call", "t.spin"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("own time limit of 80 ms")
+            || text(&out.stdout).contains("own time limit of 80 ms"),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
