@@ -318,4 +318,4 @@ fn upstream_key(upstream: &[ServerView]) -> String {
         .collect()
 }
 
-pub use rank::Fusion;
+pub use rank::{Fusion, PartFusion};

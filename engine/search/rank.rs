@@ -43,6 +43,34 @@ pub struct Fusion {
     /// How a row's relevance `p` is read from its evidence, and the threshold rows must
     /// clear to be shown.
     pub relevance: Relevance,
+    /// How a request of several parts is ranked: the ranking of the whole request and
+    /// those of its parts are fused, each row scoring `weight / (k + rank)` per ranking.
+    pub parts: PartFusion,
+}
+
+/// How the ranking of a whole request and those of its parts are fused (tuned on dev).
+#[derive(Debug, Clone)]
+pub struct PartFusion {
+    /// Weight of the whole request's ranking.
+    pub whole: f32,
+    /// Weight of each part's ranking (0 ranks a request as one part).
+    pub part: f32,
+    /// The fusion constant: small lets each ranking's first row lead.
+    pub k: f32,
+    /// How strongly a ranking's weight follows the relevance of its first row (0 = not
+    /// at all): the part that surely found its tool leads, filler follows.
+    pub lead: f32,
+}
+
+impl Default for PartFusion {
+    fn default() -> PartFusion {
+        PartFusion {
+            whole: 3.0,
+            part: 1.0,
+            k: 0.5,
+            lead: 1.0,
+        }
+    }
 }
 
 impl Default for Fusion {
@@ -57,6 +85,7 @@ impl Default for Fusion {
             full_coverage: 0.4,
             meaning_floor: 0.2,
             relevance: Relevance::default(),
+            parts: PartFusion::default(),
         }
     }
 }
@@ -235,13 +264,28 @@ impl<'t> Context<'t> {
             Some(b) => doc.toolbox == *b && doc.asset_type == AssetType::Tool,
             None => true,
         };
-        let parts = super::parts::split(query);
+        let parts = match self.fusion.parts.part > 0.0 {
+            true => super::parts::split(query),
+            false => vec![query],
+        };
         // Each part needs only its first rows: the depth is shared out among the parts,
         // so a long request costs about what a short one does.
         let depth = match parts.len() {
             1 => self.fusion.depth,
             n => (self.fusion.depth / n).max(PART_DEPTH),
         };
+        // A request of several parts is also ranked whole: a question of several
+        // sentences often asks for one thing, and its sentences alone say less of it.
+        let mut lists: Vec<(&str, usize, f32)> = Vec::with_capacity(parts.len() + 1);
+        let whole = parts.len() > 1 && self.fusion.parts.whole > 0.0;
+        if whole {
+            lists.push((query, self.fusion.depth, self.fusion.parts.whole));
+        }
+        let weight = match parts.len() {
+            1 => 1.0,
+            _ => self.fusion.parts.part,
+        };
+        lists.extend(parts.into_iter().map(|p| (p, depth, weight)));
         let mut names: HashMap<String, &str> = HashMap::new();
         for name in self.index.toolbox_names() {
             names.insert(name.to_lowercase(), name);
@@ -249,10 +293,11 @@ impl<'t> Context<'t> {
         for view in self.upstream {
             names.insert(view.name.to_lowercase(), view.name.as_str());
         }
-        let found = parts
-            .into_iter()
-            .map(|part| self.find(part, depth, &names, request))
+        let found = lists
+            .iter()
+            .map(|(part, depth, _)| self.find(part, *depth, &names, request))
             .collect::<Result<Vec<_>, _>>()?;
+        let weights: Vec<f32> = lists.iter().map(|(_, _, w)| *w).collect();
         let exact = self.keyword.exact(query)?;
         let mut docs: Docs = HashMap::new();
         let keys = found
@@ -272,17 +317,29 @@ impl<'t> Context<'t> {
             }
         }
         let mut matches = 0;
-        let mut strong = Vec::with_capacity(found.len());
-        let mut weak = Vec::with_capacity(found.len());
-        for part in &found {
-            let (ranked, extra) = self.rank_part(part, request.mode, &docs, &in_scope);
-            matches = matches.max(part.total + extra);
-            let relevance = &self.fusion.relevance;
-            // A part fits when one of its first rows clears the threshold; then its rows
-            // down to a lower floor stay (alternatives to the best are what an agent
-            // compares), and none of a part that nothing fits.
-            let fits = ranked.iter().take(5).any(|c| relevance.clears(c.p));
-            let (clear, below): (Vec<Candidate>, Vec<Candidate>) = ranked
+        let relevance = &self.fusion.relevance;
+        let ranked: Vec<Vec<Candidate>> = found
+            .iter()
+            .map(|part| {
+                let (ranked, extra) = self.rank_part(part, request.mode, &docs, &in_scope);
+                matches = matches.max(part.total + extra);
+                ranked
+            })
+            .collect();
+        // A part fits when one of its first rows clears the threshold; then its rows from
+        // the floor stay (alternatives to the best are what an agent compares), and none
+        // of a part that nothing fits ("no rush, thanks"). The whole request fits when any
+        // of its parts does: its words are spread thin over its parts.
+        let fit: Vec<bool> = ranked
+            .iter()
+            .map(|r| r.iter().take(5).any(|c| relevance.clears(c.p)))
+            .collect();
+        let any_fits = fit.iter().any(|f| *f);
+        let mut strong = Vec::with_capacity(ranked.len());
+        let mut weak = Vec::with_capacity(ranked.len());
+        for (i, list) in ranked.into_iter().enumerate() {
+            let fits = fit[i] || (i == 0 && whole && any_fits);
+            let (clear, below): (Vec<Candidate>, Vec<Candidate>) = list
                 .into_iter()
                 .partition(|c| fits && relevance.accompanies(c.p));
             strong.push(clear);
@@ -297,9 +354,10 @@ impl<'t> Context<'t> {
             }
         }
         let is_pinned = |c: &Candidate| pinned.iter().any(|p| p.doc.key == c.doc.key);
-        let mut ranked: Vec<Candidate> = merge(strong);
+        let mix = &self.fusion.parts;
+        let mut ranked: Vec<Candidate> = merge(strong, &weights, mix);
         ranked.retain(|c| !is_pinned(c));
-        let mut hidden: Vec<Candidate> = merge(weak);
+        let mut hidden: Vec<Candidate> = merge(weak, &weights, mix);
         hidden.retain(|c| !is_pinned(c) && !ranked.iter().any(|r| r.doc.key == c.doc.key));
         let words = self.keyword.analyze(query);
         let ranked = toolboxes_in_their_place(ranked, words.len());
@@ -717,31 +775,43 @@ fn services(part: &str, names: &HashMap<String, &str>) -> (Vec<String>, String) 
     (found, rest)
 }
 
-/// One ranking from the parts' rankings: each part's first row, part by part (the part
-/// whose first row is most relevant leads), then each part's second, and so on, so that
-/// every thing the request asks for has its tool near the top. One part keeps its order.
-fn merge(mut lists: Vec<Vec<Candidate<'_>>>) -> Vec<Candidate<'_>> {
+/// One ranking from several (the whole request's and its parts'): a row scores
+/// `weight / (k + rank)` in each ranking it is in, keeps its best relevance, and ties fall
+/// to the identity. With a small `k` every part's first row reaches the top rows, so each
+/// thing a request asks for has its tool there. One ranking keeps its order.
+fn merge<'a>(
+    mut lists: Vec<Vec<Candidate<'a>>>,
+    weights: &[f32],
+    mix: &PartFusion,
+) -> Vec<Candidate<'a>> {
     if lists.len() == 1 {
         return lists.pop().unwrap_or_default();
     }
-    let lead = |list: &Vec<Candidate>| list.first().map_or(0.0, |c| c.p);
-    lists.sort_by(|a, b| lead(b).total_cmp(&lead(a)));
-    let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
-    let mut out: Vec<Candidate> = Vec::new();
+    let mut out: Vec<(f32, Candidate)> = Vec::new();
     let mut at: HashMap<&str, usize> = HashMap::new();
-    for rank in 0..longest {
-        for c in lists.iter().filter_map(|l| l.get(rank)) {
+    for (list, weight) in lists.iter().zip(weights) {
+        let lead = list.first().map_or(0.0, |c| c.p).powf(mix.lead);
+        for (rank, c) in list.iter().enumerate() {
+            let add = weight * lead / (mix.k + rank as f32 + 1.0);
             match at.get(c.doc.key.as_str()) {
-                // The same asset answers two parts: it keeps its best relevance.
-                Some(&i) => out[i].p = out[i].p.max(c.p),
+                Some(&i) => {
+                    out[i].0 += add;
+                    out[i].1.p = out[i].1.p.max(c.p);
+                }
                 None => {
                     at.insert(&c.doc.key, out.len());
-                    out.push(c.clone());
+                    out.push((add, c.clone()));
                 }
             }
         }
     }
-    out
+    out.sort_by(|a, b| {
+        bucket(b.0)
+            .cmp(&bucket(a.0))
+            .then(b.1.p.total_cmp(&a.1.p))
+            .then(a.1.doc.identity.cmp(&b.1.doc.identity))
+    });
+    out.into_iter().map(|(_, c)| c).collect()
 }
 
 /// Toolbox rows are drill-ins, not answers: they stay only when the request names a
