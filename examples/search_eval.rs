@@ -18,7 +18,7 @@
 //! Knobs for tuning on dev: CM_FUSION_K, CM_KEYWORD_WEIGHT, CM_MEANING_WEIGHT,
 //! CM_COVERAGE_POWER (0 = plain rank fusion), CM_TIE, CM_FUZZY; for the parts of a long
 //! request CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and CM_LEAD; and for relevance
-//! CM_THRESHOLD, CM_SEMANTIC_BIAS, CM_KEYWORD_BIAS, CM_ALL (every
+//! CM_THRESHOLD, CM_FLOOR, CM_SEMANTIC_BIAS, CM_KEYWORD_BIAS, CM_ALL (every
 //! row, no threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance curves).
 
 use std::path::PathBuf;

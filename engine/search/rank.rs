@@ -44,7 +44,8 @@ pub struct Fusion {
     /// clear to be shown.
     pub relevance: Relevance,
     /// How a request of several parts is ranked: the ranking of the whole request and
-    /// those of its parts are fused, each row scoring `weight / (k + rank)` per ranking.
+    /// those of its parts are fused, each row scoring `weight × lead / (k + rank)` per
+    /// ranking.
     pub parts: PartFusion,
 }
 
@@ -776,8 +777,9 @@ fn services(part: &str, names: &HashMap<String, &str>) -> (Vec<String>, String) 
 }
 
 /// One ranking from several (the whole request's and its parts'): a row scores
-/// `weight / (k + rank)` in each ranking it is in, keeps its best relevance, and ties fall
-/// to the identity. With a small `k` every part's first row reaches the top rows, so each
+/// `weight × lead / (k + rank)` in each ranking it is in (`lead`: that ranking's first
+/// row's `p`, to the power `mix.lead`), keeps its best relevance, and ties fall to the
+/// more relevant row, then to the identity. With a small `k` every part's first row reaches the top rows, so each
 /// thing a request asks for has its tool there. One ranking keeps its order.
 fn merge<'a>(
     mut lists: Vec<Vec<Candidate<'a>>>,
