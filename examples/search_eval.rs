@@ -1,14 +1,25 @@
-//! Retrieval evaluation of `tools.search` over a real public tool catalogue.
+//! Retrieval evaluation of `tools.search`.
 //!
-//! `scripts/search_eval.sh` builds the data (BFCL function docs and questions, from the
-//! `bfcl-eval` package) and runs this. Prints recall@1, recall@5 and MRR@10 for keyword,
-//! semantic (fused) and a plain single-field BM25 baseline, on the held-out `test` split
-//! (all queries, and the paraphrases that share few words with their tool) and on `dev`
-//! (the only split used for tuning).
+//! `cargo run --release --example search_eval` runs the hand-made sets of
+//! `tests/search_eval/` (written by `scripts/search_eval_sets.py`): long multi-part
+//! requests, short one-tool requests and "nothing fits" requests over a catalogue of
+//! service APIs with near-duplicates, with the bundled toolboxes present. Per set and
+//! split it prints recall@1 and recall@5 (any gold tool counts), for long requests the
+//! share of parts whose tool is in the top 5, the requests with a pinned row (none of
+//! them is a name, so every pin is false), and how often no row clears the relevance
+//! threshold (the right answer for the "nothing fits" set only).
 //!
-//! `cargo run --release --example search_eval -- DATA_DIR` (DATA_DIR holds `world/` and
-//! `queries.json`). Knobs for tuning on dev: CM_FUSION_K, CM_KEYWORD_WEIGHT,
-//! CM_MEANING_WEIGHT, CM_COVERAGE_POWER (0 = plain rank fusion, as before), CM_TIE, CM_FUZZY.
+//! `cargo run --release --example search_eval -- DATA_DIR` runs the BFCL set instead
+//! (`scripts/search_eval.sh` builds DATA_DIR from the `bfcl-eval` package and runs this):
+//! recall@1, recall@5 and MRR@10 for keyword, semantic (fused) and a plain single-field
+//! BM25 baseline, on the held-out `test` split (all queries, and the paraphrases that
+//! share few words with their tool) and on `dev` (the only split used for tuning).
+//!
+//! Knobs for tuning on dev: CM_FUSION_K, CM_KEYWORD_WEIGHT, CM_MEANING_WEIGHT,
+//! CM_COVERAGE_POWER (0 = plain rank fusion), CM_TIE, CM_FUZZY; for the parts of a long
+//! request CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and CM_LEAD; and for relevance
+//! CM_THRESHOLD, CM_FLOOR, CM_SEMANTIC_BIAS, CM_KEYWORD_BIAS, CM_ALL (every
+//! row, no threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance curves).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,6 +29,9 @@ use codemode::assets::AssetIndex;
 use codemode::search::{Fusion, Mode, SearchRequest, SearchService, Tuning};
 use codemode::Registry;
 use serde::Deserialize;
+
+#[path = "search_eval/sets.rs"]
+mod sets;
 use tantivy::collector::TopDocs;
 use tantivy::query::QueryParser;
 use tantivy::schema::{Schema, Value, STORED, STRING, TEXT};
@@ -41,7 +55,7 @@ fn env_f32(name: &str, default: f32) -> f32 {
         .unwrap_or(default)
 }
 
-fn service() -> SearchService {
+pub(crate) fn service() -> SearchService {
     let mut tuning = Tuning::default();
     tuning.tie_breaker = env_f32("CM_TIE", tuning.tie_breaker);
     tuning.fuzzy_boost = env_f32("CM_FUZZY", tuning.fuzzy_boost);
@@ -57,11 +71,20 @@ fn service() -> SearchService {
     fusion.coverage_power = env_f32("CM_COVERAGE_POWER", fusion.coverage_power);
     fusion.full_coverage = env_f32("CM_FULL_COVERAGE", fusion.full_coverage);
     fusion.meaning_floor = env_f32("CM_MEANING_FLOOR", fusion.meaning_floor);
+    fusion.parts.whole = env_f32("CM_WHOLE_W", fusion.parts.whole);
+    fusion.parts.part = env_f32("CM_PART_W", fusion.parts.part);
+    fusion.parts.k = env_f32("CM_MERGE_K", fusion.parts.k);
+    fusion.parts.lead = env_f32("CM_LEAD", fusion.parts.lead);
+    let r = &mut fusion.relevance;
+    r.threshold = env_f32("CM_THRESHOLD", r.threshold);
+    r.floor = env_f32("CM_FLOOR", r.floor);
+    r.semantic.bias = env_f32("CM_SEMANTIC_BIAS", r.semantic.bias);
+    r.keyword.bias = env_f32("CM_KEYWORD_BIAS", r.keyword.bias);
     SearchService::with_tuning(tuning, fusion)
 }
 
 /// The baseline: every text of a tool in one field, tantivy's default tokenizer, BM25.
-struct Baseline {
+pub(crate) struct Baseline {
     reader: tantivy::IndexReader,
     parser: QueryParser,
     id: tantivy::schema::Field,
@@ -69,12 +92,17 @@ struct Baseline {
 
 impl Baseline {
     fn new(assets: &AssetIndex) -> Baseline {
+        Baseline::over(assets, |_| true)
+    }
+
+    /// Over the tools `keep` keeps.
+    pub(crate) fn over(assets: &AssetIndex, keep: impl Fn(&str) -> bool) -> Baseline {
         let mut schema = Schema::builder();
         let id = schema.add_text_field("id", STRING | STORED);
         let body = schema.add_text_field("body", TEXT);
         let index = Index::create_in_ram(schema.build());
         let mut writer = index.writer_with_num_threads(1, 50_000_000).unwrap();
-        for entry in assets.tools.values() {
+        for entry in assets.tools.values().filter(|e| keep(&e.identity)) {
             let m = &entry.meta();
             let mut text = format!("{} {} {}", m.identity, m.description, m.tags.join(" "));
             for a in &m.args {
@@ -94,17 +122,27 @@ impl Baseline {
     }
 
     fn rank(&self, query: &str, gold: &str) -> Option<usize> {
+        self.top(query)
+            .iter()
+            .position(|id| id == gold)
+            .map(|p| p + 1)
+    }
+
+    /// The identities of the top 10.
+    pub(crate) fn top(&self, query: &str) -> Vec<String> {
         let (q, _) = self.parser.parse_query_lenient(query);
         let searcher = self.reader.searcher();
         let top = searcher
             .search(&q, &TopDocs::with_limit(10).order_by_score())
             .unwrap();
         top.iter()
-            .position(|(_, a)| {
+            .filter_map(|(_, a)| {
                 let d: TantivyDocument = searcher.doc(*a).unwrap();
-                d.get_first(self.id).and_then(|v| v.as_str()) == Some(gold)
+                d.get_first(self.id)
+                    .and_then(|v| v.as_str())
+                    .map(String::from)
             })
-            .map(|p| p + 1)
+            .collect()
     }
 }
 
@@ -120,10 +158,13 @@ fn metrics(ranks: &[Option<usize>]) -> (f64, f64, f64) {
 }
 
 fn main() {
-    let dir: PathBuf = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "target/search-eval".into())
-        .into();
+    match std::env::args().nth(1) {
+        Some(dir) => bfcl(dir.into()),
+        None => sets::run(),
+    }
+}
+
+fn bfcl(dir: PathBuf) {
     let queries: Vec<Query> = serde_json::from_str(
         &std::fs::read_to_string(dir.join("queries.json"))
             .expect("queries.json missing: run scripts/search_eval.sh first"),
@@ -157,6 +198,7 @@ fn main() {
             .map(|q| {
                 let mut req = SearchRequest::new(q.query.clone());
                 req.mode = mode;
+                req.all = std::env::var("CM_ALL").is_ok();
                 let rows = service.search(&index, &req).unwrap().rows;
                 rows.iter()
                     .position(|r| r.identity == q.gold)

@@ -193,6 +193,9 @@ enum Command {
         /// Print the rows and total as JSON instead of text
         #[arg(long)]
         json: bool,
+        /// Also rows below the relevance threshold (up to --limit), however weak
+        #[arg(long)]
+        all: bool,
     },
 }
 
@@ -299,6 +302,7 @@ pub fn main() -> ExitCode {
             toolbox,
             limit,
             json,
+            all,
         } => search::search(
             &cli,
             &search::SearchArgs {
@@ -307,6 +311,7 @@ pub fn main() -> ExitCode {
                 toolbox: toolbox.as_deref(),
                 limit: limit.as_deref(),
                 json: *json,
+                all: *all,
             },
         ),
     };

@@ -1,4 +1,5 @@
-//! `codemode search QUERY [--mode M] [--toolbox B] [--limit N] [--json]`: `tools.search`.
+//! `codemode search QUERY [--mode M] [--toolbox B] [--limit N] [--all] [--json]`:
+//! `tools.search`.
 
 use std::process::ExitCode;
 
@@ -20,6 +21,8 @@ pub struct SearchArgs<'a> {
     pub limit: Option<&'a str>,
     /// Print `{value, total}` as JSON instead of text.
     pub json: bool,
+    /// Also rows below the relevance threshold.
+    pub all: bool,
 }
 
 /// Checks the options as `tools.search` checks its own (a refusal is a usage error, exit
@@ -37,6 +40,7 @@ pub fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         ("mode".to_string(), text(args.mode)),
         ("toolbox".to_string(), text(args.toolbox)),
         ("limit".to_string(), limit),
+        ("all".to_string(), Given::Flag(args.all)),
     ];
     let request = match SearchRequest::check(Given::Text(args.query.to_string()), options) {
         Ok(request) => request,

@@ -88,7 +88,7 @@ fn given(value: &Value) -> Given {
         Value::String(s) => Given::Text(s.to_string_lossy()),
         Value::Integer(n) => Given::Number(*n as f64),
         Value::Number(n) => Given::Number(*n),
-        Value::Boolean(_) => Given::Other("a boolean"),
+        Value::Boolean(b) => Given::Flag(*b),
         Value::Table(_) => Given::Other("a table"),
         Value::Function(_) => Given::Other("a function"),
         Value::Thread(_) => Given::Other("a thread"),

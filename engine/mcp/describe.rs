@@ -45,7 +45,8 @@ pub const SEARCH_TOOLS: &str = "Find tools by what they do (e.g. \"slug url\"). 
 call a hit from \
 tool_exec as tools.<box>.<signature> (tools of MCP servers, from mcp:<server>, take one table). \
 An empty query lists the catalogue (or one toolbox). \
-Options: toolbox (only that one), limit (1 to 100, default 10), mode (\"keyword\" or \"semantic\").";
+Rows below the relevance threshold are left out (no rows: nothing fits); all = true returns them too. \
+Options: toolbox (only that one), limit (1 to 100, default 10), mode (\"keyword\" or \"semantic\"), all.";
 
 /// `inputSchema` of `tool_exec`.
 pub(crate) fn tool_exec_schema() -> Map<String, Value> {
@@ -114,7 +115,8 @@ pub(crate) fn search_tools_schema() -> Map<String, Value> {
             "query": {"type": "string", "description": "Words describing the job; empty lists the catalogue"},
             "toolbox": {"type": "string", "description": "Search only this toolbox"},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "At most this many rows (default 10)"},
-            "mode": {"type": "string", "enum": ["keyword", "semantic"]}
+            "mode": {"type": "string", "enum": ["keyword", "semantic"]},
+            "all": {"type": "boolean", "description": "Also rows below the relevance threshold (default false: no rows means nothing fits)"}
         },
         "required": ["query"]
     }))

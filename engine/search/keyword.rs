@@ -26,7 +26,7 @@ use super::document::{AssetDoc, Role};
 use super::words::{candidate_names, expand_identifiers, name_words};
 
 /// Words of one query beyond this are ignored (bounded work per query).
-const MAX_QUERY_WORDS: usize = 32;
+pub(crate) const MAX_QUERY_WORDS: usize = 32;
 /// English function words: they carry no meaning a tool could be found by, and in a small
 /// catalogue BM25 alone would still weigh them (few tools say "how" or "it").
 const STOP_WORDS: &str = "a an the of to in on at by for from with and or but is are was were be been \
@@ -280,6 +280,31 @@ impl KeywordIndex {
             }
         }
         out
+    }
+
+    /// How rare each word is in the catalogue, as BM25's inverse document frequency over
+    /// the field that holds it most often; 0 for a word with a digit (an order number or a
+    /// date tells no tool from another). A word no asset holds is as rare as can be: a
+    /// request for a pizza is not answered by the tool that holds its other words.
+    pub fn rarity(&self, words: &[String]) -> tantivy::Result<Vec<f32>> {
+        let searcher = self.reader.searcher();
+        let docs = searcher.num_docs() as f32;
+        let mut fields: Vec<Field> = self.roles.values().copied().collect();
+        fields.push(self.toolbox);
+        words
+            .iter()
+            .map(|w| {
+                if w.chars().any(|c| c.is_ascii_digit()) {
+                    return Ok(0.0);
+                }
+                let mut most = 0u64;
+                for field in &fields {
+                    most = most.max(searcher.doc_freq(&Term::from_field_text(*field, w))?);
+                }
+                let df = most as f32;
+                Ok((1.0 + (docs - df + 0.5) / (df + 0.5)).ln())
+            })
+            .collect()
     }
 
     /// Keys of assets whose name or identity is one of the query's words.

@@ -11,7 +11,9 @@
 mod document;
 mod embed;
 mod keyword;
+mod parts;
 mod rank;
+mod relevance;
 mod request;
 mod store;
 mod surface;
@@ -32,6 +34,7 @@ pub use document::{AssetDoc, AssetType, Role};
 pub use embed::StaticModel;
 pub use keyword::Tuning;
 pub use rank::{Matched, Row};
+pub use relevance::Relevance;
 pub use request::{
     BadRequest, Given, Mode, SearchRequest, DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES,
 };
@@ -46,8 +49,12 @@ use table::Table;
 pub struct SearchResult {
     /// The best `limit` rows.
     pub rows: Vec<Row>,
-    /// How many assets matched in all.
+    /// How many assets matched in all: those clearing the relevance threshold, or with
+    /// `all`, every asset that shares a word with the query or is close in meaning.
     pub total: usize,
+    /// How many matched below the relevance threshold and are not shown (`all` shows
+    /// them): rows but no close match means "nothing fits; these are guesses".
+    pub weak: usize,
     /// The mode that ranked them.
     pub mode: Mode,
 }
@@ -312,4 +319,4 @@ fn upstream_key(upstream: &[ServerView]) -> String {
         .collect()
 }
 
-pub use rank::Fusion;
+pub use rank::{Fusion, PartFusion};

@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::document::{AssetDoc, AssetType, Role};
 use super::embed::StaticModel;
-use super::keyword::{KeywordIndex, ROLES};
+use super::keyword::{KeywordHit, KeywordIndex, ROLES};
+use super::relevance::Relevance;
 use super::table::Table;
 use super::words::bounded;
 use super::{Mode, SearchError, SearchRequest, SearchResult};
@@ -39,6 +40,38 @@ pub struct Fusion {
     /// catalogue every asset is in the meaning top `depth`, and a keyword hit far from
     /// the query in meaning must not collect a rank share for it.
     pub meaning_floor: f32,
+    /// How a row's relevance `p` is read from its evidence, and the threshold rows must
+    /// clear to be shown.
+    pub relevance: Relevance,
+    /// How a request of several parts is ranked: the ranking of the whole request and
+    /// those of its parts are fused, each row scoring `weight × lead / (k + rank)` per
+    /// ranking.
+    pub parts: PartFusion,
+}
+
+/// How the ranking of a whole request and those of its parts are fused (tuned on dev).
+#[derive(Debug, Clone)]
+pub struct PartFusion {
+    /// Weight of the whole request's ranking.
+    pub whole: f32,
+    /// Weight of each part's ranking (0 ranks a request as one part).
+    pub part: f32,
+    /// The fusion constant: small lets each ranking's first row lead.
+    pub k: f32,
+    /// How strongly a ranking's weight follows the relevance of its first row (0 = not
+    /// at all): the part that surely found its tool leads, filler follows.
+    pub lead: f32,
+}
+
+impl Default for PartFusion {
+    fn default() -> PartFusion {
+        PartFusion {
+            whole: 3.0,
+            part: 1.0,
+            k: 0.5,
+            lead: 1.0,
+        }
+    }
 }
 
 impl Default for Fusion {
@@ -52,6 +85,8 @@ impl Default for Fusion {
             coverage_power: 1.0,
             full_coverage: 0.4,
             meaning_floor: 0.2,
+            relevance: Relevance::default(),
+            parts: PartFusion::default(),
         }
     }
 }
@@ -110,6 +145,11 @@ pub struct Row {
     /// Relevance in 0..1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p: Option<f32>,
+    /// What `p` was read from: the row's coverage of the words of the part of the
+    /// request it answers, its cosine to that part (semantic mode) and the cosine of the
+    /// part's tenth nearest asset. For fitting the relevance curves; not sent to scripts.
+    #[serde(skip)]
+    pub evidence: Option<(f32, Option<f32>, f32)>,
 }
 
 /// What one search reads. Docs are made from the snapshot for the few assets a query
@@ -127,16 +167,34 @@ pub(crate) struct Context<'a> {
 /// The docs of the assets one query touches, by key.
 type Docs = HashMap<String, AssetDoc>;
 
-/// A candidate on its way to a row.
+/// A candidate on its way to a row: how one part of the request ranks one asset.
+#[derive(Clone)]
 struct Candidate<'a> {
     doc: &'a AssetDoc,
     pin: u8,
+    /// The part's ranking score: the keyword score, or the fusion.
     score: f32,
     keyword: f32,
     cosine: Option<f32>,
+    /// How much of the part's words the asset carries, by rarity and role (0..1).
+    coverage: f32,
+    /// Calibrated relevance (see [`Relevance`]).
+    p: f32,
+    /// The cosine of the part's tenth nearest asset.
+    crowd: f32,
 }
 
-impl Context<'_> {
+/// What one part of a request found, before any doc is read.
+struct Found<'t> {
+    /// Toolboxes the part names as the service to use ("on Spotify").
+    services: Vec<String>,
+    hits: Vec<KeywordHit>,
+    total: usize,
+    nearest: Vec<(f32, &'t str)>,
+    rarity: Vec<f32>,
+}
+
+impl<'t> Context<'t> {
     /// The doc of one asset of the snapshot or of an upstream server, by key.
     fn doc(&self, key: &str) -> Option<AssetDoc> {
         if key.starts_with("function:") {
@@ -158,7 +216,46 @@ impl Context<'_> {
         })
     }
 
-    /// Runs the request.
+    /// The keyword hits and nearest assets of one part of the request.
+    fn find(
+        &self,
+        part: &str,
+        depth: usize,
+        names: &HashMap<String, &str>,
+        request: &SearchRequest,
+    ) -> Result<Found<'t>, SearchError> {
+        let fetch = depth.max(request.limit);
+        let (hits, total) = self
+            .keyword
+            .search(part, fetch, request.toolbox.as_deref())?;
+        let (services, rest) = services(part, names);
+        // A part with no letter or digit (punctuation only) has no meaning to rank by.
+        // Its meaning is read without the service it names: every tool of that toolbox
+        // carries the name, so it says nothing of which one is asked for.
+        let nearest = match request.mode {
+            Mode::Semantic if rest.chars().any(char::is_alphanumeric) => {
+                match StaticModel::bundled().embed(&rest) {
+                    Some(qv) => self.table.nearest(&qv, depth),
+                    None => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        };
+        let mut words = self.keyword.analyze(part);
+        words.truncate(super::keyword::MAX_QUERY_WORDS);
+        let rarity = self.keyword.rarity(&words)?;
+        Ok(Found {
+            services,
+            hits,
+            total,
+            nearest,
+            rarity,
+        })
+    }
+
+    /// Runs the request: each part of it is ranked on its own (a short request is one
+    /// part), the parts' rankings are merged so each part's best rows lead, rows below the
+    /// relevance threshold are dropped unless `all`, and exact names go first.
     pub(crate) fn search(&self, request: &SearchRequest) -> Result<SearchResult, SearchError> {
         let query = bounded(&request.query).trim();
         if query.is_empty() {
@@ -168,26 +265,50 @@ impl Context<'_> {
             Some(b) => doc.toolbox == *b && doc.asset_type == AssetType::Tool,
             None => true,
         };
-        let fetch = self.fusion.depth.max(request.limit);
-        let (hits, total) = self
-            .keyword
-            .search(query, fetch, request.toolbox.as_deref())?;
-        // A query with no letter or digit (punctuation only) has no meaning to rank by.
-        let nearest = match request.mode {
-            Mode::Semantic if query.chars().any(char::is_alphanumeric) => {
-                match StaticModel::bundled().embed(query) {
-                    Some(qv) => self.table.nearest(&qv, self.fusion.depth),
-                    None => Vec::new(),
-                }
-            }
-            _ => Vec::new(),
+        let parts = match self.fusion.parts.part > 0.0 {
+            true => super::parts::split(query),
+            false => vec![query],
         };
+        // Each part needs only its first rows: the depth is shared out among the parts,
+        // so a long request costs about what a short one does.
+        let depth = match parts.len() {
+            1 => self.fusion.depth,
+            n => (self.fusion.depth / n).max(PART_DEPTH),
+        };
+        // A request of several parts is also ranked whole: a question of several
+        // sentences often asks for one thing, and its sentences alone say less of it.
+        let mut lists: Vec<(&str, usize, f32)> = Vec::with_capacity(parts.len() + 1);
+        let whole = parts.len() > 1 && self.fusion.parts.whole > 0.0;
+        if whole {
+            lists.push((query, self.fusion.depth, self.fusion.parts.whole));
+        }
+        let weight = match parts.len() {
+            1 => 1.0,
+            _ => self.fusion.parts.part,
+        };
+        lists.extend(parts.into_iter().map(|p| (p, depth, weight)));
+        let mut names: HashMap<String, &str> = HashMap::new();
+        for name in self.index.toolbox_names() {
+            names.insert(name.to_lowercase(), name);
+        }
+        for view in self.upstream {
+            names.insert(view.name.to_lowercase(), view.name.as_str());
+        }
+        let found = lists
+            .iter()
+            .map(|(part, depth, _)| self.find(part, *depth, &names, request))
+            .collect::<Result<Vec<_>, _>>()?;
+        let weights: Vec<f32> = lists.iter().map(|(_, _, w)| *w).collect();
         let exact = self.keyword.exact(query)?;
         let mut docs: Docs = HashMap::new();
-        let keys = hits
+        let keys = found
             .iter()
-            .map(|h| h.key.as_str())
-            .chain(nearest.iter().map(|(_, k)| *k))
+            .flat_map(|f| {
+                f.hits
+                    .iter()
+                    .map(|h| h.key.as_str())
+                    .chain(f.nearest.iter().map(|(_, k)| *k))
+            })
             .chain(exact.iter().map(String::as_str));
         for key in keys {
             if !docs.contains_key(key) {
@@ -196,9 +317,86 @@ impl Context<'_> {
                 }
             }
         }
-        let mut total = total;
+        let mut matches = 0;
+        let relevance = &self.fusion.relevance;
+        let ranked: Vec<Vec<Candidate>> = found
+            .iter()
+            .map(|part| {
+                let (ranked, extra) = self.rank_part(part, request.mode, &docs, &in_scope);
+                matches = matches.max(part.total + extra);
+                ranked
+            })
+            .collect();
+        // A part fits when one of its first rows clears the threshold; then its rows from
+        // the floor stay (alternatives to the best are what an agent compares), and none
+        // of a part that nothing fits ("no rush, thanks"). The whole request fits when any
+        // of its parts does: its words are spread thin over its parts.
+        let fit: Vec<bool> = ranked
+            .iter()
+            .map(|r| r.iter().take(5).any(|c| relevance.clears(c.p)))
+            .collect();
+        let any_fits = fit.iter().any(|f| *f);
+        let mut strong = Vec::with_capacity(ranked.len());
+        let mut weak = Vec::with_capacity(ranked.len());
+        for (i, list) in ranked.into_iter().enumerate() {
+            let fits = fit[i] || (i == 0 && whole && any_fits);
+            let (clear, below): (Vec<Candidate>, Vec<Candidate>) = list
+                .into_iter()
+                .partition(|c| fits && relevance.accompanies(c.p));
+            strong.push(clear);
+            weak.push(below);
+        }
+        let mut pinned = self.pins(query, &exact, &docs, &in_scope);
+        for pin in &mut pinned {
+            let mut same = strong.iter().chain(&weak).flatten();
+            if let Some(c) = same.find(|c| c.doc.key == pin.doc.key) {
+                pin.keyword = c.keyword;
+                pin.cosine = c.cosine;
+            }
+        }
+        let is_pinned = |c: &Candidate| pinned.iter().any(|p| p.doc.key == c.doc.key);
+        let mix = &self.fusion.parts;
+        let mut ranked: Vec<Candidate> = merge(strong, &weights, mix);
+        ranked.retain(|c| !is_pinned(c));
+        let mut hidden: Vec<Candidate> = merge(weak, &weights, mix);
+        hidden.retain(|c| !is_pinned(c) && !ranked.iter().any(|r| r.doc.key == c.doc.key));
+        let words = self.keyword.analyze(query);
+        let ranked = toolboxes_in_their_place(ranked, words.len());
+        let shown = pinned.len() + ranked.len();
+        let (total, weak) = if request.all {
+            (matches.max(shown + hidden.len()), 0)
+        } else {
+            (shown, hidden.len())
+        };
+        let mut rows: Vec<Candidate> = pinned.into_iter().chain(ranked).collect();
+        if request.all {
+            rows.extend(hidden);
+        }
+        let rows = rows
+            .into_iter()
+            .take(request.limit)
+            .map(|c| self.row(&c, &words))
+            .collect();
+        Ok(SearchResult {
+            rows,
+            total,
+            weak,
+            mode: request.mode,
+        })
+    }
+
+    /// One part's ranking, best first, and how many assets close in meaning joined it
+    /// without a keyword hit.
+    fn rank_part<'a>(
+        &self,
+        found: &Found,
+        mode: Mode,
+        docs: &'a Docs,
+        in_scope: &dyn Fn(&AssetDoc) -> bool,
+    ) -> (Vec<Candidate<'a>>, usize) {
         let mut candidates: HashMap<&str, Candidate> = HashMap::new();
-        let mut scored: Vec<(&AssetDoc, f32, f32)> = hits
+        let mut scored: Vec<(&AssetDoc, f32, f32, f32)> = found
+            .hits
             .iter()
             .filter_map(|hit| {
                 let doc = docs.get(&hit.key).filter(|d| in_scope(d))?;
@@ -206,19 +404,24 @@ impl Context<'_> {
                     AssetType::Tool | AssetType::Function => 1.0,
                     _ => self.tuning.toolbox_factor,
                 };
-                Some((doc, hit.score * factor, self.coverage(&hit.found)))
+                Some((
+                    doc,
+                    hit.score * factor,
+                    self.coverage(&hit.found, None),
+                    self.coverage(&hit.found, Some(&found.rarity)),
+                ))
             })
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.identity.cmp(&b.0.identity)));
-        for (rank, (doc, score, coverage)) in scored.into_iter().enumerate() {
-            let fused = match request.mode {
+        for (rank, (doc, score, share, coverage)) in scored.into_iter().enumerate() {
+            let fused = match mode {
                 Mode::Keyword => score,
                 // A hit's rank says it beat other keyword hits, not how much of the query
                 // it carries: a lone README word at keyword rank 1 must not outrank the
                 // closest meaning, so its share follows its coverage.
                 Mode::Semantic => {
                     self.fusion.keyword_weight
-                        * (coverage / self.fusion.full_coverage)
+                        * (share / self.fusion.full_coverage)
                             .min(1.0)
                             .powf(self.fusion.coverage_power)
                         / (self.fusion.k + rank as f32 + 1.0)
@@ -232,36 +435,55 @@ impl Context<'_> {
                     score: fused,
                     keyword: score,
                     cosine: None,
+                    coverage,
+                    p: 0.0,
+                    crowd: 0.0,
                 },
             );
         }
-        total += self.add_meaning(&nearest, &docs, &in_scope, &mut candidates);
-        self.pin_exact(query, &exact, &docs, &in_scope, &mut candidates);
+        let extra = self.add_meaning(&found.nearest, docs, in_scope, &mut candidates);
         let mut ranked: Vec<Candidate> = candidates.into_values().collect();
+        // A tool of the service the part names goes before the same tool elsewhere: as
+        // much as a first keyword rank adds.
+        if mode == Mode::Semantic && !found.services.is_empty() {
+            let bonus = self.fusion.keyword_weight / (self.fusion.k + 1.0);
+            for c in &mut ranked {
+                if c.doc.asset_type == AssetType::Tool && found.services.contains(&c.doc.toolbox) {
+                    c.score += bonus;
+                }
+            }
+        }
+        // How close the assets near the part are in general: a cosine that stands out
+        // from them says more than the same cosine among many alike.
+        let crowd = found
+            .nearest
+            .get(CROWD - 1)
+            .or(found.nearest.last())
+            .map_or(0.0, |(cos, _)| *cos);
+        for c in &mut ranked {
+            let cosine = match mode {
+                Mode::Semantic => Some(c.cosine),
+                Mode::Keyword => None,
+            };
+            c.crowd = crowd;
+            c.p = self
+                .fusion
+                .relevance
+                .p(c.coverage, cosine.map(|cos| (cos, crowd)));
+        }
         ranked.sort_by(|a, b| {
-            b.pin
-                .cmp(&a.pin)
-                .then(bucket(b.score).cmp(&bucket(a.score)))
+            bucket(b.score)
+                .cmp(&bucket(a.score))
                 .then(a.doc.identity.cmp(&b.doc.identity))
         });
-        let total = total.max(ranked.iter().filter(|c| c.pin > 0).count());
-        let words = self.keyword.analyze(query);
-        let rows = ranked
-            .into_iter()
-            .take(request.limit)
-            .map(|c| self.row(&c, &words, request.mode))
-            .collect();
-        Ok(SearchResult {
-            rows,
-            total,
-            mode: request.mode,
-        })
+        (ranked, extra)
     }
 
     /// How much of the query a keyword hit carries, in 0..1: the mean over the query's
-    /// words of the best role's boost relative to the name's. A hit that carries none of
-    /// the words matched a misspelt name only, and counts in full.
-    fn coverage(&self, found: &[Option<Role>]) -> f32 {
+    /// words (weighted by `rarity` when given) of the best role's boost relative to the
+    /// name's. A hit that carries none of the words matched a misspelt name only, and
+    /// counts in full.
+    fn coverage(&self, found: &[Option<Role>], rarity: Option<&[f32]>) -> f32 {
         if found.iter().all(Option::is_none) {
             return 1.0;
         }
@@ -278,8 +500,20 @@ impl Context<'_> {
                 .find(|(r, _)| *r == role)
                 .map_or(0.0, |(_, b)| (b / top).min(1.0))
         };
-        let sum: f32 = found.iter().flatten().map(|r| weight(*r)).sum();
-        sum / found.len() as f32
+        let of = |i: usize| rarity.map_or(1.0, |r| r.get(i).copied().unwrap_or(1.0));
+        let mut sum = 0.0;
+        let mut all = 0.0;
+        for (i, role) in found.iter().enumerate() {
+            all += of(i);
+            if let Some(role) = role {
+                sum += of(i) * weight(*role);
+            }
+        }
+        if all > 0.0 {
+            sum / all
+        } else {
+            0.0
+        }
     }
 
     /// Adds the assets closest in meaning (`nearest`, best first); returns how many close
@@ -316,6 +550,9 @@ impl Context<'_> {
                             score: add,
                             keyword: 0.0,
                             cosine: Some(*cos),
+                            coverage: 0.0,
+                            p: 0.0,
+                            crowd: 0.0,
                         },
                     );
                 }
@@ -325,25 +562,29 @@ impl Context<'_> {
         extra
     }
 
-    /// Puts assets whose identity (pin 3), tool name (pin 2) or toolbox name (pin 1) is a
-    /// word of the query first; within each, the one whose case matches the query's wins.
-    fn pin_exact<'a>(
+    /// The assets whose identity (pin 3), tool name (pin 2) or toolbox name (pin 1) the
+    /// query is, or whose identity is a word of it, best pin first; within each, the one
+    /// whose case matches the query's wins.
+    fn pins<'a>(
         &self,
         query: &str,
         exact: &[String],
         docs: &'a Docs,
         in_scope: &dyn Fn(&AssetDoc) -> bool,
-        candidates: &mut HashMap<&'a str, Candidate<'a>>,
-    ) {
+    ) -> Vec<Candidate<'a>> {
         let words: Vec<String> = super::words::candidate_names(query);
         // Only what is unmistakably a name pins: the whole query, or a dotted identity in
         // it. A word inside a sentence never does (`API`, `URL` and `GitHub` are words
         // there, and a tool of that name would take rank 1 for unrelated requests).
         let whole = query.trim().to_lowercase();
+        let mut pinned: Vec<Candidate> = Vec::new();
         for key in exact {
             let Some(doc) = docs.get(key).filter(|d| in_scope(d)) else {
                 continue;
             };
+            if pinned.iter().any(|c| c.doc.key == doc.key) {
+                continue;
+            }
             let identity = doc.identity.to_lowercase();
             let name = doc.name.to_lowercase();
             // Identities are exact, case included: `calculate_BMI` and `calculate_bmi` are two
@@ -361,15 +602,19 @@ impl Context<'_> {
             } else {
                 1
             };
-            let c = candidates.entry(&doc.key).or_insert(Candidate {
+            pinned.push(Candidate {
                 doc,
-                pin: 0,
+                pin: pin * 2 + u8::from(as_written),
                 score: 0.0,
                 keyword: 0.0,
                 cosine: None,
+                coverage: 1.0,
+                p: 1.0,
+                crowd: 0.0,
             });
-            c.pin = c.pin.max(pin * 2 + u8::from(as_written));
         }
+        pinned.sort_by(|a, b| b.pin.cmp(&a.pin).then(a.doc.identity.cmp(&b.doc.identity)));
+        pinned
     }
 
     /// An empty query: the toolbox's tools, or every asset, by identity.
@@ -409,20 +654,17 @@ impl Context<'_> {
         SearchResult {
             rows,
             total,
+            weak: 0,
             mode: request.mode,
         }
     }
 
-    fn row(&self, c: &Candidate, words: &[String], mode: Mode) -> Row {
+    fn row(&self, c: &Candidate, words: &[String]) -> Row {
         let doc = c.doc;
         let mut row = base_row(doc);
         let matched = self.matched(doc, words, c.keyword);
-        let keyword_p = 1.0 - (-c.keyword / 10.0).exp();
-        let p = match (c.pin, mode, c.cosine) {
-            (1.., _, _) => 1.0,
-            (_, Mode::Semantic, Some(cos)) => keyword_p.max(cos.clamp(0.0, 1.0)),
-            _ => keyword_p,
-        };
+        let p = if c.pin > 0 { 1.0 } else { c.p };
+        row.evidence = Some((c.coverage, c.cosine, c.crowd));
         row.matched = Some(matched);
         row.guid = Some(doc.guid());
         row.installed = Some(doc.installed);
@@ -480,6 +722,143 @@ impl Context<'_> {
     }
 }
 
+/// The toolboxes `part` names as a service, and the part without those names. A
+/// service is named as people write brand names: a capitalised word (or two written
+/// together, "Apple Music"), not in capitals only (`URL`, `SMS` are words) and not
+/// opening a sentence, equal to a toolbox name case aside.
+fn services(part: &str, names: &HashMap<String, &str>) -> (Vec<String>, String) {
+    let words: Vec<(usize, &str)> = part
+        .split(|c: char| c.is_whitespace())
+        .scan(0usize, |at, w| {
+            let start = *at;
+            *at += w.len() + 1;
+            Some((start, w))
+        })
+        .filter(|(_, w)| !w.is_empty())
+        .collect();
+    let core = |w: &str| -> String { w.chars().filter(|c| c.is_alphanumeric()).collect() };
+    let mut found = Vec::new();
+    let mut cut: Vec<(usize, usize)> = Vec::new();
+    for i in 0..words.len() {
+        let (at, w) = words[i];
+        let first = core(w);
+        let opens = i == 0 || words[i - 1].1.ends_with(['.', '!', '?', ':']);
+        let capital = first.chars().next().is_some_and(char::is_uppercase)
+            && first.chars().any(char::is_lowercase);
+        if opens || !capital {
+            continue;
+        }
+        let pair = words.get(i + 1).map(|(_, n)| format!("{first}{}", core(n)));
+        for (joined, end) in [
+            (pair, words.get(i + 1).map(|(a, n)| a + n.len())),
+            (Some(first.clone()), Some(at + w.len())),
+        ] {
+            if let (Some(joined), Some(end)) = (joined, end) {
+                if let Some(name) = names.get(&joined.to_lowercase()) {
+                    if !found.iter().any(|f| f == name) {
+                        found.push(name.to_string());
+                    }
+                    cut.push((at, end));
+                    break;
+                }
+            }
+        }
+    }
+    let mut rest = String::with_capacity(part.len());
+    let mut from = 0;
+    for (s, e) in cut {
+        if s >= from {
+            rest.push_str(&part[from..s]);
+            from = e;
+        }
+    }
+    rest.push_str(&part[from.min(part.len())..]);
+    (found, rest)
+}
+
+/// One ranking from several (the whole request's and its parts'): a row scores
+/// `weight × lead / (k + rank)` in each ranking it is in (`lead`: that ranking's first
+/// row's `p`, to the power `mix.lead`), keeps its best relevance, and ties fall to the
+/// more relevant row, then to the identity. With a small `k` every part's first row reaches the top rows, so each
+/// thing a request asks for has its tool there. One ranking keeps its order.
+fn merge<'a>(
+    mut lists: Vec<Vec<Candidate<'a>>>,
+    weights: &[f32],
+    mix: &PartFusion,
+) -> Vec<Candidate<'a>> {
+    if lists.len() == 1 {
+        return lists.pop().unwrap_or_default();
+    }
+    let mut out: Vec<(f32, Candidate)> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for (list, weight) in lists.iter().zip(weights) {
+        let lead = list.first().map_or(0.0, |c| c.p).powf(mix.lead);
+        for (rank, c) in list.iter().enumerate() {
+            let add = weight * lead / (mix.k + rank as f32 + 1.0);
+            match at.get(c.doc.key.as_str()) {
+                Some(&i) => {
+                    out[i].0 += add;
+                    out[i].1.p = out[i].1.p.max(c.p);
+                }
+                None => {
+                    at.insert(&c.doc.key, out.len());
+                    out.push((add, c.clone()));
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        bucket(b.0)
+            .cmp(&bucket(a.0))
+            .then(b.1.p.total_cmp(&a.1.p))
+            .then(a.1.doc.identity.cmp(&b.1.doc.identity))
+    });
+    out.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Toolbox rows are drill-ins, not answers: they stay only when the request names a
+/// domain (a few words, `weather`, `mail tools`) rather than asks for an action, and then
+/// never above a relevant tool that would leave the top 3 for them.
+fn toolboxes_in_their_place(ranked: Vec<Candidate<'_>>, words: usize) -> Vec<Candidate<'_>> {
+    let is_box = |c: &Candidate| c.doc.asset_type == AssetType::Toolbox;
+    let ranked: Vec<Candidate> = if words <= DOMAIN_WORDS {
+        ranked
+    } else {
+        ranked.into_iter().filter(|c| !is_box(c)).collect()
+    };
+    let mut protected = ranked.iter().filter(|c| !is_box(c)).take(3).count();
+    let mut out = Vec::with_capacity(ranked.len());
+    let mut held = Vec::new();
+    for c in ranked {
+        if is_box(&c) {
+            if protected > 0 && out.len() + protected >= 3 {
+                held.push(c);
+            } else {
+                out.push(c);
+            }
+            continue;
+        }
+        out.push(c);
+        if protected > 0 {
+            protected -= 1;
+            if protected == 0 {
+                out.append(&mut held);
+            }
+        }
+    }
+    out.append(&mut held);
+    out
+}
+
+/// The fewest candidates each side gives one part of a long request.
+const PART_DEPTH: usize = 20;
+
+/// The nearest asset of this rank tells how crowded the part's neighbourhood is.
+const CROWD: usize = 10;
+
+/// A request of at most this many words (after stop words) can name a domain.
+const DOMAIN_WORDS: usize = 3;
+
 /// Scores compared at a fixed precision, so ties fall to the identity deterministically.
 fn bucket(score: f32) -> i64 {
     (score as f64 * 1e6).round() as i64
@@ -501,6 +880,7 @@ fn base_row(doc: &AssetDoc) -> Row {
         use_script: None,
         install: None,
         p: None,
+        evidence: None,
     }
 }
 

@@ -60,6 +60,8 @@ pub enum Given {
     Text(String),
     /// A number (Luau numbers are floats, and JSON ones are read as floats too).
     Number(f64),
+    /// A boolean.
+    Flag(bool),
     /// Anything else, as its caller names its type with an article: `"a table"`, `"an array"`.
     Other(&'static str),
 }
@@ -71,7 +73,7 @@ impl Given {
             Json::Null => Given::Absent,
             Json::String(s) => Given::Text(s.clone()),
             Json::Number(n) => Given::Number(n.as_f64().unwrap_or(f64::NAN)),
-            Json::Bool(_) => Given::Other("a boolean"),
+            Json::Bool(b) => Given::Flag(*b),
             Json::Array(_) => Given::Other("an array"),
             Json::Object(_) => Given::Other("an object"),
         }
@@ -87,6 +89,7 @@ impl Given {
                 format!("the string \"{cut}{more}\"")
             }
             Given::Number(n) => number(*n),
+            Given::Flag(b) => b.to_string(),
             Given::Other(what) => (*what).into(),
         }
     }
@@ -96,6 +99,7 @@ impl Given {
         match self {
             Given::Text(_) => "a string".into(),
             Given::Number(_) => "a number".into(),
+            Given::Flag(_) => "a boolean".into(),
             other => other.shown(),
         }
     }
@@ -132,8 +136,11 @@ pub enum BadRequest {
     /// `limit` is not a whole number from 1 to [`MAX_LIMIT`].
     #[error("limit must be a whole number from 1 to {MAX_LIMIT}, got {0}")]
     Limit(String),
+    /// `all` is not a boolean.
+    #[error("all must be true (every row up to limit, however weak) or false, got {0}")]
+    All(String),
     /// An option the search does not take.
-    #[error("unknown search option \"{0}\"; the options are mode, toolbox and limit")]
+    #[error("unknown search option \"{0}\"; the options are mode, toolbox, limit and all")]
     UnknownOption(String),
 }
 
@@ -142,11 +149,14 @@ impl BadRequest {
     /// `tools.search(query, opts)`, `"--"` on the command line, `""` for MCP arguments.
     pub fn message(&self, prefix: &str) -> String {
         match self {
-            BadRequest::ModeType(_) | BadRequest::Toolbox(_) | BadRequest::Limit(_) => {
+            BadRequest::ModeType(_)
+            | BadRequest::Toolbox(_)
+            | BadRequest::Limit(_)
+            | BadRequest::All(_) => {
                 format!("{prefix}{self}")
             }
             BadRequest::UnknownOption(name) => format!(
-                "unknown search option \"{prefix}{name}\"; the options are {prefix}mode, {prefix}toolbox and {prefix}limit"
+                "unknown search option \"{prefix}{name}\"; the options are {prefix}mode, {prefix}toolbox, {prefix}limit and {prefix}all"
             ),
             _ => self.to_string(),
         }
@@ -163,8 +173,11 @@ impl BadRequest {
             }
             BadRequest::Toolbox(_) => "tools.toolboxes() lists the toolbox names",
             BadRequest::Limit(_) => "pass a limit such as 10; every answer also carries the total",
+            BadRequest::All(_) => {
+                "all = true shows rows below the relevance threshold too; leave it out otherwise"
+            }
             BadRequest::UnknownOption(_) => {
-                "the options are mode (\"keyword\" | \"semantic\"), toolbox (a name) and limit (1 to 100)"
+                "the options are mode (\"keyword\" | \"semantic\"), toolbox (a name), limit (1 to 100) and all (a boolean)"
             }
         }
     }
@@ -181,6 +194,9 @@ pub struct SearchRequest {
     pub toolbox: Option<String>,
     /// How many rows `value` holds, from 1 to [`MAX_LIMIT`].
     pub limit: usize,
+    /// Every row up to `limit`, also those below the relevance threshold (which are
+    /// otherwise dropped, so that "nothing fits" reads as no rows).
+    pub all: bool,
 }
 
 impl SearchRequest {
@@ -191,6 +207,7 @@ impl SearchRequest {
             mode: Mode::default_mode(),
             toolbox: None,
             limit: DEFAULT_LIMIT,
+            all: false,
         }
     }
 
@@ -236,13 +253,18 @@ impl SearchRequest {
                     }
                     other => return Err(BadRequest::Limit(other.shown())),
                 },
+                "all" => match value {
+                    Given::Absent => {}
+                    Given::Flag(all) => request.all = all,
+                    other => return Err(BadRequest::All(other.shown())),
+                },
                 _ => return Err(BadRequest::UnknownOption(name.chars().take(40).collect())),
             }
         }
         Ok(request)
     }
 
-    /// The options as `tools.search` takes them: `{ mode, toolbox?, limit }`.
+    /// The options as `tools.search` takes them: `{ mode, toolbox?, limit, all? }`.
     pub fn options(&self) -> Map<String, Json> {
         let mut map = Map::new();
         map.insert("mode".into(), Json::from(self.mode.name()));
@@ -250,6 +272,9 @@ impl SearchRequest {
             map.insert("toolbox".into(), Json::from(toolbox.as_str()));
         }
         map.insert("limit".into(), Json::from(self.limit));
+        if self.all {
+            map.insert("all".into(), Json::Bool(true));
+        }
         map
     }
 }
@@ -338,15 +363,32 @@ mod tests {
     }
 
     #[test]
+    fn all_is_a_boolean() {
+        let r = check(text("x"), &[("all", Given::Flag(true))]).unwrap();
+        assert!(r.all);
+        assert!(!check(text("x"), &[("all", Given::Absent)]).unwrap().all);
+        for (bad, shown) in [
+            (text("yes"), "the string \"yes\""),
+            (Given::Number(1.0), "1"),
+        ] {
+            let e = check(text("x"), &[("all", bad)]).unwrap_err();
+            assert_eq!(
+                e.message("opts."),
+                format!("opts.all must be true (every row up to limit, however weak) or false, got {shown}")
+            );
+        }
+    }
+
+    #[test]
     fn unknown_options_are_named_as_the_caller_wrote_them() {
         let e = check(text("x"), &[("colour", text("red"))]).unwrap_err();
         assert_eq!(
             e.message(""),
-            "unknown search option \"colour\"; the options are mode, toolbox and limit"
+            "unknown search option \"colour\"; the options are mode, toolbox, limit and all"
         );
         assert_eq!(
             e.message("opts."),
-            "unknown search option \"opts.colour\"; the options are opts.mode, opts.toolbox and opts.limit"
+            "unknown search option \"opts.colour\"; the options are opts.mode, opts.toolbox, opts.limit and opts.all"
         );
     }
 
@@ -356,6 +398,7 @@ mod tests {
         asked.mode = Mode::Keyword;
         asked.toolbox = Some("text".into());
         asked.limit = 3;
+        asked.all = true;
         let again = SearchRequest::check(
             text("q"),
             asked

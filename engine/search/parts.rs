@@ -1,0 +1,147 @@
+//! The parts of a request: a long request that asks for several things ("find the series
+//! Dark, and then suggest similar titles on Netflix; also text my wife") is ranked part by
+//! part, so that each thing asked finds its own tool instead of the words of all of them
+//! being scored together against every tool.
+
+/// Requests of fewer words than this are one part: a short request asks for one thing,
+/// and "cats and dogs" is a phrase, not two requests.
+const MIN_WORDS_TO_SPLIT: usize = 9;
+/// A piece with fewer words than this joins its neighbour ("Hey," or "then" alone asks
+/// for nothing).
+const MIN_PART_WORDS: usize = 3;
+/// At most this many parts are ranked (bounded work per query); the rest joins the last.
+pub(crate) const MAX_PARTS: usize = 8;
+
+/// Words that join two things asked for: a piece starts at one of them. "and" joins
+/// two things only after a comma (", and then"): alone it joins the words of one thing
+/// ("base 10 and height 5"), as a bare comma does ("a=1, b=-3").
+const JOINERS: [&str; 5] = ["then", "also", "afterwards", "finally", "and"];
+
+/// The parts of `query`, in order: the query itself when it is short or has no joints.
+/// Clauses are cut at sentence ends, semicolons and joining words, and pieces too short
+/// to ask for anything are joined to the one before (or after, at the start).
+pub(crate) fn split(query: &str) -> Vec<&str> {
+    let words = query.split_whitespace().count();
+    if words < MIN_WORDS_TO_SPLIT {
+        return vec![query];
+    }
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    let mut after_comma = false;
+    let mut iter = query.char_indices().peekable();
+    while let Some((at, c)) = iter.next() {
+        let next_blank = iter.peek().is_none_or(|(_, n)| n.is_whitespace());
+        // A full stop inside a word is a dotted identity or a version, not a joint.
+        let joint = matches!(c, ';' | '!' | '?') || (c == '.' && next_blank);
+        if joint {
+            cuts.push((start, at));
+            start = at + c.len_utf8();
+            after_comma = false;
+        } else if c.is_whitespace() {
+            let rest = &query[at..].trim_start();
+            let word_end = rest
+                .find(|ch: char| !ch.is_alphanumeric())
+                .unwrap_or(rest.len());
+            let word = &rest[..word_end];
+            let boundary = rest[word_end..].starts_with(char::is_whitespace);
+            let joins = JOINERS.iter().any(|j| word.eq_ignore_ascii_case(j))
+                && (after_comma || !word.eq_ignore_ascii_case("and"));
+            if boundary && joins {
+                cuts.push((start, at));
+                start = at;
+            }
+            if !rest.is_empty() {
+                after_comma = false;
+            }
+        } else {
+            after_comma = c == ',';
+        }
+    }
+    cuts.push((start, query.len()));
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    for (s, e) in cuts {
+        let piece = &query[s..e];
+        let content = piece
+            .split_whitespace()
+            .filter(|w| !JOINERS.iter().any(|j| w.eq_ignore_ascii_case(j)))
+            .count();
+        if content == 0 {
+            continue;
+        }
+        let full = parts.len() >= MAX_PARTS;
+        match parts.last_mut() {
+            Some(last) if content < MIN_PART_WORDS || full => last.1 = e,
+            _ => parts.push((s, e)),
+        }
+    }
+    // A short first piece ("Hey,") joins the one after it.
+    if parts.len() > 1 {
+        let (s, e) = parts[0];
+        if query[s..e].split_whitespace().count() < MIN_PART_WORDS {
+            parts[1].0 = s;
+            parts.remove(0);
+        }
+    }
+    let out: Vec<&str> = parts
+        .into_iter()
+        .map(|(s, e)| query[s..e].trim())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if out.is_empty() {
+        vec![query]
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_requests_are_one_part() {
+        assert_eq!(
+            split("find flights and hotels"),
+            ["find flights and hotels"]
+        );
+        assert_eq!(split("send an email"), ["send an email"]);
+    }
+
+    #[test]
+    fn clauses_and_joining_words_cut_a_long_request() {
+        let q = "Hey, please find the TV series titled Dark using the Movie DB, and then \
+                 suggest similar titles on Netflix; also text my wife that I'm on my way.";
+        assert_eq!(
+            split(q),
+            [
+                "Hey, please find the TV series titled Dark using the Movie DB,",
+                "then suggest similar titles on Netflix",
+                "also text my wife that I'm on my way"
+            ]
+        );
+    }
+
+    #[test]
+    fn identities_and_versions_are_not_cut() {
+        let q =
+            "please publish version 2.1.0 of the app with text.slugify notes for everyone today";
+        assert_eq!(split(q), [q]);
+    }
+
+    #[test]
+    fn parts_are_bounded() {
+        let q = "send a mail, and ".repeat(40);
+        let parts = split(&q);
+        assert_eq!(parts.len(), MAX_PARTS);
+        assert!(
+            parts.last().unwrap().len() > 100,
+            "the rest joins the last part"
+        );
+    }
+
+    #[test]
+    fn a_request_of_only_joints_is_itself() {
+        let q = ", , and then , and also ; ; then , , also";
+        assert_eq!(split(q), [q]);
+    }
+}
