@@ -290,3 +290,140 @@ return made
     assert_eq!(calm["ok"], true, "{calm}");
     assert!(calm.get("diagnostics").is_none(), "{calm}");
 }
+
+/// A world of more tools than are declared whole: `boxes` toolboxes of 50 tools each,
+/// tool `t<i>` taking a string and returning `{ text: string }`.
+fn large_world(boxes: usize) -> World {
+    let world = World::new();
+    for b in 0..boxes {
+        world.file(&format!("box{b}.toolbox/README.md"), "Generated tools.\n");
+        for t in 0..50 {
+            world.tool(
+                &format!("box{b}.t{t}"),
+                &format!(
+                    "--!desc Tool {t}.\n--!arg text string The text.\n--!return table The text.\n\
+                     local function t{t}(text: string): {{ text: string }}\n\treturn {{ text = text }}\nend\n\nreturn t{t}\n"
+                ),
+            );
+        }
+    }
+    world
+}
+
+#[test]
+fn a_large_world_declares_only_the_toolboxes_a_script_names() {
+    let boxes = codemode::check::WHOLE_WORLD_TOOLS / 50 + 1;
+    let world = large_world(boxes);
+    let registry = Arc::new(Registry::open(world.path(), &[], false).unwrap());
+    let index = registry.snapshot();
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checking = Arc::new(Checking::new(Mode::Certain, checker));
+    let script = "local r = tools.box3.t7('a')\nreturn r.text";
+    let text = checking
+        .declarations(&registry, &index, script)
+        .text()
+        .to_string();
+    assert!(text.contains("export type Toolbox_box3 = {"), "{text}");
+    assert!(text.contains("\tt7: (text: string) -> { text: string },"));
+    assert!(
+        !text.contains("Toolbox_box4"),
+        "only box3 is declared in full"
+    );
+    assert!(
+        text.contains("\tbox4: any,"),
+        "every toolbox is still a field"
+    );
+    // A small world is declared whole, whatever the script names.
+    let small = World::new();
+    let small_registry = Arc::new(Registry::open(small.path(), &[], true).unwrap());
+    let whole = checking.declarations(&small_registry, &small_registry.snapshot(), "return 1");
+    assert!(whole.text().contains("export type Toolbox_text = {"));
+
+    let mut rt = Runtime::new(registry, Limits::default()).unwrap();
+    rt.set_checking(Some(checking));
+    let fine = rt.exec(script, Output::Capture);
+    assert_eq!(
+        fine.value,
+        Some(serde_json::json!("a")),
+        "{}",
+        fine.to_json()
+    );
+    // Certain errors in the toolbox named, and a misspelt toolbox, still stop the run.
+    for (wrong, said) in [
+        ("print('ran')\nreturn tools.box3.t70('a')", "t70"),
+        ("print('ran')\nreturn tools.box3.t7(1)", "number"),
+        (
+            "print('ran')\nlocal r = tools.box3.t7('a')\nreturn r.txt",
+            "txt",
+        ),
+        ("print('ran')\nreturn tools.bx3.t7('a')", "bx3"),
+    ] {
+        let stopped = rt.exec(wrong, Output::Capture);
+        let error = stopped.error.as_ref().unwrap_or_else(|| panic!("{wrong}"));
+        assert_eq!(error.kind, ErrorKind::Type, "{}", stopped.to_json());
+        assert!(error.message.contains(said), "{}", stopped.to_json());
+        assert_eq!(stopped.stdout, "", "{wrong}");
+    }
+    // A toolbox reached by a computed name is not declared in full, and runs.
+    let dynamic = rt.exec(
+        "local name = 'box' .. tostring(2)\nreturn tools[name].t1('b').text",
+        Output::Capture,
+    );
+    assert_eq!(
+        dynamic.value,
+        Some(serde_json::json!("b")),
+        "{}",
+        dynamic.to_json()
+    );
+}
+
+#[test]
+fn style_lints_are_not_reported() {
+    let world = World::new();
+    let (envelope, code) = exec(
+        world.path(),
+        &[],
+        "local r = tools.text.slugify('a b') local unused = 1 return 2",
+    );
+    assert_eq!(
+        (envelope["value"].as_i64(), code),
+        (Some(2), 0),
+        "{envelope}"
+    );
+    let said = notes(&envelope);
+    assert!(!said.contains("same line"), "{said}");
+    assert!(!said.contains("never used"), "{said}");
+}
+
+#[test]
+fn arguments_pcall_passes_on_are_not_certain_errors() {
+    let world = World::new();
+    world.file(
+        ".codemode/policy.json",
+        r#"{"profiles": {"default": {"default": "allow", "capabilities": {"http": ["127.0.0.1:9"]}}}}"#,
+    );
+    // The solver infers `http.request`'s parameter through pcall's generics and refuses a
+    // table literal that fits: not an error.
+    let (fits, _) = exec(
+        world.path(),
+        &[],
+        "local ok, err = pcall(http.request, { url = 'http://127.0.0.1:9/' })\nreturn ok",
+    );
+    assert_eq!(fits["value"], false, "{fits}");
+    assert!(!notes(&fits).contains("HttpRequest"), "{fits}");
+    // One that cannot fit is reported, as a warning (pcall catches what it raises).
+    let (wrong, _) = exec(
+        world.path(),
+        &[],
+        "local ok = pcall(tools.text.slugify, 42)\nreturn ok",
+    );
+    assert_eq!(wrong["value"], false, "{wrong}");
+    let reported = wrong["diagnostics"].as_array().cloned().unwrap_or_default();
+    assert!(
+        reported
+            .iter()
+            .any(|d| d["severity"] == "warning" && d["line"] == 1),
+        "{wrong}"
+    );
+    assert!(reported.iter().all(|d| d["severity"] != "error"), "{wrong}");
+}

@@ -111,7 +111,7 @@ fn the_spec_scripts_hold_no_certain_type_error() {
             header(&source, "world").is_none() || source.lines().any(|l| l.trim() == "--!bundled");
         let registry = Arc::new(Registry::open(&world, &[], bundled).unwrap());
         let index = registry.snapshot();
-        let declarations = checking.declarations(&registry, &index);
+        let declarations = checking.declarations(&registry, &index, &source);
         let found = checking
             .checker()
             .check(&declarations, &tool_source(&source))

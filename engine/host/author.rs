@@ -97,11 +97,12 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 return Ok(Value::Nil);
             };
             let registry = registry(lua)?;
-            let declarations = checking.declarations_for(&index, || {
-                super::definitions_granted(
+            let declarations = checking.declarations_for(&index, &source, |named| {
+                super::definitions_named(
                     &index,
                     &registry.upstream_views(&index),
                     registry.capabilities(),
+                    named,
                 )
             });
             let found = match checking.check_tool_against(&declarations, &source) {

@@ -18,14 +18,21 @@ pub(crate) enum Preflight {
 }
 
 impl Checking {
-    /// The declarations of `index` (with `registry`'s upstream servers), built the first
-    /// time a script of this snapshot is checked.
-    pub fn declarations(&self, registry: &Registry, index: &Arc<AssetIndex>) -> Declarations {
-        self.declarations_for(index, || {
-            crate::host::definitions_granted(
+    /// The declarations to check `source` against over `index` (with `registry`'s
+    /// upstream servers), built the first time a script of this snapshot (and, in a large
+    /// world, naming the same toolboxes) is checked.
+    pub fn declarations(
+        &self,
+        registry: &Registry,
+        index: &Arc<AssetIndex>,
+        source: &str,
+    ) -> Declarations {
+        self.declarations_for(index, source, |named| {
+            crate::host::definitions_named(
                 index,
                 &registry.upstream_views(index),
                 registry.capabilities(),
+                named,
             )
         })
     }
@@ -42,7 +49,7 @@ impl Checking {
         if self.mode() == Mode::Off {
             return Preflight::Go(Vec::new());
         }
-        let declarations = self.declarations(registry, index);
+        let declarations = self.declarations(registry, index, source);
         let checked = match self.checker().check(&declarations, source) {
             Ok(checked) => checked,
             Err(problem) => {
@@ -115,7 +122,7 @@ impl Checking {
         index: &Arc<AssetIndex>,
         source: &str,
     ) -> Result<ToolCheck, CheckerError> {
-        self.check_tool_against(&self.declarations(registry, index), source)
+        self.check_tool_against(&self.declarations(registry, index, source), source)
     }
 }
 
@@ -126,7 +133,7 @@ pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
         .name("codemode-check-warm-up".into())
         .spawn(move || {
             let index = registry.snapshot();
-            let declarations = checking.declarations(&registry, &index);
+            let declarations = checking.declarations(&registry, &index, "");
             if let Err(e) = checking.checker().check(&declarations, "") {
                 tracing::info!("{e}");
             }
