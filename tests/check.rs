@@ -427,3 +427,59 @@ fn arguments_pcall_passes_on_are_not_certain_errors() {
     );
     assert!(reported.iter().all(|d| d["severity"] != "error"), "{wrong}");
 }
+
+#[test]
+fn the_checker_keeps_a_few_declaration_sets_apart() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(checker_bin())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut replies = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut ask = |request: Value| -> Value {
+        writeln!(stdin, "{request}").unwrap();
+        serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap()
+    };
+    let script = "local y: string = x\nreturn y";
+    let errors = |reply: &Value| {
+        assert_eq!(reply["ok"], true, "{reply}");
+        reply["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .count()
+    };
+    for (key, ty) in [(1, "number"), (2, "string")] {
+        let loaded = ask(serde_json::json!({"defs": format!("declare x: {ty}\n"), "key": key}));
+        assert_eq!(loaded["ok"], true, "{loaded}");
+    }
+    // Each check sees its own key's declarations, whichever was loaded last.
+    assert_eq!(
+        errors(&ask(serde_json::json!({"check": script, "key": 1}))),
+        1
+    );
+    assert_eq!(
+        errors(&ask(serde_json::json!({"check": script, "key": 2}))),
+        0
+    );
+    // Loading more sets lets the least recently used go; a check of it says so.
+    for key in 3..=5 {
+        ask(serde_json::json!({"defs": "declare x: boolean\n", "key": key}));
+    }
+    let gone = ask(serde_json::json!({"check": script, "key": 1}));
+    assert_eq!(
+        (gone["ok"].as_bool(), gone["unloaded"].as_bool()),
+        (Some(false), Some(true)),
+        "{gone}"
+    );
+    assert_eq!(
+        errors(&ask(serde_json::json!({"check": script, "key": 2}))),
+        0
+    );
+    drop(ask);
+    let _ = child.kill();
+    let _ = child.wait();
+}
