@@ -483,3 +483,51 @@ fn the_checker_keeps_a_few_declaration_sets_apart() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[test]
+fn a_tools_required_module_is_typed_from_its_source() {
+    let world = World::new();
+    world.file("mine.toolbox/README.md", "My helpers.\n");
+    world.file(
+        "mine.toolbox/shared.module/init.luau",
+        "local M = {}\n\nfunction M.double(n: number): number\n\treturn n * 2\nend\n\nreturn M\n",
+    );
+    let mut rt = runtime(&world, Mode::Certain);
+    let create = |name: &str, code: &str| {
+        format!(
+            "return tools.create({{ name = '{name}', toolbox = 'mine', description = 'Double.', \
+             args = {{ {{ name = 'text', type = 'string', description = 'Text.' }} }}, \
+             returns = {{ type = 'string', description = 'Doubled.' }}, code = '{code}' }})"
+        )
+    };
+    let wrong = rt.exec(
+        &create("twice", "return tostring(shared.double(text))"),
+        Output::Capture,
+    );
+    let made = wrong.value.clone().unwrap_or_default();
+    assert_eq!(made["ok"], true, "{}", wrong.to_json());
+    let first = &made["diagnostics"][0];
+    assert!(
+        first["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("number"),
+        "{made}"
+    );
+    // At the tool's own line, not the module's.
+    let written =
+        std::fs::read_to_string(world.path().join("mine.toolbox/twice.tool/init.luau")).unwrap();
+    let line = written
+        .lines()
+        .position(|l| l.contains("shared.double(text)"))
+        .unwrap()
+        + 1;
+    assert_eq!(first["line"], line, "{made}\n{written}");
+    let fine = rt.exec(
+        &create("again", "return tostring(shared.double(#text))"),
+        Output::Capture,
+    );
+    let made = fine.value.unwrap_or_default();
+    assert_eq!(made["ok"], true, "{made}");
+    assert!(made.get("diagnostics").is_none(), "{made}");
+}

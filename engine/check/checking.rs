@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, Weak};
 
-use super::{named_toolboxes, sort, tool_source, Checker, CheckerError, Declarations};
+use super::{named_toolboxes, sort, with_modules, Checker, CheckerError, Declarations};
 use super::{Diagnostic, Mode};
 use crate::assets::AssetIndex;
 
@@ -113,18 +113,38 @@ impl Checking {
     }
 
     /// Checks a tool's source against `declarations`. Its toolbox modules stand for
-    /// `any` (see [`tool_source`]).
+    /// `any` (see [`super::tool_source`]).
     pub fn check_tool_against(
         &self,
         declarations: &Declarations,
         source: &str,
     ) -> Result<ToolCheck, CheckerError> {
-        let source = tool_source(source);
-        let checked = self.checker.check(declarations, &source)?;
-        let (errors, others) = sort(&source, checked.diagnostics, false);
+        self.check_tool_with(declarations, source, |_| None)
+    }
+
+    /// Checks a tool's source against `declarations`, each toolbox module it requires
+    /// typed from the module's source (`module` gives it by name; one it does not give
+    /// stands for `any`). What the checker says about a module's own lines is left out:
+    /// the tool is what is checked.
+    pub fn check_tool_with<'a>(
+        &self,
+        declarations: &Declarations,
+        source: &str,
+        module: impl Fn(&str) -> Option<&'a str>,
+    ) -> Result<ToolCheck, CheckerError> {
+        let checked = with_modules(source, module);
+        let found = self.checker.check(declarations, &checked.text)?;
+        let (errors, others) = sort(&checked.text, found.diagnostics, false);
+        let offset = checked.offset;
+        let own = |mut d: Diagnostic| {
+            (d.line > offset).then(|| {
+                d.line -= offset;
+                d
+            })
+        };
         Ok(ToolCheck {
-            errors: errors.into_iter().map(|(d, _)| d).collect(),
-            others,
+            errors: errors.into_iter().filter_map(|(d, _)| own(d)).collect(),
+            others: others.into_iter().filter_map(own).collect(),
         })
     }
 }

@@ -28,5 +28,5 @@ pub use error::CheckerError;
 pub use mode::Mode;
 pub use named::named_toolboxes;
 pub use process::{Checked, Checker, Declarations, CHECKER_ENV, CHECKER_PROGRAM};
-pub use tool::tool_source;
+pub use tool::{tool_source, with_modules, WithModules};
 pub use verdict::{judge, sort, Verdict};

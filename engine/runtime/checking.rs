@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::{Envelope, ErrorKind, ScriptError};
-use crate::assets::AssetIndex;
+use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::check::{judge, CheckerError, Checking, Declarations, Diagnostic, Mode, ToolCheck};
 use crate::registry::Registry;
 
@@ -114,17 +114,27 @@ impl Checking {
 }
 
 impl Checking {
-    /// Checks a tool's source against the declarations of `index` (see
-    /// [`Checking::check_tool_against`]).
+    /// Checks a tool's source against the declarations of `index`, the modules it
+    /// requires read from its toolbox folder `folder` (see [`Checking::check_tool_with`]).
     pub fn check_tool(
         &self,
         registry: &Registry,
         index: &Arc<AssetIndex>,
+        folder: Option<&ToolboxFolder>,
         source: &str,
     ) -> Result<ToolCheck, CheckerError> {
-        self.check_tool_against(&self.declarations(registry, index, source), source)
+        let declarations = self.declarations(registry, index, source);
+        self.check_tool_with(&declarations, source, |name| {
+            folder?
+                .modules
+                .iter()
+                .find(|m| m.name == name)
+                .and_then(|m| m.text())
+        })
     }
 }
+
+impl Checking {}
 
 /// Starts the checker and loads the declarations of `registry`'s current snapshot on a
 /// thread of its own, so the first script a server runs does not wait for them.
