@@ -531,3 +531,51 @@ fn a_tools_required_module_is_typed_from_its_source() {
     assert_eq!(made["ok"], true, "{made}");
     assert!(made.get("diagnostics").is_none(), "{made}");
 }
+
+#[test]
+fn an_edited_tool_is_type_checked_when_it_is_saved_and_stays_callable() {
+    use codemode::runtime::{check_edits, EditReport};
+    let world = World::new();
+    let tool = |body: &str| {
+        format!(
+            "--!desc Shout.\n--!arg text string Text.\n--!return string Loud.\n\
+             local function shout(text: string): string\n\t{body}\nend\n\nreturn shout\n"
+        )
+    };
+    world.tool("mine.shout", &tool("return string.upper(text)"));
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checking = Arc::new(Checking::new(Mode::Certain, checker));
+    let (send, reports) = std::sync::mpsc::channel();
+    check_edits(checking, &registry, move |r| {
+        let _ = send.send(r);
+    })
+    .unwrap();
+    let path = world.path().join("mine.toolbox/shout.tool/init.luau");
+    let edit = |source: &str| {
+        std::fs::write(&path, source).unwrap();
+        registry.apply_changes(std::slice::from_ref(&path));
+        reports.recv_timeout(Duration::from_secs(30)).unwrap()
+    };
+    match edit(&tool("return tools.text.slugfy(text)")) {
+        EditReport::Typed { identity, errors } => {
+            assert_eq!(identity, "mine.shout");
+            assert_eq!(errors[0].line, 5, "{errors:?}");
+            assert!(errors[0].message.contains("slugfy"), "{errors:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let index = registry.snapshot();
+    assert!(index.tool("mine.shout").unwrap().is_registered());
+    match edit(&tool("return string.upper(text")) {
+        EditReport::Broken { identity, reason } => {
+            assert_eq!(identity, "mine.shout");
+            assert!(!reason.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+    // A clean edit reports nothing.
+    std::fs::write(&path, tool("return string.lower(text)")).unwrap();
+    registry.apply_changes(std::slice::from_ref(&path));
+    assert!(reports.recv_timeout(Duration::from_secs(3)).is_err());
+}
