@@ -479,7 +479,6 @@ fn the_checker_keeps_a_few_declaration_sets_apart() {
         errors(&ask(serde_json::json!({"check": script, "key": 2}))),
         0
     );
-    drop(ask);
     let _ = child.kill();
     let _ = child.wait();
 }
