@@ -94,6 +94,9 @@ fn edited(
         .take(MAX_CHECKED + 1)
         .collect();
     if changed.len() > MAX_CHECKED {
+        tracing::info!(
+            "more than {MAX_CHECKED} tools changed at once; they are not type-checked (`codemode check` checks them all)"
+        );
         return Vec::new();
     }
     let mut reports = Vec::new();
