@@ -172,6 +172,26 @@ impl Checker {
             .ok_or_else(|| beside.display().to_string())
     }
 
+    /// Starts the checker process now without waiting for it, so it readies itself while
+    /// the caller does other work (a fresh process reading its index). Does nothing when
+    /// it runs already, failed lately or cannot be found: the first check says why.
+    pub fn prestart(&self) {
+        let failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        if failed
+            .as_ref()
+            .is_some_and(|(at, _)| at.elapsed() < COOL_DOWN)
+        {
+            return;
+        }
+        drop(failed);
+        let Ok(mut slot) = self.process.try_lock() else {
+            return;
+        };
+        if slot.is_none() {
+            *slot = self.start().ok();
+        }
+    }
+
     /// The longest one script's check may take.
     pub fn timeout(&self) -> Duration {
         self.timeout

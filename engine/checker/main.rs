@@ -42,11 +42,14 @@ fn main() {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    // Luau's builtins are registered before the first request: an engine starts the
+    // checker early and sends the declarations later, so this overlaps its own work.
+    let mut spare = Checker::new().ok();
     let mut checkers = Vec::new();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let reply = match serde_json::from_str::<Value>(&line) {
-            Ok(request) => answer(&request, &mut checkers),
+            Ok(request) => answer(&request, &mut checkers, &mut spare),
             Err(e) => json!({"ok": false, "error": format!("the request is not JSON: {e}")}),
         };
         if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
@@ -57,11 +60,15 @@ fn main() {
 
 /// The reply to one request. `checkers` holds the loaded declarations by key, most
 /// recently used last.
-fn answer(request: &Value, checkers: &mut Vec<(u64, Checker)>) -> Value {
+fn answer(
+    request: &Value,
+    checkers: &mut Vec<(u64, Checker)>,
+    spare: &mut Option<Checker>,
+) -> Value {
     let key = request.get("key").and_then(Value::as_u64).unwrap_or(0);
     if let Some(defs) = request.get("defs").and_then(Value::as_str) {
         checkers.retain(|(k, _)| *k != key);
-        return match load(defs) {
+        return match load(defs, spare.take()) {
             Ok(fresh) => {
                 if checkers.len() >= HELD {
                     checkers.remove(0);
@@ -116,9 +123,12 @@ fn answer(request: &Value, checkers: &mut Vec<(u64, Checker)>) -> Value {
     }
 }
 
-/// A checker with `defs` loaded.
-fn load(defs: &str) -> Result<Checker, String> {
-    let mut checker = Checker::new().map_err(|e| e.to_string())?;
+/// A checker with `defs` loaded: `spare` (a fresh checker made ahead), else a new one.
+fn load(defs: &str, spare: Option<Checker>) -> Result<Checker, String> {
+    let mut checker = match spare {
+        Some(checker) => checker,
+        None => Checker::new().map_err(|e| e.to_string())?,
+    };
     checker.add_definitions(defs).map_err(|e| e.to_string())?;
     Ok(checker)
 }
