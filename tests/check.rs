@@ -290,3 +290,291 @@ return made
     assert_eq!(calm["ok"], true, "{calm}");
     assert!(calm.get("diagnostics").is_none(), "{calm}");
 }
+
+/// A world of more tools than are declared whole: `boxes` toolboxes of 50 tools each,
+/// tool `t<i>` taking a string and returning `{ text: string }`.
+fn large_world(boxes: usize) -> World {
+    let world = World::new();
+    for b in 0..boxes {
+        world.file(&format!("box{b}.toolbox/README.md"), "Generated tools.\n");
+        for t in 0..50 {
+            world.tool(
+                &format!("box{b}.t{t}"),
+                &format!(
+                    "--!desc Tool {t}.\n--!arg text string The text.\n--!return table The text.\n\
+                     local function t{t}(text: string): {{ text: string }}\n\treturn {{ text = text }}\nend\n\nreturn t{t}\n"
+                ),
+            );
+        }
+    }
+    world
+}
+
+#[test]
+fn a_large_world_declares_only_the_toolboxes_a_script_names() {
+    let boxes = codemode::check::WHOLE_WORLD_TOOLS / 50 + 1;
+    let world = large_world(boxes);
+    let registry = Arc::new(Registry::open(world.path(), &[], false).unwrap());
+    let index = registry.snapshot();
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checking = Arc::new(Checking::new(Mode::Certain, checker));
+    let script = "local r = tools.box3.t7('a')\nreturn r.text";
+    let text = checking
+        .declarations(&registry, &index, script)
+        .text()
+        .to_string();
+    assert!(text.contains("export type Toolbox_box3 = {"), "{text}");
+    assert!(text.contains("\tt7: (text: string) -> { text: string },"));
+    assert!(
+        !text.contains("Toolbox_box4"),
+        "only box3 is declared in full"
+    );
+    assert!(
+        text.contains("\tbox4: any,"),
+        "every toolbox is still a field"
+    );
+    // A small world is declared whole, whatever the script names.
+    let small = World::new();
+    let small_registry = Arc::new(Registry::open(small.path(), &[], true).unwrap());
+    let whole = checking.declarations(&small_registry, &small_registry.snapshot(), "return 1");
+    assert!(whole.text().contains("export type Toolbox_text = {"));
+
+    let mut rt = Runtime::new(registry, Limits::default()).unwrap();
+    rt.set_checking(Some(checking));
+    let fine = rt.exec(script, Output::Capture);
+    assert_eq!(
+        fine.value,
+        Some(serde_json::json!("a")),
+        "{}",
+        fine.to_json()
+    );
+    // Certain errors in the toolbox named, and a misspelt toolbox, still stop the run.
+    for (wrong, said) in [
+        ("print('ran')\nreturn tools.box3.t70('a')", "t70"),
+        ("print('ran')\nreturn tools.box3.t7(1)", "number"),
+        (
+            "print('ran')\nlocal r = tools.box3.t7('a')\nreturn r.txt",
+            "txt",
+        ),
+        ("print('ran')\nreturn tools.bx3.t7('a')", "bx3"),
+    ] {
+        let stopped = rt.exec(wrong, Output::Capture);
+        let error = stopped.error.as_ref().unwrap_or_else(|| panic!("{wrong}"));
+        assert_eq!(error.kind, ErrorKind::Type, "{}", stopped.to_json());
+        assert!(error.message.contains(said), "{}", stopped.to_json());
+        assert_eq!(stopped.stdout, "", "{wrong}");
+    }
+    // A toolbox reached by a computed name is not declared in full, and runs.
+    let dynamic = rt.exec(
+        "local name = 'box' .. tostring(2)\nreturn tools[name].t1('b').text",
+        Output::Capture,
+    );
+    assert_eq!(
+        dynamic.value,
+        Some(serde_json::json!("b")),
+        "{}",
+        dynamic.to_json()
+    );
+}
+
+#[test]
+fn style_lints_are_not_reported() {
+    let world = World::new();
+    let (envelope, code) = exec(
+        world.path(),
+        &[],
+        "local r = tools.text.slugify('a b') local unused = 1 return 2",
+    );
+    assert_eq!(
+        (envelope["value"].as_i64(), code),
+        (Some(2), 0),
+        "{envelope}"
+    );
+    let said = notes(&envelope);
+    assert!(!said.contains("same line"), "{said}");
+    assert!(!said.contains("never used"), "{said}");
+}
+
+#[test]
+fn arguments_pcall_passes_on_are_not_certain_errors() {
+    let world = World::new();
+    world.file(
+        ".codemode/policy.json",
+        r#"{"profiles": {"default": {"default": "allow", "capabilities": {"http": ["127.0.0.1:9"]}}}}"#,
+    );
+    // The solver infers `http.request`'s parameter through pcall's generics and refuses a
+    // table literal that fits: not an error.
+    let (fits, _) = exec(
+        world.path(),
+        &[],
+        "local ok, err = pcall(http.request, { url = 'http://127.0.0.1:9/' })\nreturn ok",
+    );
+    assert_eq!(fits["value"], false, "{fits}");
+    assert!(!notes(&fits).contains("HttpRequest"), "{fits}");
+    // One that cannot fit is reported, as a warning (pcall catches what it raises).
+    let (wrong, _) = exec(
+        world.path(),
+        &[],
+        "local ok = pcall(tools.text.slugify, 42)\nreturn ok",
+    );
+    assert_eq!(wrong["value"], false, "{wrong}");
+    let reported = wrong["diagnostics"].as_array().cloned().unwrap_or_default();
+    assert!(
+        reported
+            .iter()
+            .any(|d| d["severity"] == "warning" && d["line"] == 1),
+        "{wrong}"
+    );
+    assert!(reported.iter().all(|d| d["severity"] != "error"), "{wrong}");
+}
+
+#[test]
+fn the_checker_keeps_a_few_declaration_sets_apart() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(checker_bin())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut replies = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut ask = |request: Value| -> Value {
+        writeln!(stdin, "{request}").unwrap();
+        serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap()
+    };
+    let script = "local y: string = x\nreturn y";
+    let errors = |reply: &Value| {
+        assert_eq!(reply["ok"], true, "{reply}");
+        reply["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .count()
+    };
+    for (key, ty) in [(1, "number"), (2, "string")] {
+        let loaded = ask(serde_json::json!({"defs": format!("declare x: {ty}\n"), "key": key}));
+        assert_eq!(loaded["ok"], true, "{loaded}");
+    }
+    // Each check sees its own key's declarations, whichever was loaded last.
+    assert_eq!(
+        errors(&ask(serde_json::json!({"check": script, "key": 1}))),
+        1
+    );
+    assert_eq!(
+        errors(&ask(serde_json::json!({"check": script, "key": 2}))),
+        0
+    );
+    // Loading more sets lets the least recently used go; a check of it says so.
+    for key in 3..=5 {
+        ask(serde_json::json!({"defs": "declare x: boolean\n", "key": key}));
+    }
+    let gone = ask(serde_json::json!({"check": script, "key": 1}));
+    assert_eq!(
+        (gone["ok"].as_bool(), gone["unloaded"].as_bool()),
+        (Some(false), Some(true)),
+        "{gone}"
+    );
+    assert_eq!(
+        errors(&ask(serde_json::json!({"check": script, "key": 2}))),
+        0
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn a_tools_required_module_is_typed_from_its_source() {
+    let world = World::new();
+    world.file("mine.toolbox/README.md", "My helpers.\n");
+    world.file(
+        "mine.toolbox/shared.module/init.luau",
+        "local M = {}\n\nfunction M.double(n: number): number\n\treturn n * 2\nend\n\nreturn M\n",
+    );
+    let mut rt = runtime(&world, Mode::Certain);
+    let create = |name: &str, code: &str| {
+        format!(
+            "return tools.create({{ name = '{name}', toolbox = 'mine', description = 'Double.', \
+             args = {{ {{ name = 'text', type = 'string', description = 'Text.' }} }}, \
+             returns = {{ type = 'string', description = 'Doubled.' }}, code = '{code}' }})"
+        )
+    };
+    let wrong = rt.exec(
+        &create("twice", "return tostring(shared.double(text))"),
+        Output::Capture,
+    );
+    let made = wrong.value.clone().unwrap_or_default();
+    assert_eq!(made["ok"], true, "{}", wrong.to_json());
+    let first = &made["diagnostics"][0];
+    assert!(
+        first["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("number"),
+        "{made}"
+    );
+    // At the tool's own line, not the module's.
+    let written =
+        std::fs::read_to_string(world.path().join("mine.toolbox/twice.tool/init.luau")).unwrap();
+    let line = written
+        .lines()
+        .position(|l| l.contains("shared.double(text)"))
+        .unwrap()
+        + 1;
+    assert_eq!(first["line"], line, "{made}\n{written}");
+    let fine = rt.exec(
+        &create("again", "return tostring(shared.double(#text))"),
+        Output::Capture,
+    );
+    let made = fine.value.unwrap_or_default();
+    assert_eq!(made["ok"], true, "{made}");
+    assert!(made.get("diagnostics").is_none(), "{made}");
+}
+
+#[test]
+fn an_edited_tool_is_type_checked_when_it_is_saved_and_stays_callable() {
+    use codemode::runtime::{check_edits, EditReport};
+    let world = World::new();
+    let tool = |body: &str| {
+        format!(
+            "--!desc Shout.\n--!arg text string Text.\n--!return string Loud.\n\
+             local function shout(text: string): string\n\t{body}\nend\n\nreturn shout\n"
+        )
+    };
+    world.tool("mine.shout", &tool("return string.upper(text)"));
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checking = Arc::new(Checking::new(Mode::Certain, checker));
+    let (send, reports) = std::sync::mpsc::channel();
+    check_edits(checking, &registry, move |r| {
+        let _ = send.send(r);
+    })
+    .unwrap();
+    let path = world.path().join("mine.toolbox/shout.tool/init.luau");
+    let edit = |source: &str| {
+        std::fs::write(&path, source).unwrap();
+        registry.apply_changes(std::slice::from_ref(&path));
+        reports.recv_timeout(Duration::from_secs(30)).unwrap()
+    };
+    match edit(&tool("return tools.text.slugfy(text)")) {
+        EditReport::Typed { identity, errors } => {
+            assert_eq!(identity, "mine.shout");
+            assert_eq!(errors[0].line, 5, "{errors:?}");
+            assert!(errors[0].message.contains("slugfy"), "{errors:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let index = registry.snapshot();
+    assert!(index.tool("mine.shout").unwrap().is_registered());
+    match edit(&tool("return string.upper(text")) {
+        EditReport::Broken { identity, reason } => {
+            assert_eq!(identity, "mine.shout");
+            assert!(!reason.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+    // A clean edit reports nothing.
+    std::fs::write(&path, tool("return string.lower(text)")).unwrap();
+    registry.apply_changes(std::slice::from_ref(&path));
+    assert!(reports.recv_timeout(Duration::from_secs(3)).is_err());
+}

@@ -42,10 +42,14 @@ fn the_bundled_toolboxes_and_the_prelude_hold_no_certain_type_error() {
     let mut certain = Vec::new();
     let mut strict = 0;
     let mut files = 0;
-    let mut sources: Vec<(String, String)> = index
+    // Each tool with its toolbox folder, whose modules type what it requires.
+    let mut sources: Vec<(String, String, Option<_>)> = index
         .tools
         .values()
-        .filter_map(|t| Some((t.path(), t.source()?.to_string())))
+        .filter_map(|t| {
+            let folder = index.folder(&t.folder).cloned();
+            Some((t.path(), t.source()?.to_string(), folder))
+        })
         .collect();
     for folder in index.folders.values() {
         for module in &folder.modules {
@@ -54,7 +58,7 @@ fn the_bundled_toolboxes_and_the_prelude_hold_no_certain_type_error() {
                 .join(format!("{}.toolbox", folder.name))
                 .join(format!("{}.module/init.luau", module.name));
             if let Ok(source) = std::fs::read_to_string(&path) {
-                sources.push((path.display().to_string(), source));
+                sources.push((path.display().to_string(), source, None));
             }
         }
     }
@@ -62,11 +66,12 @@ fn the_bundled_toolboxes_and_the_prelude_hold_no_certain_type_error() {
     sources.push((
         prelude.display().to_string(),
         std::fs::read_to_string(&prelude).unwrap(),
+        None,
     ));
-    for (path, source) in &sources {
+    for (path, source, folder) in &sources {
         files += 1;
         let found = checking
-            .check_tool(&registry, &index, source)
+            .check_tool(&registry, &index, folder.as_deref(), source)
             .unwrap_or_else(|e| panic!("{path}: {e}"));
         certain.extend(
             found
@@ -111,7 +116,7 @@ fn the_spec_scripts_hold_no_certain_type_error() {
             header(&source, "world").is_none() || source.lines().any(|l| l.trim() == "--!bundled");
         let registry = Arc::new(Registry::open(&world, &[], bundled).unwrap());
         let index = registry.snapshot();
-        let declarations = checking.declarations(&registry, &index);
+        let declarations = checking.declarations(&registry, &index, &source);
         let found = checking
             .checker()
             .check(&declarations, &tool_source(&source))

@@ -1,17 +1,45 @@
 //! The checker an engine asks, in which mode, and the declarations of the last index
-//! snapshot it checked against (built once per snapshot, shared by every run).
+//! snapshot it checked against (built once per snapshot and toolbox set, shared by every
+//! run).
 
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, Weak};
 
-use super::{sort, tool_source, Checker, CheckerError, Declarations, Diagnostic, Mode};
+use super::{named_toolboxes, sort, with_modules, Checker, CheckerError, Declarations};
+use super::{Diagnostic, Mode};
 use crate::assets::AssetIndex;
+
+/// A world of at most this many tools is declared whole for every script: its
+/// declarations load once per snapshot and every script is checked against them. A larger
+/// world declares in full only the toolboxes a script names, so a check costs the same in
+/// a world of 100,000 tools as in one of 1,000.
+pub const WHOLE_WORLD_TOOLS: usize = 1_000;
+
+/// The most tools a script's declarations hold in full in a larger world; toolboxes it
+/// names past this are typed `any` (checked less, never refused), so a script that names
+/// every toolbox cannot make its declarations as large as the world.
+pub const MAX_DECLARED_TOOLS: usize = 1_000;
+
+/// The most toolbox names read from one script.
+const MAX_NAMED_TOOLBOXES: usize = 64;
+
+/// How many toolbox sets' declarations are kept per snapshot: a server's scripts come back
+/// to the same few toolboxes.
+const KEPT_SETS: usize = 8;
 
 /// The checker runs ask before a script (or after a tool is written), and in which mode.
 pub struct Checking {
     mode: Mode,
     checker: Checker,
-    /// The declarations of the last snapshot checked against.
-    declarations: Mutex<Option<(Weak<AssetIndex>, Declarations)>>,
+    /// The declarations built for the last snapshot checked against.
+    declarations: Mutex<Option<Held>>,
+}
+
+/// Declarations built for one snapshot, most recently used last.
+struct Held {
+    snapshot: Weak<AssetIndex>,
+    /// Each with the toolboxes it declares in full (`None`: all of them).
+    built: Vec<(Option<BTreeSet<String>>, Declarations)>,
 }
 
 /// What the checker says about a tool's `init.luau`.
@@ -44,37 +72,98 @@ impl Checking {
         &self.checker
     }
 
-    /// The declarations of `index`: those built for it before, else `text()` (what
-    /// `codemode types` writes for it), kept for the next check of the same snapshot.
+    /// The declarations to check `source` against over `index`: those built for it
+    /// before, else `text(named)` (what `codemode types` writes for it, declaring in full
+    /// only the toolboxes `named` holds, or all when it is `None`), kept for the next check
+    /// of the same snapshot. A world of at most [`WHOLE_WORLD_TOOLS`] tools is declared
+    /// whole; a larger one only as far as `source` names its toolboxes.
     pub fn declarations_for(
         &self,
         index: &Arc<AssetIndex>,
-        text: impl FnOnce() -> String,
+        source: &str,
+        text: impl FnOnce(Option<&BTreeSet<String>>) -> String,
     ) -> Declarations {
+        let named =
+            (index.tools.len() > WHOLE_WORLD_TOOLS).then(|| declared_in_full(index, source));
         let mut held = self.declarations.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((snapshot, declarations)) = held.as_ref() {
-            if snapshot.upgrade().is_some_and(|s| Arc::ptr_eq(&s, index)) {
-                return declarations.clone();
-            }
+        let current = held
+            .as_ref()
+            .is_some_and(|h| h.snapshot.upgrade().is_some_and(|s| Arc::ptr_eq(&s, index)));
+        if !current {
+            *held = Some(Held {
+                snapshot: Arc::downgrade(index),
+                built: Vec::new(),
+            });
         }
-        let declarations = Declarations::new(text());
-        *held = Some((Arc::downgrade(index), declarations.clone()));
+        let Some(held) = held.as_mut() else {
+            return Declarations::new(text(named.as_ref()));
+        };
+        if let Some(at) = held.built.iter().position(|(set, _)| *set == named) {
+            let found = held.built.remove(at);
+            let declarations = found.1.clone();
+            held.built.push(found);
+            return declarations;
+        }
+        let declarations = Declarations::new(text(named.as_ref()));
+        if held.built.len() >= KEPT_SETS {
+            held.built.remove(0);
+        }
+        held.built.push((named, declarations.clone()));
         declarations
     }
 
     /// Checks a tool's source against `declarations`. Its toolbox modules stand for
-    /// `any` (see [`tool_source`]).
+    /// `any` (see [`super::tool_source`]).
     pub fn check_tool_against(
         &self,
         declarations: &Declarations,
         source: &str,
     ) -> Result<ToolCheck, CheckerError> {
-        let source = tool_source(source);
-        let checked = self.checker.check(declarations, &source)?;
-        let (errors, others) = sort(&source, checked.diagnostics, false);
+        self.check_tool_with(declarations, source, |_| None)
+    }
+
+    /// Checks a tool's source against `declarations`, each toolbox module it requires
+    /// typed from the module's source (`module` gives it by name; one it does not give
+    /// stands for `any`). What the checker says about a module's own lines is left out:
+    /// the tool is what is checked.
+    pub fn check_tool_with<'a>(
+        &self,
+        declarations: &Declarations,
+        source: &str,
+        module: impl Fn(&str) -> Option<&'a str>,
+    ) -> Result<ToolCheck, CheckerError> {
+        let checked = with_modules(source, module);
+        let found = self.checker.check(declarations, &checked.text)?;
+        let (errors, others) = sort(&checked.text, found.diagnostics, false);
+        let offset = checked.offset;
+        let own = |mut d: Diagnostic| {
+            (d.line > offset).then(|| {
+                d.line -= offset;
+                d
+            })
+        };
         Ok(ToolCheck {
-            errors: errors.into_iter().map(|(d, _)| d).collect(),
-            others,
+            errors: errors.into_iter().filter_map(|(d, _)| own(d)).collect(),
+            others: others.into_iter().filter_map(own).collect(),
         })
     }
+}
+
+/// The toolboxes `source` names that its declarations hold in full: in name order, as
+/// long as their tools fit [`MAX_DECLARED_TOOLS`]. Names of no toolbox of
+/// the index are kept (a misspelt one stays unknown; an upstream server's is declared by
+/// whoever writes the text).
+fn declared_in_full(index: &AssetIndex, source: &str) -> BTreeSet<String> {
+    let mut budget = MAX_DECLARED_TOOLS;
+    named_toolboxes(source, MAX_NAMED_TOOLBOXES)
+        .into_iter()
+        .filter(|name| {
+            let tools = index.tools_in(name).count();
+            let fits = tools <= budget;
+            if fits {
+                budget -= tools;
+            }
+            fits
+        })
+        .collect()
 }

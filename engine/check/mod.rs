@@ -5,7 +5,8 @@
 //! or hangs never blocks a run: the run goes on unchecked with a diagnostic saying so.
 //!
 //! - `checking.rs` is what an engine holds: the checker, the mode, the declarations of
-//!   the last snapshot;
+//!   the last snapshot (whole for a small world, by the toolboxes a script names for a
+//!   large one: `named.rs` finds them);
 //! - `process.rs` starts the checker and exchanges one request and reply at a time;
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
 //!   reported, by [`Mode`];
@@ -16,14 +17,16 @@ mod checking;
 mod diagnostic;
 mod error;
 mod mode;
+mod named;
 mod process;
 mod tool;
 mod verdict;
 
-pub use checking::{Checking, ToolCheck};
+pub use checking::{Checking, ToolCheck, MAX_DECLARED_TOOLS, WHOLE_WORLD_TOOLS};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::CheckerError;
 pub use mode::Mode;
+pub use named::named_toolboxes;
 pub use process::{Checked, Checker, Declarations, CHECKER_ENV, CHECKER_PROGRAM};
-pub use tool::tool_source;
+pub use tool::{tool_source, with_modules, WithModules};
 pub use verdict::{judge, sort, Verdict};

@@ -38,6 +38,12 @@ const COOL_DOWN: Duration = Duration::from_secs(10);
 /// its timeout is checked between steps of the solver, not during one.
 const GRACE: Duration = Duration::from_millis(250);
 
+/// How many sets of declarations the checker keeps loaded (`HELD` in
+/// `engine/checker/main.rs`): a large world's scripts name a few toolbox sets in turn, and
+/// each set loaded again costs a fresh checker (milliseconds, against a fraction of one
+/// for a check).
+const HELD: usize = 4;
+
 /// Declarations to check against, with a key that tells one text from another without
 /// sending it again.
 #[derive(Debug, Clone)]
@@ -96,8 +102,9 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     replies: Receiver<String>,
-    /// The key of the declarations it holds.
-    loaded: Option<u64>,
+    /// The keys of the declarations it holds, most recently used last (it keeps
+    /// [`HELD`]; one it let go is loaded again when it says so).
+    loaded: Vec<u64>,
 }
 
 impl Drop for Process {
@@ -117,6 +124,9 @@ struct Reply {
     timed_out: bool,
     #[serde(default)]
     diagnostics: Vec<Diagnostic>,
+    /// True when the checker no longer holds the declarations a check named.
+    #[serde(default)]
+    unloaded: bool,
 }
 
 /// What one check found.
@@ -160,6 +170,26 @@ impl Checker {
             .into_iter()
             .find(|path| path.is_file())
             .ok_or_else(|| beside.display().to_string())
+    }
+
+    /// Starts the checker process now without waiting for it, so it readies itself while
+    /// the caller does other work (a fresh process reading its index). Does nothing when
+    /// it runs already, failed lately or cannot be found: the first check says why.
+    pub fn prestart(&self) {
+        let failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        if failed
+            .as_ref()
+            .is_some_and(|(at, _)| at.elapsed() < COOL_DOWN)
+        {
+            return;
+        }
+        drop(failed);
+        let Ok(mut slot) = self.process.try_lock() else {
+            return;
+        };
+        if slot.is_none() {
+            *slot = self.start().ok();
+        }
     }
 
     /// The longest one script's check may take.
@@ -213,11 +243,11 @@ impl Checker {
         let Some(process) = slot.as_mut() else {
             return Err(CheckerError::Broken("it is not running".into()));
         };
-        if process.loaded == Some(declarations.key) {
+        if process.loaded.contains(&declarations.key) {
             drop(loading);
         }
         let outcome = self.check_in(process, declarations, source);
-        let loaded = process.loaded.is_some();
+        let loaded = process.loaded.contains(&declarations.key);
         if let Err(e) = &outcome {
             if matches!(e, CheckerError::Broken(_) | CheckerError::Slow(_)) {
                 // Dropping the process kills it; the next check starts afresh.
@@ -245,22 +275,17 @@ impl Checker {
         declarations: &Declarations,
         source: &str,
     ) -> Result<Checked, CheckerError> {
-        if process.loaded != Some(declarations.key) {
-            process.loaded = None;
-            let reply = process.ask(
-                &json!({ "defs": declarations.text() }).to_string(),
-                DECLARATIONS_DEADLINE,
-            )?;
-            if !reply.ok {
-                return Err(CheckerError::Declarations(reply.error.unwrap_or_default()));
-            }
-            process.loaded = Some(declarations.key);
+        if !process.loaded.contains(&declarations.key) {
+            process.load(declarations)?;
         }
         let millis = self.timeout.as_millis() as u64;
-        let reply = process.ask(
-            &json!({ "check": source, "timeoutMs": millis }).to_string(),
-            self.timeout + GRACE,
-        )?;
+        let request =
+            json!({ "check": source, "key": declarations.key, "timeoutMs": millis }).to_string();
+        let mut reply = process.ask(&request, self.timeout + GRACE)?;
+        if reply.unloaded {
+            process.load(declarations)?;
+            reply = process.ask(&request, self.timeout + GRACE)?;
+        }
         if !reply.ok {
             return Err(CheckerError::Broken(reply.error.unwrap_or_default()));
         }
@@ -306,12 +331,29 @@ impl Checker {
             child,
             stdin,
             replies,
-            loaded: None,
+            loaded: Vec::new(),
         })
     }
 }
 
 impl Process {
+    /// Loads `declarations` into the checker, under their key.
+    fn load(&mut self, declarations: &Declarations) -> Result<(), CheckerError> {
+        self.loaded.retain(|k| *k != declarations.key);
+        let reply = self.ask(
+            &json!({ "defs": declarations.text(), "key": declarations.key }).to_string(),
+            DECLARATIONS_DEADLINE,
+        )?;
+        if !reply.ok {
+            return Err(CheckerError::Declarations(reply.error.unwrap_or_default()));
+        }
+        self.loaded.push(declarations.key);
+        if self.loaded.len() > HELD {
+            self.loaded.remove(0);
+        }
+        Ok(())
+    }
+
     /// Sends one request and waits at most `deadline` for its reply.
     fn ask(&mut self, request: &str, deadline: Duration) -> Result<Reply, CheckerError> {
         // A reply left over from an earlier request would answer the wrong question.

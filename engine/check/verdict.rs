@@ -64,8 +64,14 @@ pub fn judge(source: &str, diagnostics: Vec<Diagnostic>, mode: Mode, session: bo
 }
 
 /// Splits `diagnostics` into the errors that are certain (each with the tool whose call
-/// it is at, when at one) and the rest, in source order. Luau's lint about comment
-/// directives is dropped: codemode's docstrings (`--!desc`) look like them.
+/// it is at, when at one) and the rest, in source order.
+///
+/// Some of what the checker says is dropped, because it costs an agent's context and
+/// helps it fix nothing: lints about style ([`NOISE`]), the lint about comment directives
+/// (codemode's docstrings, `--!desc`, look like them), and an error in the arguments a
+/// `pcall(f, ...)` passes on to `f` that may well hold at run time (the solver infers
+/// `f`'s parameters through `pcall`'s generics and refuses a table literal that fits).
+/// Any other error there is reported as a warning: `pcall` catches what it raises.
 pub fn sort(
     source: &str,
     diagnostics: Vec<Diagnostic>,
@@ -80,10 +86,17 @@ pub fn sort(
         .flatten();
     let mut certain = Vec::new();
     let mut others = Vec::new();
-    for diagnostic in diagnostics {
-        if diagnostic.message.starts_with("Comment directive")
-            || (session && diagnostic.message.starts_with("Unknown global"))
+    for mut diagnostic in diagnostics {
+        if noise(&diagnostic) || (session && diagnostic.message.starts_with("Unknown global")) {
+            continue;
+        }
+        if diagnostic.severity == Severity::Error
+            && calls.as_ref().is_some_and(|c| c.through_pcall(&diagnostic))
         {
+            if sure(&diagnostic.message) && !table_given(&diagnostic.message) {
+                diagnostic.severity = Severity::Warning;
+                others.push(diagnostic);
+            }
             continue;
         }
         let at = calls
@@ -96,6 +109,19 @@ pub fn sort(
         }
     }
     (certain, others)
+}
+
+/// Lints that say nothing an agent's script needs: the start of each message. A one-line
+/// script puts statements on one line and binds results it only returns or prints.
+const NOISE: [&str; 2] = ["A new statement is on the same line", "Comment directive"];
+
+/// True for a warning that is dropped (see [`NOISE`]): also unused locals, functions and
+/// imports, and shadowed names.
+fn noise(diagnostic: &Diagnostic) -> bool {
+    let message = &diagnostic.message;
+    NOISE.iter().any(|start| message.starts_with(start))
+        || (diagnostic.severity == Severity::Warning
+            && (message.contains(" is never used") || message.contains(" shadows ")))
 }
 
 /// Where a script calls tools, read from its syntax tree.
@@ -111,6 +137,9 @@ struct ToolCalls {
     /// True when the script may add tools as it runs (`tools.create`, `tools.install`,
     /// `vfs.write`): a tool the declarations lack may then exist by the time it is called.
     authors: bool,
+    /// The span of the arguments each `pcall(f, ...)` or `xpcall(f, handler, ...)` passes
+    /// on to a function it names (`f` a name or a field, not a call or a literal).
+    passed: Vec<(Place, Place)>,
 }
 
 /// The calls through which a script may add tools while it runs.
@@ -126,6 +155,20 @@ impl ToolCalls {
         let mut calls = ToolCalls::default();
         calls.visit_ast(ast);
         calls
+    }
+
+    /// True when `diagnostic` is in arguments a `pcall` passes on (see
+    /// [`ToolCalls::passed`]), outside any function written there.
+    fn through_pcall(&self, diagnostic: &Diagnostic) -> bool {
+        let at = (diagnostic.line, diagnostic.column);
+        self.passed.iter().any(|(start, end)| {
+            *start <= at
+                && at < *end
+                && !self
+                    .bodies
+                    .iter()
+                    .any(|(b, e)| *start <= *b && *e <= *end && *b <= at && at < *e)
+        })
     }
 
     /// `Some(tool)` when `diagnostic` is certain: at a tool call (not inside a function
@@ -200,6 +243,19 @@ fn sure(message: &str) -> bool {
     !table(wanted.trim_end_matches('?')) || scalar(got)
 }
 
+/// True for "Expected this to be 'A', but got '{ ... }'" where `A` is not a scalar: a
+/// table literal refused where a table type (`HttpRequest`) is wanted, which is how
+/// the solver's inference through `pcall` goes wrong.
+fn table_given(message: &str) -> bool {
+    mismatch(message).is_some_and(|(wanted, got)| {
+        got.starts_with('{')
+            && !matches!(
+                wanted.trim_end_matches('?'),
+                "string" | "number" | "boolean" | "nil"
+            )
+    })
+}
+
 /// The wanted and the given type of an "Expected this to be 'A', but got 'B'" message.
 fn mismatch(message: &str) -> Option<(&str, &str)> {
     let rest = message.strip_prefix("Expected this to be")?;
@@ -266,6 +322,36 @@ fn called_name(call: &FunctionCall) -> Option<String> {
     }
 }
 
+/// The span of what `pcall(f, a, b)` passes on to `f` (`a, b`; for `xpcall`, what follows
+/// the handler), when `f` is a name or a field.
+fn passed_on(call: &FunctionCall) -> Option<(Place, Place)> {
+    let Prefix::Name(name) = call.prefix() else {
+        return None;
+    };
+    let skip = match name.token().to_string().as_str() {
+        "pcall" => 1,
+        "xpcall" => 2,
+        _ => return None,
+    };
+    let mut suffixes = call.suffixes();
+    let Some(Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { arguments, .. }))) =
+        suffixes.next()
+    else {
+        return None;
+    };
+    if suffixes.next().is_some() {
+        return None;
+    }
+    let mut args = arguments.iter();
+    if !matches!(args.next(), Some(Expression::Var(_))) {
+        return None;
+    }
+    let rest: Vec<&Expression> = args.skip(skip - 1).collect();
+    let start = rest.first()?.start_position()?;
+    let end = rest.last()?.end_position()?;
+    Some((place(start), place(end)))
+}
+
 fn is_tools_call(call: &FunctionCall) -> bool {
     matches!(call.prefix(), Prefix::Name(name) if name.token().to_string() == "tools")
         && call.suffixes().any(|s| {
@@ -280,6 +366,9 @@ impl Visitor for ToolCalls {
     fn visit_function_call(&mut self, call: &FunctionCall) {
         if let Some(name) = called_name(call) {
             self.authors |= AUTHORING.contains(&name.as_str());
+        }
+        if let Some(span) = passed_on(call) {
+            self.passed.push(span);
         }
         let tools = is_tools_call(call);
         if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {

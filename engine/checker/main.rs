@@ -7,12 +7,15 @@
 //!
 //! The protocol is one JSON object per line each way, one reply per request, in order:
 //!
-//! - `{"defs": TEXT}` replaces the declarations scripts are checked against (a fresh
-//!   checker, so the declarations of an older snapshot never linger); the reply is
-//!   `{"ok": true}` or `{"ok": false, "error": MESSAGE}`.
-//! - `{"check": SOURCE, "timeoutMs": N}` checks one script in strict mode; the reply is
-//!   `{"ok": true, "timedOut": BOOL, "diagnostics": [{"line", "column", "endLine",
-//!   "endColumn", "severity", "message"}]}` with 1-based lines and columns.
+//! - `{"defs": TEXT, "key": K}` loads declarations scripts are checked against into a
+//!   fresh checker kept under the number `K` (the last [`HELD`] are kept; the declarations
+//!   of one never leak into another's); the reply is `{"ok": true}` or `{"ok": false,
+//!   "error": MESSAGE}`.
+//! - `{"check": SOURCE, "key": K, "timeoutMs": N}` checks one script in strict mode
+//!   against the declarations kept under `K`; the reply is `{"ok": true, "timedOut": BOOL,
+//!   "diagnostics": [{"line", "column", "endLine", "endColumn", "severity", "message"}]}`
+//!   with 1-based lines and columns, or `{"ok": false, "unloaded": true, ...}` when
+//!   nothing is kept under `K` (the client loads it again).
 //!
 //! The process ends when its input closes. Its address space is capped, so a script
 //! written to make the checker allocate without end kills only the checker.
@@ -27,6 +30,10 @@ use serde_json::{json, Value};
 /// script take tens of megabytes, so this is far from any honest need.
 const MAX_ADDRESS_SPACE: u64 = 2 << 30;
 
+/// How many sets of declarations are kept loaded, the least recently used let go first:
+/// each holds about 10 MB, and loading one again costs a few milliseconds.
+const HELD: usize = 4;
+
 /// The longest a check may run when the request names no timeout.
 const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
 
@@ -35,11 +42,14 @@ fn main() {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut checker = Checker::new().ok();
+    // Luau's builtins are registered before the first request: an engine starts the
+    // checker early and sends the declarations later, so this overlaps its own work.
+    let mut spare = Checker::new().ok();
+    let mut checkers = Vec::new();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let reply = match serde_json::from_str::<Value>(&line) {
-            Ok(request) => answer(&request, &mut checker),
+            Ok(request) => answer(&request, &mut checkers, &mut spare),
             Err(e) => json!({"ok": false, "error": format!("the request is not JSON: {e}")}),
         };
         if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
@@ -48,25 +58,37 @@ fn main() {
     }
 }
 
-/// The reply to one request.
-fn answer(request: &Value, checker: &mut Option<Checker>) -> Value {
+/// The reply to one request. `checkers` holds the loaded declarations by key, most
+/// recently used last.
+fn answer(
+    request: &Value,
+    checkers: &mut Vec<(u64, Checker)>,
+    spare: &mut Option<Checker>,
+) -> Value {
+    let key = request.get("key").and_then(Value::as_u64).unwrap_or(0);
     if let Some(defs) = request.get("defs").and_then(Value::as_str) {
-        return match load(defs) {
+        checkers.retain(|(k, _)| *k != key);
+        return match load(defs, spare.take()) {
             Ok(fresh) => {
-                *checker = Some(fresh);
+                if checkers.len() >= HELD {
+                    checkers.remove(0);
+                }
+                checkers.push((key, fresh));
                 json!({"ok": true})
             }
-            Err(error) => {
-                *checker = None;
-                json!({"ok": false, "error": error})
-            }
+            Err(error) => json!({"ok": false, "error": error}),
         };
     }
     let Some(source) = request.get("check").and_then(Value::as_str) else {
         return json!({"ok": false, "error": "a request holds `defs` or `check`"});
     };
-    let Some(checker) = checker.as_mut() else {
-        return json!({"ok": false, "error": "no declarations are loaded"});
+    let Some(at) = checkers.iter().position(|(k, _)| *k == key) else {
+        return json!({"ok": false, "unloaded": true, "error": "no declarations are loaded under this key"});
+    };
+    let held = checkers.remove(at);
+    checkers.push(held);
+    let Some((_, checker)) = checkers.last_mut() else {
+        return json!({"ok": false, "unloaded": true, "error": "no declarations are loaded under this key"});
     };
     let timeout = request
         .get("timeoutMs")
@@ -101,9 +123,12 @@ fn answer(request: &Value, checker: &mut Option<Checker>) -> Value {
     }
 }
 
-/// A checker with `defs` loaded.
-fn load(defs: &str) -> Result<Checker, String> {
-    let mut checker = Checker::new().map_err(|e| e.to_string())?;
+/// A checker with `defs` loaded: `spare` (a fresh checker made ahead), else a new one.
+fn load(defs: &str, spare: Option<Checker>) -> Result<Checker, String> {
+    let mut checker = match spare {
+        Some(checker) => checker,
+        None => Checker::new().map_err(|e| e.to_string())?,
+    };
     checker.add_definitions(defs).map_err(|e| e.to_string())?;
     Ok(checker)
 }

@@ -99,7 +99,8 @@ fn check_types(
         let Some(source) = entry.source() else {
             continue;
         };
-        let found = match checking.check_tool(registry, index, source) {
+        let folder = index.folder(&entry.folder).map(|f| f.as_ref());
+        let found = match checking.check_tool(registry, index, folder, source) {
             Ok(found) => found,
             Err(e) => {
                 warnings += 1;

@@ -38,7 +38,7 @@ pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let mut runtime = cli.runtime()?;
+    let mut runtime = cli.script_runtime()?;
     let envelope = runtime
         .exec(&source, Output::Capture)
         .name_limits(limit_flag);

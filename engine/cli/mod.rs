@@ -261,6 +261,18 @@ impl Cli {
         }
     }
 
+    /// A runtime for scripts: the type checker is started first, so it readies itself
+    /// while the index is read.
+    fn script_runtime(&self) -> anyhow::Result<Runtime> {
+        let checking = self.checking();
+        if let Some(checking) = &checking {
+            checking.checker().prestart();
+        }
+        let mut runtime = Runtime::new(self.registry()?, self.limits())?;
+        runtime.set_checking(checking);
+        Ok(runtime)
+    }
+
     fn runtime(&self) -> anyhow::Result<Runtime> {
         let mut runtime = Runtime::new(self.registry()?, self.limits())?;
         runtime.set_checking(self.checking());

@@ -8,9 +8,12 @@ use super::Cli;
 
 /// Runs the REPL. Exit 0, or 1 when stdin is not a terminal and an entry failed.
 pub fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
-    let runtime = cli.runtime()?;
+    let runtime = cli.script_runtime()?;
     // Edits made in an editor show in the next entry, without :reload.
     let _watcher = cli.watch(runtime.registry());
+    if let Some(checking) = runtime.checking() {
+        report_edits(checking.clone(), runtime.registry());
+    }
     let failures = Repl::new(runtime).run()?;
     let scripted = !std::io::IsTerminal::is_terminal(&std::io::stdin());
     Ok(if scripted && failures > 0 {
@@ -18,4 +21,18 @@ pub fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Reports on stderr what is wrong with each tool the watcher sees edited (it does not
+/// compile, or has type errors), as it is saved.
+pub(crate) fn report_edits(
+    checking: std::sync::Arc<codemode::Checking>,
+    registry: &std::sync::Arc<codemode::Registry>,
+) {
+    let started = codemode::runtime::check_edits(checking, registry, |report| {
+        tracing::warn!("{report}");
+    });
+    if let Err(e) = started {
+        tracing::info!("edited tools are not checked as they are saved: {e}");
+    }
 }

@@ -9,7 +9,7 @@ use super::{limit_flag, read_script, Cli};
 /// Runs the script; prints its returned value (as JSON) after its own output.
 pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let source = read_script(file)?;
-    let mut runtime = cli.runtime()?;
+    let mut runtime = cli.script_runtime()?;
     let envelope = runtime
         .exec(&source, Output::Stream)
         .name_limits(limit_flag);

@@ -60,6 +60,7 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let checking = cli.checking();
     pool.set_checking(checking.clone());
     if let Some(checking) = checking {
+        super::repl::report_edits(checking.clone(), &registry);
         codemode::runtime::warm_up(checking, registry.clone());
     }
     let options = ServeOptions {

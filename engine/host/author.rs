@@ -91,20 +91,36 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.raw_set(
         "typecheck",
-        lua.create_function(|lua, source: String| {
+        lua.create_function(|lua, (source, identity): (String, Option<String>)| {
             let (checking, index) = with_state(lua, |s| (s.checking.clone(), s.index.clone()))?;
             let Some(checking) = checking else {
                 return Ok(Value::Nil);
             };
             let registry = registry(lua)?;
-            let declarations = checking.declarations_for(&index, || {
-                super::definitions_granted(
+            let declarations = checking.declarations_for(&index, &source, |named| {
+                super::definitions_named(
                     &index,
                     &registry.upstream_views(&index),
                     registry.capabilities(),
+                    named,
                 )
             });
-            let found = match checking.check_tool_against(&declarations, &source) {
+            // The modules the new tool requires are its toolbox folder's.
+            let folder = identity.as_deref().and_then(|identity| {
+                let toolbox = identity.split('.').next().unwrap_or_default();
+                match index.tool(identity) {
+                    Some(tool) => index.folder(&tool.folder),
+                    None => index.toolbox(toolbox),
+                }
+            });
+            let module = |name: &str| {
+                folder?
+                    .modules
+                    .iter()
+                    .find(|m| m.name == name)
+                    .and_then(|m| m.text())
+            };
+            let found = match checking.check_tool_with(&declarations, &source, module) {
                 Ok(found) => found,
                 Err(e) => return lua.to_value(&[Diagnostic::note(e.to_string())]),
             };

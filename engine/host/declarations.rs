@@ -7,6 +7,7 @@
 //! editor setting `luau-lsp.types.definitionFiles`), so an editor completes and checks
 //! `tools.<box>.<tool>(...)` calls against each tool's own signature.
 
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use crate::assets::names::check_toolbox_name;
@@ -73,6 +74,20 @@ pub fn definitions_granted(
     upstream: &[ServerView],
     capabilities: &Capabilities,
 ) -> String {
+    definitions_named(index, upstream, capabilities, None)
+}
+
+/// Like [`definitions_granted`], declaring in full only the toolboxes (and upstream
+/// servers) `named` holds when it is `Some`: every other one is still a field of `tools`,
+/// typed `any`, so the text a type checker loads grows with what a script names, not with
+/// the world.
+pub fn definitions_named(
+    index: &AssetIndex,
+    upstream: &[ServerView],
+    capabilities: &Capabilities,
+    named: Option<&BTreeSet<String>>,
+) -> String {
+    let in_full = |name: &str| named.is_none_or(|n| n.contains(name));
     let refused: &[&str] = if capabilities.authoring {
         &[]
     } else {
@@ -101,6 +116,10 @@ pub fn definitions_granted(
             );
             continue;
         }
+        if !in_full(name) {
+            let _ = writeln!(fields, "\t{name}: any,");
+            continue;
+        }
         let tools: Vec<&ToolEntry> = index
             .tools_in(name)
             .filter(|t| t.is_registered())
@@ -125,6 +144,10 @@ pub fn definitions_granted(
         let _ = writeln!(fields, "\t{}: {},", name, toolbox_type(name));
     }
     for server in upstream {
+        if !in_full(&server.name) {
+            let _ = writeln!(fields, "\t{}: any,", server.name);
+            continue;
+        }
         let purpose = server.purpose();
         out.push('\n');
         doc_lines(

@@ -29,7 +29,7 @@ use crate::sandbox::{Linker, PreludeModule};
 
 pub(crate) use asset::AUTHORING;
 pub(crate) use cache::raised;
-pub use declarations::{definitions, definitions_granted};
+pub use declarations::{definitions, definitions_granted, definitions_named};
 pub use state::State;
 
 /// The prelude modules, as `build.rs` compiled them, in the order they run.

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::{Envelope, ErrorKind, ScriptError};
-use crate::assets::AssetIndex;
+use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::check::{judge, CheckerError, Checking, Declarations, Diagnostic, Mode, ToolCheck};
 use crate::registry::Registry;
 
@@ -18,14 +18,21 @@ pub(crate) enum Preflight {
 }
 
 impl Checking {
-    /// The declarations of `index` (with `registry`'s upstream servers), built the first
-    /// time a script of this snapshot is checked.
-    pub fn declarations(&self, registry: &Registry, index: &Arc<AssetIndex>) -> Declarations {
-        self.declarations_for(index, || {
-            crate::host::definitions_granted(
+    /// The declarations to check `source` against over `index` (with `registry`'s
+    /// upstream servers), built the first time a script of this snapshot (and, in a large
+    /// world, naming the same toolboxes) is checked.
+    pub fn declarations(
+        &self,
+        registry: &Registry,
+        index: &Arc<AssetIndex>,
+        source: &str,
+    ) -> Declarations {
+        self.declarations_for(index, source, |named| {
+            crate::host::definitions_named(
                 index,
                 &registry.upstream_views(index),
                 registry.capabilities(),
+                named,
             )
         })
     }
@@ -42,7 +49,7 @@ impl Checking {
         if self.mode() == Mode::Off {
             return Preflight::Go(Vec::new());
         }
-        let declarations = self.declarations(registry, index);
+        let declarations = self.declarations(registry, index, source);
         let checked = match self.checker().check(&declarations, source) {
             Ok(checked) => checked,
             Err(problem) => {
@@ -107,17 +114,27 @@ impl Checking {
 }
 
 impl Checking {
-    /// Checks a tool's source against the declarations of `index` (see
-    /// [`Checking::check_tool_against`]).
+    /// Checks a tool's source against the declarations of `index`, the modules it
+    /// requires read from its toolbox folder `folder` (see [`Checking::check_tool_with`]).
     pub fn check_tool(
         &self,
         registry: &Registry,
         index: &Arc<AssetIndex>,
+        folder: Option<&ToolboxFolder>,
         source: &str,
     ) -> Result<ToolCheck, CheckerError> {
-        self.check_tool_against(&self.declarations(registry, index), source)
+        let declarations = self.declarations(registry, index, source);
+        self.check_tool_with(&declarations, source, |name| {
+            folder?
+                .modules
+                .iter()
+                .find(|m| m.name == name)
+                .and_then(|m| m.text())
+        })
     }
 }
+
+impl Checking {}
 
 /// Starts the checker and loads the declarations of `registry`'s current snapshot on a
 /// thread of its own, so the first script a server runs does not wait for them.
@@ -126,7 +143,7 @@ pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
         .name("codemode-check-warm-up".into())
         .spawn(move || {
             let index = registry.snapshot();
-            let declarations = checking.declarations(&registry, &index);
+            let declarations = checking.declarations(&registry, &index, "");
             if let Err(e) = checking.checker().check(&declarations, "") {
                 tracing::info!("{e}");
             }

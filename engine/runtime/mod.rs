@@ -2,10 +2,12 @@
 //! capabilities (`crate::host`) and a registry, runs one script at a time and builds the
 //! result envelope. This file holds the run loop ([`Runtime::exec`] and the private
 //! `exec_in` every run goes through); [`Runtime::call`] and [`Runtime::surface`] (in
-//! `call.rs`) run a tool or a `tools` function the same way, without source.
+//! `call.rs`) run a tool or a `tools` function the same way, without source;
+//! `edits.rs` checks the tools a long-running process sees edited.
 
 mod call;
 mod checking;
+mod edits;
 mod envelope;
 mod pool;
 mod report;
@@ -17,6 +19,7 @@ use mlua::{MultiValue, Value};
 
 pub use call::{Args, Call, Called, Rendered, Surface};
 pub use checking::warm_up;
+pub use edits::{check_edits, EditReport};
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use pool::{refused, Pool, PoolError};
 
