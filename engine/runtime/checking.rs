@@ -134,8 +134,6 @@ impl Checking {
     }
 }
 
-impl Checking {}
-
 /// Starts the checker and loads the declarations of `registry`'s current snapshot on a
 /// thread of its own, so the first script a server runs does not wait for them.
 pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
