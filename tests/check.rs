@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use codemode::check::{Checker, Mode};
 use codemode::{Checking, ErrorKind, Limits, Output, Pool, Registry, Runtime, Session};
 use common::{codemode, exec, text, World};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn checker_bin() -> &'static str {
     env!("CARGO_BIN_EXE_codemode-check")
@@ -577,4 +577,37 @@ fn an_edited_tool_is_type_checked_when_it_is_saved_and_stays_callable() {
     std::fs::write(&path, tool("return string.lower(text)")).unwrap();
     registry.apply_changes(std::slice::from_ref(&path));
     assert!(reports.recv_timeout(Duration::from_secs(3)).is_err());
+}
+
+#[test]
+fn correct_dynamic_and_self_authoring_scripts_are_never_refused() {
+    let world = World::new();
+    for (script, expected) in [
+        // A tool named by a computed key: the checker cannot know it, the run can.
+        (
+            "local n = 'slugify'\nreturn tools.text[n]('Hi There')",
+            json!("hi-there"),
+        ),
+        (
+            "local b = 'text'\nreturn tools[b].slugify('Hi There')",
+            json!("hi-there"),
+        ),
+        // A script that redefines a tool with another signature, then calls it: checked
+        // against the world as it was, the call is the script's own business.
+        (
+            r#"tools.createToolbox({ name = "mine", description = "Mine." })
+tools.create({ toolbox = "mine", name = "shout", description = "Shouts.", args = { { name = "s", type = "string" } }, code = "return string.upper(s)" })
+tools.delete("mine.shout")
+tools.create({ toolbox = "mine", name = "shout", description = "Shouts n times.", args = { { name = "s", type = "string" }, { name = "n", type = "number" } }, code = "return string.rep(string.upper(s), n)" })
+return tools.mine.shout("hi", 2)"#,
+            json!("HIHI"),
+        ),
+    ] {
+        let (envelope, code) = exec(world.path(), &[], script);
+        assert_eq!(code, 0, "{script}\n{envelope}");
+        assert_eq!(envelope["value"], expected, "{script}\n{envelope}");
+    }
+    // A plain misspelt call is still stopped.
+    let (envelope, _) = exec(world.path(), &[], "return tools.text.slugfy('x')");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
 }

@@ -956,3 +956,83 @@ fn vfs_reads_the_folders_of_denied_tools_and_hidden_toolboxes_as_missing() {
     );
     assert_eq!(readonly["value"]["secret"], true, "{readonly}");
 }
+
+#[test]
+fn a_cached_tool_that_calls_a_denied_one_never_hands_its_result_across_profiles() {
+    let w = World::new();
+    w.tool(
+        "c.inner",
+        "--!desc The inner tool.\n--!return string A word.\nlocal function inner(): string\n\treturn \"IN\"\nend\n\nreturn inner\n",
+    );
+    w.tool(
+        "c.outer",
+        "--!desc Calls the inner tool.\n--!return string The inner word.\nlocal function outer(): string\n\treturn \"outer:\" .. tools.c.inner()\nend\n\nreturn outer\n",
+    );
+    w.file(
+        "c.toolbox/outer.tool/.metadata",
+        r#"{ "cache": { "ttlSeconds": 600 } }"#,
+    );
+    w.file(
+        ".codemode/policy.json",
+        r#"{ "profiles": { "default": { "default": "allow" },
+             "narrow": { "default": "allow", "deny": ["c.inner"] } } }"#,
+    );
+    let call = "return tools.c.outer()";
+    let open = script(w.path(), None, call);
+    assert_eq!(open["value"], "outer:IN", "{open}");
+    // The same call under a profile that denies the inner tool is not served the result
+    // the open profile cached: it runs, and the inner call is refused.
+    let narrow = script(w.path(), Some("narrow"), call);
+    assert_eq!(narrow["ok"], false, "{narrow}");
+    assert_eq!(narrow["error"]["kind"], "denied", "{narrow}");
+}
+
+#[test]
+fn vfs_cannot_reach_or_change_a_denied_tool_by_another_spelling_of_its_path() {
+    let w = world();
+    // The default profile denies secret.* and *.delete*.
+    let probe = r#"
+        local function listed(path)
+            local out = {}
+            for _, e in vfs.list(path) do
+                table.insert(out, e.name)
+            end
+            table.sort(out)
+            return table.concat(out, ",")
+        end
+        local function refused(f, ...)
+            local ok, err = pcall(f, ...)
+            return not ok and string.find(tostring(err), "a tool the profile 'default' denies", 1, true) ~= nil
+        end
+        return {
+            dotted = pcall(vfs.read, "files.toolbox/./delete_all.tool/init.luau"),
+            doubled = pcall(vfs.read, "files.toolbox//delete_all.tool/init.luau"),
+            exists = vfs.exists("files.toolbox/./delete_all.tool"),
+            list = listed("files.toolbox/."),
+            write = refused(vfs.write, "files.toolbox/delete_all.tool/init.luau", "return function() return 'pwned' end"),
+            writeDotted = refused(vfs.write, "files.toolbox/./delete_all.tool/init.luau", "x"),
+            removeTool = refused(vfs.remove, "files.toolbox/delete_all.tool"),
+            removeBox = refused(vfs.remove, "files.toolbox"),
+            removeSecret = refused(vfs.remove, "secret.toolbox"),
+            free = vfs.write("files.toolbox/notes.txt", "fine") == nil,
+        }
+    "#;
+    let got = script(w.path(), None, probe);
+    assert_eq!(
+        got["value"],
+        json!({
+            "dotted": false, "doubled": false, "exists": false,
+            "list": "read.tool,undelete.tool",
+            "write": true, "writeDotted": true, "removeTool": true, "removeBox": true,
+            "removeSecret": true, "free": true,
+        }),
+        "{got}"
+    );
+    // The tool another profile runs is unchanged.
+    let open = script(
+        w.path(),
+        Some("readonly"),
+        "return tools.files.delete_all('x')",
+    );
+    assert_eq!(open["value"], "delete_all:x", "{open}");
+}

@@ -321,6 +321,19 @@ impl AssetIndex {
         self.hidden.contains(name)
     }
 
+    /// The world-relative folders (`box.toolbox/name.tool`) of the world's tools the
+    /// profile denies: what `vfs` may not change under a profile that cannot see them.
+    pub fn denied_world_folders(&self) -> Vec<String> {
+        if self.rules.is_none() {
+            return Vec::new();
+        }
+        self.located
+            .values()
+            .filter(|e| e.origin == Origin::World && self.denial(&e.identity).is_some())
+            .map(|e| e.rel.clone())
+            .collect()
+    }
+
     /// True when some toolbox folder has this name, hidden by the profile or not.
     pub fn has_folder(&self, name: &str) -> bool {
         self.by_name.contains_key(name)

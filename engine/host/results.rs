@@ -88,9 +88,20 @@ fn store(lua: &Lua) -> mlua::Result<Arc<Shared>> {
     .ok_or_else(|| mlua::Error::runtime("the run's result cache was not opened"))
 }
 
-/// The run's scope in the store: the fingerprint of what its profile grants.
+/// The run's scope in the store: the fingerprint of what its profile grants and of the
+/// tools it may call. A cached tool may call others: its result under a profile that
+/// allows them must not reach one that denies them.
 fn scope(lua: &Lua) -> mlua::Result<String> {
-    with_state(lua, |s| s.registry.capabilities().fingerprint())
+    with_state(lua, |s| {
+        let rules = s.registry.rules();
+        format!(
+            "{};default={:?};allow={:?};deny={:?}",
+            s.registry.capabilities().fingerprint(),
+            rules.default,
+            rules.allow,
+            rules.deny
+        )
+    })
 }
 
 /// Placeholders `to_json` writes for what JSON cannot hold: a call with any of them has
@@ -113,12 +124,17 @@ fn opaque(json: &Json) -> bool {
 
 /// True when JSON holds `value` as it is, so that two calls with the same JSON are the
 /// same call: finite numbers, UTF-8 strings, and tables that are either a sequence
-/// (keys 1..n) or a record (string keys only). `0/0`, `math.huge` and `nil` all become
-/// `null`, `{[1] = 'a'}` and `{['1'] = 'a'}` the same object, so such calls are not cached.
+/// (keys 1..n) or a record (string keys only), without a metatable. `0/0`, `math.huge`,
+/// `tools.json.null()` and `nil` all become `null`, `-0` becomes `0`, `{[1] = 'a'}` and
+/// `{['1'] = 'a'}` the same object: such calls are not cached.
 fn exact(value: &Value, depth: usize) -> bool {
     match value {
         Value::Nil | Value::Boolean(_) | Value::Integer(_) => true,
-        Value::Number(n) => n.is_finite(),
+        // -0 writes as 0.
+        Value::Number(n) => n.is_finite() && !(*n == 0.0 && n.is_sign_negative()),
+        // A table with a metatable is more than its keys (`tools.json.null()` writes as
+        // `null`, like nil).
+        Value::Table(t) if t.metatable().is_some() => false,
         Value::String(s) => std::str::from_utf8(&s.as_bytes()).is_ok(),
         Value::Table(t) if depth > 0 => {
             let (mut count, mut strings, mut largest) = (0usize, 0usize, 0i64);

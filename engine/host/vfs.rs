@@ -68,7 +68,7 @@ pub(crate) fn vfs_error(e: VfsError) -> mlua::Error {
 /// tool runs with the script's own capabilities, so its source is not a secret, but
 /// a listing that showed it would contradict the others.)
 fn hidden_by_profile(lua: &Lua, rel: &str) -> mlua::Result<bool> {
-    let names: Vec<&str> = rel.split('/').filter(|n| !n.is_empty()).collect();
+    let names = plain_names(rel);
     with_state(lua, |s| {
         let index = &s.index;
         names.iter().enumerate().any(|(at, name)| {
@@ -84,6 +84,39 @@ fn hidden_by_profile(lua: &Lua, rel: &str) -> mlua::Result<bool> {
                 .is_some_and(|tool| index.denial(&format!("{toolbox}.{tool}")).is_some())
         })
     })
+}
+
+/// The names of `rel` as the filesystem resolves them: `.` and empty names are no names
+/// (`a/./b` and `a//b` are `a/b`; `..` is refused by `vfs` itself).
+fn plain_names(rel: &str) -> Vec<&str> {
+    rel.split('/')
+        .filter(|n| !n.is_empty() && *n != ".")
+        .collect()
+}
+
+/// Refuses (kind `denied`) a write or removal that would change the folder of a tool the
+/// profile denies, or remove a folder holding one: a profile that may not see a tool
+/// may not rewrite what another profile runs.
+fn refuse_denied_change(lua: &Lua, call: &str, rel: &str) -> mlua::Result<()> {
+    let target = plain_names(rel).join("/");
+    let (denied, profile) = with_state(lua, |s| {
+        (
+            s.index.denied_world_folders(),
+            s.registry.rules().profile.clone(),
+        )
+    })?;
+    let inside = hidden_by_profile(lua, rel)?;
+    let holds = denied
+        .iter()
+        .any(|folder| target.is_empty() || folder.starts_with(&format!("{target}/")));
+    if inside || holds {
+        return Err(HostError::denied(
+            format!("{call}('{rel}') is refused: it would change a tool the profile '{profile}' denies"),
+            "write and remove elsewhere; .codemode/policy.json decides which tools a profile may see",
+        )
+        .into_lua());
+    }
+    Ok(())
 }
 
 fn missing(path: &str) -> mlua::Error {
@@ -120,6 +153,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             };
             super::permission::file_write(lua, "vfs.write", &path)?;
+            refuse_denied_change(lua, "vfs.write", &path)?;
             charge_write(lua, text.as_bytes().len())?;
             let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
             let full = registry(lua)?
@@ -152,6 +186,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, path: Value| {
             let path = path_arg(&path, "vfs.remove")?;
             super::permission::file_write(lua, "vfs.remove", &path)?;
+            refuse_denied_change(lua, "vfs.remove", &path)?;
             let full = registry(lua)?.vfs().remove(&path).map_err(vfs_error)?;
             refresh(lua, full)
         })?,
