@@ -173,31 +173,50 @@ impl Store {
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         if version < SCHEMA {
-            // Rows of schema 1 carry no scope: they are dropped, not guessed at (a cache
-            // loses nothing it cannot recompute).
-            self.conn.execute_batch(
-                "BEGIN IMMEDIATE;
-                 DROP TABLE IF EXISTS results;
-                 DROP TABLE IF EXISTS results_terms;
-                 CREATE TABLE results (
-                     id INTEGER PRIMARY KEY,
-                     key TEXT NOT NULL UNIQUE,
-                     scope TEXT NOT NULL,
-                     identity TEXT NOT NULL,
-                     brief TEXT NOT NULL,
-                     raw TEXT,
-                     terms TEXT NOT NULL,
-                     created INTEGER NOT NULL,
-                     expires INTEGER NOT NULL,
-                     used INTEGER NOT NULL,
-                     bytes INTEGER NOT NULL);
-                 CREATE INDEX results_used ON results(used);
-                 CREATE INDEX results_expires ON results(expires);
-                 CREATE VIRTUAL TABLE results_terms
-                     USING fts5(identity, terms, tokenize = 'unicode61');
-                 PRAGMA user_version = 2;
-                 COMMIT;",
-            )?;
+            // Another process may be preparing the same file: decide again under the
+            // write lock, so one that finds it done leaves it (and its rows) alone.
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            let prepared = (|| -> rusqlite::Result<()> {
+                let now: i64 = self
+                    .conn
+                    .query_row("PRAGMA user_version", [], |r| r.get(0))?;
+                if now >= SCHEMA {
+                    return Ok(());
+                }
+                if now >= 1 {
+                    // Rows of schema 1 carry no scope: they are dropped, not guessed at (a
+                    // cache loses nothing it cannot recompute).
+                    self.conn.execute_batch(
+                        "DROP TABLE IF EXISTS results; DROP TABLE IF EXISTS results_terms;",
+                    )?;
+                }
+                self.conn.execute_batch(
+                    "CREATE TABLE IF NOT EXISTS results (
+                         id INTEGER PRIMARY KEY,
+                         key TEXT NOT NULL UNIQUE,
+                         scope TEXT NOT NULL,
+                         identity TEXT NOT NULL,
+                         brief TEXT NOT NULL,
+                         raw TEXT,
+                         terms TEXT NOT NULL,
+                         created INTEGER NOT NULL,
+                         expires INTEGER NOT NULL,
+                         used INTEGER NOT NULL,
+                         bytes INTEGER NOT NULL);
+                     CREATE INDEX IF NOT EXISTS results_used ON results(used);
+                     CREATE INDEX IF NOT EXISTS results_expires ON results(expires);
+                     CREATE VIRTUAL TABLE IF NOT EXISTS results_terms
+                         USING fts5(identity, terms, tokenize = 'unicode61');
+                     PRAGMA user_version = 2;",
+                )
+            })();
+            match prepared {
+                Ok(()) => self.conn.execute_batch("COMMIT")?,
+                Err(e) => {
+                    let _ = self.conn.execute_batch("ROLLBACK");
+                    return Err(e);
+                }
+            }
         }
         Ok(())
     }
