@@ -204,3 +204,13 @@ fn an_edit_in_an_editor_shows_in_the_running_session() {
         "the edited tool never answered v2 in the same session"
     );
 }
+
+#[test]
+fn what_the_checker_says_of_an_entry_that_ran_is_a_note_not_an_error() {
+    // What the checker reports but does not stop (not at a tool call): the entry runs
+    // (here to its own runtime error), and the report reads as a note beside it.
+    let (_, err, _) = repl("string.foo = 1\n");
+    assert!(err.contains("error[runtime]"), "{err}");
+    assert!(err.contains("note[type]"), "{err}");
+    assert!(!err.contains("error[type]"), "{err}");
+}

@@ -257,18 +257,15 @@ fn show(envelope: &Envelope) -> std::io::Result<()> {
         eprintln!("note: {}", cut.note);
     }
     // The type checker's errors that did not stop the run (its lints would be noise at
-    // a prompt), and its notes about checks that did not happen.
+    // a prompt), and its notes about checks that did not happen. The entry ran: they are
+    // notes, not errors beside the one (if any) that stopped it.
     for d in envelope
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error || d.message.contains("unchecked"))
     {
-        let severity = serde_json::to_value(d.severity)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
         eprintln!(
-            "{severity}[type] (line {}, column {}): {}",
+            "note[type] (line {}, column {}): {}",
             d.line, d.column, d.message
         );
     }
