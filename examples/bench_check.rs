@@ -16,15 +16,19 @@
 //!
 //! Medians of many runs; compare ratios, not absolute times.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use codemode::check::{judge, Checker, Declarations, Mode};
 use codemode::{Limits, Output, Registry, Runtime};
 use serde_json::{json, Value};
+
+#[path = "common/serve.rs"]
+mod serve;
+
+use serve::Serve;
 
 /// Thirty lines, as an agent writes them: discovery, several tools, a loop, a table.
 const SCRIPT: &str = r#"local csv = "name,age,city\nada,36,London\nalan,41,Wilmslow\ngrace,85,Arlington"
@@ -144,8 +148,8 @@ fn main() {
 
     // 3. tool_exec over MCP, checked and not, interleaved.
     let bin = binary("codemode");
-    let mut on = Server::start(&bin, world.path(), "certain");
-    let mut off = Server::start(&bin, world.path(), "off");
+    let mut on = start_serve(&bin, world.path(), "certain");
+    let mut off = start_serve(&bin, world.path(), "off");
     let (mut with, mut without) = (Vec::new(), Vec::new());
     for i in 0..ROUND_TRIPS {
         let id = 100 + i;
@@ -167,78 +171,23 @@ fn tool_exec(script: &str) -> Value {
     json!({"name": "tool_exec", "arguments": {"script": script}})
 }
 
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    fn start(bin: &Path, world: &Path, check: &str) -> Server {
-        let mut child = Command::new(bin)
+/// `codemode serve` with one worker and the check mode `check`, warmed up with the script.
+fn start_serve(bin: &Path, world: &Path, check: &str) -> Serve {
+    let mut serve = Serve::start(
+        Command::new(bin)
             .args(["--check", check, "serve", "--workers", "1", "--world"])
-            .arg(world)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("codemode serve starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut server = Server {
-            child,
-            stdin,
-            stdout,
-        };
-        server.request(
-            0,
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "bench", "version": "1"}}),
+            .arg(world),
+    );
+    for id in 1..=50 {
+        let reply = serve.request(id, "tools/call", tool_exec(SCRIPT));
+        let text = reply["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            text.contains("\"ok\":true"),
+            "the script fails under --check {check}: {text}"
         );
-        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        for id in 1..=50 {
-            let reply = server.request(id, "tools/call", tool_exec(SCRIPT));
-            let text = reply["result"]["content"][0]["text"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
-            assert!(
-                text.contains("\"ok\":true"),
-                "the script fails under --check {check}: {text}"
-            );
-        }
-        server
     }
-
-    fn send(&mut self, msg: &Value) {
-        let mut line = msg.to_string();
-        line.push('\n');
-        self.stdin.write_all(line.as_bytes()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn read(&mut self) -> Value {
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("bad line {line:?}: {e}"))
-    }
-
-    fn request(&mut self, id: usize, method: &str, params: Value) -> Value {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let msg = self.read();
-            if msg["id"] == id {
-                assert!(msg.get("error").is_none(), "{msg}");
-                return msg;
-            }
-        }
-    }
+    serve
 }

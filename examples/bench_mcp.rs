@@ -17,14 +17,19 @@
 //! Medians of many runs, measured interleaved; all figures come from the same process, so
 //! ratios compare like with like on whatever machine runs it.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{ChildStdin, Command};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use codemode::{Limits, Output, Pool, Registry, Runtime};
 use serde_json::{json, Value};
+
+#[path = "common/serve.rs"]
+mod serve;
+
+use serve::Serve;
 
 const SMALL: &str = r#"return tools.text.slugify("Hello MCP World")"#;
 const SHORT: &str = "local n = 0 for i = 1, 5000 do n += i % 7 end return n";
@@ -40,7 +45,7 @@ fn main() {
     let registry = Arc::new(Registry::open(&world, &[], true).expect("the bench world opens"));
 
     let bin = server_binary();
-    let mut server = Server::start(&bin, &world, 1);
+    let mut server = start_serve(&bin, &world, 1);
     // Interleaved, so drift in the machine's speed hits every figure alike.
     let (mut ping, mut call, mut exec) = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..ROUND_TRIPS {
@@ -85,8 +90,8 @@ fn main() {
     for _ in 0..SAMPLES {
         pool1 = pool1.best(pool_rate(&registry, 1));
         pool2 = pool2.best(pool_rate(&registry, 2));
-        mcp1 = mcp1.best(Server::start(&bin, &world, 1).pipelined_rate());
-        mcp2 = mcp2.best(Server::start(&bin, &world, 2).pipelined_rate());
+        mcp1 = mcp1.best(start_serve(&bin, &world, 1).pipelined_rate());
+        mcp2 = mcp2.best(start_serve(&bin, &world, 2).pipelined_rate());
     }
     println!("  pool, 1 worker    {pool1}");
     println!(
@@ -264,69 +269,29 @@ fn server_binary() -> PathBuf {
     bin
 }
 
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Server {
-    fn start(bin: &Path, world: &Path, workers: usize) -> Server {
-        let mut child = Command::new(bin)
+/// `codemode serve` with `workers` workers, warmed up with small scripts.
+fn start_serve(bin: &Path, world: &Path, workers: usize) -> Serve {
+    let mut serve = Serve::start(
+        Command::new(bin)
             .arg("serve")
             .arg("--world")
             .arg(world)
-            .args(["--workers", &workers.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("codemode serve starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut server = Server {
-            child,
-            stdin,
-            stdout,
-        };
-        server.request(
-            0,
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "bench", "version": "1"}}),
-        );
-        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        for id in 1..=50 {
-            server.request(id, "tools/call", tool_exec(SMALL));
-        }
-        server
+            .args(["--workers", &workers.to_string()]),
+    );
+    for id in 1..=50 {
+        serve.request(id, "tools/call", tool_exec(SMALL));
     }
+    serve
+}
 
-    fn send(&mut self, msg: &Value) {
-        let mut line = msg.to_string();
-        line.push('\n');
-        self.stdin.write_all(line.as_bytes()).unwrap();
-        self.stdin.flush().unwrap();
-    }
+/// What the benchmark does with a running server beyond single requests.
+trait Timing {
+    fn timed(&mut self, f: impl FnOnce(&mut Serve) -> Value) -> Duration;
+    fn pipelined_rate(self) -> Rate;
+}
 
-    fn read(&mut self) -> Value {
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("bad line {line:?}: {e}"))
-    }
-
-    fn request(&mut self, id: usize, method: &str, params: Value) -> Value {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let msg = self.read();
-            if msg["id"] == id {
-                assert!(msg.get("error").is_none(), "{msg}");
-                return msg;
-            }
-        }
-    }
-
-    fn timed(&mut self, f: impl FnOnce(&mut Server) -> Value) -> Duration {
+impl Timing for Serve {
+    fn timed(&mut self, f: impl FnOnce(&mut Serve) -> Value) -> Duration {
         let t = Instant::now();
         f(self);
         t.elapsed()
@@ -373,12 +338,5 @@ impl CloneWriter for ChildStdin {
     fn try_clone_writer(&mut self) -> std::fs::File {
         use std::os::fd::AsFd;
         std::fs::File::from(self.as_fd().try_clone_to_owned().unwrap())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
