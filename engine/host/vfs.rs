@@ -95,21 +95,22 @@ fn plain_names(rel: &str) -> Vec<&str> {
 }
 
 /// Refuses (kind `denied`) a write or removal that would change the folder of a tool the
-/// profile denies, or remove a folder holding one: a profile that may not see a tool
-/// may not rewrite what another profile runs.
-fn refuse_denied_change(lua: &Lua, call: &str, rel: &str) -> mlua::Result<()> {
-    let target = plain_names(rel).join("/");
-    let (denied, profile) = with_state(lua, |s| {
-        (
-            s.index.denied_world_folders(),
-            s.registry.rules().profile.clone(),
-        )
-    })?;
-    let inside = hidden_by_profile(lua, rel)?;
-    let holds = denied
-        .iter()
-        .any(|folder| target.is_empty() || folder.starts_with(&format!("{target}/")));
-    if inside || holds {
+/// profile denies, or (`removes`) remove a folder holding one: a profile that may not
+/// see a tool may not rewrite what another profile runs.
+fn refuse_denied_change(lua: &Lua, call: &str, rel: &str, removes: bool) -> mlua::Result<()> {
+    // Only a removal can take a denied folder with it; the walk over the world's tools
+    // is left to that (rarer) call.
+    let holds = || {
+        let target = plain_names(rel).join("/");
+        with_state(lua, |s| {
+            s.index
+                .denied_world_folders()
+                .iter()
+                .any(|folder| target.is_empty() || folder.starts_with(&format!("{target}/")))
+        })
+    };
+    if hidden_by_profile(lua, rel)? || (removes && holds()?) {
+        let profile = with_state(lua, |s| s.registry.rules().profile.clone())?;
         return Err(HostError::denied(
             format!("{call}('{rel}') is refused: it would change a tool the profile '{profile}' denies"),
             "write and remove elsewhere; .codemode/policy.json decides which tools a profile may see",
@@ -153,7 +154,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             };
             super::permission::file_write(lua, "vfs.write", &path)?;
-            refuse_denied_change(lua, "vfs.write", &path)?;
+            refuse_denied_change(lua, "vfs.write", &path, false)?;
             charge_write(lua, text.as_bytes().len())?;
             let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
             let full = registry(lua)?
@@ -186,7 +187,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, path: Value| {
             let path = path_arg(&path, "vfs.remove")?;
             super::permission::file_write(lua, "vfs.remove", &path)?;
-            refuse_denied_change(lua, "vfs.remove", &path)?;
+            refuse_denied_change(lua, "vfs.remove", &path, true)?;
             let full = registry(lua)?.vfs().remove(&path).map_err(vfs_error)?;
             refresh(lua, full)
         })?,
