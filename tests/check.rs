@@ -607,6 +607,17 @@ return tools.mine.shout("hi", 2)"#,
         assert_eq!(code, 0, "{script}\n{envelope}");
         assert_eq!(envelope["value"], expected, "{script}\n{envelope}");
     }
+    // The computed key is worth a warning, not an error beside a script that works.
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "local n = 'slugify'\nreturn tools.text[n]('Hi There')",
+    );
+    let errors: Vec<&Value> = envelope["diagnostics"]
+        .as_array()
+        .map(|d| d.iter().filter(|d| d["severity"] == "error").collect())
+        .unwrap_or_default();
+    assert!(errors.is_empty(), "{envelope}");
     // A plain misspelt call is still stopped.
     let (envelope, _) = exec(world.path(), &[], "return tools.text.slugfy('x')");
     assert_eq!(envelope["error"]["kind"], "type", "{envelope}");

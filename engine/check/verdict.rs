@@ -90,6 +90,14 @@ pub fn sort(
         if noise(&diagnostic) || (session && diagnostic.message.starts_with("Unknown global")) {
             continue;
         }
+        // A tool reached by a computed key (`tools.text[name]`): the checker cannot follow
+        // it, the run can. Worth a word, not an error beside a script that works.
+        if diagnostic
+            .message
+            .starts_with("Cannot add indexer to table 'Toolbox_")
+        {
+            diagnostic.severity = Severity::Warning;
+        }
         if diagnostic.severity == Severity::Error
             && calls.as_ref().is_some_and(|c| c.through_pcall(&diagnostic))
         {
