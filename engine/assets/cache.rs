@@ -15,15 +15,15 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::model::{Blob, ToolEntry};
-use super::root::Root;
-use super::stamp::{Folder, Seen, Stamp};
+use super::root::{BoxEntries, BoxFiles, Root};
+use super::stamp::{Folder, Seen, Stamp, STAMPED_FILES};
 use super::tool::{load_tool, ToolLocation};
 use super::FolderKey;
 use crate::cache::{Reader, Writer};
 
 const KIND: &[u8; 4] = b"CMAT";
 /// Bumped when the layout or the meaning of an entry changes.
-const SCHEMA: u32 = 4;
+const SCHEMA: u32 = 5;
 const FILE: &str = "tools";
 
 /// One tool folder as cached.
@@ -40,6 +40,8 @@ pub(crate) struct CachedTool {
 pub(crate) struct CachedFolder {
     /// The folder's size and time before it was listed (see [`Listing`]).
     pub(crate) listing: Listing,
+    /// Its modules, `.metadata` and README as that listing found them.
+    pub(crate) others: BoxFiles,
     /// By tool folder name (`slugify.tool`), sorted.
     tools: Vec<(String, CachedTool)>,
 }
@@ -63,11 +65,14 @@ impl CachedFolder {
             .map(|at| &self.tools[at].1)
     }
 
-    /// The tool folder names, sorted, when the folder still looks as it did when they were
-    /// listed (`now`, taken before this call).
-    pub(crate) fn names_if_unchanged(&self, now: &Listing) -> Option<Vec<String>> {
+    /// What the folder held, when it still looks as it did when it was listed (`now`,
+    /// taken before this call).
+    pub(crate) fn entries_if_unchanged(&self, now: &Listing) -> Option<BoxEntries> {
         let trusted = self.listing.settled && now.seen.is_some() && self.listing.seen == now.seen;
-        trusted.then(|| self.tools.iter().map(|(n, _)| n.clone()).collect())
+        trusted.then(|| BoxEntries {
+            tools: self.tools.iter().map(|(n, _)| n.clone()).collect(),
+            others: self.others.clone(),
+        })
     }
 }
 
@@ -126,7 +131,7 @@ impl AssetCache {
     }
 
     /// Writes every entry of `entries` (in location order: root, toolbox folder, tool
-    /// folder), with each toolbox folder's `listings`, reading, parsing and compiling the
+    /// folder), with each toolbox folder's `listings` and other entries, reading, parsing and compiling the
     /// tools that were not yet (in parallel on the indexing threads), when the world wants
     /// a cache (see [`crate::cache::wanted`]). A failure is logged: the cache only saves
     /// work.
@@ -134,7 +139,7 @@ impl AssetCache {
         &self,
         roots: &[Root],
         entries: &[&Arc<ToolEntry>],
-        listings: &HashMap<FolderKey, Listing>,
+        listings: &HashMap<FolderKey, (Listing, BoxFiles)>,
     ) {
         let on_disk = entries
             .iter()
@@ -165,22 +170,23 @@ impl AssetCache {
         }
         // Folders without tools too: their listing is trusted like the others'.
         let with_tools: foldhash::HashSet<&FolderKey> = groups.iter().map(|(k, _)| *k).collect();
-        let empty: Vec<(&FolderKey, &Listing)> = listings
+        let empty: Vec<(&FolderKey, &(Listing, BoxFiles))> = listings
             .iter()
             .filter(|(key, _)| !with_tools.contains(key))
             .collect();
         let mut w = crate::cache::header(KIND, SCHEMA);
         w.u32((groups.len() + empty.len() + others.len()) as u32);
-        for (key, listing) in &empty {
+        for (key, (listing, others)) in &empty {
             w.str(&keys[key.0]);
             w.str(&key.1);
-            encode_listing(&mut w, **listing);
+            encode_listing(&mut w, *listing, others);
             w.u32(0);
         }
         for (key, members) in &groups {
             w.str(&keys[key.0]);
             w.str(&key.1);
-            encode_listing(&mut w, listings.get(*key).copied().unwrap_or_default());
+            let (listing, others) = listings.get(*key).cloned().unwrap_or_default();
+            encode_listing(&mut w, listing, &others);
             w.u32(members.len() as u32);
             for &at in members {
                 let (body, verdict) = &bodies[at];
@@ -191,7 +197,7 @@ impl AssetCache {
         for (root, rel, folder) in others {
             w.str(root);
             w.str(rel);
-            encode_listing(&mut w, folder.listing);
+            encode_listing(&mut w, folder.listing, &folder.others);
             w.u32(folder.tools.len() as u32);
             for (name, c) in &folder.tools {
                 encode_tool(&mut w, name, &c.stamp, &c.verdict, c.body.bytes());
@@ -203,9 +209,15 @@ impl AssetCache {
     }
 }
 
-fn encode_listing(w: &mut Writer, listing: Listing) {
+fn encode_listing(w: &mut Writer, listing: Listing, others: &BoxFiles) {
     encode_seen(w, listing.seen);
     w.u8(u8::from(listing.settled));
+    w.u32(others.modules.len() as u32);
+    for module in &others.modules {
+        w.str(module);
+    }
+    w.u8(u8::from(others.metadata));
+    w.u8(u8::from(others.readme));
 }
 
 fn encode_tool(
@@ -262,6 +274,16 @@ fn decode(file: Arc<Vec<u8>>, start: usize) -> Option<Roots> {
             seen: decode_seen(&mut r)?,
             settled: r.u8()? == 1,
         };
+        let modules = r.u32()? as usize;
+        let mut others = BoxFiles {
+            modules: Vec::with_capacity(modules.min(r.left() / 4)),
+            ..BoxFiles::default()
+        };
+        for _ in 0..modules {
+            others.modules.push(r.str()?.to_string());
+        }
+        others.metadata = r.u8()? == 1;
+        others.readme = r.u8()? == 1;
         let count = r.u32()? as usize;
         let mut tools = Vec::with_capacity(count.min(r.left() / 16));
         for _ in 0..count {
@@ -291,10 +313,14 @@ fn decode(file: Arc<Vec<u8>>, start: usize) -> Option<Roots> {
         if !roots.contains_key(root) {
             roots.insert(root.to_string(), HashMap::default());
         }
-        roots
-            .get_mut(root)
-            .expect("just added")
-            .insert(rel, CachedFolder { listing, tools });
+        roots.get_mut(root).expect("just added").insert(
+            rel,
+            CachedFolder {
+                listing,
+                others,
+                tools,
+            },
+        );
     }
     r.done().then_some(roots)
 }
@@ -304,7 +330,8 @@ fn decode_stamp(r: &mut Reader) -> Option<Stamp> {
     let n = r.u32()? as usize;
     let mut files = Vec::with_capacity(n.min(8));
     for _ in 0..n {
-        let name = r.str()?.to_string();
+        let name = r.str()?;
+        let name = *STAMPED_FILES.iter().find(|known| **known == name)?;
         files.push((name, decode_seen(r)??));
     }
     Some(Stamp {

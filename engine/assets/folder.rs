@@ -5,33 +5,43 @@ use std::sync::Arc;
 use super::metadata::{readme_purpose, Metadata};
 use super::model::{BoxKind, Module, ToolboxFolder};
 use super::names::check_toolbox_name;
-use super::root::Root;
+use super::root::{BoxFiles, Root};
 
-/// Reads a toolbox folder's README, `.metadata` and modules. Never fails.
-pub(crate) fn load_folder(root_index: usize, root: &Root, rel: &str) -> ToolboxFolder {
+/// Reads a toolbox folder's README, `.metadata` and modules, those of them `files` says
+/// are there. Never fails.
+pub(crate) fn load_folder(
+    root_index: usize,
+    root: &Root,
+    rel: &str,
+    files: &BoxFiles,
+) -> ToolboxFolder {
     let dir_name = rel.rsplit('/').next().unwrap_or(rel);
     let name = dir_name.trim_end_matches(".toolbox").to_string();
     let mut warnings = Vec::new();
     if let Err(e) = check_toolbox_name(&name) {
         warnings.push(format!("{rel}: {e}"));
     }
-    let metadata = match root.read(&format!("{rel}/.metadata")) {
-        Ok(text) => Metadata::parse(&text, &format!("{rel}/.metadata")).unwrap_or_else(|e| {
+    let metadata = match files
+        .metadata
+        .then(|| root.read(&format!("{rel}/.metadata")))
+    {
+        Some(Ok(text)) => Metadata::parse(&text, &format!("{rel}/.metadata")).unwrap_or_else(|e| {
             warnings.push(e);
             Metadata::default()
         }),
-        Err(_) => Metadata::default(),
+        _ => Metadata::default(),
     };
-    let purpose = root
-        .read(&format!("{rel}/README.md"))
-        .ok()
+    let purpose = files
+        .readme
+        .then(|| root.read(&format!("{rel}/README.md")).ok())
+        .flatten()
         .as_deref()
         .and_then(readme_purpose)
         .or(metadata.description.clone())
         .unwrap_or_default();
-    let modules = root
-        .child_dirs(rel, ".module")
-        .into_iter()
+    let modules = files
+        .modules
+        .iter()
         .map(|dir| {
             let module = dir.trim_end_matches(".module").to_string();
             let path = format!("{rel}/{dir}/init.luau");

@@ -96,7 +96,7 @@ struct Group<'a> {
 }
 
 /// Identifies a toolbox folder: the index of its root and its path below that root.
-pub(crate) type FolderKey = (usize, String);
+pub(crate) type FolderKey = (usize, Arc<str>);
 
 /// Identifies a tool folder: its toolbox folder and its own folder name (`slugify.tool`).
 pub(crate) type ToolKey = (FolderKey, String);
@@ -161,36 +161,40 @@ impl AssetIndex {
         let keys: Vec<FolderKey> = roots
             .iter()
             .enumerate()
-            .flat_map(|(i, root)| root.toolbox_dirs().into_iter().map(move |rel| (i, rel)))
+            .flat_map(|(i, root)| {
+                root.toolbox_dirs()
+                    .into_iter()
+                    .map(move |rel| (i, rel.into()))
+            })
             .collect();
         // Each toolbox folder's own files and its list of tool folders: the cached list
         // while the folder looks as it did when that was listed, else listed again.
         let open_box = |key: &FolderKey| {
             let root = &roots[key.0];
-            let folder = load_folder(key.0, root, &key.1);
             let cached = cache
                 .as_ref()
                 .and_then(|c| c.folder(&root_keys[key.0], &key.1));
             let open = root
                 .dir()
-                .and_then(|d| stamp::Folder::open(&d.join(&key.1)));
+                .and_then(|d| stamp::Folder::open(&d.join(&*key.1)));
             let looked = std::time::SystemTime::now();
             let seen = open.as_ref().and_then(stamp::Folder::seen_self);
             let listing = cache::Listing {
                 seen,
                 settled: seen.is_some_and(|s| stamp::settled(s, looked)),
             };
-            let tools = cached
-                .and_then(|c| c.names_if_unchanged(&listing))
-                .unwrap_or_else(|| root.child_dirs(&key.1, ".tool"));
+            let entries = cached
+                .and_then(|c| c.entries_if_unchanged(&listing))
+                .unwrap_or_else(|| root.toolbox_entries(&key.1));
+            let folder = load_folder(key.0, root, &key.1, &entries.others);
             let group = Group {
                 key: key.clone(),
                 toolbox: folder.name.clone(),
-                tools,
+                tools: entries.tools,
                 open,
                 cached,
             };
-            (Arc::new(folder), listing, group)
+            (Arc::new(folder), (listing, entries.others), group)
         };
         let boxes: Vec<_> = if keys.len() <= SERIAL_TOOLBOXES {
             keys.iter().map(open_box).collect()
@@ -202,7 +206,9 @@ impl AssetIndex {
         let mut listings = foldhash::HashMap::default();
         let mut relisted = false;
         for (folder, listing, group) in boxes {
-            relisted |= group.cached.is_none_or(|c| c.listing != listing);
+            relisted |= group
+                .cached
+                .is_none_or(|c| c.listing != listing.0 || c.others != listing.1);
             listings.insert(group.key.clone(), listing);
             folders.push((group.key.clone(), folder));
             groups.push(group);

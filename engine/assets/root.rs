@@ -49,6 +49,25 @@ impl FileSet {
     }
 }
 
+/// What one toolbox folder holds, from one listing ([`Root::toolbox_entries`]): its tool
+/// folders and the rest the index reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct BoxEntries {
+    /// Tool folder names (`slugify.tool`), sorted.
+    pub(crate) tools: Vec<String>,
+    pub(crate) others: BoxFiles,
+}
+
+/// A toolbox folder's entries other than its tools: module folders, and whether its own
+/// `.metadata` and `README.md` are there (a file that is not is never opened).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct BoxFiles {
+    /// Module folder names (`shared.module`), sorted.
+    pub(crate) modules: Vec<String>,
+    pub(crate) metadata: bool,
+    pub(crate) readme: bool,
+}
+
 /// One root of the registry: the world or a library.
 #[derive(Debug, Clone)]
 pub struct Root {
@@ -182,6 +201,52 @@ impl Root {
         };
         found.sort();
         found
+    }
+
+    /// What the toolbox folder `rel` holds, in one listing. Hidden folders (a leading `.`)
+    /// are skipped, as by [`Root::child_dirs`].
+    pub(crate) fn toolbox_entries(&self, rel: &str) -> BoxEntries {
+        let mut entries = BoxEntries::default();
+        let mut note = |name: String, is_dir: bool| {
+            if is_dir && !name.starts_with('.') {
+                if name.ends_with(".tool") {
+                    entries.tools.push(name);
+                } else if name.ends_with(".module") {
+                    entries.others.modules.push(name);
+                }
+            } else if name == ".metadata" {
+                entries.others.metadata = true;
+            } else if name == "README.md" {
+                entries.others.readme = true;
+            }
+        };
+        match &self.source {
+            RootSource::Disk(root) => {
+                for entry in std::fs::read_dir(root.join(rel))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                {
+                    if let Ok(name) = entry.file_name().into_string() {
+                        note(name, entry.file_type().is_ok_and(|t| t.is_dir()));
+                    }
+                }
+            }
+            RootSource::Bundled(dir) => {
+                for entry in bundled_entry(dir, rel)
+                    .and_then(DirEntry::as_dir)
+                    .into_iter()
+                    .flat_map(|d| d.entries())
+                {
+                    if let Some(name) = entry.path().file_name().and_then(|n| n.to_str()) {
+                        note(name.to_string(), entry.as_dir().is_some());
+                    }
+                }
+            }
+        }
+        entries.tools.sort();
+        entries.others.modules.sort();
+        entries
     }
 
     /// Names of the child folders of `rel` that end in `suffix` (e.g. `.tool`), sorted.

@@ -12,6 +12,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// such an entry is confirmed by content next time, never by its timestamps alone.
 const RACY: Duration = Duration::from_secs(2);
 
+/// The files of a tool folder the index reads, the only names a [`Stamp`] holds.
+pub(crate) const STAMPED_FILES: [&str; 3] = [".metadata", "README.md", "init.luau"];
+
 /// Size and modification time of one file or folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Seen {
@@ -44,8 +47,8 @@ pub(crate) struct Stamp {
     /// The folder itself (its time changes when a file is added, removed or renamed);
     /// `None` for bundled tools, which are told apart by content only.
     pub(crate) dir: Option<Seen>,
-    /// The files read, by name.
-    pub(crate) files: Vec<(String, Seen)>,
+    /// The files read, by name (one of [`STAMPED_FILES`]).
+    pub(crate) files: Vec<(&'static str, Seen)>,
     /// Hash of the folder's path and every file's name and content.
     pub(crate) hash: u64,
     /// True when nothing was modified shortly before it was read (see [`RACY`]).
@@ -84,9 +87,9 @@ impl Stamper {
 
     /// Notes a file about to be read: call before reading, so a change during the read
     /// shows as a new time next time.
-    pub(crate) fn before_read(&mut self, name: &str, path: Option<&Path>) {
+    pub(crate) fn before_read(&mut self, name: &'static str, path: Option<&Path>) {
         if let Some(seen) = path.and_then(Seen::of) {
-            self.stamp.files.push((name.to_string(), seen));
+            self.stamp.files.push((name, seen));
         }
     }
 
@@ -123,11 +126,18 @@ impl Stamp {
         let Some(dir) = self.dir else {
             return false;
         };
-        toolbox.seen(name) == Some(dir)
-            && self
-                .files
-                .iter()
-                .all(|(file, seen)| toolbox.seen(&format!("{name}/{file}")) == Some(*seen))
+        if toolbox.seen(name) != Some(dir) {
+            return false;
+        }
+        let mut path = String::with_capacity(name.len() + 12);
+        path.push_str(name);
+        path.push('/');
+        let base = path.len();
+        self.files.iter().all(|(file, seen)| {
+            path.truncate(base);
+            path.push_str(file);
+            toolbox.seen(&path) == Some(*seen)
+        })
     }
 }
 

@@ -61,7 +61,7 @@ fn read_folder(
     let mut refusals: Vec<String> = Vec::new();
     let folder = root.dir().map(|d| d.join(rel));
     let mut stamper = Stamper::new(rel, folder.as_deref());
-    let mut read = |files: &FileSet, file: &str| {
+    let mut read = |files: &FileSet, file: &'static str| {
         stamper.before_read(file, folder.as_ref().map(|f| f.join(file)).as_deref());
         let text = root.read_listed(files, file);
         if files.has(file) {

@@ -107,12 +107,12 @@ impl AssetIndex {
             .cloned()
             .collect();
         for key in before {
-            if !now.contains(&key.1) {
+            if !now.contains(&*key.1) {
                 self.drop_folder(&key, touched);
             }
         }
         for rel in now {
-            let key = (root, rel);
+            let key: FolderKey = (root, rel.into());
             if !self.folders.contains_key(&key) {
                 plan.folders.insert(key);
             }
@@ -124,12 +124,12 @@ impl AssetIndex {
         let root = &self.roots[key.0];
         let exists = root
             .dir()
-            .is_some_and(|d| d.join(&key.1).symlink_metadata().is_ok_and(|m| m.is_dir()));
+            .is_some_and(|d| d.join(&*key.1).symlink_metadata().is_ok_and(|m| m.is_dir()));
         if !exists {
             self.drop_folder(key, touched);
             return;
         }
-        let folder = load_folder(key.0, root, &key.1);
+        let folder = load_folder(key.0, root, &key.1, &root.toolbox_entries(&key.1).others);
         if self.add_folder(key.clone(), Arc::new(folder)) {
             plan.listings.insert(key.clone());
         }
@@ -183,7 +183,7 @@ impl AssetIndex {
     fn read_tool(&self, key: &ToolKey) -> Option<ToolEntry> {
         let folder = self.folders.get(&key.0)?;
         let root = &self.roots[key.0 .0];
-        let dir = root.dir()?.join(&key.0 .1).join(&key.1);
+        let dir = root.dir()?.join(&*key.0 .1).join(&key.1);
         if !dir.symlink_metadata().is_ok_and(|m| m.is_dir()) {
             return None;
         }
@@ -260,7 +260,7 @@ fn classify(plan: &mut Plan, index: usize, full: &Path, rel: &Path) {
     if outside_walk || at >= MAX_DEPTH {
         return;
     }
-    let key: FolderKey = (index, names[..=at].join("/"));
+    let key: FolderKey = (index, names[..=at].join("/").into());
     let Some(next) = names.get(at + 1) else {
         // The toolbox folder itself: added, removed, renamed, or its entries changed.
         plan.roots.insert(index);

@@ -205,7 +205,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 return Ok(Value::Nil);
             };
             let dir = index.roots[entry.folder.0].dir().map(|d| {
-                d.join(&entry.folder.1)
+                d.join(&*entry.folder.1)
                     .join(format!("{}.tool", entry.meta().name))
             });
             let path = dir
