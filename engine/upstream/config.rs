@@ -2,7 +2,7 @@
 //!
 //! ```json
 //! { "mcpServers": {
-//!     "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."],
+//!     "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "data"],
 //!                "env": { "TOKEN": "..." }, "cwd": "/tmp" },
 //!     "remote": { "type": "http", "url": "http://127.0.0.1:8080/mcp",
 //!                 "headers": { "Authorization": "Bearer ..." } } } }
@@ -66,6 +66,9 @@ pub struct ServerConfig {
     pub transport: Transport,
     /// Limits and the result cache of its tools.
     pub settings: super::settings::ServerSettings,
+    /// `"allowWorldAccess": true`: its arguments may name the world's folder (see
+    /// `guard.rs`).
+    pub allow_world_access: bool,
 }
 
 impl ServerConfig {
@@ -138,6 +141,17 @@ pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
     }
     for file in extra {
         read_file(file, &mut configs);
+    }
+    // Checked once every file is read: a server is refused where the world is known.
+    for server in std::mem::take(&mut configs.servers) {
+        match super::guard::world_reach(&server, world) {
+            None => configs.servers.push(server),
+            Some(arg) => configs.problems.push(ConfigProblem {
+                file: server.file.clone(),
+                server: Some(server.original_name.clone()),
+                message: super::guard::refusal(&arg, world),
+            }),
+        }
     }
     configs
 }
@@ -333,12 +347,23 @@ fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerCon
         }
     };
     let settings = super::settings::ServerSettings::read(fields)?;
+    let allow_world_access = match fields.get("allowWorldAccess") {
+        None => false,
+        Some(Value::Bool(allow)) => *allow,
+        Some(other) => {
+            return Err(format!(
+                "\"allowWorldAccess\" must be true or false, not {}",
+                json_kind(other)
+            ))
+        }
+    };
     Ok(Some(ServerConfig {
         name,
         original_name: original.to_string(),
         file: file.to_path_buf(),
         transport,
         settings,
+        allow_world_access,
     }))
 }
 

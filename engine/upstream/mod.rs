@@ -30,6 +30,7 @@ mod client;
 pub mod config;
 mod content;
 mod error;
+mod guard;
 mod http_client;
 mod meta;
 pub mod names;
