@@ -622,3 +622,36 @@ return tools.mine.shout("hi", 2)"#,
     let (envelope, _) = exec(world.path(), &[], "return tools.text.slugfy('x')");
     assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
 }
+
+#[test]
+fn a_carriage_return_in_a_description_cannot_switch_the_check_off() {
+    let world = World::new();
+    let plant = r#"
+local box = tools.createToolbox({ name = "mine", description = "Helpers.\rdeclare broken: here" })
+assert(box.ok, box.error)
+local made = tools.create({
+	toolbox = "mine",
+	name = "shout",
+	description = "Upper-case text.\rdeclare also: broken",
+	args = { { name = "text", type = "string", description = "What\rto shout." } },
+	returns = { type = "string", description = "The text.\r-- upper-cased" },
+	code = "return string.upper(text)",
+})
+assert(made.ok, made.error)
+return tools.mine.shout("hi")
+"#;
+    let (envelope, code) = exec(world.path(), &[], plant);
+    assert_eq!(code, 0, "{envelope}");
+    assert_eq!(envelope["value"], "HI", "{envelope}");
+    // The next script's misspelling is still stopped: the declarations loaded.
+    let (envelope, code) = exec(world.path(), &[], "return tools.text.slugfy('x')\n");
+    assert_eq!(code, 1, "{envelope}");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    assert!(!notes(&envelope).contains("did not load"), "{envelope}");
+    let types = text(&codemode(world.path(), &["types"], "").stdout);
+    assert!(types.contains("Helpers."), "{types}");
+    assert!(
+        !types.contains('\r'),
+        "a carriage return reached the declarations"
+    );
+}

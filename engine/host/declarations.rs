@@ -136,7 +136,7 @@ pub fn definitions_named(
             declare_tool(&mut out, tool, &defined);
         }
         for broken in index.tools_in(name).filter(|t| !t.is_registered()) {
-            let reason = broken.reason().unwrap_or("").replace('\n', " ");
+            let reason = broken.reason().unwrap_or("").replace(['\n', '\r'], " ");
             let _ = writeln!(out, "\t-- {} is not callable: {reason}", broken.meta().name);
         }
         out.push_str("}\n");
@@ -326,9 +326,11 @@ fn declare_upstream(out: &mut String, server: &str, tool: &UpstreamTool) {
     );
 }
 
-/// Writes `text` as `---` doc comment lines with the given indent.
+/// Writes `text` as `---` doc comment lines with the given indent. A bare `\r` ends a Luau
+/// comment too: split there, or the rest of the line (a tool's or a server's description)
+/// would be read as declarations.
 fn doc_lines(out: &mut String, indent: &str, text: &str) {
-    for line in text.lines() {
+    for line in text.split(['\n', '\r']) {
         let line = line.trim_end();
         if line.is_empty() {
             let _ = writeln!(out, "{indent}---");
