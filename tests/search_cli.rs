@@ -34,6 +34,32 @@ fn search_prints_a_compact_listing_with_the_exact_name_first() {
 }
 
 #[test]
+fn no_match_suggests_what_was_not_tried_in_flags() {
+    let out = codemode(&[
+        "search",
+        "--mode",
+        "keyword",
+        "zzqx frobnicate",
+        "--world",
+        &world(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with(
+            "no match for \"zzqx frobnicate\"; try other words, --mode semantic, or codemode list"
+        ),
+        "{stdout}"
+    );
+    // Already semantic: it is not suggested again.
+    let out = codemode(&["search", "日本語のテキストを数える", "--world", &world()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        stdout.trim_end(),
+        "no match for \"日本語のテキストを数える\"; try other words, or codemode list"
+    );
+}
+
+#[test]
 fn search_json_gives_rows_and_total() {
     let out = codemode(&[
         "search",

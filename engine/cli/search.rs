@@ -62,6 +62,16 @@ pub fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         surface.pick(&["stdout"])
     };
     let mut runtime = cli.runtime()?;
-    let envelope = runtime.run_surface(&surface, None);
+    let mut envelope = runtime.run_surface(&surface, None);
+    if let Some(Json::String(text)) = &mut envelope.value {
+        *text = as_flags(text);
+    }
     print_value("codemode search", &envelope)
+}
+
+/// `tools.search`'s text names its options as a script writes them; here they are flags.
+fn as_flags(text: &str) -> String {
+    text.replace("all = true", "--all")
+        .replace("mode = \"semantic\"", "--mode semantic")
+        .replace("tools.toolboxes()", "codemode list")
 }
