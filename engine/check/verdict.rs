@@ -35,10 +35,15 @@ pub struct Verdict {
 
 /// Sorts `diagnostics` of `source` under `mode`. `session` is true for REPL entries,
 /// whose globals come from earlier entries the checker does not see: unknown globals are
-/// not reported for them. `stops` says whether a certain error (at a call of the tool it
+/// not reported for them.
+pub fn judge(source: &str, diagnostics: Vec<Diagnostic>, mode: Mode, session: bool) -> Verdict {
+    judge_with(source, diagnostics, mode, session, |_, _| true)
+}
+
+/// Like [`judge`], where `stops` says whether a certain error (at a call of the tool it
 /// names, when it names one) may stop the run; each is judged on its own, and the first
 /// that may is the one that stops it (the others are reported).
-pub fn judge(
+pub fn judge_with(
     source: &str,
     diagnostics: Vec<Diagnostic>,
     mode: Mode,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
-use crate::check::{judge, not_one_table, Checked, CheckerError, Checking, Declarations};
+use crate::check::{judge_with, not_one_table, Checked, CheckerError, Checking, Declarations};
 use crate::check::{Diagnostic, Mode, ToolCheck};
 use crate::registry::Registry;
 
@@ -113,7 +113,7 @@ impl Checking {
             };
         let upstream = registry.upstream_views(index);
         let is_upstream = |toolbox: &str| upstream.iter().any(|v| v.name == toolbox);
-        let mut verdict = judge(
+        let mut verdict = judge_with(
             source,
             checked.diagnostics,
             self.mode(),
