@@ -242,15 +242,16 @@ impl ToolCalls {
 }
 
 /// The key a "Key 'k' not found in table ..." or "Type 'number' does not have key 'k'"
-/// message says is missing.
+/// message says is missing. Only a scalar's keys are: `unknown` (a field a tool's type
+/// leaves open) may hold anything at run time.
 fn missing_key(message: &str) -> Option<&str> {
     let rest = if let Some(rest) = message.strip_prefix("Key '") {
         rest.contains("not found").then_some(rest)?
     } else {
-        let (_, rest) = message
+        let (ty, rest) = message
             .strip_prefix("Type '")?
             .split_once("' does not have key '")?;
-        rest
+        matches!(ty, "number" | "string" | "boolean" | "nil").then_some(rest)?
     };
     rest.split_once('\'').map(|(key, _)| key)
 }
