@@ -692,7 +692,7 @@ fn each_certain_error_is_judged_on_its_own_and_upstream_calls_take_one_table() {
     assert_eq!(envelope["error"]["kind"], "runtime", "{envelope}");
     assert!(notes(&envelope).contains("get_sm"), "{envelope}");
     // An enum of mixed types is declared as wide as its values: 5 is one of them.
-    let (types, _) = (codemode(world.path(), &["types"], ""), ());
+    let types = codemode(world.path(), &["types"], "");
     assert!(
         text(&types.stdout).contains("e: (string | number)?"),
         "{}",
