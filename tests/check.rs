@@ -4,6 +4,8 @@
 //! Luau copies kept in separate binaries.
 
 mod common;
+#[path = "upstream/servers.rs"]
+mod servers;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -654,4 +656,223 @@ return tools.mine.shout("hi")
         !types.contains('\r'),
         "a carriage return reached the declarations"
     );
+}
+
+/// A world whose `.codemode/mcp.json` serves the fixture server in its `typed` mode as
+/// each of `servers` (name, extra tools), with the catalogues synced (the declarations
+/// are read from them).
+fn typed_world(servers: &[(&str, usize)]) -> tempfile::TempDir {
+    let config: serde_json::Map<String, Value> = servers
+        .iter()
+        .map(|(name, extra)| {
+            let extra = extra.to_string();
+            (
+                name.to_string(),
+                servers::fixture_server("typed", &[extra.as_str()]),
+            )
+        })
+        .collect();
+    let world = servers::world(Value::Object(config));
+    let synced = codemode(world.path(), &["mcp", "sync"], "");
+    assert!(synced.status.success(), "{}", text(&synced.stderr));
+    world
+}
+
+#[test]
+fn each_certain_error_is_judged_on_its_own_and_upstream_calls_take_one_table() {
+    let world = typed_world(&[("fx", 0)]);
+    // An upstream call first does not hide the misspelt folder tool after it.
+    let script = "print('this line ran')\nlocal sum = tools.fx.get_sum({ a = 2, b = 40 })\nreturn tools.text.slugfy(sum)\n";
+    let (envelope, _) = exec(world.path(), &[], script);
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    assert_eq!(envelope["error"]["line"], 3, "{envelope}");
+    assert_eq!(envelope["stdout"], "", "{envelope}");
+    // The same with the upstream call after the mistake, and with two upstream calls
+    // whose arguments the (maybe stale) catalogue types otherwise before it.
+    let script = "local a = tools.fx.get_sum({ a = '2' })\nlocal b = tools.fx.get_sm({ a = 1, b = 2 })\nreturn tools.text.slugfy(tostring(a) .. tostring(b))\n";
+    let (envelope, _) = exec(world.path(), &[], script);
+    assert_eq!(envelope["error"]["line"], 3, "{envelope}");
+    assert!(notes(&envelope).contains("get_sm"), "{envelope}");
+    // Arguments by position are refused by the run whatever the catalogue says, so the
+    // check stops them, naming the one table the tool takes.
+    for positional in [
+        "return tools.fx.get_sum(2, 40)",
+        "return tools.fx.get_sum('2')",
+    ] {
+        let (unchecked, _) = exec(world.path(), &["--check", "off"], positional);
+        assert!(
+            unchecked["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("one table"),
+            "{unchecked}"
+        );
+        let (envelope, _) = exec(world.path(), &[], positional);
+        assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+        let hint = envelope["error"]["hint"].as_str().unwrap();
+        assert!(
+            hint.contains("one table of named arguments")
+                && hint.contains("tools.fx.get_sum(args: { a: number, b: number })"),
+            "{hint}"
+        );
+    }
+    // A tool the catalogue lacks may be on the server by now: it runs, reported.
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "return tools.fx.get_sm({ a = 1, b = 2 })",
+    );
+    assert_eq!(envelope["error"]["kind"], "runtime", "{envelope}");
+    assert!(notes(&envelope).contains("get_sm"), "{envelope}");
+    // An enum of mixed types is declared as wide as its values: 5 is one of them.
+    let types = codemode(world.path(), &["types"], "");
+    assert!(
+        text(&types.stdout).contains("e: (string | number)?"),
+        "{}",
+        text(&types.stdout)
+    );
+    let (envelope, code) = exec(world.path(), &[], "return tools.fx.echo({ e = 5 })");
+    assert_eq!(code, 0, "{envelope}");
+    assert_eq!(envelope["value"], "{\"e\": 5}", "{envelope}");
+}
+
+#[test]
+fn a_huge_upstream_server_is_typed_any_and_the_rest_stay_checked() {
+    // Past 2,000 tools in one type, Luau refuses the whole declaration file ("Code is too
+    // complex to typecheck"); the server is typed `any` instead.
+    let world = typed_world(&[("fx", 0), ("big", 2_500)]);
+    let types = text(&codemode(world.path(), &["types"], "").stdout);
+    assert!(types.contains("\tbig: any,"), "{types}");
+    assert!(
+        types.contains("The toolbox `big` is typed `any`"),
+        "{types}"
+    );
+    let (envelope, _) = exec(world.path(), &[], "return tools.text.slugfy('x')");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    let (envelope, _) = exec(world.path(), &[], "return tools.fx.get_sum(1, 2)");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    // Its tools run, unchecked, whether the script names it or not.
+    let (envelope, code) = exec(
+        world.path(),
+        &[],
+        "return tools.big.get_sum({ a = 1, b = 2 })",
+    );
+    assert_eq!((code, &envelope["value"]), (0, &json!("3")), "{envelope}");
+    assert!(!notes(&envelope).contains("unchecked"), "{envelope}");
+}
+
+#[test]
+fn declarations_that_do_not_load_are_cut_back_only_as_far_as_needed() {
+    let world = typed_world(&[("fx", 0)]);
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let index = registry.snapshot();
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checking = Checking::new(Mode::Certain, checker);
+    let upstream = [("fx", 4)];
+    let asked = std::sync::Mutex::new(Vec::new());
+    let text = |named: Option<&std::collections::BTreeSet<String>>| {
+        let named = named.map(|n| n.iter().cloned().collect::<Vec<_>>());
+        asked.lock().unwrap().push(named.clone());
+        format!("{named:?}")
+    };
+    let full = checking.declarations_for(&index, &upstream, "return 1", text);
+    assert_eq!(asked.lock().unwrap().pop(), Some(None));
+    // First the upstream servers go `any` (every folder toolbox stays declared)...
+    let fewer = checking.degraded(&index, &upstream, &full, text).unwrap();
+    let kept = asked.lock().unwrap().pop().flatten().unwrap();
+    assert!(kept.contains(&"text".to_string()) && !kept.contains(&"fx".to_string()));
+    // ...and they are what later scripts get, not the declarations that failed.
+    let again = checking.declarations_for(&index, &upstream, "return 2", text);
+    assert_eq!(again.text(), fewer.text());
+    // Then every toolbox; then there is nothing left to cut.
+    let bare = checking.degraded(&index, &upstream, &fewer, text).unwrap();
+    assert_eq!(bare.text(), "Some([])");
+    assert!(checking.degraded(&index, &upstream, &bare, text).is_none());
+}
+
+#[test]
+fn a_tool_called_by_a_literal_key_is_judged_as_by_its_name() {
+    let world = World::new();
+    world.file(
+        ".codemode/policy.json",
+        r#"{ "profiles": { "default": { "default": "allow", "deny": ["text.wrap"] } } }"#,
+    );
+    for script in [
+        "return tools.text.wrap('a b', 3)",
+        "return tools.text['wrap']('a b', 3)",
+    ] {
+        let (envelope, _) = exec(world.path(), &[], script);
+        assert_eq!(envelope["error"]["kind"], "denied", "{envelope}");
+        assert!(
+            envelope["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("text.wrap"),
+            "{envelope}"
+        );
+    }
+    let (envelope, _) = exec(world.path(), &[], "return tools.text[\"slugfy\"]('x')");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    let hint = envelope["error"]["hint"].as_str().unwrap();
+    assert!(hint.contains("did you mean `slugify`"), "{hint}");
+}
+
+const LOOPING_TYPE_FUNCTION: &str =
+    "type function loop(t)\n  while true do end\n  return t\nend\ntype X = loop<number>\nreturn 'ran'\n";
+
+#[test]
+fn the_check_comes_out_of_the_runs_deadline() {
+    let world = World::new();
+    let started = Instant::now();
+    let (envelope, _) = exec(
+        world.path(),
+        &["--timeout-ms", "1000", "--check-timeout-ms", "60000"],
+        LOOPING_TYPE_FUNCTION,
+    );
+    assert_eq!(envelope["value"], "ran", "{envelope}");
+    assert!(notes(&envelope).contains("ms limit"), "{envelope}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the check took {:?} of a 1 s run",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_script_that_holds_the_checker_never_makes_others_wait_past_their_bound() {
+    let world = World::new();
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(1));
+    let checking = Arc::new(Checking::new(Mode::Certain, checker));
+    let runtime = || {
+        let mut rt = Runtime::new(registry.clone(), Limits::default()).unwrap();
+        rt.set_checking(Some(checking.clone()));
+        rt
+    };
+    // Loaded first, so no check below is told the checker is loading.
+    assert!(runtime().exec("return 1", Output::Capture).ok);
+    let hostile: Vec<_> = (0..8)
+        .map(|_| {
+            let mut rt = runtime();
+            std::thread::spawn(move || rt.exec(LOOPING_TYPE_FUNCTION, Output::Capture))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut rt = runtime();
+    let started = Instant::now();
+    let harmless = rt.exec("return tools.text.slugify('Hello World')", Output::Capture);
+    let waited = started.elapsed();
+    assert_eq!(
+        harmless.value,
+        Some(json!("hello-world")),
+        "{}",
+        harmless.to_json()
+    );
+    // Eight checks of 1 s each in turn would be 8 s; it waits at most its own 1 s
+    // (and the grace a checker gets to answer).
+    assert!(waited < Duration::from_secs(4), "waited {waited:?}");
+    for thread in hostile {
+        let envelope = thread.join().unwrap();
+        assert_eq!(envelope.value, Some(json!("ran")), "{}", envelope.to_json());
+    }
 }

@@ -38,8 +38,17 @@ pub struct Checking {
 /// Declarations built for one snapshot, most recently used last.
 struct Held {
     snapshot: Weak<AssetIndex>,
-    /// Each with the toolboxes it declares in full (`None`: all of them).
-    built: Vec<(Option<BTreeSet<String>>, Declarations)>,
+    built: Vec<Built>,
+}
+
+/// One set of declarations.
+struct Built {
+    /// The toolboxes a script's declarations hold in full (`None`: all of them).
+    named: Option<BTreeSet<String>>,
+    declarations: Declarations,
+    /// How far they were cut back after the checker could not load them: 0 not at all,
+    /// 1 with the upstream servers typed `any`, 2 with every toolbox typed `any`.
+    degraded: u8,
 }
 
 /// What the checker says about a tool's `init.luau`.
@@ -72,19 +81,22 @@ impl Checking {
         &self.checker
     }
 
-    /// The declarations to check `source` against over `index`: those built for it
-    /// before, else `text(named)` (what `codemode types` writes for it, declaring in full
-    /// only the toolboxes `named` holds, or all when it is `None`), kept for the next check
-    /// of the same snapshot. A world of at most [`WHOLE_WORLD_TOOLS`] tools is declared
-    /// whole; a larger one only as far as `source` names its toolboxes.
+    /// The declarations to check `source` against over `index` and the `upstream` servers
+    /// (each name with its number of tools): those built for it before, else
+    /// `text(named)` (what `codemode types` writes for it, declaring in full only the
+    /// toolboxes `named` holds, or all when it is `None`), kept for the next check of the
+    /// same snapshot. A world of at most [`WHOLE_WORLD_TOOLS`] tools (upstream ones
+    /// counted) is declared whole; a larger one only as far as `source` names its
+    /// toolboxes.
     pub fn declarations_for(
         &self,
         index: &Arc<AssetIndex>,
+        upstream: &[(&str, usize)],
         source: &str,
         text: impl FnOnce(Option<&BTreeSet<String>>) -> String,
     ) -> Declarations {
-        let named =
-            (index.tools.len() > WHOLE_WORLD_TOOLS).then(|| declared_in_full(index, source));
+        let tools = index.tools.len() + upstream.iter().map(|(_, n)| n).sum::<usize>();
+        let named = (tools > WHOLE_WORLD_TOOLS).then(|| declared_in_full(index, upstream, source));
         let mut held = self.declarations.lock().unwrap_or_else(|e| e.into_inner());
         let current = held
             .as_ref()
@@ -98,9 +110,9 @@ impl Checking {
         let Some(held) = held.as_mut() else {
             return Declarations::new(text(named.as_ref()));
         };
-        if let Some(at) = held.built.iter().position(|(set, _)| *set == named) {
+        if let Some(at) = held.built.iter().position(|b| b.named == named) {
             let found = held.built.remove(at);
-            let declarations = found.1.clone();
+            let declarations = found.declarations.clone();
             held.built.push(found);
             return declarations;
         }
@@ -108,8 +120,60 @@ impl Checking {
         if held.built.len() >= KEPT_SETS {
             held.built.remove(0);
         }
-        held.built.push((named, declarations.clone()));
+        held.built.push(Built {
+            named,
+            declarations: declarations.clone(),
+            degraded: 0,
+        });
         declarations
+    }
+
+    /// Declarations to use in place of `failed` (built by [`Checking::declarations_for`]
+    /// over `index`), which the checker could not load: the same with the `upstream`
+    /// servers typed `any` (their schemas are what the engine does not write), or, when
+    /// that failed too, with every toolbox typed `any` (the `tools` functions are still
+    /// checked). `None` when there is nothing left to cut. They are kept in place of
+    /// `failed`, so later scripts do not load it again.
+    pub fn degraded(
+        &self,
+        index: &Arc<AssetIndex>,
+        upstream: &[(&str, usize)],
+        failed: &Declarations,
+        text: impl FnOnce(Option<&BTreeSet<String>>) -> String,
+    ) -> Option<Declarations> {
+        let mut held = self.declarations.lock().unwrap_or_else(|e| e.into_inner());
+        let built = held
+            .as_mut()?
+            .built
+            .iter_mut()
+            .find(|b| std::ptr::eq(b.declarations.text(), failed.text()));
+        let (named, degraded) = match &built {
+            Some(b) => (b.named.clone(), b.degraded),
+            // Let go of already: what it named is not known, so nothing is declared.
+            None => (None, 1),
+        };
+        let (set, level) = match degraded {
+            0 if !upstream.is_empty() => {
+                let all = || {
+                    index
+                        .toolbox_names()
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect()
+                };
+                let mut set: BTreeSet<String> = named.unwrap_or_else(all);
+                set.retain(|name| !upstream.iter().any(|(u, _)| u == name));
+                (set, 1)
+            }
+            0 | 1 => (BTreeSet::new(), 2),
+            _ => return None,
+        };
+        let declarations = Declarations::new(text(Some(&set)));
+        if let Some(built) = built {
+            built.declarations = declarations.clone();
+            built.degraded = level;
+        }
+        Some(declarations)
     }
 
     /// Checks a tool's source against `declarations`. Its toolbox modules stand for
@@ -150,15 +214,19 @@ impl Checking {
 }
 
 /// The toolboxes `source` names that its declarations hold in full: in name order, as
-/// long as their tools fit [`MAX_DECLARED_TOOLS`]. Names of no toolbox of
-/// the index are kept (a misspelt one stays unknown; an upstream server's is declared by
-/// whoever writes the text).
-fn declared_in_full(index: &AssetIndex, source: &str) -> BTreeSet<String> {
+/// long as their tools (a folder toolbox's, or an `upstream` server's) fit
+/// [`MAX_DECLARED_TOOLS`]. Names of no toolbox are kept (a misspelt one stays unknown).
+fn declared_in_full(
+    index: &AssetIndex,
+    upstream: &[(&str, usize)],
+    source: &str,
+) -> BTreeSet<String> {
     let mut budget = MAX_DECLARED_TOOLS;
     named_toolboxes(source, MAX_NAMED_TOOLBOXES)
         .into_iter()
         .filter(|name| {
-            let tools = index.tools_in(name).count();
+            let served = upstream.iter().find(|(u, _)| u == name).map(|(_, n)| *n);
+            let tools = index.tools_in(name).count() + served.unwrap_or(0);
             let fits = tools <= budget;
             if fits {
                 budget -= tools;

@@ -22,6 +22,9 @@ pub enum CheckerError {
     /// Another script is starting the checker or loading declarations into it.
     #[error("the type checker is still loading the tools' declarations; the script ran unchecked")]
     Loading,
+    /// Other scripts held the checker for the whole time a run may wait for it.
+    #[error("the type checker was busy with other scripts for {0} ms, as long as a run waits for it; the script ran unchecked")]
+    Busy(u64),
     /// The script is larger than the checker is asked to read.
     #[error("the script is {0} bytes, more than the type checker reads; it ran unchecked")]
     TooLarge(usize),

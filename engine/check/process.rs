@@ -137,6 +137,8 @@ pub struct Checked {
     /// True when the checker's own timeout cut the check short (what it found so far is
     /// still reported).
     pub timed_out: bool,
+    /// The timeout the check was given.
+    pub limit: Duration,
 }
 
 impl Checker {
@@ -205,6 +207,20 @@ impl Checker {
         declarations: &Declarations,
         source: &str,
     ) -> Result<Checked, CheckerError> {
+        self.check_within(declarations, source, self.timeout)
+    }
+
+    /// Like [`Checker::check`], waiting at most `budget` in all (or the timeout, when that
+    /// is shorter): the time spent waiting for other scripts' checks comes out of it, and
+    /// when it runs out before the checker is free the error says so.
+    pub fn check_within(
+        &self,
+        declarations: &Declarations,
+        source: &str,
+        budget: Duration,
+    ) -> Result<Checked, CheckerError> {
+        let budget = budget.min(self.timeout);
+        let asked = Instant::now();
         if source.len() > MAX_SOURCE_BYTES {
             return Err(CheckerError::TooLarge(source.len()));
         }
@@ -229,8 +245,13 @@ impl Checker {
             Err(TryLockError::WouldBlock) if self.loading.load(Ordering::Relaxed) => {
                 return Err(CheckerError::Loading);
             }
-            Err(TryLockError::WouldBlock) => self.process.lock().unwrap_or_else(|e| e.into_inner()),
+            Err(TryLockError::WouldBlock) => self.wait_for(budget)?,
         };
+        // What is left of the budget after the wait; the checker's own timeout is that.
+        let timeout = budget.saturating_sub(asked.elapsed());
+        if timeout.is_zero() {
+            return Err(CheckerError::Busy(budget.as_millis() as u64));
+        }
         let loading = Loading::new(&self.loading);
         if slot.is_none() {
             match self.start() {
@@ -246,7 +267,7 @@ impl Checker {
         if process.loaded.contains(&declarations.key) {
             drop(loading);
         }
-        let outcome = self.check_in(process, declarations, source);
+        let outcome = self.check_in(process, declarations, source, timeout);
         let loaded = process.loaded.contains(&declarations.key);
         if let Err(e) = &outcome {
             if matches!(e, CheckerError::Broken(_) | CheckerError::Slow(_)) {
@@ -262,6 +283,28 @@ impl Checker {
         outcome
     }
 
+    /// The process slot, once the check that holds it ends, or [`CheckerError::Busy`]
+    /// when that takes longer than `budget`: one script written to make the checker slow
+    /// must not make every other session's runs wait for it in turn. (A lock that waits
+    /// with a deadline would do this without polling; the standard one has none.)
+    fn wait_for(
+        &self,
+        budget: Duration,
+    ) -> Result<std::sync::MutexGuard<'_, Option<Process>>, CheckerError> {
+        const POLL: Duration = Duration::from_millis(2);
+        let until = Instant::now() + budget;
+        loop {
+            match self.process.try_lock() {
+                Ok(slot) => return Ok(slot),
+                Err(TryLockError::Poisoned(e)) => return Ok(e.into_inner()),
+                Err(TryLockError::WouldBlock) if Instant::now() >= until => {
+                    return Err(CheckerError::Busy(budget.as_millis() as u64));
+                }
+                Err(TryLockError::WouldBlock) => std::thread::sleep(POLL),
+            }
+        }
+    }
+
     /// Remembers `error` so scripts run unchecked for a while, and returns it.
     fn cool_down(&self, error: CheckerError) -> CheckerError {
         *self.failed.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -274,17 +317,18 @@ impl Checker {
         process: &mut Process,
         declarations: &Declarations,
         source: &str,
+        timeout: Duration,
     ) -> Result<Checked, CheckerError> {
         if !process.loaded.contains(&declarations.key) {
             process.load(declarations)?;
         }
-        let millis = self.timeout.as_millis() as u64;
+        let millis = (timeout.as_millis() as u64).max(1);
         let request =
             json!({ "check": source, "key": declarations.key, "timeoutMs": millis }).to_string();
-        let mut reply = process.ask(&request, self.timeout + GRACE)?;
+        let mut reply = process.ask(&request, timeout + GRACE)?;
         if reply.unloaded {
             process.load(declarations)?;
-            reply = process.ask(&request, self.timeout + GRACE)?;
+            reply = process.ask(&request, timeout + GRACE)?;
         }
         if !reply.ok {
             return Err(CheckerError::Broken(reply.error.unwrap_or_default()));
@@ -292,6 +336,7 @@ impl Checker {
         Ok(Checked {
             diagnostics: reply.diagnostics,
             timed_out: reply.timed_out,
+            limit: timeout,
         })
     }
 

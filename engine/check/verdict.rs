@@ -9,11 +9,12 @@
 //! call, outside any function passed to it; or on a local the script bound to a tool's
 //! result), read from the syntax tree.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use full_moon::ast::{Call, FunctionArgs, Index};
+use full_moon::ast::{Assignment, Call, FunctionArgs, Index, Var};
 use full_moon::ast::{Expression, FunctionBody, FunctionCall, LocalAssignment, Prefix, Suffix};
 use full_moon::node::Node;
+use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
 
 use super::{Diagnostic, Mode, Severity};
@@ -36,28 +37,39 @@ pub struct Verdict {
 /// whose globals come from earlier entries the checker does not see: unknown globals are
 /// not reported for them.
 pub fn judge(source: &str, diagnostics: Vec<Diagnostic>, mode: Mode, session: bool) -> Verdict {
+    judge_with(source, diagnostics, mode, session, |_, _| true)
+}
+
+/// Like [`judge`], where `stops` says whether a certain error (at a call of the tool it
+/// names, when it names one) may stop the run; each is judged on its own, and the first
+/// that may is the one that stops it (the others are reported).
+pub fn judge_with(
+    source: &str,
+    diagnostics: Vec<Diagnostic>,
+    mode: Mode,
+    session: bool,
+    stops: impl Fn(&Diagnostic, Option<&str>) -> bool,
+) -> Verdict {
     let mut verdict = Verdict::default();
     if mode == Mode::Off {
         return verdict;
     }
     let (certain, others) = sort(source, diagnostics, session);
-    let mut certain = certain.into_iter();
-    let stop = match mode {
-        Mode::Off | Mode::Warn => None,
-        Mode::Certain => certain.next(),
-        Mode::Strict => certain.next().or_else(|| {
-            others
-                .iter()
-                .find(|d| d.severity == Severity::Error)
-                .map(|d| (d.clone(), None))
-        }),
-    };
-    let stopped = stop.as_ref().map(|(d, _)| d.clone());
-    verdict.report = certain
-        .map(|(d, _)| d)
-        .chain(others)
-        .filter(|d| Some(d) != stopped.as_ref())
-        .collect();
+    let mut stop = None;
+    for (diagnostic, tool) in certain {
+        if stop.is_none() && mode != Mode::Warn && stops(&diagnostic, tool.as_deref()) {
+            stop = Some((diagnostic, tool));
+        } else {
+            verdict.report.push(diagnostic);
+        }
+    }
+    let mut others = others;
+    if mode == Mode::Strict && stop.is_none() {
+        if let Some(at) = others.iter().position(|d| d.severity == Severity::Error) {
+            stop = Some((others.remove(at), None));
+        }
+    }
+    verdict.report.extend(others);
     verdict.report.sort_by_key(|d| (d.line, d.column));
     verdict.stop = stop;
     verdict
@@ -142,6 +154,10 @@ struct ToolCalls {
     bodies: Vec<(Place, Place)>,
     /// Locals bound to a tool call's result, and the tool.
     results: BTreeMap<String, String>,
+    /// Fields the script assigns through a local (`r.source = ...`, `r.a["b"] = ...`:
+    /// the local and the last key): a result's declared type is sealed, so the checker
+    /// calls such a field missing, though the script adds it before it reads it.
+    written: BTreeSet<(String, String)>,
     /// True when the script may add or change tools as it runs (`tools.create`,
     /// `tools.delete`, `tools.install`, `vfs.write`, `vfs.remove`): a tool may then be
     /// other than declared by the time it is called.
@@ -205,8 +221,6 @@ impl ToolCalls {
             })
             .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))
             .filter(|(_, _, tools, _)| *tools);
-        let missing =
-            diagnostic.message.starts_with("Key '") && diagnostic.message.contains("not found");
         if let Some((_, _, _, tool)) = call {
             // A script that writes tools may change the one it calls (delete and create it
             // with another signature, as `tools.create`'s own error advises): checked
@@ -218,12 +232,28 @@ impl ToolCalls {
             }
             return sure(&diagnostic.message).then(|| tool.clone());
         }
-        if missing {
-            let word = word_at(source, at)?;
-            return self.results.get(word).map(|tool| Some(tool.clone()));
+        let key = missing_key(&diagnostic.message)?;
+        let word = word_at(source, at)?;
+        if self.written.contains(&(word.to_string(), key.to_string())) {
+            return None;
         }
-        None
+        self.results.get(word).map(|tool| Some(tool.clone()))
     }
+}
+
+/// The key a "Key 'k' not found in table ..." or "Type 'number' does not have key 'k'"
+/// message says is missing. Only a scalar's keys are: `unknown` (a field a tool's type
+/// leaves open) may hold anything at run time.
+fn missing_key(message: &str) -> Option<&str> {
+    let rest = if let Some(rest) = message.strip_prefix("Key '") {
+        rest.contains("not found").then_some(rest)?
+    } else {
+        let (ty, rest) = message
+            .strip_prefix("Type '")?
+            .split_once("' does not have key '")?;
+        matches!(ty, "number" | "string" | "boolean" | "nil").then_some(rest)?
+    };
+    rest.split_once('\'').map(|(key, _)| key)
 }
 
 /// False for a mismatch that may well hold when the script runs: a value that may be nil
@@ -258,6 +288,28 @@ fn sure(message: &str) -> bool {
         return false;
     }
     !table(wanted.trim_end_matches('?')) || scalar(got)
+}
+
+/// True when `message` says a call passes something other than one table (or nothing)
+/// where a function of one table argument is wanted: more arguments than it takes, or a
+/// scalar where the table goes. An upstream server's tool refuses such a call at run
+/// time whatever its catalogue says.
+pub fn not_one_table(message: &str) -> bool {
+    if let Some(rest) = message.strip_prefix("Argument count mismatch. Function expects ") {
+        let count = |text: &str| {
+            text.split(|c: char| !c.is_ascii_digit())
+                .find(|w| !w.is_empty())
+                .and_then(|n| n.parse::<usize>().ok())
+        };
+        let (expects, given) = rest.split_once("but").unwrap_or((rest, ""));
+        return matches!((count(expects), count(given)), (Some(e), Some(g)) if g > e);
+    }
+    mismatch(message).is_some_and(|(wanted, got)| {
+        wanted.trim_end_matches('?').starts_with('{')
+            && (matches!(got, "string" | "number" | "boolean")
+                || got.starts_with('"')
+                || got.parse::<f64>().is_ok())
+    })
 }
 
 /// True for "Expected this to be 'A', but got '{ ... }'" where `A` is not a scalar: a
@@ -312,17 +364,26 @@ fn named_tool(call: &FunctionCall) -> Option<String> {
     if name.token().to_string() != "tools" {
         return None;
     }
-    let names: Vec<String> = call
-        .suffixes()
-        .map_while(|s| match s {
-            Suffix::Index(Index::Dot { name, .. }) => Some(name.token().to_string()),
-            _ => None,
-        })
-        .collect();
+    let names: Vec<String> = call.suffixes().map_while(literal_key).collect();
     match names.as_slice() {
         [one] => Some(format!("tools.{one}")),
         [toolbox, tool, ..] => Some(format!("{toolbox}.{tool}")),
         [] => None,
+    }
+}
+
+/// The key an index names literally: `name` for `.name` and `["name"]`.
+fn literal_key(suffix: &Suffix) -> Option<String> {
+    match suffix {
+        Suffix::Index(Index::Dot { name, .. }) => Some(name.token().to_string()),
+        Suffix::Index(Index::Brackets {
+            expression: Expression::String(token),
+            ..
+        }) => match token.token_type() {
+            TokenType::StringLiteral { literal, .. } => Some(literal.to_string()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -397,6 +458,18 @@ impl Visitor for ToolCalls {
     fn visit_function_body(&mut self, body: &FunctionBody) {
         if let (Some(start), Some(end)) = (body.start_position(), body.end_position()) {
             self.bodies.push((place(start), place(end)));
+        }
+    }
+
+    fn visit_assignment(&mut self, assignment: &Assignment) {
+        for var in assignment.variables() {
+            let Var::Expression(var) = var else { continue };
+            let Prefix::Name(root) = var.prefix() else {
+                continue;
+            };
+            if let Some(key) = var.suffixes().last().and_then(literal_key) {
+                self.written.insert((root.token().to_string(), key));
+            }
         }
     }
 

@@ -97,14 +97,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 return Ok(Value::Nil);
             };
             let registry = registry(lua)?;
-            let declarations = checking.declarations_for(&index, &source, |named| {
-                super::definitions_named(
-                    &index,
-                    &registry.upstream_views(&index),
-                    registry.capabilities(),
-                    named,
-                )
-            });
+            let declarations = checking.declarations(&registry, &index, &source);
             // The modules the new tool requires are its toolbox folder's.
             let folder = identity.as_deref().and_then(|identity| {
                 let toolbox = identity.split('.').next().unwrap_or_default();

@@ -12,6 +12,7 @@ use std::fmt::Write;
 
 use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
+use crate::check::MAX_DECLARED_TOOLS;
 use crate::policy::Capabilities;
 use crate::types::{declarable, inline_aliases, surface_members, Slot, SURFACE};
 use crate::upstream::{ServerView, UpstreamTool};
@@ -144,7 +145,17 @@ pub fn definitions_named(
         let _ = writeln!(fields, "\t{}: {},", name, toolbox_type(name));
     }
     for server in upstream {
-        if !in_full(&server.name) {
+        // A server of thousands of tools makes one type too large for the checker, and
+        // with it every other declaration: it is checked less, the rest stay checked.
+        let count = server.tools().len();
+        if count > MAX_DECLARED_TOOLS {
+            let _ = writeln!(
+                out,
+                "\n-- The toolbox `{}` is typed `any`: its {count} tools are more than {MAX_DECLARED_TOOLS} declared in full.",
+                server.name
+            );
+        }
+        if !in_full(&server.name) || count > MAX_DECLARED_TOOLS {
             let _ = writeln!(fields, "\t{}: any,", server.name);
             continue;
         }

@@ -2,11 +2,14 @@
 //! run's snapshot (what `codemode types` writes), and the envelope of a script the
 //! checker stopped.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
-use crate::check::{judge, CheckerError, Checking, Declarations, Diagnostic, Mode, ToolCheck};
+use crate::check::{judge_with, not_one_table, Checked, CheckerError, Checking, Declarations};
+use crate::check::{Diagnostic, Mode, ToolCheck};
 use crate::registry::Registry;
 
 /// What the check says about a run.
@@ -27,17 +30,66 @@ impl Checking {
         index: &Arc<AssetIndex>,
         source: &str,
     ) -> Declarations {
-        self.declarations_for(index, source, |named| {
-            crate::host::definitions_named(
-                index,
-                &registry.upstream_views(index),
-                registry.capabilities(),
-                named,
-            )
+        let views = registry.upstream_views(index);
+        let upstream: Vec<(&str, usize)> = views
+            .iter()
+            .map(|v| (v.name.as_str(), v.tools().len()))
+            .collect();
+        self.declarations_for(index, &upstream, source, |named| {
+            crate::host::definitions_named(index, &views, registry.capabilities(), named)
         })
     }
 
-    /// Checks `source` before it runs over `index`. A checker problem is a diagnostic,
+    /// The checker's verdict on `source` against `declarations`, within `budget`; when the
+    /// checker cannot load the declarations, against ones cut back as far as it takes
+    /// (see [`Checking::degraded`]), with a diagnostic saying what was left unchecked.
+    fn check_degrading(
+        &self,
+        registry: &Registry,
+        index: &Arc<AssetIndex>,
+        mut declarations: Declarations,
+        source: &str,
+        budget: Duration,
+    ) -> Result<(Checked, Option<Diagnostic>), CheckerError> {
+        let started = Instant::now();
+        let mut note = None;
+        loop {
+            let left = budget.saturating_sub(started.elapsed());
+            match self.checker().check_within(&declarations, source, left) {
+                Ok(checked) => return Ok((checked, note)),
+                Err(CheckerError::Declarations(why)) => {
+                    let views = registry.upstream_views(index);
+                    let upstream: Vec<(&str, usize)> = views
+                        .iter()
+                        .map(|v| (v.name.as_str(), v.tools().len()))
+                        .collect();
+                    let text = |named: Option<&BTreeSet<String>>| {
+                        crate::host::definitions_named(
+                            index,
+                            &views,
+                            registry.capabilities(),
+                            named,
+                        )
+                    };
+                    let Some(fewer) = self.degraded(index, &upstream, &declarations, text) else {
+                        return Err(CheckerError::Declarations(why));
+                    };
+                    tracing::info!(
+                        "the tools' declarations did not load ({why}); checking against fewer"
+                    );
+                    note = Some(Diagnostic::note(format!(
+                        "the tools' declarations did not load into the type checker ({why}); {} typed `any` for this check, so calls of them were not checked (run `codemode types` to see the declarations)",
+                        if upstream.is_empty() || note.is_some() { "every toolbox was" } else { "the upstream servers' toolboxes were" }
+                    )));
+                    declarations = fewer;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Checks `source` before it runs over `index`, within `budget` (the longest the run
+    /// may wait for the checker, its queue included). A checker problem is a diagnostic,
     /// never a reason not to run.
     pub(crate) fn preflight(
         &self,
@@ -45,54 +97,61 @@ impl Checking {
         index: &Arc<AssetIndex>,
         source: &str,
         session: bool,
+        budget: Duration,
     ) -> Preflight {
         if self.mode() == Mode::Off {
             return Preflight::Go(Vec::new());
         }
         let declarations = self.declarations(registry, index, source);
-        let checked = match self.checker().check(&declarations, source) {
-            Ok(checked) => checked,
-            Err(problem) => {
-                tracing::info!("{problem}");
-                return Preflight::Go(vec![Diagnostic::note(problem.to_string())]);
-            }
-        };
-        let mut verdict = judge(source, checked.diagnostics, self.mode(), session);
+        let (checked, degraded) =
+            match self.check_degrading(registry, index, declarations, source, budget) {
+                Ok(checked) => checked,
+                Err(problem) => {
+                    tracing::info!("{problem}");
+                    return Preflight::Go(vec![Diagnostic::note(problem.to_string())]);
+                }
+            };
+        let upstream = registry.upstream_views(index);
+        let is_upstream = |toolbox: &str| upstream.iter().any(|v| v.name == toolbox);
+        let mut verdict = judge_with(
+            source,
+            checked.diagnostics,
+            self.mode(),
+            session,
+            |error, tool| {
+                let Some(tool) = tool else { return true };
+                // An upstream server's catalogue may be stale, so a tool it lacks or an
+                // argument it types otherwise may be right by now; but its tools take one
+                // table of named arguments, whatever the catalogue says, and refuse
+                // anything else at run time.
+                let toolbox = tool.split('.').next().unwrap_or_default();
+                if is_upstream(toolbox) && !not_one_table(&error.message) {
+                    return false;
+                }
+                // A call the profile denies, or of a tool that cannot be called, is not
+                // declared, so the checker calls it unknown; it runs instead and fails
+                // saying why (`denied` naming the rule, or the tool's own problem).
+                !fails_better_at_run_time(registry, index, tool)
+            },
+        );
+        verdict.report.extend(degraded);
         if checked.timed_out {
             verdict.report.push(Diagnostic::note(format!(
                 "the type check stopped at its {} ms limit; what it found so far is shown and the rest of the script ran unchecked",
-                self.checker().timeout().as_millis()
+                checked.limit.as_millis()
             )));
-        }
-        // An upstream server's catalogue may be stale, and its calls take arguments by
-        // position as well as the one table the declarations show: nothing there is
-        // certain.
-        if let Some((error, Some(tool))) = &verdict.stop {
-            let toolbox = tool.split('.').next().unwrap_or_default();
-            if registry
-                .upstream_views(index)
-                .iter()
-                .any(|v| v.name == toolbox)
-            {
-                verdict.report.push(error.clone());
-                verdict.report.sort_by_key(|d| (d.line, d.column));
-                verdict.stop = None;
-            }
-        }
-        // A call the profile denies, or of a tool that cannot be called, is not declared, so
-        // the checker calls it unknown; it runs instead and fails saying why (`denied`
-        // naming the rule, or the tool's own problem).
-        if let Some((error, Some(tool))) = &verdict.stop {
-            if fails_better_at_run_time(registry, index, tool) {
-                verdict.report.push(error.clone());
-                verdict.report.sort_by_key(|d| (d.line, d.column));
-                verdict.stop = None;
-            }
         }
         match verdict.stop {
             None => Preflight::Go(verdict.report),
             Some((error, tool)) => {
-                let hint = hint(index, tool.as_deref());
+                // The signature of the upstream tool called, when it is one's.
+                let served = tool.as_deref().and_then(|tool| {
+                    let (toolbox, name) = tool.split_once('.')?;
+                    let server = upstream.iter().find(|v| v.name == toolbox)?;
+                    let found = server.tools().iter().find(|t| t.name == name);
+                    Some(found.map_or_else(|| format!("{name}({{ ... }})"), |t| t.signature()))
+                });
+                let hint = hint(index, tool.as_deref(), served);
                 let message = shortened(&error.message);
                 let mut envelope = super::pool::refused(ErrorKind::Type, &message);
                 envelope.error = Some(
@@ -151,8 +210,6 @@ pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
     }
 }
 
-/// What to do about a type error at a call of `tool` (`box.tool`, or `tools.fn` for a
-/// function of `tools`): the tool's signature, or the names close to a misspelt one.
 /// True when the call of `tool` (`box.name`, a toolbox, or `tools.<function>`) is one the
 /// profile refuses, or of a tool that exists but cannot be called: the run's own error
 /// says more than "unknown".
@@ -168,13 +225,21 @@ fn fails_better_at_run_time(registry: &Registry, index: &AssetIndex, tool: &str)
     }
 }
 
-fn hint(index: &AssetIndex, tool: Option<&str>) -> String {
+/// What to do about a type error at a call of `tool` (`box.tool`, or `tools.fn` for a
+/// function of `tools`): the tool's signature, or the names close to a misspelt one.
+/// `served` is the signature of the tool when its toolbox is an upstream server.
+fn hint(index: &AssetIndex, tool: Option<&str>, served: Option<String>) -> String {
     const NOTHING_RAN: &str = "nothing ran: the script was type-checked against the tools' declarations (`codemode types`) first";
     let Some(tool) = tool else {
         return format!("{NOTHING_RAN}; fix the line, or run with --check warn to run it anyway");
     };
     if let Some(function) = tool.strip_prefix("tools.") {
         return format!("{NOTHING_RAN}; tools.help() lists the functions of tools with an example each (tools.{function} is called here)");
+    }
+    let (toolbox, name) = tool.split_once('.').unwrap_or((tool, ""));
+    if let Some(signature) = served {
+        // Only a call that does not pass one table is certain there.
+        return format!("{NOTHING_RAN}; tools.{toolbox}.{name} takes one table of named arguments (an MCP tool takes one object): tools.{toolbox}.{signature} (tools.get('{tool}') has the details)");
     }
     if let Some(entry) = index.tool(tool) {
         let meta = entry.meta();
@@ -186,7 +251,6 @@ fn hint(index: &AssetIndex, tool: Option<&str>) -> String {
         }
         return format!("{NOTHING_RAN}; tools.get('{tool}') describes the tool");
     }
-    let (toolbox, name) = tool.split_once('.').unwrap_or((tool, ""));
     if !index.has_toolbox(toolbox) {
         let near = closest(name_list(index.toolbox_names()), toolbox);
         return format!(

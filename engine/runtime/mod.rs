@@ -13,7 +13,7 @@ mod pool;
 mod report;
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mlua::{MultiValue, Value};
 
@@ -62,6 +62,8 @@ pub struct Runtime {
     generation: u64,
     /// The type checker scripts pass before they run, when there is one.
     checking: Option<Arc<Checking>>,
+    /// What the current run's check took: it comes out of the run's deadline.
+    spent: Duration,
 }
 
 /// An environment that lives across runs (a REPL session): what one entry assigns as a
@@ -95,6 +97,7 @@ impl Runtime {
             limits,
             generation: 0,
             checking: None,
+            spent: Duration::ZERO,
         })
     }
 
@@ -163,7 +166,16 @@ impl Runtime {
         let index = self.registry.snapshot();
         let diagnostics = match &self.checking {
             None => Vec::new(),
-            Some(checking) => match checking.preflight(&self.registry, &index, source, session) {
+            // The check's time is the run's: it waits at most half the run's timeout
+            // for the checker (a check cut there lets the script run unchecked), and the
+            // run gets what is left.
+            Some(checking) => match checking.preflight(
+                &self.registry,
+                &index,
+                source,
+                session,
+                self.limits.timeout / 2,
+            ) {
                 Preflight::Go(diagnostics) => diagnostics,
                 Preflight::Stop(mut envelope) => {
                     envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
@@ -171,7 +183,9 @@ impl Runtime {
                 }
             },
         };
+        self.spent = started.elapsed();
         let mut envelope = self.exec_in(Body::Source(source), output, env, stop, index);
+        self.spent = Duration::ZERO;
         envelope.diagnostics = diagnostics;
         envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
         envelope
@@ -334,7 +348,8 @@ impl Runtime {
         };
         sandbox::with_run(lua, |r| r.env = Some(env.clone()))?;
         // Compiling counts against the deadline: a compile bomb is a slow script.
-        self.vm.arm(self.limits.timeout, stop);
+        self.vm
+            .arm(self.limits.timeout.saturating_sub(self.spent), stop);
         let values: MultiValue = match body {
             Body::Source(source) => load_text(
                 lua,

@@ -147,8 +147,10 @@ impl Reader<'_> {
                 options.iter().take(MAX_MEMBERS + 1).map(literal).collect();
             return match literals {
                 Some(l) if !l.is_empty() && l.len() <= MAX_MEMBERS => union(l),
-                // Numbers, or too many: the base type says what it can.
-                _ => self.by_type(fields, depth),
+                // Numbers (Luau has no number literals), tables or too many values: the
+                // types of the values, whatever `type` says (a server that lists `5`
+                // among a string's values takes it), never narrower than the list.
+                _ => union(value_types(options)),
             };
         }
         for key in ["anyOf", "oneOf"] {
@@ -303,6 +305,28 @@ fn union(options: Vec<String>) -> String {
     }
 }
 
+/// The Luau types of `values` (an enum's), each once: `any` for an empty list or one
+/// holding arrays or objects.
+fn value_types(values: &[Value]) -> Vec<String> {
+    let mut types: Vec<String> = Vec::new();
+    for value in values {
+        let ty = match value {
+            Value::String(_) => "string",
+            Value::Number(_) => "number",
+            Value::Bool(_) => "boolean",
+            Value::Null => "nil",
+            Value::Array(_) | Value::Object(_) => return vec!["any".into()],
+        };
+        if !types.iter().any(|t| t == ty) {
+            types.push(ty.into());
+        }
+    }
+    if types.is_empty() {
+        return vec!["any".into()];
+    }
+    types
+}
+
 /// A Luau singleton type for a JSON value: strings and booleans only (Luau has no number
 /// literal types).
 fn literal(value: &Value) -> Option<String> {
@@ -409,7 +433,14 @@ mod tests {
             luau_type(&json!({"type": "object", "properties": wide})),
             "{ [string]: any }"
         );
-        assert_eq!(luau_type(&json!({"enum": [1, 2]})), "any");
+        assert_eq!(luau_type(&json!({"enum": [1, 2]})), "number");
+        // Values of mixed types: their union, whatever `type` says, never narrower.
+        assert_eq!(
+            luau_type(&json!({"type": "string", "enum": ["a\"b", "\n", "", 5, null]})),
+            "(string | number)?"
+        );
+        assert_eq!(luau_type(&json!({"enum": ["a", [1]]})), "any");
+        assert_eq!(luau_type(&json!({"type": "string", "enum": []})), "any");
         assert_eq!(
             luau_type(&json!({"type": "string", "enum": ["a\"b"]})),
             "\"a\\\"b\""

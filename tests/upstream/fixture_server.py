@@ -15,6 +15,9 @@ no SDK: each mode breaks the protocol in one way a real server might.
     fixture_server.py deaf       answers the first `tools/call` after closing its stdin,
                                  then stays up with stdout open: the next request codemode
                                  writes meets a pipe nobody reads
+    fixture_server.py typed N    well behaved, for type checks: `echo` answers with the
+                                 JSON of its arguments (its `e` is an enum of mixed
+                                 types), `get_sum` with `a + b`, and N more tools `t0`...
 
 Every mode writes its FIXTURE_SECRET environment variable to stderr at start, so tests
 can check it is masked in errors.
@@ -41,6 +44,29 @@ TOOLS = [
         },
     },
     {"name": "boom", "description": "Misbehave.", "inputSchema": {"type": "object"}},
+]
+
+TYPED = [
+    {
+        "name": "echo",
+        "description": "Answer with the arguments.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "message": {"type": "string"},
+                "e": {"type": "string", "enum": ["a\"b", "c]]d", "\n", "", 5, None]},
+            },
+        },
+    },
+    {
+        "name": "get_sum",
+        "description": "Add two numbers.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+            "required": ["a", "b"],
+        },
+    },
 ]
 
 
@@ -88,6 +114,11 @@ def call(request):
         reply(request, {"content": [{"type": "text", "text": tool["name"]}]})
         send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         return
+    if MODE == "typed" and name in ("echo", "get_sum"):
+        args = params.get("arguments") or {}
+        text = json.dumps(args, sort_keys=True) if name == "echo" else str(args["a"] + args["b"])
+        reply(request, {"content": [{"type": "text", "text": text}]})
+        return
     if name == "sleep":
         ms = (params.get("arguments") or {}).get("ms", 0)
         time.sleep(ms / 1000.0)
@@ -123,6 +154,11 @@ def main():
             extra = [{"name": "huge", "description": "Answer big.", "inputSchema": {"type": "object"}}] if MODE == "huge" else []
             if MODE == "grow":
                 extra = [{"name": "grow", "description": "Add a tool.", "inputSchema": {"type": "object"}}] + grown
+            if MODE == "typed":
+                extra = TYPED + [
+                    {"name": "t%d" % i, "description": "Tool %d." % i, "inputSchema": {"type": "object"}}
+                    for i in range(int(LOG or 0))
+                ]
             reply(message, {"tools": TOOLS + extra})
         elif method == "tools/call" and MODE == "deaf":
             os.close(0)
