@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
-use crate::check::{judge, CheckerError, Checking, Declarations, Diagnostic, Mode, ToolCheck};
+use crate::check::{judge, CheckerError, Checking, Declarations, Diagnostic, Mode};
+use crate::check::{PendingCheck, ToolCheck};
 use crate::registry::Registry;
 
 /// What the check says about a run.
@@ -37,31 +38,61 @@ impl Checking {
         })
     }
 
-    /// Checks `source` before it runs over `index`. A checker problem is a diagnostic,
-    /// never a reason not to run.
-    pub(crate) fn preflight(
+    /// Sends `source` to the checker and returns at once: the caller readies the run
+    /// (nothing of the script runs) while the checker works in its own process, then asks
+    /// [`Sent::verdict`].
+    pub(crate) fn send_preflight(
         &self,
+        registry: &Registry,
+        index: &Arc<AssetIndex>,
+        source: &str,
+    ) -> Sent<'_> {
+        if self.mode() == Mode::Off {
+            return Sent {
+                checking: self,
+                pending: None,
+            };
+        }
+        let declarations = self.declarations(registry, index, source);
+        Sent {
+            checking: self,
+            pending: Some(self.checker().send(&declarations, source)),
+        }
+    }
+}
+
+/// A script's check under way (see [`Checking::send_preflight`]).
+pub(crate) struct Sent<'a> {
+    checking: &'a Checking,
+    /// `None` when nothing is checked (`--check off`).
+    pending: Option<Result<PendingCheck<'a>, CheckerError>>,
+}
+
+impl Sent<'_> {
+    /// What the check says about running `source` over `index`.
+    pub(crate) fn verdict(
+        self,
         registry: &Registry,
         index: &Arc<AssetIndex>,
         source: &str,
         session: bool,
     ) -> Preflight {
-        if self.mode() == Mode::Off {
+        let checking = self.checking;
+        let Some(pending) = self.pending else {
             return Preflight::Go(Vec::new());
-        }
-        let declarations = self.declarations(registry, index, source);
-        let checked = match self.checker().check(&declarations, source) {
+        };
+        let checked = match pending.and_then(PendingCheck::finish) {
             Ok(checked) => checked,
             Err(problem) => {
                 tracing::info!("{problem}");
                 return Preflight::Go(vec![Diagnostic::note(problem.to_string())]);
             }
         };
-        let mut verdict = judge(source, checked.diagnostics, self.mode(), session);
+        let mut verdict = judge(source, checked.diagnostics, checking.mode(), session);
         if checked.timed_out {
             verdict.report.push(Diagnostic::note(format!(
                 "the type check stopped at its {} ms limit; what it found so far is shown and the rest of the script ran unchecked",
-                self.checker().timeout().as_millis()
+                checking.checker().timeout().as_millis()
             )));
         }
         // An upstream server's catalogue may be stale, and its calls take arguments by
