@@ -8,7 +8,8 @@
 //! 1. Check cost: one 30-line agent-style script checked against the bundled world's
 //!    declarations by the `codemode-check` process (a round trip over its pipe, the
 //!    declarations already loaded), and the whole pre-run step (that plus the verdict),
-//!    against running the same script unchecked in process. Target: check p50 <= 1 ms.
+//!    against running the same script unchecked in process; an empty script's round trip
+//!    is the part that is not the solver's. Target: check p50 <= 1 ms.
 //! 2. What loading the declarations costs (once per index snapshot): starting the
 //!    checker and loading them, against one check.
 //! 3. `tool_exec` round trip over MCP stdio with `--check certain` against `--check off`,
@@ -123,7 +124,9 @@ fn main() {
     let mut unchecked = Runtime::new(registry.clone(), Limits::default()).unwrap();
     assert!(unchecked.exec(SCRIPT, Output::Capture).ok);
     let (mut check, mut step, mut run) = (Vec::new(), Vec::new(), Vec::new());
+    let mut empty = Vec::new();
     for _ in 0..SAMPLES {
+        empty.push(timed(|| checker.check(&declarations, "").unwrap()).1);
         check.push(timed(|| checker.check(&declarations, SCRIPT).unwrap()).1);
         step.push(
             timed(|| {
@@ -135,6 +138,7 @@ fn main() {
         run.push(timed(|| unchecked.exec(SCRIPT, Output::Capture)).1);
     }
     let (check, step, run) = (median_us(check), median_us(step), median_us(run));
+    let empty = median_us(empty);
     let load = median_us(loads);
     println!(
         "type check of a 30-line script against the bundled world's declarations ({} bytes):",
@@ -142,6 +146,7 @@ fn main() {
     );
     println!("  checker round trip (declarations loaded)   {check:8.1} us  (target <= 1000 us)");
     println!("  pre-run step (round trip + verdict)        {step:8.1} us");
+    println!("  round trip of an empty script              {empty:8.1} us  (pipe, JSON, the checker's set-up)");
     println!("  the same script run unchecked in process   {run:8.1} us");
     println!("  pre-run step / run = {:.2}x", step / run);
     println!("  start the checker + load declarations + check: {load:8.1} us = {:.0}x one check (once per process and index snapshot)", load / check);

@@ -10,7 +10,7 @@ mod servers;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::check::{Checker, Mode};
+use codemode::check::{Checked, Checker, Declarations, Mode, Severity};
 use codemode::{Checking, ErrorKind, Limits, Output, Pool, Registry, Runtime, Session};
 use common::{codemode, exec, text, World};
 use serde_json::{json, Value};
@@ -131,6 +131,60 @@ fn a_missing_or_crashing_checker_never_blocks_a_run() {
             notes(&envelope).contains("ran unchecked"),
             "{program}: {envelope}"
         );
+    }
+}
+
+#[test]
+fn a_check_whose_reply_is_left_unread_does_not_answer_the_next_one() {
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let declarations = Declarations::new("declare x: number\n");
+    let wrong = "local y: string = x\nreturn y";
+    let right = "local y: number = x\nreturn y";
+    let errors = |checked: Checked| {
+        checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    };
+    // A caller that gives up between sending and reading (a run that panicked while it
+    // was readied) must not leave its reply in the pipe for the next script.
+    drop(
+        checker
+            .send(&declarations, wrong, checker.timeout())
+            .unwrap(),
+    );
+    assert_eq!(errors(checker.check(&declarations, right).unwrap()), 0);
+    let pending = checker
+        .send(&declarations, wrong, checker.timeout())
+        .unwrap();
+    assert_eq!(errors(pending.finish().unwrap()), 1);
+    assert_eq!(errors(checker.check(&declarations, right).unwrap()), 0);
+}
+
+#[test]
+fn a_refused_script_leaves_the_runtime_ready_for_the_next() {
+    let world = World::new();
+    let mut runtime = runtime(&world, Mode::Certain);
+    // The run is readied while the checker works; a refusal hands it back unstarted.
+    for _ in 0..3 {
+        let refused = runtime.exec(
+            "print('refused')\nreturn tools.text.slugfy('Hello')",
+            Output::Capture,
+        );
+        assert_eq!(
+            refused.error.as_ref().map(|e| e.kind),
+            Some(ErrorKind::Type),
+            "{refused:?}"
+        );
+        assert_eq!(refused.stdout, "", "{refused:?}");
+        let ran = runtime.exec(
+            "print('ran')\nreturn tools.text.slugify('Hello World')",
+            Output::Capture,
+        );
+        assert!(ran.ok, "{ran:?}");
+        assert_eq!(ran.value, Some(json!("hello-world")), "{ran:?}");
+        assert_eq!(ran.stdout, "ran\n", "{ran:?}");
     }
 }
 

@@ -7,7 +7,8 @@
 //! - `checking.rs` is what an engine holds: the checker, the mode, the declarations of
 //!   the last snapshot (whole for a small world, by the toolboxes a script names for a
 //!   large one: `named.rs` finds them);
-//! - `process.rs` starts the checker and exchanges one request and reply at a time;
+//! - `process.rs` starts the checker and exchanges one request and reply at a time (a
+//!   script's reply is read after the run is readied: [`PendingCheck`]);
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
 //!   reported, by [`Mode`];
 //! - `tool.rs` prepares a tool's source for the checker;
@@ -27,6 +28,6 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use error::CheckerError;
 pub use mode::Mode;
 pub use named::named_toolboxes;
-pub use process::{Checked, Checker, Declarations, CHECKER_ENV, CHECKER_PROGRAM};
+pub use process::{Checked, Checker, Declarations, PendingCheck, CHECKER_ENV, CHECKER_PROGRAM};
 pub use tool::{tool_source, with_modules, WithModules};
 pub use verdict::{judge, judge_with, not_one_table, sort, Verdict};

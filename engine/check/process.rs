@@ -3,12 +3,12 @@
 //! protocol is described in `engine/checker/main.rs`).
 
 use std::hash::{BuildHasher, Hasher};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -43,6 +43,10 @@ const GRACE: Duration = Duration::from_millis(250);
 /// each set loaded again costs a fresh checker (milliseconds, against a fraction of one
 /// for a check).
 const HELD: usize = 4;
+
+/// The longest reply line read from the checker: its replies are a few diagnostics, and a
+/// checker that writes without end is stopped rather than followed.
+const MAX_REPLY_BYTES: usize = 16 << 20;
 
 /// Declarations to check against, with a key that tells one text from another without
 /// sending it again.
@@ -101,7 +105,11 @@ impl Drop for Loading<'_> {
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    replies: Receiver<String>,
+    /// Its replies, read on the asking thread: a reader thread between the pipe and the
+    /// caller cost each check a second wake-up.
+    stdout: ChildStdout,
+    /// What was read past the last whole reply line.
+    unread: Vec<u8>,
     /// The keys of the declarations it holds, most recently used last (it keeps
     /// [`HELD`]; one it let go is loaded again when it says so).
     loaded: Vec<u64>,
@@ -219,6 +227,21 @@ impl Checker {
         source: &str,
         budget: Duration,
     ) -> Result<Checked, CheckerError> {
+        self.send(declarations, source, budget)?.finish()
+    }
+
+    /// Sends `source` to be checked against `declarations` (loading them first when the
+    /// checker holds others) and returns without waiting for the verdict, so the caller
+    /// readies the run while the checker works in its own process; the checker is held
+    /// for this script until [`PendingCheck::finish`]. The whole check, waiting for
+    /// other scripts' checks included, takes at most `budget` (or the timeout, when that
+    /// is shorter).
+    pub fn send(
+        &self,
+        declarations: &Declarations,
+        source: &str,
+        budget: Duration,
+    ) -> Result<PendingCheck<'_>, CheckerError> {
         let budget = budget.min(self.timeout);
         let asked = Instant::now();
         if source.len() > MAX_SOURCE_BYTES {
@@ -267,30 +290,37 @@ impl Checker {
         if process.loaded.contains(&declarations.key) {
             drop(loading);
         }
-        let outcome = self.check_in(process, declarations, source, timeout);
-        let loaded = process.loaded.contains(&declarations.key);
-        if let Err(e) = &outcome {
-            if matches!(e, CheckerError::Broken(_) | CheckerError::Slow(_)) {
-                // Dropping the process kills it; the next check starts afresh.
-                *slot = None;
-                // A checker that cannot even take the declarations is broken whatever
-                // the script; one stopped on a script is the script's doing.
-                if !loaded {
-                    return Err(self.cool_down(e.clone()));
-                }
+        let millis = (timeout.as_millis() as u64).max(1);
+        let request =
+            json!({ "check": source, "key": declarations.key, "timeoutMs": millis }).to_string();
+        let sent = if process.loaded.contains(&declarations.key) {
+            Ok(())
+        } else {
+            process.load(declarations)
+        }
+        .and_then(|()| process.send(&request));
+        let mut pending = PendingCheck {
+            checker: self,
+            slot,
+            declarations: declarations.clone(),
+            request,
+            timeout,
+            answered: false,
+        };
+        match sent {
+            Ok(()) => Ok(pending),
+            Err(e) => {
+                pending.answered = true;
+                Err(pending.failed(e))
             }
         }
-        outcome
     }
 
     /// The process slot, once the check that holds it ends, or [`CheckerError::Busy`]
     /// when that takes longer than `budget`: one script written to make the checker slow
     /// must not make every other session's runs wait for it in turn. (A lock that waits
     /// with a deadline would do this without polling; the standard one has none.)
-    fn wait_for(
-        &self,
-        budget: Duration,
-    ) -> Result<std::sync::MutexGuard<'_, Option<Process>>, CheckerError> {
+    fn wait_for(&self, budget: Duration) -> Result<MutexGuard<'_, Option<Process>>, CheckerError> {
         const POLL: Duration = Duration::from_millis(2);
         let until = Instant::now() + budget;
         loop {
@@ -312,34 +342,6 @@ impl Checker {
         error
     }
 
-    fn check_in(
-        &self,
-        process: &mut Process,
-        declarations: &Declarations,
-        source: &str,
-        timeout: Duration,
-    ) -> Result<Checked, CheckerError> {
-        if !process.loaded.contains(&declarations.key) {
-            process.load(declarations)?;
-        }
-        let millis = (timeout.as_millis() as u64).max(1);
-        let request =
-            json!({ "check": source, "key": declarations.key, "timeoutMs": millis }).to_string();
-        let mut reply = process.ask(&request, timeout + GRACE)?;
-        if reply.unloaded {
-            process.load(declarations)?;
-            reply = process.ask(&request, timeout + GRACE)?;
-        }
-        if !reply.ok {
-            return Err(CheckerError::Broken(reply.error.unwrap_or_default()));
-        }
-        Ok(Checked {
-            diagnostics: reply.diagnostics,
-            timed_out: reply.timed_out,
-            limit: timeout,
-        })
-    }
-
     fn start(&self) -> Result<Process, CheckerError> {
         let program = self
             .program
@@ -359,25 +361,81 @@ impl Checker {
             let _ = child.kill();
             return Err(CheckerError::Broken("its pipes could not be opened".into()));
         };
-        let (send, replies) = mpsc::channel();
-        // A thread reads the replies, so the caller can wait for one with a deadline.
-        std::thread::Builder::new()
-            .name("codemode-check-reader".into())
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if send.send(line).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| CheckerError::Broken(format!("cannot start its reader thread: {e}")))?;
         Ok(Process {
             child,
             stdin,
-            replies,
+            stdout,
+            unread: Vec::new(),
             loaded: Vec::new(),
         })
+    }
+}
+
+/// A check sent to the checker whose reply is not read yet (see [`Checker::send`]). Dropped
+/// unfinished, it stops the checker, whose reply would otherwise answer the next request.
+pub struct PendingCheck<'a> {
+    checker: &'a Checker,
+    slot: MutexGuard<'a, Option<Process>>,
+    declarations: Declarations,
+    request: String,
+    /// The checker's timeout for this script (what was left of its budget).
+    timeout: Duration,
+    answered: bool,
+}
+
+impl PendingCheck<'_> {
+    /// Waits for the verdict: at most the check's timeout and a short grace, after which
+    /// the checker is stopped (the next check starts a new one).
+    pub fn finish(mut self) -> Result<Checked, CheckerError> {
+        self.answered = true;
+        let deadline = self.timeout + GRACE;
+        let Some(process) = self.slot.as_mut() else {
+            return Err(CheckerError::Broken("it is not running".into()));
+        };
+        let mut reply = process.receive(deadline);
+        if reply.as_ref().is_ok_and(|r| r.unloaded) {
+            // It let these declarations go (it keeps a few): load them again and ask again.
+            reply = process
+                .load(&self.declarations)
+                .and_then(|()| process.ask(&self.request, deadline));
+        }
+        match reply {
+            Ok(reply) if reply.ok => Ok(Checked {
+                diagnostics: reply.diagnostics,
+                timed_out: reply.timed_out,
+                limit: self.timeout,
+            }),
+            Ok(reply) => Err(self.failed(CheckerError::Broken(reply.error.unwrap_or_default()))),
+            Err(e) => Err(self.failed(e)),
+        }
+    }
+
+    /// Deals with `error` from the checker, and returns it: a checker that broke or
+    /// hung is stopped (dropping the process kills it; the next check starts afresh), and
+    /// one that cannot even take the declarations is broken whatever the script (one
+    /// stopped on a script is the script's doing).
+    fn failed(&mut self, error: CheckerError) -> CheckerError {
+        if !matches!(error, CheckerError::Broken(_) | CheckerError::Slow(_)) {
+            return error;
+        }
+        let loaded = self
+            .slot
+            .as_ref()
+            .is_some_and(|p| p.loaded.contains(&self.declarations.key));
+        *self.slot = None;
+        if loaded {
+            error
+        } else {
+            self.checker.cool_down(error)
+        }
+    }
+}
+
+impl Drop for PendingCheck<'_> {
+    fn drop(&mut self) {
+        if !self.answered {
+            *self.slot = None;
+        }
     }
 }
 
@@ -401,23 +459,75 @@ impl Process {
 
     /// Sends one request and waits at most `deadline` for its reply.
     fn ask(&mut self, request: &str, deadline: Duration) -> Result<Reply, CheckerError> {
-        // A reply left over from an earlier request would answer the wrong question.
-        while self.replies.try_recv().is_ok() {}
-        writeln!(self.stdin, "{request}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| CheckerError::Broken(format!("cannot write to it: {e}")))?;
-        match self.replies.recv_timeout(deadline) {
-            Ok(line) => serde_json::from_str(&line)
-                .map_err(|e| CheckerError::Broken(format!("its reply is not understood: {e}"))),
-            Err(RecvTimeoutError::Timeout) => Err(CheckerError::Slow(deadline.as_millis() as u64)),
-            Err(RecvTimeoutError::Disconnected) => {
-                let status = self
-                    .child
-                    .wait()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|e| e.to_string());
-                Err(CheckerError::Broken(format!("it exited: {status}")))
+        self.send(request)?;
+        self.receive(deadline)
+    }
+
+    /// Writes one request line, in one write: a line written in pieces could wake the
+    /// checker once per piece.
+    fn send(&mut self, request: &str) -> Result<(), CheckerError> {
+        // Each reply is read before the next request is sent; anything left over would
+        // answer the wrong question.
+        self.unread.clear();
+        let mut line = String::with_capacity(request.len() + 1);
+        line.push_str(request);
+        line.push('\n');
+        self.stdin
+            .write_all(line.as_bytes())
+            .map_err(|e| CheckerError::Broken(format!("cannot write to it: {e}")))
+    }
+
+    /// Reads the next reply line, waiting at most `deadline` for it.
+    fn receive(&mut self, deadline: Duration) -> Result<Reply, CheckerError> {
+        let until = Instant::now() + deadline;
+        let mut chunk = [0u8; 8192];
+        loop {
+            if let Some(end) = memchr::memchr(b'\n', &self.unread) {
+                let line: Vec<u8> = self.unread.drain(..=end).collect();
+                return serde_json::from_slice(&line).map_err(|e| {
+                    CheckerError::Broken(format!("its reply is not understood: {e}"))
+                });
+            }
+            if self.unread.len() > MAX_REPLY_BYTES {
+                return Err(CheckerError::Broken(format!(
+                    "its reply is longer than {} MiB",
+                    MAX_REPLY_BYTES >> 20
+                )));
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() || !readable(&self.stdout, left) {
+                if Instant::now() < until {
+                    continue;
+                }
+                return Err(CheckerError::Slow(deadline.as_millis() as u64));
+            }
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => {
+                    let status = self
+                        .child
+                        .wait()
+                        .map(|s| s.to_string())
+                        .unwrap_or_else(|e| e.to_string());
+                    return Err(CheckerError::Broken(format!("it exited: {status}")));
+                }
+                Ok(n) => self.unread.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(CheckerError::Broken(format!("cannot read from it: {e}"))),
             }
         }
     }
+}
+
+/// True when `stdout` has something to read (or has closed) within `wait`.
+fn readable(stdout: &ChildStdout, wait: Duration) -> bool {
+    let mut fd = libc::pollfd {
+        fd: stdout.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // Whole milliseconds, rounded up, so a wait shorter than one does not spin.
+    let millis = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+    // SAFETY: poll reads and writes the one pollfd it is given, which lives on this stack.
+    let ready = unsafe { libc::poll(&mut fd, 1, millis) };
+    ready > 0
 }

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
-use crate::check::{judge_with, not_one_table, Checked, CheckerError, Checking, Declarations};
-use crate::check::{Diagnostic, Mode, ToolCheck};
+use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
+use crate::check::{Diagnostic, Mode, PendingCheck, ToolCheck};
 use crate::registry::Registry;
 
 /// What the check says about a run.
@@ -40,23 +40,32 @@ impl Checking {
         })
     }
 
-    /// The checker's verdict on `source` against `declarations`, within `budget`; when the
-    /// checker cannot load the declarations, against ones cut back as far as it takes
-    /// (see [`Checking::degraded`]), with a diagnostic saying what was left unchecked.
-    fn check_degrading(
+    /// Sends `source` to the checker and returns at once: the caller readies the run
+    /// (nothing of the script runs) while the checker works in its own process, then asks
+    /// [`Sent::verdict`]. The check takes at most `budget` (the longest the run may wait
+    /// for the checker, its queue included). When the checker cannot load the
+    /// declarations, the script is sent against ones cut back as far as it takes (see
+    /// [`Checking::degraded`]), with a diagnostic saying what was left unchecked.
+    pub(crate) fn send_preflight(
         &self,
         registry: &Registry,
         index: &Arc<AssetIndex>,
-        mut declarations: Declarations,
         source: &str,
         budget: Duration,
-    ) -> Result<(Checked, Option<Diagnostic>), CheckerError> {
+    ) -> Sent<'_> {
+        let mut sent = Sent {
+            checking: self,
+            pending: None,
+            degraded: None,
+        };
+        if self.mode() == Mode::Off {
+            return sent;
+        }
         let started = Instant::now();
-        let mut note = None;
+        let mut declarations = self.declarations(registry, index, source);
         loop {
             let left = budget.saturating_sub(started.elapsed());
-            match self.checker().check_within(&declarations, source, left) {
-                Ok(checked) => return Ok((checked, note)),
+            match self.checker().send(&declarations, source, left) {
                 Err(CheckerError::Declarations(why)) => {
                     let views = registry.upstream_views(index);
                     let upstream: Vec<(&str, usize)> = views
@@ -72,51 +81,65 @@ impl Checking {
                         )
                     };
                     let Some(fewer) = self.degraded(index, &upstream, &declarations, text) else {
-                        return Err(CheckerError::Declarations(why));
+                        sent.pending = Some(Err(CheckerError::Declarations(why)));
+                        return sent;
                     };
                     tracing::info!(
                         "the tools' declarations did not load ({why}); checking against fewer"
                     );
-                    note = Some(Diagnostic::note(format!(
+                    sent.degraded = Some(Diagnostic::note(format!(
                         "the tools' declarations did not load into the type checker ({why}); {} typed `any` for this check, so calls of them were not checked (run `codemode types` to see the declarations)",
-                        if upstream.is_empty() || note.is_some() { "every toolbox was" } else { "the upstream servers' toolboxes were" }
+                        if upstream.is_empty() || sent.degraded.is_some() { "every toolbox was" } else { "the upstream servers' toolboxes were" }
                     )));
                     declarations = fewer;
                 }
-                Err(e) => return Err(e),
+                outcome => {
+                    sent.pending = Some(outcome);
+                    return sent;
+                }
             }
         }
     }
+}
 
-    /// Checks `source` before it runs over `index`, within `budget` (the longest the run
-    /// may wait for the checker, its queue included). A checker problem is a diagnostic,
-    /// never a reason not to run.
-    pub(crate) fn preflight(
-        &self,
+/// A script's check under way (see [`Checking::send_preflight`]).
+pub(crate) struct Sent<'a> {
+    checking: &'a Checking,
+    /// `None` when nothing is checked (`--check off`).
+    pending: Option<Result<PendingCheck<'a>, CheckerError>>,
+    /// What was left unchecked when the declarations had to be cut back.
+    degraded: Option<Diagnostic>,
+}
+
+impl Sent<'_> {
+    /// What the check says about running `source` over `index`. A checker problem is a
+    /// diagnostic, never a reason not to run.
+    pub(crate) fn verdict(
+        self,
         registry: &Registry,
         index: &Arc<AssetIndex>,
         source: &str,
         session: bool,
-        budget: Duration,
     ) -> Preflight {
-        if self.mode() == Mode::Off {
+        let Some(pending) = self.pending else {
             return Preflight::Go(Vec::new());
-        }
-        let declarations = self.declarations(registry, index, source);
-        let (checked, degraded) =
-            match self.check_degrading(registry, index, declarations, source, budget) {
-                Ok(checked) => checked,
-                Err(problem) => {
-                    tracing::info!("{problem}");
-                    return Preflight::Go(vec![Diagnostic::note(problem.to_string())]);
-                }
-            };
+        };
+        let checked = match pending.and_then(PendingCheck::finish) {
+            Ok(checked) => checked,
+            Err(problem) => {
+                tracing::info!("{problem}");
+                let mut notes: Vec<Diagnostic> = self.degraded.into_iter().collect();
+                notes.push(Diagnostic::note(problem.to_string()));
+                return Preflight::Go(notes);
+            }
+        };
+        let degraded = self.degraded;
         let upstream = registry.upstream_views(index);
         let is_upstream = |toolbox: &str| upstream.iter().any(|v| v.name == toolbox);
         let mut verdict = judge_with(
             source,
             checked.diagnostics,
-            self.mode(),
+            self.checking.mode(),
             session,
             |error, tool| {
                 let Some(tool) = tool else { return true };

@@ -39,6 +39,15 @@ use report::{inside_tool_hint, script_error};
 /// tools 7 MiB.
 const LARGE_HEAP_BYTES: usize = 4 << 20;
 
+/// A run handed to the VM and not started: what [`Runtime::complete`] needs of it.
+struct Readied {
+    started: Instant,
+    /// The snapshot the run reads, for the hint of an error inside a tool.
+    tools: Arc<AssetIndex>,
+    /// Whether the VM took the run.
+    begun: mlua::Result<()>,
+}
+
 /// How a run treats `print`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Output {
@@ -164,27 +173,27 @@ impl Runtime {
     ) -> Envelope {
         let started = Instant::now();
         let index = self.registry.snapshot();
-        let diagnostics = match &self.checking {
+        let checking = self.checking.clone();
+        // The check's time is the run's: it waits at most half the run's timeout for the
+        // checker (a check cut there lets the script run unchecked), and the run gets
+        // what is left.
+        let sent = checking
+            .as_ref()
+            .map(|c| c.send_preflight(&self.registry, &index, source, self.limits.timeout / 2));
+        // The run is readied while the checker reads the script in its own process; no
+        // line of the script runs before the verdict.
+        let readied = self.ready(output, index.clone());
+        let diagnostics = match sent.map(|s| s.verdict(&self.registry, &index, source, session)) {
             None => Vec::new(),
-            // The check's time is the run's: it waits at most half the run's timeout
-            // for the checker (a check cut there lets the script run unchecked), and the
-            // run gets what is left.
-            Some(checking) => match checking.preflight(
-                &self.registry,
-                &index,
-                source,
-                session,
-                self.limits.timeout / 2,
-            ) {
-                Preflight::Go(diagnostics) => diagnostics,
-                Preflight::Stop(mut envelope) => {
-                    envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-                    return *envelope;
-                }
-            },
+            Some(Preflight::Go(diagnostics)) => diagnostics,
+            Some(Preflight::Stop(mut envelope)) => {
+                drop(self.vm.finish::<State>());
+                envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+                return *envelope;
+            }
         };
         self.spent = started.elapsed();
-        let mut envelope = self.exec_in(Body::Source(source), output, env, stop, index);
+        let mut envelope = self.complete(readied, Body::Source(source), env, stop);
         self.spent = Duration::ZERO;
         envelope.diagnostics = diagnostics;
         envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
@@ -200,6 +209,13 @@ impl Runtime {
         stop: Option<StopCheck>,
         index: Arc<AssetIndex>,
     ) -> Envelope {
+        let readied = self.ready(output, index);
+        self.complete(readied, body, env, stop)
+    }
+
+    /// Hands the VM a run's state over `index`; what [`Runtime::complete`] runs next, or
+    /// what a refused script's caller takes back with `self.vm.finish::<State>()`.
+    fn ready(&mut self, output: Output, index: Arc<AssetIndex>) -> Readied {
         let started = Instant::now();
         let tools = index.clone();
         let mut state = State::new(index, self.registry.clone());
@@ -212,7 +228,27 @@ impl Runtime {
             }
         }
         let run = Run::new(&self.limits, output == Output::Stream);
-        let outcome = match self.vm.begin(run, state) {
+        Readied {
+            started,
+            tools,
+            begun: self.vm.begin(run, state),
+        }
+    }
+
+    /// Runs `body` in the run [`Runtime::ready`] began, and builds its envelope.
+    fn complete(
+        &mut self,
+        readied: Readied,
+        body: Body<'_>,
+        env: Option<mlua::Table>,
+        stop: Option<StopCheck>,
+    ) -> Envelope {
+        let Readied {
+            started,
+            tools,
+            begun,
+        } = readied;
+        let outcome = match begun {
             Ok(()) => self.run(body, env, stop),
             Err(e) => Err(e),
         };
