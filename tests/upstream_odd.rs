@@ -38,7 +38,13 @@ fn odd_world() -> tempfile::TempDir {
 }
 
 fn exec(world: &Path, timeout_ms: &str, script: &str) -> Value {
-    let (out, err, _) = run(world, &["--timeout-ms", timeout_ms, "exec"], script);
+    // Unchecked: the errors asserted are the runtime's, which a script meets whenever
+    // the type checker is off or cannot see the name (a computed key).
+    let (out, err, _) = run(
+        world,
+        &["--check", "off", "--timeout-ms", timeout_ms, "exec"],
+        script,
+    );
     serde_json::from_str(&out).unwrap_or_else(|_| panic!("an envelope: {out}{err}"))
 }
 
@@ -107,11 +113,13 @@ fn a_deadline_passed_while_a_server_starts_names_the_waiting_call() {
     let mut slow = fixture_server("odd", &[]);
     let args: Vec<String> = serde_json::from_value(slow["args"].clone()).unwrap();
     slow["command"] = json!("sh");
-    slow["args"] = json!(["-c", format!("sleep 5; exec python3 '{}' odd", args[0])]);
+    slow["args"] = json!(["-c", format!("sleep 3; exec python3 '{}' odd", args[0])]);
     let dir = world(json!({ "slow-start": slow }));
+    let (out, err, code) = run(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{out}{err}");
     let started = Instant::now();
     let envelope = exec(dir.path(), "1500", "return tools.slow_start.echo({})");
-    assert!(started.elapsed() < Duration::from_secs(4), "{envelope}");
+    assert!(started.elapsed() < Duration::from_secs(3), "{envelope}");
     assert_eq!(envelope["error"]["kind"], "timeout", "{envelope}");
     let message = envelope["error"]["message"].as_str().unwrap();
     assert!(
@@ -126,7 +134,7 @@ fn the_configured_name_works_on_the_command_line_and_scripts_are_pointed_to_the_
     let dir = odd_world();
     let (out, err, code) = run(dir.path(), &["list", "3", "odd-server"], "");
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("get_thing_2"), "{out}");
+    assert!(out.contains("tools.odd_server.getThing(args: {}): any"), "{out}");
     let (out, err, code) = run(dir.path(), &["call", "odd-server.echo", "{\"b\": 2}"], "");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains(r#"\"b\": 2"#), "{out}");

@@ -13,7 +13,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 BIN, WORLD, ROUNDS = sys.argv[1], sys.argv[2], int(sys.argv[3])
-SLOW = "return tools.everything.trigger_long_running_operation({duration = 3, steps = 1})"
+SLOW = "return tools.everything.trigger_long_running_operation({duration = 2, steps = 1})"
 
 
 async def main():
