@@ -36,10 +36,12 @@ pub(crate) enum Cutoff {
     Stopped,
 }
 
-/// A long-run hook and its repeat interval in nanoseconds. The hook hands the thread's
-/// other duties off; given work (host code about to block the thread), it runs that work
-/// with the duties handed off.
-type LongRunHook = (fn(Option<&mut dyn FnMut()>), u64);
+/// Hands the thread's other duties off; given work (host code about to block the
+/// thread), runs that work with the duties handed off.
+pub(crate) type HandOff = fn(Option<&mut dyn FnMut()>);
+
+/// A long-run hook and its repeat interval in nanoseconds.
+type LongRunHook = (HandOff, u64);
 
 thread_local! {
     /// Deadline of the run executing on this thread, in nanoseconds since [`epoch`]; 0 = none.
@@ -285,7 +287,7 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
 
 /// Calls `hook` once the next run on this thread has gone on for `after`, then every
 /// `every` while it goes on (`None` clears it). Set before [`arm`], cleared after [`disarm`].
-pub(crate) fn set_long_run_hook(hook: Option<(fn(Option<&mut dyn FnMut()>), Duration, Duration)>) {
+pub(crate) fn set_long_run_hook(hook: Option<(HandOff, Duration, Duration)>) {
     match hook {
         Some((hook, after, every)) => {
             LONG_RUN.set(Some((hook, every.as_nanos() as u64)));
