@@ -145,6 +145,9 @@ fn the_configured_name_works_on_the_command_line_and_scripts_are_pointed_to_the_
     let (out, err, code) = run(dir.path(), &["call", "odd-server.getThing"], "");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("getThing"), "{out}");
+    let (_, err, code) = run(dir.path(), &["call", "odd_servr.echo"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("did you mean odd_server?"), "{err}");
     let (_, err, code) = run(dir.path(), &["mcp", "sync", "nope"], "");
     assert_eq!(code, 1);
     assert!(
