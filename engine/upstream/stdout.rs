@@ -1,15 +1,19 @@
 //! A server's stdout, checked line by line. MCP's stdio transport carries one JSON-RPC
-//! message per line and nothing else; rmcp skips a line that does not parse, so a server
-//! that prints a banner or garbage would leave its calls waiting until their deadline.
-//! This reader passes through every line that starts like JSON and, at the first line
-//! that does not, records a sample and fails the read: the connection closes at once and
-//! every waiting call gets a protocol error quoting what the server wrote.
+//! message per line and nothing else; rmcp skips a line it cannot read as a message, so a
+//! server that prints a banner or garbage, or answers with a response rmcp cannot parse,
+//! would leave its calls waiting until their deadline. This reader holds each line until
+//! it is whole and reads it as rmcp will: a message goes on; a response that does not
+//! parse (but has its request's id) is replaced by an error answer for that request,
+//! marked [`MALFORMED`], so the call fails at once with the parser's reason; anything else
+//! (a line that does not start like JSON, JSON that is no message) records a sample and
+//! fails the read: the connection closes at once and every waiting call gets a protocol
+//! error quoting what the server wrote.
 //!
 //! rmcp also drops, without a word to the caller, a message longer than
 //! [`MAX_MESSAGE_BYTES`]. So this reader follows each line's top-level `"id"` as it
 //! streams by (in constant memory, wherever in the object the server put it), and when a
-//! line passes the cap it stops passing it on and answers that request itself with a
-//! JSON-RPC error marked [`OVERSIZED`]: the call fails at once, the connection stays up.
+//! line passes the cap it drops it and answers that request itself with a JSON-RPC error
+//! marked [`OVERSIZED`]: the call fails at once, the connection stays up.
 
 use std::io;
 use std::pin::Pin;
