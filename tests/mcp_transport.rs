@@ -84,9 +84,13 @@ impl Server {
 
     /// POSTs `body` to /mcp with `headers` (and a loopback Host unless one is given).
     fn post(&self, headers: &[(&str, &str)], body: &Value) -> Reply {
-        let body = body.to_string();
+        self.send("POST", headers, &body.to_string())
+    }
+
+    /// Sends a `method` request to /mcp.
+    fn send(&self, method: &str, headers: &[(&str, &str)], body: &str) -> Reply {
         let mut request = format!(
-            "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+            "{method} /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
             body.len()
         );
         if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
@@ -96,7 +100,7 @@ impl Server {
             request.push_str(&format!("{name}: {value}\r\n"));
         }
         request.push_str("\r\n");
-        request.push_str(&body);
+        request.push_str(body);
         let mut stream = TcpStream::connect(self.addr).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(30)))
@@ -346,6 +350,18 @@ fn allow_origin_allows_exactly_that_origin() {
     );
     assert_eq!(ran.status, 200, "{}", ran.body);
     assert!(s.has_file("app.txt"));
+}
+
+#[test]
+fn a_session_delete_is_answered_200_and_ends_the_session() {
+    let s = Server::start(&[]);
+    let session = s.session();
+    let deleted = s.send("DELETE", &borrow(&session), "");
+    // MCP clients take anything but 200 as a failed termination.
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+    let after = s.write_file(&session, &[], "after-delete.txt");
+    assert_eq!(after.status, 404, "{}", after.body);
+    assert!(!s.has_file("after-delete.txt"));
 }
 
 #[test]

@@ -194,9 +194,10 @@ fn everything_over_stdio() {
         started.elapsed()
     );
     match &err {
-        UpstreamError::Timeout { call } => {
-            assert_eq!(call, "everything.trigger-long-running-operation")
-        }
+        UpstreamError::Timeout { call } => assert_eq!(
+            call,
+            "everything.trigger-long-running-operation (sent to MCP server 'everything', which had not answered)"
+        ),
         other => panic!("expected a timeout, got {other:?}"),
     }
     let started = Instant::now();

@@ -35,6 +35,7 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
     }
     let mut runtime = cli.runtime()?;
     let index = runtime.registry().snapshot();
+    let identity = &as_configured(runtime.registry(), &index, identity);
     if let Some(entry) = index.tool(identity) {
         let schema = Schema::from_meta(entry.meta());
         if wants_help(&schema, words) {
@@ -112,6 +113,40 @@ fn wants_help(schema: &Schema, words: &[String]) -> bool {
         (w == "--help" && schema.slot_type("help").is_none())
             || (w == "-h" && schema.short_flag('h').is_none())
     })
+}
+
+/// `identity` with an MCP server and tool named as the server and mcp.json write them
+/// (`odd-server.get-thing`) turned into the names scripts use (`odd_server.get_thing`).
+fn as_configured(
+    registry: &codemode::Registry,
+    index: &codemode::assets::AssetIndex,
+    identity: &str,
+) -> String {
+    if index.tool(identity).is_some() {
+        return identity.to_string();
+    }
+    let views = registry.upstream_views(index);
+    // A server's own name may hold dots: the longest configured name that fits wins.
+    let found = views
+        .iter()
+        .filter_map(|v| {
+            let tool = identity
+                .strip_prefix(v.original.as_str())
+                .or_else(|| identity.strip_prefix(v.name.as_str()))?
+                .strip_prefix('.')?;
+            Some((v, tool))
+        })
+        .max_by_key(|(v, _)| v.original.len());
+    let Some((view, tool)) = found else {
+        return identity.to_string();
+    };
+    let tool = view
+        .tools()
+        .iter()
+        .find(|t| t.name == tool)
+        .or_else(|| view.tools().iter().find(|t| t.original == tool))
+        .map_or(tool, |t| t.name.as_str());
+    format!("{}.{tool}", view.name)
 }
 
 /// The tool of a configured MCP server that `identity` names, from its cached catalogue.

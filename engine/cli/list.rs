@@ -16,16 +16,22 @@ pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> 
         eprintln!("codemode list: the tier is 1, 2 or 3, got {bad}; e.g. `codemode list 2` or `codemode list text 3`");
         return Ok(ExitCode::from(2));
     }
-    // A tier is a number and anything else a toolbox name, as `tools.list` reads them.
+    let field = if json { "value" } else { "stdout" };
+    let mut runtime = cli.runtime()?;
+    // A tier is a number and anything else a toolbox name, as `tools.list` reads them; an
+    // MCP server may be named as its mcp.json writes it.
     let call_args: Vec<Json> = args
         .iter()
         .map(|a| match a.parse::<u8>() {
             Ok(n) => Json::from(n),
-            Err(_) => Json::String(a.clone()),
+            Err(_) => Json::String(
+                runtime
+                    .registry()
+                    .upstream_toolbox(a)
+                    .unwrap_or_else(|| a.clone()),
+            ),
         })
         .collect();
-    let field = if json { "value" } else { "stdout" };
-    let mut runtime = cli.runtime()?;
     let envelope = runtime.run_surface(&Surface::new("list", call_args).pick(&[field]), None);
     print_value("codemode list", &envelope)
 }

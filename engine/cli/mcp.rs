@@ -16,7 +16,7 @@ pub enum McpCommand {
     /// Start the configured MCP servers (or one), fetch their tools and update the cache
     /// in .codemode/cache/mcp/; exit 1 if any server failed
     Sync {
-        /// Only this server (its toolbox name)
+        /// Only this server (as mcp.json names it, or its toolbox name)
         server: Option<String>,
     },
 }
@@ -46,12 +46,47 @@ fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<Ex
             outln!("no MCP server could be read; fix the problems above")?;
             return Ok(ExitCode::from(1));
         }
+        let default = world.join(upstream::config::DEFAULT_CONFIG);
+        let mut read: Vec<String> = extra.iter().map(|f| f.display().to_string()).collect();
+        if default.exists() || read.is_empty() {
+            read.insert(0, default.display().to_string());
+        }
         outln!(
-            "no MCP servers configured; add them under \"mcpServers\" in {}",
-            world.join(upstream::config::DEFAULT_CONFIG).display()
+            "no MCP servers configured in {}; add them under \"mcpServers\" (or VS Code's \"servers\") there",
+            read.join(", ")
         )?;
         return Ok(ExitCode::SUCCESS);
     }
+    // A server may be named as its file writes it (`odd-server`) or by its toolbox name.
+    let server = match server {
+        None => None,
+        Some(name) => match configs
+            .servers
+            .iter()
+            .find(|s| s.name == name)
+            .or_else(|| configs.servers.iter().find(|s| s.original_name == name))
+        {
+            Some(found) => Some(found.name.as_str()),
+            None => {
+                let known: Vec<String> = configs
+                    .servers
+                    .iter()
+                    .map(|s| {
+                        if s.name == s.original_name {
+                            s.name.clone()
+                        } else {
+                            format!("{} (toolbox {})", s.original_name, s.name)
+                        }
+                    })
+                    .collect();
+                eprintln!(
+                    "codemode mcp sync: no MCP server named '{name}' is configured; the configured ones are {}",
+                    known.join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            }
+        },
+    };
     let upstreams = Upstreams::new(&world, &configs, UpstreamOptions::default())?;
     for report in upstreams.sync(server) {
         match report.result {

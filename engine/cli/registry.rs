@@ -35,7 +35,8 @@ pub fn registry(cli: &Cli, command: &RegistryCommand) -> anyhow::Result<ExitCode
 }
 
 fn export(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let index = cli.registry()?.snapshot();
+    let registry = cli.registry()?;
+    let index = registry.snapshot();
     let base = match out {
         Some(path) => {
             let dir = path
@@ -58,6 +59,21 @@ fn export(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
+    // An entry points at a tool's file; an MCP server's tools have none.
+    for view in registry.upstream_views(&index) {
+        if view.catalogue.is_none() {
+            eprintln!(
+                "skipped every tool of MCP server '{}' (tools.{}): MCP tools have no file to point at",
+                view.original, view.name
+            );
+        }
+        for tool in view.tools() {
+            eprintln!(
+                "skipped {}.{}: a tool of MCP server '{}', no file to point at",
+                view.name, tool.name, view.original
+            );
+        }
+    }
     for line in &exported.skipped {
         eprintln!("skipped {line}");
     }

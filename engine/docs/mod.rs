@@ -68,18 +68,7 @@ pub fn write_docs(
     title: &str,
 ) -> Result<Written, DocsError> {
     let boxes = gather::gather(index).map_err(DocsError::Clash)?;
-    let servers = upstream::gather(upstream).map_err(DocsError::Clash)?;
-    gather::check_unique(
-        boxes
-            .iter()
-            .map(|b| (b.slug.as_str(), b.name.as_str()))
-            .chain(
-                servers
-                    .iter()
-                    .map(|s| (s.slug.as_str(), s.view.name.as_str())),
-            ),
-    )
-    .map_err(DocsError::Clash)?;
+    let servers = upstream::gather(upstream, boxes.iter().map(|b| b.slug.clone()));
     let mut written = Written::default();
     for b in &boxes {
         write(

@@ -3,12 +3,13 @@
 //! started to write docs). Nothing from a server's `env` or `headers` is ever shown: the
 //! pages name the configuration, never its values.
 
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use crate::interop::name::kebab;
 use crate::upstream::{ServerView, ToolTypes, UpstreamTool};
 
-use super::gather::{check_unique, first_sentence};
+use super::gather::first_sentence;
 use super::html::{escape, prose};
 use super::tool_md::cell;
 
@@ -26,27 +27,49 @@ pub struct ServerDoc<'a> {
     pub tools: Vec<(&'a UpstreamTool, String, ToolTypes)>,
 }
 
-/// Gathers every server; the error names clashing doc folder names.
-pub fn gather(upstream: &[ServerView]) -> Result<Vec<ServerDoc<'_>>, String> {
+/// Gathers every server. Folder names come from the mapped names; names another party
+/// chose may clash (`get_thing` and `getThing` are both `get-thing`) or have nothing left
+/// (`日本語` maps to `___`), so a taken name gets `-2`, `-3`, ... as mapped names get `_2`,
+/// and an empty one is `tool` (or `server`). A server's folder never takes one of
+/// `folders` (the toolbox folders' names).
+pub fn gather<'a>(
+    upstream: &'a [ServerView],
+    folders: impl IntoIterator<Item = String>,
+) -> Vec<ServerDoc<'a>> {
+    let mut servers: BTreeSet<String> = folders.into_iter().collect();
     let mut out = Vec::new();
     for view in upstream {
+        let mut taken = BTreeSet::new();
         let tools: Vec<_> = view
             .tools()
             .iter()
-            .map(|t| (t, kebab(&t.name), t.types()))
+            .map(|t| {
+                (
+                    t,
+                    unique_slug(&mut taken, &kebab(&t.name), "tool"),
+                    t.types(),
+                )
+            })
             .collect();
-        check_unique(
-            tools
-                .iter()
-                .map(|(t, slug, _)| (slug.as_str(), t.name.as_str())),
-        )?;
         out.push(ServerDoc {
             view,
-            slug: kebab(&view.name),
+            slug: unique_slug(&mut servers, &kebab(&view.name), "server"),
             tools,
         });
     }
-    Ok(out)
+    out
+}
+
+/// `base` (or `fallback` when it is empty), with the first free `-N` when it is taken.
+fn unique_slug(taken: &mut BTreeSet<String>, base: &str, fallback: &str) -> String {
+    let base = if base.is_empty() { fallback } else { base };
+    if taken.insert(base.to_string()) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|slug| taken.insert(slug.clone()))
+        .unwrap_or_default()
 }
 
 fn call_line(server: &str, tool: &UpstreamTool, types: &ToolTypes) -> String {

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
 use crate::policy::Denial;
 use crate::sandbox::{find_host_error, HostError};
+use crate::upstream::ServerView;
 
 use super::instance::load_tool;
 use super::state::with_state;
@@ -124,7 +125,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 // Every tool of it is denied one by one: the call of one says which rule.
                 return Ok(true);
             }
-            Err(missing_toolbox(&index, &name).into_lua())
+            Err(missing_toolbox(&index, &registry.upstream_views(&index), &name).into_lua())
         })?,
     )?;
     t.raw_set(
@@ -257,7 +258,7 @@ pub(crate) fn missing(index: &AssetIndex, toolbox: &str, tool: &str) -> HostErro
     if index.has_toolbox(toolbox) {
         missing_tool(index, toolbox, tool)
     } else {
-        missing_toolbox(index, toolbox)
+        missing_toolbox(index, &[], toolbox)
     }
 }
 
@@ -278,12 +279,30 @@ fn shown(name: &str) -> String {
     crate::vfs::shorten(name)
 }
 
-/// The error for a toolbox name the index does not hold, naming the nearest ones.
-pub(crate) fn missing_toolbox(index: &AssetIndex, name: &str) -> HostError {
+/// The error for a toolbox name neither the index nor the upstream servers (`upstream`,
+/// the configured servers a script sees) hold, naming the nearest ones. A server's name as
+/// written in mcp.json (`odd-server`) points to its toolbox name (`odd_server`).
+pub(crate) fn missing_toolbox(
+    index: &AssetIndex,
+    upstream: &[ServerView],
+    name: &str,
+) -> HostError {
     if let Some(denial) = index.toolbox_denial(name) {
         return denied_toolbox(name, &denial);
     }
-    let boxes = index.toolbox_names();
+    if let Some(server) = upstream.iter().find(|v| v.original == name) {
+        return HostError::hinted(
+            format!("no toolbox named '{}'", shown(name)),
+            format!(
+                "MCP server '{}' is the toolbox tools.{} (server names become Luau names); tools.list('{}', 2) lists its tools",
+                server.original, server.name, server.name
+            ),
+        );
+    }
+    let mut boxes = index.toolbox_names();
+    boxes.extend(upstream.iter().map(|v| v.name.as_str()));
+    boxes.sort_unstable();
+    boxes.dedup();
     let near = names::nearest(name, boxes.iter().copied());
     let hint = match near.first() {
         Some(best) => format!(

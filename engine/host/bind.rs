@@ -183,8 +183,13 @@ pub(crate) fn schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refus
     Err(Refusal::new(Reason::UnknownTool, message))
 }
 
-/// As [`schema`], for a command line: the refusal names shell commands, not Luau.
-pub(crate) fn shell_schema(index: &AssetIndex, identity: &str) -> Result<Schema, Refusal> {
+/// As [`schema`], for a command line: the refusal names shell commands, not Luau, and
+/// counts `registry`'s MCP servers among the toolboxes it suggests.
+pub(crate) fn shell_schema(
+    index: &AssetIndex,
+    registry: &crate::registry::Registry,
+    identity: &str,
+) -> Result<Schema, Refusal> {
     if let Some(entry) = index.tool(identity) {
         return Ok(Schema::from_meta(entry.meta()));
     }
@@ -208,7 +213,9 @@ pub(crate) fn shell_schema(index: &AssetIndex, identity: &str) -> Result<Schema,
             None => format!("no tool {shown}; `codemode list 2 {toolbox}` lists the tools of {toolbox}"),
         }
     } else {
-        let boxes = index.toolbox_names();
+        let servers = registry.upstream_views(index);
+        let mut boxes = index.toolbox_names();
+        boxes.extend(servers.iter().map(|v| v.name.as_str()));
         match nearest(toolbox, boxes.iter().copied()).first() {
             Some(best) => format!(
                 "no toolbox {}; did you mean {best}? `codemode list 2 {best}` lists its tools, `codemode list` every toolbox",

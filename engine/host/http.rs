@@ -14,7 +14,7 @@ use std::time::Duration;
 use mlua::{Lua, Table, Value};
 
 use crate::net::{fetch, Allow, Credentials, Request};
-use crate::sandbox::{check_deadline, deadline_remaining, stop_asked, HostError};
+use crate::sandbox::{blocking, check_deadline, deadline_remaining, stop_asked, HostError};
 
 use super::state::{registry, with_state};
 
@@ -108,19 +108,15 @@ fn request(lua: &Lua, t: Table) -> mlua::Result<Table> {
     let own = timeout_field(&t, "http.request")?;
     let timeout = time_left(lua, own)?;
     let credentials = Credentials::load(registry.world()).map_err(|e| invalid(e.to_string()))?;
-    let outcome = fetch(
-        Request {
-            method,
-            url,
-            headers,
-            body,
-            timeout,
-            max_body: max_file,
-        },
-        &allow,
-        &credentials,
-        &stop_asked,
-    );
+    let request = Request {
+        method,
+        url,
+        headers,
+        body,
+        timeout,
+        max_body: max_file,
+    };
+    let outcome = blocking(|| fetch(request, &allow, &credentials, &stop_asked));
     let response = match outcome {
         Ok(response) => response,
         Err(e) => {

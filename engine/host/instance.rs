@@ -167,7 +167,7 @@ fn require(lua: &Lua, folder: &FolderKey, name: &str) -> mlua::Result<Value> {
         None => {}
     }
     let Some(toolbox) = index.folder(folder) else {
-        return Err(missing_toolbox(&index, &folder.1).into_lua());
+        return Err(missing_toolbox(&index, &[], &folder.1).into_lua());
     };
     let available: Vec<String> = toolbox
         .modules

@@ -36,7 +36,9 @@ fn query(lua: &Lua, (query, opts): (Value, Option<Table>)) -> mlua::Result<Value
         .search()
         .search_with(&index, &upstream, &request)
         .map_err(|e| match e {
-            SearchError::UnknownToolbox(name) => missing_toolbox(&index, &name).into_lua(),
+            SearchError::UnknownToolbox(name) => {
+                missing_toolbox(&index, &upstream, &name).into_lua()
+            }
             other => HostError::new(other.to_string()).into_lua(),
         })?;
     if !registry.capabilities().authoring {

@@ -17,7 +17,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::bind::{check_slots, Schema, Style};
 use crate::sandbox::{
-    check_deadline, deadline_remaining, find_host_error, stop_asked, to_json, HostError,
+    blocking, check_deadline, deadline_remaining, find_host_error, stop_asked, to_json, HostError,
 };
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
@@ -223,7 +223,7 @@ pub(crate) fn call(lua: &Lua, server: &str, tool: &str, args: Value) -> mlua::Re
     let run_until = until(lua)?;
     let own_until = own.map(|ms| Instant::now() + Duration::from_millis(ms));
     let wait_until = own_until.map_or(run_until, |at| at.min(run_until));
-    let outcome = pending.wait(wait_until, &stop_asked);
+    let outcome = blocking(|| pending.wait(wait_until, &stop_asked));
     if let (Some(ms), Some(at), Err(UpstreamError::Timeout { .. })) = (own, own_until, &outcome) {
         if at < run_until {
             check_deadline()?;
@@ -331,12 +331,11 @@ fn finish(
 ) -> mlua::Result<Value> {
     let result = match outcome {
         Ok(result) => result,
-        Err(UpstreamError::Timeout { .. }) | Err(UpstreamError::Stopped { .. }) => {
-            // The deadline (or the caller) ended the wait: the run stops here as a timeout.
-            check_deadline()?;
-            return Err(
-                HostError::new(format!("tools.{server}.{tool} did not answer in time")).into_lua(),
-            );
+        Err(UpstreamError::Timeout { call } | UpstreamError::Stopped { call }) => {
+            // The deadline (or the caller) ended the wait: the run stops here. The error
+            // names the call and how far it got, and the envelope of a run past its
+            // deadline quotes it.
+            return Err(waited_past_deadline(format!("tools.{call}")));
         }
         Err(e) => {
             return Err(HostError::hinted(
@@ -387,7 +386,7 @@ fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
         .filter_map(|((_, own), _)| own.map(|(at, _)| at))
         .min();
     let wait_until = soonest.map_or(run_until, |at| at.min(run_until));
-    let found = crate::upstream::wait_any(&mut calls, wait_until, &stop_asked);
+    let found = blocking(|| crate::upstream::wait_any(&mut calls, wait_until, &stop_asked));
     let index = match found {
         Ok(Some(index)) => index,
         Ok(None) => {
@@ -411,12 +410,10 @@ fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
             );
             return Ok((id, false, Value::String(lua.create_string(message)?)));
         }
-        Err(_) => {
-            check_deadline()?;
-            return Err(
-                HostError::new("tools.parallel: the calls did not answer in time").into_lua(),
-            );
+        Err(UpstreamError::Timeout { call } | UpstreamError::Stopped { call }) => {
+            return Err(waited_past_deadline(format!("tools.parallel: {call}")));
         }
+        Err(e) => return Err(HostError::new(e.to_string()).into_lua()),
     };
     let (id, _) = ids.remove(index);
     let mut call = calls.remove(index);
@@ -435,6 +432,21 @@ fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
             let message = find_host_error(&e).map_or_else(|| e.to_string(), |h| h.message.clone());
             Ok((id, false, Value::String(lua.create_string(message)?)))
         }
+    }
+}
+
+/// The error of a wait the run's deadline (or its caller) ended, naming what was waited
+/// for: `waiting` is the call(s) with how far each got.
+fn waited_past_deadline(waiting: String) -> mlua::Error {
+    let hint =
+        "the call was cancelled upstream; do less per script, or give the run a longer deadline";
+    match check_deadline() {
+        Err(_) => HostError::timeout(
+            format!("{waiting} did not answer before the script's deadline"),
+            hint,
+        )
+        .into_lua(),
+        Ok(()) => HostError::timeout(format!("{waiting} did not answer in time"), hint).into_lua(),
     }
 }
 

@@ -98,9 +98,28 @@ pub async fn serve_http(
     }
     let service: StreamableHttpService<CodemodeServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
-    let router = axum::Router::new().nest_service("/mcp", service).layer(
-        axum::middleware::from_fn_with_state(origins, origin::refuse_foreign_origins),
-    );
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(session_closed_is_ok))
+        .layer(axum::middleware::from_fn_with_state(
+            origins,
+            origin::refuse_foreign_origins,
+        ));
     ready(bound);
     listener::serve(listener, router).await.map_err(http)
+}
+
+/// rmcp answers a client's `DELETE` of its session with 202 Accepted, though the session
+/// is closed by then; MCP clients expect 200 (the Python SDK logs "Session termination
+/// failed: 202"), so a 202 to a `DELETE` goes out as 200.
+async fn session_closed_is_ok(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::OK;
+    }
+    response
 }

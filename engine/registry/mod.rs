@@ -372,6 +372,20 @@ impl Registry {
             && !self.upstream_views(index).iter().any(|v| v.name == name)
     }
 
+    /// The toolbox name of the configured server written `name` in its mcp.json
+    /// (`odd-server` is `odd_server`); `name` itself when it is a server's toolbox name;
+    /// `None` when no server has either name.
+    pub fn upstream_toolbox(&self, name: &str) -> Option<String> {
+        let upstreams = self.upstreams()?;
+        if upstreams.server(name).is_some() {
+            return Some(name.to_string());
+        }
+        upstreams
+            .servers()
+            .find(|s| s.original_name == name)
+            .map(|s| s.name.clone())
+    }
+
     /// What was wrong with the upstream configuration files.
     pub fn upstream_problems(&self) -> &[String] {
         self.upstreams.get().map_or(&[], |u| u.problems.as_slice())

@@ -191,7 +191,7 @@ impl Runtime {
                 rendered: None,
             });
         }
-        let mut bound = bind(&index, call)?;
+        let mut bound = bind(&index, &self.registry, call)?;
         let envelope = self.exec_in(Body::Call(&mut bound), output, None, stop, index);
         let rendered = match (&envelope.value, bound.rendered && envelope.ok) {
             (Some(value), true) => Some(Rendered::read(value)),
@@ -284,9 +284,13 @@ fn tool_function(lua: &Lua, toolbox: &str, tool: &str) -> mlua::Result<Function>
 }
 
 /// Binds `call` against its tool's schema in `index`, the snapshot the run will use.
-fn bind(index: &AssetIndex, call: Call) -> Result<Bound, Refusal> {
+fn bind(
+    index: &AssetIndex,
+    registry: &crate::registry::Registry,
+    call: Call,
+) -> Result<Bound, Refusal> {
     let schema = match call.args {
-        Args::Words { .. } => shell_schema(index, &call.identity)?,
+        Args::Words { .. } => shell_schema(index, registry, &call.identity)?,
         _ => schema(index, &call.identity)?,
     };
     let slots = match call.args {

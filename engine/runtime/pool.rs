@@ -283,9 +283,14 @@ const HAND_OFF_AGAIN: Duration = Duration::from_millis(100);
 /// The pause in which tokio's new thread takes the duties over.
 const HAND_OFF_PAUSE: Duration = Duration::from_millis(1);
 
-/// Called from the deadline interrupt of a long script running on an async worker.
-fn hand_off_worker() {
-    tokio::task::block_in_place(|| std::thread::sleep(HAND_OFF_PAUSE));
+/// Called from the deadline interrupt of a long script running on an async worker (no
+/// work: the pause lets tokio's new thread take the duties), and around host code that
+/// blocks such a script (the work: the duties are handed off for as long as it waits).
+fn hand_off_worker(work: Option<&mut dyn FnMut()>) {
+    match work {
+        Some(work) => tokio::task::block_in_place(work),
+        None => tokio::task::block_in_place(|| std::thread::sleep(HAND_OFF_PAUSE)),
+    }
 }
 
 /// Where a script runs.

@@ -41,7 +41,15 @@ pub(crate) fn script_error(
     let raw = error.map(ToString::to_string).unwrap_or_default();
     let line = script_line(&raw);
     if let Some(cause) = cause {
-        let (kind, message) = stopped(cause, limits);
+        let (kind, mut message) = stopped(cause, limits);
+        // A wait for something outside the VM (an upstream call) that the deadline ended
+        // names what it waited for: the limit alone does not say which call to blame.
+        if let Some(waited) = error
+            .and_then(find_host_error)
+            .filter(|h| cause == StopCause::Deadline && h.timed_out)
+        {
+            message = format!("{message}: {}", waited.message);
+        }
         return ScriptError {
             kind,
             message,

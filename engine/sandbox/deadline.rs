@@ -36,8 +36,12 @@ pub(crate) enum Cutoff {
     Stopped,
 }
 
+/// Hands the thread's other duties off; given work (host code about to block the
+/// thread), runs that work with the duties handed off.
+pub(crate) type HandOff = fn(Option<&mut dyn FnMut()>);
+
 /// A long-run hook and its repeat interval in nanoseconds.
-type LongRunHook = (fn(), u64);
+type LongRunHook = (HandOff, u64);
 
 thread_local! {
     /// Deadline of the run executing on this thread, in nanoseconds since [`epoch`]; 0 = none.
@@ -82,7 +86,7 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
         } else if long_run_at != 0 && now >= long_run_at {
             if let Some((hook, every)) = LONG_RUN.get() {
                 LONG_RUN_AT.set(now.saturating_add(every));
-                hook();
+                hook(None);
             }
         } else if tick.is_multiple_of(STOP_EVERY) && stop_requested() {
             EXPIRED.set(true);
@@ -283,7 +287,7 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
 
 /// Calls `hook` once the next run on this thread has gone on for `after`, then every
 /// `every` while it goes on (`None` clears it). Set before [`arm`], cleared after [`disarm`].
-pub(crate) fn set_long_run_hook(hook: Option<(fn(), Duration, Duration)>) {
+pub(crate) fn set_long_run_hook(hook: Option<(HandOff, Duration, Duration)>) {
     match hook {
         Some((hook, after, every)) => {
             LONG_RUN.set(Some((hook, every.as_nanos() as u64)));
@@ -293,6 +297,30 @@ pub(crate) fn set_long_run_hook(hook: Option<(fn(), Duration, Duration)>) {
             LONG_RUN.set(None);
             LONG_RUN_AT.set(0);
         }
+    }
+}
+
+/// Runs `wait`, host code that blocks the thread until something outside the VM answers
+/// (an upstream MCP server, an HTTP request), through the long-run hook when the run set
+/// one: no Luau runs while it waits, so the interrupt cannot hand the thread's other
+/// duties off, and an async worker blocked here would hold up every task queued on it
+/// (another client's request, the reply writer) until the wait ends.
+pub(crate) fn blocking<R>(wait: impl FnOnce() -> R) -> R {
+    let Some((hook, _)) = LONG_RUN.get() else {
+        return wait();
+    };
+    let mut pending = Some(wait);
+    let mut done = None;
+    hook(Some(&mut || {
+        if let Some(wait) = pending.take() {
+            done = Some(wait());
+        }
+    }));
+    match (done, pending) {
+        (Some(done), _) => done,
+        // A hook that did not run the work: run it here.
+        (None, Some(wait)) => wait(),
+        (None, None) => unreachable!("the work ran and gave a result"),
     }
 }
 

@@ -25,8 +25,8 @@ pub(crate) use context::with_run;
 pub use context::{with_context, Context, Run};
 pub use deadline::StopCheck;
 pub(crate) use deadline::{
-    budget, check as check_deadline, disarm as disarm_deadline, remaining as deadline_remaining,
-    set_long_run_hook, stop_asked, Cutoff,
+    blocking, budget, check as check_deadline, disarm as disarm_deadline,
+    remaining as deadline_remaining, set_long_run_hook, stop_asked, Cutoff,
 };
 pub use hosterror::HostError;
 pub(crate) use hosterror::{cut, find_host_error, MAX_HINT_BYTES, MAX_MESSAGE_BYTES};

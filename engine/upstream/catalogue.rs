@@ -125,9 +125,22 @@ impl Catalogue {
             let (name, note) = names.assign(original);
             problems.extend(note);
             let text = |key: &str| tool.get(key).and_then(Value::as_str).map(str::to_string);
+            // MCP requires an object schema. Without one the tool is still offered, taking
+            // one table that nothing is checked against (as `{"type": "object"}` says),
+            // so a tool that takes no arguments stays callable.
             let input_schema = match tool.get("inputSchema") {
                 Some(schema @ Value::Object(_)) => schema.clone(),
-                _ => serde_json::json!({ "type": "object" }),
+                other => {
+                    problems.push(format!(
+                        "'{original}' has {}; it takes any arguments, unchecked",
+                        if other.is_none() {
+                            "no inputSchema".to_string()
+                        } else {
+                            "an inputSchema that is not an object".to_string()
+                        }
+                    ));
+                    serde_json::json!({ "type": "object" })
+                }
             };
             tools.push(UpstreamTool {
                 name,
@@ -173,6 +186,10 @@ mod tests {
         assert_eq!(c.tool("read_file_2").unwrap().original, "read-file");
         assert_eq!(c.tool("end_").unwrap().original, "end");
         assert!(c.tool("end_").unwrap().output_schema.is_some());
-        assert_eq!(c.problems.len(), 3, "{:?}", c.problems);
+        // Two duplicates and a nameless tool left out; two tools without a schema kept.
+        assert_eq!(c.problems.len(), 5, "{:?}", c.problems);
+        assert!(c
+            .problems
+            .contains(&"'end' has no inputSchema; it takes any arguments, unchecked".to_string()));
     }
 }

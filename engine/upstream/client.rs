@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
-    Implementation, ProtocolVersion, ServerResult,
+    CustomRequest, Implementation, ProtocolVersion, ServerResult,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -26,8 +26,11 @@ use super::error::{cut, human, UpstreamError, MAX_MESSAGE_BYTES};
 use super::http_client;
 use super::process::{self, Group};
 use super::secret::Redactor;
-use super::stdout::{self, CheckedStdout, Garbage, OVERSIZED};
+use super::stdout::{self, CheckedStdout, Garbage, MALFORMED, OVERSIZED};
 use super::tail::Tail;
+
+/// Most pages of `tools/list` read from one server.
+const MAX_PAGES: usize = 10_000;
 
 /// What codemode tells servers about itself, and what it hears from them.
 pub(crate) struct Handler {
@@ -315,18 +318,42 @@ impl Connection {
         }
     }
 
-    /// Every page of `tools/list`, as raw JSON.
+    /// Every page of `tools/list`, as raw JSON. Asked for as a plain request, so one tool
+    /// that rmcp's typed list would refuse (no `inputSchema`, a field of the wrong type)
+    /// leaves the others standing: [`super::Catalogue::from_raw`] reads each on its own.
     pub(crate) async fn list_tools(&self) -> Result<Vec<Value>, UpstreamError> {
         let label = format!("{}: tools/list", self.server);
-        match self.service.peer().list_all_tools().await {
-            Ok(tools) => tools
-                .iter()
-                .map(|t| {
-                    serde_json::to_value(t)
-                        .map_err(|e| self.protocol(format!("cannot read its tools: {e}")))
-                })
-                .collect(),
-            Err(e) => Err(self.failure(&label, e).await),
+        let mut tools = Vec::new();
+        let mut cursors = std::collections::HashSet::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let params = cursor.as_ref().map(|c| serde_json::json!({ "cursor": c }));
+            let request = ClientRequest::CustomRequest(CustomRequest::new("tools/list", params));
+            let page = match self.service.peer().send_request(request).await {
+                Ok(result) => serde_json::to_value(&result)
+                    .map_err(|e| self.protocol(format!("cannot read its tools: {e}")))?,
+                Err(e) => return Err(self.failure(&label, e).await),
+            };
+            match page.get("tools") {
+                Some(Value::Array(page)) => tools.extend(page.iter().cloned()),
+                _ => {
+                    return Err(self.protocol(format!(
+                        "its tools/list answer has no \"tools\" array: {}",
+                        cut(&page.to_string(), 300)
+                    )))
+                }
+            }
+            cursor = match page.get("nextCursor") {
+                Some(Value::String(next)) if !next.is_empty() => Some(next.clone()),
+                _ => return Ok(tools),
+            };
+            // A server that hands out a cursor it gave before would be listed forever.
+            if !cursors.insert(cursor.clone()) || cursors.len() > MAX_PAGES {
+                return Err(self.protocol(format!(
+                    "its tools/list pages never end (cursor {:?} again, or more than {MAX_PAGES} pages)",
+                    cursor.unwrap_or_default()
+                )));
+            }
         }
     }
 
@@ -352,6 +379,15 @@ impl Connection {
                     max_bytes: stdout::MAX_MESSAGE_BYTES,
                 }
             }
+            ServiceError::McpError(data)
+                if data
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("codemode"))
+                    .is_some_and(|c| c == MALFORMED) =>
+            {
+                self.protocol(format!("{label}: {}", data.message))
+            }
             ServiceError::McpError(data) => UpstreamError::Rejected {
                 call: label.to_string(),
                 code: data.code.0,
@@ -366,7 +402,7 @@ impl Connection {
                         settle(process).await;
                         if let Some(sample) = process.garbage_sample() {
                             return self.protocol(format!(
-                                "it wrote {sample:?} on stdout, which must carry only MCP messages (logs belong on stderr)"
+                                "it wrote {sample:?} on stdout while {label} was waiting; stdout must carry only MCP messages (logs belong on stderr)"
                             ));
                         }
                         let how = process.exit.borrow().clone().unwrap_or_else(|| {

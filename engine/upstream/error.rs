@@ -15,13 +15,14 @@ pub enum UpstreamError {
     /// The upstream request was cancelled.
     #[error("deadline reached while waiting for {call}; the upstream request was cancelled")]
     Timeout {
-        /// Which call(s) were waiting, as `server.tool` (comma-separated when several).
+        /// Which call(s) were waiting, each as `server.tool (how far it got)`: queued,
+        /// its server still starting, or sent and unanswered (comma-separated when several).
         call: String,
     },
     /// The caller's stop check said stop; the upstream request was cancelled.
     #[error("stopped while waiting for {call}; the upstream request was cancelled")]
     Stopped {
-        /// Which call(s) were waiting.
+        /// Which call(s) were waiting, as for `Timeout`.
         call: String,
     },
     /// The server could not be started or did not finish the MCP handshake.

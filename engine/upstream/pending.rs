@@ -39,9 +39,37 @@ impl Signal {
     }
 }
 
+/// How far a call got, for the error that names it when its wait ends first.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(crate) enum Phase {
+    /// Waiting for one of the server's in-flight places.
+    #[default]
+    Queued,
+    /// Waiting for the server to start (or the HTTP session to open) and finish the
+    /// MCP handshake.
+    Connecting,
+    /// The request was sent; no answer has come.
+    Sent,
+}
+
+impl Phase {
+    /// What the call was doing, for an error about `label` (`server.tool`).
+    fn describe(self, label: &str) -> String {
+        let server = label.split_once('.').map_or(label, |(server, _)| server);
+        match self {
+            Phase::Queued => {
+                format!("queued behind the other calls MCP server '{server}' was running")
+            }
+            Phase::Connecting => format!("MCP server '{server}' was still starting or connecting"),
+            Phase::Sent => format!("sent to MCP server '{server}', which had not answered"),
+        }
+    }
+}
+
 #[derive(Default)]
 struct SlotState {
     result: Option<Result<Value, UpstreamError>>,
+    phase: Phase,
     waiters: Vec<Arc<Signal>>,
     /// Why the caller cancelled (sent to the server with `notifications/cancelled`).
     reason: Option<String>,
@@ -71,6 +99,11 @@ impl Slot {
         for waiter in waiters {
             waiter.fire();
         }
+    }
+
+    /// Records how far the call got.
+    pub(crate) fn set_phase(&self, phase: Phase) {
+        self.lock().phase = phase;
     }
 
     /// Why the caller cancelled, for the server.
@@ -219,7 +252,10 @@ pub fn wait_any(
             calls
                 .iter()
                 .filter(|c| !c.is_finished())
-                .map(|c| c.label.as_str())
+                .map(|c| {
+                    let phase = c.slot.lock().phase;
+                    format!("{} ({})", c.label, phase.describe(&c.label))
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -277,7 +313,10 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             err.to_string(),
-            UpstreamError::Timeout { call: "s.b".into() }.to_string()
+            UpstreamError::Timeout {
+                call: "s.b (queued behind the other calls MCP server 's' was running)".into()
+            }
+            .to_string()
         );
         assert!(cancel_b.is_cancelled());
         // The timed-out call holds its error; then nothing is left.

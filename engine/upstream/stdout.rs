@@ -1,21 +1,27 @@
 //! A server's stdout, checked line by line. MCP's stdio transport carries one JSON-RPC
-//! message per line and nothing else; rmcp skips a line that does not parse, so a server
-//! that prints a banner or garbage would leave its calls waiting until their deadline.
-//! This reader passes through every line that starts like JSON and, at the first line
-//! that does not, records a sample and fails the read: the connection closes at once and
-//! every waiting call gets a protocol error quoting what the server wrote.
+//! message per line and nothing else; rmcp skips a line it cannot read as a message, so a
+//! server that prints a banner or garbage, or answers with a response rmcp cannot parse,
+//! would leave its calls waiting until their deadline. This reader holds each line until
+//! it is whole and reads it as rmcp will: a message goes on; a response that does not
+//! parse (but has its request's id) is replaced by an error answer for that request,
+//! marked [`MALFORMED`], so the call fails at once with the parser's reason; anything else
+//! (a line that does not start like JSON, JSON that is no message) records a sample and
+//! fails the read: the connection closes at once and every waiting call gets a protocol
+//! error quoting what the server wrote.
 //!
 //! rmcp also drops, without a word to the caller, a message longer than
 //! [`MAX_MESSAGE_BYTES`]. So this reader follows each line's top-level `"id"` as it
 //! streams by (in constant memory, wherever in the object the server put it), and when a
-//! line passes the cap it stops passing it on and answers that request itself with a
-//! JSON-RPC error marked [`OVERSIZED`]: the call fails at once, the connection stays up.
+//! line passes the cap it drops it and answers that request itself with a JSON-RPC error
+//! marked [`OVERSIZED`]: the call fails at once, the connection stays up.
 
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
+use rmcp::service::RxJsonRpcMessage;
+use rmcp::RoleClient;
 use serde_json::{json, Value};
 use tokio::io::{AsyncRead, ReadBuf};
 
@@ -27,6 +33,10 @@ pub(crate) const MAX_MESSAGE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_M
 
 /// The `data.codemode` of the error this reader answers an oversized message with.
 pub(crate) const OVERSIZED: &str = "oversized";
+
+/// The `data.codemode` of the error this reader answers a response rmcp cannot read
+/// with; its message says why.
+pub(crate) const MALFORMED: &str = "malformed";
 
 /// Where the first bad line is recorded.
 pub(crate) type Garbage = Arc<Mutex<Option<String>>>;
@@ -42,6 +52,8 @@ pub(crate) struct CheckedStdout<R> {
     garbage: Garbage,
     /// Bytes of the current line so far, newline excluded.
     line_len: usize,
+    /// The current line, held until it is whole and checked.
+    line: Vec<u8>,
     /// The current line's top-level `"id"`, as it streams by.
     id: IdScan,
     /// Set while the rest of an oversized line is dropped.
@@ -70,81 +82,133 @@ impl<R> CheckedStdout<R> {
             failed: false,
             garbage,
             line_len: 0,
+            line: Vec::new(),
             id: IdScan::default(),
             oversized: None,
             max,
         }
     }
 
-    /// Takes fresh bytes into `buf` (what the transport will read); returns where the
-    /// first bad line starts, if one does (`buf` then holds what came before it).
-    fn take(&mut self, fresh: &[u8]) -> Option<usize> {
-        let mut start = 0;
+    /// Takes fresh bytes: each whole line that is a message goes into `buf` (what the
+    /// transport will read). At the first line that is no message it records a sample
+    /// in `garbage` and returns false.
+    fn take(&mut self, fresh: &[u8]) -> bool {
         for (i, &b) in fresh.iter().enumerate() {
             if let Some(over) = &mut self.oversized {
                 if b == b'\n' {
                     if !over.answered {
-                        self.answer_oversized();
+                        self.answer(
+                            OVERSIZED,
+                            &format!(
+                                "the answer is larger than {} bytes, the most one message may be",
+                                self.max
+                            ),
+                        );
                     }
                     self.oversized = None;
                     self.end_line();
-                    start = i + 1;
                 } else {
                     self.id.feed(b);
                 }
                 continue;
             }
             if b == b'\n' {
-                self.end_line();
+                if self.finish_line().is_err() {
+                    return false;
+                }
                 continue;
             }
             if self.line_start && !b.is_ascii_whitespace() {
                 if b == b'{' || b == b'[' {
                     self.line_start = false;
                 } else {
-                    self.buf.extend_from_slice(&fresh[start..i]);
-                    return Some(i);
+                    // Not JSON: no need to wait for the line's end.
+                    let line = &fresh[i..];
+                    let end = line.iter().position(|&b| b == b'\n').unwrap_or(line.len());
+                    let end = floor_boundary(line, end.min(SAMPLE));
+                    let sample = String::from_utf8_lossy(&line[..end]).into_owned();
+                    *self.garbage.lock().unwrap_or_else(|e| e.into_inner()) = Some(sample);
+                    return false;
                 }
             }
             self.id.feed(b);
+            self.line.push(b);
             self.line_len += 1;
             if self.line_len + 1 > self.max {
-                // The transport gets a line one byte over its cap, which it drops whole
-                // without parsing it; the rest of the server's line never reaches it.
-                self.buf.extend_from_slice(&fresh[start..=i]);
-                self.buf.push(b'\n');
-                start = i + 1;
+                // Dropped unread: the transport never sees it.
+                self.line = Vec::new();
                 tracing::warn!(
                     "an MCP server sent a message over {} bytes; answering its request with an error",
                     self.max
                 );
                 let answered = self.id.id().is_some();
                 if answered {
-                    self.answer_oversized();
+                    self.answer(
+                        OVERSIZED,
+                        &format!(
+                            "the answer is larger than {} bytes, the most one message may be",
+                            self.max
+                        ),
+                    );
                 }
                 self.oversized = Some(Oversized { answered });
             }
         }
-        if self.oversized.is_none() {
-            self.buf.extend_from_slice(&fresh[start..]);
+        true
+    }
+
+    /// A whole line has been read: passes it on if it is a message the transport can
+    /// read. rmcp drops a line it cannot read as a message, so a response that does not
+    /// parse (a result and an error both, a lone surrogate, nesting deeper than the
+    /// parser goes, trailing bytes) is answered here with an error for its request, and
+    /// a line that is no message at all fails the stream (`Err`). A request or
+    /// notification of the server's own goes on as it is: rmcp answers or skips it.
+    fn finish_line(&mut self) -> Result<(), ()> {
+        let line = std::mem::take(&mut self.line);
+        let trimmed = line.strip_suffix(b"\r").unwrap_or(&line);
+        if trimmed.iter().all(u8::is_ascii_whitespace) {
+            self.end_line();
+            return Ok(());
         }
-        None
+        let problem = match serde_json::from_slice::<RxJsonRpcMessage<RoleClient>>(trimmed) {
+            Ok(_) => None,
+            Err(_) if self.id.method => None,
+            Err(e) => Some(e.to_string()),
+        };
+        let Some(problem) = problem else {
+            self.buf.extend_from_slice(&line);
+            self.buf.push(b'\n');
+            self.end_line();
+            return Ok(());
+        };
+        let end = floor_boundary(trimmed, SAMPLE);
+        let sample = String::from_utf8_lossy(&trimmed[..end]).into_owned();
+        if self.id.id().is_some() {
+            tracing::warn!("an MCP server answered with a message that is not JSON-RPC: {problem}");
+            self.answer(
+                MALFORMED,
+                &format!("the answer is not a JSON-RPC response ({problem}): {sample:?}"),
+            );
+            self.end_line();
+            return Ok(());
+        }
+        *self.garbage.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(format!("{sample} (not a JSON-RPC message: {problem})"));
+        Err(())
     }
 
     fn end_line(&mut self) {
         self.line_start = true;
         self.line_len = 0;
+        self.line.clear();
         self.id = IdScan::default();
     }
 
-    /// Queues the error answer for the oversized line's request; a line with no id (a
-    /// notification) needs none.
-    fn answer_oversized(&mut self) {
+    /// Queues an error answer for the current line's request, marked `mark` in
+    /// `data.codemode`; a line with no id (a notification) needs none.
+    fn answer(&mut self, mark: &str, message: &str) {
         let Some(id) = self.id.id() else {
-            tracing::warn!(
-                "dropped an MCP message over {} bytes that has no id",
-                self.max
-            );
+            tracing::warn!("dropped an MCP message that has no id: {message}");
             return;
         };
         let answer = json!({
@@ -152,13 +216,23 @@ impl<R> CheckedStdout<R> {
             "id": id,
             "error": {
                 "code": -32603,
-                "message": format!("the answer is larger than {} bytes, the most one message may be", self.max),
-                "data": { "codemode": OVERSIZED, "maxBytes": self.max },
+                "message": message,
+                "data": { "codemode": mark },
             }
         });
         self.buf.extend_from_slice(answer.to_string().as_bytes());
         self.buf.push(b'\n');
     }
+}
+
+/// The longest prefix of `bytes` of at most `max` bytes that does not cut a UTF-8
+/// character.
+fn floor_boundary(bytes: &[u8], max: usize) -> usize {
+    let mut end = bytes.len().min(max);
+    while end > 0 && end < bytes.len() && (bytes[end] & 0xC0) == 0x80 {
+        end -= 1;
+    }
+    end
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for CheckedStdout<R> {
@@ -194,17 +268,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for CheckedStdout<R> {
             }
             this.buf.clear();
             this.pos = 0;
-            if let Some(at) = this.take(fresh) {
-                let line = &fresh[at..];
-                let end = line
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .unwrap_or(line.len())
-                    .min(SAMPLE);
-                let sample = String::from_utf8_lossy(&line[..end]).into_owned();
-                *this.garbage.lock().unwrap_or_else(|e| e.into_inner()) = Some(sample);
-                this.failed = true;
-            }
+            this.failed = !this.take(fresh);
         }
     }
 }
@@ -343,19 +407,79 @@ mod tests {
     use super::*;
     use tokio::io::AsyncReadExt;
 
+    const A: &str = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+    const B: &str = r#"{"jsonrpc":"2.0","id":2,"result":{}}"#;
+
     #[tokio::test]
     async fn passes_messages_and_stops_at_garbage() {
-        let input: &[u8] = b"{\"a\":1}\n  \n[1]\nServer ready on port 3\n{\"b\":2}\n";
+        let input = format!("{A}\n  \n{B}\nServer ready on port 3\n{B}\n");
         let garbage = Garbage::default();
-        let mut reader = CheckedStdout::new(input, garbage.clone());
+        let mut reader = CheckedStdout::new(input.as_bytes(), garbage.clone());
         let mut out = Vec::new();
         let err = reader.read_to_end(&mut out).await.unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-        assert_eq!(out, b"{\"a\":1}\n  \n[1]\n");
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{A}\n{B}\n"));
         assert_eq!(
             garbage.lock().unwrap().as_deref(),
             Some("Server ready on port 3")
         );
+    }
+
+    /// What the transport reads of `input`, and the garbage recorded (if the read failed).
+    async fn read(input: &str) -> (Vec<Value>, Option<String>) {
+        let garbage = Garbage::default();
+        let mut reader = CheckedStdout::new(input.as_bytes(), garbage.clone());
+        let mut out = Vec::new();
+        let failed = reader.read_to_end(&mut out).await.is_err();
+        let lines = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let recorded = garbage.lock().unwrap().clone();
+        assert_eq!(failed, recorded.is_some());
+        (lines, recorded)
+    }
+
+    #[tokio::test]
+    async fn a_response_rmcp_cannot_read_is_answered_with_an_error_for_its_request() {
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        for bad in [
+            r#"{"jsonrpc":"2.0","id":7,"result":{},"error":{"code":1,"message":"x"}}"#.to_string(),
+            r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"\ud800"}]}}"#
+                .to_string(),
+            format!(r#"{{"jsonrpc":"2.0","id":7,"result":{{"structuredContent":{deep}}}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","result":{{"x":{deep}}},"id":7}}"#),
+            r#"{"jsonrpc":"2.0","id":7,"result":{}} trailing"#.to_string(),
+        ] {
+            let (lines, garbage) = read(&format!("{bad}\n{B}\n")).await;
+            assert_eq!(garbage, None, "{bad}");
+            assert_eq!(lines.len(), 2, "{bad}: {lines:?}");
+            assert_eq!(lines[0]["id"], 7);
+            assert_eq!(lines[0]["error"]["data"]["codemode"], MALFORMED);
+            let message = lines[0]["error"]["message"].as_str().unwrap();
+            assert!(
+                message.starts_with("the answer is not a JSON-RPC response ("),
+                "{message}"
+            );
+            assert_eq!(lines[1], serde_json::from_str::<Value>(B).unwrap());
+        }
+    }
+
+    #[tokio::test]
+    async fn json_that_is_no_message_fails_the_stream_and_a_bad_notification_goes_on() {
+        for bad in [r#"{"foo":1}"#, "[1,2]"] {
+            let (lines, garbage) = read(&format!("{B}\n{bad}\n{B}\n")).await;
+            assert_eq!(lines.len(), 1, "{bad}");
+            let garbage = garbage.unwrap();
+            assert!(garbage.starts_with(bad), "{garbage}");
+            assert!(garbage.contains("not a JSON-RPC message"), "{garbage}");
+        }
+        // rmcp decides about the server's own requests and notifications.
+        let odd = r#"{"jsonrpc":"2.0","method":"notifications/message","params":5}"#;
+        let (lines, garbage) = read(&format!("{odd}\n{B}\n")).await;
+        assert_eq!(garbage, None);
+        assert_eq!(lines.len(), 2);
     }
 
     fn ids(text: &str) -> Option<Value> {
@@ -396,29 +520,27 @@ mod tests {
             format!("{{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":\"{big}\"}}\n"),
             format!("{{\"result\":\"{big}\",\"jsonrpc\":\"2.0\",\"id\":3}}\n"),
         ] {
-            let input = format!("{{\"a\":1}}\n{line}{{\"b\":2}}\n");
+            let input = format!("{A}\n{line}{B}\n");
             let mut reader = CheckedStdout::with_cap(input.as_bytes(), Garbage::default(), 64);
             let mut out = Vec::new();
             reader.read_to_end(&mut out).await.unwrap();
             let out = String::from_utf8(out).unwrap();
             let lines: Vec<&str> = out.lines().collect();
-            assert_eq!(lines[0], "{\"a\":1}");
-            // One line over the cap, which the transport drops whole.
-            assert_eq!(lines[1].len(), 64, "{out}");
-            let answer: Value = serde_json::from_str(lines[2]).unwrap();
+            assert_eq!(lines[0], A);
+            let answer: Value = serde_json::from_str(lines[1]).unwrap();
             assert_eq!(answer["id"], 3);
             assert_eq!(answer["error"]["data"]["codemode"], OVERSIZED);
-            assert_eq!(lines[3], "{\"b\":2}");
-            assert_eq!(lines.len(), 4, "{out}");
+            assert_eq!(lines[2], B);
+            assert_eq!(lines.len(), 3, "{out}");
         }
     }
 
     #[tokio::test]
     async fn clean_stream_reads_whole() {
-        let input: &[u8] = b"{\"a\":1}\n{\"b\":2}";
-        let mut reader = CheckedStdout::new(input, Garbage::default());
+        let input = format!("{A}\n{B}\n");
+        let mut reader = CheckedStdout::new(input.as_bytes(), Garbage::default());
         let mut out = Vec::new();
         reader.read_to_end(&mut out).await.unwrap();
-        assert_eq!(out, input);
+        assert_eq!(out, input.as_bytes());
     }
 }

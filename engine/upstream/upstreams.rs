@@ -14,7 +14,7 @@ use super::catalogue::{Catalogue, ServerView};
 use super::client::{CallEnd, Connection};
 use super::config::{Configs, ServerConfig};
 use super::error::UpstreamError;
-use super::pending::{PendingCall, Slot};
+use super::pending::{PendingCall, Phase, Slot};
 use super::process;
 
 /// Called with a server's toolbox name after its cached catalogue changed (a sync, or
@@ -316,6 +316,7 @@ impl Shared {
                 .acquire_owned()
                 .await
                 .map_err(|_| UpstreamError::Runtime("shut down".into()))?;
+            slot.set_phase(Phase::Connecting);
             let connection = self.connect(server).await?;
             Ok::<_, UpstreamError>((permit, connection))
         };
@@ -327,6 +328,7 @@ impl Shared {
             _ = cancel.cancelled() => return None,
         };
         // In flight: the connection sends `notifications/cancelled` if the caller gives up.
+        slot.set_phase(Phase::Sent);
         match connection
             .call(label, tool, arguments, cancel, || slot.reason())
             .await

@@ -18,6 +18,11 @@ no SDK: each mode breaks the protocol in one way a real server might.
     fixture_server.py typed N    well behaved, for type checks: `echo` answers with the
                                  JSON of its arguments (its `e` is an enum of mixed
                                  types), `get_sum` with `a + b`, and N more tools `t0`...
+    fixture_server.py odd        names and replies another party might choose: tools
+                                 `日本語`, `get_thing` and `getThing`, `noschema` (no
+                                 inputSchema), `echo` (answers its arguments) and `raw`
+                                 (writes its `line` as the reply, ID replaced by the
+                                 request's id)
 
 Every mode writes its FIXTURE_SECRET environment variable to stderr at start, so tests
 can check it is masked in errors.
@@ -67,6 +72,19 @@ TYPED = [
             "required": ["a", "b"],
         },
     },
+]
+
+ODD = [
+    {"name": "echo", "description": "Answer the arguments.", "inputSchema": {"type": "object"}},
+    {
+        "name": "raw",
+        "description": "Write a line as the reply.",
+        "inputSchema": {"type": "object", "properties": {"line": {"type": "string"}}, "required": ["line"]},
+    },
+    {"name": "日本語", "description": "A name with no ASCII letter.", "inputSchema": {"type": "object"}},
+    {"name": "get_thing", "description": "Snake case.", "inputSchema": {"type": "object"}},
+    {"name": "getThing", "description": "Camel case.", "inputSchema": {"type": "object"}},
+    {"name": "noschema", "description": "No input schema."},
 ]
 
 
@@ -119,6 +137,16 @@ def call(request):
         text = json.dumps(args, sort_keys=True) if name == "echo" else str(args["a"] + args["b"])
         reply(request, {"content": [{"type": "text", "text": text}]})
         return
+    if MODE == "odd" and name == "raw":
+        line = (params.get("arguments") or {})["line"].replace("ID", json.dumps(request["id"]))
+        with lock:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        return
+    if MODE == "odd":
+        answer = {"tool": name, "args": params.get("arguments") or {}}
+        reply(request, {"content": [{"type": "text", "text": json.dumps(answer)}]})
+        return
     if name == "sleep":
         ms = (params.get("arguments") or {}).get("ms", 0)
         time.sleep(ms / 1000.0)
@@ -152,6 +180,9 @@ def main():
             )
         elif method == "tools/list":
             extra = [{"name": "huge", "description": "Answer big.", "inputSchema": {"type": "object"}}] if MODE == "huge" else []
+            if MODE == "odd":
+                reply(message, {"tools": ODD})
+                continue
             if MODE == "grow":
                 extra = [{"name": "grow", "description": "Add a tool.", "inputSchema": {"type": "object"}}] + grown
             if MODE == "typed":

@@ -1,0 +1,90 @@
+//! Upstream MCP servers behind `codemode serve`, driven by real clients: a script waiting
+//! for a slow upstream call holds up no other request.
+
+mod common;
+#[path = "upstream/servers.rs"]
+mod servers;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::{json, Value};
+use servers::*;
+
+/// The official MCP Python SDK's venv (`tests/mcp/setup.sh`), set up once.
+fn python() -> &'static PathBuf {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let venv = Path::new(env!("CARGO_BIN_EXE_codemode"))
+            .parent()
+            .and_then(Path::parent)
+            .expect("the binary lives in <target>/<profile>/")
+            .join("mcp-venv");
+        let out = Command::new("bash")
+            .arg(root().join("tests/mcp/setup.sh"))
+            .arg(&venv)
+            .output()
+            .expect("bash runs tests/mcp/setup.sh");
+        assert!(
+            out.status.success(),
+            "tests/mcp/setup.sh failed (python3 and access to the package index are needed):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+    })
+}
+
+#[test]
+fn a_script_waiting_upstream_holds_up_no_other_request() {
+    let _serial = serial();
+    let dir = world(json!({ "everything": everything_stdio() }));
+    let (_, err, code) = {
+        let out = common::codemode(dir.path(), &["mcp", "sync"], "");
+        (
+            common::text(&out.stdout),
+            common::text(&out.stderr),
+            out.status.code(),
+        )
+    };
+    assert_eq!(code, Some(0), "{err}");
+    let out = Command::new(python())
+        .arg(root().join("tests/upstream/beside_client.py"))
+        .arg(common::bin())
+        .arg(dir.path())
+        .arg("8")
+        .output()
+        .expect("the venv's python runs");
+    let stdout = common::text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        common::text(&out.stderr)
+    );
+    let report: Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    for round in report["rounds"].as_array().unwrap() {
+        let seconds = |what: &str| round[what][0].as_f64().unwrap();
+        assert!(
+            round["slow"][1]
+                .as_str()
+                .unwrap()
+                .contains("Long running operation completed"),
+            "{round}"
+        );
+        assert!(seconds("slow") >= 1.9, "{round}");
+        assert!(
+            round["fast"][1].as_str().unwrap().contains("\"value\":2"),
+            "{round}"
+        );
+        // The slow call answers 3 s after it started; the short requests, sent 0.3 s and
+        // 0.5 s after it, must not wait for it.
+        assert!(
+            seconds("fast") < 1.5,
+            "1 + 1 waited for the upstream call: {round}"
+        );
+        assert!(
+            seconds("search") < 1.5,
+            "search_tools waited for the upstream call: {round}"
+        );
+    }
+}
