@@ -251,7 +251,8 @@ def main():
     ap.add_argument("--pooling", choices=["teacher", "mean", "cls", "token"], default="teacher",
                     help="how a token's outputs are pooled: as the teacher pools, or the token's own position")
     ap.add_argument("--template", default="{}", help="text the token is embedded in, {} marking it")
-    ap.add_argument("--raw-cache", help="npy file caching the teacher's outputs (every position, before pooling)")
+    ap.add_argument("--raw-cache", help="npy file caching the teacher's outputs (every position, before pooling); "
+                    "reused as it is, so delete it when the teacher or the template changes")
     args = ap.parse_args()
 
     vocab = open(args.vocab, encoding="utf-8").read().splitlines()
@@ -280,8 +281,8 @@ def main():
     raw = pool(outputs, pooling, at)
     centred = raw - raw.mean(0)
     _, _, vt = np.linalg.svd(centred, full_matrices=False)
-    # An axis's sign is arbitrary (it differs between BLAS builds): fix it so the table is
-    # reproducible byte for byte.
+    # An axis's sign is arbitrary (it differs between BLAS builds): fix it, so tables built
+    # on two machines differ at most by an int8 step of rounding.
     vt *= np.sign(vt[np.arange(len(vt)), np.abs(vt).argmax(1)])[:, None]
     reduced = centred @ vt[: args.dims].T
     if not args.no_sif:
