@@ -16,10 +16,12 @@
 //! share few words with their tool) and on `dev` (the only split used for tuning).
 //!
 //! Knobs for tuning on dev: CM_FUSION_K, CM_KEYWORD_WEIGHT, CM_MEANING_WEIGHT,
-//! CM_COVERAGE_POWER (0 = plain rank fusion), CM_TIE, CM_FUZZY; for the parts of a long
-//! request CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and CM_LEAD; and for relevance
-//! CM_THRESHOLD, CM_FLOOR, CM_SEMANTIC_BIAS, CM_KEYWORD_BIAS, CM_ALL (every
-//! row, no threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance curves).
+//! CM_COVERAGE_POWER (0 = plain rank fusion), CM_MEANING_FLOOR, CM_CLOSE, CM_TIE, CM_FUZZY;
+//! for the parts of a long request CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and
+//! CM_LEAD; and for relevance CM_THRESHOLD, CM_FLOOR, CM_SEMANTIC_BIAS,
+//! CM_SEMANTIC_COVERAGE, CM_SEMANTIC_COSINE, CM_SEMANTIC_MARGIN, CM_KEYWORD_BIAS, CM_ALL
+//! (every row, no threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance
+//! curves).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -71,6 +73,7 @@ pub(crate) fn service() -> SearchService {
     fusion.coverage_power = env_f32("CM_COVERAGE_POWER", fusion.coverage_power);
     fusion.full_coverage = env_f32("CM_FULL_COVERAGE", fusion.full_coverage);
     fusion.meaning_floor = env_f32("CM_MEANING_FLOOR", fusion.meaning_floor);
+    fusion.close = env_f32("CM_CLOSE", fusion.close);
     fusion.parts.whole = env_f32("CM_WHOLE_W", fusion.parts.whole);
     fusion.parts.part = env_f32("CM_PART_W", fusion.parts.part);
     fusion.parts.k = env_f32("CM_MERGE_K", fusion.parts.k);
@@ -79,6 +82,9 @@ pub(crate) fn service() -> SearchService {
     r.threshold = env_f32("CM_THRESHOLD", r.threshold);
     r.floor = env_f32("CM_FLOOR", r.floor);
     r.semantic.bias = env_f32("CM_SEMANTIC_BIAS", r.semantic.bias);
+    r.semantic.coverage = env_f32("CM_SEMANTIC_COVERAGE", r.semantic.coverage);
+    r.semantic.cosine = env_f32("CM_SEMANTIC_COSINE", r.semantic.cosine);
+    r.semantic.margin = env_f32("CM_SEMANTIC_MARGIN", r.semantic.margin);
     r.keyword.bias = env_f32("CM_KEYWORD_BIAS", r.keyword.bias);
     SearchService::with_tuning(tuning, fusion)
 }
