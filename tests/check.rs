@@ -930,3 +930,23 @@ fn a_script_that_holds_the_checker_never_makes_others_wait_past_their_bound() {
         assert_eq!(envelope.value, Some(json!("ran")), "{}", envelope.to_json());
     }
 }
+
+#[test]
+fn a_refused_server_is_named_with_its_reason_where_its_toolbox_is_called() {
+    let world = World::new();
+    std::fs::create_dir_all(world.path().join(".codemode")).unwrap();
+    std::fs::write(
+        world.path().join(".codemode/mcp.json"),
+        r#"{"mcpServers": {"files": {"command": "no-such-server", "args": ["."]}}}"#,
+    )
+    .unwrap();
+    let script = "return tools.files.read_text_file({ path = 'notes.txt' })\n";
+    for (mode, kind) in [("certain", "type"), ("off", "runtime")] {
+        let (envelope, code) = exec(world.path(), &["--check", mode], script);
+        assert_eq!(code, 1, "{envelope}");
+        assert_eq!(envelope["error"]["kind"], kind, "{envelope}");
+        let hint = envelope["error"]["hint"].as_str().unwrap();
+        assert!(hint.contains("configured but cannot be used"), "{hint}");
+        assert!(hint.contains("allowWorldAccess"), "{hint}");
+    }
+}

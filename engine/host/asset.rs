@@ -125,6 +125,15 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 // Every tool of it is denied one by one: the call of one says which rule.
                 return Ok(true);
             }
+            if let Some(problem) = registry.unusable_server(&name) {
+                return Err(HostError::hinted(
+                    format!("no toolbox named '{}'", shown(&name)),
+                    format!(
+                        "an MCP server of that name is configured but cannot be used: {problem}"
+                    ),
+                )
+                .into_lua());
+            }
             Err(missing_toolbox(&index, &registry.upstream_views(&index), &name).into_lua())
         })?,
     )?;

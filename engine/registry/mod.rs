@@ -391,6 +391,17 @@ impl Registry {
         self.upstreams.get().map_or(&[], |u| u.problems.as_slice())
     }
 
+    /// Why the MCP server configured under the name `toolbox` cannot be used, when its
+    /// entry was refused (a script that calls `tools.<toolbox>` is told that, not only
+    /// that there is no such toolbox).
+    pub fn unusable_server(&self, toolbox: &str) -> Option<&str> {
+        let named = format!("server '{toolbox}': ");
+        self.upstream_problems()
+            .iter()
+            .find(|p| p.contains(&named))
+            .map(String::as_str)
+    }
+
     /// The search service; it follows whichever snapshot a search names.
     pub fn search(&self) -> &SearchService {
         &self.search

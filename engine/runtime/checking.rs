@@ -174,7 +174,11 @@ impl Sent<'_> {
                     let found = server.tools().iter().find(|t| t.name == name);
                     Some(found.map_or_else(|| format!("{name}({{ ... }})"), |t| t.signature()))
                 });
-                let hint = hint(index, tool.as_deref(), served);
+                let toolbox = tool.as_deref().map(|t| t.split('.').next().unwrap_or(t));
+                let hint = match toolbox.and_then(|b| registry.unusable_server(b)) {
+                    Some(problem) => format!("nothing ran: an MCP server of that name is configured but cannot be used: {problem}"),
+                    None => hint(index, tool.as_deref(), served),
+                };
                 let message = shortened(&error.message);
                 let mut envelope = super::pool::refused(ErrorKind::Type, &message);
                 envelope.error = Some(
