@@ -389,3 +389,38 @@ fn tool_folders_added_renamed_or_removed_in_a_cached_toolbox_are_seen() {
     );
     assert_eq!(removed.envelope["value"], before.envelope["value"]);
 }
+
+#[test]
+fn a_readme_added_to_a_cached_toolbox_is_read() {
+    let w = world();
+    run(w.path(), SEARCH);
+    let purpose = "for _, b in tools.toolboxes().value do if b.toolbox == 'box3' then return b.purpose end end return nil";
+    let before = run(w.path(), purpose);
+    assert_eq!(before.reused, TOOLS, "{}", before.envelope);
+    assert!(
+        !before.envelope["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Ledger"),
+        "{}",
+        before.envelope
+    );
+    // The cached listing said the folder had no README: a new one changes the folder's
+    // time, so it is listed and read again.
+    let readme = w.path().join("box3.toolbox/README.md");
+    std::fs::write(&readme, "# box3\n\nLedger records, the third batch.\n").unwrap();
+    let added = run(w.path(), purpose);
+    assert_eq!(
+        added.envelope["value"], "Ledger records, the third batch.",
+        "{}",
+        added.envelope
+    );
+    // Edited in place (the folder's time stays): the README is read each time.
+    std::fs::write(&readme, "# box3\n\nLedger records, edited.\n").unwrap();
+    let edited = run(w.path(), purpose);
+    assert_eq!(
+        edited.envelope["value"], "Ledger records, edited.",
+        "{}",
+        edited.envelope
+    );
+}
