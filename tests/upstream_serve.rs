@@ -5,35 +5,10 @@ mod common;
 #[path = "upstream/servers.rs"]
 mod servers;
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 use servers::*;
-
-/// The official MCP Python SDK's venv (`tests/mcp/setup.sh`), set up once.
-fn python() -> &'static PathBuf {
-    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
-    PYTHON.get_or_init(|| {
-        let venv = Path::new(env!("CARGO_BIN_EXE_codemode"))
-            .parent()
-            .and_then(Path::parent)
-            .expect("the binary lives in <target>/<profile>/")
-            .join("mcp-venv");
-        let out = Command::new("bash")
-            .arg(root().join("tests/mcp/setup.sh"))
-            .arg(&venv)
-            .output()
-            .expect("bash runs tests/mcp/setup.sh");
-        assert!(
-            out.status.success(),
-            "tests/mcp/setup.sh failed (python3 and access to the package index are needed):\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-    })
-}
 
 #[test]
 fn a_script_waiting_upstream_holds_up_no_other_request() {
@@ -48,7 +23,7 @@ fn a_script_waiting_upstream_holds_up_no_other_request() {
         )
     };
     assert_eq!(code, Some(0), "{err}");
-    let out = Command::new(python())
+    let out = Command::new(common::mcp_python())
         .arg(root().join("tests/upstream/beside_client.py"))
         .arg(common::bin())
         .arg(dir.path())

@@ -203,8 +203,8 @@ impl Root {
         found
     }
 
-    /// What the toolbox folder `rel` holds, in one listing. Hidden folders (a leading `.`)
-    /// are skipped, as by [`Root::child_dirs`].
+    /// What the toolbox folder `rel` holds, in one listing. Hidden folders (a leading `.`,
+    /// such as the engine's temporary ones) are skipped.
     pub(crate) fn toolbox_entries(&self, rel: &str) -> BoxEntries {
         let mut entries = BoxEntries::default();
         let mut note = |name: String, is_dir: bool| {
@@ -247,30 +247,6 @@ impl Root {
         entries.tools.sort();
         entries.others.modules.sort();
         entries
-    }
-
-    /// Names of the child folders of `rel` that end in `suffix` (e.g. `.tool`), sorted.
-    /// Hidden folders (a leading `.`, such as the engine's temporary ones) are skipped.
-    pub fn child_dirs(&self, rel: &str, suffix: &str) -> Vec<String> {
-        let mut names: Vec<String> = match &self.source {
-            RootSource::Disk(root) => std::fs::read_dir(root.join(rel))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                .filter_map(|e| e.file_name().into_string().ok())
-                .filter(|n| n.ends_with(suffix) && !n.starts_with('.'))
-                .collect(),
-            RootSource::Bundled(dir) => bundled_entry(dir, rel)
-                .and_then(DirEntry::as_dir)
-                .into_iter()
-                .flat_map(|d| d.dirs())
-                .filter_map(|d| d.path().file_name()?.to_str().map(str::to_string))
-                .filter(|n| n.ends_with(suffix))
-                .collect(),
-        };
-        names.sort();
-        names
     }
 }
 

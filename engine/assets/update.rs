@@ -142,7 +142,8 @@ impl AssetIndex {
             return;
         }
         let on_disk: BTreeSet<String> = self.roots[key.0]
-            .child_dirs(&key.1, ".tool")
+            .toolbox_entries(&key.1)
+            .tools
             .into_iter()
             .collect();
         for dir in &on_disk {

@@ -8,6 +8,7 @@ pub mod fixture;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
 /// A temp world that is deleted when dropped.
 pub struct World {
@@ -132,4 +133,28 @@ pub fn codemode_closed_stdout(
         String::from_utf8_lossy(&out.stderr).into_owned(),
         started.elapsed(),
     )
+}
+
+/// The python of the official MCP Python SDK's venv (`tests/mcp/setup.sh`, under
+/// `<target>/mcp-venv`), set up once per test binary.
+pub fn mcp_python() -> &'static PathBuf {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let venv = Path::new(env!("CARGO_BIN_EXE_codemode"))
+            .parent()
+            .and_then(Path::parent)
+            .expect("the binary lives in <target>/<profile>/")
+            .join("mcp-venv");
+        let out = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/setup.sh"))
+            .arg(&venv)
+            .output()
+            .expect("bash runs tests/mcp/setup.sh");
+        assert!(
+            out.status.success(),
+            "tests/mcp/setup.sh failed (python3 and access to the package index are needed):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+    })
 }
