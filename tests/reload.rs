@@ -216,7 +216,7 @@ fn incremental_updates_match_a_full_rebuild() {
     let full = registry.snapshot();
     let ids = |i: &AssetIndex| i.tools.keys().cloned().collect::<Vec<_>>();
     assert_eq!(ids(&after), ids(&full));
-    for (id, entry) in &after.tools {
+    for (id, entry) in after.tools.iter() {
         assert_eq!(entry.meta(), full.tools[id].meta(), "{id}");
     }
     assert_eq!(description(&after, "b1.t2").as_deref(), Some("Changed."));

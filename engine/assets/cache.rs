@@ -328,7 +328,7 @@ fn decode(file: Arc<Vec<u8>>, start: usize) -> Option<Roots> {
 fn decode_stamp(r: &mut Reader) -> Option<Stamp> {
     let dir = decode_seen(r)?;
     let n = r.u32()? as usize;
-    let mut files = Vec::with_capacity(n.min(8));
+    let mut files = smallvec::SmallVec::new();
     for _ in 0..n {
         let name = r.str()?;
         let name = *STAMPED_FILES.iter().find(|known| **known == name)?;
@@ -368,8 +368,8 @@ pub(crate) fn reuse(
         if let Some(folder) = folder {
             if cached.stamp.unchanged_on_disk(folder, at.dir_name) {
                 let entry = ToolEntry::from_cache(
-                    at.dir_name.trim_end_matches(".tool").to_string(),
-                    at.toolbox.to_string(),
+                    at.dir_name.trim_end_matches(".tool"),
+                    at.toolbox,
                     cached.body.clone(),
                     cached.verdict.clone(),
                     at.folder.clone(),

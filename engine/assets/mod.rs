@@ -20,6 +20,7 @@ mod stamp;
 mod tool;
 mod update;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use imbl::OrdMap;
@@ -101,6 +102,13 @@ pub(crate) type FolderKey = (usize, Arc<str>);
 /// Identifies a tool folder: its toolbox folder and its own folder name (`slugify.tool`).
 pub(crate) type ToolKey = (FolderKey, String);
 
+/// The tools of a snapshot by some key. A fresh process on a world of 100,000 tools builds
+/// two of these before its first search, and an ordered map built from sorted entries in
+/// one go is several times faster than a persistent one built by inserts; the price is a
+/// copy of the map (tens of milliseconds at that size) when a later snapshot changes it,
+/// which only a long-lived process whose world changes pays.
+pub type ToolMap<K> = Arc<BTreeMap<K, Arc<ToolEntry>>>;
+
 /// One row of `tools.toolboxes()`: toolboxes of the same name are merged.
 #[derive(Debug, Clone, Serialize)]
 pub struct ToolboxSummary {
@@ -129,12 +137,13 @@ pub struct AssetIndex {
     pub roots: Arc<Vec<Root>>,
     /// Every toolbox folder, by key.
     pub folders: OrdMap<FolderKey, Arc<ToolboxFolder>>,
-    /// Every tool by identity; the world shadows the library.
-    pub tools: OrdMap<String, Arc<ToolEntry>>,
+    /// Every tool by identity; the world shadows the library. Shared by the snapshots
+    /// that have the same tools, copied when one changes (see [`ToolMap`]).
+    pub tools: ToolMap<String>,
     /// Problems that are not one tool's: duplicate identities, bad toolbox folders.
     pub problems: Vec<String>,
     /// Every tool folder read, shadowed or not, by location: what incremental updates diff.
-    located: OrdMap<ToolKey, Arc<ToolEntry>>,
+    located: ToolMap<ToolKey>,
     /// Identities defined twice in one root, with the message for `problems`.
     duplicates: OrdMap<String, String>,
     /// The profile's tool rules, when they refuse something: tools they deny are left
@@ -230,14 +239,16 @@ impl AssetIndex {
                     };
                     let hit = group.cached.and_then(|c| c.tool(dir_name));
                     let (entry, same) = cache::reuse(hit, &at, group.open.as_ref());
-                    ((group.key.clone(), dir_name.clone()), entry, same)
+                    // Boxed here, on the indexing threads: moving 100,000 entries into
+                    // their `Arc`s afterwards was a single-threaded stretch.
+                    ((group.key.clone(), dir_name.clone()), Arc::new(entry), same)
                 })
                 .collect::<Vec<_>>()
         };
         // A few tools (the bundled ones, a small world) are read faster than the indexing
         // threads start: a one-line script in a fresh process should not pay for them.
         let count: usize = groups.iter().map(|g| g.tools.len()).sum();
-        let entries: Vec<(ToolKey, ToolEntry, bool)> = if count <= SERIAL_TOOLS {
+        let entries: Vec<(ToolKey, Arc<ToolEntry>, bool)> = if count <= SERIAL_TOOLS {
             groups.iter().flat_map(read_group).collect()
         } else {
             parse_pool().install(|| groups.par_iter().flat_map_iter(read_group).collect())
@@ -253,16 +264,16 @@ impl AssetIndex {
         }
         let mut located: Vec<(ToolKey, Arc<ToolEntry>)> = entries
             .into_iter()
-            .map(|(key, entry, _)| (key, Arc::new(entry)))
+            .map(|(key, entry, _)| (key, entry))
             .collect();
         // In location order (world first), as updates insert them, so the same tool wins.
         located.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
         // The two maps are independent: on a large world building them side by side
         // halves the longest single-threaded stretch of a fresh process.
         let (by_location, (tools, duplicates)) = rayon::join(
-            || located.iter().cloned().collect::<OrdMap<_, _>>(),
+            || located.iter().cloned().collect::<BTreeMap<_, _>>(),
             || {
-                let mut tools = OrdMap::new();
+                let mut tools = BTreeMap::new();
                 let mut duplicates = OrdMap::new();
                 for (_, entry) in &located {
                     place(&mut tools, &mut duplicates, entry.clone());
@@ -270,8 +281,8 @@ impl AssetIndex {
                 (tools, duplicates)
             },
         );
-        index.located = by_location;
-        index.tools = tools;
+        index.located = Arc::new(by_location);
+        index.tools = Arc::new(tools);
         index.duplicates = duplicates;
         index.settle();
         if let Some(cache) = cache {
@@ -302,7 +313,7 @@ impl AssetIndex {
         }
         let mut next = self.clone();
         next.rules = (!rules.is_open()).then_some(rules);
-        next.tools = OrdMap::new();
+        next.tools = Arc::default();
         next.duplicates = OrdMap::new();
         let all: Vec<Arc<ToolEntry>> = next.located.values().cloned().collect();
         for entry in all {
@@ -410,7 +421,7 @@ impl AssetIndex {
         {
             return;
         }
-        place(&mut self.tools, &mut self.duplicates, entry);
+        place(Arc::make_mut(&mut self.tools), &mut self.duplicates, entry);
     }
 
     /// Rebuilds `problems` from the duplicates and the folders' warnings.
@@ -510,7 +521,7 @@ impl AssetIndex {
 /// Puts `entry` under its identity in `tools` unless a tool of an earlier root holds it;
 /// a second tool of the same root is recorded in `duplicates` instead.
 fn place(
-    tools: &mut OrdMap<String, Arc<ToolEntry>>,
+    tools: &mut BTreeMap<String, Arc<ToolEntry>>,
     duplicates: &mut OrdMap<String, String>,
     entry: Arc<ToolEntry>,
 ) {

@@ -133,8 +133,9 @@ pub enum Registration {
 pub struct ToolEntry {
     /// `"<box>.<name>"`.
     pub identity: String,
-    name: String,
-    toolbox: String,
+    /// Where the toolbox's name ends in `identity` (the name follows the dot): one string
+    /// instead of three per entry, for worlds of 100,000 tools.
+    dot: usize,
     content: Content,
     // Boxed: most entries of a large world are never decoded or read, and an unboxed
     // metadata would make every entry a kilobyte larger.
@@ -187,8 +188,7 @@ impl ToolEntry {
     ) -> ToolEntry {
         ToolEntry {
             identity: format!("{}.{}", draft.toolbox(), draft.name()),
-            name: draft.name().to_string(),
-            toolbox: draft.toolbox().to_string(),
+            dot: draft.toolbox().len(),
             content: Content::Read {
                 draft: Box::new(draft),
                 readme,
@@ -210,8 +210,8 @@ impl ToolEntry {
     /// `verdict` whether the tool was callable.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn from_cache(
-        name: String,
-        toolbox: String,
+        name: &str,
+        toolbox: &str,
         body: Blob,
         verdict: Result<(), String>,
         folder: super::FolderKey,
@@ -221,8 +221,7 @@ impl ToolEntry {
     ) -> ToolEntry {
         ToolEntry {
             identity: format!("{toolbox}.{name}"),
-            name,
-            toolbox,
+            dot: toolbox.len(),
             content: Content::Cached(body),
             decoded: OnceLock::new(),
             reading: OnceLock::new(),
@@ -256,12 +255,12 @@ impl ToolEntry {
 
     /// The tool's name.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.identity[self.dot + 1..]
     }
 
     /// The toolbox's name.
     pub fn toolbox(&self) -> &str {
-        &self.toolbox
+        &self.identity[..self.dot]
     }
 
     /// The `init.luau` source, when it can be read (a cached entry reads it now).
@@ -280,7 +279,7 @@ impl ToolEntry {
                 let Content::Cached(body) = &self.content else {
                     return None;
                 };
-                match super::codec::decode(body.bytes(), &self.name, &self.toolbox) {
+                match super::codec::decode(body.bytes(), self.name(), self.toolbox()) {
                     Some((reading, readme)) => Some(Box::new(Decoded { reading, readme })),
                     None => {
                         tracing::warn!("index cache entry of {} is unreadable", self.rel);
@@ -302,7 +301,7 @@ impl ToolEntry {
                 Content::Read { draft, .. } => draft,
                 // A cached body that does not decode: read the metadata from the files.
                 Content::Cached(_) => {
-                    fallback = super::tool::draft_of(self.root(), &self.rel, &self.toolbox);
+                    fallback = super::tool::draft_of(self.root(), &self.rel, self.toolbox());
                     &fallback
                 }
             };

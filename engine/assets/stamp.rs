@@ -3,6 +3,8 @@
 
 use std::hash::{BuildHasher, Hasher};
 
+use smallvec::SmallVec;
+
 use foldhash::fast::{FixedState, FoldHasher};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -48,7 +50,7 @@ pub(crate) struct Stamp {
     /// `None` for bundled tools, which are told apart by content only.
     pub(crate) dir: Option<Seen>,
     /// The files read, by name (one of [`STAMPED_FILES`]).
-    pub(crate) files: Vec<(&'static str, Seen)>,
+    pub(crate) files: SmallVec<[(&'static str, Seen); STAMPED_FILES.len()]>,
     /// Hash of the folder's path and every file's name and content.
     pub(crate) hash: u64,
     /// True when nothing was modified shortly before it was read (see [`RACY`]).

@@ -170,9 +170,9 @@ impl AssetIndex {
             let old = match entry {
                 Some(entry) => {
                     touched.insert(entry.identity.clone());
-                    self.located.insert(key, Arc::new(entry))
+                    Arc::make_mut(&mut self.located).insert(key, Arc::new(entry))
                 }
-                None => self.located.remove(&key),
+                None => Arc::make_mut(&mut self.located).remove(&key),
             };
             if let Some(old) = old {
                 touched.insert(old.identity.clone());
@@ -202,7 +202,7 @@ impl AssetIndex {
         self.remove_folder(key);
         for (tool_key, entry) in self.tools_at(key) {
             touched.insert(entry.identity.clone());
-            self.located.remove(&tool_key);
+            Arc::make_mut(&mut self.located).remove(&tool_key);
         }
     }
 
@@ -218,7 +218,7 @@ impl AssetIndex {
 
     /// Decides again which folder speaks for one identity (the world shadows libraries).
     fn resolve(&mut self, identity: &str) {
-        self.tools.remove(identity);
+        Arc::make_mut(&mut self.tools).remove(identity);
         self.duplicates.remove(identity);
         let Some((toolbox, name)) = identity.split_once('.') else {
             return;

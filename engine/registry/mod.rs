@@ -11,7 +11,7 @@ use crate::assets::{AssetIndex, Origin, Root};
 use crate::policy::{Capabilities, Profile, ToolRules};
 use crate::vfs::Vfs;
 
-use crate::search::SearchService;
+use crate::search::{Preload, SearchService};
 use crate::upstream::{Catalogue, ServerView, Upstreams};
 pub use watch::{WatchError, Watcher, MAX_DELAY, QUIET};
 
@@ -144,9 +144,9 @@ impl Registry {
     /// A registry over the given roots.
     pub fn from_roots(roots: Vec<Root>) -> Registry {
         let roots = Arc::new(roots);
+        let preload = roots.first().and_then(Root::dir).and_then(Preload::start);
         let index = AssetIndex::build(roots.clone());
         let tools_on_disk = index.tools_on_disk();
-        crate::cache::release_freed_memory();
         let world = roots
             .first()
             .and_then(Root::dir)
@@ -164,7 +164,7 @@ impl Registry {
             updating: Mutex::new(()),
             vfs: Vfs::new(world, read_only),
             search: match roots.first().and_then(Root::dir) {
-                Some(world) => SearchService::for_world(world, tools_on_disk),
+                Some(world) => SearchService::for_world(world, tools_on_disk).with_preload(preload),
                 None => SearchService::new(),
             },
             roots,

@@ -331,29 +331,37 @@ pub(crate) fn diff(
     new: &AssetIndex,
     upstream: &[ServerView],
 ) -> Changes {
-    let mut key = String::new();
+    let tools: Vec<(&String, &Arc<ToolEntry>)> = new.tools.iter().collect();
+    // On the indexing threads: a fresh process on a world of 100,000 tools compares every
+    // tool's stamp before its first search.
+    // Per tool: whether the table holds it, and its new stamp when that differs.
+    type Compared<'a> = (bool, Option<(&'a Arc<ToolEntry>, u64)>);
+    let compared: Vec<Compared> = crate::assets::parse_pool().install(|| {
+        tools
+            .par_iter()
+            .map_init(String::new, |key, (identity, entry)| {
+                key.clear();
+                key.push_str("tool:");
+                key.push_str(identity);
+                let indexed = table.stamp(key);
+                let same = old
+                    .and_then(|o| o.tools.get(*identity))
+                    .is_some_and(|prev| Arc::ptr_eq(prev, entry));
+                if same && indexed.is_some() {
+                    return (true, None);
+                }
+                let stamp = tool_stamp(entry);
+                (
+                    indexed.is_some(),
+                    (indexed != Some(stamp)).then_some((*entry, stamp)),
+                )
+            })
+            .collect()
+    });
     // How many of the table's keys the new assets hold: when that is all of them, nothing
     // is deleted, and the table need not be walked.
-    let mut held = 0;
-    let changed: Vec<(&Arc<ToolEntry>, u64)> = new
-        .tools
-        .iter()
-        .filter_map(|(identity, entry)| {
-            key.clear();
-            key.push_str("tool:");
-            key.push_str(identity);
-            let indexed = table.stamp(&key);
-            held += usize::from(indexed.is_some());
-            let same = old
-                .and_then(|o| o.tools.get(identity))
-                .is_some_and(|prev| Arc::ptr_eq(prev, entry));
-            if same && indexed.is_some() {
-                return None;
-            }
-            let stamp = tool_stamp(entry);
-            (indexed != Some(stamp)).then_some((entry, stamp))
-        })
-        .collect();
+    let mut held = compared.iter().filter(|c| c.0).count();
+    let changed: Vec<(&Arc<ToolEntry>, u64)> = compared.into_iter().filter_map(|c| c.1).collect();
     let mut upserts: Vec<(AssetDoc, u64)> = crate::assets::parse_pool().install(|| {
         changed
             .par_iter()

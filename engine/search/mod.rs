@@ -81,9 +81,51 @@ struct State {
     generation: Option<String>,
 }
 
+/// The search index on disk being read on another thread while a fresh process reads its
+/// world: on a world of 100,000 tools, opening the index and reading the vector table was
+/// a sixth of the first search, on one core while the other had nothing to do.
+pub struct Preload {
+    started: std::thread::JoinHandle<Option<State>>,
+}
+
+impl Preload {
+    /// Starts reading the index of `world`, when one was written there before.
+    pub fn start(world: &Path) -> Option<Preload> {
+        let store = Store::existing(world)?;
+        let started = std::thread::Builder::new()
+            .name("codemode-search-preload".to_string())
+            .spawn(move || {
+                let turn = store.turn()?;
+                let state = on_disk(&Tuning::default(), &store, &turn)?;
+                // An index that must be rebuilt is left to the first search, which holds
+                // its turn for the whole rebuild.
+                state
+                    .generation
+                    .as_deref()
+                    .is_some_and(|g| !g.is_empty())
+                    .then_some(state)
+            })
+            .ok()?;
+        Some(Preload { started })
+    }
+
+    /// What was read (`None` when nothing usable was).
+    fn finish(self) -> Option<State> {
+        self.started.join().ok().flatten()
+    }
+}
+
+impl std::fmt::Debug for Preload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Preload").finish_non_exhaustive()
+    }
+}
+
 /// Search over an asset index, kept in sync lazily and incrementally.
 pub struct SearchService {
     state: Mutex<Option<State>>,
+    /// Taken by the first sync (see [`Preload`]).
+    preload: Mutex<Option<Preload>>,
     store: Option<Store>,
     tuning: Tuning,
     fusion: rank::Fusion,
@@ -117,10 +159,23 @@ impl SearchService {
         }
     }
 
+    /// The same service starting from what `preload` read (checked against the disk by the
+    /// first search, as any state read earlier is).
+    pub fn with_preload(self, preload: Option<Preload>) -> SearchService {
+        match (&self.store, preload) {
+            (Some(_), Some(preload)) => SearchService {
+                preload: Mutex::new(Some(preload)),
+                ..self
+            },
+            _ => self,
+        }
+    }
+
     /// A service with other weights (for the evaluation), in RAM.
     pub fn with_tuning(tuning: Tuning, fusion: rank::Fusion) -> SearchService {
         SearchService {
             state: Mutex::new(None),
+            preload: Mutex::new(None),
             store: None,
             tuning,
             fusion,
@@ -144,44 +199,6 @@ impl SearchService {
         })
     }
 
-    /// The state on disk (empty and marked for a full build when missing, damaged or
-    /// written by another version), or `None` when it cannot be opened.
-    fn on_disk(&self, store: &Store, turn: &store::Turn) -> Option<State> {
-        let dims = StaticModel::bundled().dims();
-        let open = || KeywordIndex::open(self.tuning.clone(), Some(&store.index_dir()));
-        let mut keyword = match open() {
-            Ok(k) => k,
-            Err(e) => {
-                tracing::debug!("search index cache unreadable ({e}); rebuilt");
-                store.wipe_index(turn);
-                open().ok()?
-            }
-        };
-        let payload = keyword.payload();
-        match store.read_table(turn, dims) {
-            Some((generation, table)) if payload.as_deref() == Some(generation.as_str()) => {
-                Some(State {
-                    keyword,
-                    table,
-                    snapshot: None,
-                    upstream: String::new(),
-                    generation: Some(generation),
-                })
-            }
-            _ => {
-                keyword.clear().ok()?;
-                Some(State {
-                    keyword,
-                    table: Table::new(dims),
-                    snapshot: None,
-                    upstream: String::new(),
-                    // Matches no commit: the next sync writes everything.
-                    generation: Some(String::new()),
-                })
-            }
-        }
-    }
-
     fn sync_locked(
         &self,
         guard: &mut Option<State>,
@@ -193,6 +210,14 @@ impl SearchService {
             s.snapshot.as_ref().is_some_and(|s| Arc::ptr_eq(s, index)) && s.upstream == upstream_now
         }) {
             return Ok((0, 0));
+        }
+        if guard.is_none() {
+            let preload = self
+                .preload
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            *guard = preload.and_then(Preload::finish);
         }
         let turn = self.store.as_ref().and_then(Store::turn);
         let persisted = guard.as_ref().is_some_and(|s| s.generation.is_some());
@@ -207,7 +232,7 @@ impl SearchService {
         };
         if stale {
             let state = match (&self.store, &turn) {
-                (Some(store), Some(turn)) => self.on_disk(store, turn),
+                (Some(store), Some(turn)) => on_disk(&self.tuning, store, turn),
                 _ => None,
             };
             *guard = Some(match state {
@@ -320,3 +345,41 @@ fn upstream_key(upstream: &[ServerView]) -> String {
 }
 
 pub use rank::{Fusion, PartFusion};
+
+/// The state on disk (empty and marked for a full build when missing, damaged or
+/// written by another version), or `None` when it cannot be opened.
+fn on_disk(tuning: &Tuning, store: &Store, turn: &store::Turn) -> Option<State> {
+    let dims = StaticModel::bundled().dims();
+    let open = || KeywordIndex::open(tuning.clone(), Some(&store.index_dir()));
+    let mut keyword = match open() {
+        Ok(k) => k,
+        Err(e) => {
+            tracing::debug!("search index cache unreadable ({e}); rebuilt");
+            store.wipe_index(turn);
+            open().ok()?
+        }
+    };
+    let payload = keyword.payload();
+    match store.read_table(turn, dims) {
+        Some((generation, table)) if payload.as_deref() == Some(generation.as_str()) => {
+            Some(State {
+                keyword,
+                table,
+                snapshot: None,
+                upstream: String::new(),
+                generation: Some(generation),
+            })
+        }
+        _ => {
+            keyword.clear().ok()?;
+            Some(State {
+                keyword,
+                table: Table::new(dims),
+                snapshot: None,
+                upstream: String::new(),
+                // Matches no commit: the next sync writes everything.
+                generation: Some(String::new()),
+            })
+        }
+    }
+}

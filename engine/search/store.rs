@@ -21,7 +21,7 @@ const SCHEMA: u32 = 1;
 pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// Where the index lives on disk.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Store {
     dir: PathBuf,
 }
@@ -47,6 +47,12 @@ impl Store {
         let dir = crate::cache::dir(world, "search")?;
         std::fs::create_dir_all(dir.join("index")).ok()?;
         Some(Store { dir })
+    }
+
+    /// The store of `world` when an index was written there before (nothing is created).
+    pub(crate) fn existing(world: &Path) -> Option<Store> {
+        let dir = crate::cache::path(world, "search");
+        dir.join("table").is_file().then_some(Store { dir })
     }
 
     /// Waits for this process's turn (at most [`LOCK_WAIT`]).
