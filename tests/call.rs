@@ -192,3 +192,19 @@ fn fixture_worlds_stay_out_of_the_repo_root_world() {
         "tests/worlds/.codemode-ignore hides fixtures"
     );
 }
+
+#[test]
+fn every_value_a_tool_returns_is_printed_as_exec_returns_them() {
+    let world = tempfile::tempdir().unwrap();
+    let tool = world.path().join("m.toolbox/two.tool");
+    std::fs::create_dir_all(&tool).unwrap();
+    std::fs::write(
+        tool.join("init.luau"),
+        "--!desc Two values.\n--!return a number\nreturn function() return 1, \"a\" end\n",
+    )
+    .unwrap();
+    let out = call_in(world.path(), world.path(), &["m.two"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(value, serde_json::json!([1, "a"]));
+}

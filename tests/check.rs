@@ -302,6 +302,28 @@ fn codemode_check_reports_a_tools_type_errors_and_keeps_it_callable() {
 }
 
 #[test]
+fn strict_check_speaks_of_the_worlds_own_tools_only() {
+    // An empty world: the bundled toolboxes alone pass `check --check strict`.
+    let world = World::new();
+    let out = codemode(world.path(), &["--check", "strict", "check"], "");
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(!said.contains("strict mode says"), "{said}");
+    // A world tool written loosely is told about in strict mode, not in the default one.
+    world.tool(
+        "mine.loose",
+        "--!desc Loose.\nreturn function()\n\tlocal rows = { { name = 'ada', lang = 'a' } }\n\treturn tools.markdown.table(rows)\nend\n",
+    );
+    let strict = codemode(world.path(), &["--check", "strict", "check"], "");
+    let said = text(&strict.stdout);
+    assert!(said.contains("mine.loose"), "{said}");
+    let default = codemode(world.path(), &["check"], "");
+    let said = text(&default.stdout);
+    assert_eq!(default.status.code(), Some(0), "{said}");
+    assert!(said.contains("strict mode says"), "{said}");
+}
+
+#[test]
 fn the_two_luau_copies_live_in_separate_binaries() {
     let engine = std::fs::read(env!("CARGO_BIN_EXE_codemode")).unwrap();
     let checker = std::fs::read(checker_bin()).unwrap();
@@ -949,4 +971,25 @@ fn a_refused_server_is_named_with_its_reason_where_its_toolbox_is_called() {
         assert!(hint.contains("configured but cannot be used"), "{hint}");
         assert!(hint.contains("allowWorldAccess"), "{hint}");
     }
+}
+
+#[test]
+fn search_rows_and_cached_calls_are_typed_as_they_come_back() {
+    let world = World::new();
+    world
+        .tool(
+            "c.slow",
+            "--!desc Slow lookup.\n--!arg q string the query\nreturn function(q: string)\n\treturn { brief = q, raw = { q, q }, indexTerms = { q } }\nend\n",
+        )
+        .file("c.toolbox/slow.tool/.metadata", r#"{"cache": {"ttlSeconds": 60}}"#);
+    // Fields every search row carries, and the key a cached call returns second: correct
+    // scripts strict mode must not refuse.
+    let script = "local row = tools.search('slug').value[1]\nlocal line = row.description .. (row.signature or '') .. (row.toolbox or '')\nlocal brief, key = tools.c.slow('q')\nreturn { line ~= '', brief ~= nil, key ~= nil }\n";
+    let (envelope, code) = exec(world.path(), &["--check", "strict"], script);
+    assert_eq!(code, 0, "{envelope}");
+    assert_eq!(envelope["value"], json!([true, true, true]), "{envelope}");
+    // A field no row has is still refused.
+    let wrong = "return tools.search('slug').value[1].signatur\n";
+    let (envelope, _) = exec(world.path(), &["--check", "strict"], wrong);
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
 }

@@ -801,6 +801,46 @@ fn serve_survives_hostile_tool_files_and_attack_scripts() {
 }
 
 #[test]
+fn a_script_that_adds_many_tools_is_few_list_changed_notifications() {
+    let world = tempfile::tempdir().unwrap();
+    let mut server = Server::start_in(world.path(), &["--expose-tools", "--no-bundled"]);
+    let made = server.exec(
+        1,
+        "return tools.createToolbox({ name = 'many', description = 'Many.' }).ok",
+    );
+    assert_eq!(made["value"], true, "{made}");
+    server.start_exec(
+        2,
+        "for i = 1, 60 do\n\tassert(tools.create({ toolbox = 'many', name = 't' .. i, \
+         description = 'One.', code = 'return 1' }).ok)\nend\nreturn true",
+    );
+    let mut notified = 0;
+    loop {
+        let msg = server.next();
+        if msg["id"] == 2 {
+            assert_eq!(msg["result"]["structuredContent"]["value"], true, "{msg}");
+            break;
+        }
+        notified += usize::from(msg["method"] == "notifications/tools/list_changed");
+    }
+    // The last change is told once the list has been quiet a moment: wait past that, then
+    // read up to the answer of one more request.
+    std::thread::sleep(Duration::from_millis(1500));
+    server.start_exec(3, "return 1");
+    loop {
+        let msg = server.next();
+        notified += usize::from(msg["method"] == "notifications/tools/list_changed");
+        if msg["id"] == 3 {
+            break;
+        }
+    }
+    assert!(
+        (1..=20).contains(&notified),
+        "60 tools created in one script sent {notified} tools/list_changed"
+    );
+}
+
+#[test]
 fn list_changed_is_sent_as_soon_as_a_script_adds_a_tool() {
     let world = tempfile::tempdir().unwrap();
     let mut server = Server::start_in(world.path(), &["--expose-tools", "--no-bundled"]);

@@ -276,6 +276,12 @@ fn declare_tool(out: &mut String, tool: &ToolEntry, defined: &[&str]) {
     } else {
         returns
     };
+    // A cached tool's call also returns the result's key when the tool returns the
+    // `{ brief, raw, indexTerms }` contract (`local brief, key = tools.box.tool(...)`).
+    let returns = match meta.cache {
+        Some(_) => format!("({returns}, string?)"),
+        None => returns,
+    };
     let mut doc = String::new();
     if !meta.description.is_empty() {
         let _ = writeln!(doc, "{}\n", meta.description);

@@ -256,7 +256,7 @@ impl CodemodeServer {
         };
         tokio::spawn(async move {
             changes.mark_unchanged();
-            while changes.changed().await.is_ok() {
+            while next_change(&mut changes).await {
                 if peer.notify_tool_list_changed().await.is_err() {
                     return;
                 }
@@ -341,8 +341,8 @@ impl ServerHandler for CodemodeServer {
         loop {
             tokio::select! {
                 _ = context.cancelled() => return Ok(()),
-                changed = changes.changed() => {
-                    if changed.is_err() || context.sink().notify_tool_list_changed().await.is_err() {
+                changed = next_change(&mut changes) => {
+                    if !changed || context.sink().notify_tool_list_changed().await.is_err() {
                         context.cancelled().await;
                         return Ok(());
                     }
@@ -350,6 +350,27 @@ impl ServerHandler for CodemodeServer {
             }
         }
     }
+}
+
+/// How long the tool list must stay unchanged before a client is told it changed: a script
+/// creating 300 tools is one notification, not 300.
+const CHANGES_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Waits for the tool list to change and then to stay unchanged for [`CHANGES_SETTLE`]
+/// (at most ten times that: a world that never stops changing is still reported); false
+/// when the registry is gone.
+async fn next_change(changes: &mut watch::Receiver<u64>) -> bool {
+    if changes.changed().await.is_err() {
+        return false;
+    }
+    for _ in 0..10 {
+        tokio::time::sleep(CHANGES_SETTLE).await;
+        if !changes.has_changed().unwrap_or(false) {
+            break;
+        }
+        changes.mark_unchanged();
+    }
+    true
 }
 
 /// The setting that raises the limit a run hit: the server's operator sets it, not the

@@ -335,10 +335,12 @@ pub(crate) fn call_tool(lua: &Lua, bound: &mut Bound) -> mlua::Result<MultiValue
     if !bound.render {
         return Ok(values);
     }
-    let value = values.into_iter().next().unwrap_or(Value::Nil);
+    // A render.luau shows the first value; without one, every value is the result, as
+    // `exec` returns them.
+    let value = values.iter().next().cloned().unwrap_or(Value::Nil);
     let render: Function = surface_function(lua, "render")?;
-    match render.call::<Value>((bound.identity.as_str(), value.clone()))? {
-        Value::Nil => Ok(MultiValue::from_vec(vec![value])),
+    match render.call::<Value>((bound.identity.as_str(), value))? {
+        Value::Nil => Ok(values),
         shown => {
             bound.rendered = true;
             Ok(MultiValue::from_vec(vec![shown]))
