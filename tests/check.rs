@@ -993,3 +993,24 @@ fn search_rows_and_cached_calls_are_typed_as_they_come_back() {
     let (envelope, _) = exec(world.path(), &["--check", "strict"], wrong);
     assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
 }
+
+#[test]
+fn a_toolbox_the_script_creates_is_a_warning_not_an_error() {
+    let world = World::new();
+    let script = "local box = tools.createToolbox({ name = 'mine', description = 'My helpers.' })\nassert(box.ok, box.error)\nlocal made = tools.create({ name = 'shout', toolbox = 'mine', description = 'Upper-case text.', args = { { name = 'text', type = 'string' } }, code = \"return string.upper(text) .. '!'\" })\nassert(made.ok, made.error)\nreturn tools.mine.shout('hi')\n";
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(code, 0, "{envelope}");
+    assert_eq!(envelope["value"], "HI!", "{envelope}");
+    let said = &envelope["diagnostics"][0];
+    assert_eq!(said["severity"], "warning", "{envelope}");
+    assert!(
+        said["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("tools.mine is not a toolbox yet"),
+        "{envelope}"
+    );
+    // A script that writes no tools still hears of a toolbox that does not exist.
+    let (envelope, _) = exec(world.path(), &[], "return tools.theirs.shout('hi')\n");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+}

@@ -129,6 +129,14 @@ fn missing_toolbox_and_tool_get_hints_naming_the_nearest() {
         hint.contains("tools.text2.slugify") && hint.contains("tools.list('text2'"),
         "{hint}"
     );
+    // A toolbox with no tools yet says how to add one, not an empty list.
+    world.file("empty.toolbox/README.md", "Nothing yet.\n");
+    let (env, _) = exec(world.path(), OFF, "return tools.empty.anything()");
+    let hint = env["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("holds no tools yet") && hint.contains("tools.create("),
+        "{hint}"
+    );
 }
 
 #[test]

@@ -242,3 +242,30 @@ fn subscribers_see_a_swapped_snapshot_at_once() {
     registry.reload();
     assert!(changes.has_changed().unwrap(), "a full reload signals too");
 }
+
+#[test]
+fn an_ignore_marker_added_or_removed_hides_or_shows_its_folder() {
+    let world = tempfile::tempdir().unwrap();
+    let w = world.path().canonicalize().unwrap();
+    write(
+        &w.join("b.toolbox/t.tool/init.luau"),
+        &tool_source("t", "Tool."),
+    );
+    write(
+        &w.join("pkg/c.toolbox/u.tool/init.luau"),
+        &tool_source("u", "Tool."),
+    );
+    let registry = Registry::open(&w, &[], false).unwrap();
+    assert!(registry.snapshot().tool("b.t").is_some());
+    for (marker, identity) in [
+        (w.join("b.toolbox/.codemode-ignore"), "b.t"),
+        (w.join("pkg/.codemode-ignore"), "c.u"),
+    ] {
+        write(&marker, "");
+        let hidden = registry.apply_changes(std::slice::from_ref(&marker));
+        assert!(hidden.tool(identity).is_none(), "{identity} still listed");
+        std::fs::remove_file(&marker).unwrap();
+        let shown = registry.apply_changes(std::slice::from_ref(&marker));
+        assert!(shown.tool(identity).is_some(), "{identity} not back");
+    }
+}

@@ -225,4 +225,17 @@ fn an_mcp_config_file_with_no_servers_is_named() {
         out.contains(&format!("no MCP servers configured in {}", file.display())),
         "{out}"
     );
+    // Asked to sync one server by name, there is none: that fails.
+    let (out, err, code) = run(
+        dir.path(),
+        &[
+            "--mcp-config",
+            file.to_str().unwrap(),
+            "mcp",
+            "sync",
+            "nosuch",
+        ],
+        "",
+    );
+    assert_eq!(code, 1, "{out}{err}");
 }

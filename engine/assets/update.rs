@@ -244,6 +244,14 @@ fn classify(plan: &mut Plan, index: usize, full: &Path, rel: &Path) {
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
+    // A marker added or removed changes which folders the walk enters.
+    if names
+        .last()
+        .is_some_and(|n| n == super::root::IGNORE_MARKER)
+    {
+        plan.roots.insert(index);
+        return;
+    }
     let Some(at) = names.iter().position(|n| n.ends_with(".toolbox")) else {
         // Outside every toolbox: only folders matter (a package folder added, renamed
         // or removed may hold toolboxes). Files there are not assets.

@@ -125,10 +125,35 @@ pub fn sort(
             .and_then(|c| c.certain(source, &diagnostic));
         match at {
             Some(tool) => certain.push((diagnostic, tool)),
-            None => others.push(diagnostic),
+            None => {
+                if calls.as_ref().is_some_and(|c| c.authors) {
+                    made_as_it_runs(source, &mut diagnostic);
+                }
+                others.push(diagnostic)
+            }
         }
     }
     (certain, others)
+}
+
+/// Rewords "Key 'mine' not found in table '{ bind: ... }'" (the whole surface of `tools`
+/// spelt out) at `tools.mine` in a script that writes tools: the toolbox is most likely
+/// one the script creates before it calls it, which no check ahead of the run can see.
+fn made_as_it_runs(source: &str, diagnostic: &mut Diagnostic) {
+    let Some(key) = missing_key(&diagnostic.message) else {
+        return;
+    };
+    let (line, column) = (diagnostic.line, diagnostic.column);
+    let at = source
+        .lines()
+        .nth(line.saturating_sub(1) as usize)
+        .and_then(|text| text.get(column.saturating_sub(1) as usize..));
+    if at.is_some_and(|rest| rest.starts_with(&format!("tools.{key}"))) {
+        diagnostic.severity = Severity::Warning;
+        diagnostic.message = format!(
+            "tools.{key} is not a toolbox yet; this script writes tools as it runs, so the check before the run cannot see the ones it creates"
+        );
+    }
 }
 
 /// Lints that say nothing an agent's script needs: the start of each message. A one-line

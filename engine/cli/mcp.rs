@@ -55,7 +55,12 @@ fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<Ex
             "no MCP servers configured in {}; add them under \"mcpServers\" (or VS Code's \"servers\") there",
             read.join(", ")
         )?;
-        return Ok(ExitCode::SUCCESS);
+        // Asked for one server by name, there is none of that name: that is a failure.
+        return Ok(if server.is_some() {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
     }
     // A server may be named as its file writes it (`odd-server`) or by its toolbox name.
     let server = match server {

@@ -349,7 +349,9 @@ fn closed_pipe(error: &anyhow::Error) -> bool {
 
 fn init_tracing(verbose: u8) {
     let level = match verbose {
-        0 => "warn",
+        // The file watcher warns when a folder it watched is gone, which is what deleting
+        // a toolbox does: routine, not for a user's stderr.
+        0 => "warn,notify=error",
         1 => "info",
         _ => "debug",
     };

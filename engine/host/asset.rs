@@ -339,6 +339,9 @@ pub(crate) fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> Hos
         Some(best) => format!(
             "did you mean tools.{toolbox}.{best}? tools.list('{toolbox}', 2) lists its tools"
         ),
+        None if tools.is_empty() => format!(
+            "'{toolbox}' holds no tools yet; tools.create({{ toolbox = '{toolbox}', name = ..., description = ..., code = ... }}) adds one"
+        ),
         None => format!(
             "'{toolbox}' holds: {}. tools.list('{toolbox}', 2) lists them with descriptions",
             some_of(&tools)
