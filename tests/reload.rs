@@ -269,3 +269,33 @@ fn an_ignore_marker_added_or_removed_hides_or_shows_its_folder() {
         assert!(shown.tool(identity).is_some(), "{identity} not back");
     }
 }
+
+#[test]
+fn a_world_folder_moved_away_and_made_again_is_followed() {
+    let parent = tempfile::tempdir().unwrap();
+    let w = parent.path().canonicalize().unwrap().join("world");
+    write(
+        &w.join("a.toolbox/one.tool/init.luau"),
+        &tool_source("one", "One."),
+    );
+    let registry = Arc::new(Registry::open(&w, &[], false).unwrap());
+    let _watcher = registry.watch().unwrap();
+    // Moved away: the path names no folder, so its tools are gone.
+    std::fs::rename(&w, parent.path().join("world.old")).unwrap();
+    eventually(&registry, "the world moved away", |i| {
+        i.tool("a.one").is_none()
+    });
+    // Made again with other tools: they are read, and edits to them seen.
+    write(
+        &w.join("b.toolbox/two.tool/init.luau"),
+        &tool_source("two", "Two."),
+    );
+    eventually(&registry, "the new world", |i| i.tool("b.two").is_some());
+    write(
+        &w.join("b.toolbox/two.tool/init.luau"),
+        &tool_source("two", "Two, edited."),
+    );
+    eventually(&registry, "an edit in the new world", |i| {
+        description(i, "b.two").as_deref() == Some("Two, edited.")
+    });
+}

@@ -185,13 +185,56 @@ fn watch_new(watcher: &Weak<Mutex<RecommendedWatcher>>, registry: &Registry, pat
     }
 }
 
+/// How often a quiet watcher looks whether a root folder was replaced.
+const ROOT_CHECK: Duration = Duration::from_secs(1);
+
+/// Which folder a path names now (device and inode), `None` when there is none. A watch
+/// follows the folder, not its path: a world moved away (`mv world world.old`) and made
+/// again, or removed, raises nothing the index would read.
+fn folder_id(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        Some((0, u64::from(path.is_dir())))
+    }
+}
+
+/// The roots on disk of `registry`, each with the folder its path names now.
+fn root_ids(registry: &Registry) -> Vec<(PathBuf, Option<(u64, u64)>)> {
+    registry
+        .roots()
+        .iter()
+        .filter_map(|r| r.dir())
+        .map(|d| (d.to_path_buf(), folder_id(d)))
+        .collect()
+}
+
 /// Collects events until they stop for [`QUIET`] (at most [`MAX_DELAY`]), then applies them.
 fn run(
     registry: Weak<Registry>,
     watcher: Weak<Mutex<RecommendedWatcher>>,
     rx: Receiver<notify::Result<Event>>,
 ) {
-    while let Ok(first) = rx.recv() {
+    let mut roots = match registry.upgrade() {
+        Some(registry) => root_ids(&registry),
+        None => return,
+    };
+    loop {
+        let first = match rx.recv_timeout(ROOT_CHECK) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) => {
+                let Some(registry) = registry.upgrade() else {
+                    return;
+                };
+                follow_replaced_roots(&registry, &watcher, &mut roots);
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
         let mut batch = Batch::default();
         batch.add(first);
         let started = Instant::now();
@@ -234,5 +277,24 @@ fn run(
             ms = started.elapsed().as_secs_f64() * 1000.0,
             "index updated from file events"
         );
+        follow_replaced_roots(&registry, &watcher, &mut roots);
     }
+}
+
+/// When a root's path names another folder than it did (or none), watches what it names
+/// now and reads the whole index again.
+fn follow_replaced_roots(
+    registry: &Registry,
+    watcher: &Weak<Mutex<RecommendedWatcher>>,
+    roots: &mut Vec<(PathBuf, Option<(u64, u64)>)>,
+) {
+    let now = root_ids(registry);
+    if now == *roots {
+        return;
+    }
+    tracing::debug!("a root folder was replaced or removed; reading the whole index again");
+    let dirs: Vec<PathBuf> = now.iter().map(|(d, _)| d.clone()).collect();
+    watch_new(watcher, registry, &dirs);
+    registry.reload();
+    *roots = now;
 }
