@@ -318,6 +318,23 @@ fn check_warns_of_docstring_lines_that_name_no_parameter() {
     ] {
         assert!(text.contains(expected), "{expected} missing from:\n{text}");
     }
+    // A flag written twice is one flag in the usage, and a `--!rest` naming no parameter
+    // is told about.
+    world.tool(
+        "b.twice",
+        "--!desc Twice.\n--!arg opts {verbose: boolean?}? Options.\n--!flag verbose v\n--!flag verbose v\n--!rest items\nreturn function(opts) return opts end",
+    );
+    let out = codemode(world.path(), &["check"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "`--!flag verbose` is written twice",
+        "`--!rest items` names no parameter",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from:\n{text}");
+    }
+    let help = codemode(world.path(), &["call", "b.twice", "--help"], "");
+    let usage = String::from_utf8_lossy(&help.stdout);
+    assert_eq!(usage.matches("[--verbose|-v]").count(), 1, "{usage}");
 }
 
 #[test]

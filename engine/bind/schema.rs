@@ -76,6 +76,10 @@ impl Schema {
         schema.flags = meta
             .flags
             .iter()
+            .enumerate()
+            // A flag written twice is one flag (`codemode check` warns of the second).
+            .filter(|(i, f)| !meta.flags[..*i].iter().any(|g| g.name == f.name))
+            .map(|(_, f)| f)
             .filter(|f| schema.slot_type(&f.name).is_some())
             .map(|f| FlagSpec {
                 name: f.name.clone(),
@@ -83,6 +87,30 @@ impl Schema {
             })
             .collect();
         schema
+    }
+
+    /// What binding ignores in `meta`'s docstring, each as a warning for `codemode check`:
+    /// a `--!flag` written twice, a `--!rest` naming no parameter.
+    pub fn ignored_docs(meta: &ToolMeta) -> Vec<String> {
+        let mut said = Vec::new();
+        for (i, flag) in meta.flags.iter().enumerate() {
+            if meta.flags[..i].iter().any(|f| f.name == flag.name) {
+                said.push(format!(
+                    "`--!flag {}` is written twice; the first is used, remove the other",
+                    flag.name
+                ));
+            }
+        }
+        if let Some(rest) = &meta.rest {
+            if !meta.args.iter().any(|a| &a.name == rest) {
+                let fix = match meta.vararg {
+                    Some(_) => "the trailing `...` takes the remaining words without it; remove it",
+                    None => "declare it with `--!arg NAME { T } ...` or remove it",
+                };
+                said.push(format!("`--!rest {rest}` names no parameter; {fix}"));
+            }
+        }
+        said
     }
 
     /// The `--!flag` names of `meta` that name no parameter and no options field, which

@@ -30,6 +30,10 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             warned += 1;
             outln!("warning: {}: {warning}", entry.identity)?;
         }
+        for ignored in Schema::ignored_docs(entry.meta()) {
+            warned += 1;
+            outln!("warning: {}: {ignored}", entry.identity)?;
+        }
         for flag in Schema::ignored_flags(entry.meta()) {
             warned += 1;
             let names: Vec<&str> = entry.meta().args.iter().map(|a| a.name.as_str()).collect();
