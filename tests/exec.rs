@@ -445,3 +445,24 @@ fn a_listing_cut_at_the_output_cap_says_so_and_names_the_flag() {
         text(&whole.stderr)
     );
 }
+
+#[test]
+fn check_says_a_bad_toolbox_name_once_not_once_per_tool() {
+    let world = World::new();
+    for name in ["a", "b", "c"] {
+        world.tool(
+            &format!("1x.{name}"),
+            "--!desc T.\nreturn function() return 1 end",
+        );
+    }
+    let out = codemode(world.path(), &["check"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(
+        text.matches("toolbox name '1x' is not a Luau identifier")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("1 problem,"), "{text}");
+}

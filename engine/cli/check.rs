@@ -21,7 +21,12 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             Some(reason) => Some(reason.to_string()),
             None => load_failure(&mut runtime, &entry.identity),
         };
-        if let Some(reason) = reason {
+        // A toolbox's own bad name is one problem, said once below for its folder, not
+        // again for each of its tools.
+        let of_the_toolbox = reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("toolbox name '"));
+        if let Some(reason) = reason.filter(|_| !of_the_toolbox) {
             broken += 1;
             unloadable += usize::from(entry.is_registered());
             outln!("error: {} ({}): {reason}", entry.identity, entry.path())?;
