@@ -466,3 +466,16 @@ fn check_says_a_bad_toolbox_name_once_not_once_per_tool() {
     );
     assert!(text.contains("1 problem,"), "{text}");
 }
+
+#[test]
+fn codemode_list_of_an_unknown_toolbox_hints_in_shell_commands() {
+    let world = World::new();
+    let out = codemode(world.path(), &["list", "2", "txt"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did you mean text?") && err.contains("`codemode list` lists them"),
+        "{err}"
+    );
+    assert!(!err.contains("tools."), "{err}");
+}

@@ -397,6 +397,26 @@ pub(crate) fn limit_flag(cause: codemode::StopCause) -> Option<String> {
 
 /// Prints what a command's script returned: text as is, other values as JSON; an error
 /// and its hint go to stderr with exit 1.
+/// A hint written for scripts, in the commands a person at a shell types instead:
+/// `tools.toolboxes()` is `codemode list`, `tools.list('text', 2)` is `codemode list 2 text`.
+fn at_the_shell(hint: &str) -> String {
+    let mut out = hint
+        .replace("tools.toolboxes()", "`codemode list`")
+        .replace("did you mean tools.", "did you mean ");
+    while let Some(start) = out.find("tools.list('") {
+        let rest = &out[start + "tools.list('".len()..];
+        let Some((name, after)) = rest.split_once("', ") else {
+            break;
+        };
+        let Some((tier, tail)) = after.split_once(')') else {
+            break;
+        };
+        let command = format!("`codemode list {tier} {name}`");
+        out = format!("{}{command}{tail}", &out[..start]);
+    }
+    out
+}
+
 fn print_value(command: &str, envelope: &codemode::Envelope) -> anyhow::Result<ExitCode> {
     // A cut listing must not pass for the whole one: say so where the reader looks last.
     let named = codemode::Envelope {
@@ -414,7 +434,7 @@ fn print_value(command: &str, envelope: &codemode::Envelope) -> anyhow::Result<E
         (Some(error), _) => {
             eprintln!("{command}: {}", error.message);
             if let Some(hint) = &error.hint {
-                eprintln!("hint: {hint}");
+                eprintln!("hint: {}", at_the_shell(hint));
             }
             Ok(ExitCode::from(1))
         }
