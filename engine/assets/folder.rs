@@ -19,7 +19,7 @@ pub(crate) fn load_folder(
     let name = dir_name.trim_end_matches(".toolbox").to_string();
     let mut warnings = Vec::new();
     if let Err(e) = check_toolbox_name(&name) {
-        warnings.push(format!("{rel}: {e}"));
+        warnings.push(format!("{rel}: {e}; rename the folder {rel}"));
     }
     let metadata = match files
         .metadata
