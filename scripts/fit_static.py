@@ -9,7 +9,7 @@ the whole sentence points, over a corpus that is not the evaluation data. Three 
 
     corpus  OUT.txt            sentences from text on this machine and in Debian packages
     embed   CORPUS VECS.npy    the teacher's mean-pooled, normalised vector of each one
-    fit     CORPUS MODEL VECS  rows fitted by cosine, regularised toward the distilled table
+    fit     CORPUS MODEL VECS  rows fitted by cosine, starting from the distilled table
 
 The corpus (one sentence a line, ASCII, 3 to 40 words, deduplicated) is built from:
 
@@ -212,7 +212,7 @@ def basic_words(text):
             if cur:
                 words.append("".join(cur))
                 cur = []
-        elif (c.isascii() and not c.isalnum()) or (not c.isalnum() and not c.isascii()):
+        elif not c.isalnum():
             if cur:
                 words.append("".join(cur))
                 cur = []
