@@ -106,7 +106,9 @@ def erf(x):
 
 
 def gelu(x):
-    return 0.5 * x * (1.0 + erf(x / np.sqrt(2.0)))
+    # A numpy float64 scalar would turn the float32 arrays into float64 (and exp there is
+    # many times slower): constants stay Python floats.
+    return 0.5 * x * (1.0 + erf(x * float(1 / np.sqrt(2.0))))
 
 
 class Encoder:
@@ -177,7 +179,7 @@ class Encoder:
                 return h.reshape(n, t, self.heads, hd).transpose(0, 2, 1, 3)
 
             q, k, v = split(lin(q_name, x)), split(lin(k_name, x)), split(lin(v_name, x))
-            s = q @ k.transpose(0, 1, 3, 2) / np.sqrt(hd) + bias
+            s = q @ k.transpose(0, 1, 3, 2) * float(1 / np.sqrt(hd)) + bias
             s = np.exp(s - s.max(-1, keepdims=True))
             s /= s.sum(-1, keepdims=True)
             ctx = (s @ v).transpose(0, 2, 1, 3).reshape(n, t, -1)
