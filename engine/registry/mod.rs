@@ -111,6 +111,12 @@ fn refuse_asset_folder(world: &Path) -> Result<(), RegistryError> {
     })
 }
 
+/// True when a toolbox folder of `index` stands in for the server of this toolbox name:
+/// only in a snapshot that does not reserve the name.
+pub(crate) fn shadowed(index: &AssetIndex, server: &str) -> bool {
+    index.reserved_by(server).is_none() && index.has_folder(server)
+}
+
 impl Registry {
     /// Opens the world, the `--library` folders and (when `bundled`) the bundled toolboxes,
     /// and indexes them. Precedence: world, then libraries in order, then bundled.
@@ -229,8 +235,18 @@ impl Registry {
     /// Re-reads every root and swaps the new index in whole.
     pub fn reload(&self) {
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
-        // A fresh build knows no profile: filter it as the snapshot it replaces was.
-        let index = Arc::new(AssetIndex::build(self.roots.clone()).restricted(self.rules.clone()));
+        // A fresh build knows no profile and no server: filter it as the snapshot it
+        // replaces was.
+        let reserved = self.upstreams().map_or_else(Default::default, |u| {
+            u.servers()
+                .map(|s| (s.name.clone(), s.original_name.clone()))
+                .collect()
+        });
+        let index = Arc::new(
+            AssetIndex::build(self.roots.clone())
+                .restricted(self.rules.clone())
+                .reserving(reserved),
+        );
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         crate::cache::release_freed_memory();
         self.changed();
@@ -274,14 +290,17 @@ impl Registry {
     pub fn attach_upstreams(&self, extra: &[PathBuf]) {
         let configs = crate::upstream::load(self.world(), extra);
         let mut problems: Vec<String> = configs.problems.iter().map(|p| p.to_string()).collect();
-        for server in &configs.servers {
-            if self.snapshot().has_folder(&server.name) {
-                problems.push(format!(
-                    "{}: server '{}' has the name of a toolbox folder of the world or library; rename the server in that file",
-                    server.file.display(),
-                    server.original_name
-                ));
-            }
+        // A server answers for its toolbox name: a folder of that name (one a script
+        // wrote, say) is left out of the snapshot and named among its problems.
+        let reserved: std::collections::BTreeMap<String, String> = configs
+            .servers
+            .iter()
+            .map(|s| (s.name.clone(), s.original_name.clone()))
+            .collect();
+        if !reserved.is_empty() {
+            let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
+            let index = Arc::new(self.snapshot().reserving(reserved));
+            *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         }
         let servers = if configs.servers.is_empty() {
             None
@@ -315,15 +334,17 @@ impl Registry {
     }
 
     /// The upstream servers scripts of `index` see, with their cached catalogues: every
-    /// configured server but those a toolbox folder of the same name shadows. Starts
-    /// nothing.
+    /// configured server. A toolbox folder of a server's name is left out of the
+    /// registry's snapshots ([`AssetIndex::reserving`]); only in a snapshot taken before
+    /// the servers were attached does such a folder still stand in for the server.
+    /// Starts nothing.
     /// The profile's rules apply: a server shows only the tools they allow, and a server
     /// left with none is not shown.
     pub fn upstream_views(&self, index: &AssetIndex) -> Vec<ServerView> {
         self.upstreams().map_or_else(Vec::new, |u| {
             u.views()
                 .into_iter()
-                .filter(|v| !index.has_folder(&v.name))
+                .filter(|v| !shadowed(index, &v.name))
                 .filter_map(|v| self.allowed_view(v))
                 .collect()
         })
@@ -368,7 +389,7 @@ impl Registry {
             return false;
         };
         upstreams.server(name).is_some()
-            && !index.has_folder(name)
+            && !shadowed(index, name)
             && !self.upstream_views(index).iter().any(|v| v.name == name)
     }
 

@@ -214,7 +214,7 @@ impl Runtime {
 }
 
 /// The call as one of an upstream server's tools, when its toolbox is a server the run
-/// sees (and no toolbox folder of that name shadows it); `None` for every other call.
+/// sees (and no toolbox folder of that name stands in for it); `None` for every other call.
 fn upstream_call(
     registry: &crate::registry::Registry,
     index: &AssetIndex,
@@ -223,7 +223,7 @@ fn upstream_call(
     let Some((server, tool)) = call.identity.split_once('.') else {
         return Ok(None);
     };
-    if index.has_folder(server) {
+    if crate::registry::shadowed(index, server) {
         return Ok(None);
     }
     let views = registry.upstream_views(index);
