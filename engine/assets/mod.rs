@@ -361,6 +361,11 @@ impl AssetIndex {
         self.rules.as_ref()?.toolbox_denial(toolbox)
     }
 
+    /// True when the profile's rules (or a server's reserved name) leave something out.
+    pub fn is_restricted(&self) -> bool {
+        self.rules.is_some() || !self.hidden.is_empty()
+    }
+
     /// True when a toolbox folder of this name exists but the profile hides it.
     pub fn hides_toolbox(&self, name: &str) -> bool {
         self.hidden.contains(name)

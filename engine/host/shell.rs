@@ -90,18 +90,10 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
         Some(c) => c.to_str()?.to_string(),
         None => String::new(),
     };
-    // The folder of a tool the profile denies is missing for the run, as `vfs` reads it,
-    // whether named as it is or through a symlink that leads there.
-    let real = registry
-        .vfs()
-        .resolve(&cwd)
-        .ok()
-        .and_then(|full| registry.vfs().relative(&full));
-    for rel in std::iter::once(cwd.clone()).chain(real) {
-        if super::vfs::hidden_by_profile(lua, &rel)? {
-            let e = VfsError::io(&cwd, std::io::Error::from(std::io::ErrorKind::NotFound));
-            return Err(invalid(format!("shell.run: the working folder {e}")));
-        }
+    // The folder of a tool the profile denies is missing for the run, as `vfs` reads it.
+    if super::vfs::hidden_by_profile(lua, &cwd)? {
+        let e = VfsError::io(&cwd, std::io::Error::from(std::io::ErrorKind::NotFound));
+        return Err(invalid(format!("shell.run: the working folder {e}")));
     }
     let folder = registry
         .vfs()

@@ -63,26 +63,41 @@ pub(crate) fn vfs_error(e: VfsError) -> mlua::Error {
 }
 
 /// True when `rel` is inside (or is) the folder of a tool the run's profile denies, or of
-/// a toolbox it hides: `vfs` then reads it as missing, so a denied tool is absent from
-/// the files as from every listing. (The profile limits what a script may call; a Luau
-/// tool runs with the script's own capabilities, so its source is not a secret, but
-/// a listing that showed it would contradict the others.)
+/// a toolbox it hides, as written or where a symlink on it leads: `vfs` then reads it as
+/// missing, so a denied tool is absent from the files as from every listing. (The
+/// profile limits what a script may call; a Luau tool runs with the script's own
+/// capabilities, so its source is not a secret, but a listing that showed it would
+/// contradict the others.)
 pub(crate) fn hidden_by_profile(lua: &Lua, rel: &str) -> mlua::Result<bool> {
+    let (index, registry) = with_state(lua, |s| (s.index.clone(), s.registry.clone()))?;
+    if !index.is_restricted() {
+        return Ok(false);
+    }
+    if names_hidden(&index, rel) {
+        return Ok(true);
+    }
+    let real = registry
+        .vfs()
+        .resolve(rel)
+        .ok()
+        .and_then(|full| registry.vfs().relative(&full));
+    Ok(real.is_some_and(|real| names_hidden(&index, &real)))
+}
+
+/// True when the names of `rel` pass through a hidden toolbox or a denied tool's folder.
+fn names_hidden(index: &crate::assets::AssetIndex, rel: &str) -> bool {
     let names = plain_names(rel);
-    with_state(lua, |s| {
-        let index = &s.index;
-        names.iter().enumerate().any(|(at, name)| {
-            let Some(toolbox) = name.strip_suffix(".toolbox") else {
-                return false;
-            };
-            if index.hides_toolbox(toolbox) {
-                return true;
-            }
-            names
-                .get(at + 1)
-                .and_then(|next| next.strip_suffix(".tool"))
-                .is_some_and(|tool| index.denial(&format!("{toolbox}.{tool}")).is_some())
-        })
+    names.iter().enumerate().any(|(at, name)| {
+        let Some(toolbox) = name.strip_suffix(".toolbox") else {
+            return false;
+        };
+        if index.hides_toolbox(toolbox) {
+            return true;
+        }
+        names
+            .get(at + 1)
+            .and_then(|next| next.strip_suffix(".tool"))
+            .is_some_and(|tool| index.denial(&format!("{toolbox}.{tool}")).is_some())
     })
 }
 

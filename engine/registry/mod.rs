@@ -65,12 +65,31 @@ pub struct Registry {
     /// Bumped on every swap of the snapshot and every refreshed upstream catalogue.
     changes: Arc<tokio::sync::watch::Sender<u64>>,
     /// What runs over this registry may do (see [`Registry::with_capabilities`]).
-    capabilities: Arc<Capabilities>,
+    capabilities: RwLock<Arc<Capabilities>>,
     /// Which tools runs over this registry may see and call (see [`Registry::with_profile`]).
-    rules: Arc<ToolRules>,
+    rules: RwLock<Arc<ToolRules>>,
+    /// The policy file this registry follows, when it does (see [`Registry::follow_policy`]).
+    policy: Option<Followed>,
     /// Each upstream server's catalogue as last seen, and the part of it the rules allow
     /// (filtered once per catalogue, not once per lookup).
     allowed: Mutex<std::collections::HashMap<String, Allowed>>,
+}
+
+/// The world's policy file as a long-running process follows it: the profile asked for
+/// at start-up and the text the profile in force was read from.
+#[derive(Debug)]
+struct Followed {
+    /// `--profile`, or `None` for the default profile.
+    requested: Option<String>,
+    /// The file's bytes when last read (`None` when it was missing); `Unread` until the
+    /// first look, so an edit between start-up and that look is not missed.
+    seen: Mutex<Seen>,
+}
+
+#[derive(Debug, PartialEq)]
+enum Seen {
+    Unread,
+    Text(Option<Vec<u8>>),
 }
 
 /// A server's catalogue as last seen, and the part of it the profile allows.
@@ -176,21 +195,26 @@ impl Registry {
             roots,
             upstreams: std::sync::OnceLock::new(),
             changes: Arc::new(tokio::sync::watch::channel(0).0),
-            capabilities: Arc::new(Capabilities::default()),
-            rules: Arc::new(Profile::open().rules),
+            capabilities: RwLock::new(Arc::new(Capabilities::default())),
+            rules: RwLock::new(Arc::new(Profile::open().rules)),
+            policy: None,
             allowed: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
     /// The same registry granting its runs `capabilities` instead of the default.
     pub fn with_capabilities(mut self, capabilities: Capabilities) -> Registry {
-        self.capabilities = Arc::new(capabilities);
+        self.capabilities = RwLock::new(Arc::new(capabilities));
         self
     }
 
-    /// The host capabilities runs over this registry get.
-    pub fn capabilities(&self) -> &Arc<Capabilities> {
-        &self.capabilities
+    /// The host capabilities runs over this registry get (a run reads them when it uses
+    /// one, so a policy edit [`Registry::refresh_policy`] applies reaches the next call).
+    pub fn capabilities(&self) -> Arc<Capabilities> {
+        self.capabilities
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The same registry serving `profile`: its capabilities, and its tool rules, which
@@ -204,13 +228,83 @@ impl Registry {
             .current
             .get_mut()
             .unwrap_or_else(|e| e.into_inner()) = Arc::new(index);
-        registry.rules = rules;
+        registry.rules = RwLock::new(rules);
         registry
     }
 
+    /// The same registry following the world's policy file: [`Registry::refresh_policy`]
+    /// reads it again when it changed and serves the profile `requested` (the default
+    /// profile when `None`) of the new text. For processes that outlive an edit (`serve`,
+    /// `repl`): a revoked grant must not keep working until a restart.
+    pub fn follow_policy(mut self, requested: Option<&str>) -> Registry {
+        self.policy = Some(Followed {
+            requested: requested.map(str::to_string),
+            seen: Mutex::new(Seen::Unread),
+        });
+        self
+    }
+
+    /// Reads the policy file again if its text changed since the last look, and serves
+    /// the new profile from now on: its capabilities for the next call that uses one, its
+    /// rules for every snapshot handed out after this. A file that cannot be used keeps
+    /// the profile in force, with a warning that says why. True when the profile changed.
+    /// Does nothing unless the registry follows the policy file.
+    pub fn refresh_policy(&self) -> bool {
+        let Some(followed) = &self.policy else {
+            return false;
+        };
+        let path = self.world().join(crate::policy::POLICY_FILE);
+        // Read whole (a policy file is a few hundred bytes): a timestamp can miss an
+        // edit of the same length within its granularity.
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => None,
+            Err(e) => {
+                tracing::warn!(
+                    "{}: cannot read the policy file ({e}); the profile read before stays in force",
+                    path.display()
+                );
+                return false;
+            }
+        };
+        {
+            let mut seen = followed.seen.lock().unwrap_or_else(|e| e.into_inner());
+            let now = Seen::Text(text);
+            if *seen == now {
+                return false;
+            }
+            *seen = now;
+        }
+        let profile = match crate::policy::load(self.world(), followed.requested.as_deref()) {
+            Ok(profile) => profile,
+            Err(e) => {
+                tracing::warn!("{e}; the profile read before stays in force until the file is fixed");
+                return false;
+            }
+        };
+        let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
+        if *self.capabilities() == profile.capabilities && *self.rules() == profile.rules {
+            return false;
+        }
+        let rules = Arc::new(profile.rules);
+        let index = Arc::new(self.snapshot().restricted(rules.clone()));
+        *self.capabilities.write().unwrap_or_else(|e| e.into_inner()) =
+            Arc::new(profile.capabilities);
+        *self.rules.write().unwrap_or_else(|e| e.into_inner()) = rules;
+        self.allowed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
+        tracing::info!("{}: policy changed; the next runs get it", path.display());
+        self.changed();
+        true
+    }
+
     /// The tool rules of the profile this registry serves.
-    pub fn rules(&self) -> &Arc<ToolRules> {
-        &self.rules
+    pub fn rules(&self) -> Arc<ToolRules> {
+        self.rules.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// A receiver that sees a new value as soon as the snapshot is swapped (a file event,
@@ -232,8 +326,10 @@ impl Registry {
             .clone()
     }
 
-    /// Re-reads every root and swaps the new index in whole.
+    /// Re-reads every root (and the policy file, when the registry follows it) and swaps
+    /// the new index in whole.
     pub fn reload(&self) {
+        self.refresh_policy();
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
         // A fresh build knows no profile and no server: filter it as the snapshot it
         // replaces was.
@@ -244,7 +340,7 @@ impl Registry {
         });
         let index = Arc::new(
             AssetIndex::build(self.roots.clone())
-                .restricted(self.rules.clone())
+                .restricted(self.rules())
                 .reserving(reserved),
         );
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
@@ -352,13 +448,13 @@ impl Registry {
 
     /// `view` as the profile sees it, or `None` when it allows none of its tools.
     fn allowed_view(&self, mut view: ServerView) -> Option<ServerView> {
-        if self.rules.is_open() {
+        let rules = self.rules();
+        if rules.is_open() {
             return Some(view);
         }
         let Some(catalogue) = view.catalogue.take() else {
             // Not fetched yet: shown unless the rules refuse whatever it holds.
-            return self
-                .rules
+            return rules
                 .toolbox_denial(&view.name)
                 .is_none()
                 .then_some(view);
@@ -369,7 +465,7 @@ impl Registry {
             _ => {
                 let mut kept = (*catalogue).clone();
                 kept.tools
-                    .retain(|t| self.rules.allows(&format!("{}.{}", view.name, t.name)));
+                    .retain(|t| rules.allows(&format!("{}.{}", view.name, t.name)));
                 let kept = Arc::new(kept);
                 allowed.insert(view.name.clone(), (catalogue, kept.clone()));
                 kept

@@ -171,7 +171,7 @@ impl Runtime {
         output: Output,
         stop: Option<StopCheck>,
     ) -> Result<Called, Refusal> {
-        let index = self.registry.snapshot();
+        let index = self.begin_snapshot();
         if let Some(denial) = index.denial(&call.identity) {
             // Refused before anything is bound or run, whether or not the tool exists.
             let refusal = crate::host::asset::denied_tool(&call.identity, &denial);
@@ -208,7 +208,7 @@ impl Runtime {
 
     /// Runs `surface` with prints captured, stopped early when `stop` says so.
     pub fn run_surface(&mut self, surface: &Surface, stop: Option<StopCheck>) -> Envelope {
-        let index = self.registry.snapshot();
+        let index = self.begin_snapshot();
         self.exec_in(Body::Surface(surface), Output::Capture, None, stop, index)
     }
 }
