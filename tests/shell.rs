@@ -337,7 +337,10 @@ fn a_refused_command_suggests_only_a_grant_the_policy_file_takes() {
         codemode::policy::parse(std::path::Path::new("policy.json"), &policy, None)
     };
     for cmd in ["./echo", "echo ", "echo hi", "bin/echo"] {
-        let text = message(&run(&mut rt, &format!("return shell.run({{ cmd = '{cmd}' }})")));
+        let text = message(&run(
+            &mut rt,
+            &format!("return shell.run({{ cmd = '{cmd}' }})"),
+        ));
         assert!(
             text.contains("no grant can name it") && !text.contains("add \""),
             "{cmd}: {text}"

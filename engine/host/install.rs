@@ -45,7 +45,9 @@ impl InstallError {
             }
             InstallError::TooBig { .. } => "copy the files you need with vfs.write instead",
             InstallError::Failed { .. } => "check the world directory is writable and has room",
-            InstallError::Server(_) => "the operator may rename the server in .codemode/mcp.json to free the name",
+            InstallError::Server(_) => {
+                "the operator may rename the server in .codemode/mcp.json to free the name"
+            }
         }
     }
 }

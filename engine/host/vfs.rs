@@ -147,7 +147,10 @@ fn refuse_server_folder(lua: &Lua, rel: &str) -> mlua::Result<()> {
         .unwrap_or_default();
     match super::permission::server_folder(lua, &[rel, &real])? {
         Some(why) => Err(HostError::hinted(
-            format!("vfs.write('{}') is refused: {why}", crate::vfs::shorten(rel)),
+            format!(
+                "vfs.write('{}') is refused: {why}",
+                crate::vfs::shorten(rel)
+            ),
             "tools.toolboxes() lists the names in use",
         )
         .into_lua()),

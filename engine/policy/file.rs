@@ -23,7 +23,7 @@ pub const DEFAULT_PROFILE: &str = "default";
 const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// The shape of the file, for the messages that show it.
-const FORMAT: &str = r#"{ "profiles": { "<name>": { "default": "allow" | "deny", "allow": ["text.*"], "deny": ["*.delete*"], "capabilities": { "authoring": true, "vfsWrite": true, "http": ["api.example.com"], "shell": ["git"] } } } }"#;
+const FORMAT: &str = r#"{ "profiles": { "<name>": { "default": "allow" | "deny", "allow": ["text.*"], "deny": ["*.delete*"], "capabilities": { "authoring": true, "vfsWrite": true, "http": ["api.example.com"], "shell": ["wc"] } } } }"#;
 
 /// A policy file that cannot be used, or a profile it does not hold.
 #[derive(Debug, thiserror::Error)]
@@ -211,7 +211,7 @@ impl<'de> Deserialize<'de> for Command {
         let text = String::deserialize(deserializer)?;
         let fix = |why: &str| {
             serde::de::Error::custom(format!(
-                "shell command \"{}\" {why}: give one command name like \"git\" or an absolute path like \"/usr/bin/git\", without arguments",
+                "shell command \"{}\" {why}: give one command name like \"wc\" or an absolute path like \"/usr/bin/wc\", without arguments",
                 text.escape_debug()
             ))
         };
@@ -317,7 +317,7 @@ mod tests {
         "default":  { "default": "allow", "deny": ["ops.drop*"] },
         "readonly": { "default": "deny", "allow": ["text.*", "ops.read"],
                       "capabilities": { "authoring": false, "vfsWrite": false,
-                                        "http": ["api.example.com", "*.example.org"], "shell": ["git", "echo"] } } } }"#;
+                                        "http": ["api.example.com", "*.example.org"], "shell": ["wc", "echo"] } } } }"#;
 
     #[test]
     fn reads_the_documented_example() {
@@ -333,7 +333,7 @@ mod tests {
             readonly.capabilities.http,
             ["api.example.com", "*.example.org"]
         );
-        assert_eq!(readonly.capabilities.shell, ["git", "echo"]);
+        assert_eq!(readonly.capabilities.shell, ["wc", "echo"]);
         assert!(readonly.rules.allows("text.slugify"));
         assert!(!readonly.rules.allows("json.parse"));
     }
@@ -379,7 +379,7 @@ mod tests {
         assert!(e.contains("one command name"), "{e}");
         let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\", \"capabilities\": { \"shell\": [\"./bin/x\"] } } } }", None).unwrap_err();
         assert!(
-            e.contains("is a relative path") && e.contains("/usr/bin/git"),
+            e.contains("is a relative path") && e.contains("/usr/bin/wc"),
             "{e}"
         );
         let e = profile("{ \"profiles\": { \"default\": { \"default\": \"deny\", \"capabilities\": { \"http\": [\"*.1\"] } } } }", None).unwrap_err();

@@ -88,10 +88,12 @@ fn as_identities(text: &str) -> String {
         .map(|name| {
             let mapped: String = name
                 .chars()
-                .map(|c| match c.is_ascii_alphanumeric() || c == '_' || c == '*' {
-                    true => c,
-                    false => '_',
-                })
+                .map(
+                    |c| match c.is_ascii_alphanumeric() || c == '_' || c == '*' {
+                        true => c,
+                        false => '_',
+                    },
+                )
                 .collect();
             match mapped.starts_with(|c: char| c.is_ascii_digit()) {
                 true => format!("_{mapped}"),
@@ -206,11 +208,20 @@ mod tests {
         ] {
             match Pattern::new(written) {
                 Err(e) if spelling.is_empty() => assert!(e.contains("space"), "{e}"),
-                Err(e) => assert!(e.contains(&format!("write \"{spelling}\"")), "{written}: {e}"),
+                Err(e) => assert!(
+                    e.contains(&format!("write \"{spelling}\"")),
+                    "{written}: {e}"
+                ),
                 Ok(_) => assert_eq!(written, spelling, "{written} was taken"),
             }
         }
-        for fine in ["my_files.write_*", "*.delete*", "_2fa.*", "github.merge_*", "*"] {
+        for fine in [
+            "my_files.write_*",
+            "*.delete*",
+            "_2fa.*",
+            "github.merge_*",
+            "*",
+        ] {
             assert!(Pattern::new(fine).is_ok(), "{fine}");
         }
     }

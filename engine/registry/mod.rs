@@ -268,6 +268,7 @@ impl Registry {
                 return false;
             }
         };
+        let missing = text.is_none();
         {
             let mut seen = followed.seen.lock().unwrap_or_else(|e| e.into_inner());
             let now = Seen::Text(text);
@@ -276,10 +277,21 @@ impl Registry {
             }
             *seen = now;
         }
+        // An editor may remove the file for a moment while it saves; and a running
+        // process is never opened up by a file that went away.
+        if missing {
+            tracing::warn!(
+                "{}: the policy file is gone; the profile read before stays in force (restart to run without one)",
+                path.display()
+            );
+            return false;
+        }
         let profile = match crate::policy::load(self.world(), followed.requested.as_deref()) {
             Ok(profile) => profile,
             Err(e) => {
-                tracing::warn!("{e}; the profile read before stays in force until the file is fixed");
+                tracing::warn!(
+                    "{e}; the profile read before stays in force until the file is fixed"
+                );
                 return false;
             }
         };
@@ -454,10 +466,7 @@ impl Registry {
         }
         let Some(catalogue) = view.catalogue.take() else {
             // Not fetched yet: shown unless the rules refuse whatever it holds.
-            return rules
-                .toolbox_denial(&view.name)
-                .is_none()
-                .then_some(view);
+            return rules.toolbox_denial(&view.name).is_none().then_some(view);
         };
         let mut allowed = self.allowed.lock().unwrap_or_else(|e| e.into_inner());
         let filtered = match allowed.get(&view.name) {

@@ -212,7 +212,10 @@ fn touches_policy(
     let policy = registry.world().join(crate::policy::POLICY_FILE);
     if batch.paths.contains(&settings) {
         if let Some(watcher) = watcher.upgrade() {
-            watch_settings(&mut watcher.lock().unwrap_or_else(|e| e.into_inner()), registry);
+            watch_settings(
+                &mut watcher.lock().unwrap_or_else(|e| e.into_inner()),
+                registry,
+            );
         }
     }
     batch.rescan || batch.paths.iter().any(|p| *p == settings || *p == policy)

@@ -34,9 +34,8 @@ pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> 
         Some(cwd) => std::path::absolute(cwd).ok()?,
         None => world.clone(),
     };
-    let inside_settings = |path: &Path| {
-        resolve(path).is_some_and(|p| settings.iter().any(|s| p.starts_with(s)))
-    };
+    let inside_settings =
+        |path: &Path| resolve(path).is_some_and(|p| settings.iter().any(|s| p.starts_with(s)));
     if cwd.is_some() && inside_settings(&base) {
         return Some(Reach::SettingsCwd(base));
     }
@@ -138,9 +137,7 @@ pub(crate) fn refusal(reach: &Reach, world: &Path) -> String {
             world.display()
         ),
         Reach::Settings(arg) => settings_refusal(&format!("argument '{arg}'"), world),
-        Reach::SettingsCwd(cwd) => {
-            settings_refusal(&format!("\"cwd\" {}", cwd.display()), world)
-        }
+        Reach::SettingsCwd(cwd) => settings_refusal(&format!("\"cwd\" {}", cwd.display()), world),
     }
 }
 
