@@ -20,7 +20,7 @@ pub const POLICY_FILE: &str = ".codemode/policy.json";
 pub const DEFAULT_PROFILE: &str = "default";
 
 /// Larger policy files are refused: a policy is a few hundred bytes.
-const MAX_FILE_BYTES: u64 = 1 << 20;
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// The shape of the file, for the messages that show it.
 const FORMAT: &str = r#"{ "profiles": { "<name>": { "default": "allow" | "deny", "allow": ["text.*"], "deny": ["*.delete*"], "capabilities": { "authoring": true, "vfsWrite": true, "http": ["api.example.com"], "shell": ["wc"] } } } }"#;

@@ -130,6 +130,48 @@ fn refuse_asset_folder(world: &Path) -> Result<(), RegistryError> {
     })
 }
 
+/// The policy file's bytes, `None` when there is none. Read whole (a timestamp can miss an
+/// edit of the same length), but never past what a policy file may hold, and never from
+/// anything but a regular file (a FIFO would block the run that looks).
+fn read_policy(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    use std::io::Read;
+    let cannot =
+        |e: std::io::Error| format!("{}: cannot read the policy file ({e})", path.display());
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None)
+        }
+        Err(e) => return Err(cannot(e)),
+    };
+    if !meta.is_file() {
+        return Err(format!(
+            "{}: the policy file is not a regular file",
+            path.display()
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            f.take(crate::policy::MAX_FILE_BYTES + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(cannot)?;
+    if bytes.len() as u64 > crate::policy::MAX_FILE_BYTES {
+        return Err(format!(
+            "{}: the policy file is larger than the {} bytes a policy file may hold",
+            path.display(),
+            crate::policy::MAX_FILE_BYTES
+        ));
+    }
+    Ok(Some(bytes))
+}
+
 /// True when a toolbox folder of `index` stands in for the server of this toolbox name:
 /// only in a snapshot that does not reserve the name.
 pub(crate) fn shadowed(index: &AssetIndex, server: &str) -> bool {
@@ -254,46 +296,42 @@ impl Registry {
             return false;
         };
         let path = self.world().join(crate::policy::POLICY_FILE);
-        // Read whole (a policy file is a few hundred bytes): a timestamp can miss an
-        // edit of the same length within its granularity.
-        let text = match std::fs::read(&path) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => None,
-            Err(e) => {
-                tracing::warn!(
-                    "{}: cannot read the policy file ({e}); the profile read before stays in force",
-                    path.display()
-                );
-                return false;
-            }
+        let keep = |why: String| {
+            tracing::warn!("{why}; the profile read before stays in force until that is fixed");
+            false
         };
-        let missing = text.is_none();
-        {
+        let text = match read_policy(&path) {
+            Ok(text) => text,
+            Err(why) => return keep(why),
+        };
+        let before = {
             let mut seen = followed.seen.lock().unwrap_or_else(|e| e.into_inner());
-            let now = Seen::Text(text);
+            let now = Seen::Text(text.clone());
             if *seen == now {
                 return false;
             }
-            *seen = now;
-        }
-        // An editor may remove the file for a moment while it saves; and a running
+            std::mem::replace(&mut *seen, now)
+        };
+        // An editor may remove the file for a moment while it saves, and a running
         // process is never opened up by a file that went away.
-        if missing {
-            tracing::warn!(
-                "{}: the policy file is gone; the profile read before stays in force (restart to run without one)",
-                path.display()
-            );
-            return false;
-        }
-        let profile = match crate::policy::load(self.world(), followed.requested.as_deref()) {
-            Ok(profile) => profile,
-            Err(e) => {
-                tracing::warn!(
-                    "{e}; the profile read before stays in force until the file is fixed"
-                );
-                return false;
+        let Some(text) = text else {
+            if matches!(before, Seen::Text(Some(_))) {
+                return keep(format!(
+                    "{}: the policy file is gone (restart to run without one)",
+                    path.display()
+                ));
             }
+            return false;
+        };
+        // The very bytes compared above: an edit in between is the next look's.
+        let profile = match std::str::from_utf8(&text)
+            .map_err(|e| format!("{}: the policy file is not UTF-8 ({e})", path.display()))
+            .and_then(|text| {
+                crate::policy::parse(&path, text, followed.requested.as_deref())
+                    .map_err(|e| e.to_string())
+            }) {
+            Ok(profile) => profile,
+            Err(why) => return keep(why),
         };
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
         if *self.capabilities() == profile.capabilities && *self.rules() == profile.rules {
