@@ -78,12 +78,6 @@ pub struct Runtime {
     linked: (bool, bool),
 }
 
-/// Which of the capabilities that exist only when granted (`http`, `shell`) a VM built
-/// for `granted` has.
-fn linked(granted: &crate::policy::Capabilities) -> (bool, bool) {
-    (!granted.http.is_empty(), !granted.shell.is_empty())
-}
-
 /// An environment that lives across runs (a REPL session): what one entry assigns as a
 /// global, the next entry reads. Built lazily in the runtime's VM; if the VM is replaced
 /// (after a memory breach) the session starts over and [`Session::take_reset`] says so.
@@ -117,7 +111,7 @@ impl Runtime {
             generation: 0,
             checking: None,
             spent: Duration::ZERO,
-            linked: linked(&granted),
+            linked: host::granted_globals(&granted),
         })
     }
 
@@ -437,7 +431,7 @@ impl Runtime {
     /// a revoked `shell` or `http` is gone from the next run (a REPL session starts over).
     fn begin_snapshot(&mut self) -> Arc<AssetIndex> {
         self.registry.refresh_policy();
-        if linked(&self.registry.capabilities()) != self.linked {
+        if host::granted_globals(&self.registry.capabilities()) != self.linked {
             self.replace_vm();
         }
         self.registry.snapshot()
@@ -449,7 +443,7 @@ impl Runtime {
         match Vm::new(&host::linker(&granted)) {
             Ok(vm) => {
                 self.vm = vm;
-                self.linked = linked(&granted);
+                self.linked = host::granted_globals(&granted);
             }
             Err(e) => {
                 tracing::error!("could not replace the VM after a memory breach: {e}");

@@ -2,7 +2,8 @@
 //! `.codemode/`, its policy and this server list, for any script that calls its tools:
 //! such a server is refused unless its entry says `"allowWorldAccess": true`. A server
 //! given `.codemode/` itself (or anything in it) is refused whatever its entry says:
-//! `allowWorldAccess` shares the world's tools, never the engine's own settings.
+//! `allowWorldAccess` is about the world's tools and files, and no server needs the
+//! engine's own settings alone.
 //!
 //! Servers run with the user's rights, outside the sandbox, so this guards the common
 //! shape (a file server rooted at `.`), not every way a server could reach the folder.
