@@ -9,8 +9,9 @@ use std::path::Path;
 const GRAPH: [(&str, &[&str]); 20] = [
     ("cache", &[]),
     ("net", &[]),
-    ("policy", &["net"]),
     ("shell", &[]),
+    // A grant names what `shell.run` may start: one rule for both.
+    ("policy", &["net", "shell"]),
     ("assets", &["cache", "policy"]),
     ("vfs", &[]),
     ("results", &[]),

@@ -268,3 +268,94 @@ fn shell_is_absent_and_undeclared_unless_granted() {
     let text = codemode::definitions_granted(&registry.snapshot(), &[], &granted);
     assert!(text.contains("declare shell:") && !text.contains("declare http"));
 }
+
+/// A world of `secret.hidden` and `secret.open` whose profile denies the first and grants
+/// `ls`: the runtime of that profile.
+fn runtime_denying_a_tool(world: &World) -> Runtime {
+    for name in ["hidden", "open"] {
+        world.tool(
+            &format!("secret.{name}"),
+            &format!(
+                "--!desc A tool.\n--!arg x string Anything.\n--!return string Tagged.\n\
+                 local function {name}(x: string): string\n\treturn x\nend\n\nreturn {name}\n"
+            ),
+        );
+    }
+    let policy = r#"{ "profiles": { "default": { "default": "allow", "deny": ["secret.hidden"],
+        "capabilities": { "shell": ["ls"] } } } }"#;
+    let profile =
+        codemode::policy::parse(std::path::Path::new("policy.json"), policy, None).unwrap();
+    let registry = Registry::open(world.path(), &[], false)
+        .unwrap()
+        .with_profile(profile);
+    Runtime::new(Arc::new(registry), Limits::default()).unwrap()
+}
+
+#[test]
+fn the_folder_of_a_denied_tool_is_missing_to_shell_as_to_vfs() {
+    let world = World::new();
+    let mut rt = runtime_denying_a_tool(&world);
+    std::os::unix::fs::symlink(
+        world.path().join("secret.toolbox/hidden.tool"),
+        world.path().join("link"),
+    )
+    .unwrap();
+    let listed = run(
+        &mut rt,
+        "return shell.run({ cmd = 'ls', cwd = 'secret.toolbox/open.tool' }).stdout",
+    );
+    assert_eq!(value(&listed), "init.luau\n");
+    for cwd in [
+        "secret.toolbox/hidden.tool",
+        "secret.toolbox//hidden.tool/",
+        "./secret.toolbox/./hidden.tool",
+        "link",
+    ] {
+        let got = run(
+            &mut rt,
+            &format!(
+                "local ok, e = pcall(vfs.list, '{cwd}')\nassert(not ok)\nlocal r = shell.run({{ cmd = 'ls', cwd = '{cwd}' }})\nreturn r"
+            ),
+        );
+        let text = message(&got);
+        assert!(
+            text.starts_with("shell.run: the working folder") && text.contains("does not exist"),
+            "{cwd}: {text}"
+        );
+        assert!(!text.contains("init.luau"), "{cwd}: {text}");
+    }
+}
+
+#[test]
+fn a_refused_command_suggests_only_a_grant_the_policy_file_takes() {
+    let world = World::new();
+    let mut rt = runtime_granting(&world, &["ls"], Limits::default());
+    let grant = |entry: &str| {
+        let policy = serde_json::json!({ "profiles": { "default": { "default": "allow",
+            "capabilities": { "shell": [entry] } } } })
+        .to_string();
+        codemode::policy::parse(std::path::Path::new("policy.json"), &policy, None)
+    };
+    for cmd in ["./echo", "echo ", "echo hi", "bin/echo"] {
+        let text = message(&run(
+            &mut rt,
+            &format!("return shell.run({{ cmd = '{cmd}' }})"),
+        ));
+        assert!(
+            text.contains("no grant can name it") && !text.contains("add \""),
+            "{cmd}: {text}"
+        );
+        assert!(grant(cmd).is_err(), "{cmd} is taken by the policy file");
+    }
+    for cmd in ["cat", "/bin/cat"] {
+        let got = run(&mut rt, &format!("return shell.run({{ cmd = '{cmd}' }})"));
+        assert_eq!(got.error.as_ref().unwrap().kind, ErrorKind::Denied);
+        let text = message(&got);
+        assert!(
+            text.contains(&format!("add \"{cmd}\" to capabilities.shell")),
+            "{cmd}: {text}"
+        );
+        // What it suggests is what the file takes.
+        assert_eq!(grant(cmd).unwrap().capabilities.shell, [cmd]);
+    }
+}

@@ -155,6 +155,10 @@ pub struct AssetIndex {
     /// The folders of each toolbox name, in precedence order (root, then path): a lookup
     /// by name, which every call through `tools.<box>` makes, is not a walk over them all.
     by_name: OrdMap<String, Vec<FolderKey>>,
+    /// The toolbox names configured MCP servers hold, each with the server's name as its
+    /// file writes it: folders of these names are left out, so no folder (one a script
+    /// wrote, say) answers for a server (see [`AssetIndex::reserving`]).
+    reserved: Arc<BTreeMap<String, String>>,
 }
 
 impl AssetIndex {
@@ -313,14 +317,38 @@ impl AssetIndex {
         }
         let mut next = self.clone();
         next.rules = (!rules.is_open()).then_some(rules);
-        next.tools = Arc::default();
-        next.duplicates = OrdMap::new();
-        let all: Vec<Arc<ToolEntry>> = next.located.values().cloned().collect();
-        for entry in all {
-            next.insert(entry);
-        }
-        next.settle();
+        next.refit();
         next
+    }
+
+    /// The same snapshot with the toolbox names of the configured MCP servers (toolbox
+    /// name, server name as written) reserved: a folder of such a name is left out of
+    /// every listing and lookup, and named in `problems`, so the server answers for its
+    /// name. Updates of the new snapshot keep the names.
+    pub fn reserving(&self, servers: BTreeMap<String, String>) -> AssetIndex {
+        if servers.is_empty() && self.reserved.is_empty() {
+            return self.clone();
+        }
+        let mut next = self.clone();
+        next.reserved = Arc::new(servers);
+        next.refit();
+        next
+    }
+
+    /// The server whose toolbox name `name` is, as its configuration file writes it.
+    pub fn reserved_by(&self, name: &str) -> Option<&str> {
+        self.reserved.get(name).map(String::as_str)
+    }
+
+    /// Places every tool again under the current rules and reserved names.
+    fn refit(&mut self) {
+        self.tools = Arc::default();
+        self.duplicates = OrdMap::new();
+        let all: Vec<Arc<ToolEntry>> = self.located.values().cloned().collect();
+        for entry in all {
+            self.insert(entry);
+        }
+        self.settle();
     }
 
     /// Why the profile refuses the tool `identity`, if it does.
@@ -331,6 +359,11 @@ impl AssetIndex {
     /// Why the profile refuses every tool of `toolbox`, if it does.
     pub fn toolbox_denial(&self, toolbox: &str) -> Option<Denial> {
         self.rules.as_ref()?.toolbox_denial(toolbox)
+    }
+
+    /// True when the profile's rules (or a server's reserved name) leave something out.
+    pub fn is_restricted(&self) -> bool {
+        self.rules.is_some() || !self.hidden.is_empty()
     }
 
     /// True when a toolbox folder of this name exists but the profile hides it.
@@ -358,7 +391,7 @@ impl AssetIndex {
 
     /// Recomputes what depends on the whole snapshot: problems and hidden toolboxes.
     fn settle(&mut self) {
-        self.hidden = Arc::new(match &self.rules {
+        let mut hidden: std::collections::BTreeSet<String> = match &self.rules {
             None => Default::default(),
             Some(rules) => {
                 let with_tools: std::collections::HashSet<&str> =
@@ -373,7 +406,14 @@ impl AssetIndex {
                     .map(str::to_string)
                     .collect()
             }
-        });
+        };
+        hidden.extend(
+            self.reserved
+                .keys()
+                .filter(|name| self.by_name.contains_key(*name))
+                .cloned(),
+        );
+        self.hidden = Arc::new(hidden);
         self.collect_problems();
     }
 
@@ -414,10 +454,11 @@ impl AssetIndex {
     /// Adds a tool unless one of higher precedence already holds its identity, or the
     /// profile denies it. Tools must arrive in location order (root, then folder path).
     fn insert(&mut self, entry: Arc<ToolEntry>) {
-        if self
-            .rules
-            .as_ref()
-            .is_some_and(|r| !r.allows(&entry.identity))
+        if self.reserved.contains_key(entry.toolbox())
+            || self
+                .rules
+                .as_ref()
+                .is_some_and(|r| !r.allows(&entry.identity))
         {
             return;
         }
@@ -436,6 +477,18 @@ impl AssetIndex {
                 format!("{}: {w}", self.roots[folder.root].display("")).replace("/: ", ": ")
             }));
         }
+        let mut taken = Vec::new();
+        for (name, server) in self.reserved.iter() {
+            for folder in self.folders_named(name) {
+                taken.push(format!(
+                    "{}: this toolbox folder has the name of MCP server '{server}' (tools.{name}), \
+                     which answers for that name: the folder's tools are left out; rename or \
+                     remove the folder",
+                    self.roots[folder.root].display(&folder.path)
+                ));
+            }
+        }
+        self.problems.extend(taken);
     }
 
     /// How many tool folders the roots on disk hold (shadowed ones too).

@@ -238,7 +238,9 @@ impl Cli {
                 };
                 anyhow::anyhow!("{e}; {fix}")
             })?
-            .with_profile(profile);
+            .with_profile(profile)
+            // A process that outlives an edit of the policy applies it to its next run.
+            .follow_policy(self.profile.as_deref());
         registry.attach_upstreams(&self.mcp_config);
         for problem in registry.upstream_problems() {
             tracing::warn!("{problem}");

@@ -14,7 +14,7 @@ pub fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let text = codemode::definitions_granted(
         &index,
         &registry.upstream_views(&index),
-        registry.capabilities(),
+        &registry.capabilities(),
     );
     write_to(out, &text)?;
     if let Some(path) = out {

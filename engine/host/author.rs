@@ -212,6 +212,12 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     t.raw_set(
+        "server",
+        lua.create_function(|lua, name: String| {
+            with_state(lua, |s| s.index.reserved_by(&name).map(str::to_string))
+        })?,
+    )?;
+    t.raw_set(
         "permit",
         lua.create_function(|lua, (call, target): (String, Option<String>)| {
             super::permission::authoring(lua, &call, target.as_deref())
@@ -222,6 +228,10 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (parent, name, files): (String, String, Table)| {
             // The prelude asked first; a write here is refused all the same.
             super::permission::authoring(lua, "tools.create", None)?;
+            let at = format!("{parent}/{name}");
+            if let Some(why) = super::permission::server_folder(lua, &[&at])? {
+                return Ok(refused(why, "refused"));
+            }
             let mut contents = Vec::new();
             for pair in files.pairs::<String, mlua::LuaString>() {
                 let (file, text) = pair?;

@@ -29,6 +29,8 @@ enum InstallError {
     TooBig { name: String, budget: usize },
     #[error("installing toolbox '{name}' failed: {why}")]
     Failed { name: String, why: String },
+    #[error("{0}")]
+    Server(String),
 }
 
 impl InstallError {
@@ -43,6 +45,9 @@ impl InstallError {
             }
             InstallError::TooBig { .. } => "copy the files you need with vfs.write instead",
             InstallError::Failed { .. } => "check the world directory is writable and has room",
+            InstallError::Server(_) => {
+                "the operator may rename the server in .codemode/mcp.json to free the name"
+            }
         }
     }
 }
@@ -85,6 +90,9 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
 /// Installs `name`; the outer error is the run's own (its write budget is spent).
 fn install(lua: &Lua, name: &str) -> mlua::Result<Result<String, InstallError>> {
     let (index, limits) = with_state(lua, |s| (s.index.clone(), s.run.limits.clone()))?;
+    if let Some(why) = super::permission::server_folder(lua, &[&format!("{name}.toolbox")])? {
+        return Ok(Err(InstallError::Server(why)));
+    }
     let folder = match library_folder(&index, name) {
         Ok(folder) => folder,
         Err(e) => return Ok(Err(e)),

@@ -46,6 +46,12 @@ const PRELUDE: [PreludeModule; 2] = [
     },
 ];
 
+/// Whether a VM built for `granted` has the globals that exist only when granted:
+/// (`http`, `shell`). A VM is built again when a policy edit changes them.
+pub(crate) fn granted_globals(granted: &Capabilities) -> (bool, bool) {
+    (!granted.http.is_empty(), !granted.shell.is_empty())
+}
+
 /// The globals, capabilities and prelude of a VM that runs scripts over a registry that
 /// grants `granted`.
 pub(crate) fn linker(granted: &Capabilities) -> Linker {
@@ -53,10 +59,11 @@ pub(crate) fn linker(granted: &Capabilities) -> Linker {
         // `vfs` is a capability scripts get directly: files of the world only.
         .global("vfs", vfs::module);
     // A capability the profile does not grant is not there at all (nil, undeclared).
-    if !granted.http.is_empty() {
+    let (with_http, with_shell) = granted_globals(granted);
+    if with_http {
         linker = linker.global("http", http::module);
     }
-    if !granted.shell.is_empty() {
+    if with_shell {
         linker = linker.global("shell", shell::module);
     }
     let linker = linker

@@ -1,7 +1,8 @@
 //! What the run's profile lets host capabilities do beyond reading: write tools
 //! (`capabilities.authoring`) and write files (`capabilities.vfsWrite`). A refusal is a
 //! [`HostError::denied`], so the envelope's kind is `denied` and its message names the
-//! profile and the setting.
+//! profile and the setting. Whatever the profile, no write may make a toolbox folder
+//! named like a configured MCP server's toolbox ([`server_folder`]).
 
 use mlua::Lua;
 
@@ -96,4 +97,32 @@ pub(crate) fn file_write(lua: &Lua, call: &str, path: &str) -> mlua::Result<()> 
         .into_lua());
     }
     Ok(())
+}
+
+/// Why a folder `<name>.toolbox` may not be made: `name` is the toolbox of the configured
+/// MCP server `server`, which answers for it (a folder of that name is left out of the
+/// index), so a script cannot stand in for a server every profile may call.
+pub(crate) fn server_name_taken(name: &str, server: &str) -> String {
+    format!(
+        "'{name}' is the toolbox of the MCP server '{server}' (the world's .codemode/mcp.json): \
+         tools.{name}.<tool> calls that server, and a toolbox folder of the same name would be \
+         left out; pick another toolbox name"
+    )
+}
+
+/// The refusal of a write at any of `paths` (world-relative: as written, and where it
+/// leads) that would make or change a folder `<name>.toolbox` whose name is a configured
+/// MCP server's toolbox name; `None` when no server's name is on the way.
+pub(crate) fn server_folder(lua: &Lua, paths: &[&str]) -> mlua::Result<Option<String>> {
+    with_state(lua, |s| {
+        paths.iter().find_map(|rel| {
+            rel.split('/')
+                .filter_map(|n| n.strip_suffix(".toolbox"))
+                .find_map(|name| {
+                    s.index
+                        .reserved_by(name)
+                        .map(|server| server_name_taken(name, server))
+                })
+        })
+    })
 }

@@ -14,6 +14,7 @@ use mlua::{Lua, Table, Value};
 
 use crate::sandbox::{check_deadline, stop_asked, HostError};
 use crate::shell::{resolve, run, Spec};
+use crate::vfs::VfsError;
 
 use super::http::{time_left, timeout_field};
 use super::state::{registry, with_state};
@@ -89,6 +90,11 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
         Some(c) => c.to_str()?.to_string(),
         None => String::new(),
     };
+    // The folder of a tool the profile denies is missing for the run, as `vfs` reads it.
+    if super::vfs::hidden_by_profile(lua, &cwd)? {
+        let e = VfsError::io(&cwd, std::io::Error::from(std::io::ErrorKind::NotFound));
+        return Err(invalid(format!("shell.run: the working folder {e}")));
+    }
     let folder = registry
         .vfs()
         .open_dir(&cwd)

@@ -63,26 +63,41 @@ pub(crate) fn vfs_error(e: VfsError) -> mlua::Error {
 }
 
 /// True when `rel` is inside (or is) the folder of a tool the run's profile denies, or of
-/// a toolbox it hides: `vfs` then reads it as missing, so a denied tool is absent from
-/// the files as from every listing. (The profile limits what a script may call; a Luau
-/// tool runs with the script's own capabilities, so its source is not a secret, but
-/// a listing that showed it would contradict the others.)
-fn hidden_by_profile(lua: &Lua, rel: &str) -> mlua::Result<bool> {
+/// a toolbox it hides, as written or where a symlink on it leads: `vfs` then reads it as
+/// missing, so a denied tool is absent from the files as from every listing. (The
+/// profile limits what a script may call; a Luau tool runs with the script's own
+/// capabilities, so its source is not a secret, but a listing that showed it would
+/// contradict the others.)
+pub(crate) fn hidden_by_profile(lua: &Lua, rel: &str) -> mlua::Result<bool> {
+    let (index, registry) = with_state(lua, |s| (s.index.clone(), s.registry.clone()))?;
+    if !index.is_restricted() {
+        return Ok(false);
+    }
+    if names_hidden(&index, rel) {
+        return Ok(true);
+    }
+    let real = registry
+        .vfs()
+        .resolve(rel)
+        .ok()
+        .and_then(|full| registry.vfs().relative(&full));
+    Ok(real.is_some_and(|real| names_hidden(&index, &real)))
+}
+
+/// True when the names of `rel` pass through a hidden toolbox or a denied tool's folder.
+fn names_hidden(index: &crate::assets::AssetIndex, rel: &str) -> bool {
     let names = plain_names(rel);
-    with_state(lua, |s| {
-        let index = &s.index;
-        names.iter().enumerate().any(|(at, name)| {
-            let Some(toolbox) = name.strip_suffix(".toolbox") else {
-                return false;
-            };
-            if index.hides_toolbox(toolbox) {
-                return true;
-            }
-            names
-                .get(at + 1)
-                .and_then(|next| next.strip_suffix(".tool"))
-                .is_some_and(|tool| index.denial(&format!("{toolbox}.{tool}")).is_some())
-        })
+    names.iter().enumerate().any(|(at, name)| {
+        let Some(toolbox) = name.strip_suffix(".toolbox") else {
+            return false;
+        };
+        if index.hides_toolbox(toolbox) {
+            return true;
+        }
+        names
+            .get(at + 1)
+            .and_then(|next| next.strip_suffix(".tool"))
+            .is_some_and(|tool| index.denial(&format!("{toolbox}.{tool}")).is_some())
     })
 }
 
@@ -120,6 +135,29 @@ fn refuse_denied_change(lua: &Lua, call: &str, rel: &str, removes: bool) -> mlua
     Ok(())
 }
 
+/// Refuses a write that would make (or change) a toolbox folder named like a configured
+/// MCP server's toolbox, however the path is spelt or wherever a symlink on it leads.
+fn refuse_server_folder(lua: &Lua, rel: &str) -> mlua::Result<()> {
+    let registry = registry(lua)?;
+    let real = registry
+        .vfs()
+        .resolve(rel)
+        .ok()
+        .and_then(|full| registry.vfs().relative(&full))
+        .unwrap_or_default();
+    match super::permission::server_folder(lua, &[rel, &real])? {
+        Some(why) => Err(HostError::hinted(
+            format!(
+                "vfs.write('{}') is refused: {why}",
+                crate::vfs::shorten(rel)
+            ),
+            "tools.toolboxes() lists the names in use",
+        )
+        .into_lua()),
+        None => Ok(()),
+    }
+}
+
 fn missing(path: &str) -> mlua::Error {
     vfs_error(VfsError::io(
         path,
@@ -154,6 +192,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             };
             super::permission::file_write(lua, "vfs.write", &path)?;
+            refuse_server_folder(lua, &path)?;
             refuse_denied_change(lua, "vfs.write", &path, false)?;
             charge_write(lua, text.as_bytes().len())?;
             let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;

@@ -141,6 +141,8 @@ impl CodemodeServer {
             .with_raw_output_schema(Arc::new(describe::search_result_schema())),
         ];
         if self.shared.options.expose_tools {
+            // A policy edit the watcher has not read in yet still decides this listing.
+            self.shared.registry.refresh_policy();
             let index = self.shared.registry.snapshot();
             let upstream = self.shared.registry.upstream_views(&index);
             tools.extend(exposed_tools(&index, &upstream).into_values());

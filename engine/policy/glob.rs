@@ -25,6 +25,16 @@ impl Pattern {
                 "pattern \"{text}\" matches no tool: identities are <box>.<tool>; write \"{text}.*\" for every tool of toolbox {text}"
             ));
         }
+        let spelt = as_identities(text);
+        if spelt != text {
+            // `my-files.write_*` for server "my-files" would deny nothing: scripts (and
+            // these rules) know its tools as `my_files.write_file`.
+            return Err(format!(
+                "pattern \"{}\" matches no tool: identities are Luau names, and a server or tool \
+                 name such as \"my-files\" is known as \"my_files\"; write \"{spelt}\"",
+                text.escape_debug()
+            ));
+        }
         Ok(Pattern(text.to_string()))
     }
 
@@ -67,6 +77,31 @@ impl Pattern {
     pub fn covers_all_after(&self, prefix: &str) -> bool {
         self.0.ends_with('*') && self.matches(prefix)
     }
+}
+
+/// `text` as identities spell it: each name between dots as the upstream servers' names
+/// are mapped (every character but letters, digits, `_` and `*` becomes `_`; a name that
+/// starts with a digit gets a `_` before it). Identities hold nothing else, so a pattern
+/// that this changes matches no tool.
+fn as_identities(text: &str) -> String {
+    text.split('.')
+        .map(|name| {
+            let mapped: String = name
+                .chars()
+                .map(
+                    |c| match c.is_ascii_alphanumeric() || c == '_' || c == '*' {
+                        true => c,
+                        false => '_',
+                    },
+                )
+                .collect();
+            match mapped.starts_with(|c: char| c.is_ascii_digit()) {
+                true => format!("_{mapped}"),
+                false => mapped,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// The states plus those reached by skipping stars (a star may match nothing).
@@ -160,5 +195,34 @@ mod tests {
         assert!(Pattern::new("text .x").is_err());
         assert!(Pattern::new("ops").unwrap_err().contains("ops.*"));
         assert!(Pattern::new("ops*").is_ok());
+    }
+
+    #[test]
+    fn a_name_spelt_as_the_server_list_writes_it_is_refused_with_the_identity_spelling() {
+        for (written, spelling) in [
+            ("my-files.write_*", "my_files.write_*"),
+            ("my-files.*", "my_files.*"),
+            ("*.get-env", "*.get_env"),
+            ("2fa.*", "_2fa.*"),
+            ("my files.*", ""),
+        ] {
+            match Pattern::new(written) {
+                Err(e) if spelling.is_empty() => assert!(e.contains("space"), "{e}"),
+                Err(e) => assert!(
+                    e.contains(&format!("write \"{spelling}\"")),
+                    "{written}: {e}"
+                ),
+                Ok(_) => assert_eq!(written, spelling, "{written} was taken"),
+            }
+        }
+        for fine in [
+            "my_files.write_*",
+            "*.delete*",
+            "_2fa.*",
+            "github.merge_*",
+            "*",
+        ] {
+            assert!(Pattern::new(fine).is_ok(), "{fine}");
+        }
     }
 }

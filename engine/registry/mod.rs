@@ -65,12 +65,31 @@ pub struct Registry {
     /// Bumped on every swap of the snapshot and every refreshed upstream catalogue.
     changes: Arc<tokio::sync::watch::Sender<u64>>,
     /// What runs over this registry may do (see [`Registry::with_capabilities`]).
-    capabilities: Arc<Capabilities>,
+    capabilities: RwLock<Arc<Capabilities>>,
     /// Which tools runs over this registry may see and call (see [`Registry::with_profile`]).
-    rules: Arc<ToolRules>,
+    rules: RwLock<Arc<ToolRules>>,
+    /// The policy file this registry follows, when it does (see [`Registry::follow_policy`]).
+    policy: Option<Followed>,
     /// Each upstream server's catalogue as last seen, and the part of it the rules allow
     /// (filtered once per catalogue, not once per lookup).
     allowed: Mutex<std::collections::HashMap<String, Allowed>>,
+}
+
+/// The world's policy file as a long-running process follows it: the profile asked for
+/// at start-up and the text the profile in force was read from.
+#[derive(Debug)]
+struct Followed {
+    /// `--profile`, or `None` for the default profile.
+    requested: Option<String>,
+    /// The file's bytes when last read (`None` when it was missing); `Unread` until the
+    /// first look, so an edit between start-up and that look is not missed.
+    seen: Mutex<Seen>,
+}
+
+#[derive(Debug, PartialEq)]
+enum Seen {
+    Unread,
+    Text(Option<Vec<u8>>),
 }
 
 /// A server's catalogue as last seen, and the part of it the profile allows.
@@ -109,6 +128,54 @@ fn refuse_asset_folder(world: &Path) -> Result<(), RegistryError> {
         kind,
         parent: parent.display().to_string(),
     })
+}
+
+/// The policy file's bytes, `None` when there is none. Read whole (a timestamp can miss an
+/// edit of the same length), but never past what a policy file may hold, and never from
+/// anything but a regular file (a FIFO would block the run that looks).
+fn read_policy(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    use std::io::Read;
+    let cannot =
+        |e: std::io::Error| format!("{}: cannot read the policy file ({e})", path.display());
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None)
+        }
+        Err(e) => return Err(cannot(e)),
+    };
+    if !meta.is_file() {
+        return Err(format!(
+            "{}: the policy file is not a regular file",
+            path.display()
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            f.take(crate::policy::MAX_FILE_BYTES + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(cannot)?;
+    if bytes.len() as u64 > crate::policy::MAX_FILE_BYTES {
+        return Err(format!(
+            "{}: the policy file is larger than the {} bytes a policy file may hold",
+            path.display(),
+            crate::policy::MAX_FILE_BYTES
+        ));
+    }
+    Ok(Some(bytes))
+}
+
+/// True when a toolbox folder of `index` stands in for the server of this toolbox name:
+/// only in a snapshot that does not reserve the name.
+pub(crate) fn shadowed(index: &AssetIndex, server: &str) -> bool {
+    index.reserved_by(server).is_none() && index.has_folder(server)
 }
 
 impl Registry {
@@ -170,21 +237,26 @@ impl Registry {
             roots,
             upstreams: std::sync::OnceLock::new(),
             changes: Arc::new(tokio::sync::watch::channel(0).0),
-            capabilities: Arc::new(Capabilities::default()),
-            rules: Arc::new(Profile::open().rules),
+            capabilities: RwLock::new(Arc::new(Capabilities::default())),
+            rules: RwLock::new(Arc::new(Profile::open().rules)),
+            policy: None,
             allowed: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
     /// The same registry granting its runs `capabilities` instead of the default.
     pub fn with_capabilities(mut self, capabilities: Capabilities) -> Registry {
-        self.capabilities = Arc::new(capabilities);
+        self.capabilities = RwLock::new(Arc::new(capabilities));
         self
     }
 
-    /// The host capabilities runs over this registry get.
-    pub fn capabilities(&self) -> &Arc<Capabilities> {
-        &self.capabilities
+    /// The host capabilities runs over this registry get (a run reads them when it uses
+    /// one, so a policy edit [`Registry::refresh_policy`] applies reaches the next call).
+    pub fn capabilities(&self) -> Arc<Capabilities> {
+        self.capabilities
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The same registry serving `profile`: its capabilities, and its tool rules, which
@@ -198,13 +270,91 @@ impl Registry {
             .current
             .get_mut()
             .unwrap_or_else(|e| e.into_inner()) = Arc::new(index);
-        registry.rules = rules;
+        registry.rules = RwLock::new(rules);
         registry
     }
 
+    /// The same registry following the world's policy file: [`Registry::refresh_policy`]
+    /// reads it again when it changed and serves the profile `requested` (the default
+    /// profile when `None`) of the new text. For processes that outlive an edit (`serve`,
+    /// `repl`): a revoked grant must not keep working until a restart.
+    pub fn follow_policy(mut self, requested: Option<&str>) -> Registry {
+        self.policy = Some(Followed {
+            requested: requested.map(str::to_string),
+            seen: Mutex::new(Seen::Unread),
+        });
+        self
+    }
+
+    /// Reads the policy file again if its text changed since the last look, and serves
+    /// the new profile from now on: its capabilities for the next call that uses one, its
+    /// rules for every snapshot handed out after this. A file that cannot be used keeps
+    /// the profile in force, with a warning that says why. True when the profile changed.
+    /// Does nothing unless the registry follows the policy file.
+    pub fn refresh_policy(&self) -> bool {
+        let Some(followed) = &self.policy else {
+            return false;
+        };
+        let path = self.world().join(crate::policy::POLICY_FILE);
+        let keep = |why: String| {
+            tracing::warn!("{why}; the profile read before stays in force until that is fixed");
+            false
+        };
+        let text = match read_policy(&path) {
+            Ok(text) => text,
+            Err(why) => return keep(why),
+        };
+        let before = {
+            let mut seen = followed.seen.lock().unwrap_or_else(|e| e.into_inner());
+            let now = Seen::Text(text.clone());
+            if *seen == now {
+                return false;
+            }
+            std::mem::replace(&mut *seen, now)
+        };
+        // An editor may remove the file for a moment while it saves, and a running
+        // process is never opened up by a file that went away.
+        let Some(text) = text else {
+            if matches!(before, Seen::Text(Some(_))) {
+                return keep(format!(
+                    "{}: the policy file is gone (restart to run without one)",
+                    path.display()
+                ));
+            }
+            return false;
+        };
+        // The very bytes compared above: an edit in between is the next look's.
+        let profile = match std::str::from_utf8(&text)
+            .map_err(|e| format!("{}: the policy file is not UTF-8 ({e})", path.display()))
+            .and_then(|text| {
+                crate::policy::parse(&path, text, followed.requested.as_deref())
+                    .map_err(|e| e.to_string())
+            }) {
+            Ok(profile) => profile,
+            Err(why) => return keep(why),
+        };
+        let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
+        if *self.capabilities() == profile.capabilities && *self.rules() == profile.rules {
+            return false;
+        }
+        let rules = Arc::new(profile.rules);
+        let index = Arc::new(self.snapshot().restricted(rules.clone()));
+        *self.capabilities.write().unwrap_or_else(|e| e.into_inner()) =
+            Arc::new(profile.capabilities);
+        *self.rules.write().unwrap_or_else(|e| e.into_inner()) = rules;
+        self.allowed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
+        tracing::info!("{}: policy changed; the next runs get it", path.display());
+        self.changed();
+        true
+    }
+
     /// The tool rules of the profile this registry serves.
-    pub fn rules(&self) -> &Arc<ToolRules> {
-        &self.rules
+    pub fn rules(&self) -> Arc<ToolRules> {
+        self.rules.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// A receiver that sees a new value as soon as the snapshot is swapped (a file event,
@@ -226,11 +376,23 @@ impl Registry {
             .clone()
     }
 
-    /// Re-reads every root and swaps the new index in whole.
+    /// Re-reads every root (and the policy file, when the registry follows it) and swaps
+    /// the new index in whole.
     pub fn reload(&self) {
+        self.refresh_policy();
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
-        // A fresh build knows no profile: filter it as the snapshot it replaces was.
-        let index = Arc::new(AssetIndex::build(self.roots.clone()).restricted(self.rules.clone()));
+        // A fresh build knows no profile and no server: filter it as the snapshot it
+        // replaces was.
+        let reserved = self.upstreams().map_or_else(Default::default, |u| {
+            u.servers()
+                .map(|s| (s.name.clone(), s.original_name.clone()))
+                .collect()
+        });
+        let index = Arc::new(
+            AssetIndex::build(self.roots.clone())
+                .restricted(self.rules())
+                .reserving(reserved),
+        );
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         crate::cache::release_freed_memory();
         self.changed();
@@ -274,14 +436,17 @@ impl Registry {
     pub fn attach_upstreams(&self, extra: &[PathBuf]) {
         let configs = crate::upstream::load(self.world(), extra);
         let mut problems: Vec<String> = configs.problems.iter().map(|p| p.to_string()).collect();
-        for server in &configs.servers {
-            if self.snapshot().has_folder(&server.name) {
-                problems.push(format!(
-                    "{}: server '{}' has the name of a toolbox folder of the world or library; rename the server in that file",
-                    server.file.display(),
-                    server.original_name
-                ));
-            }
+        // A server answers for its toolbox name: a folder of that name (one a script
+        // wrote, say) is left out of the snapshot and named among its problems.
+        let reserved: std::collections::BTreeMap<String, String> = configs
+            .servers
+            .iter()
+            .map(|s| (s.name.clone(), s.original_name.clone()))
+            .collect();
+        if !reserved.is_empty() {
+            let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
+            let index = Arc::new(self.snapshot().reserving(reserved));
+            *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         }
         let servers = if configs.servers.is_empty() {
             None
@@ -315,15 +480,17 @@ impl Registry {
     }
 
     /// The upstream servers scripts of `index` see, with their cached catalogues: every
-    /// configured server but those a toolbox folder of the same name shadows. Starts
-    /// nothing.
+    /// configured server. A toolbox folder of a server's name is left out of the
+    /// registry's snapshots ([`AssetIndex::reserving`]); only in a snapshot taken before
+    /// the servers were attached does such a folder still stand in for the server.
+    /// Starts nothing.
     /// The profile's rules apply: a server shows only the tools they allow, and a server
     /// left with none is not shown.
     pub fn upstream_views(&self, index: &AssetIndex) -> Vec<ServerView> {
         self.upstreams().map_or_else(Vec::new, |u| {
             u.views()
                 .into_iter()
-                .filter(|v| !index.has_folder(&v.name))
+                .filter(|v| !shadowed(index, &v.name))
                 .filter_map(|v| self.allowed_view(v))
                 .collect()
         })
@@ -331,16 +498,13 @@ impl Registry {
 
     /// `view` as the profile sees it, or `None` when it allows none of its tools.
     fn allowed_view(&self, mut view: ServerView) -> Option<ServerView> {
-        if self.rules.is_open() {
+        let rules = self.rules();
+        if rules.is_open() {
             return Some(view);
         }
         let Some(catalogue) = view.catalogue.take() else {
             // Not fetched yet: shown unless the rules refuse whatever it holds.
-            return self
-                .rules
-                .toolbox_denial(&view.name)
-                .is_none()
-                .then_some(view);
+            return rules.toolbox_denial(&view.name).is_none().then_some(view);
         };
         let mut allowed = self.allowed.lock().unwrap_or_else(|e| e.into_inner());
         let filtered = match allowed.get(&view.name) {
@@ -348,7 +512,7 @@ impl Registry {
             _ => {
                 let mut kept = (*catalogue).clone();
                 kept.tools
-                    .retain(|t| self.rules.allows(&format!("{}.{}", view.name, t.name)));
+                    .retain(|t| rules.allows(&format!("{}.{}", view.name, t.name)));
                 let kept = Arc::new(kept);
                 allowed.insert(view.name.clone(), (catalogue, kept.clone()));
                 kept
@@ -368,7 +532,7 @@ impl Registry {
             return false;
         };
         upstreams.server(name).is_some()
-            && !index.has_folder(name)
+            && !shadowed(index, name)
             && !self.upstream_views(index).iter().any(|v| v.name == name)
     }
 

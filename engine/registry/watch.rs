@@ -10,6 +10,10 @@
 //! ([`crate::assets::read_folders`]), found without visiting a file, and adds the folders
 //! that appear (before the batch that brings them is read, so nothing written into them
 //! in between is missed). Elsewhere the operating system watches a tree as a whole.
+//!
+//! The world's `.codemode/` is watched too (the folder itself, not its cache): an edit of
+//! the policy file is read in by [`Registry::refresh_policy`], so a serving process
+//! applies a revoked grant without a restart.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -112,6 +116,7 @@ impl Watcher {
         for root in registry.roots().iter().filter_map(|r| r.dir()) {
             watches += watch_below(&mut watcher, root, root)?;
         }
+        watch_settings(&mut watcher, registry);
         tracing::debug!(
             watches,
             ms = started.elapsed().as_secs_f64() * 1e3,
@@ -213,6 +218,37 @@ fn root_ids(registry: &Registry) -> Vec<(PathBuf, Option<(u64, u64)>)> {
         .collect()
 }
 
+/// Watches the world's `.codemode/` folder (when there is one) for policy edits; a
+/// refused watch only means edits there show at the next run instead.
+fn watch_settings(watcher: &mut RecommendedWatcher, registry: &Registry) {
+    let settings = registry.world().join(".codemode");
+    if BY_FOLDER && settings.is_dir() {
+        if let Err(e) = watcher.watch(&settings, RecursiveMode::NonRecursive) {
+            tracing::debug!("cannot watch {}: {e}", settings.display());
+        }
+    }
+}
+
+/// True when the batch may have changed the world's policy file (or made the folder
+/// that holds it, which is then watched).
+fn touches_policy(
+    watcher: &Weak<Mutex<RecommendedWatcher>>,
+    registry: &Registry,
+    batch: &Batch,
+) -> bool {
+    let settings = registry.world().join(".codemode");
+    let policy = registry.world().join(crate::policy::POLICY_FILE);
+    if batch.paths.contains(&settings) {
+        if let Some(watcher) = watcher.upgrade() {
+            watch_settings(
+                &mut watcher.lock().unwrap_or_else(|e| e.into_inner()),
+                registry,
+            );
+        }
+    }
+    batch.rescan || batch.paths.iter().any(|p| *p == settings || *p == policy)
+}
+
 /// Collects events until they stop for [`QUIET`] (at most [`MAX_DELAY`]), then applies them.
 fn run(
     registry: Weak<Registry>,
@@ -267,6 +303,9 @@ fn run(
         } else {
             watch_new(&watcher, &registry, &batch.paths);
         }
+        if touches_policy(&watcher, &registry, &batch) {
+            registry.refresh_policy();
+        }
         if batch.rescan {
             registry.reload();
         } else {
@@ -295,6 +334,13 @@ fn follow_replaced_roots(
     tracing::debug!("a root folder was replaced or removed; reading the whole index again");
     let dirs: Vec<PathBuf> = now.iter().map(|(d, _)| d.clone()).collect();
     watch_new(watcher, registry, &dirs);
+    if let Some(watcher) = watcher.upgrade() {
+        watch_settings(
+            &mut watcher.lock().unwrap_or_else(|e| e.into_inner()),
+            registry,
+        );
+    }
+    registry.refresh_policy();
     registry.reload();
     *roots = now;
 }

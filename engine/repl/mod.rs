@@ -39,7 +39,7 @@ entries. Results of the form { stdout, value } print their stdout; add `.value` 
 
 Commands:
   :help      this text
-  :reload    re-read the world and the libraries from disk
+  :reload    re-read the world, the libraries and the policy from disk
   :quit      leave (or Ctrl-D); Ctrl-C drops the current entry
 ";
 

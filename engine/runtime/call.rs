@@ -171,7 +171,7 @@ impl Runtime {
         output: Output,
         stop: Option<StopCheck>,
     ) -> Result<Called, Refusal> {
-        let index = self.registry.snapshot();
+        let index = self.begin_snapshot();
         if let Some(denial) = index.denial(&call.identity) {
             // Refused before anything is bound or run, whether or not the tool exists.
             let refusal = crate::host::asset::denied_tool(&call.identity, &denial);
@@ -208,13 +208,13 @@ impl Runtime {
 
     /// Runs `surface` with prints captured, stopped early when `stop` says so.
     pub fn run_surface(&mut self, surface: &Surface, stop: Option<StopCheck>) -> Envelope {
-        let index = self.registry.snapshot();
+        let index = self.begin_snapshot();
         self.exec_in(Body::Surface(surface), Output::Capture, None, stop, index)
     }
 }
 
 /// The call as one of an upstream server's tools, when its toolbox is a server the run
-/// sees (and no toolbox folder of that name shadows it); `None` for every other call.
+/// sees (and no toolbox folder of that name stands in for it); `None` for every other call.
 fn upstream_call(
     registry: &crate::registry::Registry,
     index: &AssetIndex,
@@ -223,7 +223,7 @@ fn upstream_call(
     let Some((server, tool)) = call.identity.split_once('.') else {
         return Ok(None);
     };
-    if index.has_folder(server) {
+    if crate::registry::shadowed(index, server) {
         return Ok(None);
     }
     let views = registry.upstream_views(index);

@@ -36,7 +36,7 @@ impl Checking {
             .map(|v| (v.name.as_str(), v.tools().len()))
             .collect();
         self.declarations_for(index, &upstream, source, |named| {
-            crate::host::definitions_named(index, &views, registry.capabilities(), named)
+            crate::host::definitions_named(index, &views, &registry.capabilities(), named)
         })
     }
 
@@ -76,7 +76,7 @@ impl Checking {
                         crate::host::definitions_named(
                             index,
                             &views,
-                            registry.capabilities(),
+                            &registry.capabilities(),
                             named,
                         )
                     };

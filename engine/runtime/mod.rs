@@ -73,6 +73,9 @@ pub struct Runtime {
     checking: Option<Arc<Checking>>,
     /// What the current run's check took: it comes out of the run's deadline.
     spent: Duration,
+    /// Whether the VM was built with the `http` and `shell` globals: a policy edit that
+    /// grants or revokes either needs a VM built again.
+    linked: (bool, bool),
 }
 
 /// An environment that lives across runs (a REPL session): what one entry assigns as a
@@ -99,7 +102,8 @@ impl Session {
 impl Runtime {
     /// A runtime over `registry` with `limits`.
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Result<Runtime, StartError> {
-        let vm = Vm::new(&host::linker(registry.capabilities()))?;
+        let granted = registry.capabilities();
+        let vm = Vm::new(&host::linker(&granted))?;
         Ok(Runtime {
             vm,
             registry,
@@ -107,6 +111,7 @@ impl Runtime {
             generation: 0,
             checking: None,
             spent: Duration::ZERO,
+            linked: host::granted_globals(&granted),
         })
     }
 
@@ -134,13 +139,15 @@ impl Runtime {
     /// Runs `source` and returns its envelope. Never panics on script behaviour;
     /// a VM left unusable (memory breach) is replaced before the next run.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
-        self.exec_checked(source, output, None, None, false)
+        let index = self.begin_snapshot();
+        self.exec_checked(source, output, None, None, false, index)
     }
 
     /// Runs `source` like [`Runtime::exec`], asking `stop` every few thousand instructions
     /// whether to stop early (its caller went away); a stopped run fails with kind `limit`.
     pub fn exec_stoppable(&mut self, source: &str, output: Output, stop: StopCheck) -> Envelope {
-        self.exec_checked(source, output, None, Some(stop), false)
+        let index = self.begin_snapshot();
+        self.exec_checked(source, output, None, Some(stop), false, index)
     }
 
     /// Runs `source` in `session`'s environment, so its globals persist to the next entry.
@@ -151,6 +158,8 @@ impl Runtime {
         output: Output,
         session: &mut Session,
     ) -> Envelope {
+        // First: a policy edit may replace the VM, and the session's table with it.
+        let index = self.begin_snapshot();
         let env = match &session.env {
             Some((generation, env)) if *generation == self.generation => Some(env.clone()),
             _ => {
@@ -159,10 +168,11 @@ impl Runtime {
                 session.env.as_ref().map(|(_, env)| env.clone())
             }
         };
-        self.exec_checked(source, output, env, None, true)
+        self.exec_checked(source, output, env, None, true, index)
     }
 
-    /// Type-checks `source` (when a checker is set) and runs it unless the check stops it.
+    /// Type-checks `source` (when a checker is set) and runs it over `index` unless the
+    /// check stops it.
     fn exec_checked(
         &mut self,
         source: &str,
@@ -170,9 +180,9 @@ impl Runtime {
         env: Option<mlua::Table>,
         stop: Option<StopCheck>,
         session: bool,
+        index: Arc<AssetIndex>,
     ) -> Envelope {
         let started = Instant::now();
-        let index = self.registry.snapshot();
         let checking = self.checking.clone();
         // The check's time is the run's: it waits at most half the run's timeout for the
         // checker (a check cut there lets the script run unchecked), and the run gets
@@ -416,10 +426,25 @@ impl Runtime {
         ))
     }
 
+    /// The snapshot a run begins with, after reading a changed policy file in (when the
+    /// registry follows it): a VM whose globals the new grants change is built again, so
+    /// a revoked `shell` or `http` is gone from the next run (a REPL session starts over).
+    fn begin_snapshot(&mut self) -> Arc<AssetIndex> {
+        self.registry.refresh_policy();
+        if host::granted_globals(&self.registry.capabilities()) != self.linked {
+            self.replace_vm();
+        }
+        self.registry.snapshot()
+    }
+
     fn replace_vm(&mut self) {
         self.generation += 1;
-        match Vm::new(&host::linker(self.registry.capabilities())) {
-            Ok(vm) => self.vm = vm,
+        let granted = self.registry.capabilities();
+        match Vm::new(&host::linker(&granted)) {
+            Ok(vm) => {
+                self.vm = vm;
+                self.linked = host::granted_globals(&granted);
+            }
             Err(e) => {
                 tracing::error!("could not replace the VM after a memory breach: {e}");
                 let _ = self.vm.lua.gc_collect();

@@ -31,9 +31,17 @@ pub fn resolve(cmd: &str, allowed: &[String]) -> Result<PathBuf, ShellError> {
         }
     };
     if !allowed.iter().any(|a| a == cmd) {
+        // Suggest only an entry the policy file would take.
+        let fix = match grantable(cmd) {
+            Ok(()) => format!("add \"{cmd}\" to {GRANT} if this run should start it"),
+            Err(why) => format!(
+                "'{cmd}' {why}, so no grant can name it: give cmd as one of the allowed names, \
+                 with arguments in args"
+            ),
+        };
         return Err(refused(
             format!("it is not an allowed command (allowed: {})", listed()),
-            format!("add \"{cmd}\" to {GRANT} if this run should start it"),
+            fix,
         ));
     }
     if cmd.contains('/') {
@@ -61,6 +69,19 @@ pub fn resolve(cmd: &str, allowed: &[String]) -> Result<PathBuf, ShellError> {
                 format!("install it, or list its absolute path in {GRANT}"),
             )
         })
+}
+
+/// Whether `cmd` can be an entry of a grant (`capabilities.shell`): one command name, or
+/// an absolute path, without arguments. A relative path would name another program from
+/// each folder it runs in. The policy file refuses an entry that is not.
+pub fn grantable(cmd: &str) -> Result<(), &'static str> {
+    if cmd.is_empty() || cmd.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("is not one word");
+    }
+    if cmd.contains('/') && !cmd.starts_with('/') {
+        return Err("is a relative path");
+    }
+    Ok(())
 }
 
 /// A regular file someone may execute.

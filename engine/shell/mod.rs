@@ -11,6 +11,6 @@ mod command;
 mod error;
 mod process;
 
-pub use command::{resolve, FIXED_PATH};
+pub use command::{grantable, resolve, FIXED_PATH};
 pub use error::ShellError;
 pub use process::{run, Finished, Spec};

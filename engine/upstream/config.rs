@@ -146,10 +146,10 @@ pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
     for server in std::mem::take(&mut configs.servers) {
         match super::guard::world_reach(&server, world) {
             None => configs.servers.push(server),
-            Some(arg) => configs.problems.push(ConfigProblem {
+            Some(reach) => configs.problems.push(ConfigProblem {
                 file: server.file.clone(),
                 server: Some(server.original_name.clone()),
-                message: super::guard::refusal(&arg, world),
+                message: super::guard::refusal(&reach, world),
             }),
         }
     }

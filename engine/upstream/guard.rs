@@ -1,33 +1,120 @@
 //! A local server given the world's folder (or one above it) could rewrite the world's
 //! `.codemode/`, its policy and this server list, for any script that calls its tools:
-//! such a server is refused unless its entry says `"allowWorldAccess": true`.
+//! such a server is refused unless its entry says `"allowWorldAccess": true`. A server
+//! given `.codemode/` itself (or anything in it) is refused whatever its entry says:
+//! `allowWorldAccess` is about the world's tools and files, and no server needs the
+//! engine's own settings alone.
 //!
 //! Servers run with the user's rights, outside the sandbox, so this guards the common
 //! shape (a file server rooted at `.`), not every way a server could reach the folder.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use super::config::{ServerConfig, Transport};
 
-/// The argument of a local server that names the world's folder or a folder above it,
-/// when its entry does not allow that.
-pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<String> {
-    if server.allow_world_access {
-        return None;
-    }
+/// Why a local server's arguments (or working directory) are refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// The argument names the world's folder or one above it.
+    World(String),
+    /// The argument names the world's `.codemode/` or something inside it.
+    Settings(String),
+    /// Its `cwd` is the world's `.codemode/` or a folder inside it.
+    SettingsCwd(PathBuf),
+}
+
+/// What a local server's arguments reach that they may not: the world's `.codemode/`
+/// always, the world's folder or one above it unless its entry allows that.
+pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> {
     let Transport::Stdio { args, cwd, .. } = &server.transport else {
         return None;
     };
     let world = world.canonicalize().ok()?;
-    let base: PathBuf = cwd.clone().unwrap_or_else(|| world.clone());
+    let settings = settings_folders(&world);
+    let base = match cwd {
+        Some(cwd) => std::path::absolute(cwd).ok()?,
+        None => world.clone(),
+    };
+    let inside_settings =
+        |path: &Path| resolve(path).is_some_and(|p| settings.iter().any(|s| p.starts_with(s)));
+    if cwd.is_some() && inside_settings(&base) {
+        return Some(Reach::SettingsCwd(base));
+    }
+    if let Some(arg) = args
+        .iter()
+        .find(|arg| named(&base, arg).is_some_and(|p| inside_settings(&p)))
+    {
+        return Some(Reach::Settings(arg.clone()));
+    }
+    if server.allow_world_access {
+        return None;
+    }
     args.iter()
         .find(|arg| {
-            path_part(arg)
-                .map(|p| base.join(p))
+            named(&base, arg)
                 .and_then(|p| p.canonicalize().ok())
                 .is_some_and(|dir| dir.is_dir() && world.starts_with(&dir))
         })
-        .cloned()
+        .map(|arg| Reach::World(arg.clone()))
+}
+
+/// The world's settings folder as spelt under the canonical world and, when it is a
+/// symlink, where it leads.
+fn settings_folders(world: &Path) -> Vec<PathBuf> {
+    let spelt = world.join(".codemode");
+    let mut folders = vec![spelt.clone()];
+    if let Ok(real) = spelt.canonicalize() {
+        if real != spelt {
+            folders.push(real);
+        }
+    }
+    folders
+}
+
+/// The path `arg` names for a server started in `base`: itself, or what follows `=` in
+/// `--root=/some/dir`. `/proc/self/cwd` is the server's own folder, not codemode's.
+fn named(base: &Path, arg: &str) -> Option<PathBuf> {
+    let path = Path::new(path_part(arg)?);
+    for own in ["/proc/self/cwd", "/proc/thread-self/cwd"] {
+        if let Ok(rest) = path.strip_prefix(own) {
+            return Some(base.join(rest));
+        }
+    }
+    Some(base.join(path))
+}
+
+/// `path` (absolute) with symlinks, `.` and `..` resolved one part at a time, as the
+/// kernel would; from the first part that does not exist (a file a server would create)
+/// on, the rest is applied as written. A symlink whose target does not exist yet is
+/// followed all the same: the server would create the file where it points.
+fn resolve(path: &Path) -> Option<PathBuf> {
+    resolve_within(path, 0)
+}
+
+/// As [`resolve`], giving up past the kernel's own limit on symlinks in one lookup.
+fn resolve_within(path: &Path, links: usize) -> Option<PathBuf> {
+    if !path.is_absolute() || links > 40 {
+        return None;
+    }
+    let mut out = PathBuf::from("/");
+    for part in path.components() {
+        match part {
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(name) => {
+                out.push(name);
+                if let Ok(real) = out.canonicalize() {
+                    out = real;
+                } else if let Ok(target) = std::fs::read_link(&out) {
+                    out.pop();
+                    out = resolve_within(&out.join(target), links + 1)?;
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The path an argument names: itself, or what follows `=` in `--root=/some/dir`.
@@ -40,13 +127,28 @@ fn path_part(arg: &str) -> Option<&str> {
 }
 
 /// The message for a server refused by [`world_reach`].
-pub(crate) fn refusal(arg: &str, world: &Path) -> String {
+pub(crate) fn refusal(reach: &Reach, world: &Path) -> String {
+    match reach {
+        Reach::World(arg) => format!(
+            "its argument '{arg}' gives it the world's folder {} (or one above it), which \
+             holds .codemode/ (the world's policy and this server list): a script could \
+             rewrite them through the server's tools; give it a folder inside the world \
+             instead (such as \"./data\"), or add \"allowWorldAccess\": true to its entry \
+             if every script may change them",
+            world.display()
+        ),
+        Reach::Settings(arg) => settings_refusal(&format!("argument '{arg}'"), world),
+        Reach::SettingsCwd(cwd) => settings_refusal(&format!("\"cwd\" {}", cwd.display()), world),
+    }
+}
+
+fn settings_refusal(what: &str, world: &Path) -> String {
     format!(
-        "its argument '{arg}' gives it the world's folder {} (or one above it), which holds \
-         .codemode/ (the world's policy and this server list): a script could rewrite them \
-         through the server's tools; give it a folder inside the world instead (such as \
-         \"./data\"), or add \"allowWorldAccess\": true to its entry if every script may \
-         change them",
+        "its {what} names {}/.codemode/ or something in it (the world's policy and this \
+         server list): a script could rewrite them through the server's tools and grant \
+         itself anything; give it a folder of the world's files instead (such as \
+         \"./data\"). \"allowWorldAccess\" does not lift this: it is about the world's \
+         tools and files, not the engine's own settings",
         world.display()
     )
 }
@@ -92,7 +194,57 @@ mod tests {
         }
         let trusted = stdio(r#"["."]"#, r#", "allowWorldAccess": true"#);
         assert_eq!(world_reach(&trusted, world.path()), None);
-        assert!(refusal(".", world.path()).contains("allowWorldAccess"));
+        assert!(refusal(&Reach::World(".".into()), world.path()).contains("allowWorldAccess"));
+    }
+
+    #[test]
+    fn a_server_given_the_settings_folder_is_refused_even_when_trusted() {
+        let world = tempfile::tempdir().unwrap();
+        let w = world.path().canonicalize().unwrap();
+        std::fs::create_dir_all(w.join(".codemode")).unwrap();
+        std::fs::create_dir(w.join("data")).unwrap();
+        std::os::unix::fs::symlink(w.join(".codemode"), w.join("data/link")).unwrap();
+        std::os::unix::fs::symlink(w.join(".codemode/policy.json"), w.join("file")).unwrap();
+        let w = w.display();
+        let refused = [
+            "./.codemode".to_string(),
+            ".codemode/".to_string(),
+            format!("{w}/.codemode"),
+            format!("{w}//.codemode//"),
+            "data/../.codemode".to_string(),
+            "/proc/self/cwd/.codemode".to_string(),
+            "--root=./.codemode/policy.json".to_string(),
+            "./.codemode/not-yet/file".to_string(),
+            "data/link".to_string(),
+            "data/link/mcp.json".to_string(),
+            "file".to_string(),
+        ];
+        for arg in refused {
+            for extra in ["", r#", "allowWorldAccess": true"#] {
+                let server = stdio(&format!(r#"["-y", "{arg}"]"#), extra);
+                assert_eq!(
+                    world_reach(&server, world.path()),
+                    Some(Reach::Settings(arg.clone())),
+                    "{arg}{extra}"
+                );
+            }
+        }
+        let inside = stdio(
+            r#"["."]"#,
+            &format!(r#", "cwd": "{w}/.codemode", "allowWorldAccess": true"#),
+        );
+        assert!(matches!(
+            world_reach(&inside, world.path()),
+            Some(Reach::SettingsCwd(_))
+        ));
+        let message = refusal(&Reach::Settings("./.codemode".into()), world.path());
+        assert!(message.contains("argument './.codemode'"), "{message}");
+        assert!(message.contains("does not lift this"), "{message}");
+        // Names that only look alike are the world's files.
+        for arg in ["./.codemode-notes", "data/.codemode"] {
+            let server = stdio(&format!(r#"["{arg}"]"#), "");
+            assert_eq!(world_reach(&server, world.path()), None, "{arg}");
+        }
     }
 
     #[test]
