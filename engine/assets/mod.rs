@@ -9,6 +9,7 @@ mod codec;
 mod compile;
 mod compiler;
 mod docstring;
+mod file;
 mod folder;
 mod metadata;
 mod model;
@@ -30,9 +31,10 @@ use serde::Serialize;
 pub use callsig::call_signature;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::Docstring;
+pub use file::{MAX_METADATA_BYTES, MAX_README_BYTES};
 pub use metadata::{
-    json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy, Metadata, ToolLimits,
-    MAX_TAGS, MAX_TAG_CHARS,
+    description_problem, json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy,
+    Metadata, ToolLimits, MAX_DESCRIPTION_CHARS, MAX_TAGS, MAX_TAG_CHARS,
 };
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Module, Origin, Registration, Returns, ToolEntry, ToolMeta,

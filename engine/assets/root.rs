@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, DirEntry};
 use walkdir::WalkDir;
 
+use super::file::read_text;
 use super::model::Origin;
 
 /// How deep below a root the discovery walk looks for `*.toolbox` folders.
@@ -119,7 +120,8 @@ impl Root {
         }
     }
 
-    /// Reads a text file below the root. On disk, a symlink that leads out of the root is refused.
+    /// Reads a text file below the root. On disk, a symlink that leads out of the root is
+    /// refused, and so is what is not a regular file or is over its cap (see `file.rs`).
     pub fn read(&self, rel: &str) -> io::Result<String> {
         match &self.source {
             RootSource::Disk(root) => {
@@ -133,7 +135,7 @@ impl Root {
                         ));
                     }
                 }
-                std::fs::read_to_string(path)
+                read_text(&path, file_name(rel))
             }
             RootSource::Bundled(dir) => bundled_entry(dir, rel)
                 .and_then(DirEntry::as_file)
@@ -158,7 +160,9 @@ impl Root {
                         continue;
                     };
                     if let Ok(name) = entry.file_name().into_string() {
-                        if kind.is_file() || kind.is_symlink() {
+                        // A FIFO or socket is listed too: reading it fails with a
+                        // message naming it, where leaving it out would say "missing".
+                        if !kind.is_dir() {
                             files.push((name, kind.is_symlink()));
                         }
                     }
@@ -184,7 +188,7 @@ impl Root {
         let (_, symlink) = set.files.iter().find(|(n, _)| n == name)?;
         let rel = format!("{}/{name}", set.rel);
         Some(match (&self.source, symlink) {
-            (RootSource::Disk(root), false) => std::fs::read_to_string(root.join(rel)),
+            (RootSource::Disk(root), false) => read_text(&root.join(rel), name),
             _ => self.read(&rel),
         })
     }
@@ -301,6 +305,11 @@ pub fn read_folders(root: &Path, from: &Path) -> Vec<PathBuf> {
             out
         }
     }
+}
+
+/// The last part of a relative path.
+fn file_name(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
 }
 
 /// A folder a toolbox holds that the index reads files of: a tool or a module.

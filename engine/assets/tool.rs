@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::callsig::call_signature;
 use super::docstring::Docstring;
+use super::file::unreadable;
 use super::metadata::{readme_purpose, Metadata};
 use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
 use super::names::{check_name, check_toolbox_name};
@@ -90,12 +91,21 @@ fn read_folder(
             Metadata::default()
         }),
         Some(Err(e)) => {
-            refusals.push(format!("{rel}/.metadata cannot be read: {e}"));
+            refusals.push(unreadable(&format!("{rel}/.metadata"), &e));
             Metadata::default()
         }
         None => Metadata::default(),
     };
-    let readme = read(&files, "README.md").and_then(Result::ok);
+    let readme = match read(&files, "README.md") {
+        Some(Ok(text)) => Some(text),
+        // Listed but removed meanwhile: as if it was never there.
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Some(Err(e)) => {
+            refusals.push(unreadable(&format!("{rel}/README.md"), &e));
+            None
+        }
+        None => None,
+    };
     let source = match read(&files, "init.luau") {
         Some(Ok(text)) if text.len() > super::compile::MAX_SOURCE_BYTES => {
             refusals.push(format!(
@@ -106,10 +116,14 @@ fn read_folder(
         }
         Some(Ok(text)) => Some(Arc::from(text)),
         Some(Err(e)) => {
-            refusals.push(if e.kind() == std::io::ErrorKind::InvalidData {
-                format!("{rel}/init.luau is not UTF-8 text; save it as UTF-8")
-            } else {
-                format!("{rel}/init.luau cannot be read: {e}; every tool needs one")
+            refusals.push(match e.kind() {
+                std::io::ErrorKind::InvalidData => {
+                    format!("{rel}/init.luau is not UTF-8 text; save it as UTF-8")
+                }
+                std::io::ErrorKind::FileTooLarge | std::io::ErrorKind::InvalidInput => {
+                    unreadable(&format!("{rel}/init.luau"), &e)
+                }
+                _ => format!("{rel}/init.luau cannot be read: {e}; every tool needs one"),
             });
             None
         }
