@@ -209,3 +209,46 @@ return { huge = huge.error, long = long.error, exists = vfs.exists("huge.toolbox
         check.stdout
     );
 }
+
+#[test]
+fn symlinked_toolboxes_tools_and_modules_are_reported_not_followed() {
+    let outside = World::new();
+    outside
+        .tool("ext.x", FINE)
+        .tool("elsewhere.t", FINE)
+        .file("elsewhere.toolbox/m.module/init.luau", "return {}\n");
+    let w = World::new();
+    w.tool("own.real", FINE);
+    let link = |from: &str, to: &str| {
+        std::os::unix::fs::symlink(outside.path().join(from), w.path().join(to)).unwrap()
+    };
+    link("ext.toolbox", "ext.toolbox");
+    link("elsewhere.toolbox/t.tool", "own.toolbox/t.tool");
+    link("elsewhere.toolbox/m.module", "own.toolbox/m.module");
+    let list = within(w.path(), &["list", "1"], "", LIMIT);
+    assert_eq!(list.stdout, "own (1): real\n", "still skipped");
+    assert!(
+        list.stderr
+            .contains("note: 3 problems in the world's toolboxes (a folder skipped or a file not read); `codemode check` lists them"),
+        "{}",
+        list.stderr
+    );
+    let check = within(w.path(), &["check"], "", LIMIT);
+    assert_eq!(check.code, Some(1), "{}", check.stdout);
+    for rel in ["ext.toolbox", "own.toolbox/t.tool", "own.toolbox/m.module"] {
+        assert!(
+            check.stdout.contains(&format!(
+                "{rel} is a symlink, which the engine does not follow (it could lead out of the world); move or copy the folder here instead"
+            )),
+            "{rel}:\n{}",
+            check.stdout
+        );
+    }
+    let run = within(
+        w.path(),
+        &["exec", "-"],
+        "return #tools.toolboxes().value",
+        LIMIT,
+    );
+    assert!(run.stdout.contains(r#""value":1"#), "{}", run.stdout);
+}

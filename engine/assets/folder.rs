@@ -6,7 +6,7 @@ use super::file::unreadable;
 use super::metadata::{readme_purpose, Metadata, MAX_DESCRIPTION_CHARS};
 use super::model::{BoxKind, Module, ToolboxFolder};
 use super::names::check_toolbox_name;
-use super::root::{BoxFiles, Root};
+use super::root::{link_problem, BoxFiles, Root};
 
 /// Reads a toolbox folder's README, `.metadata` and modules, those of them `files` says
 /// are there. Never fails.
@@ -21,6 +21,9 @@ pub(crate) fn load_folder(
     let mut warnings = Vec::new();
     if let Err(e) = check_toolbox_name(&name) {
         warnings.push(format!("{rel}: {e}"));
+    }
+    for link in &files.links {
+        warnings.push(link_problem(&format!("{rel}/{link}")));
     }
     // A file listed but gone by now (removed meanwhile) is as if it was never there.
     let mut read = |there: bool, file: &str| {

@@ -148,6 +148,8 @@ pub struct AssetIndex {
     located: ToolMap<ToolKey>,
     /// Identities defined twice in one root, with the message for `problems`.
     duplicates: OrdMap<String, String>,
+    /// Symlinks named `*.toolbox` (root, relative path): not followed, reported.
+    linked: Vec<(usize, String)>,
     /// The profile's tool rules, when they refuse something: tools they deny are left
     /// out of `tools` (see [`AssetIndex::restricted`]).
     rules: Option<Arc<ToolRules>>,
@@ -169,15 +171,13 @@ impl AssetIndex {
         let cache = AssetCache::open(&roots);
         let opened = started.elapsed();
         let root_keys: Vec<String> = roots.iter().map(cache::root_key).collect();
-        let keys: Vec<FolderKey> = roots
-            .iter()
-            .enumerate()
-            .flat_map(|(i, root)| {
-                root.toolbox_dirs()
-                    .into_iter()
-                    .map(move |rel| (i, rel.into()))
-            })
-            .collect();
+        let mut keys: Vec<FolderKey> = Vec::new();
+        let mut linked = Vec::new();
+        for (i, root) in roots.iter().enumerate() {
+            let found = root.toolbox_dirs();
+            keys.extend(found.dirs.into_iter().map(|rel| (i, rel.into())));
+            linked.extend(found.links.into_iter().map(|rel| (i, rel)));
+        }
         // Each toolbox folder's own files and its list of tool folders: the cached list
         // while the folder looks as it did when that was listed, else listed again.
         let open_box = |key: &FolderKey| {
@@ -259,6 +259,7 @@ impl AssetIndex {
         let reused = entries.iter().filter(|e| e.2).count();
         let mut index = AssetIndex {
             roots,
+            linked,
             ..AssetIndex::default()
         };
         for (key, folder) in folders {
@@ -429,6 +430,14 @@ impl AssetIndex {
     /// Rebuilds `problems` from the duplicates and the folders' warnings.
     fn collect_problems(&mut self) {
         self.problems = self.duplicates.values().cloned().collect();
+        self.problems.extend(self.linked.iter().map(|(root, rel)| {
+            format!(
+                "{}: {}",
+                self.roots[*root].display(""),
+                root::link_problem(rel)
+            )
+            .replace("/: ", ": ")
+        }));
         for folder in self
             .folders
             .values()

@@ -128,7 +128,12 @@ fn read_folder(
             None
         }
         None => {
-            refusals.push(format!("{rel}/init.luau is missing; every tool needs one"));
+            refusals.push(match files.unlisted() {
+                Some(e) => format!(
+                    "{rel} cannot be read ({e}); give the user running codemode read access to the folder"
+                ),
+                None => format!("{rel}/init.luau is missing; every tool needs one"),
+            });
             None
         }
     };
@@ -394,4 +399,31 @@ fn arg(name: &str, ty: &str, description: &str) -> Arg {
 fn same_type(a: &str, b: &str) -> bool {
     let strip = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     strip(a) == strip(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_folder_that_cannot_be_listed_is_not_said_to_miss_its_source() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::disk(super::super::Origin::World, dir.path()).unwrap();
+        std::fs::create_dir_all(dir.path().join("b.toolbox/plain.tool")).unwrap();
+        // A folder gone between the toolbox's listing and its own stands in for one the
+        // engine may not list (as root, permissions cannot make one).
+        let (gone, ..) = read_folder(&root, "b.toolbox/gone.tool", "b");
+        let (plain, ..) = read_folder(&root, "b.toolbox/plain.tool", "b");
+        assert!(
+            gone.refusals[0].starts_with("b.toolbox/gone.tool cannot be read (")
+                && gone.refusals[0]
+                    .ends_with("give the user running codemode read access to the folder"),
+            "{:?}",
+            gone.refusals
+        );
+        assert_eq!(
+            plain.refusals,
+            ["b.toolbox/plain.tool/init.luau is missing; every tool needs one"]
+        );
+    }
 }
