@@ -37,6 +37,7 @@ struct Run {
     /// `upserts` of "search index updated", 0 when nothing was indexed.
     upserts: usize,
     in_ram: bool,
+    log: String,
 }
 
 fn field(log: &str, line: &str, name: &str) -> Option<usize> {
@@ -84,6 +85,7 @@ fn finish(child: std::process::Child) -> Run {
             .unwrap_or_else(|| panic!("no asset index line in:\n{log}")),
         upserts: field(&log, "search index updated", "upserts").unwrap_or(0),
         in_ram: log.contains("on_disk=false"),
+        log,
     }
 }
 
@@ -198,6 +200,79 @@ fn a_damaged_cache_is_rebuilt() {
     let fourth = run(w.path(), SEARCH);
     assert_eq!(fourth.envelope["value"], first.envelope["value"]);
     assert_eq!(fourth.upserts, indexed());
+}
+
+/// Flips 20 bytes of `path` in its last three quarters, at places drawn from `seed`: the
+/// damage a bad disk or a careless hand does, which tantivy's files carry no checksum for.
+fn flip(path: &Path, seed: u64) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let from = bytes.len() / 4;
+    for _ in 0..20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let at = from + (x % (bytes.len() - from) as u64) as usize;
+        bytes[at] ^= 0xff;
+    }
+    std::fs::write(path, &bytes).unwrap();
+}
+
+/// Damages the search index's files named `*.{ext}` with `damage`, runs a search, and
+/// says whether tantivy panicked on them (`None`: the damage went unnoticed).
+fn search_damaged(w: &Path, expected: &Value, ext: &str, damage: impl Fn(&Path)) -> Option<bool> {
+    let index = w.join(".codemode/cache/search/index");
+    for entry in std::fs::read_dir(&index).unwrap().flatten() {
+        if entry.path().extension().is_some_and(|e| e == ext) {
+            damage(&entry.path());
+        }
+    }
+    let run = run(w, SEARCH);
+    assert_eq!(
+        &run.envelope["value"], expected,
+        "{}\n{}",
+        run.envelope, run.log
+    );
+    // Neither a panic nor "a bug" reaches the user: the log says what was rebuilt.
+    assert!(!run.log.contains("bug"), "{}", run.log);
+    assert!(!run.log.contains("WARN codemode::cli"), "{}", run.log);
+    let rebuilt = run.log.contains("search index on disk was damaged");
+    if rebuilt {
+        assert_eq!(run.upserts, indexed(), "rebuilt whole");
+    }
+    rebuilt.then(|| run.log.contains("caught a parser or index panic"))
+}
+
+#[test]
+fn a_search_index_that_tantivy_errs_or_panics_on_is_rebuilt() {
+    let w = world();
+    let first = run(w.path(), SEARCH).envelope["value"].clone();
+    // A damaged term dictionary makes tantivy panic (out-of-bounds slices in its FST) or
+    // say "Data corrupted", depending on where the damage falls.
+    let (mut panicked, mut failed) = (0, 0);
+    for seed in 1..=8u64 {
+        match search_damaged(w.path(), &first, "term", |p| flip(p, seed)) {
+            Some(true) => panicked += 1,
+            Some(false) => failed += 1,
+            None => {}
+        }
+    }
+    assert!(
+        panicked > 0 && failed > 0,
+        "{panicked} panics, {failed} errors"
+    );
+    // A damaged document store makes it fail with an error instead.
+    let seen = search_damaged(w.path(), &first, "store", |p| {
+        let mut bytes = std::fs::read(p).unwrap();
+        let mid = bytes.len() / 2;
+        for b in &mut bytes[mid..mid + 64] {
+            *b ^= 0xff;
+        }
+        std::fs::write(p, &bytes).unwrap();
+    });
+    assert_eq!(seen, Some(false), "an error, rebuilt");
+    // After each rebuild the index is whole again: nothing is indexed.
+    assert_eq!(run(w.path(), SEARCH).upserts, 0);
 }
 
 /// Rewrites the engine version in a cache file's header (and its checksum), as another
@@ -423,4 +498,56 @@ fn a_readme_added_to_a_cached_toolbox_is_read() {
         "{}",
         edited.envelope
     );
+}
+
+#[test]
+fn cache_clear_removes_the_index_caches() {
+    let w = world();
+    let first = run(w.path(), SEARCH);
+    let out = common::codemode(w.path(), &["cache", "clear"], "");
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    assert!(
+        common::text(&out.stdout).contains("removed the index cache"),
+        "{}",
+        common::text(&out.stdout)
+    );
+    let cache = w.path().join(".codemode/cache");
+    assert!(!cache.join("search/table").exists());
+    assert!(!cache.join("assets/tools").exists());
+    assert_eq!(
+        std::fs::read_dir(cache.join("search/index"))
+            .unwrap()
+            .count(),
+        0,
+        "no index file left"
+    );
+    let again = run(w.path(), SEARCH);
+    assert_eq!(again.envelope["value"], first.envelope["value"]);
+    assert_eq!((again.reused, again.upserts), (0, indexed()), "rebuilt");
+}
+
+#[test]
+fn a_held_search_lock_falls_back_to_ram_well_inside_the_deadline() {
+    let w = world();
+    run(w.path(), SEARCH);
+    let lock = std::fs::File::options()
+        .write(true)
+        .open(w.path().join(".codemode/cache/search/lock"))
+        .unwrap();
+    lock.try_lock().expect("the lock is free between processes");
+    w.tool(
+        "box0.op7",
+        "--!desc Polish the zanzibar gemstones.\nlocal function op7(): string\n\treturn 'shiny'\nend\n\nreturn op7\n",
+    );
+    let started = std::time::Instant::now();
+    let after = run(
+        w.path(),
+        "return tools.search('zanzibar gemstones', { mode = 'keyword' }).value[1].identity",
+    );
+    let took = started.elapsed();
+    assert_eq!(after.envelope["value"], "box0.op7", "{}", after.log);
+    assert!(after.in_ram, "indexed in RAM while the lock is held");
+    // The default deadline is 10 s: waiting for the lock must leave most of it.
+    assert!(took.as_secs_f64() < 6.0, "took {took:?}");
+    lock.unlock().unwrap();
 }

@@ -23,7 +23,7 @@ use crate::cache::{Reader, Writer};
 
 const KIND: &[u8; 4] = b"CMAT";
 /// Bumped when the layout or the meaning of an entry changes.
-const SCHEMA: u32 = 5;
+const SCHEMA: u32 = 6;
 const FILE: &str = "tools";
 
 /// One tool folder as cached.
@@ -218,6 +218,10 @@ fn encode_listing(w: &mut Writer, listing: Listing, others: &BoxFiles) {
     }
     w.u8(u8::from(others.metadata));
     w.u8(u8::from(others.readme));
+    w.u32(others.links.len() as u32);
+    for link in &others.links {
+        w.str(link);
+    }
 }
 
 fn encode_tool(
@@ -284,6 +288,9 @@ fn decode(file: Arc<Vec<u8>>, start: usize) -> Option<Roots> {
         }
         others.metadata = r.u8()? == 1;
         others.readme = r.u8()? == 1;
+        for _ in 0..r.u32()? {
+            others.links.push(r.str()?.to_string());
+        }
         let count = r.u32()? as usize;
         let mut tools = Vec::with_capacity(count.min(r.left() / 16));
         for _ in 0..count {

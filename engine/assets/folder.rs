@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use super::metadata::{readme_purpose, Metadata};
+use super::file::unreadable;
+use super::metadata::{readme_purpose, Metadata, MAX_DESCRIPTION_CHARS};
 use super::model::{BoxKind, Module, ToolboxFolder};
 use super::names::check_toolbox_name;
-use super::root::{BoxFiles, Root};
+use super::root::{link_problem, BoxFiles, Root};
 
 /// Reads a toolbox folder's README, `.metadata` and modules, those of them `files` says
 /// are there. Never fails.
@@ -21,24 +22,47 @@ pub(crate) fn load_folder(
     if let Err(e) = check_toolbox_name(&name) {
         warnings.push(format!("{rel}: {e}; rename the folder {rel}"));
     }
-    let metadata = match files
-        .metadata
-        .then(|| root.read(&format!("{rel}/.metadata")))
-    {
-        Some(Ok(text)) => Metadata::parse(&text, &format!("{rel}/.metadata")).unwrap_or_else(|e| {
+    for link in &files.links {
+        warnings.push(link_problem(&format!("{rel}/{link}")));
+    }
+    // A file listed but gone by now (removed meanwhile) is as if it was never there.
+    let mut read = |there: bool, file: &str| {
+        let path = format!("{rel}/{file}");
+        match there.then(|| root.read(&path))? {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                warnings.push(unreadable(&path, &e));
+                None
+            }
+        }
+    };
+    let metadata_text = read(files.metadata, ".metadata");
+    let readme = read(files.readme, "README.md");
+    let metadata = match metadata_text {
+        Some(text) => Metadata::parse(&text, &format!("{rel}/.metadata")).unwrap_or_else(|e| {
             warnings.push(e);
             Metadata::default()
         }),
-        _ => Metadata::default(),
+        None => Metadata::default(),
     };
-    let purpose = files
-        .readme
-        .then(|| root.read(&format!("{rel}/README.md")).ok())
-        .flatten()
-        .as_deref()
-        .and_then(readme_purpose)
-        .or(metadata.description.clone())
-        .unwrap_or_default();
+    let (purpose, from) = match readme.as_deref().and_then(readme_purpose) {
+        Some(line) => (line, "README.md"),
+        None => (
+            metadata.description.clone().unwrap_or_default(),
+            ".metadata",
+        ),
+    };
+    let purpose = match purpose.char_indices().nth(MAX_DESCRIPTION_CHARS) {
+        Some((cut, _)) => {
+            warnings.push(format!(
+                "{rel}/{from}: the description is {} characters; listings show the first {MAX_DESCRIPTION_CHARS}: make it a sentence or two",
+                purpose.chars().count()
+            ));
+            format!("{}…", &purpose[..cut])
+        }
+        None => purpose,
+    };
     let modules = files
         .modules
         .iter()
@@ -48,7 +72,7 @@ pub(crate) fn load_folder(
             let source = root
                 .read(&path)
                 .map(Arc::from)
-                .map_err(|e| format!("{path} cannot be read: {e}"));
+                .map_err(|e| unreadable(&path, &e));
             if let Err(e) = &source {
                 warnings.push(e.clone());
             }

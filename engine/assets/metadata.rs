@@ -8,6 +8,20 @@ use serde_json::Value;
 pub const MAX_TAGS: usize = 32;
 /// The longest tag.
 pub const MAX_TAG_CHARS: usize = 64;
+/// The longest description `tools.createToolbox` and `tools.create` write, and the most of
+/// a toolbox's description (its README's first line, or `.metadata`) a listing shows: one
+/// huge description would otherwise fill a listing's output cap and hide what follows it.
+pub const MAX_DESCRIPTION_CHARS: usize = 2000;
+
+/// Why `text` is too long for a description, or `None`.
+pub fn description_problem(text: &str) -> Option<String> {
+    let chars = text.chars().count();
+    (chars > MAX_DESCRIPTION_CHARS).then(|| {
+        format!(
+            "description is {chars} characters; give at most {MAX_DESCRIPTION_CHARS}, a sentence or two (details go in README.md)"
+        )
+    })
+}
 
 /// The fields of `.metadata` the engine reads; others are kept by the author and ignored.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -9,6 +9,7 @@ mod codec;
 mod compile;
 mod compiler;
 mod docstring;
+mod file;
 mod folder;
 mod metadata;
 mod model;
@@ -30,9 +31,10 @@ use serde::Serialize;
 pub use callsig::call_signature;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::Docstring;
+pub use file::{MAX_METADATA_BYTES, MAX_README_BYTES};
 pub use metadata::{
-    json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy, Metadata, ToolLimits,
-    MAX_TAGS, MAX_TAG_CHARS,
+    description_problem, json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy,
+    Metadata, ToolLimits, MAX_DESCRIPTION_CHARS, MAX_TAGS, MAX_TAG_CHARS,
 };
 pub use model::{
     Arg, BoxKind, Bytecode, Flag, Module, Origin, Registration, Returns, ToolEntry, ToolMeta,
@@ -146,6 +148,8 @@ pub struct AssetIndex {
     located: ToolMap<ToolKey>,
     /// Identities defined twice in one root, with the message for `problems`.
     duplicates: OrdMap<String, String>,
+    /// Symlinks named `*.toolbox` (root, relative path): not followed, reported.
+    linked: Vec<(usize, String)>,
     /// The profile's tool rules, when they refuse something: tools they deny are left
     /// out of `tools` (see [`AssetIndex::restricted`]).
     rules: Option<Arc<ToolRules>>,
@@ -171,15 +175,13 @@ impl AssetIndex {
         let cache = AssetCache::open(&roots);
         let opened = started.elapsed();
         let root_keys: Vec<String> = roots.iter().map(cache::root_key).collect();
-        let keys: Vec<FolderKey> = roots
-            .iter()
-            .enumerate()
-            .flat_map(|(i, root)| {
-                root.toolbox_dirs()
-                    .into_iter()
-                    .map(move |rel| (i, rel.into()))
-            })
-            .collect();
+        let mut keys: Vec<FolderKey> = Vec::new();
+        let mut linked = Vec::new();
+        for (i, root) in roots.iter().enumerate() {
+            let found = root.toolbox_dirs();
+            keys.extend(found.dirs.into_iter().map(|rel| (i, rel.into())));
+            linked.extend(found.links.into_iter().map(|rel| (i, rel)));
+        }
         // Each toolbox folder's own files and its list of tool folders: the cached list
         // while the folder looks as it did when that was listed, else listed again.
         let open_box = |key: &FolderKey| {
@@ -261,6 +263,7 @@ impl AssetIndex {
         let reused = entries.iter().filter(|e| e.2).count();
         let mut index = AssetIndex {
             roots,
+            linked,
             ..AssetIndex::default()
         };
         for (key, folder) in folders {
@@ -468,6 +471,14 @@ impl AssetIndex {
     /// Rebuilds `problems` from the duplicates and the folders' warnings.
     fn collect_problems(&mut self) {
         self.problems = self.duplicates.values().cloned().collect();
+        self.problems.extend(self.linked.iter().map(|(root, rel)| {
+            format!(
+                "{}: {}",
+                self.roots[*root].display(""),
+                root::link_problem(rel)
+            )
+            .replace("/: ", ": ")
+        }));
         for folder in self
             .folders
             .values()

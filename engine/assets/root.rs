@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, DirEntry};
 use walkdir::WalkDir;
 
+use super::file::read_text;
 use super::model::Origin;
 
 /// How deep below a root the discovery walk looks for `*.toolbox` folders.
@@ -33,12 +34,20 @@ pub struct FileSet {
     rel: String,
     /// File names, each with whether it is a symlink.
     files: Vec<(String, bool)>,
+    /// Why the folder could not be listed (permissions), when it could not.
+    unlisted: Option<String>,
 }
 
 impl FileSet {
     /// True when the folder holds a file of this name.
     pub fn has(&self, name: &str) -> bool {
         self.files.iter().any(|(n, _)| n == name)
+    }
+
+    /// Why the folder could not be listed, when it could not: its files are unknown, not
+    /// missing.
+    pub fn unlisted(&self) -> Option<&str> {
+        self.unlisted.as_deref()
     }
 
     /// The file names, sorted.
@@ -66,6 +75,25 @@ pub(crate) struct BoxFiles {
     pub(crate) modules: Vec<String>,
     pub(crate) metadata: bool,
     pub(crate) readme: bool,
+    /// Symlinks named as tool or module folders, sorted: not followed (one may lead out of
+    /// the world), and reported so the author knows why they are not there.
+    pub(crate) links: Vec<String>,
+}
+
+/// The toolbox folders below a root, from one walk ([`Root::toolbox_dirs`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Toolboxes {
+    /// Relative paths of the `*.toolbox` folders, sorted.
+    pub(crate) dirs: Vec<String>,
+    /// Relative paths of symlinks named `*.toolbox`, sorted: not followed, reported.
+    pub(crate) links: Vec<String>,
+}
+
+/// The problem of a symlink where a toolbox, tool or module folder was expected.
+pub(crate) fn link_problem(rel: &str) -> String {
+    format!(
+        "{rel} is a symlink, which the engine does not follow (it could lead out of the world); move or copy the folder here instead"
+    )
 }
 
 /// One root of the registry: the world or a library.
@@ -119,7 +147,8 @@ impl Root {
         }
     }
 
-    /// Reads a text file below the root. On disk, a symlink that leads out of the root is refused.
+    /// Reads a text file below the root. On disk, a symlink that leads out of the root is
+    /// refused, and so is what is not a regular file or is over its cap (see `file.rs`).
     pub fn read(&self, rel: &str) -> io::Result<String> {
         match &self.source {
             RootSource::Disk(root) => {
@@ -133,7 +162,7 @@ impl Root {
                         ));
                     }
                 }
-                std::fs::read_to_string(path)
+                read_text(&path, file_name(rel))
             }
             RootSource::Bundled(dir) => bundled_entry(dir, rel)
                 .and_then(DirEntry::as_file)
@@ -147,18 +176,20 @@ impl Root {
     /// directory read instead of a stat per file it might hold.
     pub fn files(&self, rel: &str) -> FileSet {
         let mut files = Vec::new();
+        let mut unlisted = None;
         match &self.source {
             RootSource::Disk(root) => {
-                for entry in std::fs::read_dir(root.join(rel))
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                {
+                let listing = std::fs::read_dir(root.join(rel))
+                    .map_err(|e| unlisted = Some(e.to_string()))
+                    .ok();
+                for entry in listing.into_iter().flatten().flatten() {
                     let Ok(kind) = entry.file_type() else {
                         continue;
                     };
                     if let Ok(name) = entry.file_name().into_string() {
-                        if kind.is_file() || kind.is_symlink() {
+                        // A FIFO or socket is listed too: reading it fails with a
+                        // message naming it, where leaving it out would say "missing".
+                        if !kind.is_dir() {
                             files.push((name, kind.is_symlink()));
                         }
                     }
@@ -176,6 +207,7 @@ impl Root {
         FileSet {
             rel: rel.to_string(),
             files,
+            unlisted,
         }
     }
 
@@ -184,22 +216,20 @@ impl Root {
         let (_, symlink) = set.files.iter().find(|(n, _)| n == name)?;
         let rel = format!("{}/{name}", set.rel);
         Some(match (&self.source, symlink) {
-            (RootSource::Disk(root), false) => std::fs::read_to_string(root.join(rel)),
+            (RootSource::Disk(root), false) => read_text(&root.join(rel), name),
             _ => self.read(&rel),
         })
     }
 
-    /// Relative paths of every `*.toolbox` folder below the root, sorted.
-    pub fn toolbox_dirs(&self) -> Vec<String> {
-        let mut found = match &self.source {
-            RootSource::Disk(root) => disk_toolboxes(root),
-            RootSource::Bundled(dir) => {
-                let mut out = Vec::new();
-                bundled_toolboxes(dir, &mut out);
-                out
-            }
-        };
-        found.sort();
+    /// Every `*.toolbox` folder below the root, and the symlinks named so (not followed).
+    pub(crate) fn toolbox_dirs(&self) -> Toolboxes {
+        let mut found = Toolboxes::default();
+        match &self.source {
+            RootSource::Disk(root) => disk_toolboxes(root, &mut found),
+            RootSource::Bundled(dir) => bundled_toolboxes(dir, &mut found.dirs),
+        }
+        found.dirs.sort();
+        found.links.sort();
         found
     }
 
@@ -207,13 +237,18 @@ impl Root {
     /// such as the engine's temporary ones) are skipped.
     pub(crate) fn toolbox_entries(&self, rel: &str) -> BoxEntries {
         let mut entries = BoxEntries::default();
-        let mut note = |name: String, is_dir: bool| {
+        let mut note = |name: String, is_dir: bool, is_link: bool| {
             if is_dir && !name.starts_with('.') {
                 if name.ends_with(".tool") {
                     entries.tools.push(name);
                 } else if name.ends_with(".module") {
                     entries.others.modules.push(name);
                 }
+            } else if is_link
+                && !name.starts_with('.')
+                && (name.ends_with(".tool") || name.ends_with(".module"))
+            {
+                entries.others.links.push(name);
             } else if name == ".metadata" {
                 entries.others.metadata = true;
             } else if name == "README.md" {
@@ -228,7 +263,12 @@ impl Root {
                     .flatten()
                 {
                     if let Ok(name) = entry.file_name().into_string() {
-                        note(name, entry.file_type().is_ok_and(|t| t.is_dir()));
+                        let kind = entry.file_type();
+                        note(
+                            name,
+                            kind.as_ref().is_ok_and(|t| t.is_dir()),
+                            kind.is_ok_and(|t| t.is_symlink()),
+                        );
                     }
                 }
             }
@@ -239,13 +279,14 @@ impl Root {
                     .flat_map(|d| d.entries())
                 {
                     if let Some(name) = entry.path().file_name().and_then(|n| n.to_str()) {
-                        note(name.to_string(), entry.as_dir().is_some());
+                        note(name.to_string(), entry.as_dir().is_some(), false);
                     }
                 }
             }
         }
         entries.tools.sort();
         entries.others.modules.sort();
+        entries.others.links.sort();
         entries
     }
 }
@@ -303,6 +344,11 @@ pub fn read_folders(root: &Path, from: &Path) -> Vec<PathBuf> {
     }
 }
 
+/// The last part of a relative path.
+fn file_name(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
+}
+
 /// A folder a toolbox holds that the index reads files of: a tool or a module.
 fn is_asset_folder(name: &str) -> bool {
     !name.starts_with('.') && (name.ends_with(".tool") || name.ends_with(".module"))
@@ -320,15 +366,21 @@ fn toolbox_folders(toolbox: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn disk_toolboxes(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
+fn disk_toolboxes(root: &Path, found: &mut Toolboxes) {
+    let out = &mut found.dirs;
     let mut walk = WalkDir::new(root).max_depth(MAX_DEPTH).into_iter();
     while let Some(entry) = walk.next() {
         let Ok(entry) = entry else { continue };
+        let name = entry.file_name().to_string_lossy();
+        if entry.path_is_symlink() && name.ends_with(".toolbox") && !name.starts_with('.') {
+            if let Ok(rel) = entry.path().strip_prefix(root) {
+                found.links.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+            continue;
+        }
         if !entry.file_type().is_dir() || entry.depth() == 0 {
             continue;
         }
-        let name = entry.file_name().to_string_lossy();
         if name.starts_with('.')
             || SKIPPED_DIRS.contains(&name.as_ref())
             || name.ends_with(".tool")
@@ -344,7 +396,6 @@ fn disk_toolboxes(root: &Path) -> Vec<String> {
             walk.skip_current_dir();
         }
     }
-    out
 }
 
 fn bundled_toolboxes(dir: &'static Dir<'static>, out: &mut Vec<String>) {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::callsig::call_signature;
 use super::docstring::Docstring;
+use super::file::unreadable;
 use super::metadata::{readme_purpose, Metadata};
 use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
 use super::names::{check_name, check_toolbox_name};
@@ -90,12 +91,21 @@ fn read_folder(
             Metadata::default()
         }),
         Some(Err(e)) => {
-            refusals.push(format!("{rel}/.metadata cannot be read: {e}"));
+            refusals.push(unreadable(&format!("{rel}/.metadata"), &e));
             Metadata::default()
         }
         None => Metadata::default(),
     };
-    let readme = read(&files, "README.md").and_then(Result::ok);
+    let readme = match read(&files, "README.md") {
+        Some(Ok(text)) => Some(text),
+        // Listed but removed meanwhile: as if it was never there.
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Some(Err(e)) => {
+            refusals.push(unreadable(&format!("{rel}/README.md"), &e));
+            None
+        }
+        None => None,
+    };
     let source = match read(&files, "init.luau") {
         Some(Ok(text)) if text.len() > super::compile::MAX_SOURCE_BYTES => {
             refusals.push(format!(
@@ -106,15 +116,24 @@ fn read_folder(
         }
         Some(Ok(text)) => Some(Arc::from(text)),
         Some(Err(e)) => {
-            refusals.push(if e.kind() == std::io::ErrorKind::InvalidData {
-                format!("{rel}/init.luau is not UTF-8 text; save it as UTF-8")
-            } else {
-                format!("{rel}/init.luau cannot be read: {e}; every tool needs one")
+            refusals.push(match e.kind() {
+                std::io::ErrorKind::InvalidData => {
+                    format!("{rel}/init.luau is not UTF-8 text; save it as UTF-8")
+                }
+                std::io::ErrorKind::FileTooLarge | std::io::ErrorKind::InvalidInput => {
+                    unreadable(&format!("{rel}/init.luau"), &e)
+                }
+                _ => format!("{rel}/init.luau cannot be read: {e}; every tool needs one"),
             });
             None
         }
         None => {
-            refusals.push(format!("{rel}/init.luau is missing; every tool needs one"));
+            refusals.push(match files.unlisted() {
+                Some(e) => format!(
+                    "{rel} cannot be read ({e}); give the user running codemode read access to the folder"
+                ),
+                None => format!("{rel}/init.luau is missing; every tool needs one"),
+            });
             None
         }
     };
@@ -380,4 +399,31 @@ fn arg(name: &str, ty: &str, description: &str) -> Arg {
 fn same_type(a: &str, b: &str) -> bool {
     let strip = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     strip(a) == strip(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_folder_that_cannot_be_listed_is_not_said_to_miss_its_source() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::disk(super::super::Origin::World, dir.path()).unwrap();
+        std::fs::create_dir_all(dir.path().join("b.toolbox/plain.tool")).unwrap();
+        // A folder gone between the toolbox's listing and its own stands in for one the
+        // engine may not list (as root, permissions cannot make one).
+        let (gone, ..) = read_folder(&root, "b.toolbox/gone.tool", "b");
+        let (plain, ..) = read_folder(&root, "b.toolbox/plain.tool", "b");
+        assert!(
+            gone.refusals[0].starts_with("b.toolbox/gone.tool cannot be read (")
+                && gone.refusals[0]
+                    .ends_with("give the user running codemode read access to the folder"),
+            "{:?}",
+            gone.refusals
+        );
+        assert_eq!(
+            plain.refusals,
+            ["b.toolbox/plain.tool/init.luau is missing; every tool needs one"]
+        );
+    }
 }

@@ -99,7 +99,11 @@ impl AssetIndex {
 
     /// Walks a root's toolbox folders again: drops the ones gone, plans the new ones.
     fn rescan_root(&mut self, root: usize, plan: &mut Plan, touched: &mut BTreeSet<String>) {
-        let now: BTreeSet<String> = self.roots[root].toolbox_dirs().into_iter().collect();
+        let found = self.roots[root].toolbox_dirs();
+        self.linked.retain(|(r, _)| *r != root);
+        self.linked
+            .extend(found.links.into_iter().map(|rel| (root, rel)));
+        let now: BTreeSet<String> = found.dirs.into_iter().collect();
         let before: Vec<FolderKey> = self
             .folders
             .keys()

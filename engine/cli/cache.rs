@@ -1,4 +1,5 @@
-//! `codemode cache stats|clear`: the world's result cache (`.codemode/results.db`).
+//! `codemode cache stats|clear`: the world's result cache (`.codemode/results.db`); `clear`
+//! also removes the index caches (`.codemode/cache/`), which the next command rebuilds.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,6 +20,7 @@ pub enum CacheCommand {
         json: bool,
     },
     /// Remove every kept result (a store that cannot be read is deleted and starts empty)
+    /// and the index caches under .codemode/cache/ (rebuilt by the next command)
     Clear,
 }
 
@@ -28,22 +30,50 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-fn store_path(cli: &Cli) -> anyhow::Result<PathBuf> {
-    let world = match &cli.world {
-        Some(w) => w.clone(),
-        None => std::env::current_dir()
-            .context("cannot read the current directory; pass --world DIR")?,
-    };
-    Ok(world.join(".codemode").join(FILE))
+fn world(cli: &Cli) -> anyhow::Result<PathBuf> {
+    match &cli.world {
+        Some(w) => Ok(w.clone()),
+        None => {
+            std::env::current_dir().context("cannot read the current directory; pass --world DIR")
+        }
+    }
 }
 
 /// Runs `codemode cache ...`.
 pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
-    let path = store_path(cli)?;
+    let world = world(cli)?;
+    let path = world.join(".codemode").join(FILE);
     match command {
         CacheCommand::Stats { json } => stats(&path, *json),
-        CacheCommand::Clear => clear(&path),
+        CacheCommand::Clear => {
+            let code = clear(&path)?;
+            clear_indexes(&world)?;
+            Ok(code)
+        }
     }
+}
+
+/// Removes the index caches: the search index (in its turn) and the tool folder cache.
+fn clear_indexes(world: &Path) -> anyhow::Result<()> {
+    let search = codemode::search::clear_cache(world).with_context(|| {
+        format!(
+            "the search index under {} was not removed",
+            codemode::cache::path(world, "search").display()
+        )
+    })?;
+    let assets = codemode::cache::path(world, "assets");
+    let tools = assets.exists();
+    if tools {
+        std::fs::remove_dir_all(&assets)
+            .with_context(|| format!("cannot remove {}; remove it by hand", assets.display()))?;
+    }
+    if search || tools {
+        outln!(
+            "removed the index cache under {} (the next command rebuilds it)",
+            world.join(codemode::cache::CACHE_DIR).display()
+        )?;
+    }
+    Ok(())
 }
 
 fn stats(path: &Path, json: bool) -> anyhow::Result<ExitCode> {

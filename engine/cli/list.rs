@@ -33,5 +33,15 @@ pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> 
         })
         .collect();
     let envelope = runtime.run_surface(&Surface::new("list", call_args).pick(&[field]), None);
-    print_value("codemode list", &envelope)
+    let code = print_value("codemode list", &envelope)?;
+    // What the listing cannot show (a toolbox skipped, a file unread) is said where the
+    // reader of a terminal sees it, without changing what stdout holds.
+    let problems = runtime.registry().snapshot().problems.len();
+    if problems > 0 {
+        eprintln!(
+            "note: {problems} {} in the world's toolboxes (a folder skipped or a file not read); `codemode check` lists them",
+            if problems == 1 { "problem" } else { "problems" }
+        );
+    }
+    Ok(code)
 }

@@ -373,13 +373,14 @@ fn init_tracing(verbose: u8) {
 /// line in the log instead of a message and backtrace on stderr per file.
 fn log_panics() {
     std::panic::set_hook(Box::new(|info| {
-        // full_moon panics on some hostile sources; the engine catches those and names the
-        // file instead, so they are not news for stderr.
+        // full_moon panics on some hostile sources, tantivy on a damaged index file; the
+        // engine catches those and names the file (or rebuilds the index) instead, so
+        // they are not news for stderr.
         if info
             .location()
-            .is_some_and(|l| l.file().contains("full_moon"))
+            .is_some_and(|l| l.file().contains("full_moon") || l.file().contains("tantivy"))
         {
-            tracing::debug!("caught a parser panic: {info}");
+            tracing::debug!("caught a parser or index panic: {info}");
         } else {
             tracing::warn!("caught a panic: {info}");
         }

@@ -160,6 +160,12 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         })?,
     )?;
     t.raw_set(
+        "checkDescription",
+        lua.create_function(|_, text: mlua::LuaString| {
+            Ok(crate::assets::description_problem(&text.to_string_lossy()))
+        })?,
+    )?;
+    t.raw_set(
         "metadata",
         lua.create_function(|lua, value: Value| {
             let meta: NewMetadata = lua.from_value(value)?;

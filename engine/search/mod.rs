@@ -21,7 +21,9 @@ mod table;
 mod wordpiece;
 pub mod words;
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -68,7 +70,13 @@ pub enum SearchError {
     /// The index failed (a bug: report it).
     #[error("the search index failed: {0}; this is a bug, please report it")]
     Index(#[from] tantivy::TantivyError),
+    /// The index in RAM panicked (a bug: report it; one on disk is rebuilt instead).
+    #[error("the search index failed: {0}; this is a bug, please report it")]
+    Panicked(String),
 }
+
+/// How many times one search may rebuild: on disk once, then in RAM.
+const ATTEMPTS: usize = 3;
 
 /// The indexed state: the tantivy index, the asset table, and the snapshot they follow.
 struct State {
@@ -85,7 +93,16 @@ struct State {
 /// world: on a world of 100,000 tools, opening the index and reading the vector table was
 /// a sixth of the first search, on one core while the other had nothing to do.
 pub struct Preload {
-    started: std::thread::JoinHandle<Option<State>>,
+    started: std::thread::JoinHandle<Preloaded>,
+}
+
+/// What a [`Preload`] found.
+enum Preloaded {
+    State(Box<State>),
+    /// Another process held the index for the whole wait: the first search does not wait
+    /// again (the two waits together would be twice [`store::LOCK_WAIT`]).
+    Busy,
+    Nothing,
 }
 
 impl Preload {
@@ -95,23 +112,31 @@ impl Preload {
         let started = std::thread::Builder::new()
             .name("codemode-search-preload".to_string())
             .spawn(move || {
-                let turn = store.turn()?;
-                let state = on_disk(&Tuning::default(), &store, &turn)?;
-                // An index that must be rebuilt is left to the first search, which holds
-                // its turn for the whole rebuild.
-                state
-                    .generation
-                    .as_deref()
-                    .is_some_and(|g| !g.is_empty())
-                    .then_some(state)
+                let Some(turn) = store.turn() else {
+                    return Preloaded::Busy;
+                };
+                // A damaged index may panic in tantivy: the first search rebuilds it.
+                let state = catch_unwind(AssertUnwindSafe(|| {
+                    on_disk(&Tuning::default(), &store, &turn)
+                }));
+                match state {
+                    // An index that must be rebuilt is left to the first search, which
+                    // holds its turn for the whole rebuild.
+                    Ok(Some(state))
+                        if state.generation.as_deref().is_some_and(|g| !g.is_empty()) =>
+                    {
+                        Preloaded::State(Box::new(state))
+                    }
+                    _ => Preloaded::Nothing,
+                }
             })
             .ok()?;
         Some(Preload { started })
     }
 
-    /// What was read (`None` when nothing usable was).
-    fn finish(self) -> Option<State> {
-        self.started.join().ok().flatten()
+    /// What was read.
+    fn finish(self) -> Preloaded {
+        self.started.join().unwrap_or(Preloaded::Nothing)
     }
 }
 
@@ -127,6 +152,8 @@ pub struct SearchService {
     /// Taken by the first sync (see [`Preload`]).
     preload: Mutex<Option<Preload>>,
     store: Option<Store>,
+    /// Set when the index on disk failed even after a rebuild: this process goes on in RAM.
+    disk_failed: AtomicBool,
     tuning: Tuning,
     fusion: rank::Fusion,
 }
@@ -177,6 +204,7 @@ impl SearchService {
             state: Mutex::new(None),
             preload: Mutex::new(None),
             store: None,
+            disk_failed: AtomicBool::new(false),
             tuning,
             fusion,
         }
@@ -185,7 +213,52 @@ impl SearchService {
     /// Brings the index up to `index`; returns how many assets were re-indexed and removed.
     pub fn sync(&self, index: &Arc<AssetIndex>) -> Result<(usize, usize), SearchError> {
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        self.sync_locked(&mut guard, index, &[])
+        self.recovering(&mut guard, |state| self.sync_locked(state, index, &[]))
+    }
+
+    /// The store in use: none in RAM, or once the one on disk failed after a rebuild.
+    fn store(&self) -> Option<&Store> {
+        self.store
+            .as_ref()
+            .filter(|_| !self.disk_failed.load(Ordering::Relaxed))
+    }
+
+    /// Runs `work` on the state. The index on disk is a file anyone can damage, and tantivy
+    /// answers some damage with an error and some with a panic: either, from a state on
+    /// disk, wipes the index and runs `work` again on one rebuilt from the assets; a
+    /// second failure goes on in RAM for this process. A panic is caught before `state`
+    /// is unlocked, so the mutex is not poisoned, and the dropped state lets go of its
+    /// writer and files.
+    fn recovering<T>(
+        &self,
+        state: &mut Option<State>,
+        mut work: impl FnMut(&mut Option<State>) -> Result<T, SearchError>,
+    ) -> Result<T, SearchError> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let outcome = catch_unwind(AssertUnwindSafe(|| work(&mut *state)));
+            let on_disk = self.store().is_some();
+            let why = match outcome {
+                Ok(Ok(done)) => return Ok(done),
+                Ok(Err(SearchError::Index(e))) if on_disk && attempt < ATTEMPTS => e.to_string(),
+                Ok(Err(e)) => return Err(e),
+                Err(panic) if on_disk && attempt < ATTEMPTS => panic_message(&*panic),
+                Err(panic) => return Err(SearchError::Panicked(panic_message(&*panic))),
+            };
+            *state = None;
+            let wiped = attempt == 1
+                && self.store().is_some_and(|store| match store.turn() {
+                    Some(turn) => store.wipe(&turn),
+                    None => false,
+                });
+            if wiped {
+                tracing::warn!("the search index on disk was damaged ({why}); rebuilding it");
+            } else {
+                tracing::warn!("the search index on disk failed ({why}); indexing in RAM");
+                self.disk_failed.store(true, Ordering::Relaxed);
+            }
+        }
     }
 
     /// A state in RAM, empty.
@@ -211,15 +284,20 @@ impl SearchService {
         }) {
             return Ok((0, 0));
         }
+        let mut wait = store::LOCK_WAIT;
         if guard.is_none() {
             let preload = self
                 .preload
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .take();
-            *guard = preload.and_then(Preload::finish);
+            match preload.map(Preload::finish) {
+                Some(Preloaded::State(state)) => *guard = Some(*state),
+                Some(Preloaded::Busy) => wait = std::time::Duration::ZERO,
+                _ => {}
+            }
         }
-        let turn = self.store.as_ref().and_then(Store::turn);
+        let turn = self.store().and_then(|s| s.turn_within(wait));
         let persisted = guard.as_ref().is_some_and(|s| s.generation.is_some());
         let stale = match (&turn, guard.as_ref()) {
             (_, None) => true,
@@ -231,7 +309,7 @@ impl SearchService {
             _ => false,
         };
         if stale {
-            let state = match (&self.store, &turn) {
+            let state = match (self.store(), &turn) {
                 (Some(store), Some(turn)) => on_disk(&self.tuning, store, turn),
                 _ => None,
             };
@@ -268,7 +346,7 @@ impl SearchService {
                     .table
                     .put(&doc.key, doc.asset_type, *stamp, vector.as_deref());
             }
-            match (&self.store, &turn, &state.generation) {
+            match (self.store(), &turn, &state.generation) {
                 (Some(store), Some(turn), Some(_)) => {
                     let generation = store::new_generation();
                     state.keyword.commit(&generation)?;
@@ -318,17 +396,19 @@ impl SearchService {
             }
         }
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        self.sync_locked(&mut guard, index, upstream)?;
-        let state = guard.as_ref().expect("synced");
-        let ctx = rank::Context {
-            keyword: &state.keyword,
-            table: &state.table,
-            index,
-            upstream,
-            fusion: &self.fusion,
-            tuning: &self.tuning,
-        };
-        ctx.search(request)
+        self.recovering(&mut guard, |state| {
+            self.sync_locked(state, index, upstream)?;
+            let state = state.as_ref().expect("synced");
+            let ctx = rank::Context {
+                keyword: &state.keyword,
+                table: &state.table,
+                index,
+                upstream,
+                fusion: &self.fusion,
+                tuning: &self.tuning,
+            };
+            ctx.search(request)
+        })
     }
 }
 
@@ -345,6 +425,15 @@ fn upstream_key(upstream: &[ServerView]) -> String {
 }
 
 pub use rank::{Fusion, PartFusion};
+
+/// What a caught panic said.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
 
 /// The state on disk (empty and marked for a full build when missing, damaged or
 /// written by another version), or `None` when it cannot be opened.
@@ -381,5 +470,27 @@ fn on_disk(tuning: &Tuning, store: &Store, turn: &store::Turn) -> Option<State> 
                 generation: Some(String::new()),
             })
         }
+    }
+}
+
+/// Removes the search index `world` keeps on disk (taking its turn, so no process is
+/// halfway through writing it); true when there was one. The next search rebuilds it.
+pub fn clear_cache(world: &Path) -> std::io::Result<bool> {
+    let Some(store) = Store::at(world) else {
+        return Ok(false);
+    };
+    let Some(turn) = store.turn() else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::WouldBlock,
+            "another process is updating the search index; try again when it is done",
+        ));
+    };
+    if store.wipe(&turn) {
+        Ok(true)
+    } else {
+        Err(std::io::Error::other(format!(
+            "{} could not be emptied; remove that folder by hand",
+            store.index_dir().display()
+        )))
     }
 }

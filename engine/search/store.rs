@@ -17,8 +17,10 @@ use crate::cache::Reader;
 const KIND: &[u8; 4] = b"CMST";
 /// Bumped when the table's layout or what the index holds changes.
 const SCHEMA: u32 = 1;
-/// How long a process waits for another to finish updating the index.
-pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
+/// How long a process waits for another to finish updating the index before it indexes
+/// in RAM: well inside a run's default deadline (10 s), since the search that waits is
+/// part of a run, and an index of 10,000 tools is built in RAM in about a second.
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(2);
 
 /// Where the index lives on disk.
 #[derive(Debug, Clone)]
@@ -55,8 +57,19 @@ impl Store {
         dir.join("table").is_file().then_some(Store { dir })
     }
 
+    /// The store of `world` when its folder is there, whatever it holds.
+    pub(crate) fn at(world: &Path) -> Option<Store> {
+        let dir = crate::cache::path(world, "search");
+        dir.is_dir().then_some(Store { dir })
+    }
+
     /// Waits for this process's turn (at most [`LOCK_WAIT`]).
     pub(crate) fn turn(&self) -> Option<Turn> {
+        self.turn_within(LOCK_WAIT)
+    }
+
+    /// Waits for this process's turn at most `wait` (zero: takes it only when free).
+    pub(crate) fn turn_within(&self, wait: Duration) -> Option<Turn> {
         let file = File::options()
             .create(true)
             .truncate(false)
@@ -67,7 +80,7 @@ impl Store {
         loop {
             match file.try_lock() {
                 Ok(()) => return Some(Turn { file }),
-                Err(std::fs::TryLockError::WouldBlock) if started.elapsed() < LOCK_WAIT => {
+                Err(std::fs::TryLockError::WouldBlock) if started.elapsed() < wait => {
                     std::thread::sleep(Duration::from_millis(20));
                 }
                 Err(e) => {
@@ -87,6 +100,14 @@ impl Store {
     pub(crate) fn wipe_index(&self, _turn: &Turn) {
         let _ = std::fs::remove_dir_all(self.index_dir());
         let _ = std::fs::create_dir_all(self.index_dir());
+    }
+
+    /// Removes the index and the table, so the next read finds nothing and rebuilds;
+    /// false when the index folder could not be emptied and made again.
+    pub(crate) fn wipe(&self, turn: &Turn) -> bool {
+        self.wipe_index(turn);
+        let _ = std::fs::remove_file(self.dir.join("table"));
+        std::fs::read_dir(self.index_dir()).is_ok_and(|mut d| d.next().is_none())
     }
 
     /// The table and its generation, when the file is whole and this engine's.

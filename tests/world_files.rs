@@ -1,0 +1,254 @@
+//! Files in a world that the index must not read whole, or at all: a FIFO where a README,
+//! `.metadata` or Luau source belongs (opening it would wait for a writer forever), a
+//! file of gigabytes (read whole, it exhausts memory), and a description long enough to
+//! fill a listing. Each is a problem of its toolbox or tool, named with its fix; the
+//! other tools stay listed and callable.
+
+mod common;
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::World;
+
+/// What one command printed, or a failure when it ran past `limit`.
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `codemode ARGS` in `world`, killed and failed when it outlives `limit`.
+fn within(world: &Path, args: &[&str], stdin: &str, limit: Duration) -> Ran {
+    let out = tempfile::tempdir().unwrap();
+    let (stdout, stderr) = (out.path().join("stdout"), out.path().join("stderr"));
+    let mut child = common::command()
+        .arg("--no-bundled")
+        .arg("--world")
+        .arg(world)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(std::fs::File::create(&stdout).unwrap())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .expect("spawn codemode");
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).ok();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            child.kill().ok();
+            child.wait().ok();
+            panic!(
+                "codemode {args:?} still running after {limit:?}: {}",
+                std::fs::read_to_string(&stderr).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ran {
+        code: status.code(),
+        stdout: std::fs::read_to_string(&stdout).unwrap(),
+        stderr: std::fs::read_to_string(&stderr).unwrap(),
+    }
+}
+
+fn fifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+}
+
+const FINE: &str =
+    "--!desc Doubles a number.\nreturn function(n: number): number\n\treturn n * 2\nend\n";
+const LIMIT: Duration = Duration::from_secs(30);
+
+#[test]
+fn fifos_are_problems_of_their_toolbox_or_tool_not_a_hang() {
+    let w = World::new();
+    w.tool("ok.double", FINE)
+        .tool("boxfiles.one", FINE)
+        .tool("toolfiles.readme", FINE)
+        .tool("toolfiles.meta", FINE);
+    let fifos = [
+        "boxfiles.toolbox/README.md",
+        "boxfiles.toolbox/.metadata",
+        "boxfiles.toolbox/shared.module/init.luau",
+        "toolfiles.toolbox/readme.tool/README.md",
+        "toolfiles.toolbox/meta.tool/.metadata",
+        "toolfiles.toolbox/source.tool/init.luau",
+    ];
+    for rel in fifos {
+        fifo(&w.path().join(rel));
+    }
+    let list = within(w.path(), &["list", "1"], "", LIMIT);
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    assert!(list.stdout.contains("ok (1): double"), "{}", list.stdout);
+    assert!(
+        list.stdout.contains(
+            "toolfiles (3): meta (not callable), readme (not callable), source (not callable)"
+        ),
+        "{}",
+        list.stdout
+    );
+    let check = within(w.path(), &["check"], "", LIMIT);
+    assert_eq!(check.code, Some(1), "{}", check.stdout);
+    for rel in fifos {
+        assert!(
+            check.stdout.contains(&format!(
+                "{rel} cannot be read: it is not a regular file (a FIFO, device or socket); the engine reads regular files only: replace it with one"
+            )),
+            "{rel} not named:\n{}",
+            check.stdout
+        );
+    }
+    let run = within(
+        w.path(),
+        &["exec", "-"],
+        "return { tools.ok.double(2), tools.boxfiles.one(3) }",
+        LIMIT,
+    );
+    assert!(run.stdout.contains(r#""value":[4,6]"#), "{}", run.stdout);
+}
+
+#[test]
+fn oversized_readmes_and_metadata_are_refused_by_size_unread() {
+    let w = World::new();
+    w.tool("ok.double", FINE)
+        .tool("big.fine", FINE)
+        .tool("tools.long", FINE)
+        .tool("tools.meta", FINE);
+    // Sparse: gigabytes on paper, nothing on disk; read whole, they exhaust memory.
+    for (rel, len) in [
+        ("big.toolbox/README.md", 2u64 << 30),
+        ("big.toolbox/.metadata", 1 << 30),
+        ("tools.toolbox/long.tool/README.md", 2 << 30),
+        ("tools.toolbox/meta.tool/.metadata", 1 << 30),
+    ] {
+        std::fs::File::create(w.path().join(rel))
+            .unwrap()
+            .set_len(len)
+            .unwrap();
+    }
+    let list = within(w.path(), &["list", "1"], "", LIMIT);
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    assert!(
+        list.stdout.contains("big (1): fine\n"),
+        "the toolbox's tools are unaffected: {}",
+        list.stdout
+    );
+    assert!(list.stdout.contains("ok (1): double"), "{}", list.stdout);
+    let check = within(w.path(), &["check"], "", LIMIT);
+    for problem in [
+        "big.toolbox/README.md is 2097152 KiB; a README.md may be at most 128 KiB: shorten it",
+        "big.toolbox/.metadata is 1048576 KiB; a .metadata may be at most 64 KiB: shorten it",
+        "tools.toolbox/long.tool/README.md is 2097152 KiB; a README.md may be at most 128 KiB",
+        "tools.toolbox/meta.tool/.metadata is 1048576 KiB; a .metadata may be at most 64 KiB",
+    ] {
+        assert!(
+            check.stdout.contains(problem),
+            "{problem}:\n{}",
+            check.stdout
+        );
+    }
+}
+
+#[test]
+fn an_over_long_toolbox_description_is_refused_or_cut_in_listings() {
+    let w = World::new();
+    w.tool("zzz.last", FINE);
+    let run = within(
+        w.path(),
+        &["exec", "-"],
+        r#"local huge = tools.createToolbox{ name = "huge", description = string.rep("x", 3e6) }
+local tool = tools.createToolbox{ name = "mine", description = "Mine." }
+local long = tools.create{ toolbox = "mine", name = "t", description = string.rep("y", 2001), code = "return 1" }
+return { huge = huge.error, long = long.error, exists = vfs.exists("huge.toolbox") }"#,
+        LIMIT,
+    );
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        value["value"]["huge"],
+        "tools.createToolbox: description is 3000000 characters; give at most 2000, a sentence or two (details go in README.md); nothing was written",
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        value["value"]["long"],
+        "tools.create: description is 2001 characters; give at most 2000, a sentence or two (details go in README.md); nothing was written"
+    );
+    assert_eq!(value["value"]["exists"], false);
+
+    // Written by hand: the listing shows its first 2000 characters and the next toolbox.
+    w.file(
+        "aaa.toolbox/README.md",
+        &format!("# aaa\n\n{}\n", "w".repeat(100_000)),
+    )
+    .tool("aaa.first", FINE);
+    let list = within(w.path(), &["list", "2"], "", LIMIT);
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    let aaa = list.stdout.lines().next().unwrap();
+    assert_eq!(aaa, format!("aaa: {}…", "w".repeat(2000)));
+    assert!(list.stdout.contains("zzz:"), "{}", list.stdout);
+    let check = within(w.path(), &["check"], "", LIMIT);
+    assert!(
+        check.stdout.contains(
+            "aaa.toolbox/README.md: the description is 100000 characters; listings show the first 2000"
+        ),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn symlinked_toolboxes_tools_and_modules_are_reported_not_followed() {
+    let outside = World::new();
+    outside
+        .tool("ext.x", FINE)
+        .tool("elsewhere.t", FINE)
+        .file("elsewhere.toolbox/m.module/init.luau", "return {}\n");
+    let w = World::new();
+    w.tool("own.real", FINE);
+    let link = |from: &str, to: &str| {
+        std::os::unix::fs::symlink(outside.path().join(from), w.path().join(to)).unwrap()
+    };
+    link("ext.toolbox", "ext.toolbox");
+    link("elsewhere.toolbox/t.tool", "own.toolbox/t.tool");
+    link("elsewhere.toolbox/m.module", "own.toolbox/m.module");
+    let list = within(w.path(), &["list", "1"], "", LIMIT);
+    assert_eq!(list.stdout, "own (1): real\n", "still skipped");
+    assert!(
+        list.stderr
+            .contains("note: 3 problems in the world's toolboxes (a folder skipped or a file not read); `codemode check` lists them"),
+        "{}",
+        list.stderr
+    );
+    let check = within(w.path(), &["check"], "", LIMIT);
+    assert_eq!(check.code, Some(1), "{}", check.stdout);
+    for rel in ["ext.toolbox", "own.toolbox/t.tool", "own.toolbox/m.module"] {
+        assert!(
+            check.stdout.contains(&format!(
+                "{rel} is a symlink, which the engine does not follow (it could lead out of the world); move or copy the folder here instead"
+            )),
+            "{rel}:\n{}",
+            check.stdout
+        );
+    }
+    let run = within(
+        w.path(),
+        &["exec", "-"],
+        "return #tools.toolboxes().value",
+        LIMIT,
+    );
+    assert!(run.stdout.contains(r#""value":1"#), "{}", run.stdout);
+}
