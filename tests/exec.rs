@@ -447,6 +447,27 @@ fn a_listing_cut_at_the_output_cap_says_so_and_names_the_flag() {
 }
 
 #[test]
+fn codemode_list_prints_a_listing_over_the_script_cap_whole() {
+    // 600 descriptions of 1,900 characters: a tier-3 listing (whole descriptions) of about
+    // 1.1 MiB, over the 1 MiB a script's output gets.
+    let world = World::new();
+    let words = "lorem ipsum ".repeat(158);
+    for i in 0..600 {
+        world.tool(
+            &format!("big.tool{i}"),
+            &format!("--!desc {words}\nreturn function() return 1 end"),
+        );
+    }
+    let out = codemode(world.path(), &["--no-bundled", "list", "3"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(stdout.len() > 1 << 20, "{} bytes", stdout.len());
+    assert!(stdout.contains("tool599") && stdout.contains("tool0"));
+    assert!(!stderr.contains("was cut"), "{stderr}");
+}
+
+#[test]
 fn check_says_a_bad_toolbox_name_once_not_once_per_tool() {
     let world = World::new();
     for name in ["a", "b", "c"] {

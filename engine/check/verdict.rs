@@ -246,7 +246,14 @@ impl ToolCalls {
             })
             .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))
             .filter(|(_, _, tools, _)| *tools);
-        if let Some((_, _, _, tool)) = call {
+        if let Some((start, _, _, tool)) = call {
+            // An error placed at the call's first character is about the call itself (its
+            // argument count, the tool's name) or about an expression the call begins
+            // (`tools.text.truncate(s, 3) + 1`), which is the script's own Luau: the run
+            // may well do it (Luau turns "5" + 1 into 6).
+            if *start == at && !about_the_call(&diagnostic.message) {
+                return None;
+            }
             // A script that writes tools may change the one it calls (delete and create it
             // with another signature, as `tools.create`'s own error advises): checked
             // against the world as it was, the call runs to succeed or fail on its own.
@@ -264,6 +271,15 @@ impl ToolCalls {
         }
         self.results.get(word).map(|tool| Some(tool.clone()))
     }
+}
+
+/// True for what the checker says about a call as a whole, at its first character: the
+/// number of arguments, a name the toolbox or `tools` does not have, or a value that is
+/// not a function.
+fn about_the_call(message: &str) -> bool {
+    message.starts_with("Argument count mismatch")
+        || message.starts_with("Cannot call")
+        || missing_key(message).is_some()
 }
 
 /// The key a "Key 'k' not found in table ..." or "Type 'number' does not have key 'k'"

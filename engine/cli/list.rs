@@ -17,7 +17,7 @@ pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::from(2));
     }
     let field = if json { "value" } else { "stdout" };
-    let mut runtime = cli.runtime()?;
+    let mut runtime = cli.listing_runtime()?;
     // A tier is a number and anything else a toolbox name, as `tools.list` reads them; an
     // MCP server may be named as its mcp.json writes it.
     let call_args: Vec<Json> = args

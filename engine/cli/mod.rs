@@ -199,6 +199,10 @@ enum Command {
     },
 }
 
+/// The output cap of `codemode list` when `--max-output-bytes` is not given: far above any
+/// world's listing (every signature of 100,000 tools is about 20 MB).
+const LISTING_OUTPUT_BYTES: usize = 1 << 30;
+
 impl Cli {
     fn limits(&self) -> Limits {
         Limits {
@@ -276,7 +280,23 @@ impl Cli {
     }
 
     fn runtime(&self) -> anyhow::Result<Runtime> {
-        let mut runtime = Runtime::new(self.registry()?, self.limits())?;
+        self.runtime_with(self.limits())
+    }
+
+    /// A runtime for a listing the user asked for at the shell (`codemode list`): its
+    /// output is the whole listing, cut only when `--max-output-bytes` is given. The cap
+    /// keeps a script's reply within an agent's context; a listing of a world of 100,000
+    /// tools cut at 1 MiB would hide most of it.
+    fn listing_runtime(&self) -> anyhow::Result<Runtime> {
+        let mut limits = self.limits();
+        if self.max_output_bytes.is_none() {
+            limits.max_output_bytes = LISTING_OUTPUT_BYTES;
+        }
+        self.runtime_with(limits)
+    }
+
+    fn runtime_with(&self, limits: Limits) -> anyhow::Result<Runtime> {
+        let mut runtime = Runtime::new(self.registry()?, limits)?;
         runtime.set_checking(self.checking());
         Ok(runtime)
     }
