@@ -252,3 +252,50 @@ fn symlinked_toolboxes_tools_and_modules_are_reported_not_followed() {
     );
     assert!(run.stdout.contains(r#""value":1"#), "{}", run.stdout);
 }
+
+#[test]
+fn a_byte_order_mark_before_a_tool_or_a_script_is_not_read_as_luau() {
+    let w = World::new();
+    w.tool(
+        "bom.hello",
+        "\u{feff}--!desc Says hello.\n--!arg name: string\nreturn function(name: string): string return `hello {name}` end",
+    );
+    let list = within(w.path(), &["list", "2"], "", LIMIT);
+    assert!(
+        list.stdout.contains("hello - Says hello."),
+        "{}",
+        list.stdout
+    );
+    assert!(!list.stdout.contains("not callable"), "{}", list.stdout);
+    let ran = within(
+        w.path(),
+        &["exec", "-"],
+        "\u{feff}return tools.bom.hello('bom')",
+        LIMIT,
+    );
+    assert!(
+        ran.stdout.contains(r#""value":"hello bom""#),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn an_oversized_luau_file_is_named_with_its_size_once() {
+    let w = World::new();
+    w.tool("big.code", FINE);
+    std::fs::write(
+        w.path().join("big.toolbox/code.tool/init.luau"),
+        format!("{FINE}\n--{}", "x".repeat(300 << 10)),
+    )
+    .unwrap();
+    let check = within(w.path(), &["check"], "", LIMIT);
+    assert!(
+        check
+            .stdout
+            .contains("init.luau is 301 KiB; a tool's Luau file may be at most 256 KiB"),
+        "{}",
+        check.stdout
+    );
+    assert!(!check.stdout.contains("is is"), "{}", check.stdout);
+}

@@ -25,14 +25,15 @@ fn cap(name: &str) -> usize {
     }
 }
 
-/// Why a file over its cap is not read (after "<path> is").
+/// Why a file over its cap is not read (after "<path> "): "is N KiB; ...".
 fn over(name: &str, bytes: u64) -> String {
     let kib = bytes.div_ceil(1024);
     match name {
         "README.md" | ".metadata" => format!(
-            "{kib} KiB; a {name} may be at most {} KiB: shorten it",
+            "is {kib} KiB; a {name} may be at most {} KiB: shorten it",
             cap(name) >> 10
         ),
+        // `too_large` says "is N KiB; ..." itself.
         _ => too_large(usize::try_from(bytes).unwrap_or(usize::MAX)),
     }
 }
@@ -59,7 +60,7 @@ pub(crate) fn read_text(path: &Path, name: &str) -> io::Result<String> {
     if meta.len() > cap as u64 {
         return Err(io::Error::new(
             io::ErrorKind::FileTooLarge,
-            format!("is {}", over(name, meta.len())),
+            over(name, meta.len()),
         ));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
@@ -67,16 +68,25 @@ pub(crate) fn read_text(path: &Path, name: &str) -> io::Result<String> {
     if bytes.len() > cap {
         return Err(io::Error::new(
             io::ErrorKind::FileTooLarge,
-            format!("is {}", over(name, bytes.len() as u64)),
+            over(name, bytes.len() as u64),
         ));
     }
-    String::from_utf8(bytes).map_err(|_| {
+    let mut text = String::from_utf8(bytes).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             "it is not UTF-8 text; save it as UTF-8",
         )
-    })
+    })?;
+    // Some editors on Windows start UTF-8 files with a byte-order mark, which Luau and the
+    // docstrings would read as a stray character.
+    if text.starts_with(BOM) {
+        text.drain(..BOM.len_utf8());
+    }
+    Ok(text)
 }
+
+/// The byte-order mark some editors put before UTF-8 text.
+pub(crate) const BOM: char = '\u{feff}';
 
 /// How a read error of the file at `path` reads to the author.
 pub(crate) fn unreadable(path: &str, e: &io::Error) -> String {

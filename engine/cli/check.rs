@@ -153,7 +153,8 @@ fn check_types(
         }
     }
     if quiet > 0 {
-        outln!("note: the type checker's strict mode says {quiet} more things about the tools' code; `codemode check --check strict` lists them")?;
+        let things = if quiet == 1 { "thing" } else { "things" };
+        outln!("note: the type checker's strict mode says {quiet} more {things} about the tools' code; `codemode check --check strict` lists them")?;
     }
     Ok((errors, warnings))
 }

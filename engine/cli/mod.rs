@@ -372,8 +372,10 @@ fn closed_pipe(error: &anyhow::Error) -> bool {
 fn init_tracing(verbose: u8) {
     let level = match verbose {
         // The file watcher warns when a folder it watched is gone, which is what deleting
-        // a toolbox does: routine, not for a user's stderr.
-        0 => "warn,notify=error",
+        // a toolbox does: routine, not for a user's stderr. The MCP library warns of each
+        // error reply it sends a client and each message a server sends out of turn, which
+        // the replies and `mcp` commands report already.
+        0 => "warn,notify=error,rmcp=error",
         1 => "info",
         _ => "debug",
     };

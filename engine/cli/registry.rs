@@ -117,10 +117,11 @@ fn check(file: &Path) -> anyhow::Result<ExitCode> {
         .filter(|f| !f.errors.is_empty())
         .count();
     outln!(
-        "{}: {} of {} entries valid, {failed} places with errors",
+        "{}: {} of {} entries valid, {failed} {} with errors",
         file.display(),
         report.valid_entries,
-        report.entries
+        report.entries,
+        if failed == 1 { "place" } else { "places" }
     )?;
     Ok(if report.ok() {
         ExitCode::SUCCESS

@@ -30,7 +30,9 @@ description=\"...\"}}}}, returns={{type=\"string\", description=\"...\"}}, code=
 (code is the function's body; its parameters are the args' names) then call tools.mine.shout(\"hi\"); \
 tools.delete(\"mine.shout\"). These return {{ok, error?}}: check ok.\n\
 Result: `return x` puts x in value as JSON; print() goes to stdout. On failure ok=false and \
-error={{kind, message, line?, hint?}} (kind: syntax, runtime, timeout, memory, output, limit).\n\
+error={{kind, message, line?, hint?}} (kind: syntax, runtime, timeout, memory, output, limit; \
+type: a certain mistake at a tool call found before the script ran, nothing ran; denied: the \
+policy does not allow it, the message names the rule). Type-check warnings come back in diagnostics.\n\
 Limits per call: {} ms, {} MiB memory, {} bytes of output. Each call starts fresh: globals do not \
 persist. Sandboxed: no io, no os beyond the clock, no require; vfs.read/write/list reach the world's files.",
         limits.timeout.as_millis(),

@@ -183,6 +183,8 @@ impl Runtime {
         index: Arc<AssetIndex>,
     ) -> Envelope {
         let started = Instant::now();
+        // A byte-order mark (some editors on Windows start files with one) is not Luau.
+        let source = source.strip_prefix(crate::assets::BOM).unwrap_or(source);
         let checking = self.checking.clone();
         // The check's time is the run's: it waits at most half the run's timeout for the
         // checker (a check cut there lets the script run unchecked), and the run gets
