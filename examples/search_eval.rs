@@ -18,7 +18,7 @@
 //! Knobs for tuning on dev: CM_FUSION_K, CM_KEYWORD_WEIGHT, CM_MEANING_WEIGHT,
 //! CM_COVERAGE_POWER (0 = plain rank fusion), CM_MEANING_FLOOR, CM_CLOSE, CM_TIE, CM_FUZZY;
 //! for the parts of a long request CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and
-//! CM_LEAD; and for relevance CM_THRESHOLD, CM_FLOOR, CM_SEMANTIC_BIAS,
+//! CM_LEAD; and for relevance CM_THRESHOLD, CM_UNMATCHED, CM_FLOOR, CM_SEMANTIC_BIAS,
 //! CM_SEMANTIC_COVERAGE, CM_SEMANTIC_COSINE, CM_SEMANTIC_MARGIN, CM_KEYWORD_BIAS, CM_ALL
 //! (every row, no threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance
 //! curves).
@@ -80,6 +80,7 @@ pub(crate) fn service() -> SearchService {
     fusion.parts.lead = env_f32("CM_LEAD", fusion.parts.lead);
     let r = &mut fusion.relevance;
     r.threshold = env_f32("CM_THRESHOLD", r.threshold);
+    r.unmatched = env_f32("CM_UNMATCHED", r.unmatched);
     r.floor = env_f32("CM_FLOOR", r.floor);
     r.semantic.bias = env_f32("CM_SEMANTIC_BIAS", r.semantic.bias);
     r.semantic.coverage = env_f32("CM_SEMANTIC_COVERAGE", r.semantic.coverage);

@@ -281,3 +281,27 @@ fn install_refuses_unknown_toolboxes_and_wrong_types() {
         .unwrap()
         .contains("needs a toolbox name"));
 }
+
+#[test]
+fn words_no_tool_holds_are_no_close_match_however_near_in_meaning() {
+    // None of these words is in any indexed text: the semantic rows are only what their
+    // letters land near, so nothing fits (and `--all` still shows them).
+    for query in ["xyzzy plugh", "qqqq"] {
+        let out = codemode(&["search", query, "--world", &world()]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.starts_with(&format!("no close match for \"{query}\"")),
+            "{stdout}"
+        );
+        let all = codemode(&["search", query, "--all", "--world", &world()]);
+        assert!(text(&all.stdout).contains("1. "), "{}", text(&all.stdout));
+    }
+    // A request whose words the index holds still finds its tool.
+    let out = codemode(&["search", "make a url slug", "--world", &world()]);
+    assert!(
+        text(&out.stdout).contains("1. text.slugify"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -333,7 +333,8 @@ impl<'t> Context<'t> {
         // of its parts does: its words are spread thin over its parts.
         let fit: Vec<bool> = ranked
             .iter()
-            .map(|r| r.iter().take(5).any(|c| relevance.clears(c.p)))
+            .zip(&found)
+            .map(|(r, f)| r.iter().take(5).any(|c| relevance.clears(c.p, f.total > 0)))
             .collect();
         let any_fits = fit.iter().any(|f| *f);
         let mut strong = Vec::with_capacity(ranked.len());

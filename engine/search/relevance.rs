@@ -40,6 +40,10 @@ pub struct Relevance {
     /// as high as the dev split allows while losing at most a point of recall@5 on any
     /// set: it says "nothing fits" only when that is clear.
     pub threshold: f32,
+    /// The threshold for a request (or part) none of whose words is in any indexed text:
+    /// its rows are near it in meaning only, and words the index has never seen
+    /// ("xyzzy plugh") still land near some tool.
+    pub unmatched: f32,
     /// Rows of a request that fits are shown from this `p`. 0: recall is measured with
     /// the default options, and on held-out requests any floor that hid weak rows also
     /// hid tools asked for, so only a request that nothing fits loses its rows.
@@ -62,6 +66,7 @@ impl Default for Relevance {
                 bias: -3.58,
             },
             threshold: 0.06,
+            unmatched: 0.3,
             floor: 0.0,
         }
     }
@@ -85,9 +90,14 @@ impl Relevance {
         p.min(MAX_UNPINNED)
     }
 
-    /// Whether a row of relevance `p` shows that the request fits.
-    pub(crate) fn clears(&self, p: f32) -> bool {
-        p >= self.threshold
+    /// Whether a row of relevance `p` shows that the request fits; `matched` is false
+    /// when no word of the request is in the keyword index.
+    pub(crate) fn clears(&self, p: f32, matched: bool) -> bool {
+        p >= if matched {
+            self.threshold
+        } else {
+            self.unmatched
+        }
     }
 
     /// Whether a row of relevance `p` is shown beside one that clears the threshold.
@@ -108,13 +118,13 @@ mod tests {
         let full = r.p(1.0, Some((Some(0.9), 0.2)));
         assert!(none < half && half < full, "{none} {half} {full}");
         assert!(full < 1.0);
-        assert!(!r.clears(none) && r.clears(full));
+        assert!(!r.clears(none, true) && r.clears(full, true));
     }
 
     #[test]
     fn keyword_mode_reads_the_words_alone() {
         let r = Relevance::default();
         assert!(r.p(1.0, None) > r.p(0.2, None));
-        assert!(r.clears(r.p(1.0, None)));
+        assert!(r.clears(r.p(1.0, None), true));
     }
 }
