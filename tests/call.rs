@@ -208,3 +208,18 @@ fn every_value_a_tool_returns_is_printed_as_exec_returns_them() {
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     assert_eq!(value, serde_json::json!([1, "a"]));
 }
+
+#[test]
+fn an_identity_with_an_empty_toolbox_or_tool_is_named_as_not_a_tool() {
+    for identity in [".x", "text.", "."] {
+        let out = call(&[identity]);
+        assert_eq!(out.status.code(), Some(2), "{identity}");
+        assert!(
+            text(&out.stderr).contains(&format!(
+                "'{identity}' is not a tool; name it as <box>.<tool>"
+            )),
+            "{identity}: {}",
+            text(&out.stderr)
+        );
+    }
+}

@@ -29,7 +29,10 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         Some((first, rest)) => (first.as_str(), rest),
         None => return Ok(ExitCode::from(2)),
     };
-    if !identity.contains('.') {
+    if !identity
+        .split_once('.')
+        .is_some_and(|(b, t)| !b.is_empty() && !t.is_empty())
+    {
         eprintln!("codemode call: '{identity}' is not a tool; name it as <box>.<tool>, e.g. text.slugify (codemode list shows them)");
         return Ok(ExitCode::from(2));
     }
