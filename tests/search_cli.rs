@@ -305,3 +305,19 @@ fn words_no_tool_holds_are_no_close_match_however_near_in_meaning() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn a_request_that_spells_a_tool_name_in_words_finds_that_tool_first() {
+    // `table.toCsv` is nearer "parse csv" in meaning; the request spells `parseCsv`.
+    for query in ["parse csv", "Parse a CSV"] {
+        let out = codemode(&["search", query, "--world", &world()]);
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout
+                .lines()
+                .nth(1)
+                .is_some_and(|l| l.starts_with("1. table.parseCsv")),
+            "{query}: {stdout}"
+        );
+    }
+}

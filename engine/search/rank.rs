@@ -10,7 +10,7 @@ use super::embed::StaticModel;
 use super::keyword::{KeywordHit, KeywordIndex, ROLES};
 use super::relevance::Relevance;
 use super::table::Table;
-use super::words::bounded;
+use super::words::{bounded, spelt_words};
 use super::{Mode, SearchError, SearchRequest, SearchResult};
 use crate::assets::{AssetIndex, Origin};
 use crate::upstream::ServerView;
@@ -188,6 +188,9 @@ struct Candidate<'a> {
 struct Found<'t> {
     /// Toolboxes the part names as the service to use ("on Spotify").
     services: Vec<String>,
+    /// The words the part spells (see [`spelt_words`]): a tool whose name spells the same
+    /// ones ("parse csv" for `parseCsv`) is the one asked for by name.
+    spelt: Vec<String>,
     hits: Vec<KeywordHit>,
     total: usize,
     nearest: Vec<(f32, &'t str)>,
@@ -246,6 +249,7 @@ impl<'t> Context<'t> {
         let rarity = self.keyword.rarity(&words)?;
         Ok(Found {
             services,
+            spelt: spelt_words(part),
             hits,
             total,
             nearest,
@@ -450,6 +454,17 @@ impl<'t> Context<'t> {
             let bonus = self.fusion.keyword_weight / (self.fusion.k + 1.0);
             for c in &mut ranked {
                 if c.doc.asset_type == AssetType::Tool && found.services.contains(&c.doc.toolbox) {
+                    c.score += bonus;
+                }
+            }
+        }
+        // A tool whose name the part spells in words of two or more ("parse csv") goes
+        // first, as much as a first keyword rank adds: its meaning may sit nearer a sibling
+        // (`toCsv`), but the request named it. (One word that is a name is a pin.)
+        if mode == Mode::Semantic && found.spelt.len() > 1 {
+            let bonus = self.fusion.keyword_weight / (self.fusion.k + 1.0);
+            for c in &mut ranked {
+                if c.doc.asset_type == AssetType::Tool && spelt_words(&c.doc.name) == found.spelt {
                     c.score += bonus;
                 }
             }

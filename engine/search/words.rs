@@ -56,6 +56,16 @@ pub(crate) fn name_words(name: &str) -> String {
         .join(" ")
 }
 
+/// The words a request or a name spells, lower-cased, articles left out: `parseCsv`,
+/// `parse_csv` and "parse a CSV" all spell `parse csv`.
+pub(crate) fn spelt_words(text: &str) -> Vec<String> {
+    name_words(text)
+        .split(' ')
+        .map(str::to_lowercase)
+        .filter(|w| !w.is_empty() && !matches!(w.as_str(), "a" | "an" | "the"))
+        .collect()
+}
+
 /// The query, cut to `MAX_QUERY_CHARS` on a character boundary.
 pub fn bounded(query: &str) -> &str {
     match query.char_indices().nth(MAX_QUERY_CHARS) {
@@ -79,6 +89,14 @@ pub(crate) fn candidate_names(query: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_spells_a_name_whatever_its_case_and_articles() {
+        assert_eq!(spelt_words("parseCsv"), ["parse", "csv"]);
+        assert_eq!(spelt_words("Parse a CSV"), ["parse", "csv"]);
+        assert_eq!(spelt_words("to_csv"), ["to", "csv"]);
+        assert_ne!(spelt_words("parse csv"), spelt_words("toCsv"));
+    }
 
     #[test]
     fn camel_case_splits_on_case_and_digits() {
