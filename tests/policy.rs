@@ -1273,7 +1273,7 @@ struct Serving {
 
 impl Serving {
     fn start(world: &Path) -> Serving {
-        use std::io::{BufRead, Read};
+        use std::io::Read;
         let mut child = common::command()
             .args(["--no-bundled", "--world"])
             .arg(world)
@@ -1283,18 +1283,7 @@ impl Serving {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .expect("codemode serve starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-            {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
+        let lines = common::lines_of(child.stdout.take().unwrap());
         let mut stderr = child.stderr.take().unwrap();
         let stderr = std::thread::spawn(move || {
             let mut text = String::new();
@@ -1425,7 +1414,7 @@ fn a_running_server_applies_a_policy_edit_to_its_next_run_and_keeps_the_last_goo
 
 #[test]
 fn a_repl_session_applies_a_policy_edit_to_its_next_entry() {
-    use std::io::{BufRead, Write};
+    use std::io::Write;
     let w = World::new();
     tool(&w, "text.slugify", "Turn text into a slug.");
     let policy = w.path().join(".codemode/policy.json");
@@ -1444,18 +1433,7 @@ fn a_repl_session_applies_a_policy_edit_to_its_next_entry() {
         .spawn()
         .expect("codemode repl starts");
     let mut stdin = child.stdin.take().unwrap();
-    let (tx, lines) = std::sync::mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let lines = common::lines_of(child.stdout.take().unwrap());
     // Each entry's value is printed as a quoted string on a line of its own.
     let mut slug_runs = || {
         writeln!(

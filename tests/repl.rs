@@ -144,8 +144,6 @@ fn reload_picks_up_tools_written_during_the_session() {
 /// init.luau in an editor, and call the new version, all in one session (live reload).
 #[test]
 fn an_edit_in_an_editor_shows_in_the_running_session() {
-    use std::io::{BufRead, BufReader};
-    use std::sync::mpsc;
     use std::time::{Duration, Instant};
 
     let world = tempfile::tempdir().unwrap();
@@ -160,15 +158,7 @@ fn an_edit_in_an_editor_shows_in_the_running_session() {
         .spawn()
         .expect("codemode runs");
     let mut stdin = child.stdin.take().unwrap();
-    let (lines, received) = mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if lines.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let received = common::lines_of(child.stdout.take().unwrap());
     let mut send = |entry: &str| writeln!(stdin, "{entry}").unwrap();
     send("tools.createToolbox({ name = 'mine', description = 'Mine.' }).ok");
     send("tools.create({ name = 'greet', toolbox = 'mine', description = 'Greet.', code = \"return 'v1'\" }).ok");

@@ -8,10 +8,10 @@ mod common;
 #[path = "upstream/servers.rs"]
 mod servers;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -255,15 +255,7 @@ impl Serve {
             .stderr(Stdio::null())
             .spawn()
             .expect("codemode serve starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
+        let lines = common::lines_of(child.stdout.take().unwrap());
         let stdin = child.stdin.take().unwrap();
         let mut serve = Serve {
             child,
@@ -452,15 +444,7 @@ fn list_changed_from_a_started_server_shows_in_the_next_repl_entry() {
         .spawn()
         .expect("codemode runs");
     let mut stdin = child.stdin.take().unwrap();
-    let (lines, received) = channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if lines.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let received = common::lines_of(child.stdout.take().unwrap());
     let mut send = |entry: &str| writeln!(stdin, "{entry}").unwrap();
     let expect = |wanted: &str| {
         let until = Instant::now() + Duration::from_secs(20);

@@ -158,3 +158,18 @@ pub fn mcp_python() -> &'static PathBuf {
         PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
     })
 }
+
+/// The lines a child process writes to `out`, read on a thread of their own so a test can
+/// wait for each with a deadline (`recv_timeout`).
+pub fn lines_of(out: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    lines
+}
