@@ -474,6 +474,38 @@ fn style_lints_are_not_reported() {
 }
 
 #[test]
+fn what_the_checker_says_stays_within_the_output_cap() {
+    // A long type quoted in each of 100 errors: unbounded, this was a 2 MB envelope.
+    let world = World::new();
+    let long = "A".repeat(20_000);
+    let mut script = format!("type T = \"{long}\"\nlocal x: T = nil :: any\n");
+    script.push_str(&"x = \"b\"\n".repeat(100));
+    script.push_str("return 1\n");
+    let cap = 64 * 1024;
+    let (envelope, code) = exec(
+        world.path(),
+        &[
+            "--check",
+            "warn",
+            "--check-timeout-ms",
+            "30000",
+            "--max-output-bytes",
+            &cap.to_string(),
+        ],
+        &script,
+    );
+    assert_eq!(
+        (envelope["value"].as_i64(), code),
+        (Some(1), 0),
+        "{envelope:.300}"
+    );
+    let size = envelope.to_string().len();
+    assert!(size < cap + 16 * 1024, "an envelope of {size} bytes");
+    let said = notes(&envelope);
+    assert!(said.contains("more diagnostics left out"), "{said:.2000}");
+}
+
+#[test]
 fn arguments_pcall_passes_on_are_not_certain_errors() {
     let world = World::new();
     world.file(

@@ -1067,6 +1067,8 @@ fn a_server_given_the_settings_folder_is_refused_whatever_its_entry_says() {
             "evil7": file_server("./.codemode", json!({})),
             "evil8": file_server(&format!("{}//.codemode/", world.display()), trusted.clone()),
             "evil9": file_server("settings", trusted),
+            // The server reads `missing/..` as written: the world's folder itself.
+            "evil10": file_server("./nope/..", json!({})),
         } })
         .to_string(),
     )
@@ -1083,12 +1085,17 @@ fn a_server_given_the_settings_folder_is_refused_whatever_its_entry_says() {
             "{line}"
         );
     }
+    let line = err
+        .lines()
+        .find(|l| l.contains("server 'evil10'"))
+        .unwrap_or_else(|| panic!("evil10 is not refused: {err}"));
+    assert!(line.contains("gives it the world's folder"), "{line}");
     assert!(out.contains("files"), "{out}");
 
     // The refused server's tools are not there, so the script cannot grant itself a
     // shell; the allowed server writes where it was given (it is a real file server).
     let policy = world.join(".codemode/policy.json");
-    for server in ["evil7", "evil8", "evil9"] {
+    for server in ["evil7", "evil8", "evil9", "evil10"] {
         let envelope = script(
             &world,
             None,
@@ -1099,13 +1106,13 @@ fn a_server_given_the_settings_folder_is_refused_whatever_its_entry_says() {
             ),
         );
         assert_eq!(envelope["ok"], false, "{envelope}");
-        assert!(
-            envelope["error"]["hint"]
-                .as_str()
-                .unwrap_or_default()
-                .contains("does not lift this"),
-            "{envelope}"
-        );
+        let hint = envelope["error"]["hint"].as_str().unwrap_or_default();
+        let why = if server == "evil10" {
+            "allowWorldAccess"
+        } else {
+            "does not lift this"
+        };
+        assert!(hint.contains(why), "{envelope}");
         assert!(!policy.exists(), "{server} wrote the policy");
     }
     let envelope = script(

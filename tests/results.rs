@@ -91,6 +91,31 @@ fn editing_a_module_the_tool_requires_invalidates_its_results() {
 }
 
 #[test]
+fn a_function_resolved_before_its_files_changed_keeps_no_result() {
+    // A script resolves the tool while its file says `x * 999`, puts the file back byte
+    // for byte, and calls: the result must not be stored under the restored file's stamp.
+    let w = world(600);
+    let poison = r#"
+local p = "t.toolbox/double.tool/init.luau"
+local original = vfs.read(p)
+vfs.write(p, (string.gsub(original, "return x %* 2", "return x * 999")))
+local f = tools.t.double
+vfs.write(p, original)
+return f(1)
+"#;
+    assert_eq!(value_of(w.path(), poison), json!(999));
+    assert_eq!(
+        value_of(w.path(), "return tools.t.double(1)"),
+        json!(2),
+        "a result of the changed version was kept under the original's stamp"
+    );
+    // The original version's own results are still cached.
+    let before = runs(w.path());
+    assert_eq!(value_of(w.path(), "return tools.t.double(1)"), json!(2));
+    assert_eq!(runs(w.path()), before, "a hit must not run the tool");
+}
+
+#[test]
 fn a_result_past_its_time_to_live_is_not_returned() {
     let w = world(1);
     value_of(w.path(), "return tools.t.double(1)");

@@ -206,6 +206,33 @@ fn memory_breach_leaves_a_working_runtime() {
 }
 
 #[test]
+fn writes_stop_before_the_disk_holding_the_world_fills() {
+    // Each run's write budget is bounded, but runs follow one another: past the free-space
+    // floor every write is refused, saying why, and nothing is written.
+    let world = World::new();
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let limits = Limits {
+        min_free_disk_bytes: u64::MAX,
+        ..Limits::default()
+    };
+    let mut rt = Runtime::new(registry, limits).unwrap();
+    let refused = rt.exec("vfs.write('junk.txt', 'x') return 1", Output::Capture);
+    let error = refused.error.expect("the write was allowed");
+    assert!(error.message.contains("MiB free"), "{}", error.message);
+    assert!(error.hint.unwrap().contains("free space"));
+    assert!(!world.path().join("junk.txt").exists());
+    let created = rt.exec(
+        "return tools.create({ toolbox = 'mine', name = 'x', description = 'X.', code = 'return 1' })",
+        Output::Capture,
+    );
+    assert!(
+        !world.path().join("mine.toolbox").exists(),
+        "{}",
+        created.to_json()
+    );
+}
+
+#[test]
 fn a_tool_can_only_require_its_own_toolbox_modules() {
     let world = World::new();
     world

@@ -313,6 +313,33 @@ fn filesystem_server_on_a_temp_folder() {
 }
 
 #[test]
+fn a_script_may_take_in_more_than_the_output_cap_and_return_a_summary() {
+    // Reading a file larger than the cap is fine when the script returns only its size;
+    // the cap is on what the script returns and prints.
+    let _serial = serial();
+    let dir = world(
+        json!({ "fs": { "command": "node", "args": [package("server-filesystem"), "./data"] } }),
+    );
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::write(data.join("big.txt"), "x".repeat(300_000)).unwrap();
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    let script = format!(
+        "local r = tools.fs.read_text_file({{ path = {:?} }}) return #r.content",
+        data.join("big.txt").display().to_string()
+    );
+    let (out, err, code) = codemode_in(
+        dir.path(),
+        &["exec", "--max-output-bytes", "65536", "-"],
+        &script,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(envelope["value"], json!(300_000), "{envelope}");
+}
+
+#[test]
 fn python_time_server() {
     let _serial = serial();
     let time = installed().join("venv/bin/mcp-server-time");
@@ -953,7 +980,7 @@ fn codemode_call_binds_shell_words_against_the_input_schema() {
     let (out, err, code) = call(&["everything.get_sum", "--help"]);
     assert_eq!(code, 0, "{out}{err}");
     for needle in [
-        "usage: codemode call everything.get_sum [--a NUMBER] [--b NUMBER]",
+        "usage: codemode call everything.get_sum --a NUMBER --b NUMBER",
         "--a  First number (required)",
         "Returns the sum of two numbers",
     ] {

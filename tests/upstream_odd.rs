@@ -135,7 +135,7 @@ fn the_configured_name_works_on_the_command_line_and_scripts_are_pointed_to_the_
     let (out, err, code) = run(dir.path(), &["list", "3", "odd-server"], "");
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("tools.odd_server.getThing(args: {}): any"),
+        out.contains("tools.odd_server.getThing(args: {}?): any"),
         "{out}"
     );
     let (out, err, code) = run(dir.path(), &["call", "odd-server.echo", "{\"b\": 2}"], "");

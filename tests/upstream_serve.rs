@@ -47,6 +47,11 @@ fn a_script_waiting_upstream_holds_up_no_other_request() {
             "{round}"
         );
         assert!(seconds("slow") >= 1.9, "{round}");
+        // The second slow call ran beside the first, though there is one worker.
+        assert!(
+            (1.9..3.5).contains(&seconds("alsoSlow")),
+            "the second slow call waited for the first: {round}"
+        );
         assert!(
             round["fast"][1].as_str().unwrap().contains("\"value\":2"),
             "{round}"

@@ -321,6 +321,16 @@ fn usage_names_every_slot() {
 }
 
 #[test]
+fn usage_shows_what_a_needed_options_table_must_hold_as_needed() {
+    let needed = meta(&[("args", "{ a: number, b: number? }")], &[], None);
+    let line = usage_line(&Schema::from_meta(&needed));
+    assert_eq!(line, "codemode call demo.echo --a NUMBER [--b NUMBER]");
+    let optional = meta(&[("args", "{ a: number, b: number? }?")], &[], None);
+    let line = usage_line(&Schema::from_meta(&optional));
+    assert_eq!(line, "codemode call demo.echo [--a NUMBER] [--b NUMBER]");
+}
+
+#[test]
 fn words_past_the_parameters_go_to_a_trailing_vararg() {
     let mut m = meta(&[("first", "number")], &[], None);
     m.vararg = Some("number".into());

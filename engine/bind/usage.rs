@@ -41,9 +41,16 @@ pub fn usage_line(schema: &Schema) -> String {
             None => format!("[--{}]", flag.name),
         });
     }
-    if let Some((_, fields)) = &schema.options {
+    if let Some((o, fields)) = &schema.options {
+        // A field the options table must hold is shown as needed, when the table is.
+        let table_needed = !schema.params[*o].ty.accepts_nil();
         for f in fields.iter().filter(|f| schema.flag(&f.name).is_none()) {
-            parts.push(format!("[--{} {}]", f.name, placeholder(&f.ty)));
+            let option = format!("--{} {}", f.name, placeholder(&f.ty));
+            parts.push(if table_needed && !f.ty.accepts_nil() {
+                option
+            } else {
+                format!("[{option}]")
+            });
         }
     }
     if let Some(r) = schema.rest {

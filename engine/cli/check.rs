@@ -65,6 +65,7 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
         broken += 1;
         outln!("error: {problem}")?;
     }
+    warned += check_servers(&registry)?;
     // Modules compile on first use; check compiles every one.
     for folder in index.folders.values() {
         for module in &folder.modules {
@@ -181,4 +182,31 @@ fn counted(n: usize, one: &str, many: &str) -> String {
     } else {
         format!("{n} {many}")
     }
+}
+
+/// Warns of each configured MCP server whose tools were never fetched (a script calling
+/// them fails until they are), and of `"tools"` entries naming none of a server's tools.
+/// Starts no server. Returns how many warnings it printed.
+fn check_servers(registry: &codemode::Registry) -> anyhow::Result<usize> {
+    let Some(upstreams) = registry.upstreams() else {
+        return Ok(0);
+    };
+    let mut warned = 0;
+    for view in upstreams.views() {
+        let problems = match &view.catalogue {
+            None => vec![format!(
+                "its tools are not fetched yet, so scripts cannot call them; run `codemode mcp sync {}`",
+                view.name
+            )],
+            Some(catalogue) => upstreams
+                .server(&view.name)
+                .map(|config| config.settings.unmatched(&catalogue.tools))
+                .unwrap_or_default(),
+        };
+        for problem in problems {
+            warned += 1;
+            outln!("warning: MCP server '{}': {problem}", view.original)?;
+        }
+    }
+    Ok(warned)
 }

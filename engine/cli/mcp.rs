@@ -107,6 +107,13 @@ fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<Ex
                 for problem in &catalogue.problems {
                     outln!("  note: {problem}")?;
                 }
+                let entry = configs.servers.iter().find(|s| s.name == report.server);
+                for problem in entry
+                    .map(|s| s.settings.unmatched(&catalogue.tools))
+                    .unwrap_or_default()
+                {
+                    outln!("  note: {problem}")?;
+                }
             }
             Err(error) => {
                 failed = true;

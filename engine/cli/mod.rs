@@ -373,9 +373,10 @@ fn init_tracing(verbose: u8) {
     let level = match verbose {
         // The file watcher warns when a folder it watched is gone, which is what deleting
         // a toolbox does: routine, not for a user's stderr. The MCP library warns of each
-        // error reply it sends a client and each message a server sends out of turn, which
-        // the replies and `mcp` commands report already.
-        0 => "warn,notify=error,rmcp=error",
+        // error reply it sends a client and each message a server sends out of turn, and
+        // logs an error when a server's connection closes: the replies, the failed calls
+        // and the `mcp` commands report each of these already.
+        0 => "warn,notify=error,rmcp=off",
         1 => "info",
         _ => "debug",
     };

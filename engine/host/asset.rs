@@ -5,7 +5,7 @@ pub(crate) const DECLARATIONS: &str = include_str!("asset.d.luau");
 
 use std::sync::Arc;
 
-use mlua::{Lua, LuaSerdeExt, Table, Value};
+use mlua::{Lua, Table, Value};
 use serde::Serialize;
 
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
@@ -62,10 +62,8 @@ fn name_row(entry: &ToolEntry) -> NameRow<'_> {
 
 /// `value` as a Luau value, leaving absent fields out (not `null`).
 pub(crate) fn to_lua<T: Serialize>(lua: &Lua, value: &T) -> mlua::Result<Value> {
-    let options = mlua::serde::SerializeOptions::new()
-        .serialize_none_to_null(false)
-        .serialize_unit_to_null(false);
-    lua.to_value_with(value, options)
+    let json = serde_json::to_value(value).map_err(mlua::Error::external)?;
+    crate::sandbox::from_json(lua, &json)
 }
 
 /// Builds the read-only `asset` table.
@@ -171,11 +169,10 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                     if let Some(ms) = meta.limits.and_then(|l| l.timeout_ms) {
                         function = budgeted(lua, function, entry, ms)?;
                     }
-                    let policy = super::results::policy_row(
-                        lua,
-                        meta.cache.is_some(),
-                        meta.limits.and_then(|l| l.max_output_bytes),
-                    )?;
+                    let policy = match super::results::policy(lua, &entry.identity)? {
+                        Some(policy) => super::results::policy_row(lua, &policy)?,
+                        None => Value::Nil,
+                    };
                     let (check, spec) = super::bind::checker(lua, entry)?;
                     (check, spec, policy)
                 }

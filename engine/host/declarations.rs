@@ -338,7 +338,7 @@ fn declare_upstream(out: &mut String, server: &str, tool: &UpstreamTool) {
         out,
         "\t{}: (args: {}) -> {},",
         tool.name,
-        types.args_table(),
+        types.args_param(),
         types.returns
     );
 }

@@ -220,10 +220,17 @@ fn terms(identity: &str, t: &Table) -> mlua::Result<Vec<String>> {
     }
 }
 
-/// `results.lookup(identity, ...)`: `(true, packed)` on a hit (`packed` holds the values
-/// the caller gets, with `n`), else `(false, key)`; the key is nil when the call cannot
-/// be cached (the tool has no cache, or its arguments have no JSON form).
-fn lookup(lua: &Lua, identity: String, args: MultiValue) -> mlua::Result<(bool, Value)> {
+/// `results.lookup(identity, version, ...)`: `(true, packed)` on a hit (`packed` holds
+/// the values the caller gets, with `n`), else `(false, key)`; the key is nil when the
+/// call cannot be cached: the tool has no cache, its arguments have no JSON form, or the
+/// function called is not the tool's current `version` (its files changed after the run
+/// resolved it, and its results must not be kept under the new files' stamp).
+fn lookup(
+    lua: &Lua,
+    identity: String,
+    version: &str,
+    args: MultiValue,
+) -> mlua::Result<(bool, Value)> {
     let Some(Policy {
         cache: Some(_),
         stamp,
@@ -232,6 +239,9 @@ fn lookup(lua: &Lua, identity: String, args: MultiValue) -> mlua::Result<(bool, 
     else {
         return Ok((false, Value::Nil));
     };
+    if stamp != version {
+        return Ok((false, Value::Nil));
+    }
     let Some(args) = exact_json(args.iter(), MAX_ARGS_BYTES) else {
         return Ok((false, Value::Nil));
     };
@@ -377,13 +387,17 @@ fn row(lua: &Lua, entry: &Entry) -> mlua::Result<Option<Table>> {
 
 /// `{ cache, maxOutputBytes }` for the prelude's `policed`, or nil when the tool has
 /// neither (its calls then go straight to its function).
-pub(crate) fn policy_row(lua: &Lua, cache: bool, cap: Option<u64>) -> mlua::Result<Value> {
-    if !cache && cap.is_none() {
+pub(crate) fn policy_row(lua: &Lua, policy: &Policy) -> mlua::Result<Value> {
+    let cap = policy.limits.max_output_bytes;
+    if policy.cache.is_none() && cap.is_none() {
         return Ok(Value::Nil);
     }
     let row = lua.create_table()?;
-    row.raw_set("cache", cache)?;
+    row.raw_set("cache", policy.cache.is_some())?;
     row.raw_set("maxOutputBytes", cap)?;
+    // The version of the tool the caller's function is: a run may change the tool's files
+    // after it resolved the function, and a result is kept only under its own version.
+    row.raw_set("stamp", policy.stamp.as_str())?;
     Ok(Value::Table(row))
 }
 
@@ -396,14 +410,16 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let Some(policy) = policy(lua, &identity)? else {
                 return Ok(Value::Nil);
             };
-            policy_row(lua, policy.cache.is_some(), policy.limits.max_output_bytes)
+            policy_row(lua, &policy)
         })?,
     )?;
     t.raw_set(
         "lookup",
-        lua.create_function(|lua, (identity, args): (String, MultiValue)| {
-            lookup(lua, identity, args)
-        })?,
+        lua.create_function(
+            |lua, (identity, version, args): (String, String, MultiValue)| {
+                lookup(lua, identity, &version, args)
+            },
+        )?,
     )?;
     t.raw_set(
         "keep",

@@ -3,10 +3,15 @@
 //! Listing reads each server's cached `tools/list` answer and never starts a server; a
 //! call starts its server if needed and waits for the answer within the run's deadline
 //! (the request is cancelled past it). Arguments go out as JSON (bounded like a returned
-//! value); results count against the run's output cap.
+//! value); an answer is bounded by [`MAX_ANSWER_BYTES`] and the run's memory limit, not by
+//! the output cap (what the script returns is).
 
 /// The Luau declarations of this capability (`upstream.d.luau`), for `codemode types`.
 pub(crate) const DECLARATIONS: &str = include_str!("upstream.d.luau");
+
+/// The largest answer, as JSON, a script takes in from one call: what codemode reads of
+/// one message from a stdio server.
+const MAX_ANSWER_BYTES: usize = 16 << 20;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -202,9 +207,10 @@ pub(crate) fn policy(lua: &Lua, server: &str, tool: &str) -> mlua::Result<Option
     let Some(config) = upstreams.server(server) else {
         return Ok(None);
     };
-    let (limits, cache) = config
-        .settings
-        .of(&found.original, found.annotations.as_ref());
+    let (limits, cache) =
+        config
+            .settings
+            .of(&found.original, &found.name, found.annotations.as_ref());
     let stamp = serde_json::to_string(&(&found.original, &found.description, &found.input_schema))
         .unwrap_or_default();
     Ok(Some(Policy {
@@ -265,12 +271,17 @@ fn start(
         return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
     };
     let Some(found) = known.tools().iter().find(|t| t.name == tool) else {
-        let hint = match &known.catalogue {
-            Some(c) => format!(
+        let names = known.tools().iter().map(|t| t.name.as_str());
+        let near = crate::assets::names::nearest(tool, names);
+        let hint = match (&known.catalogue, near.first()) {
+            (Some(_), Some(best)) => format!(
+                "did you mean tools.{server}.{best}? tools.list('{server}', 2) lists its tools"
+            ),
+            (Some(c), None) => format!(
                 "tools.list('{server}', 2) lists its tools ({} of them)",
                 c.tools.len()
             ),
-            None => format!("its tools are not fetched yet: run codemode mcp sync {server}"),
+            (None, _) => format!("its tools are not fetched yet: run codemode mcp sync {server}"),
         };
         return Err(HostError::hinted(
             format!("no tool named '{tool}' on MCP server '{server}'"),
@@ -316,7 +327,8 @@ fn start(
         _ => return Err(one_table(server, tool, &signature)),
     };
     Ok((
-        upstreams.start_call(server, &found.original, arguments),
+        // Labelled as the script names it: a deadline's message quotes the label.
+        upstreams.start_call_as(server, &found.original, &identity, arguments),
         signature,
     ))
 }
@@ -345,14 +357,14 @@ fn finish(
             .into_lua())
         }
     };
+    // A script may take in more than it returns (read a large file, return its length):
+    // an answer is held to the bound stdio servers get, not to the output cap, and the
+    // run's memory limit counts the value it becomes.
     let bytes = serde_json::to_string(&result).map_or(0, |s| s.len());
-    let room = with_state(lua, |s| {
-        s.run.limits.max_output_bytes.saturating_sub(s.run.printed)
-    })?;
-    if bytes > room {
+    if bytes > MAX_ANSWER_BYTES {
         return Err(HostError::hinted(
-            format!("tools.{server}.{tool} answered {bytes} bytes, more than the output cap leaves ({room})"),
-            "ask the tool for less (a page, a filter), or raise the output cap",
+            format!("tools.{server}.{tool} answered {bytes} bytes, more than a script takes in one answer ({MAX_ANSWER_BYTES})"),
+            "ask the tool for less (a page, a filter)",
         )
         .into_lua());
     }

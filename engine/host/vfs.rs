@@ -38,14 +38,36 @@ pub(crate) fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
 }
 
 /// Counts a write against the run's budget ([`Limits::max_write_bytes`]); refuses it when
-/// the budget is spent.
+/// the budget is spent, or when it would leave the disk holding the world with less than
+/// [`Limits::min_free_disk_bytes`] free.
 ///
 /// [`Limits::max_write_bytes`]: crate::sandbox::Limits::max_write_bytes
+/// [`Limits::min_free_disk_bytes`]: crate::sandbox::Limits::min_free_disk_bytes
 pub(crate) fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
-    let (spent, budget) = with_state(lua, |s| {
+    let (spent, budget, floor, world) = with_state(lua, |s| {
         s.written = s.written.saturating_add(bytes.max(Limits::MIN_WRITE_COST));
-        (s.written, s.run.limits.max_write_bytes)
+        (
+            s.written,
+            s.run.limits.max_write_bytes,
+            s.run.limits.min_free_disk_bytes,
+            s.registry.world().to_path_buf(),
+        )
     })?;
+    // A disk whose free space cannot be read is written as before.
+    if let Ok(stat) = rustix::fs::statvfs(&world) {
+        let free = stat.f_bavail.saturating_mul(stat.f_frsize);
+        if free.saturating_sub(bytes as u64) < floor {
+            return Err(HostError::hinted(
+                format!(
+                    "the disk holding the world has {} MiB free; scripts may not write once less than {} MiB would remain",
+                    free >> 20,
+                    floor >> 20
+                ),
+                "free space on that disk (or delete what earlier runs wrote), then run again",
+            )
+            .into_lua());
+        }
+    }
     if spent > budget {
         let files = budget / Limits::MIN_WRITE_COST;
         return Err(HostError::hinted(

@@ -11,6 +11,7 @@ use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
 use crate::check::{Diagnostic, Mode, PendingCheck, ToolCheck};
 use crate::registry::Registry;
+use crate::sandbox::cut;
 
 /// What the check says about a run.
 pub(crate) enum Preflight {
@@ -164,8 +165,9 @@ impl Sent<'_> {
                 checked.limit.as_millis()
             )));
         }
+        let report = bounded(verdict.report);
         match verdict.stop {
-            None => Preflight::Go(verdict.report),
+            None => Preflight::Go(report),
             Some((error, tool)) => {
                 // The signature of the upstream tool called, when it is one's.
                 let served = tool.as_deref().and_then(|tool| {
@@ -192,7 +194,7 @@ impl Sent<'_> {
                     }
                     .bounded(),
                 );
-                envelope.diagnostics = verdict.report;
+                envelope.diagnostics = report;
                 Preflight::Stop(Box::new(envelope))
             }
         }
@@ -336,4 +338,62 @@ fn closest(names: Vec<String>, wanted: &str) -> String {
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, n)| format!(" (did you mean `{n}`?)"))
         .unwrap_or_default()
+}
+
+/// The most diagnostics a script's envelope carries: the first few are what a reader
+/// fixes first, and a script of 20,000 lines could otherwise draw as many.
+const MAX_SHOWN: usize = 20;
+
+/// The most bytes of one diagnostic's message: the checker quotes whole types, and a
+/// script can declare a type of megabytes.
+const MAX_MESSAGE_BYTES: usize = 512;
+
+/// `diagnostics` as an envelope carries them: at most [`MAX_SHOWN`], each message cut to
+/// [`MAX_MESSAGE_BYTES`], and a last note saying how many were left out. Whatever a script
+/// makes the checker say, the envelope stays within the output cap plus a few KiB.
+fn bounded(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let left_out = diagnostics.len().saturating_sub(MAX_SHOWN);
+    diagnostics.truncate(MAX_SHOWN);
+    for d in &mut diagnostics {
+        cut(&mut d.message, MAX_MESSAGE_BYTES);
+    }
+    if left_out > 0 {
+        let them = if left_out == 1 {
+            "diagnostic"
+        } else {
+            "diagnostics"
+        };
+        diagnostics.push(Diagnostic::note(format!(
+            "{left_out} more {them} left out; fix the ones shown first and run the script again"
+        )));
+    }
+    diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Severity;
+
+    #[test]
+    fn an_envelope_carries_a_bounded_number_of_short_diagnostics() {
+        let many: Vec<Diagnostic> = (0..500)
+            .map(|i| Diagnostic {
+                line: i,
+                column: 1,
+                severity: Severity::Error,
+                message: "A".repeat(20_000),
+            })
+            .collect();
+        let shown = bounded(many);
+        assert_eq!(shown.len(), MAX_SHOWN + 1);
+        assert!(shown.iter().all(|d| d.message.len() <= MAX_MESSAGE_BYTES));
+        assert!(shown[MAX_SHOWN]
+            .message
+            .starts_with("480 more diagnostics left out"));
+        let bytes: usize = shown.iter().map(|d| d.message.len()).sum();
+        assert!(bytes < 12 * 1024, "{bytes}");
+        let few = vec![Diagnostic::note("slow")];
+        assert_eq!(bounded(few.clone()), few);
+    }
 }

@@ -4,7 +4,9 @@
 //! and wait for: on a virtual machine each wake of a parked thread costs tens of
 //! microseconds, more than a short script itself (see [`execute`] for when that is safe).
 //! Callers wait in arrival order for the next free VM, so a script stuck at its deadline
-//! holds only its own VM. Each run gets a fresh environment (see [`Runtime::exec`]), and a
+//! holds only its own VM. A script waiting on something outside the VM (an MCP server, an
+//! HTTP request) lends its place meanwhile: the next caller runs on another VM, made when
+//! none is idle, so slow servers cannot hold every place while the cores sit idle. Each run gets a fresh environment (see [`Runtime::exec`]), and a
 //! VM that hit its memory limit is replaced by the runtime itself, so nothing one run does
 //! is seen by the next.
 
@@ -19,7 +21,11 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use super::{Envelope, ErrorKind, Output, Runtime, ScriptError, StartError};
 use crate::check::Checking;
 use crate::registry::Registry;
-use crate::sandbox::{disarm_deadline, set_long_run_hook, Limits, StopCheck};
+use crate::sandbox::{disarm_deadline, set_long_run_hook, set_wait_hook, Limits, StopCheck};
+
+/// The most places lent at once by scripts waiting outside their VM: each lent place may
+/// mean one more VM, and a VM holds up to the memory limit.
+const MAX_LENT: usize = 32;
 
 /// Why a script was not run.
 #[derive(Debug, thiserror::Error)]
@@ -58,10 +64,72 @@ pub struct Pool {
     limits: Limits,
 }
 
-/// The VMs not in use, and one permit per VM: a caller holding a permit owns a VM.
+/// The VMs not in use, and the places to run: a caller holding a permit owns a VM (an
+/// idle one, or one made for it). There is one permit per worker, plus one for each run
+/// waiting outside its VM, which lends its place for the wait.
 struct Vms {
     idle: Mutex<Vec<Runtime>>,
     free: Arc<Semaphore>,
+    /// What a new VM is made from, and the checker it gets.
+    registry: Arc<Registry>,
+    limits: Limits,
+    checking: Mutex<Option<Arc<Checking>>>,
+    /// Places lent by waiting runs right now.
+    lent: AtomicUsize,
+    /// Places to take back from the next runs that end: a wait ended when none was free.
+    owed: AtomicUsize,
+}
+
+impl Vms {
+    /// An idle VM, or a new one when every VM is in use (a place was lent).
+    fn take(&self) -> Result<Runtime, PoolError> {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        if let Some(runtime) = idle {
+            return Ok(runtime);
+        }
+        let mut fresh = Runtime::new(self.registry.clone(), self.limits.clone()).map_err(|e| {
+            tracing::error!("cannot make a VM for a lent place: {e}");
+            PoolError::Closed
+        })?;
+        fresh.set_checking(
+            self.checking
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone(),
+        );
+        Ok(fresh)
+    }
+
+    /// A run starts waiting outside its VM: its place goes to the next caller, when fewer
+    /// than [`MAX_LENT`] are lent. True when it was lent.
+    fn lend(&self) -> bool {
+        if self.lent.fetch_add(1, Ordering::AcqRel) >= MAX_LENT {
+            self.lent.fetch_sub(1, Ordering::AcqRel);
+            return false;
+        }
+        self.free.add_permits(1);
+        true
+    }
+
+    /// A run that lent its place stopped waiting: the place is taken back now if one is
+    /// free, else from the next run that ends.
+    fn take_back(&self) {
+        self.lent.fetch_sub(1, Ordering::AcqRel);
+        match self.free.try_acquire() {
+            Ok(permit) => permit.forget(),
+            Err(_) => {
+                self.owed.fetch_add(1, Ordering::AcqRel);
+            }
+        }
+    }
+
+    /// True when a place is owed, counting it as paid: the caller keeps its permit from
+    /// going back.
+    fn pay_owed(&self) -> bool {
+        self.owed
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+            .is_ok()
+    }
 }
 
 impl Pool {
@@ -81,6 +149,11 @@ impl Pool {
             vms: Arc::new(Vms {
                 idle: Mutex::new(idle),
                 free: Arc::new(Semaphore::new(workers)),
+                registry,
+                limits: limits.clone(),
+                checking: Mutex::new(None),
+                lent: AtomicUsize::new(0),
+                owed: AtomicUsize::new(0),
             }),
             pending: AtomicUsize::new(0),
             max_pending: max_pending.max(1),
@@ -95,6 +168,7 @@ impl Pool {
         for runtime in idle.iter_mut() {
             runtime.set_checking(checking.clone());
         }
+        *self.vms.checking.lock().unwrap_or_else(|e| e.into_inner()) = checking;
     }
 
     /// How many scripts can run at once (the number of VMs).
@@ -155,16 +229,10 @@ impl Pool {
         let _ticket = self.ticket()?;
         let permit = self.vms.free.clone().acquire_owned().await;
         let permit = permit.map_err(|_| PoolError::Closed)?;
-        let runtime = self
-            .vms
-            .idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop();
         let lease = Lease {
             vms: self.vms.clone(),
-            runtime: Some(runtime.ok_or(PoolError::Closed)?),
-            _permit: permit,
+            runtime: Some(self.vms.take()?),
+            permit: Some(permit),
         };
         execute(lease, work, stop, self.workers).await
     }
@@ -202,25 +270,43 @@ struct Lease {
     vms: Arc<Vms>,
     /// Always set until the lease is dropped.
     runtime: Option<Runtime>,
-    _permit: OwnedSemaphorePermit,
+    /// Always set until the lease is dropped.
+    permit: Option<OwnedSemaphorePermit>,
 }
 
 impl Lease {
     fn run<R>(&mut self, work: impl FnOnce(&mut Runtime) -> R) -> Result<R, PoolError> {
-        match self.runtime.as_mut() {
+        let vms = self.vms.clone();
+        // The run's waits outside the VM lend its place (see `Vms::lend`).
+        set_wait_hook(Some(Arc::new(move |waiting| {
+            if waiting {
+                vms.lend()
+            } else {
+                vms.take_back();
+                false
+            }
+        })));
+        let done = match self.runtime.as_mut() {
             Some(runtime) => run_guarded(runtime, work),
             None => Err(PoolError::Closed),
-        }
+        };
+        set_wait_hook(None);
+        done
     }
 }
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        // The VM goes back before the permit (a field, dropped after this) is released,
-        // so whoever gets the permit finds a VM.
+        // The VM goes back before the permit is released, so whoever gets the permit
+        // finds a VM.
         if let Some(runtime) = self.runtime.take() {
             let mut idle = self.vms.idle.lock().unwrap_or_else(|e| e.into_inner());
             idle.push(runtime);
+        }
+        if let Some(permit) = self.permit.take() {
+            if self.vms.pay_owed() {
+                permit.forget();
+            }
         }
     }
 }

@@ -57,7 +57,14 @@ thread_local! {
     static LONG_RUN_AT: Cell<u64> = const { Cell::new(0) };
     /// The long-run hook and how often it is called again while the run goes on.
     static LONG_RUN: Cell<Option<LongRunHook>> = const { Cell::new(None) };
+    /// Told when the run on this thread starts and ends waiting outside the VM.
+    static WAIT_HOOK: RefCell<Option<WaitHook>> = const { RefCell::new(None) };
 }
+
+/// Called with `true` when a run starts waiting outside the VM (see [`blocking`]); when it
+/// answers `true`, it is called with `false` once the wait ends. A pool lends the waiting
+/// run's place to another script this way.
+pub(crate) type WaitHook = Arc<dyn Fn(bool) -> bool + Send + Sync>;
 
 fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
@@ -306,6 +313,11 @@ pub(crate) fn set_long_run_hook(hook: Option<(HandOff, Duration, Duration)>) {
 /// duties off, and an async worker blocked here would hold up every task queued on it
 /// (another client's request, the reply writer) until the wait ends.
 pub(crate) fn blocking<R>(wait: impl FnOnce() -> R) -> R {
+    let told = WAIT_HOOK
+        .with_borrow(Clone::clone)
+        .filter(|hook| hook(true));
+    // Told of the wait's end however it ends (a panic in host code included).
+    let _ended = told.map(WaitEnded);
     let Some((hook, _)) = LONG_RUN.get() else {
         return wait();
     };
@@ -322,6 +334,20 @@ pub(crate) fn blocking<R>(wait: impl FnOnce() -> R) -> R {
         (None, Some(wait)) => wait(),
         (None, None) => unreachable!("the work ran and gave a result"),
     }
+}
+
+/// Tells a [`WaitHook`] that the wait ended, when dropped.
+struct WaitEnded(WaitHook);
+
+impl Drop for WaitEnded {
+    fn drop(&mut self) {
+        (self.0)(false);
+    }
+}
+
+/// Sets (or, with `None`, clears) the hook told of the waits of runs on this thread.
+pub(crate) fn set_wait_hook(hook: Option<WaitHook>) {
+    WAIT_HOOK.set(hook);
 }
 
 /// Starts the deadline (and the stop check, if any) of a run on this thread.

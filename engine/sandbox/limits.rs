@@ -27,6 +27,10 @@ pub struct Limits {
     /// The largest file `vfs.read` returns and `vfs.write`, `tools.create` and
     /// `tools.install` write (default 4 MiB).
     pub max_file_bytes: usize,
+    /// Writes are refused when they would leave less than this free on the disk holding
+    /// the world (default 1 GiB): each run's budget is bounded, but runs follow one
+    /// another, and none may fill the disk the host needs.
+    pub min_free_disk_bytes: u64,
 }
 
 impl Limits {
@@ -53,6 +57,7 @@ impl Default for Limits {
             max_write_bytes: 64 * 1024 * 1024,
             max_source_bytes: 4 * 1024 * 1024,
             max_file_bytes: 4 * 1024 * 1024,
+            min_free_disk_bytes: 1 << 30,
         }
     }
 }

@@ -13,6 +13,7 @@ mod bounded;
 mod compile;
 mod context;
 mod deadline;
+mod from_json;
 mod hosterror;
 mod json;
 mod limits;
@@ -26,8 +27,9 @@ pub use context::{with_context, Context, Run};
 pub use deadline::StopCheck;
 pub(crate) use deadline::{
     blocking, budget, check as check_deadline, disarm as disarm_deadline,
-    remaining as deadline_remaining, set_long_run_hook, stop_asked, Cutoff,
+    remaining as deadline_remaining, set_long_run_hook, set_wait_hook, stop_asked, Cutoff,
 };
+pub(crate) use from_json::from_json;
 pub use hosterror::HostError;
 pub(crate) use hosterror::{cut, find_host_error, MAX_HINT_BYTES, MAX_MESSAGE_BYTES};
 pub(crate) use json::to_json;

@@ -44,7 +44,7 @@ impl UpstreamTool {
         format!(
             "{}(args: {}): {}",
             self.name,
-            types.args_table(),
+            types.args_param(),
             types.returns
         )
     }

@@ -36,7 +36,7 @@ pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> 
         None => world.clone(),
     };
     let inside_settings =
-        |path: &Path| resolve(path).is_some_and(|p| settings.iter().any(|s| p.starts_with(s)));
+        |path: &Path| readings(path).any(|p| settings.iter().any(|s| p.starts_with(s)));
     if cwd.is_some() && inside_settings(&base) {
         return Some(Reach::SettingsCwd(base));
     }
@@ -52,8 +52,7 @@ pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> 
     args.iter()
         .find(|arg| {
             named(&base, arg)
-                .and_then(|p| p.canonicalize().ok())
-                .is_some_and(|dir| dir.is_dir() && world.starts_with(&dir))
+                .is_some_and(|p| readings(&p).any(|dir| dir.is_dir() && world.starts_with(&dir)))
         })
         .map(|arg| Reach::World(arg.clone()))
 }
@@ -81,6 +80,31 @@ fn named(base: &Path, arg: &str) -> Option<PathBuf> {
         }
     }
     Some(base.join(path))
+}
+
+/// What `path` (absolute) may name: as the kernel resolves it, and as most servers read
+/// it, dropping `name/..` as written before they look (Node's `path.resolve`, Python's
+/// `os.path.normpath`): to them `./missing/..` is the folder itself, where the kernel
+/// finds nothing.
+fn readings(path: &Path) -> impl Iterator<Item = PathBuf> {
+    [resolve(path), resolve(&as_written(path))]
+        .into_iter()
+        .flatten()
+}
+
+/// `path` with `.` and `name/..` dropped as written, without looking at the disk.
+fn as_written(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// `path` (absolute) with symlinks, `.` and `..` resolved one part at a time, as the
@@ -191,6 +215,17 @@ mod tests {
         for args in allowed {
             let server = stdio(&args, "");
             assert_eq!(world_reach(&server, world.path()), None, "{args}");
+        }
+        // Servers drop `missing/..` as written, so these name the world too.
+        let spelt = [
+            r#"["./nope/.."]"#.to_string(),
+            format!(r#"["{}/nope/.."]"#, world.path().display()),
+            r#"["--root=./absent/../.."]"#.to_string(),
+            r#"["./nope/../.codemode/policy.json"]"#.to_string(),
+        ];
+        for args in spelt {
+            let server = stdio(&args, "");
+            assert!(world_reach(&server, world.path()).is_some(), "{args}");
         }
         let trusted = stdio(r#"["."]"#, r#", "allowWorldAccess": true"#);
         assert_eq!(world_reach(&trusted, world.path()), None);

@@ -21,8 +21,7 @@ impl UpstreamTool {
     pub fn meta(&self, server: &str) -> ToolMeta {
         let types = self.types();
         let required = types.args.iter().any(|a| !a.optional);
-        let table = types.args_table();
-        let ty = if required { table } else { format!("{table}?") };
+        let ty = types.args_param();
         ToolMeta {
             identity: format!("{server}.{}", self.name),
             name: self.name.clone(),

@@ -92,10 +92,16 @@ impl ServerSettings {
         Ok(settings)
     }
 
-    /// The limits and cache of the server's tool `tool` (its name on the server), given
-    /// the annotations the server sent for it.
-    pub fn of(&self, tool: &str, annotations: Option<&Value>) -> (ToolLimits, Option<CachePolicy>) {
-        let own = self.tools.get(tool);
+    /// The limits and cache of the server's tool `original` (its name on the server),
+    /// which scripts call `name`, given the annotations the server sent for it. Its entry
+    /// under `"tools"` may use either name.
+    pub fn of(
+        &self,
+        original: &str,
+        name: &str,
+        annotations: Option<&Value>,
+    ) -> (ToolLimits, Option<CachePolicy>) {
+        let own = self.tools.get(original).or_else(|| self.tools.get(name));
         let limits = ToolLimits {
             timeout_ms: own
                 .and_then(|t| t.limits.timeout_ms)
@@ -118,6 +124,31 @@ impl ServerSettings {
         };
         (limits, cache)
     }
+
+    /// The keys under `"tools"` that name none of `tools` (by the server's name or the
+    /// script's), each with what the user may have meant: such an entry does nothing.
+    pub fn unmatched(&self, tools: &[super::UpstreamTool]) -> Vec<String> {
+        let names = || {
+            tools
+                .iter()
+                .flat_map(|t| [t.original.as_str(), t.name.as_str()])
+        };
+        self.tools
+            .keys()
+            .filter(|key| !names().any(|n| n == key.as_str()))
+            .map(|key| {
+                let near = crate::assets::names::nearest(key, names());
+                match near.first() {
+                    Some(best) => format!(
+                        "\"tools\" entry '{key}' in mcp.json names no tool of this server, so its limits and cache do nothing; did you mean '{best}'?"
+                    ),
+                    None => format!(
+                        "\"tools\" entry '{key}' in mcp.json names no tool of this server, so its limits and cache do nothing"
+                    ),
+                }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -137,7 +168,7 @@ mod tests {
             "tools": {"fast": {"limits": {"timeoutMs": 10}, "cache": {"ttlSeconds": 5}}}
         }))
         .unwrap();
-        let (limits, cache) = s.of("fast", None);
+        let (limits, cache) = s.of("fast", "fast", None);
         assert_eq!(
             limits,
             ToolLimits {
@@ -147,10 +178,13 @@ mod tests {
         );
         assert_eq!(cache.unwrap().ttl_seconds, 5);
         let pure = json!({"readOnlyHint": true, "idempotentHint": true});
-        assert_eq!(s.of("other", Some(&pure)).1.unwrap().ttl_seconds, 60);
+        assert_eq!(
+            s.of("other", "other", Some(&pure)).1.unwrap().ttl_seconds,
+            60
+        );
         let writes = json!({"readOnlyHint": false, "idempotentHint": true});
-        assert!(s.of("other", Some(&writes)).1.is_none());
-        assert!(s.of("other", None).1.is_none());
+        assert!(s.of("other", "other", Some(&writes)).1.is_none());
+        assert!(s.of("other", "other", None).1.is_none());
     }
 
     #[test]

@@ -45,6 +45,17 @@ pub struct ToolTypes {
 }
 
 impl ToolTypes {
+    /// The type of the one table a call takes: [`ToolTypes::args_table`], optional (`?`)
+    /// when no field is required, so a tool that needs nothing is called as `tool()`.
+    pub fn args_param(&self) -> String {
+        let table = self.args_table();
+        if self.args.iter().any(|a| !a.optional) {
+            table
+        } else {
+            format!("{table}?")
+        }
+    }
+
     /// The whole argument table as one Luau type: `{ path: string, head: number? }`.
     pub fn args_table(&self) -> String {
         if self.args.is_empty() {

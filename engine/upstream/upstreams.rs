@@ -227,7 +227,19 @@ impl Upstreams {
         tool: &str,
         arguments: serde_json::Map<String, Value>,
     ) -> PendingCall {
-        let label = format!("{server}.{tool}");
+        self.start_call_as(server, tool, &format!("{server}.{tool}"), arguments)
+    }
+
+    /// As [`Upstreams::start_call`], the call named `label` in the errors about it (a
+    /// script's `toolbox.tool`, where the server's own names differ).
+    pub fn start_call_as(
+        &self,
+        server: &str,
+        tool: &str,
+        label: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> PendingCall {
+        let label = label.to_string();
         if !self.shared.servers.contains_key(server) {
             return PendingCall::failed(label, UpstreamError::UnknownServer(server.to_string()));
         }

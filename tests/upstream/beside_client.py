@@ -1,6 +1,7 @@
-"""Drives `codemode serve --workers 4` on stdio with the official MCP Python SDK: while
-one script waits for a slow upstream call, short requests sent after it must be answered
-at once. Prints one JSON line: the seconds each request took, per round.
+"""Drives `codemode serve --workers 1` on stdio with the official MCP Python SDK: while
+two scripts wait for slow upstream calls (more than there are workers), short requests
+sent after them must be answered at once. Prints one JSON line: the seconds each request
+took, per round.
 
     beside_client.py BIN WORLD ROUNDS
 """
@@ -17,7 +18,7 @@ SLOW = "return tools.everything.trigger_long_running_operation({duration = 2, st
 
 
 async def main():
-    params = StdioServerParameters(command=BIN, args=["--world", WORLD, "serve", "--workers", "4"])
+    params = StdioServerParameters(command=BIN, args=["--world", WORLD, "serve", "--workers", "1"])
     # serve's log lines go to a pipe, as an MCP client host reads them.
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
@@ -33,12 +34,13 @@ async def main():
             warm = await timed("tool_exec", {"script": "return tools.everything.get_sum({a = 1, b = 2})"}, 0)
             rounds = []
             for _ in range(ROUNDS):
-                slow, fast, search = await asyncio.gather(
+                slow, also_slow, fast, search = await asyncio.gather(
                     timed("tool_exec", {"script": SLOW}, 0),
+                    timed("tool_exec", {"script": SLOW}, 0.1),
                     timed("tool_exec", {"script": "return 1 + 1"}, 0.3),
                     timed("search_tools", {"query": "add two numbers"}, 0.5),
                 )
-                rounds.append({"slow": slow, "fast": fast, "search": search})
+                rounds.append({"slow": slow, "alsoSlow": also_slow, "fast": fast, "search": search})
             print(json.dumps({"warm": warm, "rounds": rounds}))
 
 
