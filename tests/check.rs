@@ -312,11 +312,18 @@ fn strict_check_speaks_of_the_worlds_own_tools_only() {
     // A world tool written loosely is told about in strict mode, not in the default one.
     world.tool(
         "mine.loose",
-        "--!desc Loose.\nreturn function()\n\tlocal rows = { { name = 'ada', lang = 'a' } }\n\treturn tools.markdown.table(rows)\nend\n",
+        "--!desc Loose.\nreturn function()\n\tlocal rows = { { name = 'ada', lang = 'a' } }\n\tlocal n: number = rows[1].name\n\treturn tools.markdown.table(rows), n\nend\n",
+    );
+    world.tool(
+        "mine.typed",
+        "--!desc Twice x.\n--!arg x number A number.\n--!return number Twice x.\nlocal function twice(x: number): number\n\treturn x * 2\nend\nreturn twice\n",
     );
     let strict = codemode(world.path(), &["--check", "strict", "check"], "");
     let said = text(&strict.stdout);
     assert!(said.contains("mine.loose"), "{said}");
+    // Codemode's docstring lines are not Luau's comment directives.
+    assert!(!said.to_lowercase().contains("comment directive"), "{said}");
+    assert!(!said.contains("mine.typed"), "{said}");
     let default = codemode(world.path(), &["check"], "");
     let said = text(&default.stdout);
     assert_eq!(default.status.code(), Some(0), "{said}");

@@ -116,6 +116,32 @@ return f(1)
 }
 
 #[test]
+fn cuts_of_many_tools_are_named_for_the_first_few_and_counted_for_the_rest() {
+    // A run may call hundreds of tools that cut their results; the envelope stays small.
+    let w = World::new();
+    w.file("t.toolbox/README.md", "Test tools.\n");
+    for i in 0..12 {
+        w.tool(
+            &format!("t.long{i}"),
+            "--!desc A long text.\nlocal function long(): string\n\treturn string.rep('x', 100)\nend\nreturn long\n",
+        );
+        w.file(
+            &format!("t.toolbox/long{i}.tool/.metadata"),
+            &json!({ "limits": { "maxOutputBytes": 10 } }).to_string(),
+        );
+    }
+    let script = "local n = 0 for i = 0, 11 do n += #tools.t['long' .. i]() end return n";
+    let (envelope, code) = exec(w.path(), &["--no-bundled"], script);
+    assert_eq!(code, 0, "{envelope}");
+    let cuts = envelope["truncation"].as_array().unwrap();
+    assert_eq!(cuts.len(), 9, "{envelope}");
+    assert_eq!(
+        cuts[8]["note"],
+        "results of 4 more tools were cut to their own limits"
+    );
+}
+
+#[test]
 fn a_result_past_its_time_to_live_is_not_returned() {
     let w = world(1);
     value_of(w.path(), "return tools.t.double(1)");

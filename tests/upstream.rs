@@ -1079,7 +1079,7 @@ fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
     let mut cached = fixture_server("slow", &[]);
     cached["tools"] =
         json!({ "sleep": { "cache": { "ttlSeconds": 600 }, "limits": { "maxOutputBytes": 8 } } });
-    let dir = world(json!({ "limited": limited, "cached": cached }));
+    let dir = world(json!({ "limited": limited.clone(), "cached": cached.clone() }));
     let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
     assert_eq!(code, 0, "{synced}{err}");
     // The server's own limit ends the call long before the script's deadline, the request
@@ -1156,6 +1156,30 @@ fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
         second["elapsedMs"].as_f64().unwrap() < 300.0,
         "a hit must not call the server: {second}"
     );
+    // The same tool of the server configured otherwise (another account's token, say) is
+    // not a hit: the result of one configuration is never another's.
+    let mut other = cached.clone();
+    other["env"] = json!({ "CODEMODE_TEST_ACCOUNT": "bob" });
+    std::fs::write(
+        dir.path().join(".codemode/mcp.json"),
+        json!({ "mcpServers": { "limited": limited, "cached": other } }).to_string(),
+    )
+    .unwrap();
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    let (out, _, _) = codemode_in(dir.path(), &["exec", "-"], script);
+    let third: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        third["elapsedMs"].as_f64().unwrap() >= 700.0,
+        "another configuration's result was used: {third}"
+    );
+    std::fs::write(
+        dir.path().join(".codemode/mcp.json"),
+        json!({ "mcpServers": { "limited": limited, "cached": cached } }).to_string(),
+    )
+    .unwrap();
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
     // Its maxOutputBytes cuts what the caller gets, and the envelope says so.
     let (out, _, _) = codemode_in(
         dir.path(),

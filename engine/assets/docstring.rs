@@ -10,6 +10,35 @@ const LUAU_DIRECTIVES: [&str; 6] = [
     "native",
 ];
 
+/// Words that end in a period without ending a sentence.
+const ABBREVIATIONS: [&str; 7] = ["etc", "vs", "cf", "approx", "incl", "al", "resp"];
+
+/// The first sentence of a description, with its period: up to the first period and
+/// space that end a sentence, or the whole text. A period after a digit (`1. item`), a
+/// single letter (`z. B.`), a word holding a period (`e.g.`) or a common abbreviation
+/// (`etc.`) ends none.
+pub fn first_sentence(description: &str) -> &str {
+    let mut from = 0;
+    while let Some(at) = description[from..].find(". ").map(|i| from + i) {
+        let word = description[..at]
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or_default();
+        let ends = word.chars().count() > 1
+            && word
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_alphabetic() || ")\"'`".contains(c))
+            && !word.contains('.')
+            && !ABBREVIATIONS.contains(&word.to_lowercase().as_str());
+        if ends {
+            return &description[..=at];
+        }
+        from = at + 1;
+    }
+    description
+}
+
 /// One `--!arg NAME TYPE DESCRIPTION` line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DocArg {
@@ -166,6 +195,29 @@ fn continues(head: &str, tail: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_first_sentence_ends_where_a_sentence_does() {
+        assert_eq!(first_sentence("Slugify text. Then more."), "Slugify text.");
+        assert_eq!(
+            first_sentence("Parse a date, e.g. 2024-01-01, into fields. More."),
+            "Parse a date, e.g. 2024-01-01, into fields."
+        );
+        assert_eq!(
+            first_sentence("Wochentag eines Datums — z. B. «Montag» 📅."),
+            "Wochentag eines Datums — z. B. «Montag» 📅."
+        );
+        assert_eq!(
+            first_sentence("Steps: 1. read 2. write"),
+            "Steps: 1. read 2. write"
+        );
+        assert_eq!(
+            first_sentence("Dates, times etc. in ISO. Rest"),
+            "Dates, times etc. in ISO."
+        );
+        assert_eq!(first_sentence("Ask (see below). Then"), "Ask (see below).");
+        assert_eq!(first_sentence(""), "");
+    }
 
     #[test]
     fn a_type_may_hold_spaces_inside_brackets() {

@@ -30,7 +30,7 @@ use serde::Serialize;
 
 pub use callsig::call_signature;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
-pub use docstring::Docstring;
+pub use docstring::{first_sentence, Docstring};
 pub(crate) use file::BOM;
 pub use file::{MAX_METADATA_BYTES, MAX_README_BYTES};
 pub use metadata::{

@@ -132,7 +132,15 @@ fn read_folder(
                 Some(e) => format!(
                     "{rel} cannot be read ({e}); give the user running codemode read access to the folder"
                 ),
-                None => format!("{rel}/init.luau is missing; every tool needs one"),
+                None => match ["init.lua", "Init.luau", "main.luau", "index.luau"]
+                    .iter()
+                    .find(|name| files.has(name))
+                {
+                    Some(near) => format!(
+                        "{rel}/init.luau is missing; found {near}: rename it to init.luau"
+                    ),
+                    None => format!("{rel}/init.luau is missing; every tool needs one"),
+                },
             });
             None
         }
@@ -396,14 +404,43 @@ fn arg(name: &str, ty: &str, description: &str) -> Arg {
 }
 
 /// Docstring types are one token; compare without spaces.
-fn same_type(a: &str, b: &str) -> bool {
+/// True when a docstring's type agrees with the signature's: the same text, or the same
+/// but for the signature saying it may be nil, or a docstring shorthand the signature's
+/// type is a case of (`table` for `{ sep: string? }` or a table alias, `function` for a
+/// function type, `any` for anything).
+fn same_type(doc: &str, sig: &str) -> bool {
     let strip = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
-    strip(a) == strip(b)
+    let (doc, sig) = (strip(doc), strip(sig));
+    let base = |s: &str| s.strip_suffix('?').unwrap_or(s).to_string();
+    let (doc_base, sig_base) = (base(&doc), base(&sig));
+    let is_alias = |s: &str| {
+        s.chars().next().is_some_and(char::is_alphabetic)
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            && !["string", "number", "boolean", "nil", "any", "unknown"].contains(&s)
+    };
+    doc == sig
+        || doc_base == sig_base
+        || doc_base == "any"
+        || (doc_base == "table" && (sig_base.starts_with('{') || is_alias(&sig_base)))
+        || (doc_base == "function" && sig_base.contains("->"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn docstring_shorthands_agree_with_the_types_they_stand_for() {
+        assert!(same_type("table", "{ sep: string? }?"));
+        assert!(same_type("table", "Person"));
+        assert!(same_type("string", "string?"));
+        assert!(same_type("function", "(x: number) -> number"));
+        assert!(same_type("{ a: number }", "{a:number}"));
+        assert!(!same_type("string", "number"));
+        assert!(!same_type("table", "string"));
+        assert!(!same_type("number", "{ n: number }"));
+    }
 
     #[test]
     fn a_tool_folder_that_cannot_be_listed_is_not_said_to_miss_its_source() {
@@ -424,6 +461,14 @@ mod tests {
         assert_eq!(
             plain.refusals,
             ["b.toolbox/plain.tool/init.luau is missing; every tool needs one"]
+        );
+        // A source of another name is named, with the fix.
+        std::fs::create_dir_all(dir.path().join("b.toolbox/lua.tool")).unwrap();
+        std::fs::write(dir.path().join("b.toolbox/lua.tool/init.lua"), "return 1").unwrap();
+        let (lua, ..) = read_folder(&root, "b.toolbox/lua.tool", "b");
+        assert_eq!(
+            lua.refusals,
+            ["b.toolbox/lua.tool/init.luau is missing; found init.lua: rename it to init.luau"]
         );
     }
 }

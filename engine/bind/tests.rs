@@ -321,6 +321,18 @@ fn usage_names_every_slot() {
 }
 
 #[test]
+fn a_parameter_typed_by_an_alias_is_needed_unless_optional() {
+    let needed = Schema::from_meta(&meta(&[("person", "Person")], &[], None));
+    let none: Vec<Option<Json>> = vec![None];
+    let r = check_slots(&needed, &none, Style::Luau).unwrap_err();
+    assert_eq!(r.reason, Reason::MissingArgument, "{}", r.message);
+    assert!(check_slots(&needed, &[Some(json!({ "name": "Ann" }))], Style::Luau).is_ok());
+    assert_eq!(usage_line(&needed), "codemode call demo.echo <person>");
+    let optional = Schema::from_meta(&meta(&[("person", "Person?")], &[], None));
+    assert!(check_slots(&optional, &none, Style::Luau).is_ok());
+}
+
+#[test]
 fn usage_shows_what_a_needed_options_table_must_hold_as_needed() {
     let needed = meta(&[("args", "{ a: number, b: number? }")], &[], None);
     let line = usage_line(&Schema::from_meta(&needed));

@@ -158,7 +158,12 @@ fn made_as_it_runs(source: &str, diagnostic: &mut Diagnostic) {
 
 /// Lints that say nothing an agent's script needs: the start of each message. A one-line
 /// script puts statements on one line and binds results it only returns or prints.
-const NOISE: [&str; 2] = ["A new statement is on the same line", "Comment directive"];
+/// Codemode's own docstring lines (`--!desc`) read to Luau as unknown comment directives.
+const NOISE: [&str; 3] = [
+    "A new statement is on the same line",
+    "Comment directive",
+    "Unknown comment directive",
+];
 
 /// True for a warning that is dropped (see [`NOISE`]): also unused locals, functions and
 /// imports, and shadowed names.

@@ -101,9 +101,5 @@ pub(super) fn check_unique<'a>(
 
 /// The first sentence of a description, without its final period.
 pub(crate) fn first_sentence(description: &str) -> &str {
-    description
-        .split(". ")
-        .next()
-        .unwrap_or("")
-        .trim_end_matches('.')
+    crate::assets::first_sentence(description).trim_end_matches('.')
 }

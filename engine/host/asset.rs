@@ -181,6 +181,13 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             Ok((function, check, spec, policy))
         })?,
     )?;
+    t.raw_set(
+        "firstSentence",
+        lua.create_function(|lua, text: mlua::LuaString| {
+            let text = text.to_str()?;
+            lua.create_string(crate::assets::first_sentence(&text))
+        })?,
+    )?;
     t.set_readonly(true);
     Ok(t)
 }

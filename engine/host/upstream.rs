@@ -211,8 +211,15 @@ pub(crate) fn policy(lua: &Lua, server: &str, tool: &str) -> mlua::Result<Option
         config
             .settings
             .of(&found.original, &found.name, found.annotations.as_ref());
-    let stamp = serde_json::to_string(&(&found.original, &found.description, &found.input_schema))
-        .unwrap_or_default();
+    // The server's whole configuration too (its command, arguments, environment, headers,
+    // secrets included, only hashed): another account's results are not this one's.
+    let stamp = serde_json::to_string(&(
+        crate::upstream::cache::key(config),
+        &found.original,
+        &found.description,
+        &found.input_schema,
+    ))
+    .unwrap_or_default();
     Ok(Some(Policy {
         limits,
         cache,

@@ -37,6 +37,9 @@ pub(crate) fn path_arg(value: &Value, call: &str) -> mlua::Result<String> {
     }
 }
 
+/// The fewest inodes a write leaves on the world's disk (or 1% of them, if more).
+const MIN_FREE_INODES: u64 = 1000;
+
 /// Counts a write against the run's budget ([`Limits::max_write_bytes`]); refuses it when
 /// the budget is spent, or when it would leave the disk holding the world with less than
 /// [`Limits::min_free_disk_bytes`] free.
@@ -55,17 +58,13 @@ pub(crate) fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     })?;
     // A disk whose free space cannot be read is written as before.
     if let Ok(stat) = rustix::fs::statvfs(&world) {
-        let free = stat.f_bavail.saturating_mul(stat.f_frsize);
-        if free.saturating_sub(bytes as u64) < floor {
-            return Err(HostError::hinted(
-                format!(
-                    "the disk holding the world has {} MiB free; scripts may not write once less than {} MiB would remain",
-                    free >> 20,
-                    floor >> 20
-                ),
-                "free space on that disk (or delete what earlier runs wrote), then run again",
-            )
-            .into_lua());
+        let disk = Disk {
+            free_bytes: stat.f_bavail.saturating_mul(stat.f_frsize),
+            inodes: stat.f_files,
+            free_inodes: stat.f_favail,
+        };
+        if let Some(refusal) = disk.refusal(bytes as u64, floor) {
+            return Err(refusal.into_lua());
         }
     }
     if spent > budget {
@@ -77,6 +76,42 @@ pub(crate) fn charge_write(lua: &Lua, bytes: usize) -> mlua::Result<()> {
         .into_lua());
     }
     Ok(())
+}
+
+/// What the disk holding the world has left.
+struct Disk {
+    free_bytes: u64,
+    /// Files and folders the disk can hold in all (0 on filesystems that do not count).
+    inodes: u64,
+    free_inodes: u64,
+}
+
+impl Disk {
+    /// Why a write of `bytes` is refused, when it would leave less than `floor` bytes free,
+    /// or fewer inodes than 1% of them (at least [`MIN_FREE_INODES`]): files and folders
+    /// use inodes, which can run out while bytes are left.
+    fn refusal(&self, bytes: u64, floor: u64) -> Option<HostError> {
+        let inode_floor = (self.inodes / 100).max(MIN_FREE_INODES);
+        if self.inodes > 0 && self.free_inodes < inode_floor {
+            return Some(HostError::hinted(
+                format!(
+                    "the disk holding the world can hold only {} more files and folders; scripts may not write once fewer than {inode_floor} remain",
+                    self.free_inodes
+                ),
+                "delete files and folders earlier runs wrote (or free space on that disk), then run again",
+            ));
+        }
+        (self.free_bytes.saturating_sub(bytes) < floor).then(|| {
+            HostError::hinted(
+                format!(
+                    "the disk holding the world has {} MiB free; scripts may not write once less than {} MiB would remain",
+                    self.free_bytes >> 20,
+                    floor >> 20
+                ),
+                "free space on that disk (or delete what earlier runs wrote), then run again",
+            )
+        })
+    }
 }
 
 /// A [`VfsError`] as a Luau error.
@@ -265,4 +300,38 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     t.set_readonly(true);
     Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_is_refused_before_the_disk_runs_out_of_bytes_or_inodes() {
+        let gib = 1 << 30;
+        let roomy = Disk {
+            free_bytes: 10 * gib,
+            inodes: 1_000_000,
+            free_inodes: 500_000,
+        };
+        assert!(roomy.refusal(1 << 20, gib).is_none());
+        let full = Disk {
+            free_bytes: gib + 10,
+            ..roomy
+        };
+        let why = full.refusal(100, gib).unwrap().to_string();
+        assert!(why.contains("1024 MiB free"), "{why}");
+        let no_inodes = Disk {
+            free_inodes: 9_999,
+            ..roomy
+        };
+        let why = no_inodes.refusal(1, gib).unwrap().to_string();
+        assert!(why.contains("only 9999 more files and folders"), "{why}");
+        let uncounted = Disk {
+            inodes: 0,
+            free_inodes: 0,
+            ..roomy
+        };
+        assert!(uncounted.refusal(1, gib).is_none());
+    }
 }

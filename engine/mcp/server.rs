@@ -516,7 +516,7 @@ fn search_answer(value: &Value) -> (String, Value) {
 /// is for; `tools.get` has the rest.
 fn first_sentence(description: &str) -> String {
     let line = description.lines().next().unwrap_or_default().trim();
-    let sentence = line.find(". ").map_or(line, |end| &line[..=end]).trim_end();
+    let sentence = crate::assets::first_sentence(line).trim_end();
     if sentence.len() <= 160 {
         return sentence.to_string();
     }

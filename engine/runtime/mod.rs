@@ -39,6 +39,10 @@ use report::{inside_tool_hint, script_error};
 /// tools 7 MiB.
 const LARGE_HEAP_BYTES: usize = 4 << 20;
 
+/// The most tools whose cut results the envelope names one by one (see
+/// [`Runtime::complete`]); a last entry counts the rest.
+const MAX_TOOL_CUTS_SHOWN: usize = 8;
+
 /// A run handed to the VM and not started: what [`Runtime::complete`] needs of it.
 struct Readied {
     started: Instant,
@@ -333,7 +337,10 @@ impl Runtime {
                 note: "stdout holds what was printed before the cap".into(),
             });
         }
-        for (identity, cap) in tool_cuts {
+        // One entry per tool cut, for the first few: a run may call hundreds of tools, and
+        // the envelope must stay within the output cap plus a few KiB.
+        let more = tool_cuts.len().saturating_sub(MAX_TOOL_CUTS_SHOWN);
+        for (identity, cap) in tool_cuts.into_iter().take(MAX_TOOL_CUTS_SHOWN) {
             envelope.truncated = true;
             envelope.truncation.push(Truncation {
                 what: format!("tools.{identity}"),
@@ -341,6 +348,13 @@ impl Runtime {
                 note: format!(
                     "a result of tools.{identity} was cut to its own limit of {cap} bytes (limits.maxOutputBytes); ask the tool for less, or raise the limit"
                 ),
+            });
+        }
+        if more > 0 {
+            envelope.truncation.push(Truncation {
+                what: "tools".into(),
+                cap_bytes: 0,
+                note: format!("results of {more} more tools were cut to their own limits"),
             });
         }
         envelope.error = envelope.error.map(ScriptError::bounded);

@@ -23,8 +23,8 @@ use crate::check::Checking;
 use crate::registry::Registry;
 use crate::sandbox::{disarm_deadline, set_long_run_hook, set_wait_hook, Limits, StopCheck};
 
-/// The most places lent at once by scripts waiting outside their VM: each lent place may
-/// mean one more VM, and a VM holds up to the memory limit.
+/// The most places lent at once by scripts waiting outside their VM, and the most VMs
+/// beyond the workers: each VM holds up to the memory limit.
 const MAX_LENT: usize = 32;
 
 /// Why a script was not run.
@@ -70,6 +70,9 @@ pub struct Pool {
 struct Vms {
     idle: Mutex<Vec<Runtime>>,
     free: Arc<Semaphore>,
+    /// One permit per VM there may be (the workers plus [`MAX_LENT`]): however often runs
+    /// lend their places, no more scripts than this hold a VM at once.
+    vm_slots: Arc<Semaphore>,
     /// What a new VM is made from, and the checker it gets.
     registry: Arc<Registry>,
     limits: Limits,
@@ -149,6 +152,7 @@ impl Pool {
             vms: Arc::new(Vms {
                 idle: Mutex::new(idle),
                 free: Arc::new(Semaphore::new(workers)),
+                vm_slots: Arc::new(Semaphore::new(workers + MAX_LENT)),
                 registry,
                 limits: limits.clone(),
                 checking: Mutex::new(None),
@@ -227,12 +231,17 @@ impl Pool {
         R: Send + 'static,
     {
         let _ticket = self.ticket()?;
+        // A VM's slot first, then a place to run: a place lent by a waiting run goes to a
+        // caller that already has a VM to run on.
+        let slot = self.vms.vm_slots.clone().acquire_owned().await;
+        let slot = slot.map_err(|_| PoolError::Closed)?;
         let permit = self.vms.free.clone().acquire_owned().await;
         let permit = permit.map_err(|_| PoolError::Closed)?;
         let lease = Lease {
             vms: self.vms.clone(),
             runtime: Some(self.vms.take()?),
             permit: Some(permit),
+            _slot: slot,
         };
         execute(lease, work, stop, self.workers).await
     }
@@ -272,6 +281,8 @@ struct Lease {
     runtime: Option<Runtime>,
     /// Always set until the lease is dropped.
     permit: Option<OwnedSemaphorePermit>,
+    /// The VM's slot, released after the VM is back (a field, dropped after `drop`).
+    _slot: OwnedSemaphorePermit,
 }
 
 impl Lease {

@@ -103,10 +103,13 @@ impl Ty {
         }
     }
 
-    /// True when `nil` is an acceptable value (the slot may be left out).
+    /// True when `nil` is an acceptable value (the slot may be left out). A type known by
+    /// name only (a tool's own alias, `buffer`) is not: a parameter typed `Person` is
+    /// needed, though what it holds is not judged; `Person?` may be left out.
     pub fn accepts_nil(&self) -> bool {
         match self {
             Ty::Nil => true,
+            Ty::Named { .. } => false,
             Ty::Union(members) => members.iter().any(Ty::accepts_nil),
             other => other.accepts_anything(),
         }

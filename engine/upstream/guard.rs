@@ -26,6 +26,12 @@ pub(crate) enum Reach {
 /// What a local server's arguments reach that they may not: the world's `.codemode/`
 /// always, the world's folder or one above it unless its entry allows that.
 pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    reach_from(server, world, home.as_deref())
+}
+
+/// [`world_reach`], with `~` read as `home`.
+fn reach_from(server: &ServerConfig, world: &Path, home: Option<&Path>) -> Option<Reach> {
     let Transport::Stdio { args, cwd, .. } = &server.transport else {
         return None;
     };
@@ -42,7 +48,7 @@ pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> 
     }
     if let Some(arg) = args
         .iter()
-        .find(|arg| named(&base, arg).is_some_and(|p| inside_settings(&p)))
+        .find(|arg| named(&base, home, arg).iter().any(|p| inside_settings(p)))
     {
         return Some(Reach::Settings(arg.clone()));
     }
@@ -51,8 +57,9 @@ pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> 
     }
     args.iter()
         .find(|arg| {
-            named(&base, arg)
-                .is_some_and(|p| readings(&p).any(|dir| dir.is_dir() && world.starts_with(&dir)))
+            named(&base, home, arg)
+                .iter()
+                .any(|p| readings(p).any(|dir| dir.is_dir() && world.starts_with(&dir)))
         })
         .map(|arg| Reach::World(arg.clone()))
 }
@@ -70,16 +77,37 @@ fn settings_folders(world: &Path) -> Vec<PathBuf> {
     folders
 }
 
-/// The path `arg` names for a server started in `base`: itself, or what follows `=` in
-/// `--root=/some/dir`. `/proc/self/cwd` is the server's own folder, not codemode's.
-fn named(base: &Path, arg: &str) -> Option<PathBuf> {
-    let path = Path::new(path_part(arg)?);
+/// The paths `arg` may name for a server started in `base`: itself, or what follows `=`
+/// in `--root=/some/dir`; and each word of it, for a command line a shell reads
+/// (`sh -c "node server.js ."`). `~` is the home folder, as servers expand it, and
+/// `/proc/self/cwd` (however spelt) is the server's own folder, not codemode's.
+fn named(base: &Path, home: Option<&Path>, arg: &str) -> Vec<PathBuf> {
+    let mut words: Vec<&str> = vec![arg];
+    if arg.contains(char::is_whitespace) {
+        words.extend(arg.split_whitespace().map(|w| w.trim_matches(['"', '\''])));
+    }
+    words
+        .into_iter()
+        .filter_map(path_part)
+        .map(|word| named_by_word(base, home, word))
+        .collect()
+}
+
+/// The path one word names for a server started in `base` (see [`named`]).
+fn named_by_word(base: &Path, home: Option<&Path>, word: &str) -> PathBuf {
+    let path = match (word.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            home.join(rest.trim_start_matches('/'))
+        }
+        _ => PathBuf::from(word),
+    };
+    let spelt = as_written(&path);
     for own in ["/proc/self/cwd", "/proc/thread-self/cwd"] {
-        if let Ok(rest) = path.strip_prefix(own) {
-            return Some(base.join(rest));
+        if let Ok(rest) = spelt.strip_prefix(own) {
+            return base.join(rest);
         }
     }
-    Some(base.join(path))
+    base.join(path)
 }
 
 /// What `path` (absolute) may name: as the kernel resolves it, and as most servers read
@@ -216,8 +244,12 @@ mod tests {
             let server = stdio(&args, "");
             assert_eq!(world_reach(&server, world.path()), None, "{args}");
         }
-        // Servers drop `missing/..` as written, so these name the world too.
+        // Servers drop `missing/..` as written, expand `~`, and may be started by a shell,
+        // so these name the world too.
         let spelt = [
+            r#"["~"]"#.to_string(),
+            r#"["/proc/self/../self/cwd"]"#.to_string(),
+            r#"["-c", "exec node server.js ."]"#.to_string(),
             r#"["./nope/.."]"#.to_string(),
             format!(r#"["{}/nope/.."]"#, world.path().display()),
             r#"["--root=./absent/../.."]"#.to_string(),
@@ -225,7 +257,8 @@ mod tests {
         ];
         for args in spelt {
             let server = stdio(&args, "");
-            assert!(world_reach(&server, world.path()).is_some(), "{args}");
+            let reach = reach_from(&server, world.path(), Some(world.path()));
+            assert!(reach.is_some(), "{args}");
         }
         let trusted = stdio(r#"["."]"#, r#", "allowWorldAccess": true"#);
         assert_eq!(world_reach(&trusted, world.path()), None);
