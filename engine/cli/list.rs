@@ -43,5 +43,9 @@ pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> 
             if problems == 1 { "problem" } else { "problems" }
         );
     }
+    // The process ends here: freeing the VM's rows and the index one by one took a tenth
+    // of a 100,000-tool listing, and exiting frees them at once. A listing starts no
+    // server and writes nothing after this, so nothing is left undone.
+    std::mem::forget(runtime);
     Ok(code)
 }

@@ -109,6 +109,17 @@ impl Catalogue {
             .map(|t| t.get("name").and_then(Value::as_str))
             .collect();
         let mut names = NameMap::new(originals.iter().flatten().copied());
+        // Names that collide are handed out in the order of the server's names, not of its
+        // listing: `get-env` is `get_env` and `get.env` is `get_env_2` however the server
+        // orders them, so a policy rule naming one keeps meaning that one.
+        let mut sorted: Vec<&str> = originals.iter().flatten().copied().collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let assigned: std::collections::HashMap<&str, (String, Option<String>)> = sorted
+            .into_iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| (n, names.assign(n)))
+            .collect();
         let mut seen = std::collections::BTreeSet::new();
         let mut tools = Vec::new();
         for (i, (tool, original)) in raw.iter().zip(&originals).enumerate() {
@@ -122,7 +133,7 @@ impl Catalogue {
                 ));
                 continue;
             }
-            let (name, note) = names.assign(original);
+            let (name, note) = assigned[original].clone();
             problems.extend(note);
             let text = |key: &str| tool.get(key).and_then(Value::as_str).map(str::to_string);
             // MCP requires an object schema. Without one the tool is still offered, taking
@@ -170,6 +181,17 @@ impl Catalogue {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn colliding_names_map_the_same_in_any_listing_order() {
+        let dash = json!({"name": "get-env", "inputSchema": {"type": "object"}});
+        let dot = json!({"name": "get.env", "inputSchema": {"type": "object"}});
+        for raw in [vec![dash.clone(), dot.clone()], vec![dot, dash]] {
+            let c = Catalogue::from_raw("odd", 7, &raw);
+            assert_eq!(c.tool("get_env").unwrap().original, "get-env");
+            assert_eq!(c.tool("get_env_2").unwrap().original, "get.env");
+        }
+    }
 
     #[test]
     fn maps_names_and_reports_what_it_leaves_out() {
