@@ -6,9 +6,9 @@
 //! Callers wait in arrival order for the next free VM, so a script stuck at its deadline
 //! holds only its own VM. A script waiting on something outside the VM (an MCP server, an
 //! HTTP request) lends its place meanwhile: the next caller runs on another VM, made when
-//! none is idle, so slow servers cannot hold every place while the cores sit idle. Each run gets a fresh environment (see [`Runtime::exec`]), and a
-//! VM that hit its memory limit is replaced by the runtime itself, so nothing one run does
-//! is seen by the next.
+//! none is idle, so slow servers cannot hold every place while the cores sit idle. Each
+//! run gets a fresh environment (see [`Runtime::exec`]), and a VM that hit its memory
+//! limit is replaced by the runtime itself, so nothing one run does is seen by the next.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -175,7 +175,7 @@ impl Pool {
         *self.vms.checking.lock().unwrap_or_else(|e| e.into_inner()) = checking;
     }
 
-    /// How many scripts can run at once (the number of VMs).
+    /// How many scripts compute at once (scripts waiting on a server lend their places).
     pub fn workers(&self) -> usize {
         self.workers
     }
