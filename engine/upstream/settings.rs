@@ -161,6 +161,34 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_entry_may_use_either_name_and_one_naming_no_tool_is_reported() {
+        let s = read(json!({
+            "tools": {
+                "trigger_long_running_operation": {"limits": {"timeoutMs": 1000}},
+                "get_sun": {"limits": {"timeoutMs": 5}}
+            }
+        }))
+        .unwrap();
+        let (limits, _) = s.of(
+            "trigger-long-running-operation",
+            "trigger_long_running_operation",
+            None,
+        );
+        assert_eq!(limits.timeout_ms, Some(1000));
+        let raw = [
+            json!({"name": "trigger-long-running-operation", "inputSchema": {"type": "object"}}),
+            json!({"name": "get-sum", "inputSchema": {"type": "object"}}),
+        ];
+        let catalogue = super::super::Catalogue::from_raw("everything", 1, &raw);
+        let unmatched = s.unmatched(&catalogue.tools);
+        assert_eq!(unmatched.len(), 1, "{unmatched:?}");
+        assert!(
+            unmatched[0].contains("'get_sun'") && unmatched[0].contains("did you mean 'get"),
+            "{unmatched:?}"
+        );
+    }
+
+    #[test]
     fn a_tool_overrides_its_server_and_hints_gate_the_server_cache() {
         let s = read(json!({
             "limits": {"timeoutMs": 5000, "maxOutputBytes": 100},
