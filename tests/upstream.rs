@@ -756,6 +756,14 @@ fn configured_servers_are_toolboxes_that_scripts_list_get_and_call() {
     let (listed, _, code) = codemode_in(dir.path(), &["list", "2", "--no-bundled"], "");
     assert_eq!(code, 0, "{listed}");
     assert!(listed.contains("codemode mcp sync everything"), "{listed}");
+    // `check` warns of them too (a script calling them would fail), and starts nothing.
+    let (checked, _, code) = codemode_in(dir.path(), &["check", "--no-bundled"], "");
+    assert_eq!(code, 0, "{checked}");
+    assert!(
+        checked.contains("warning: MCP server 'time': its tools are not fetched yet")
+            && checked.contains("codemode mcp sync time"),
+        "{checked}"
+    );
     let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
     assert_eq!(code, 0, "{synced}{err}");
     // Now the tools are listed from the cache, with signatures and from = mcp:<server>.
