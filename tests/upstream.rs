@@ -1166,28 +1166,25 @@ fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
     );
     // The same tool of the server configured otherwise (another account's token, say) is
     // not a hit: the result of one configuration is never another's.
+    let configure = |cached: &Value| {
+        std::fs::write(
+            dir.path().join(".codemode/mcp.json"),
+            json!({ "mcpServers": { "limited": limited, "cached": cached } }).to_string(),
+        )
+        .unwrap();
+        let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+        assert_eq!(code, 0, "{synced}{err}");
+    };
     let mut other = cached.clone();
     other["env"] = json!({ "CODEMODE_TEST_ACCOUNT": "bob" });
-    std::fs::write(
-        dir.path().join(".codemode/mcp.json"),
-        json!({ "mcpServers": { "limited": limited, "cached": other } }).to_string(),
-    )
-    .unwrap();
-    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
-    assert_eq!(code, 0, "{synced}{err}");
+    configure(&other);
     let (out, _, _) = codemode_in(dir.path(), &["exec", "-"], script);
     let third: Value = serde_json::from_str(&out).unwrap();
     assert!(
         third["elapsedMs"].as_f64().unwrap() >= 700.0,
         "another configuration's result was used: {third}"
     );
-    std::fs::write(
-        dir.path().join(".codemode/mcp.json"),
-        json!({ "mcpServers": { "limited": limited, "cached": cached } }).to_string(),
-    )
-    .unwrap();
-    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
-    assert_eq!(code, 0, "{synced}{err}");
+    configure(&cached);
     // Its maxOutputBytes cuts what the caller gets, and the envelope says so.
     let (out, _, _) = codemode_in(
         dir.path(),

@@ -9,10 +9,6 @@
 /// The Luau declarations of this capability (`upstream.d.luau`), for `codemode types`.
 pub(crate) const DECLARATIONS: &str = include_str!("upstream.d.luau");
 
-/// The largest answer, as JSON, a script takes in from one call: what codemode reads of
-/// one message from a stdio server.
-const MAX_ANSWER_BYTES: usize = 16 << 20;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -29,6 +25,10 @@ use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 use super::asset::{denied_tool, to_lua};
 use super::results::Policy;
 use super::state::{registry, with_state};
+
+/// The largest answer, as JSON, a script takes in from one call: what codemode reads of
+/// one message from a stdio server.
+const MAX_ANSWER_BYTES: usize = 16 << 20;
 
 /// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
 #[derive(Serialize)]
