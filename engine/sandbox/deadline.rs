@@ -40,8 +40,9 @@ pub(crate) enum Cutoff {
 /// thread), runs that work with the duties handed off.
 pub(crate) type HandOff = fn(Option<&mut dyn FnMut()>);
 
-/// A long-run hook and its repeat interval in nanoseconds.
-type LongRunHook = (HandOff, u64);
+/// A long-run hook, how long a run goes on before it is first called and how often it is
+/// called again, in nanoseconds.
+type LongRunHook = (HandOff, u64, u64);
 
 thread_local! {
     /// Deadline of the run executing on this thread, in nanoseconds since [`epoch`]; 0 = none.
@@ -91,7 +92,7 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
         if now >= at {
             EXPIRED.set(true);
         } else if long_run_at != 0 && now >= long_run_at {
-            if let Some((hook, every)) = LONG_RUN.get() {
+            if let Some((hook, _, every)) = LONG_RUN.get() {
                 LONG_RUN_AT.set(now.saturating_add(every));
                 hook(None);
             }
@@ -296,9 +297,13 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
 /// `every` while it goes on (`None` clears it). Set before [`arm`], cleared after [`disarm`].
 pub(crate) fn set_long_run_hook(hook: Option<(HandOff, Duration, Duration)>) {
     match hook {
+        // The countdown starts when the run does ([`arm`]).
         Some((hook, after, every)) => {
-            LONG_RUN.set(Some((hook, every.as_nanos() as u64)));
-            LONG_RUN_AT.set(now_nanos().saturating_add(after.as_nanos() as u64).max(1));
+            LONG_RUN.set(Some((
+                hook,
+                after.as_nanos() as u64,
+                every.as_nanos() as u64,
+            )));
         }
         None => {
             LONG_RUN.set(None);
@@ -318,7 +323,7 @@ pub(crate) fn blocking<R>(wait: impl FnOnce() -> R) -> R {
         .filter(|hook| hook(true));
     // Told of the wait's end however it ends (a panic in host code included).
     let _ended = told.map(WaitEnded);
-    let Some((hook, _)) = LONG_RUN.get() else {
+    let Some((hook, _, _)) = LONG_RUN.get() else {
         return wait();
     };
     let mut pending = Some(wait);
@@ -356,7 +361,14 @@ pub(crate) fn arm(timeout: Duration, stop: Option<StopCheck>) {
     STOPPED.set(false);
     TICKS.set(0);
     STOP.set(stop);
-    DEADLINE.set(now_nanos().saturating_add(timeout.as_nanos() as u64).max(1));
+    let now = now_nanos();
+    DEADLINE.set(now.saturating_add(timeout.as_nanos() as u64).max(1));
+    // The run starts now: the time its type check took before it is not the script's, and
+    // counted, it handed a short script's thread off (a millisecond's pause) at its first
+    // line.
+    if let Some((_, after, _)) = LONG_RUN.get() {
+        LONG_RUN_AT.set(now.saturating_add(after).max(1));
+    }
 }
 
 /// What is left of the run's deadline on this thread (`None` outside a run).
@@ -407,5 +419,48 @@ pub(crate) fn disarm() -> Option<Cutoff> {
         (false, _) => None,
         (true, false) => Some(Cutoff::Deadline),
         (true, true) => Some(Cutoff::Stopped),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static HANDED_OFF: AtomicUsize = AtomicUsize::new(0);
+
+    fn count(_: Option<&mut dyn FnMut()>) {
+        HANDED_OFF.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Runs a Luau loop for about `for_ms` milliseconds under a fresh deadline.
+    fn run_for(lua: &Lua, for_ms: u64) {
+        arm(Duration::from_secs(5), None);
+        let script = format!("local t = os.clock() while os.clock() - t < {for_ms} / 1000 do end");
+        lua.load(script).exec().unwrap();
+        disarm();
+    }
+
+    #[test]
+    fn the_long_run_hook_counts_from_the_start_of_the_run() {
+        let lua = Lua::new();
+        install(&lua).unwrap();
+        let after = Duration::from_millis(30);
+        set_long_run_hook(Some((count, after, Duration::from_secs(10))));
+        // A type check or a queue before the run is not the run's time.
+        std::thread::sleep(after * 2);
+        run_for(&lua, 1);
+        assert_eq!(
+            HANDED_OFF.load(Ordering::SeqCst),
+            0,
+            "a short run was handed off"
+        );
+        run_for(&lua, 100);
+        assert_eq!(
+            HANDED_OFF.load(Ordering::SeqCst),
+            1,
+            "a long run was not handed off"
+        );
+        set_long_run_hook(None);
     }
 }
