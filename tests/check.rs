@@ -62,6 +62,22 @@ fn a_misspelt_tool_stops_the_run_before_its_first_side_effect() {
 }
 
 #[test]
+fn a_tool_written_as_one_name_or_a_toolbox_called_is_pointed_at_the_tool() {
+    let world = World::new();
+    let (envelope, _) = exec(world.path(), &[], "return tools.text_slugify('Hello')");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    let hint = envelope["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("the tool is tools.text.slugify(...)"),
+        "{hint}"
+    );
+    let (envelope, _) = exec(world.path(), &[], "return tools.text('Hello')");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    let hint = envelope["error"]["hint"].as_str().unwrap();
+    assert!(hint.contains("`tools.text` is a toolbox"), "{hint}");
+}
+
+#[test]
 fn a_wrong_argument_names_the_tools_signature() {
     let world = World::new();
     let (envelope, _) = exec(

@@ -10,7 +10,8 @@
 //! - `process.rs` starts the checker and exchanges one request and reply at a time (a
 //!   script's reply is read after the run is readied: [`PendingCheck`]);
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
-//!   reported, by [`Mode`];
+//!   reported, by [`Mode`], reading where the script calls tools and binds their results
+//!   from its syntax tree (`script.rs`);
 //! - `tool.rs` prepares a tool's source for the checker;
 //! - `diagnostic.rs` is one thing the checker said, as the envelope shows it.
 
@@ -20,6 +21,7 @@ mod error;
 mod mode;
 mod named;
 mod process;
+mod script;
 mod tool;
 mod verdict;
 

@@ -9,19 +9,9 @@
 //! call, outside any function passed to it; or on a local the script bound to a tool's
 //! result), read from the syntax tree.
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use full_moon::ast::{Assignment, Call, FunctionArgs, Index, Var};
-use full_moon::ast::{Expression, FunctionBody, FunctionCall, LocalAssignment, Prefix, Suffix};
-use full_moon::node::Node;
-use full_moon::tokenizer::TokenType;
-use full_moon::visitors::Visitor;
-
+use super::script::{Place, ToolCalls};
 use super::{Diagnostic, Mode, Severity};
 use crate::assets::{parse_pool, with_luau};
-
-/// A place in the source: 1-based line and column.
-type Place = (u32, u32);
 
 /// The checker's diagnostics, sorted for a run.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -110,6 +100,12 @@ pub fn sort(
         {
             diagnostic.severity = Severity::Warning;
         }
+        if colon_call(&diagnostic.message) {
+            diagnostic.message = format!(
+                "{}; a tool is called with a dot, not a colon: tools.<box>.<tool>(...)",
+                diagnostic.message
+            );
+        }
         if diagnostic.severity == Severity::Error
             && calls.as_ref().is_some_and(|c| c.through_pcall(&diagnostic))
         {
@@ -174,46 +170,7 @@ fn noise(diagnostic: &Diagnostic) -> bool {
             && (message.contains(" is never used") || message.contains(" shadows ")))
 }
 
-/// Where a script calls tools, read from its syntax tree.
-#[derive(Debug, Default)]
-struct ToolCalls {
-    /// Each call: its span, whether it is through `tools`, and the tool it names
-    /// (`box.tool`), when it names one.
-    calls: Vec<(Place, Place, bool, Option<String>)>,
-    /// Each function body (a function passed to a tool is checked as code of its own).
-    bodies: Vec<(Place, Place)>,
-    /// Locals bound to a tool call's result, and the tool.
-    results: BTreeMap<String, String>,
-    /// Fields the script assigns through a local (`r.source = ...`, `r.a["b"] = ...`:
-    /// the local and the last key): a result's declared type is sealed, so the checker
-    /// calls such a field missing, though the script adds it before it reads it.
-    written: BTreeSet<(String, String)>,
-    /// True when the script may add or change tools as it runs (`tools.create`,
-    /// `tools.delete`, `tools.install`, `vfs.write`, `vfs.remove`): a tool may then be
-    /// other than declared by the time it is called.
-    authors: bool,
-    /// The span of the arguments each `pcall(f, ...)` or `xpcall(f, handler, ...)` passes
-    /// on to a function it names (`f` a name or a field, not a call or a literal).
-    passed: Vec<(Place, Place)>,
-}
-
-/// The calls through which a script may add, change or remove tools while it runs.
-const AUTHORING: [&str; 6] = [
-    "tools.create",
-    "tools.createToolbox",
-    "tools.delete",
-    "tools.install",
-    "vfs.write",
-    "vfs.remove",
-];
-
 impl ToolCalls {
-    fn read(ast: &full_moon::ast::Ast) -> ToolCalls {
-        let mut calls = ToolCalls::default();
-        calls.visit_ast(ast);
-        calls
-    }
-
     /// True when `diagnostic` is in arguments a `pcall` passes on (see
     /// [`ToolCalls::passed`]), outside any function written there.
     fn through_pcall(&self, diagnostic: &Diagnostic) -> bool {
@@ -271,10 +228,7 @@ impl ToolCalls {
         }
         let key = missing_key(&diagnostic.message)?;
         let word = word_at(source, at)?;
-        if self.written.contains(&(word.to_string(), key.to_string())) {
-            return None;
-        }
-        self.results.get(word).map(|tool| Some(tool.clone()))
+        self.missing_from_result(word, key, at).map(Some)
     }
 }
 
@@ -285,6 +239,28 @@ fn about_the_call(message: &str) -> bool {
     message.starts_with("Argument count mismatch")
         || message.starts_with("Cannot call")
         || missing_key(message).is_some()
+        || colon_call(message)
+}
+
+/// True when a toolbox is passed where a tool's first argument goes: the tool was called
+/// with a colon (`tools.text:slugify(s)`), which passes the toolbox itself first.
+fn colon_call(message: &str) -> bool {
+    mismatch(message).is_some_and(|(_, got)| got.starts_with("Toolbox_"))
+}
+
+/// True when `ty` is a union at its top level (`number | string`, not `{ a: A | B }`):
+/// a value that may be any of them.
+fn union(ty: &str) -> bool {
+    let mut depth = 0i32;
+    for c in ty.chars() {
+        match c {
+            '(' | '{' | '[' | '<' => depth += 1,
+            ')' | '}' | ']' | '>' => depth -= 1,
+            '|' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The key a "Key 'k' not found in table ..." or "Type 'number' does not have key 'k'"
@@ -327,7 +303,9 @@ fn sure(message: &str) -> bool {
             || t.starts_with('"')
             || t.parse::<f64>().is_ok()
     };
-    if got.ends_with('?') || got == "nil" {
+    // A value that may be one of several types may be one that fits (a CSV field typed
+    // `number | string` holding a name, `cond and "a" or "b"` typed `false | string`).
+    if got.ends_with('?') || got == "nil" || union(got) {
         return false;
     }
     if got == "string" && wanted.contains('"') {
@@ -395,137 +373,4 @@ fn word_at(source: &str, (line, column): Place) -> Option<&str> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
     Some(&rest[..end]).filter(|w| !w.is_empty())
-}
-
-fn place(position: full_moon::tokenizer::Position) -> Place {
-    (position.line() as u32, position.character() as u32)
-}
-
-/// The tool a call through `tools` names: `box.tool` for `tools.box.tool(...)`, `tools.fn`
-/// for a function of `tools` itself.
-fn named_tool(call: &FunctionCall) -> Option<String> {
-    let Prefix::Name(name) = call.prefix() else {
-        return None;
-    };
-    if name.token().to_string() != "tools" {
-        return None;
-    }
-    let names: Vec<String> = call.suffixes().map_while(literal_key).collect();
-    match names.as_slice() {
-        [one] => Some(format!("tools.{one}")),
-        [toolbox, tool, ..] => Some(format!("{toolbox}.{tool}")),
-        [] => None,
-    }
-}
-
-/// The key an index names literally: `name` for `.name` and `["name"]`.
-fn literal_key(suffix: &Suffix) -> Option<String> {
-    match suffix {
-        Suffix::Index(Index::Dot { name, .. }) => Some(name.token().to_string()),
-        Suffix::Index(Index::Brackets {
-            expression: Expression::String(token),
-            ..
-        }) => match token.token_type() {
-            TokenType::StringLiteral { literal, .. } => Some(literal.to_string()),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// `a.b` for a call `a.b(...)`.
-fn called_name(call: &FunctionCall) -> Option<String> {
-    let Prefix::Name(name) = call.prefix() else {
-        return None;
-    };
-    match call.suffixes().next() {
-        Some(Suffix::Index(Index::Dot { name: field, .. })) => {
-            Some(format!("{}.{}", name.token(), field.token()))
-        }
-        _ => None,
-    }
-}
-
-/// The span of what `pcall(f, a, b)` passes on to `f` (`a, b`; for `xpcall`, what follows
-/// the handler), when `f` is a name or a field.
-fn passed_on(call: &FunctionCall) -> Option<(Place, Place)> {
-    let Prefix::Name(name) = call.prefix() else {
-        return None;
-    };
-    let skip = match name.token().to_string().as_str() {
-        "pcall" => 1,
-        "xpcall" => 2,
-        _ => return None,
-    };
-    let mut suffixes = call.suffixes();
-    let Some(Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { arguments, .. }))) =
-        suffixes.next()
-    else {
-        return None;
-    };
-    if suffixes.next().is_some() {
-        return None;
-    }
-    let mut args = arguments.iter();
-    if !matches!(args.next(), Some(Expression::Var(_))) {
-        return None;
-    }
-    let rest: Vec<&Expression> = args.skip(skip - 1).collect();
-    let start = rest.first()?.start_position()?;
-    let end = rest.last()?.end_position()?;
-    Some((place(start), place(end)))
-}
-
-fn is_tools_call(call: &FunctionCall) -> bool {
-    matches!(call.prefix(), Prefix::Name(name) if name.token().to_string() == "tools")
-        && call.suffixes().any(|s| {
-            matches!(
-                s,
-                Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { .. }))
-            )
-        })
-}
-
-impl Visitor for ToolCalls {
-    fn visit_function_call(&mut self, call: &FunctionCall) {
-        if let Some(name) = called_name(call) {
-            self.authors |= AUTHORING.contains(&name.as_str());
-        }
-        if let Some(span) = passed_on(call) {
-            self.passed.push(span);
-        }
-        let tools = is_tools_call(call);
-        if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
-            let tool = if tools { named_tool(call) } else { None };
-            self.calls.push((place(start), place(end), tools, tool));
-        }
-    }
-
-    fn visit_function_body(&mut self, body: &FunctionBody) {
-        if let (Some(start), Some(end)) = (body.start_position(), body.end_position()) {
-            self.bodies.push((place(start), place(end)));
-        }
-    }
-
-    fn visit_assignment(&mut self, assignment: &Assignment) {
-        for var in assignment.variables() {
-            let Var::Expression(var) = var else { continue };
-            let Prefix::Name(root) = var.prefix() else {
-                continue;
-            };
-            if let Some(key) = var.suffixes().last().and_then(literal_key) {
-                self.written.insert((root.token().to_string(), key));
-            }
-        }
-    }
-
-    fn visit_local_assignment(&mut self, local: &LocalAssignment) {
-        for (name, expr) in local.names().iter().zip(local.expressions().iter()) {
-            if let Expression::FunctionCall(call) = expr {
-                if let Some(tool) = named_tool(call).filter(|_| is_tools_call(call)) {
-                    self.results.insert(name.token().to_string(), tool);
-                }
-            }
-        }
-    }
 }

@@ -263,6 +263,15 @@ fn hint(index: &AssetIndex, tool: Option<&str>, served: Option<String>) -> Strin
         return format!("{NOTHING_RAN}; fix the line, or run with --check warn to run it anyway");
     };
     if let Some(function) = tool.strip_prefix("tools.") {
+        // A toolbox may not take the name of a member of `tools` (`RESERVED`).
+        if !crate::assets::names::RESERVED.contains(&function) {
+            if let Some(identity) = written_as_one_name(index, function) {
+                return format!("{NOTHING_RAN}; tools has no function `{function}`: the tool is tools.{identity}(...), its toolbox and its name joined by a dot (tools.get('{identity}') has its signature)");
+            }
+            if index.has_toolbox(function) {
+                return format!("{NOTHING_RAN}; `tools.{function}` is a toolbox, not a function: call one of its tools, tools.{function}.<tool>(...) (tools.list('{function}', 3) lists them)");
+            }
+        }
         return format!("{NOTHING_RAN}; tools.help() lists the functions of tools with an example each (tools.{function} is called here)");
     }
     let (toolbox, name) = tool.split_once('.').unwrap_or((tool, ""));
@@ -293,6 +302,14 @@ fn hint(index: &AssetIndex, tool: Option<&str>, served: Option<String>) -> Strin
         .collect();
     let near = closest(names, name);
     format!("{NOTHING_RAN}; the toolbox `{toolbox}` has no tool `{name}`{near}; tools.list('{toolbox}', 3) lists its tools with their signatures")
+}
+
+/// The tool `name` spells with a separator in place of the dot (`text_slugify`,
+/// `text-slugify` for `text.slugify`), when the index has that tool.
+fn written_as_one_name(index: &AssetIndex, name: &str) -> Option<String> {
+    name.match_indices(['_', '-'])
+        .map(|(at, sep)| format!("{}.{}", &name[..at], &name[at + sep.len()..]))
+        .find(|identity| index.tool(identity).is_some())
 }
 
 /// The checker's message with a long table type cut short: "Key 'x' not found in table

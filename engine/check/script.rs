@@ -1,0 +1,517 @@
+//! What a script's syntax tree says about its tool calls and locals, for sorting the
+//! checker's errors (see `verdict.rs`): where each call through `tools` is, which local
+//! holds which tool's result where it can be seen, and which fields the script adds to a
+//! result or tests for before it reads them.
+
+use std::collections::BTreeSet;
+
+use full_moon::ast::{Assignment, BinOp, Call, FunctionArgs, Index, UnOp, Var, VarExpression};
+use full_moon::ast::{Block, Expression, FunctionBody, FunctionCall, LocalAssignment, Prefix};
+use full_moon::ast::{ElseIf, Suffix, While};
+use full_moon::ast::{GenericFor, If, LocalFunction, NumericFor, Parameter, Repeat, Return};
+use full_moon::node::Node;
+use full_moon::tokenizer::{Symbol, TokenReference, TokenType};
+use full_moon::visitors::Visitor;
+
+/// A place in the source: 1-based line and column.
+pub(super) type Place = (u32, u32);
+
+/// Where a script calls tools, read from its syntax tree.
+#[derive(Debug, Default)]
+pub(super) struct ToolCalls {
+    /// Each call: its span, whether it is through `tools`, and the tool it names
+    /// (`box.tool`), when it names one.
+    pub(super) calls: Vec<(Place, Place, bool, Option<String>)>,
+    /// Each function body (a function passed to a tool is checked as code of its own).
+    pub(super) bodies: Vec<(Place, Place)>,
+    /// Every local the script declares (parameters and loop variables too), with where it
+    /// can be seen: a name bound to a tool's result in one function may be another
+    /// table's in the next.
+    bindings: Vec<Binding>,
+    /// Fields read straight off a tool call (`tools.text.wordCount(s).chars`): where the
+    /// read starts, the tool, and the field.
+    direct: Vec<(Place, String, String)>,
+    /// Fields the script may hold without its declared type saying so, by local and key:
+    /// assigned (`r.source = ...`, `r.a["b"] = ...`: the last key), as a result's type is
+    /// sealed though the script adds the field before it reads it; or tested for
+    /// (`r.x or 0`, `if r.x ~= nil`, `not r.x`), as reading an absent field then fails
+    /// nothing.
+    settled: BTreeSet<(String, String)>,
+    /// Locals whose fields may be anything: written by a computed key (`r[k] = v`), or
+    /// used as a value (`local copy = r`, `rawset(r, ...)`, `f(r)`), through which fields
+    /// may be added where the checker does not look.
+    open: BTreeSet<String>,
+    /// Names used where no field can be added through them: returned as they are
+    /// (`return r`), tested (`if r then`, `r and r.x`, `not r`, `r ~= nil`) or measured
+    /// (`#r`).
+    harmless: BTreeSet<Place>,
+    /// Where each enclosing block ends, innermost last: a local is seen until then.
+    blocks: Vec<Place>,
+    /// True when the script may add or change tools as it runs (`tools.create`,
+    /// `tools.delete`, `tools.install`, `vfs.write`, `vfs.remove`): a tool may then be
+    /// other than declared by the time it is called.
+    pub(super) authors: bool,
+    /// The span of the arguments each `pcall(f, ...)` or `xpcall(f, handler, ...)` passes
+    /// on to a function it names (`f` a name or a field, not a call or a literal).
+    pub(super) passed: Vec<(Place, Place)>,
+}
+
+/// One local: its name, from where to where it can be seen, and the tool whose result it
+/// was bound to, when it was.
+#[derive(Debug)]
+struct Binding {
+    name: String,
+    from: Place,
+    to: Place,
+    tool: Option<String>,
+}
+
+/// The calls through which a script may add, change or remove tools while it runs.
+const AUTHORING: [&str; 6] = [
+    "tools.create",
+    "tools.createToolbox",
+    "tools.delete",
+    "tools.install",
+    "vfs.write",
+    "vfs.remove",
+];
+
+/// Past every place in a source: the end of a block with no statements.
+const END: Place = (u32::MAX, u32::MAX);
+
+impl ToolCalls {
+    pub(super) fn read(ast: &full_moon::ast::Ast) -> ToolCalls {
+        let mut calls = ToolCalls::default();
+        calls.visit_ast(ast);
+        calls
+    }
+
+    /// The tool whose declared result lacks `key`, when the field read at `at` (a local's
+    /// `word.key`, or straight off a call) is certain to be missing: the local seen there
+    /// holds that tool's result, and the script neither adds `key` nor tests for it.
+    pub(super) fn missing_from_result(&self, word: &str, key: &str, at: Place) -> Option<String> {
+        if let Some((_, tool, _)) = self.direct.iter().find(|(p, _, k)| *p == at && k == key) {
+            return Some(tool.clone());
+        }
+        if self.open.contains(word) || self.settled.contains(&(word.to_string(), key.to_string())) {
+            return None;
+        }
+        self.bindings
+            .iter()
+            .filter(|b| b.name == word && b.from < at && at <= b.to)
+            .max_by_key(|b| b.from)?
+            .tool
+            .clone()
+    }
+
+    fn bind(&mut self, name: &TokenReference, from: Place, to: Place, tool: Option<String>) {
+        self.bindings.push(Binding {
+            name: name.token().to_string(),
+            from,
+            to,
+            tool,
+        });
+    }
+
+    /// Notes a presence test of `expression`: of a field (`r.x` in `r.x or 0`), or of a
+    /// local (`r` in `if r then`), which is not a use that adds fields.
+    fn tested(&mut self, expression: &Expression) {
+        if !self.settle(expression) {
+            self.harmless(expression);
+        }
+    }
+
+    /// Notes `expression`, when it is a field read through a local (`r.x`), as a field
+    /// the script handles; false when it is not one.
+    fn settle(&mut self, expression: &Expression) -> bool {
+        let Expression::Var(Var::Expression(var)) = unwrapped(expression) else {
+            return false;
+        };
+        if let Some(field) = field_of(var) {
+            self.settled.insert(field);
+        }
+        true
+    }
+
+    /// Notes `expression`, when it is a bare name, as a use that adds no field to it.
+    fn harmless(&mut self, expression: &Expression) {
+        if let Expression::Var(Var::Name(name)) = unwrapped(expression) {
+            if let Some(at) = start_of(name) {
+                self.harmless.insert(at);
+            }
+        }
+    }
+}
+
+/// `expression` without the parentheses around it.
+fn unwrapped(mut expression: &Expression) -> &Expression {
+    while let Expression::Parentheses {
+        expression: inner, ..
+    } = expression
+    {
+        expression = inner;
+    }
+    expression
+}
+
+/// `(local, key)` for `local.a.key`: the local a field is read through and the last key.
+fn field_of(var: &VarExpression) -> Option<(String, String)> {
+    let Prefix::Name(root) = var.prefix() else {
+        return None;
+    };
+    let key = var.suffixes().last().and_then(literal_key)?;
+    Some((root.token().to_string(), key))
+}
+
+pub(super) fn place(position: full_moon::tokenizer::Position) -> Place {
+    (position.line() as u32, position.character() as u32)
+}
+
+fn start_of(node: &impl Node) -> Option<Place> {
+    node.start_position().map(place)
+}
+
+fn end_of(node: &impl Node) -> Place {
+    node.end_position().map_or(END, place)
+}
+
+/// The tool that calling through these `tools` suffixes names: `box.tool` for
+/// `tools.box.tool(...)` and `tools.box:tool(...)`, `tools.fn` for a function of `tools`
+/// itself.
+fn named_by<'a>(suffixes: impl Iterator<Item = &'a Suffix>) -> Option<String> {
+    let mut names = Vec::new();
+    for suffix in suffixes {
+        match suffix {
+            Suffix::Call(Call::MethodCall(method)) => {
+                names.push(method.name().token().to_string());
+                break;
+            }
+            _ => match literal_key(suffix) {
+                Some(name) => names.push(name),
+                None => break,
+            },
+        }
+    }
+    match names.as_slice() {
+        [one] => Some(format!("tools.{one}")),
+        [toolbox, tool, ..] => Some(format!("{toolbox}.{tool}")),
+        [] => None,
+    }
+}
+
+fn is_tools(prefix: &Prefix) -> bool {
+    matches!(prefix, Prefix::Name(name) if name.token().to_string() == "tools")
+}
+
+/// The tool a call through `tools` names (see [`named_by`]).
+fn named_tool(call: &FunctionCall) -> Option<String> {
+    is_tools(call.prefix())
+        .then(|| named_by(call.suffixes()))
+        .flatten()
+}
+
+/// The key an index names literally: `name` for `.name` and `["name"]`.
+fn literal_key(suffix: &Suffix) -> Option<String> {
+    match suffix {
+        Suffix::Index(Index::Dot { name, .. }) => Some(name.token().to_string()),
+        Suffix::Index(Index::Brackets {
+            expression: Expression::String(token),
+            ..
+        }) => match token.token_type() {
+            TokenType::StringLiteral { literal, .. } => Some(literal.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `a.b` for a call `a.b(...)`.
+fn called_name(call: &FunctionCall) -> Option<String> {
+    let Prefix::Name(name) = call.prefix() else {
+        return None;
+    };
+    match call.suffixes().next() {
+        Some(Suffix::Index(Index::Dot { name: field, .. })) => {
+            Some(format!("{}.{}", name.token(), field.token()))
+        }
+        _ => None,
+    }
+}
+
+/// The span of what `pcall(f, a, b)` passes on to `f` (`a, b`; for `xpcall`, what follows
+/// the handler), when `f` is a name or a field.
+fn passed_on(call: &FunctionCall) -> Option<(Place, Place)> {
+    let Prefix::Name(name) = call.prefix() else {
+        return None;
+    };
+    let skip = match name.token().to_string().as_str() {
+        "pcall" => 1,
+        "xpcall" => 2,
+        _ => return None,
+    };
+    let mut suffixes = call.suffixes();
+    let Some(Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { arguments, .. }))) =
+        suffixes.next()
+    else {
+        return None;
+    };
+    if suffixes.next().is_some() {
+        return None;
+    }
+    let mut args = arguments.iter();
+    if !matches!(args.next(), Some(Expression::Var(_))) {
+        return None;
+    }
+    let rest: Vec<&Expression> = args.skip(skip - 1).collect();
+    let start = rest.first()?.start_position()?;
+    let end = rest.last()?.end_position()?;
+    Some((place(start), place(end)))
+}
+
+/// True for a call through `tools` (`tools.box.tool(...)`, `tools.box:tool(...)`).
+fn is_tools_call(call: &FunctionCall) -> bool {
+    is_tools(call.prefix())
+        && call.suffixes().any(|s| {
+            matches!(
+                s,
+                Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { .. }))
+                    | Suffix::Call(Call::MethodCall(_))
+            )
+        })
+}
+
+fn is_nil(expression: &Expression) -> bool {
+    matches!(expression, Expression::Symbol(token) if matches!(token.token_type(), TokenType::Symbol { symbol: Symbol::Nil }))
+}
+
+impl Visitor for ToolCalls {
+    fn visit_block(&mut self, block: &Block) {
+        self.blocks.push(end_of(block));
+    }
+
+    fn visit_block_end(&mut self, _: &Block) {
+        self.blocks.pop();
+    }
+
+    fn visit_function_call(&mut self, call: &FunctionCall) {
+        if let Some(name) = called_name(call) {
+            self.authors |= AUTHORING.contains(&name.as_str());
+        }
+        if let Some(span) = passed_on(call) {
+            self.passed.push(span);
+        }
+        let tools = is_tools_call(call);
+        if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
+            let tool = if tools { named_tool(call) } else { None };
+            self.calls.push((place(start), place(end), tools, tool));
+        }
+    }
+
+    fn visit_function_body(&mut self, body: &FunctionBody) {
+        let (Some(from), to) = (start_of(body), end_of(body)) else {
+            return;
+        };
+        self.bodies.push((from, to));
+        for parameter in body.parameters() {
+            if let Parameter::Name(name) = parameter {
+                self.bind(name, from, to, None);
+            }
+        }
+    }
+
+    fn visit_local_function(&mut self, function: &LocalFunction) {
+        let Some(from) = start_of(function) else {
+            return;
+        };
+        let to = self.blocks.last().copied().unwrap_or(END);
+        self.bind(function.name(), from, to, None);
+    }
+
+    fn visit_numeric_for(&mut self, nf: &NumericFor) {
+        if let Some(from) = start_of(nf) {
+            self.bind(nf.index_variable(), from, end_of(nf), None);
+        }
+    }
+
+    fn visit_generic_for(&mut self, gf: &GenericFor) {
+        let Some(from) = start_of(gf) else { return };
+        for name in gf.names() {
+            self.bind(name, from, end_of(gf), None);
+        }
+    }
+
+    fn visit_local_assignment(&mut self, local: &LocalAssignment) {
+        let to = self.blocks.last().copied().unwrap_or(END);
+        let mut values = local.expressions().iter();
+        for name in local.names() {
+            let tool = match values.next() {
+                Some(Expression::FunctionCall(call)) if is_tools_call(call) => named_tool(call),
+                _ => None,
+            };
+            if let Some(from) = start_of(name) {
+                self.bind(name, from, to, tool);
+            }
+        }
+    }
+
+    fn visit_assignment(&mut self, assignment: &Assignment) {
+        for var in assignment.variables() {
+            let var = match var {
+                // The local may hold another table from here on (`r = { limit = 10 }`).
+                Var::Name(name) => {
+                    self.open.insert(name.token().to_string());
+                    continue;
+                }
+                Var::Expression(var) => var,
+                _ => continue,
+            };
+            let Prefix::Name(root) = var.prefix() else {
+                continue;
+            };
+            match var.suffixes().last().and_then(literal_key) {
+                Some(key) => {
+                    self.settled.insert((root.token().to_string(), key));
+                }
+                None => {
+                    self.open.insert(root.token().to_string());
+                }
+            }
+        }
+    }
+
+    fn visit_var_expression(&mut self, var: &VarExpression) {
+        if !is_tools(var.prefix()) {
+            return;
+        }
+        // `tools.box.tool(...).key`: the first key after the call.
+        let suffixes: Vec<&Suffix> = var.suffixes().collect();
+        let Some(call) = suffixes.iter().position(|s| matches!(s, Suffix::Call(_))) else {
+            return;
+        };
+        let (Some(tool), Some(key), Some(at)) = (
+            named_by(suffixes[..=call].iter().copied()),
+            suffixes.get(call + 1).and_then(|s| literal_key(s)),
+            start_of(var),
+        ) else {
+            return;
+        };
+        self.direct.push((at, tool, key));
+    }
+
+    fn visit_return(&mut self, ret: &Return) {
+        for expression in ret.returns() {
+            self.harmless(expression);
+        }
+    }
+
+    fn visit_expression(&mut self, expression: &Expression) {
+        match expression {
+            Expression::Var(Var::Name(name))
+                if start_of(name).is_none_or(|at| !self.harmless.contains(&at)) =>
+            {
+                self.open.insert(name.token().to_string());
+            }
+            Expression::BinaryOperator { lhs, binop, rhs } => match binop {
+                // `r or {}` may pass `r` itself on, so only its field is tested.
+                BinOp::Or(_) => {
+                    self.settle(lhs);
+                }
+                BinOp::And(_) => self.tested(lhs),
+                BinOp::TwoEqual(_) | BinOp::TildeEqual(_) => {
+                    if is_nil(rhs) {
+                        self.tested(lhs);
+                    }
+                    if is_nil(lhs) {
+                        self.tested(rhs);
+                    }
+                    self.harmless(lhs);
+                    self.harmless(rhs);
+                }
+                _ => {}
+            },
+            Expression::UnaryOperator { unop, expression } => match unop {
+                UnOp::Not(_) => self.tested(expression),
+                UnOp::Hash(_) => self.harmless(expression),
+                _ => {}
+            },
+            Expression::IfExpression(e) => {
+                self.tested(e.condition());
+                for else_if in e.else_if_expressions().into_iter().flatten() {
+                    self.tested(else_if.condition());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn visit_if(&mut self, statement: &If) {
+        self.tested(statement.condition());
+    }
+
+    fn visit_else_if(&mut self, statement: &ElseIf) {
+        self.tested(statement.condition());
+    }
+
+    fn visit_while(&mut self, statement: &While) {
+        self.tested(statement.condition());
+    }
+
+    fn visit_repeat(&mut self, statement: &Repeat) {
+        self.tested(statement.until());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::with_luau;
+
+    fn read(source: &str) -> ToolCalls {
+        with_luau(source, ToolCalls::read).unwrap()
+    }
+
+    #[test]
+    fn a_result_is_its_local_where_that_local_is_seen() {
+        let calls = read(
+            "local function count(s)\n\tlocal r = tools.text.wordCount(s)\n\treturn r.words\nend\n\
+             local function defaults()\n\tlocal r = { limit = 10 }\n\treturn r.offset\nend\n",
+        );
+        assert_eq!(
+            calls.missing_from_result("r", "nope", (3, 9)),
+            Some("text.wordCount".to_string())
+        );
+        assert_eq!(calls.missing_from_result("r", "offset", (7, 9)), None);
+    }
+
+    #[test]
+    fn a_field_read_off_the_call_is_the_tools() {
+        let calls = read("return tools.url.parse(u).hostname\n");
+        assert_eq!(
+            calls.missing_from_result("tools", "hostname", (1, 8)),
+            Some("url.parse".to_string())
+        );
+    }
+
+    #[test]
+    fn fields_added_tested_or_reachable_another_way_are_not_certain() {
+        let added = "local r = tools.text.wordCount(s)\nr.note = 1\nreturn r.note\n";
+        assert_eq!(read(added).missing_from_result("r", "note", (3, 8)), None);
+        let tested = "local c = tools.text.wordCount(s)\nreturn c.sentences or 0\n";
+        assert_eq!(
+            read(tested).missing_from_result("c", "sentences", (2, 8)),
+            None
+        );
+        let aliased = "local r = tools.text.wordCount(s)\nlocal copy = r\nreturn r.note\n";
+        assert_eq!(read(aliased).missing_from_result("r", "note", (3, 8)), None);
+        let replaced = "local r = tools.text.wordCount(s)\nr = { limit = 1 }\nreturn r.offset\n";
+        assert_eq!(
+            read(replaced).missing_from_result("r", "offset", (3, 8)),
+            None
+        );
+        let tested_whole = "local m = tools.get(x)\nif m then return m.params end\n";
+        assert_eq!(
+            read(tested_whole).missing_from_result("m", "params", (2, 18)),
+            Some("tools.get".to_string())
+        );
+    }
+}
