@@ -62,6 +62,7 @@ pub(crate) fn service() -> SearchService {
     tuning.tie_breaker = env_f32("CM_TIE", tuning.tie_breaker);
     tuning.fuzzy_boost = env_f32("CM_FUZZY", tuning.fuzzy_boost);
     tuning.toolbox_factor = env_f32("CM_BOX_FACTOR", tuning.toolbox_factor);
+    tuning.function_factor = env_f32("CM_FUNCTION_FACTOR", tuning.function_factor);
     let name_boost = env_f32("CM_NAME_BOOST", tuning.boosts[0].1);
     tuning.boosts[0].1 = name_boost;
     let desc_boost = env_f32("CM_DESC_BOOST", tuning.boosts[2].1);

@@ -13,9 +13,43 @@ const MIN_PART_WORDS: usize = 3;
 pub(crate) const MAX_PARTS: usize = 8;
 
 /// Words that join two things asked for: a piece starts at one of them. "and" joins
-/// two things only after a comma (", and then"): alone it joins the words of one thing
-/// ("base 10 and height 5"), as a bare comma does ("a=1, b=-3").
+/// two things only after a comma (", and then") or before a verb ("and upload it"):
+/// otherwise it joins the words of one thing ("base 10 and height 5"), as a bare comma
+/// does ("a=1, b=-3") unless a verb follows it ("remove the background, resize it").
 const JOINERS: [&str; 5] = ["then", "also", "afterwards", "finally", "and"];
+
+/// Verbs a request for a tool starts with ("resize it", "block the IP", "text my wife"):
+/// after a comma or an "and" one starts another thing asked for. Words that are as often
+/// nouns in a list ("report", "order", "email") are left out: a cut in the middle of one
+/// thing loses more than a missed one.
+const VERBS: &str = "\
+    add analyse analyze approve archive assign block book buy calculate cancel change \
+    charge check close compare compress compute convert copy count create crop decode \
+    decrypt delete deploy describe detect download draft draw encode encrypt estimate \
+    explain export extract fetch find fix forward generate geocode get give grab import \
+    invite kick list locate lock log look make merge move notify open pay ping pull push \
+    put read refund reject release remind remove rename reply reschedule reserve resize \
+    restart restore retrieve revert rotate run save scan schedule search send set share \
+    show sign sort start stop submit subscribe suggest summarise summarize sync tag tell \
+    text transcribe transfer translate trigger unblock unsubscribe update upload \
+    validate verify write";
+
+/// True when `word` is one of [`VERBS`], in any case.
+fn is_verb(word: &str) -> bool {
+    !word.is_empty()
+        && VERBS
+            .split_whitespace()
+            .any(|v| word.eq_ignore_ascii_case(v))
+}
+
+/// The word `text` starts with (letters and digits), after any blanks.
+fn first_word(text: &str) -> &str {
+    let rest = text.trim_start();
+    let end = rest
+        .find(|ch: char| !ch.is_alphanumeric())
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
 
 /// The parts of `query`, in order: the query itself when it is short or has no joints.
 /// Clauses are cut at sentence ends, semicolons and joining words, and pieces too short
@@ -39,14 +73,14 @@ pub(crate) fn split(query: &str) -> Vec<&str> {
             after_comma = false;
         } else if c.is_whitespace() {
             let rest = &query[at..].trim_start();
-            let word_end = rest
-                .find(|ch: char| !ch.is_alphanumeric())
-                .unwrap_or(rest.len());
-            let word = &rest[..word_end];
-            let boundary = rest[word_end..].starts_with(char::is_whitespace);
+            let word = first_word(rest);
+            let after = &rest[word.len()..];
+            let boundary = after.starts_with(char::is_whitespace);
+            let and = word.eq_ignore_ascii_case("and");
             let joins = JOINERS.iter().any(|j| word.eq_ignore_ascii_case(j))
-                && (after_comma || !word.eq_ignore_ascii_case("and"));
-            if boundary && joins {
+                && (after_comma || !and || is_verb(first_word(after)));
+            let verb = after_comma && is_verb(word);
+            if boundary && (joins || verb) {
                 cuts.push((start, at));
                 start = at;
             }
@@ -119,6 +153,26 @@ mod tests {
                 "also text my wife that I'm on my way"
             ]
         );
+    }
+
+    #[test]
+    fn a_verb_after_a_comma_or_an_and_starts_another_part() {
+        let q = "Remove the background from the headshot, resize it to 400 pixels wide \
+                 and upload the result to our S3 bucket";
+        assert_eq!(
+            split(q),
+            [
+                "Remove the background from the headshot,",
+                "resize it to 400 pixels wide",
+                "and upload the result to our S3 bucket"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_comma_or_an_and_inside_one_thing_does_not_cut() {
+        let q = "find a hotel in Lisbon, Porto or Faro with a pool and parking for two adults";
+        assert_eq!(split(q), [q]);
     }
 
     #[test]

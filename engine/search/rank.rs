@@ -406,7 +406,8 @@ impl<'t> Context<'t> {
             .filter_map(|hit| {
                 let doc = docs.get(&hit.key).filter(|d| in_scope(d))?;
                 let factor = match doc.asset_type {
-                    AssetType::Tool | AssetType::Function => 1.0,
+                    AssetType::Tool => 1.0,
+                    AssetType::Function => self.tuning.function_factor,
                     _ => self.tuning.toolbox_factor,
                 };
                 Some((
@@ -829,7 +830,18 @@ fn merge<'a>(
             .then(b.1.p.total_cmp(&a.1.p))
             .then(a.1.doc.identity.cmp(&b.1.doc.identity))
     });
-    out.into_iter().map(|(_, c)| c).collect()
+    // Each ranking's first row leads, in the merged order: the other tools of the
+    // toolbox a request names for one thing ("refund the Stripe charge") score in the
+    // whole request's ranking too, and took the places of the later things' tools.
+    let leads: Vec<&str> = lists
+        .iter()
+        .filter_map(|list| list.first())
+        .map(|c| c.doc.key.as_str())
+        .collect();
+    let (first, rest): (Vec<_>, Vec<_>) = out
+        .into_iter()
+        .partition(|(_, c)| leads.contains(&c.doc.key.as_str()));
+    first.into_iter().chain(rest).map(|(_, c)| c).collect()
 }
 
 /// Toolbox rows are drill-ins, not answers: they stay only when the request names a
