@@ -62,6 +62,53 @@ fn a_misspelt_tool_stops_the_run_before_its_first_side_effect() {
 }
 
 #[test]
+fn a_misspelt_option_in_a_table_literal_stops_the_run_and_an_unknown_one_is_noted() {
+    let world = World::new();
+    let script =
+        "print('started')\nreturn tools.text.slugify('A b c', { sep = '_', maxLenght = 3 })\n";
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(code, 1, "{envelope}");
+    let error = &envelope["error"];
+    assert_eq!(error["kind"], "type", "{envelope}");
+    assert_eq!(
+        (error["line"].clone(), error["column"].clone()),
+        (json!(2), json!(49))
+    );
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("opts: has no field \"maxLenght\"; did you mean \"maxLength\"?"),
+        "{message}"
+    );
+    assert!(error["hint"]
+        .as_str()
+        .unwrap()
+        .contains("tools.text.slugify(text: string"));
+    assert_eq!(
+        envelope["stdout"], "",
+        "the first line ran before the check"
+    );
+
+    // A field no declared one is close to runs (the call lets it through), with a word.
+    let script = "return tools.text.slugify('A b', { seperator = '_' })";
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(
+        (code, envelope["value"].clone()),
+        (0, json!("a-b")),
+        "{envelope}"
+    );
+    assert!(notes(&envelope).contains("has no field \"seperator\" (fields: sep, maxLength)"));
+
+    // Under --check warn the misspelt one runs into the call's own refusal.
+    let script = "return tools.text.slugify('A b', { maxLenght = 3 })";
+    let (envelope, _) = exec(world.path(), &["--check", "warn"], script);
+    assert_eq!(envelope["error"]["kind"], "runtime", "{envelope}");
+    assert!(
+        notes(&envelope).contains("did you mean \"maxLength\""),
+        "{envelope}"
+    );
+}
+
+#[test]
 fn a_tool_written_as_one_name_or_a_toolbox_called_is_pointed_at_the_tool() {
     let world = World::new();
     let (envelope, _) = exec(world.path(), &[], "return tools.text_slugify('Hello')");

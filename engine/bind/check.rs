@@ -257,6 +257,67 @@ impl Walker {
     }
 }
 
+/// A field of a table literal that the type it is given for does not declare (see
+/// [`stray_field`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrayField {
+    /// Which of the names given.
+    pub at: usize,
+    /// What is wrong, in the words a call uses when it refuses a misspelt field.
+    pub detail: String,
+    /// True when it reads as a misspelling of a declared field the literal lacks
+    /// (`maxLenght` for `maxLength`): the call refuses it. Otherwise the call lets it
+    /// through and the tool never reads it.
+    pub misspelt: bool,
+}
+
+/// For a table literal with the field names `names` given where `ty` goes: the first name
+/// that reads as a misspelling of a declared field the literal lacks, else the first name
+/// `ty` does not declare; `None` when every name is declared. Only a record without an
+/// indexer, or a union holding one such record (`{ sep: string? }?`), is read.
+pub fn stray_field(ty: &Ty, names: &[&str]) -> Option<StrayField> {
+    let fields = match ty {
+        Ty::Record(fields, None) => fields,
+        Ty::Union(members) => {
+            let mut records = members.iter().filter(|m| matches!(m, Ty::Record(..)));
+            let (Some(Ty::Record(fields, None)), None) = (records.next(), records.next()) else {
+                return None;
+            };
+            fields
+        }
+        _ => return None,
+    };
+    let all: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    let stray = |name: &&str| !all.contains(name);
+    let misspelt = names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| stray(n))
+        .find_map(|(at, name)| {
+            let meant = all.iter().find(|f| !names.contains(f) && close(name, f))?;
+            Some(StrayField {
+                at,
+                detail: format!(
+                    "has no field \"{name}\"; did you mean \"{meant}\"? (fields: {})",
+                    all.join(", ")
+                ),
+                misspelt: true,
+            })
+        });
+    misspelt.or_else(|| {
+        let at = names.iter().position(stray)?;
+        Some(StrayField {
+            at,
+            detail: format!(
+                "has no field \"{}\" (fields: {}); the tool may ignore it or refuse it",
+                names[at],
+                all.join(", ")
+            ),
+            misspelt: false,
+        })
+    })
+}
+
 impl Walker {
     /// `; the table has "timezon": is it a misspelt "timezone"?` when a key of `value` reads
     /// as a misspelling of the missing field `name`; otherwise nothing.
@@ -314,6 +375,32 @@ mod tests {
 
     fn ok(ty: &str, v: serde_json::Value) -> bool {
         check(&Ty::parse(ty), &v).is_ok()
+    }
+
+    #[test]
+    fn a_literals_stray_field_is_misspelt_when_close_to_one_it_lacks() {
+        let opts = Ty::parse("{ sep: string?, maxLength: number? }?");
+        let stray = stray_field(&opts, &["sep", "maxLenght"]).unwrap();
+        assert_eq!((stray.at, stray.misspelt), (1, true));
+        assert!(
+            stray.detail.contains("did you mean \"maxLength\""),
+            "{}",
+            stray.detail
+        );
+        // Close to one the literal already has: another field, not a misspelling.
+        let stray = stray_field(&opts, &["maxLength", "maxLengths"]).unwrap();
+        assert!(!stray.misspelt);
+        assert_eq!(stray_field(&opts, &["sep", "maxLength"]), None);
+        // An indexer takes any field, and so does a type that is not one record.
+        assert_eq!(
+            stray_field(&Ty::parse("{ sep: string?, [string]: any }"), &["x"]),
+            None
+        );
+        assert_eq!(
+            stray_field(&Ty::parse("{ a: number } | { b: number }"), &["c"]),
+            None
+        );
+        assert_eq!(stray_field(&Ty::parse("string"), &["c"]), None);
     }
 
     #[test]

@@ -12,12 +12,15 @@
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
 //!   reported, by [`Mode`], reading where the script calls tools and binds their results
 //!   from its syntax tree (`script.rs`);
+//! - `literal.rs` reads the table literals a script passes straight to tools, whose
+//!   misspelt fields the checker lets through;
 //! - `tool.rs` prepares a tool's source for the checker;
 //! - `diagnostic.rs` is one thing the checker said, as the envelope shows it.
 
 mod checking;
 mod diagnostic;
 mod error;
+mod literal;
 mod mode;
 mod named;
 mod process;
@@ -28,6 +31,7 @@ mod verdict;
 pub use checking::{Checking, ToolCheck, MAX_DECLARED_TOOLS, WHOLE_WORLD_TOOLS};
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::CheckerError;
+pub use literal::{option_literals, OptionLiteral};
 pub use mode::Mode;
 pub use named::named_toolboxes;
 pub use process::{Checked, Checker, Declarations, PendingCheck, CHECKER_ENV, CHECKER_PROGRAM};

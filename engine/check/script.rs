@@ -67,7 +67,7 @@ struct Binding {
 }
 
 /// The calls through which a script may add, change or remove tools while it runs.
-const AUTHORING: [&str; 6] = [
+pub(super) const AUTHORING: [&str; 6] = [
     "tools.create",
     "tools.createToolbox",
     "tools.delete",
@@ -226,7 +226,7 @@ fn literal_key(suffix: &Suffix) -> Option<String> {
 }
 
 /// `a.b` for a call `a.b(...)`.
-fn called_name(call: &FunctionCall) -> Option<String> {
+pub(super) fn called_name(call: &FunctionCall) -> Option<String> {
     let Prefix::Name(name) = call.prefix() else {
         return None;
     };

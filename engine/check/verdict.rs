@@ -228,6 +228,14 @@ impl ToolCalls {
         }
         let key = missing_key(&diagnostic.message)?;
         let word = word_at(source, at)?;
+        // `tools.text.slugfy` passed as a value (`pcall(tools.text.slugfy, s)`): looking up
+        // a tool the toolbox lacks raises, before anything is called.
+        if word == "tools" && !self.authors {
+            let path = dotted_at(source, at);
+            if path.get(1..3).is_some_and(|names| names.contains(&key)) {
+                return Some(Some(path[1..path.len().min(3)].join(".")));
+            }
+        }
         self.missing_from_result(word, key, at).map(Some)
     }
 }
@@ -305,7 +313,9 @@ fn sure(message: &str) -> bool {
     };
     // A value that may be one of several types may be one that fits (a CSV field typed
     // `number | string` holding a name, `cond and "a" or "b"` typed `false | string`).
-    if got.ends_with('?') || got == "nil" || union(got) {
+    // `unknown` is what the solver gives what it could not follow (a value out of
+    // `pairs` over a table the script built, or out of `next`), not what it holds.
+    if got.ends_with('?') || got == "nil" || got == "unknown" || union(got) {
         return false;
     }
     if got == "string" && wanted.contains('"') {
@@ -363,6 +373,20 @@ fn mismatch(message: &str) -> Option<(&str, &str)> {
         return None;
     }
     Some((&wanted[a + 1..b], &got[c + 1..d]))
+}
+
+/// The names of the dotted path that starts at `at` in `source`: `["tools", "text",
+/// "slugfy"]` for `tools.text.slugfy`.
+fn dotted_at(source: &str, (line, column): Place) -> Vec<&str> {
+    let rest = source
+        .lines()
+        .nth(line.saturating_sub(1) as usize)
+        .and_then(|text| text.get(column.saturating_sub(1) as usize..))
+        .unwrap_or_default();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(rest.len());
+    rest[..end].split('.').collect()
 }
 
 /// The identifier that starts at `at` in `source`.

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
+use crate::bind::{stray_field, Schema};
 use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
-use crate::check::{Diagnostic, Mode, PendingCheck, ToolCheck};
+use crate::check::{option_literals, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::cut;
 
@@ -125,6 +126,8 @@ impl Sent<'_> {
         let Some(pending) = self.pending else {
             return Preflight::Go(Vec::new());
         };
+        // Read while the checker works in its own process.
+        let (misspelt, unread) = stray_options(index, source);
         let checked = match pending.and_then(PendingCheck::finish) {
             Ok(checked) => checked,
             Err(problem) => {
@@ -158,6 +161,16 @@ impl Sent<'_> {
                 !fails_better_at_run_time(registry, index, tool)
             },
         );
+        // After the checker's own certain errors: it reads further into the script.
+        if let Some((diagnostic, tool)) = misspelt {
+            if verdict.stop.is_none() && self.checking.mode() != Mode::Warn {
+                verdict.stop = Some((diagnostic, Some(tool)));
+            } else {
+                verdict.report.push(diagnostic);
+            }
+        }
+        verdict.report.extend(unread);
+        verdict.report.sort_by_key(|d| (d.line, d.column));
         verdict.report.extend(degraded);
         if checked.timed_out {
             verdict.report.push(Diagnostic::note(format!(
@@ -237,6 +250,47 @@ pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
     if let Err(e) = started {
         tracing::info!("the type checker is started on first use: {e}");
     }
+}
+
+/// What the table literals `source` passes straight to tools of `index` hold that the
+/// tools do not declare (see `option_literals`): the first misspelt field (`{ maxLenght =
+/// 5 }`), an error the call would raise only once made, with the tool (`box.tool`); and a
+/// warning for each other field the tool never reads.
+fn stray_options(
+    index: &AssetIndex,
+    source: &str,
+) -> (Option<(Diagnostic, String)>, Vec<Diagnostic>) {
+    let mut misspelt = None;
+    let mut unread = Vec::new();
+    for literal in option_literals(source) {
+        let Some(entry) = index.tool(&literal.tool).filter(|e| e.is_registered()) else {
+            continue;
+        };
+        let schema = Schema::from_meta(entry.meta());
+        let Some(param) = schema.params.get(literal.argument) else {
+            continue;
+        };
+        let names: Vec<&str> = literal.fields.iter().map(|f| f.0.as_str()).collect();
+        let Some(stray) = stray_field(&param.ty, &names) else {
+            continue;
+        };
+        let (_, line, column) = literal.fields[stray.at];
+        let mut diagnostic = Diagnostic {
+            line,
+            column,
+            severity: Severity::Error,
+            message: format!("argument {}: {}", param.name, stray.detail),
+        };
+        if !stray.misspelt {
+            diagnostic.severity = Severity::Warning;
+            unread.push(diagnostic);
+        } else if misspelt.is_none() {
+            misspelt = Some((diagnostic, literal.tool));
+        } else {
+            unread.push(diagnostic);
+        }
+    }
+    (misspelt, unread)
 }
 
 /// True when the call of `tool` (`box.name`, a toolbox, or `tools.<function>`) is one the
