@@ -10,7 +10,7 @@ use super::embed::StaticModel;
 use super::keyword::{KeywordHit, KeywordIndex, ROLES};
 use super::relevance::Relevance;
 use super::table::Table;
-use super::words::{bounded, spelt_words};
+use super::words::{bounded, name_shaped, spelt_words};
 use super::{Mode, SearchError, SearchRequest, SearchResult};
 use crate::assets::{AssetIndex, Origin};
 use crate::upstream::ServerView;
@@ -191,6 +191,8 @@ struct Found<'t> {
     /// The words the part spells (see [`spelt_words`]): a tool whose name spells the same
     /// ones ("parse csv" for `parseCsv`) is the one asked for by name.
     spelt: Vec<String>,
+    /// The part's words written as only a name is (see [`name_shaped`]).
+    names: Vec<String>,
     hits: Vec<KeywordHit>,
     total: usize,
     nearest: Vec<(f32, &'t str)>,
@@ -250,6 +252,7 @@ impl<'t> Context<'t> {
         Ok(Found {
             services,
             spelt: spelt_words(part),
+            names: name_shaped(part).into_iter().map(str::to_string).collect(),
             hits,
             total,
             nearest,
@@ -462,10 +465,15 @@ impl<'t> Context<'t> {
         // A tool whose name the part spells in words of two or more ("parse csv") goes
         // first, as much as a first keyword rank adds: its meaning may sit nearer a sibling
         // (`toCsv`), but the request named it. (One word that is a name is a pin.)
-        if mode == Mode::Semantic && found.spelt.len() > 1 {
+        // So does a tool whose exact name is a word of the part written as only a name is
+        // ("use wordCount, then base64Encode it"): a word in a sentence never pins, but
+        // it names a tool.
+        if mode == Mode::Semantic && (found.spelt.len() > 1 || !found.names.is_empty()) {
             let bonus = self.fusion.keyword_weight / (self.fusion.k + 1.0);
             for c in &mut ranked {
-                if c.doc.asset_type == AssetType::Tool && spelt_words(&c.doc.name) == found.spelt {
+                let named = found.names.contains(&c.doc.name)
+                    || (found.spelt.len() > 1 && spelt_words(&c.doc.name) == found.spelt);
+                if c.doc.asset_type == AssetType::Tool && named {
                     c.score += bonus;
                 }
             }

@@ -56,6 +56,24 @@ pub(crate) fn name_words(name: &str) -> String {
         .join(" ")
 }
 
+/// The words of `text` written the way only a name is (`wordCount`, `base64Encode`,
+/// `send_email`): a lower-case letter followed by a capital, or an underscore between
+/// letters or digits. "Use wordCount, then ..." names a tool as surely as "word count".
+pub(crate) fn name_shaped(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map(|w| w.trim_matches('_'))
+        .filter(|w| {
+            let chars: Vec<char> = w.chars().collect();
+            chars
+                .windows(2)
+                .any(|p| p[0].is_lowercase() && p[1].is_uppercase())
+                || chars
+                    .windows(3)
+                    .any(|p| p[1] == '_' && p[0].is_alphanumeric() && p[2].is_alphanumeric())
+        })
+        .collect()
+}
+
 /// The words a request or a name spells, lower-cased, articles left out: `parseCsv`,
 /// `parse_csv` and "parse a CSV" all spell `parse csv`.
 pub(crate) fn spelt_words(text: &str) -> Vec<String> {
@@ -89,6 +107,15 @@ pub(crate) fn candidate_names(query: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_written_as_names_are_found_in_a_sentence() {
+        assert_eq!(
+            name_shaped("use wordCount, then base64Encode it; send_email _x_ iPhone HTTP"),
+            ["wordCount", "base64Encode", "send_email", "iPhone"]
+        );
+        assert!(name_shaped("Parse a CSV file, then SEND it").is_empty());
+    }
 
     #[test]
     fn a_request_spells_a_name_whatever_its_case_and_articles() {
