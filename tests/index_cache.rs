@@ -551,3 +551,115 @@ fn a_held_search_lock_falls_back_to_ram_well_inside_the_deadline() {
     assert!(took.as_secs_f64() < 6.0, "took {took:?}");
     lock.unlock().unwrap();
 }
+
+/// Waits for `child` at most 30 s: a cache file must never make a run wait on it.
+fn finish_within(mut child: std::process::Child, what: &str) -> Run {
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("{what}: the run hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    finish(child)
+}
+
+/// What `dir` holds, by name.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn links_and_fifos_a_world_ships_under_codemode_are_never_followed_or_waited_on() {
+    use std::os::unix::fs::symlink;
+    let w = world();
+    // A tool whose results are kept in `.codemode/results.db`.
+    w.tool(
+        "keep.k",
+        "--!desc Keep.\n--!arg x string The x.\n--!return string The x.\nreturn function(x) return x end\n",
+    );
+    std::fs::write(
+        w.path().join("keep.toolbox/k.tool/.metadata"),
+        r#"{"cache": {"ttlSeconds": 60}}"#,
+    )
+    .unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("tools"), "the user's own file").unwrap();
+    let script = "local kept = tools.keep.k('a')\nlocal r = tools.search('ledger record 42')\nreturn { first = r.value[1].identity, kept = kept }";
+    let expect = |r: &Run, what: &str| {
+        assert_eq!(
+            r.envelope["value"]["first"], "box2.op42",
+            "{what}: {}",
+            r.envelope
+        );
+    };
+    let untouched = |what: &str| {
+        assert_eq!(
+            names_in(outside.path()),
+            ["tools"],
+            "{what}: written outside"
+        );
+        assert_eq!(
+            std::fs::read_to_string(outside.path().join("tools")).unwrap(),
+            "the user's own file",
+            "{what}"
+        );
+    };
+
+    // The whole cache folder, or one cache's folder, a link to outside the world.
+    let settings = w.path().join(".codemode");
+    std::fs::create_dir_all(&settings).unwrap();
+    symlink(outside.path(), settings.join("cache")).unwrap();
+    symlink(
+        outside.path().join("stolen.db"),
+        settings.join("results.db"),
+    )
+    .unwrap();
+    let r = finish_within(command(w.path(), script), "linked cache");
+    expect(&r, "linked cache");
+    assert_eq!(r.envelope["value"]["kept"], "a", "{}", r.envelope);
+    assert!(r.in_ram, "the search index was kept in memory");
+    untouched("linked cache");
+    std::fs::remove_file(settings.join("cache")).unwrap();
+    std::fs::create_dir_all(settings.join("cache")).unwrap();
+    symlink(outside.path(), settings.join("cache/assets")).unwrap();
+    std::fs::create_dir_all(settings.join("cache/search")).unwrap();
+    symlink(
+        outside.path().join("lock"),
+        settings.join("cache/search/lock"),
+    )
+    .unwrap();
+    let r = finish_within(command(w.path(), script), "linked assets and lock");
+    expect(&r, "linked assets and lock");
+    untouched("linked assets and lock");
+
+    // FIFOs where the cache files go, once the caches exist: read as missing, not waited on.
+    std::fs::remove_file(settings.join("cache/assets")).unwrap();
+    std::fs::remove_file(settings.join("cache/search/lock")).unwrap();
+    std::fs::remove_file(settings.join("results.db")).unwrap();
+    finish_within(command(w.path(), script), "a warm-up run");
+    for file in [
+        "cache/assets/tools",
+        "cache/search/table",
+        "cache/search/index/meta.json",
+        "cache/search/lock",
+        "results.db-wal",
+    ] {
+        let path = settings.join(file);
+        let _ = std::fs::remove_file(&path);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo {file}");
+        let r = finish_within(command(w.path(), script), file);
+        expect(&r, file);
+        std::fs::remove_file(&path).unwrap();
+    }
+}

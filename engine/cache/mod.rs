@@ -41,16 +41,75 @@ pub fn path(world: &Path, name: &str) -> PathBuf {
 }
 
 /// The folder for one cache of `world` (created when missing), or `None` when it cannot
-/// be created (a read-only world): callers then work without a cache.
+/// be created (a read-only world) or is not the world's own (see [`inside`]): callers
+/// then work without a cache.
 pub fn dir(world: &Path, name: &str) -> Option<PathBuf> {
-    let dir = path(world, name);
-    match std::fs::create_dir_all(&dir) {
-        Ok(()) => Some(dir),
+    match inside(world, &format!("{CACHE_DIR}/{name}")) {
+        Ok(dir) => Some(dir),
         Err(e) => {
-            tracing::debug!("no index cache in {}: {e}", dir.display());
+            tracing::debug!("no index cache: {e}");
             None
         }
     }
+}
+
+/// `world/rel`, a folder for the engine's own files, created when missing, when every
+/// folder on the way is a real folder of the world: a world (a cloned repository) may
+/// ship `.codemode/cache` as a symbolic link to anywhere, and the engine writes only
+/// inside the world. The error says which part is not a folder and what to do.
+pub fn inside(world: &Path, rel: &str) -> std::io::Result<PathBuf> {
+    let mut at = world.to_path_buf();
+    for part in rel.split('/').filter(|p| !p.is_empty()) {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Err(not_a_folder(&at)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                match std::fs::create_dir(&at) {
+                    Ok(()) => {}
+                    // Made by another process meanwhile: looked at again.
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                        if !std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir()) {
+                            return Err(not_a_folder(&at));
+                        }
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(at)
+}
+
+fn not_a_folder(at: &Path) -> std::io::Error {
+    std::io::Error::other(format!(
+        "{} is not a folder (a symbolic link or a file): codemode writes its own files only inside the world; remove it and a folder is made",
+        at.display()
+    ))
+}
+
+/// True when `path`, if it exists, is a file the engine may open as its own: a regular
+/// file, not a symbolic link (its target may be outside the world), a FIFO (opening one
+/// waits for a writer forever) or a device.
+pub fn plain_or_missing(path: &Path) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta.file_type().is_file(),
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    }
+}
+
+/// Opens `path` for reading without following a symbolic link and without waiting on a
+/// FIFO; `None` unless it is a regular file of at most `max` bytes.
+pub fn open_plain(path: &Path, max: u64) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    (meta.file_type().is_file() && meta.len() <= max).then_some(file)
 }
 
 /// Gives memory freed by a large build (reading a world, indexing it) back to the system.
@@ -97,12 +156,17 @@ impl Body {
 /// The body of a cache file of `kind` and `schema`, when the file is whole and was
 /// written by this engine; `None` otherwise.
 pub fn read(path: &Path, kind: &[u8; 4], schema: u32) -> Option<Body> {
-    // A world can ship any file here: one larger than a real cache is not read.
-    if std::fs::metadata(path).ok()?.len() > MAX_FILE_BYTES {
-        tracing::debug!("{}: too large for a cache file; rebuilt", path.display());
+    // A world can ship any file here: a link, a FIFO, or one larger than a real cache is
+    // not read.
+    let Some(mut file) = open_plain(path, MAX_FILE_BYTES) else {
+        tracing::debug!(
+            "{}: missing, not a plain file or too large; rebuilt",
+            path.display()
+        );
         return None;
-    }
-    let data = std::fs::read(path).ok()?;
+    };
+    let mut data = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut data).ok()?;
     let Some(start) = checked(&data, kind, schema) else {
         tracing::debug!(
             "{}: not this engine's cache, or damaged; rebuilt",
@@ -136,7 +200,8 @@ pub fn write(path: &Path, file: Writer) -> std::io::Result<()> {
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     let result = (|| {
-        let mut f = std::fs::File::create(&temp)?;
+        // A new file: a link planted under the temporary name is not followed.
+        let mut f = std::fs::File::create_new(&temp)?;
         f.write_all(&data)?;
         f.sync_data()?;
         std::fs::rename(&temp, path)

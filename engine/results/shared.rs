@@ -55,7 +55,7 @@ impl Shared {
     fn with<R>(&self, f: impl FnOnce(&mut Store) -> Result<R, StoreError>) -> Option<R> {
         let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
         if matches!(*slot, Slot::Closed) {
-            match Store::open(&self.path, DEFAULT_CAP_BYTES) {
+            match own_files(&self.path).and_then(|()| Store::open(&self.path, DEFAULT_CAP_BYTES)) {
                 Ok(store) => *slot = Slot::Open(store),
                 Err(e) => {
                     self.warn(&e);
@@ -109,4 +109,31 @@ impl Shared {
         self.with(|s| s.search(query, scope, limit, max_bytes, now_ms))
             .unwrap_or_default()
     }
+}
+
+/// Refuses a store whose folder or files are not the world's own (`path` is
+/// `<world>/.codemode/results.db`): a world (a cloned repository) may ship
+/// `.codemode` or the database, its journal or its WAL as a symbolic link to anywhere, or as
+/// a FIFO that would hang the open, and results are written only inside the world.
+fn own_files(path: &Path) -> Result<(), StoreError> {
+    let refused = |reason: String| StoreError::Io {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let settings = path.parent().ok_or_else(|| refused("no folder".into()))?;
+    if let Some(world) = settings.parent() {
+        crate::cache::inside(world, ".codemode").map_err(|e| refused(e.to_string()))?;
+    }
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let file = PathBuf::from(name);
+        if !crate::cache::plain_or_missing(&file) {
+            return Err(refused(format!(
+                "{} is not a plain file (a symbolic link, a FIFO or a device); remove it and the result cache is made again inside the world",
+                file.display()
+            )));
+        }
+    }
+    Ok(())
 }

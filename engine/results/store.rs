@@ -141,7 +141,9 @@ impl Store {
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            // The database file itself is never reached through a link.
+            | OpenFlags::SQLITE_OPEN_NOFOLLOW;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| error(path, e))?;
         let store = Store {
             path: path.to_path_buf(),

@@ -440,6 +440,10 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 fn on_disk(tuning: &Tuning, store: &Store, turn: &store::Turn) -> Option<State> {
     let dims = StaticModel::bundled().dims();
     let open = || KeywordIndex::open(tuning.clone(), Some(&store.index_dir()));
+    if !store.index_is_plain() {
+        tracing::debug!("search index cache holds what no index writes; rebuilt");
+        store.wipe_index(turn);
+    }
     let mut keyword = match open() {
         Ok(k) => k,
         Err(e) => {

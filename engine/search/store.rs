@@ -8,6 +8,7 @@
 //! [`LOCK_WAIT`] indexes in RAM for its own life instead.
 
 use std::fs::File;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -21,6 +22,10 @@ const SCHEMA: u32 = 1;
 /// in RAM: well inside a run's default deadline (10 s), since the search that waits is
 /// part of a run, and an index of 10,000 tools is built in RAM in about a second.
 pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(2);
+
+/// The largest `meta.json` or `.managed.json` of an index read: a real one of 100,000
+/// tools is a few kilobytes.
+const MAX_INDEX_JSON_BYTES: u64 = 16 << 20;
 
 /// Where the index lives on disk.
 #[derive(Debug, Clone)]
@@ -47,7 +52,7 @@ impl Store {
             return None;
         }
         let dir = crate::cache::dir(world, "search")?;
-        std::fs::create_dir_all(dir.join("index")).ok()?;
+        crate::cache::dir(world, "search/index")?;
         Some(Store { dir })
     }
 
@@ -70,12 +75,16 @@ impl Store {
 
     /// Waits for this process's turn at most `wait` (zero: takes it only when free).
     pub(crate) fn turn_within(&self, wait: Duration) -> Option<Turn> {
+        // Not through a link (its target may be outside the world) and not a FIFO (the
+        // open would wait for a writer forever).
         let file = File::options()
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(self.dir.join("lock"))
-            .ok()?;
+            .ok()
+            .filter(|f| f.metadata().is_ok_and(|m| m.file_type().is_file()))?;
         let started = Instant::now();
         loop {
             match file.try_lock() {
@@ -94,6 +103,23 @@ impl Store {
     /// The tantivy index's folder.
     pub(crate) fn index_dir(&self) -> PathBuf {
         self.dir.join("index")
+    }
+
+    /// True when every entry of the tantivy index's folder is a plain file, and the JSON
+    /// files tantivy reads whole are of a size a real index has: a world may ship a link,
+    /// a FIFO (whose open waits forever) or a file of gigabytes there.
+    pub(crate) fn index_is_plain(&self) -> bool {
+        let Ok(entries) = std::fs::read_dir(self.index_dir()) else {
+            return false;
+        };
+        entries.into_iter().all(|entry| {
+            let Ok(entry) = entry else { return false };
+            let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+                return false;
+            };
+            let json = entry.path().extension().is_some_and(|e| e == "json");
+            meta.file_type().is_file() && (!json || meta.len() <= MAX_INDEX_JSON_BYTES)
+        })
     }
 
     /// Removes the tantivy index (damaged, or of another schema).

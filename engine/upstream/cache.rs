@@ -33,6 +33,7 @@ const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 /// The cache of one world.
 #[derive(Debug, Clone)]
 pub struct Cache {
+    world: PathBuf,
     dir: PathBuf,
     /// Catalogues already parsed, by file, with the file's size and time when read: a
     /// script that lists or calls upstream tools reads each file once, not per call.
@@ -46,6 +47,7 @@ impl Cache {
     /// The cache under `world`.
     pub fn new(world: &Path) -> Self {
         Self {
+            world: world.to_path_buf(),
             dir: world.join(CACHE_DIR),
             parsed: Arc::default(),
         }
@@ -87,7 +89,13 @@ impl Cache {
             );
             return None;
         }
-        let text = std::fs::read_to_string(path).ok()?;
+        // Not through a link, and not a FIFO (whose read would wait forever).
+        let mut text = String::new();
+        std::io::Read::read_to_string(
+            &mut crate::cache::open_plain(path, MAX_FILE_BYTES)?,
+            &mut text,
+        )
+        .ok()?;
         let parsed: Value = match serde_json::from_str(&text) {
             Ok(v) => v,
             Err(e) => {
@@ -114,7 +122,8 @@ impl Cache {
     /// Stores `tools` (the raw `tools/list` items) for `server` and removes the files of
     /// its earlier configurations. Returns the catalogue as a reader will see it.
     pub fn write(&self, server: &ServerConfig, tools: &[Value]) -> std::io::Result<Catalogue> {
-        std::fs::create_dir_all(&self.dir)?;
+        // Only inside the world: `.codemode/cache` may be a link a cloned world ships.
+        crate::cache::inside(&self.world, CACHE_DIR)?;
         let fetched = now_ms();
         let key = key(server);
         let body = json!({
