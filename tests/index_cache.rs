@@ -663,3 +663,30 @@ fn links_and_fifos_a_world_ships_under_codemode_are_never_followed_or_waited_on(
         std::fs::remove_file(&path).unwrap();
     }
 }
+
+#[test]
+fn a_same_size_edit_that_puts_the_old_time_back_is_seen() {
+    // What `cp -p`, `rsync -t`, `tar x` and `touch -r` do: new content, old modification
+    // time. Only the change time tells.
+    let w = world();
+    let first = run(w.path(), "return tools.get('box0.op7').description");
+    assert_eq!(first.envelope["value"], "Handle record 7 of the ledger.");
+    let file = w.path().join("box0.toolbox/op7.tool/init.luau");
+    let before = std::fs::metadata(&file).unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("Handle record", "Delete record")).unwrap();
+    let edited = std::fs::File::options().write(true).open(&file).unwrap();
+    edited.set_modified(before).unwrap();
+    drop(edited);
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        before
+    );
+    let second = run(w.path(), "return tools.get('box0.op7').description");
+    assert_eq!(second.envelope["value"], "Delete record 7 of the ledger.");
+    assert_eq!(
+        second.reused,
+        TOOLS - 1,
+        "only the edited tool was read again"
+    );
+}

@@ -23,7 +23,7 @@ use crate::cache::{Reader, Writer};
 
 const KIND: &[u8; 4] = b"CMAT";
 /// Bumped when the layout or the meaning of an entry changes.
-const SCHEMA: u32 = 6;
+const SCHEMA: u32 = 7;
 const FILE: &str = "tools";
 
 /// One tool folder as cached.
@@ -261,6 +261,7 @@ fn encode_seen(w: &mut Writer, seen: Option<Seen>) {
             w.u8(1);
             w.u64(s.size);
             w.u64(s.mtime as u64);
+            w.u64(s.ctime as u64);
         }
     }
 }
@@ -355,6 +356,7 @@ fn decode_seen(r: &mut Reader) -> Option<Option<Seen>> {
         _ => Some(Seen {
             size: r.u64()?,
             mtime: r.u64()? as i64,
+            ctime: r.u64()? as i64,
         }),
     })
 }

@@ -17,22 +17,39 @@ const RACY: Duration = Duration::from_secs(2);
 /// The files of a tool folder the index reads, the only names a [`Stamp`] holds.
 pub(crate) const STAMPED_FILES: [&str; 3] = [".metadata", "README.md", "init.luau"];
 
-/// Size and modification time of one file or folder.
+/// Size, modification time and change time of one file or folder.
+///
+/// The change time is what no one sets by hand: `cp -p`, `rsync -t`, `tar x` and
+/// `touch -r` put an old modification time back on new content (a same-size edit would
+/// then look unchanged), and `chmod` changes no modification time at all (a folder made
+/// readable again would stay "cannot be read"); both set the change time to now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Seen {
     pub(crate) size: u64,
     /// Nanoseconds since the Unix epoch.
     pub(crate) mtime: i64,
+    /// Nanoseconds since the Unix epoch.
+    pub(crate) ctime: i64,
 }
 
 impl Seen {
     /// What `path` looks like now (following symlinks), or `None` when it cannot be read.
     pub(crate) fn of(path: &Path) -> Option<Seen> {
+        use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(path).ok()?;
         Some(Seen {
             size: if meta.is_dir() { 0 } else { meta.len() },
             mtime: nanos(meta.modified().ok()?),
+            ctime: meta
+                .ctime()
+                .saturating_mul(1_000_000_000)
+                .saturating_add(meta.ctime_nsec()),
         })
+    }
+
+    /// The later of its two times: when it last changed in any way.
+    fn latest(&self) -> i64 {
+        self.mtime.max(self.ctime)
     }
 }
 
@@ -108,8 +125,8 @@ impl Stamper {
     /// The stamp.
     pub(crate) fn finish(mut self) -> Stamp {
         let limit = nanos(self.started) - RACY.as_nanos() as i64;
-        self.stamp.settled = self.stamp.dir.is_none_or(|d| d.mtime < limit)
-            && self.stamp.files.iter().all(|(_, s)| s.mtime < limit);
+        self.stamp.settled = self.stamp.dir.is_none_or(|d| d.latest() < limit)
+            && self.stamp.files.iter().all(|(_, s)| s.latest() < limit);
         self.stamp.hash = self.hasher.finish();
         self.stamp
     }
@@ -118,7 +135,7 @@ impl Stamper {
 /// True when `seen`, looked at after `started`, was not modified within the racy window
 /// before it (see [`RACY`]): its time alone then tells whether it changed.
 pub(crate) fn settled(seen: Seen, started: SystemTime) -> bool {
-    seen.mtime < nanos(started) - RACY.as_nanos() as i64
+    seen.latest() < nanos(started) - RACY.as_nanos() as i64
 }
 
 impl Stamp {
@@ -161,23 +178,25 @@ impl Folder {
     /// What the folder itself looks like now (one `fstat` of the open folder).
     pub(crate) fn seen_self(&self) -> Option<Seen> {
         let st = rustix::fs::fstat(&self.fd).ok()?;
-        Some(Seen {
-            size: 0,
-            mtime: (st.st_mtime as i64)
-                .saturating_mul(1_000_000_000)
-                .saturating_add(st.st_mtime_nsec as i64),
-        })
+        Some(seen_of(&st, 0))
     }
 
     /// What `rel` (below the folder, symlinks followed) looks like now.
     pub(crate) fn seen(&self, rel: &str) -> Option<Seen> {
         let st = rustix::fs::statat(&self.fd, rel, rustix::fs::AtFlags::empty()).ok()?;
         let is_dir = rustix::fs::FileType::from_raw_mode(st.st_mode).is_dir();
-        Some(Seen {
-            size: if is_dir { 0 } else { st.st_size as u64 },
-            mtime: (st.st_mtime as i64)
-                .saturating_mul(1_000_000_000)
-                .saturating_add(st.st_mtime_nsec as i64),
-        })
+        Some(seen_of(&st, if is_dir { 0 } else { st.st_size as u64 }))
+    }
+}
+
+/// A [`Seen`] of what `fstat` or `statat` returned, of size `size`.
+// The time fields are `i64` on some targets and narrower on others.
+#[allow(clippy::unnecessary_cast)]
+fn seen_of(st: &rustix::fs::Stat, size: u64) -> Seen {
+    let time = |secs: i64, nsec: i64| secs.saturating_mul(1_000_000_000).saturating_add(nsec);
+    Seen {
+        size,
+        mtime: time(st.st_mtime as i64, st.st_mtime_nsec as i64),
+        ctime: time(st.st_ctime as i64, st.st_ctime_nsec as i64),
     }
 }

@@ -57,7 +57,7 @@ pub(crate) fn name_words(name: &str) -> String {
 }
 
 /// The words of `text` written the way only a name is (`wordCount`, `base64Encode`,
-/// `send_email`): a lower-case letter followed by a capital, or an underscore between
+/// `send_email`): a lower-case letter or a digit followed by a capital, or an underscore between
 /// letters or digits. "Use wordCount, then ..." names a tool as surely as "word count".
 pub(crate) fn name_shaped(text: &str) -> Vec<&str> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -66,7 +66,7 @@ pub(crate) fn name_shaped(text: &str) -> Vec<&str> {
             let chars: Vec<char> = w.chars().collect();
             chars
                 .windows(2)
-                .any(|p| p[0].is_lowercase() && p[1].is_uppercase())
+                .any(|p| (p[0].is_lowercase() || p[0].is_ascii_digit()) && p[1].is_uppercase())
                 || chars
                     .windows(3)
                     .any(|p| p[1] == '_' && p[0].is_alphanumeric() && p[2].is_alphanumeric())
