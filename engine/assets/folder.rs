@@ -22,6 +22,7 @@ pub(crate) fn load_folder(
     if let Err(e) = check_toolbox_name(&name) {
         warnings.push(format!("{rel}: {e}; rename the folder {rel}"));
     }
+    warnings.extend(files.unlisted.clone());
     for link in &files.links {
         warnings.push(link_problem(&format!("{rel}/{link}")));
     }

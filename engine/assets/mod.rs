@@ -202,6 +202,11 @@ impl AssetIndex {
             let entries = cached
                 .and_then(|c| c.entries_if_unchanged(&listing))
                 .unwrap_or_else(|| root.toolbox_entries(&key.1));
+            // A folder that could not be listed is listed again by the next process.
+            let listing = cache::Listing {
+                settled: listing.settled && entries.others.unlisted.is_none(),
+                ..listing
+            };
             let folder = load_folder(key.0, root, &key.1, &entries.others);
             let group = Group {
                 key: key.clone(),

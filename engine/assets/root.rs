@@ -78,6 +78,9 @@ pub(crate) struct BoxFiles {
     /// Symlinks named as tool or module folders, sorted: not followed (one may lead out of
     /// the world), and reported so the author knows why they are not there.
     pub(crate) links: Vec<String>,
+    /// Why the folder could not be listed, when it could not: its tools are then unknown,
+    /// which is reported rather than shown as an empty toolbox (never cached).
+    pub(crate) unlisted: Option<String>,
 }
 
 /// The toolbox folders below a root, from one walk ([`Root::toolbox_dirs`]).
@@ -257,11 +260,15 @@ impl Root {
         };
         match &self.source {
             RootSource::Disk(root) => {
-                for entry in std::fs::read_dir(root.join(rel))
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                {
+                let listed = std::fs::read_dir(root.join(rel));
+                if let Err(e) = &listed {
+                    if e.kind() != std::io::ErrorKind::NotFound {
+                        entries.others.unlisted = Some(format!(
+                            "{rel} cannot be listed ({e}): its tools are left out; give the user running codemode read access to the folder"
+                        ));
+                    }
+                }
+                for entry in listed.into_iter().flatten().flatten() {
                     if let Ok(name) = entry.file_name().into_string() {
                         let kind = entry.file_type();
                         note(
@@ -434,6 +441,19 @@ fn bundled_entry<'a>(dir: &'a Dir<'a>, rel: &str) -> Option<&'a DirEntry<'a>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_toolbox_folder_that_cannot_be_listed_says_so_and_a_gone_one_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::disk(Origin::World, dir.path()).unwrap();
+        // A file where the folder was (as unlistable as one without read access, which
+        // root, running the tests, could list anyway).
+        std::fs::write(dir.path().join("a.toolbox"), "").unwrap();
+        let why = root.toolbox_entries("a.toolbox").others.unlisted.unwrap();
+        assert!(why.starts_with("a.toolbox cannot be listed ("), "{why}");
+        assert!(why.ends_with("give the user running codemode read access to the folder"));
+        assert_eq!(root.toolbox_entries("gone.toolbox").others.unlisted, None);
+    }
 
     #[test]
     fn read_folders_are_the_walk_the_toolboxes_and_their_tools_only() {
