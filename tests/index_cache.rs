@@ -662,6 +662,40 @@ fn links_and_fifos_a_world_ships_under_codemode_are_never_followed_or_waited_on(
         expect(&r, file);
         std::fs::remove_file(&path).unwrap();
     }
+    // And where the world's settings go: the run answers (a policy that cannot be read
+    // refuses it, saying why) instead of waiting for a writer.
+    for (file, ok) in [("mcp.json", true), ("policy.json", false)] {
+        let path = settings.join(file);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo {file}");
+        let mut child = command(w.path(), "return 1");
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("{file}: the run hung");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            status.success(),
+            ok,
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if !ok {
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(said.contains("not a regular file"), "{file}: {said}");
+        }
+        std::fs::remove_file(&path).unwrap();
+    }
 }
 
 #[test]

@@ -272,10 +272,10 @@ fn passed_on(call: &FunctionCall) -> Option<(Place, Place)> {
 fn is_tools_call(call: &FunctionCall) -> bool {
     is_tools(call.prefix())
         && call.suffixes().any(|s| {
+            // `f(...)`, `f{ ... }`, `f"..."` and `box:f(...)`.
             matches!(
                 s,
-                Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { .. }))
-                    | Suffix::Call(Call::MethodCall(_))
+                Suffix::Call(Call::AnonymousCall(_)) | Suffix::Call(Call::MethodCall(_))
             )
         })
 }

@@ -295,6 +295,7 @@ fn sure(message: &str) -> bool {
     // `~T` (a negation) comes from the checker's own refinements of `if x then`, and its
     // complaints about them are about its reasoning, not the script.
     if message.contains("is not exactly")
+        || message.contains("'unknown'")
         || message.contains("Cannot add indexer")
         || message.contains("`nil`")
         || message.contains("could be nil")

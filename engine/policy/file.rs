@@ -248,13 +248,28 @@ pub fn load(world: &Path, requested: Option<&str>) -> Result<Profile, PolicyErro
 }
 
 fn read(path: &Path) -> std::io::Result<String> {
-    let size = std::fs::metadata(path)?.len();
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    // O_NONBLOCK: a FIFO planted here would otherwise hold every run at its open.
+    let mut file = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, device or socket); make it a JSON file",
+        ));
+    }
+    let size = meta.len();
     if size > MAX_FILE_BYTES {
         return Err(std::io::Error::other(format!(
             "{size} bytes, more than the {MAX_FILE_BYTES} a policy file may hold"
         )));
     }
-    std::fs::read_to_string(path)
+    let mut text = String::new();
+    file.read_to_string(&mut text)?;
+    Ok(text)
 }
 
 /// The profile `requested` (or `default`) of the policy text read from `path`.

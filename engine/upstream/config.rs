@@ -156,6 +156,25 @@ pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
     configs
 }
 
+/// The text of `file` when it is a regular file; a FIFO (which would hold every run at
+/// its open) or a device is refused without waiting.
+fn read_regular(file: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut opened = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(file)?;
+    if !opened.metadata()?.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, device or socket)",
+        ));
+    }
+    let mut text = String::new();
+    opened.read_to_string(&mut text)?;
+    Ok(text)
+}
+
 /// Reads one file into `configs`.
 pub(crate) fn read_file(file: &Path, configs: &mut Configs) {
     let problem = |message: String| ConfigProblem {
@@ -163,7 +182,7 @@ pub(crate) fn read_file(file: &Path, configs: &mut Configs) {
         server: None,
         message,
     };
-    let text = match std::fs::read_to_string(file) {
+    let text = match read_regular(file) {
         Ok(text) => text,
         Err(e) => {
             configs.problems.push(problem(format!(
