@@ -14,13 +14,14 @@ const GRAPH: [(&str, &[&str]); 20] = [
     ("policy", &["net", "shell"]),
     ("assets", &["cache", "policy"]),
     ("vfs", &[]),
-    ("results", &[]),
+    // The result store makes its folder through the cache's guard against links.
+    ("results", &["cache"]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
     // The client of the type checker process; it reads scripts with the assets' parser.
     ("check", &["assets"]),
     ("interop", &["assets"]),
-    ("upstream", &["assets", "bind", "vfs"]),
+    ("upstream", &["assets", "bind", "cache", "vfs"]),
     ("search", &["assets", "cache", "types", "upstream"]),
     (
         "registry",
