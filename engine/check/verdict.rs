@@ -229,8 +229,10 @@ impl ToolCalls {
         let key = missing_key(&diagnostic.message)?;
         let word = word_at(source, at)?;
         // `tools.text.slugfy` passed as a value (`pcall(tools.text.slugfy, s)`): looking up
-        // a tool the toolbox lacks raises, before anything is called.
-        if word == "tools" && !self.authors {
+        // a tool the toolbox lacks raises, before anything is called. Not inside a
+        // function, which may be one `pcall` runs to see the lookup fail.
+        let in_function = self.bodies.iter().any(|(b, e)| *b <= at && at < *e);
+        if word == "tools" && !self.authors && !in_function {
             let path = dotted_at(source, at);
             if path.get(1..3).is_some_and(|names| names.contains(&key)) {
                 return Some(Some(path[1..path.len().min(3)].join(".")));
