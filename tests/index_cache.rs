@@ -552,16 +552,25 @@ fn a_held_search_lock_falls_back_to_ram_well_inside_the_deadline() {
     lock.unlock().unwrap();
 }
 
-/// Waits for `child` at most 30 s: a cache file must never make a run wait on it.
-fn finish_within(mut child: std::process::Child, what: &str) -> Run {
+/// Waits for `child` to exit, at most 30 s: a file a world ships must never make a run
+/// wait on it.
+fn exited_within(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
     let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
         if started.elapsed() > std::time::Duration::from_secs(30) {
             let _ = child.kill();
             panic!("{what}: the run hung");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// [`finish`], once the child exited within 30 s (see [`exited_within`]).
+fn finish_within(mut child: std::process::Child, what: &str) -> Run {
+    exited_within(&mut child, what);
     finish(child)
 }
 
@@ -672,17 +681,7 @@ fn links_and_fifos_a_world_ships_under_codemode_are_never_followed_or_waited_on(
             .unwrap();
         assert!(made.success(), "mkfifo {file}");
         let mut child = command(w.path(), "return 1");
-        let started = std::time::Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > std::time::Duration::from_secs(30) {
-                let _ = child.kill();
-                panic!("{file}: the run hung");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
+        let status = exited_within(&mut child, file);
         let out = child.wait_with_output().unwrap();
         assert_eq!(
             status.success(),

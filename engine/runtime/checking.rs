@@ -255,7 +255,7 @@ pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
 /// What the table literals `source` passes straight to tools of `index` hold that the
 /// tools do not declare (see `option_literals`): the first misspelt field (`{ maxLenght =
 /// 5 }`), an error the call would raise only once made, with the tool (`box.tool`); and a
-/// warning for each other field the tool never reads.
+/// warning for each other field the tool does not declare (the call lets it through).
 fn stray_options(
     index: &AssetIndex,
     source: &str,
