@@ -6,7 +6,9 @@
 //! - `codemode list` on the unchanged world, against the same command cold;
 //! - keyword and default (semantic) query p50 in a process that opened the world's cache,
 //!   against a plain single-field BM25 tantivy query over the same tools;
-//! - the resident memory of `codemode serve` after listings and searches.
+//! - the resident memory of `codemode serve` after listings and searches;
+//! - beside the first search, the least any process must do to confirm an unchanged world
+//!   (a stat of every tool folder and file, on every core): the floor under that figure.
 //!
 //! Each target is printed with its figure and ✓ or ✗, then one table for every size.
 //! Fresh-process figures are the median wall time of three runs, with the CPU time (user
@@ -217,6 +219,54 @@ fn serve_rss(codemode: &Path, world: &Path) -> u64 {
     rss
 }
 
+/// The least a fresh process must do to know an unchanged world is unchanged: look at each
+/// tool folder (its time changes when a file is added, removed or renamed) and at each file
+/// in it (an edit in place changes only the file), relative to its open toolbox folder, on
+/// every core. The median of three passes, and how many stats one pass makes. The names are
+/// listed before the clock starts.
+fn stat_floor(world: &Path) -> (Duration, usize) {
+    use rayon::prelude::*;
+    let toolboxes: Vec<(PathBuf, Vec<String>)> = std::fs::read_dir(world)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".toolbox"))
+        .map(|b| {
+            let mut rels = Vec::new();
+            for tool in std::fs::read_dir(b.path()).unwrap().filter_map(|e| e.ok()) {
+                let name = tool.file_name().to_string_lossy().into_owned();
+                if !name.ends_with(".tool") {
+                    continue;
+                }
+                for file in std::fs::read_dir(tool.path())
+                    .unwrap()
+                    .filter_map(|e| e.ok())
+                {
+                    rels.push(format!("{name}/{}", file.file_name().to_string_lossy()));
+                }
+                rels.push(name);
+            }
+            (b.path(), rels)
+        })
+        .collect();
+    let stats: usize = toolboxes.iter().map(|(_, r)| r.len()).sum();
+    let mut passes: Vec<Duration> = (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            toolboxes.par_iter().for_each(|(dir, rels)| {
+                let flags = rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::DIRECTORY;
+                let fd = rustix::fs::open(dir, flags, rustix::fs::Mode::empty()).unwrap();
+                rustix::fs::fstat(&fd).unwrap();
+                for rel in rels {
+                    let _ = rustix::fs::statat(&fd, rel.as_str(), rustix::fs::AtFlags::empty());
+                }
+            });
+            t.elapsed()
+        })
+        .collect();
+    passes.sort();
+    (passes[1], stats)
+}
+
 fn verdict(value: f64, target: f64) -> &'static str {
     if value <= target {
         "✓"
@@ -329,6 +379,14 @@ fn row(codemode: &Path, tools: usize) -> Figures {
         warm.peak / 1024,
         ms(cold.wall) / ms(warm.wall),
         verdict(ms(warm.wall), FIRST_SEARCH_TARGET_MS),
+    );
+    let floor = stat_floor(world);
+    println!(
+        "  what an unchanged world costs to confirm, alone: a stat of each tool folder and of each file in it, on {} threads: {:.0} ms ({} stats); the first search is {:.1}x that",
+        rayon::current_num_threads(),
+        ms(floor.0),
+        floor.1,
+        ms(warm.wall) / ms(floor.0),
     );
 
     let list = median_of_three(|| run(codemode, world, &["list"], ""));

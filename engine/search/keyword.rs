@@ -274,6 +274,24 @@ impl KeywordIndex {
         self.reader.reload()
     }
 
+    /// Merges the committed segments into one, when there are several: a query runs once
+    /// per segment (its terms looked up, its scorers built), and a large build writes a
+    /// segment each time the writer's memory fills (8 of them for 100,000 tools). Worth
+    /// its time after a large change only; small edits leave merging to tantivy's policy.
+    pub fn compact(&mut self) -> tantivy::Result<()> {
+        let segments = self.index.searchable_segment_ids()?;
+        if segments.len() > 1 {
+            self.writer()?.merge(&segments).wait()?;
+            if self.on_disk {
+                if let Some(writer) = self.writer.take() {
+                    writer.wait_merging_threads()?;
+                }
+            }
+            self.reader.reload()?;
+        }
+        Ok(())
+    }
+
     /// The analyzed (lower-cased, stemmed) words of `text`, unique, in order.
     pub fn analyze(&self, text: &str) -> Vec<String> {
         let mut analyzer = self.words.clone();
@@ -335,12 +353,13 @@ impl KeywordIndex {
     }
 
     /// The best `limit` keyword hits (only tools of toolbox `scope`, when given) and how
-    /// many assets matched in all.
+    /// many assets matched in all (when `count`; else how many hits there are).
     pub fn search(
         &self,
         query: &str,
         limit: usize,
         scope: Option<&str>,
+        count: bool,
     ) -> tantivy::Result<(Vec<KeywordHit>, usize)> {
         let words = self.analyze(query);
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
@@ -397,7 +416,7 @@ impl KeywordIndex {
             ]));
         }
         let searcher = self.reader.searcher();
-        let (mut hits, addresses, total) = self.run_on(&searcher, &*query, limit)?;
+        let (mut hits, addresses, total) = self.run_on(&searcher, &*query, limit, count)?;
         let words = &words[..words.len().min(MAX_QUERY_WORDS)];
         for (hit, found) in hits
             .iter_mut()
@@ -463,21 +482,30 @@ impl KeywordIndex {
     }
 
     fn run(&self, query: &dyn Query, limit: usize) -> tantivy::Result<(Vec<KeywordHit>, usize)> {
-        let (hits, _, total) = self.run_on(&self.reader.searcher(), query, limit)?;
+        let (hits, _, total) = self.run_on(&self.reader.searcher(), query, limit, true)?;
         Ok((hits, total))
     }
 
-    /// The top hits with their addresses in `searcher`, and the match count.
+    /// The top hits with their addresses in `searcher`, and the match count (when `count`;
+    /// else the number of top hits).
     fn run_on(
         &self,
         searcher: &Searcher,
         query: &dyn Query,
         limit: usize,
+        count: bool,
     ) -> tantivy::Result<(Vec<KeywordHit>, Vec<DocAddress>, usize)> {
-        let (top, total) = searcher.search(
-            query,
-            &(TopDocs::with_limit(limit.max(1)).order_by_score(), Count),
-        )?;
+        let top_docs = TopDocs::with_limit(limit.max(1)).order_by_score();
+        // Counting visits every match; the top docs alone let tantivy skip the docs that
+        // cannot reach them (a request's common words match most of a large catalogue).
+        let (top, total) = match count {
+            true => searcher.search(query, &(top_docs, Count))?,
+            false => {
+                let top = searcher.search(query, &top_docs)?;
+                let len = top.len();
+                (top, len)
+            }
+        };
         let mut hits = Vec::with_capacity(top.len());
         let mut addresses = Vec::with_capacity(top.len());
         for (score, address) in top {
@@ -505,4 +533,66 @@ fn plain_words(query: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::AssetType;
+
+    fn tool(name: &str, description: &str) -> AssetDoc {
+        AssetDoc {
+            key: format!("tool:box.{name}"),
+            asset_type: AssetType::Tool,
+            identity: format!("box.{name}"),
+            name: name.to_string(),
+            toolbox: "box".to_string(),
+            from: "world".to_string(),
+            installed: true,
+            registered: true,
+            description: description.to_string(),
+            signature: None,
+            fields: vec![(Role::Description, description.to_string())],
+        }
+    }
+
+    fn keys(index: &KeywordIndex, query: &str, count: bool) -> (Vec<String>, usize) {
+        let (hits, total) = index.search(query, 10, None, count).unwrap();
+        (hits.into_iter().map(|h| h.key).collect(), total)
+    }
+
+    #[test]
+    fn compacting_merges_every_commit_into_one_segment_and_finds_the_same_tools() {
+        let mut index = KeywordIndex::new(Tuning::default()).unwrap();
+        for (i, (name, text)) in [("sendMail", "send an email"), ("sendSms", "send a text")]
+            .into_iter()
+            .enumerate()
+        {
+            let doc = tool(name, text);
+            index.add(&doc.key, index.document(&doc)).unwrap();
+            index.commit(&format!("g{i}")).unwrap();
+        }
+        let before = keys(&index, "send", true);
+        assert_eq!(index.index.searchable_segment_ids().unwrap().len(), 2);
+        index.compact().unwrap();
+        assert_eq!(index.index.searchable_segment_ids().unwrap().len(), 1);
+        assert_eq!(keys(&index, "send", true), before);
+        assert_eq!(before.1, 2, "both commits' tools match: {before:?}");
+        // The last commit's payload survives the merge: it names the generation on disk.
+        assert_eq!(index.payload().as_deref(), Some("g1"));
+    }
+
+    #[test]
+    fn without_counting_the_total_is_the_number_of_hits() {
+        let mut index = KeywordIndex::new(Tuning::default()).unwrap();
+        for i in 0..5 {
+            let doc = tool(&format!("send{i}"), "send an email");
+            index.add(&doc.key, index.document(&doc)).unwrap();
+        }
+        index.commit("g").unwrap();
+        let (hits, total) = index.search("send", 2, None, true).unwrap();
+        assert_eq!((hits.len(), total), (2, 5));
+        let (hits, total) = index.search("send", 2, None, false).unwrap();
+        assert_eq!((hits.len(), total), (2, 2));
+    }
 }

@@ -75,6 +75,10 @@ pub enum SearchError {
     Panicked(String),
 }
 
+/// A change of more assets than this is followed by merging the keyword index into one
+/// segment (see [`KeywordIndex::compact`]).
+const COMPACT_AFTER: usize = 1000;
+
 /// How many times one search may rebuild: on disk once, then in RAM.
 const ATTEMPTS: usize = 3;
 
@@ -85,6 +89,9 @@ struct State {
     snapshot: Option<Arc<AssetIndex>>,
     /// What the upstream docs were built from (see [`upstream_key`]).
     upstream: String,
+    /// The snapshot's toolbox names and the upstream servers', by lower-cased name:
+    /// what a request may name as a service (built once per snapshot, not per query).
+    services: rank::ServiceNames,
     /// The generation on disk this state is (`None`: in RAM for this process only).
     generation: Option<String>,
 }
@@ -268,6 +275,7 @@ impl SearchService {
             table: Table::new(StaticModel::bundled().dims()),
             snapshot: None,
             upstream: String::new(),
+            services: rank::ServiceNames::default(),
             generation: None,
         })
     }
@@ -357,6 +365,9 @@ impl SearchService {
                 }
                 _ => state.keyword.commit("")?,
             }
+            if counts.0 > COMPACT_AFTER {
+                state.keyword.compact()?;
+            }
             tracing::debug!(
                 upserts = counts.0,
                 deletes = counts.1,
@@ -365,6 +376,7 @@ impl SearchService {
                 "search index updated"
             );
         }
+        state.services = rank::ServiceNames::of(index, upstream);
         state.snapshot = Some(index.clone());
         state.upstream = upstream_now;
         if counts.0 > 1000 {
@@ -404,6 +416,7 @@ impl SearchService {
                 table: &state.table,
                 index,
                 upstream,
+                services: &state.services,
                 fusion: &self.fusion,
                 tuning: &self.tuning,
             };
@@ -460,6 +473,7 @@ fn on_disk(tuning: &Tuning, store: &Store, turn: &store::Turn) -> Option<State> 
                 table,
                 snapshot: None,
                 upstream: String::new(),
+                services: rank::ServiceNames::default(),
                 generation: Some(generation),
             })
         }
@@ -470,6 +484,7 @@ fn on_disk(tuning: &Tuning, store: &Store, turn: &store::Turn) -> Option<State> 
                 table: Table::new(dims),
                 snapshot: None,
                 upstream: String::new(),
+                services: rank::ServiceNames::default(),
                 // Matches no commit: the next sync writes everything.
                 generation: Some(String::new()),
             })

@@ -160,6 +160,8 @@ pub(crate) struct Context<'a> {
     pub(crate) index: &'a AssetIndex,
     /// The upstream servers whose cached tools are indexed beside the snapshot's.
     pub(crate) upstream: &'a [ServerView],
+    /// The names a request may give as a service (see [`ServiceNames`]).
+    pub(crate) services: &'a ServiceNames,
     pub(crate) fusion: &'a Fusion,
     pub(crate) tuning: &'a super::keyword::Tuning,
 }
@@ -226,14 +228,13 @@ impl<'t> Context<'t> {
         &self,
         part: &str,
         depth: usize,
-        names: &HashMap<String, &str>,
         request: &SearchRequest,
     ) -> Result<Found<'t>, SearchError> {
         let fetch = depth.max(request.limit);
-        let (hits, total) = self
-            .keyword
-            .search(part, fetch, request.toolbox.as_deref())?;
-        let (services, rest) = services(part, names);
+        let (hits, total) =
+            self.keyword
+                .search(part, fetch, request.toolbox.as_deref(), request.all)?;
+        let (services, rest) = services(part, self.services);
         // A part with no letter or digit (punctuation only) has no meaning to rank by.
         // Its meaning is read without the service it names: every tool of that toolbox
         // carries the name, so it says nothing of which one is asked for.
@@ -294,16 +295,9 @@ impl<'t> Context<'t> {
             _ => self.fusion.parts.part,
         };
         lists.extend(parts.into_iter().map(|p| (p, depth, weight)));
-        let mut names: HashMap<String, &str> = HashMap::new();
-        for name in self.index.toolbox_names() {
-            names.insert(name.to_lowercase(), name);
-        }
-        for view in self.upstream {
-            names.insert(view.name.to_lowercase(), view.name.as_str());
-        }
         let found = lists
             .iter()
-            .map(|(part, depth, _)| self.find(part, *depth, &names, request))
+            .map(|(part, depth, _)| self.find(part, *depth, request))
             .collect::<Result<Vec<_>, _>>()?;
         let weights: Vec<f32> = lists.iter().map(|(_, _, w)| *w).collect();
         let exact = self.keyword.exact(query)?;
@@ -747,11 +741,24 @@ impl<'t> Context<'t> {
     }
 }
 
+/// The toolbox names of a snapshot and the upstream servers' names, by lower-cased name.
+#[derive(Debug, Default)]
+pub(crate) struct ServiceNames(foldhash::HashMap<String, String>);
+
+impl ServiceNames {
+    /// The names `index` shows (after its profile's rules) and those of `upstream`.
+    pub(crate) fn of(index: &AssetIndex, upstream: &[ServerView]) -> ServiceNames {
+        let names = index.toolbox_names().into_iter();
+        let names = names.chain(upstream.iter().map(|v| v.name.as_str()));
+        ServiceNames(names.map(|n| (n.to_lowercase(), n.to_string())).collect())
+    }
+}
+
 /// The toolboxes `part` names as a service, and the part without those names. A
 /// service is named as people write brand names: a capitalised word (or two written
 /// together, "Apple Music"), not in capitals only (`URL`, `SMS` are words) and not
 /// opening a sentence, equal to a toolbox name case aside.
-fn services(part: &str, names: &HashMap<String, &str>) -> (Vec<String>, String) {
+fn services(part: &str, names: &ServiceNames) -> (Vec<String>, String) {
     let words: Vec<(usize, &str)> = part
         .split(|c: char| c.is_whitespace())
         .scan(0usize, |at, w| {
@@ -779,7 +786,7 @@ fn services(part: &str, names: &HashMap<String, &str>) -> (Vec<String>, String) 
             (Some(first.clone()), Some(at + w.len())),
         ] {
             if let (Some(joined), Some(end)) = (joined, end) {
-                if let Some(name) = names.get(&joined.to_lowercase()) {
+                if let Some(name) = names.0.get(&joined.to_lowercase()) {
                     if !found.iter().any(|f| f == name) {
                         found.push(name.to_string());
                     }
