@@ -373,3 +373,56 @@ fn a_tool_timeout_is_an_envelope_timeout_naming_the_tool_and_its_limit() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_store_shipped_as_a_link_or_a_fifo_is_refused_by_stats_and_removed_by_clear() {
+    use std::os::unix::fs::symlink;
+    let w = world(600);
+    let settings = w.path().join(".codemode");
+    std::fs::create_dir_all(&settings).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let theirs = outside.path().join("their.db");
+    std::fs::write(&theirs, "the user's own file").unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(settings.join("results.db"))
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo");
+    symlink(&theirs, settings.join("results.db-wal")).unwrap();
+    // Bounded: a FIFO opened for reading would wait for a writer forever.
+    let within = |args: &[&str]| {
+        let mut command = std::process::Command::new("timeout");
+        command
+            .arg("20")
+            .arg(common::bin())
+            .arg("--world")
+            .arg(w.path());
+        common::output(command.args(args), "")
+    };
+
+    let stats = within(&["cache", "stats"]);
+    assert_eq!(stats.status.code(), Some(2), "{}", text(&stats.stderr));
+    let said = text(&stats.stderr);
+    assert!(
+        said.contains("results.db is not a plain file") && said.contains("codemode cache clear"),
+        "{said}"
+    );
+
+    let clear = within(&["cache", "clear"]);
+    assert!(clear.status.success(), "{}", text(&clear.stderr));
+    let said = text(&clear.stdout);
+    assert!(
+        said.contains("results.db (not a plain file") && said.contains("results.db-wal (not"),
+        "{said}"
+    );
+    assert!(std::fs::symlink_metadata(settings.join("results.db")).is_err());
+    assert!(std::fs::symlink_metadata(settings.join("results.db-wal")).is_err());
+    assert_eq!(
+        std::fs::read_to_string(&theirs).unwrap(),
+        "the user's own file",
+        "the link was removed, not what it pointed to"
+    );
+    // Caching resumes in a store of the world's own.
+    value_of(w.path(), "return { tools.t.double(2), tools.t.double(2) }");
+    assert_eq!(runs(w.path()), 1);
+}

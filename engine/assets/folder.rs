@@ -94,5 +94,6 @@ pub(crate) fn load_folder(
         },
         modules,
         warnings,
+        unlisted: files.unlisted.clone(),
     }
 }

@@ -435,6 +435,27 @@ impl AssetIndex {
         self.folders.insert(key, folder).is_none()
     }
 
+    /// An index of one toolbox folder of the world, `name`, that could not be listed
+    /// (`why`): what no test running as root can make on disk.
+    #[cfg(test)]
+    pub(crate) fn with_unlisted_toolbox(name: &str, why: &str) -> AssetIndex {
+        let mut index = AssetIndex::default();
+        let folder = ToolboxFolder {
+            name: name.to_string(),
+            root: 0,
+            path: format!("{name}.toolbox"),
+            origin: Origin::World,
+            purpose: String::new(),
+            tags: Vec::new(),
+            kind: BoxKind::Toolbox,
+            modules: Vec::new(),
+            warnings: vec![why.to_string()],
+            unlisted: Some(why.to_string()),
+        };
+        index.add_folder((0, folder.path.clone().into()), Arc::new(folder));
+        index
+    }
+
     /// Removes a toolbox folder (not its tools).
     fn remove_folder(&mut self, key: &FolderKey) {
         let Some(folder) = self.folders.remove(key) else {

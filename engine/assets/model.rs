@@ -441,6 +441,9 @@ pub struct ToolboxFolder {
     pub modules: Vec<Module>,
     /// Problems with the folder itself (bad `.metadata`, an unreadable module).
     pub warnings: Vec<String>,
+    /// Why the folder could not be listed, when it could not: its tools are unknown, not
+    /// absent (the same text is one of `warnings`).
+    pub unlisted: Option<String>,
 }
 
 /// One `<m>.module/init.luau` of a toolbox, compiled on first use (a `require`, or

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use clap::Subcommand;
-use codemode::results::{Store, StoreError, DEFAULT_CAP_BYTES, FILE};
+use codemode::results::{foreign_files, Store, StoreError, DEFAULT_CAP_BYTES, FILE};
 
 use super::Cli;
 
@@ -88,6 +88,13 @@ fn stats(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    // A store the world shipped as a link or a FIFO is neither followed nor waited on.
+    if let Some(file) = foreign_files(path)?.first() {
+        anyhow::bail!(
+            "{} is not a plain file (a symbolic link, a FIFO or a device), so the result cache is not read; `codemode cache clear` removes it",
+            file.display()
+        );
+    }
     let store = Store::open(path, DEFAULT_CAP_BYTES)?;
     let stats = store.stats(now_ms())?;
     if json {
@@ -109,6 +116,20 @@ fn stats(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
 }
 
 fn clear(path: &Path) -> anyhow::Result<ExitCode> {
+    // Links and FIFOs in the store's place are removed, never followed or opened (the
+    // folder holding them is checked to be the world's own first).
+    let foreign = foreign_files(path)?;
+    for file in &foreign {
+        std::fs::remove_file(file)
+            .with_context(|| format!("cannot remove {}; remove it by hand", file.display()))?;
+        outln!(
+            "removed {} (not a plain file: a symbolic link, a FIFO or a device)",
+            file.display()
+        )?;
+    }
+    if !foreign.is_empty() && !path.exists() {
+        return Ok(ExitCode::SUCCESS);
+    }
     if !path.exists() {
         outln!("no result cache at {}: nothing to clear", path.display())?;
         return Ok(ExitCode::SUCCESS);

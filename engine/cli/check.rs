@@ -8,7 +8,7 @@ use super::Cli;
 
 /// Prints each problem; exit 1 if a tool is not callable or the world has problems.
 pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
-    let registry = cli.registry()?;
+    let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     // The files cannot always say whether a tool returns a function (`return make()`): each
     // tool is loaded once in the sandbox, under the limits, as a script calling it would.

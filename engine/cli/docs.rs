@@ -7,7 +7,7 @@ use super::Cli;
 
 /// Writes the docs and says where they are.
 pub fn docs(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
-    let registry = cli.registry()?;
+    let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     let title = registry
         .world()

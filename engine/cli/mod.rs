@@ -203,6 +203,13 @@ enum Command {
 /// world's listing (every signature of 100,000 tools is about 20 MB).
 const LISTING_OUTPUT_BYTES: usize = 1 << 30;
 
+/// Whether a command may search: one that does not leaves the search index unread.
+#[derive(Clone, Copy)]
+enum Use {
+    Searching,
+    NotSearching,
+}
+
 impl Cli {
     fn limits(&self) -> Limits {
         Limits {
@@ -216,6 +223,16 @@ impl Cli {
     }
 
     fn registry(&self) -> anyhow::Result<Arc<Registry>> {
+        self.registry_for(Use::Searching)
+    }
+
+    /// The registry for a command that does not search: the world's search index is not
+    /// read ahead (see [`Registry::open_unsearched`]).
+    fn unsearched_registry(&self) -> anyhow::Result<Arc<Registry>> {
+        self.registry_for(Use::NotSearching)
+    }
+
+    fn registry_for(&self, purpose: Use) -> anyhow::Result<Arc<Registry>> {
         let world = match &self.world {
             Some(w) => w.clone(),
             None => std::env::current_dir()
@@ -227,7 +244,11 @@ impl Cli {
             // Opening the world below says what is wrong with it.
             false => codemode::policy::Profile::open(),
         };
-        let registry = Registry::open(&world, &self.library, !self.no_bundled)
+        let open = match purpose {
+            Use::Searching => Registry::open,
+            Use::NotSearching => Registry::open_unsearched,
+        };
+        let registry = open(&world, &self.library, !self.no_bundled)
             .map_err(|e| {
                 use codemode::registry::RegistryError as E;
                 let fix = match &e {
@@ -292,7 +313,9 @@ impl Cli {
         if self.max_output_bytes.is_none() {
             limits.max_output_bytes = LISTING_OUTPUT_BYTES;
         }
-        self.runtime_with(limits)
+        let mut runtime = Runtime::new(self.unsearched_registry()?, limits)?;
+        runtime.set_checking(self.checking());
+        Ok(runtime)
     }
 
     fn runtime_with(&self, limits: Limits) -> anyhow::Result<Runtime> {

@@ -35,7 +35,7 @@ pub fn registry(cli: &Cli, command: &RegistryCommand) -> anyhow::Result<ExitCode
 }
 
 fn export(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let registry = cli.registry()?;
+    let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     let base = match out {
         Some(path) => {

@@ -9,7 +9,7 @@ use super::Cli;
 
 /// Writes the definitions to `out`, or stdout.
 pub fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let registry = cli.registry()?;
+    let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     let text = codemode::definitions_granted(
         &index,

@@ -339,17 +339,14 @@ pub(crate) fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> Hos
     }
     let tools: Vec<&str> = index.tools_in(toolbox).map(|e| e.name()).collect();
     let near = names::nearest(name, tools.iter().copied());
-    let hint = match near.first() {
-        Some(best) => format!(
-            "did you mean tools.{toolbox}.{best}? tools.list('{toolbox}', 2) lists its tools"
-        ),
-        None if tools.is_empty() => format!(
-            "'{toolbox}' holds no tools yet; tools.create({{ toolbox = '{toolbox}', name = ..., description = ..., code = ... }}) adds one"
-        ),
-        None => format!(
-            "'{toolbox}' holds: {}. tools.list('{toolbox}', 2) lists them with descriptions",
-            some_of(&tools)
-        ),
+    let unlisted = index
+        .folders_named(toolbox)
+        .find_map(|f| f.unlisted.as_deref());
+    let hint = match (near.first().copied(), unlisted) {
+        // Its tools are unknown, not absent: saying it holds none would send the author to
+        // create a tool that exists.
+        (None, Some(why)) => format!("{why}; `codemode check` lists what could not be read"),
+        (near, _) => missing_tool_hint(toolbox, near, &tools),
     };
     HostError::hinted(
         format!(
@@ -359,4 +356,34 @@ pub(crate) fn missing_tool(index: &AssetIndex, toolbox: &str, name: &str) -> Hos
         ),
         hint,
     )
+}
+
+/// The hint for a tool `toolbox` does not hold: the nearest name, or what it holds.
+fn missing_tool_hint(toolbox: &str, near: Option<&str>, tools: &[&str]) -> String {
+    match near {
+        Some(best) => format!(
+            "did you mean tools.{toolbox}.{best}? tools.list('{toolbox}', 2) lists its tools"
+        ),
+        None if tools.is_empty() => format!(
+            "'{toolbox}' holds no tools yet; tools.create({{ toolbox = '{toolbox}', name = ..., description = ..., code = ... }}) adds one"
+        ),
+        None => format!(
+            "'{toolbox}' holds: {}. tools.list('{toolbox}', 2) lists them with descriptions",
+            some_of(tools)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_of_a_toolbox_that_could_not_be_listed_is_not_said_to_be_missing_for_good() {
+        let why = "box.toolbox cannot be listed (Permission denied): give the user read access";
+        let index = AssetIndex::with_unlisted_toolbox("box", why);
+        let hint = missing_tool(&index, "box", "a").hint.unwrap();
+        assert!(hint.starts_with(why), "{hint}");
+        assert!(!hint.contains("holds no tools yet"), "{hint}");
+    }
 }

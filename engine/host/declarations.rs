@@ -117,6 +117,17 @@ pub fn definitions_named(
             );
             continue;
         }
+        // A folder that could not be listed holds tools no one can name yet: a call of one
+        // is not certain to fail, so the checker must not refuse it.
+        if let Some(why) = index
+            .folders_named(name)
+            .find_map(|f| f.unlisted.as_deref())
+        {
+            let why = why.replace(['\n', '\r'], " ");
+            let _ = writeln!(out, "\n-- The toolbox `{name}` is typed `any`: {why}.");
+            let _ = writeln!(fields, "\t{name}: any,");
+            continue;
+        }
         if !in_full(name) {
             let _ = writeln!(fields, "\t{name}: any,");
             continue;
@@ -354,5 +365,22 @@ fn doc_lines(out: &mut String, indent: &str, text: &str) {
         } else {
             let _ = writeln!(out, "{indent}--- {line}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toolbox_that_could_not_be_listed_is_typed_any_so_no_call_of_it_is_refused() {
+        let why = "box.toolbox cannot be listed (Permission denied):\ngive the user read access";
+        let index = AssetIndex::with_unlisted_toolbox("box", why);
+        let text = definitions(&index, &[]);
+        assert!(text.contains("\tbox: any,"), "{text}");
+        assert!(
+            text.contains("-- The toolbox `box` is typed `any`: box.toolbox cannot be listed (Permission denied): give"),
+            "{text}"
+        );
     }
 }

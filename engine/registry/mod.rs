@@ -178,6 +178,31 @@ pub(crate) fn shadowed(index: &AssetIndex, server: &str) -> bool {
     index.reserved_by(server).is_none() && index.has_folder(server)
 }
 
+/// The roots of a registry: the world, the `--library` folders and (when `bundled`) the
+/// bundled toolboxes, in precedence order.
+fn roots(world: &Path, libraries: &[PathBuf], bundled: bool) -> Result<Vec<Root>, RegistryError> {
+    refuse_asset_folder(world)?;
+    let mut roots =
+        vec![
+            Root::disk(Origin::World, world).map_err(|reason| RegistryError::World {
+                path: world.to_path_buf(),
+                reason,
+            })?,
+        ];
+    for lib in libraries {
+        roots.push(
+            Root::disk(Origin::Library, lib).map_err(|reason| RegistryError::Library {
+                path: lib.clone(),
+                reason,
+            })?,
+        );
+    }
+    if bundled {
+        roots.push(Root::bundled(&BUNDLED));
+    }
+    Ok(roots)
+}
+
 impl Registry {
     /// Opens the world, the `--library` folders and (when `bundled`) the bundled toolboxes,
     /// and indexes them. Precedence: world, then libraries in order, then bundled.
@@ -186,32 +211,33 @@ impl Registry {
         libraries: &[PathBuf],
         bundled: bool,
     ) -> Result<Registry, RegistryError> {
-        refuse_asset_folder(world)?;
-        let mut roots =
-            vec![
-                Root::disk(Origin::World, world).map_err(|reason| RegistryError::World {
-                    path: world.to_path_buf(),
-                    reason,
-                })?,
-            ];
-        for lib in libraries {
-            roots.push(Root::disk(Origin::Library, lib).map_err(|reason| {
-                RegistryError::Library {
-                    path: lib.clone(),
-                    reason,
-                }
-            })?);
-        }
-        if bundled {
-            roots.push(Root::bundled(&BUNDLED));
-        }
-        Ok(Registry::from_roots(roots))
+        Ok(Registry::build(roots(world, libraries, bundled)?, true))
+    }
+
+    /// Opens as [`Registry::open`] does, without reading the world's search index ahead on
+    /// another thread: for a command that does not search (a listing, a check), that read
+    /// only takes a core from reading the world. A search still works; it reads the index
+    /// then.
+    pub fn open_unsearched(
+        world: &Path,
+        libraries: &[PathBuf],
+        bundled: bool,
+    ) -> Result<Registry, RegistryError> {
+        Ok(Registry::build(roots(world, libraries, bundled)?, false))
     }
 
     /// A registry over the given roots.
     pub fn from_roots(roots: Vec<Root>) -> Registry {
+        Registry::build(roots, true)
+    }
+
+    /// A registry over `roots`, reading the world's search index ahead when `preload`.
+    fn build(roots: Vec<Root>, preload: bool) -> Registry {
         let roots = Arc::new(roots);
-        let preload = roots.first().and_then(Root::dir).and_then(Preload::start);
+        let preload = match preload {
+            true => roots.first().and_then(Root::dir).and_then(Preload::start),
+            false => None,
+        };
         let index = AssetIndex::build(roots.clone());
         let tools_on_disk = index.tools_on_disk();
         let world = roots

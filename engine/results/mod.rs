@@ -16,5 +16,5 @@ mod shared;
 mod store;
 
 pub use key::{key, KEY_CHARS};
-pub use shared::Shared;
+pub use shared::{foreign_files, Shared};
 pub use store::{Entry, NewEntry, Stats, Store, StoreError, DEFAULT_CAP_BYTES, FILE};

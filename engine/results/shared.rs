@@ -116,6 +116,23 @@ impl Shared {
 /// `.codemode` or the database, its journal or its WAL as a symbolic link to anywhere, or as
 /// a FIFO that would hang the open, and results are written only inside the world.
 fn own_files(path: &Path) -> Result<(), StoreError> {
+    match foreign_files(path)?.first() {
+        None => Ok(()),
+        Some(file) => Err(StoreError::Io {
+            path: path.to_path_buf(),
+            reason: format!(
+                "{} is not a plain file (a symbolic link, a FIFO or a device); remove it (`codemode cache clear` does) and the result cache is made again inside the world",
+                file.display()
+            ),
+        }),
+    }
+}
+
+/// The files of the store at `path` (`<world>/.codemode/results.db`: the database, its
+/// WAL, shared memory and journal) that exist and are not plain files: symbolic links,
+/// FIFOs, devices. An error when `.codemode` itself is not a real folder of the world, so
+/// nothing under it may be opened or removed.
+pub fn foreign_files(path: &Path) -> Result<Vec<PathBuf>, StoreError> {
     let refused = |reason: String| StoreError::Io {
         path: path.to_path_buf(),
         reason,
@@ -124,16 +141,13 @@ fn own_files(path: &Path) -> Result<(), StoreError> {
     if let Some(world) = settings.parent() {
         crate::cache::inside(world, ".codemode").map_err(|e| refused(e.to_string()))?;
     }
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-        let mut name = path.as_os_str().to_owned();
-        name.push(suffix);
-        let file = PathBuf::from(name);
-        if !crate::cache::plain_or_missing(&file) {
-            return Err(refused(format!(
-                "{} is not a plain file (a symbolic link, a FIFO or a device); remove it and the result cache is made again inside the world",
-                file.display()
-            )));
-        }
-    }
-    Ok(())
+    Ok(["", "-wal", "-shm", "-journal"]
+        .into_iter()
+        .map(|suffix| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            PathBuf::from(name)
+        })
+        .filter(|file| !crate::cache::plain_or_missing(file))
+        .collect())
 }
