@@ -723,3 +723,77 @@ fn a_same_size_edit_that_puts_the_old_time_back_is_seen() {
         "only the edited tool was read again"
     );
 }
+
+/// Every file under `dir` with its bytes (links listed, not followed).
+fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut found = std::collections::BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.unwrap();
+        let rel = entry
+            .path()
+            .strip_prefix(dir)
+            .unwrap()
+            .display()
+            .to_string();
+        let bytes = match entry.file_type().is_file() {
+            true => std::fs::read(entry.path()).unwrap(),
+            false => Vec::new(),
+        };
+        found.insert(rel, bytes);
+    }
+    found
+}
+
+#[test]
+fn a_cache_folder_linked_to_another_worlds_is_neither_written_nor_cleared_through() {
+    use std::os::unix::fs::symlink;
+    // Another world with a whole cache of its own: what a link in a cloned world may name.
+    let other = world();
+    run(other.path(), SEARCH);
+    let theirs = other.path().join(".codemode/cache");
+    let before = files_under(&theirs);
+    assert!(before.contains_key("search/table"), "{:?}", before.keys());
+    for (link, target) in [
+        ("cache", theirs.clone()),
+        ("cache/search", theirs.join("search")),
+    ] {
+        let w = world();
+        let settings = w.path().join(".codemode");
+        std::fs::create_dir_all(settings.join("cache")).unwrap();
+        if link == "cache" {
+            std::fs::remove_dir(settings.join("cache")).unwrap();
+        }
+        symlink(&target, settings.join(link)).unwrap();
+        let r = finish_within(command(w.path(), SEARCH), link);
+        assert_eq!(
+            r.envelope["value"]["first"], "box2.op42",
+            "{link}: {}",
+            r.envelope
+        );
+        assert_eq!(
+            files_under(&theirs),
+            before,
+            "{link}: a search wrote through the link"
+        );
+        let out = common::codemode(w.path(), &["cache", "clear"], "");
+        assert!(
+            out.status.success(),
+            "{link}: {}",
+            common::text(&out.stderr)
+        );
+        let said = common::text(&out.stdout);
+        assert!(
+            said.contains("not a folder: a symbolic link"),
+            "{link}: {said}"
+        );
+        assert!(
+            std::fs::symlink_metadata(settings.join(link)).is_err(),
+            "{link}"
+        );
+        assert_eq!(
+            files_under(&theirs),
+            before,
+            "{link}: cleared through the link"
+        );
+    }
+}

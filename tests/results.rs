@@ -404,7 +404,8 @@ fn a_store_shipped_as_a_link_or_a_fifo_is_refused_by_stats_and_removed_by_clear(
     assert_eq!(stats.status.code(), Some(2), "{}", text(&stats.stderr));
     let said = text(&stats.stderr);
     assert!(
-        said.contains("results.db is not a plain file") && said.contains("codemode cache clear"),
+        said.contains("results.db (it is a FIFO")
+            && said.contains("`codemode cache clear` removes it"),
         "{said}"
     );
 
@@ -412,7 +413,7 @@ fn a_store_shipped_as_a_link_or_a_fifo_is_refused_by_stats_and_removed_by_clear(
     assert!(clear.status.success(), "{}", text(&clear.stderr));
     let said = text(&clear.stdout);
     assert!(
-        said.contains("results.db (not a plain file") && said.contains("results.db-wal (not"),
+        said.contains("removed ") && said.contains("results.db-wal (it is a symbolic link"),
         "{said}"
     );
     assert!(std::fs::symlink_metadata(settings.join("results.db")).is_err());
@@ -425,4 +426,28 @@ fn a_store_shipped_as_a_link_or_a_fifo_is_refused_by_stats_and_removed_by_clear(
     // Caching resumes in a store of the world's own.
     value_of(w.path(), "return { tools.t.double(2), tools.t.double(2) }");
     assert_eq!(runs(w.path()), 1);
+
+    // A dangling link is no store yet; a folder is refused, its contents left alone, and
+    // the index caches are cleared all the same.
+    std::fs::remove_file(settings.join("results.db")).unwrap();
+    symlink(outside.path().join("gone.db"), settings.join("results.db")).unwrap();
+    let stats = within(&["cache", "stats"]);
+    assert_eq!(stats.status.code(), Some(2), "{}", text(&stats.stdout));
+    assert!(text(&stats.stderr).contains("(it is a symbolic link"));
+    std::fs::remove_file(settings.join("results.db")).unwrap();
+    std::fs::create_dir(settings.join("results.db")).unwrap();
+    std::fs::write(settings.join("results.db/mine.txt"), "kept").unwrap();
+    std::fs::create_dir_all(settings.join("cache/assets")).unwrap();
+    let clear = within(&["cache", "clear"]);
+    assert_eq!(clear.status.code(), Some(2), "{}", text(&clear.stdout));
+    assert!(
+        text(&clear.stderr).contains("(it is a folder") && text(&clear.stderr).contains("by hand"),
+        "{}",
+        text(&clear.stderr)
+    );
+    assert!(settings.join("results.db/mine.txt").exists());
+    assert!(
+        !settings.join("cache/assets").exists(),
+        "the index caches were cleared"
+    );
 }

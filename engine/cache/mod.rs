@@ -82,7 +82,35 @@ pub fn inside(world: &Path, rel: &str) -> std::io::Result<PathBuf> {
     Ok(at)
 }
 
-fn not_a_folder(at: &Path) -> std::io::Error {
+/// What stands at `world/rel`, looked at without creating or following anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// Some folder on the way, or the last, does not exist.
+    Missing,
+    /// A real folder, and every folder on the way is one too.
+    Folder(PathBuf),
+    /// This part of the way (the first that is not) is a symbolic link, a file or
+    /// something else that is not a folder: nothing under it is the world's own.
+    NotAFolder(PathBuf),
+}
+
+/// What stands at `world/rel` (see [`Place`]): for a reader or a remover that must neither
+/// create folders nor go through a link a world shipped.
+pub fn look(world: &Path, rel: &str) -> Place {
+    let mut at = world.to_path_buf();
+    for part in rel.split('/').filter(|p| !p.is_empty()) {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Place::NotAFolder(at),
+            Err(_) => return Place::Missing,
+        }
+    }
+    Place::Folder(at)
+}
+
+/// The error for a part of the way that is not a folder.
+pub fn not_a_folder(at: &Path) -> std::io::Error {
     std::io::Error::other(format!(
         "{} is not a folder (a symbolic link or a file): codemode writes its own files only inside the world; remove it and a folder is made",
         at.display()

@@ -46,15 +46,59 @@ pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
     match command {
         CacheCommand::Stats { json } => stats(&path, *json),
         CacheCommand::Clear => {
-            let code = clear(&path)?;
+            // The index caches are cleared even when the result store could not be.
+            let cleared = clear(&path);
             clear_indexes(&world)?;
-            Ok(code)
+            cleared
         }
     }
 }
 
+/// `file`, named with what it is instead of the result store's plain file.
+fn not_plain(file: &Path) -> String {
+    let what = match std::fs::symlink_metadata(file) {
+        Ok(m) if m.is_symlink() => "a symbolic link",
+        Ok(m) if m.is_dir() => "a folder",
+        _ => "a FIFO, a socket or a device",
+    };
+    format!(
+        "{} (it is {what}, not the plain file a result store is)",
+        file.display()
+    )
+}
+
 /// Removes the index caches: the search index (in its turn) and the tool folder cache.
+/// A link or a file where one of their folders goes is removed itself, never followed: a
+/// world may ship `.codemode/cache` as a link to another world's, or to anywhere.
 fn clear_indexes(world: &Path) -> anyhow::Result<()> {
+    use codemode::cache::{look, Place, CACHE_DIR};
+    let cache = world.join(CACHE_DIR);
+    let mut unlinked = false;
+    for rel in ["", "/search", "/search/index", "/assets"] {
+        if let Place::NotAFolder(at) = look(world, &format!("{CACHE_DIR}{rel}")) {
+            // `.codemode` itself (a link or a file) is not the cache's to remove.
+            if !at.starts_with(&cache) {
+                return Ok(());
+            }
+            std::fs::remove_file(&at)
+                .with_context(|| format!("cannot remove {}; remove it by hand", at.display()))?;
+            outln!(
+                "removed {} (not a folder: a symbolic link or a file; nothing it points to was touched)",
+                at.display()
+            )?;
+            unlinked = true;
+        }
+    }
+    // And a link or a FIFO where one of their files goes (the turn's lock among them).
+    for rel in ["search/lock", "search/table", "assets/tools"] {
+        let file = codemode::cache::path(world, rel);
+        if !codemode::cache::plain_or_missing(&file) {
+            std::fs::remove_file(&file)
+                .with_context(|| format!("cannot remove {}; remove it by hand", file.display()))?;
+            outln!("removed {} (not a plain file)", file.display())?;
+            unlinked = true;
+        }
+    }
     let search = codemode::search::clear_cache(world).with_context(|| {
         format!(
             "the search index under {} was not removed",
@@ -62,12 +106,12 @@ fn clear_indexes(world: &Path) -> anyhow::Result<()> {
         )
     })?;
     let assets = codemode::cache::path(world, "assets");
-    let tools = assets.exists();
+    let tools = look(world, &format!("{CACHE_DIR}/assets")) == Place::Folder(assets.clone());
     if tools {
         std::fs::remove_dir_all(&assets)
             .with_context(|| format!("cannot remove {}; remove it by hand", assets.display()))?;
     }
-    if search || tools {
+    if search || tools || unlinked {
         outln!(
             "removed the index cache under {} (the next command rebuilds it)",
             world.join(codemode::cache::CACHE_DIR).display()
@@ -77,6 +121,10 @@ fn clear_indexes(world: &Path) -> anyhow::Result<()> {
 }
 
 fn stats(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    // A store the world shipped as a link or a FIFO is neither followed nor waited on.
+    if let Some(file) = foreign_files(path)?.first() {
+        anyhow::bail!("{}; `codemode cache clear` removes it", not_plain(file));
+    }
     if !path.exists() {
         if json {
             outln!(
@@ -87,13 +135,6 @@ fn stats(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
             outln!("no result cache yet at {} (0 results): tools with \"cache\" in their .metadata fill it", path.display())?;
         }
         return Ok(ExitCode::SUCCESS);
-    }
-    // A store the world shipped as a link or a FIFO is neither followed nor waited on.
-    if let Some(file) = foreign_files(path)?.first() {
-        anyhow::bail!(
-            "{} is not a plain file (a symbolic link, a FIFO or a device), so the result cache is not read; `codemode cache clear` removes it",
-            file.display()
-        );
     }
     let store = Store::open(path, DEFAULT_CAP_BYTES)?;
     let stats = store.stats(now_ms())?;
@@ -120,12 +161,14 @@ fn clear(path: &Path) -> anyhow::Result<ExitCode> {
     // folder holding them is checked to be the world's own first).
     let foreign = foreign_files(path)?;
     for file in &foreign {
+        // A folder may hold anything: its contents are not the engine's to delete.
+        if std::fs::symlink_metadata(file).is_ok_and(|m| m.is_dir()) {
+            anyhow::bail!("{}; remove it by hand", not_plain(file));
+        }
+        let said = not_plain(file);
         std::fs::remove_file(file)
             .with_context(|| format!("cannot remove {}; remove it by hand", file.display()))?;
-        outln!(
-            "removed {} (not a plain file: a symbolic link, a FIFO or a device)",
-            file.display()
-        )?;
+        outln!("removed {said}")?;
     }
     if !foreign.is_empty() && !path.exists() {
         return Ok(ExitCode::SUCCESS);

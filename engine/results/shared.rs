@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::store::{Entry, NewEntry, Store, StoreError, DEFAULT_CAP_BYTES, FILE};
+use crate::cache::Place;
 
 enum Slot {
     /// Not opened yet.
@@ -138,8 +139,15 @@ pub fn foreign_files(path: &Path) -> Result<Vec<PathBuf>, StoreError> {
         reason,
     };
     let settings = path.parent().ok_or_else(|| refused("no folder".into()))?;
-    if let Some(world) = settings.parent() {
-        crate::cache::inside(world, ".codemode").map_err(|e| refused(e.to_string()))?;
+    if let (Some(world), Some(name)) = (settings.parent(), settings.file_name()) {
+        // Looked at, not made: a command that only reads or clears leaves no folder.
+        match crate::cache::look(world, &name.to_string_lossy()) {
+            Place::Folder(_) => {}
+            Place::Missing => return Ok(Vec::new()),
+            Place::NotAFolder(at) => {
+                return Err(refused(crate::cache::not_a_folder(&at).to_string()))
+            }
+        }
     }
     Ok(["", "-wal", "-shm", "-journal"]
         .into_iter()

@@ -365,8 +365,12 @@ impl SearchService {
                 }
                 _ => state.keyword.commit("")?,
             }
+            // Only queries are faster for it: a merge that fails leaves the segments as
+            // they were committed, all searchable.
             if counts.0 > COMPACT_AFTER {
-                state.keyword.compact()?;
+                if let Err(e) = state.keyword.compact() {
+                    tracing::debug!("the keyword index was not merged into one segment: {e}");
+                }
             }
             tracing::debug!(
                 upserts = counts.0,

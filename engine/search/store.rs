@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::table::Table;
-use crate::cache::Reader;
+use crate::cache::{Place, Reader, CACHE_DIR};
 
 const KIND: &[u8; 4] = b"CMST";
 /// Bumped when the table's layout or what the index holds changes.
@@ -57,15 +57,21 @@ impl Store {
     }
 
     /// The store of `world` when an index was written there before (nothing is created).
+    /// Only a store of the world's own: not through a link to another world's cache.
     pub(crate) fn existing(world: &Path) -> Option<Store> {
-        let dir = crate::cache::path(world, "search");
-        dir.join("table").is_file().then_some(Store { dir })
+        let dir = Store::at(world)?;
+        let index = crate::cache::look(world, &format!("{CACHE_DIR}/search/index"));
+        let table = std::fs::symlink_metadata(dir.dir.join("table"));
+        (matches!(index, Place::Folder(_)) && table.is_ok_and(|m| m.is_file())).then_some(dir)
     }
 
-    /// The store of `world` when its folder is there, whatever it holds.
+    /// The store of `world` when its folder is there, whatever it holds, and is the
+    /// world's own (no folder on the way is a link).
     pub(crate) fn at(world: &Path) -> Option<Store> {
-        let dir = crate::cache::path(world, "search");
-        dir.is_dir().then_some(Store { dir })
+        match crate::cache::look(world, &format!("{CACHE_DIR}/search")) {
+            Place::Folder(dir) => Some(Store { dir }),
+            _ => None,
+        }
     }
 
     /// Waits for this process's turn (at most [`LOCK_WAIT`]).
