@@ -754,10 +754,18 @@ impl ServiceNames {
     }
 }
 
+/// True when `word`, opening a sentence, is still written as a name: with a capital after
+/// its first letter, or exactly as a toolbox of `names` is named.
+fn branded(word: &str, names: &ServiceNames) -> bool {
+    word.chars().skip(1).any(char::is_uppercase)
+        || names.0.get(&word.to_lowercase()).is_some_and(|n| n == word)
+}
+
 /// The toolboxes `part` names as a service, and the part without those names. A
 /// service is named as people write brand names: a capitalised word (or two written
 /// together, "Apple Music"), not in capitals only (`URL`, `SMS` are words) and not
-/// opening a sentence, equal to a toolbox name case aside.
+/// opening a sentence unless written as only a name is (see [`branded`]), equal to a
+/// toolbox name case aside.
 fn services(part: &str, names: &ServiceNames) -> (Vec<String>, String) {
     let words: Vec<(usize, &str)> = part
         .split(|c: char| c.is_whitespace())
@@ -777,7 +785,10 @@ fn services(part: &str, names: &ServiceNames) -> (Vec<String>, String) {
         let opens = i == 0 || words[i - 1].1.ends_with(['.', '!', '?', ':']);
         let capital = first.chars().next().is_some_and(char::is_uppercase)
             && first.chars().any(char::is_lowercase);
-        if opens || !capital {
+        // A word opening a sentence is capitalised anyway ("Send an email"): there it names
+        // a service only when written as only a name is, with a capital inside (`GitHub`,
+        // `PayPal`) or exactly as the toolbox is named.
+        if !capital || (opens && !branded(&first, names)) {
             continue;
         }
         let pair = words.get(i + 1).map(|(_, n)| format!("{first}{}", core(n)));
@@ -934,5 +945,37 @@ fn use_script(doc: &AssetDoc) -> String {
         AssetType::Workflow => format!("return tools.use('{}', 'start')", doc.toolbox),
         AssetType::Toolbox => format!("return tools.list('{}', 2)", doc.toolbox),
         AssetType::Function => format!("return tools.help('{}')", doc.name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> ServiceNames {
+        ServiceNames(
+            list.iter()
+                .map(|n| (n.to_lowercase(), n.to_string()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn a_service_is_read_at_a_sentence_start_only_when_written_as_a_name() {
+        let known = names(&["github", "Spotify", "send"]);
+        let found = |part: &str| services(part, &known).0;
+        // Inside a sentence, any capitalised spelling names it.
+        assert_eq!(found("create an issue on GitHub"), ["github"]);
+        // Opening one: a capital inside the word, or the toolbox's own spelling.
+        assert_eq!(found("GitHub: create an issue"), ["github"]);
+        assert_eq!(found("Spotify play my mix"), ["Spotify"]);
+        // An ordinary capitalised first word is not a service.
+        assert!(found("Send an email").is_empty());
+        assert!(found("Github issue list").is_empty());
+        // The service's name is left out of what the request means.
+        assert_eq!(
+            services("GitHub: create an issue", &known).1.trim(),
+            "create an issue"
+        );
     }
 }
