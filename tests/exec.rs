@@ -37,6 +37,17 @@ fn every_error_kind_has_its_envelope() {
     let syntax = error_of("local x = \nreturn (", &[]);
     assert_eq!(syntax["kind"], "syntax");
     assert_eq!(syntax["line"], 2);
+    // A NUL ends Luau's source text: the script is refused, not run up to it.
+    let nul = error_of("print('one')\n\0print('two') return 3", &[]);
+    assert_eq!(nul["kind"], "syntax", "{nul}");
+    assert_eq!(nul["line"], 2, "{nul}");
+    assert!(
+        nul["message"]
+            .as_str()
+            .unwrap()
+            .contains("a NUL byte at column 1"),
+        "{nul}"
+    );
     let runtime = error_of("\n\nerror('boom')", &[]);
     assert_eq!(runtime["kind"], "runtime");
     assert_eq!(runtime["line"], 3);

@@ -16,11 +16,31 @@ pub(crate) fn too_large(bytes: usize) -> String {
     )
 }
 
+/// Where `source` holds a NUL byte, as `line: message`: Luau's lexer takes the byte for the
+/// end of the source, so what follows it would be skipped without a word.
+pub(crate) fn nul_problem(source: &[u8]) -> Option<String> {
+    let at = source.iter().position(|&b| b == 0)?;
+    let before = &source[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = at
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |n| n + 1)
+        + 1;
+    Some(format!(
+        "{line}: a NUL byte at column {column}: Luau reads a source only up to it, so what follows would never run; remove it (write \"\\0\" for a zero byte in a string)"
+    ))
+}
+
 /// Compiles `source` with the engine's settings. The error is the compiler's message, or
 /// says the source is over [`MAX_SOURCE_BYTES`].
 pub fn compile(source: &str) -> Result<Vec<u8>, String> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err(format!("the source {}", too_large(source.len())));
+    }
+    if let Some(problem) = nul_problem(source.as_bytes()) {
+        return Err(problem);
     }
     compiler().compile(source).map_err(|e| match e {
         mlua::Error::SyntaxError { message, .. } => message,

@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use callsig::call_signature;
+pub(crate) use compile::nul_problem;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::{first_sentence, Docstring};
 pub(crate) use file::BOM;
@@ -151,6 +152,8 @@ pub struct AssetIndex {
     duplicates: OrdMap<String, String>,
     /// Symlinks named `*.toolbox` (root, relative path): not followed, reported.
     linked: Vec<(usize, String)>,
+    /// Folders the walk for toolboxes could not list (root, relative path, why): reported.
+    unlisted: Vec<(usize, String, String)>,
     /// The profile's tool rules, when they refuse something: tools they deny are left
     /// out of `tools` (see [`AssetIndex::restricted`]).
     rules: Option<Arc<ToolRules>>,
@@ -178,10 +181,12 @@ impl AssetIndex {
         let root_keys: Vec<String> = roots.iter().map(cache::root_key).collect();
         let mut keys: Vec<FolderKey> = Vec::new();
         let mut linked = Vec::new();
+        let mut unlisted = Vec::new();
         for (i, root) in roots.iter().enumerate() {
             let found = root.toolbox_dirs();
             keys.extend(found.dirs.into_iter().map(|rel| (i, rel.into())));
             linked.extend(found.links.into_iter().map(|rel| (i, rel)));
+            unlisted.extend(found.unlisted.into_iter().map(|(rel, why)| (i, rel, why)));
         }
         // Each toolbox folder's own files and its list of tool folders: the cached list
         // while the folder looks as it did when that was listed, else listed again.
@@ -270,6 +275,7 @@ impl AssetIndex {
         let mut index = AssetIndex {
             roots,
             linked,
+            unlisted,
             ..AssetIndex::default()
         };
         for (key, folder) in folders {
@@ -506,6 +512,15 @@ impl AssetIndex {
             )
             .replace("/: ", ": ")
         }));
+        self.problems
+            .extend(self.unlisted.iter().map(|(root, rel, why)| {
+                format!(
+                    "{}: {}",
+                    self.roots[*root].display(""),
+                    root::unlisted_problem(rel, why)
+                )
+                .replace("/: ", ": ")
+            }));
         for folder in self
             .folders
             .values()

@@ -90,6 +90,22 @@ pub(crate) struct Toolboxes {
     pub(crate) dirs: Vec<String>,
     /// Relative paths of symlinks named `*.toolbox`, sorted: not followed, reported.
     pub(crate) links: Vec<String>,
+    /// Folders the walk could not list (relative path, `""` for the root itself), each with
+    /// the reason: toolboxes inside them are unknown, not absent, and reported.
+    pub(crate) unlisted: Vec<(String, String)>,
+}
+
+/// The problem of a folder the walk for toolboxes could not list (`rel` is `""` for the
+/// root itself).
+pub(crate) fn unlisted_problem(rel: &str, why: &str) -> String {
+    let what = if rel.is_empty() {
+        "the folder".to_string()
+    } else {
+        rel.to_string()
+    };
+    format!(
+        "{what} cannot be listed ({why}): no toolbox in it is seen; give the user running codemode read access to it, or put a {IGNORE_MARKER} file in it to leave it out"
+    )
 }
 
 /// The problem of a symlink where a toolbox, tool or module folder was expected.
@@ -233,6 +249,7 @@ impl Root {
         }
         found.dirs.sort();
         found.links.sort();
+        found.unlisted.sort();
         found
     }
 
@@ -377,7 +394,13 @@ fn disk_toolboxes(root: &Path, found: &mut Toolboxes) {
     let out = &mut found.dirs;
     let mut walk = WalkDir::new(root).max_depth(MAX_DEPTH).into_iter();
     while let Some(entry) = walk.next() {
-        let Ok(entry) = entry else { continue };
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                note_unlisted(root, &e, &mut found.unlisted);
+                continue;
+            }
+        };
         let name = entry.file_name().to_string_lossy();
         if entry.path_is_symlink() && name.ends_with(".toolbox") && !name.starts_with('.') {
             if let Ok(rel) = entry.path().strip_prefix(root) {
@@ -402,6 +425,19 @@ fn disk_toolboxes(root: &Path, found: &mut Toolboxes) {
             }
             walk.skip_current_dir();
         }
+    }
+}
+
+/// Notes a folder the walk could not list. One removed while the walk ran is simply gone.
+fn note_unlisted(root: &Path, e: &walkdir::Error, out: &mut Vec<(String, String)>) {
+    let (Some(path), Some(io)) = (e.path(), e.io_error()) else {
+        return;
+    };
+    if io.kind() == io::ErrorKind::NotFound {
+        return;
+    }
+    if let Ok(rel) = path.strip_prefix(root) {
+        out.push((rel.to_string_lossy().replace('\\', "/"), io.to_string()));
     }
 }
 

@@ -103,6 +103,13 @@ impl AssetIndex {
         self.linked.retain(|(r, _)| *r != root);
         self.linked
             .extend(found.links.into_iter().map(|rel| (root, rel)));
+        self.unlisted.retain(|(r, _, _)| *r != root);
+        self.unlisted.extend(
+            found
+                .unlisted
+                .into_iter()
+                .map(|(rel, why)| (root, rel, why)),
+        );
         let now: BTreeSet<String> = found.dirs.into_iter().collect();
         let before: Vec<FolderKey> = self
             .folders

@@ -210,7 +210,12 @@ pub(crate) fn shell_schema(
             Some(best) => format!(
                 "no tool {shown}; did you mean `codemode call {toolbox}.{best}`? `codemode list 2 {toolbox}` lists its tools"
             ),
-            None => format!("no tool {shown}; `codemode list 2 {toolbox}` lists the tools of {toolbox}"),
+            None => match index.folders_named(toolbox).find_map(|f| f.unlisted.as_deref()) {
+                Some(why) => format!("no tool {shown}: {why}"),
+                None => format!(
+                    "no tool {shown}; `codemode list 2 {toolbox}` lists the tools of {toolbox}"
+                ),
+            },
         }
     } else {
         let servers = registry.upstream_views(index);

@@ -43,6 +43,12 @@ pub(crate) fn load_text(
     env: Option<Table>,
     max_bytes: usize,
 ) -> mlua::Result<Function> {
+    if let Some(problem) = crate::assets::nul_problem(source) {
+        return Err(mlua::Error::SyntaxError {
+            message: format!("{name}:{problem}"),
+            incomplete_input: false,
+        });
+    }
     if source.len() > max_bytes {
         return Err(HostError::hinted(
             format!(
