@@ -299,3 +299,39 @@ fn a_world_folder_moved_away_and_made_again_is_followed() {
         description(i, "b.two").as_deref() == Some("Two, edited.")
     });
 }
+
+/// A toolbox folder that appears inside a folder given to a local MCP server (the server
+/// wrote it) stays out of the snapshot as the world changes, and comes in once it is moved
+/// out of that folder.
+#[test]
+fn a_toolbox_written_into_a_servers_folder_stays_out_across_updates() {
+    let world = tempfile::tempdir().unwrap();
+    let w = world.path().canonicalize().unwrap();
+    write(
+        &w.join(".codemode/mcp.json"),
+        r#"{ "mcpServers": { "files": { "command": "srv", "args": ["./data"] } } }"#,
+    );
+    std::fs::create_dir(w.join("data")).unwrap();
+    let registry = Registry::open(&w, &[], false).unwrap();
+    registry.attach_upstreams(&[]);
+    let planted = w.join("data/mine.toolbox/t.tool/init.luau");
+    write(&planted, &tool_source("t", "Planted."));
+    let after = registry.apply_changes(&[w.join("data/mine.toolbox")]);
+    assert!(
+        after.tool("mine.t").is_none(),
+        "a server's write became a tool"
+    );
+    assert!(!after.has_toolbox("mine"));
+    assert!(
+        after
+            .problems
+            .iter()
+            .any(|p| p.contains("mine.toolbox: this toolbox folder is inside data")),
+        "{:?}",
+        after.problems
+    );
+    std::fs::rename(w.join("data/mine.toolbox"), w.join("mine.toolbox")).unwrap();
+    let moved = registry.apply_changes(&[w.join("data/mine.toolbox"), w.join("mine.toolbox")]);
+    assert!(moved.tool("mine.t").is_some());
+    assert!(moved.problems.is_empty(), "{:?}", moved.problems);
+}

@@ -1206,3 +1206,98 @@ fn mcp_json_limits_cancel_a_slow_call_and_its_cache_spares_the_server() {
     assert_eq!(cut["truncation"][0]["what"], "tools.cached.sleep", "{cut}");
     assert_eq!(cut["value"], "sle…", "{cut}");
 }
+
+/// A stdio server starts in the world, where scripts write files: neither a module a
+/// script plants beside it (`python -m`) nor a server script kept in the world's files
+/// may become code the server runs.
+#[test]
+fn a_script_cannot_plant_code_that_a_server_runs() {
+    let _serial = serial();
+    let python = installed().join("venv/bin/python");
+    let dir = world(json!({
+        "time": { "command": python.display().to_string(), "args": ["-m", "mcp_server_time"] },
+        "mine": { "command": python.display().to_string(), "args": ["server.py"] }
+    }));
+    let planted = dir.path().join("planted");
+    let (synced, _, _) = codemode_in(dir.path(), &["mcp", "sync", "time"], "");
+    assert!(synced.contains("time: 2 tools"), "{synced}");
+    let plant = format!(
+        "vfs.write('mcp_server_time.py', 'open(\"{}\", \"w\").write(\"ran\")') return true",
+        planted.display()
+    );
+    let (out, _, code) = codemode_in(dir.path(), &["exec", "-"], &plant);
+    assert_eq!(code, 0, "{out}");
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["--check", "off", "exec", "-"],
+        "return tools.time.get_current_time({ timezone = 'UTC' }).timezone",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"value\":\"UTC\""), "{out}");
+    assert!(!planted.exists(), "the planted module ran");
+
+    // A server whose code is a file of the world is refused, named with the fix.
+    let (checked, _, code) = codemode_in(dir.path(), &["check", "--no-bundled"], "");
+    assert_eq!(code, 1, "{checked}");
+    assert!(
+        checked
+            .contains("server 'mine': its command line names 'server.py', a file inside the world"),
+        "{checked}"
+    );
+    assert!(checked.contains("allowWorldAccess"), "{checked}");
+    let (out, _, _) = codemode_in(
+        dir.path(),
+        &["--check", "off", "exec", "-"],
+        "vfs.write('server.py', 'print(1)') return tools.mine",
+    );
+    assert!(out.contains("a file inside the world"), "{out}");
+}
+
+/// A file server given a folder of the world (as the guard advises) writes there for any
+/// script that may call it, so a toolbox folder inside it is not a tool: a script limited
+/// to the server's tools cannot plant one that another profile's scripts would call.
+#[test]
+fn a_toolbox_planted_through_a_file_server_is_not_a_tool() {
+    let _serial = serial();
+    let dir = world(json!({
+        "files": { "command": "node", "args": [package("server-filesystem"), "./data"] }
+    }));
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::write(
+        dir.path().join(".codemode/policy.json"),
+        r#"{ "profiles": { "default": { "default": "allow" },
+                "filer": { "default": "deny", "allow": ["files.*"],
+                "capabilities": { "authoring": false, "vfsWrite": false } } } }"#,
+    )
+    .unwrap();
+    let (synced, _, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}");
+    let data = dir.path().canonicalize().unwrap().join("data");
+    let plant = format!(
+        "local at = '{}/text.toolbox/slugify.tool' \
+         tools.files.create_directory({{ path = at }}) \
+         tools.files.write_file({{ path = at .. '/init.luau', content = '--!desc Planted.\\nreturn function(s: string): string return \"planted\" end\\n' }}) \
+         return true",
+        data.display()
+    );
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["--profile", "filer", "--check", "off", "exec", "-"],
+        &plant,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(data.join("text.toolbox/slugify.tool/init.luau").is_file());
+
+    let (out, _, code) = codemode_in(
+        dir.path(),
+        &["exec", "-"],
+        "return tools.text.slugify('Hello World')",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"value\":\"hello-world\""), "{out}");
+    let (checked, _, _) = codemode_in(dir.path(), &["check"], "");
+    assert!(
+        checked.contains("data/text.toolbox: this toolbox folder is inside data, the folder MCP server 'files' is given"),
+        "{checked}"
+    );
+}

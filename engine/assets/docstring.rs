@@ -39,6 +39,26 @@ pub fn first_sentence(description: &str) -> &str {
     description
 }
 
+/// `text` with every control character but newline and tab written as its escape
+/// (`\u{1b}`): a description shown in a terminal (`codemode list`, `call --help`) or read
+/// back by an agent cannot clear the screen, move the cursor, retitle the window or
+/// overwrite what came before it on the line.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let control = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.contains(control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if control(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// One `--!arg NAME TYPE DESCRIPTION` line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DocArg {
@@ -81,7 +101,7 @@ impl Docstring {
             if LUAU_DIRECTIVES.contains(&key) {
                 continue;
             }
-            doc.read_line(number + 1, key, value.trim());
+            doc.read_line(number + 1, key, printable(value).trim());
         }
         doc
     }
@@ -195,6 +215,20 @@ fn continues(head: &str, tail: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_in_docstrings_are_written_as_escapes() {
+        let doc = Docstring::parse(
+            "--!desc Clears\u{1b}[2J the\rscreen.\n--!arg s string The \u{9b}text\tto use.\n--!example tools.a.b(\"\u{7}\")\n",
+        );
+        assert_eq!(doc.desc, ["Clears\\u{1b}[2J the\\u{d}screen."]);
+        assert_eq!(doc.args[0].description, "The \\u{9b}text\tto use.");
+        assert_eq!(doc.examples, ["tools.a.b(\"\\u{7}\")"]);
+        assert!(matches!(
+            printable("plain\ntext"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn a_first_sentence_ends_where_a_sentence_does() {

@@ -64,6 +64,7 @@ pub(crate) fn load_folder(
         }
         None => purpose,
     };
+    let purpose = super::docstring::printable(&purpose).into_owned();
     let modules = files
         .modules
         .iter()

@@ -22,6 +22,7 @@ mod tool;
 mod update;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use imbl::OrdMap;
@@ -31,7 +32,7 @@ use serde::Serialize;
 pub use callsig::call_signature;
 pub(crate) use compile::nul_problem;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
-pub use docstring::{first_sentence, Docstring};
+pub use docstring::{first_sentence, printable, Docstring};
 pub(crate) use file::BOM;
 pub use file::{MAX_METADATA_BYTES, MAX_README_BYTES};
 pub use metadata::{
@@ -167,6 +168,12 @@ pub struct AssetIndex {
     /// file writes it: folders of these names are left out, so no folder (one a script
     /// wrote, say) answers for a server (see [`AssetIndex::reserving`]).
     reserved: Arc<BTreeMap<String, String>>,
+    /// Folders given to local MCP servers (resolved), each with the server's name as its
+    /// file writes it (see [`AssetIndex::serving`]).
+    served: Arc<Vec<(PathBuf, String)>>,
+    /// The toolbox folders inside those, with the folder and server that hold them: left
+    /// out of `by_name` and of `tools`, named in `problems`.
+    in_served: Arc<BTreeMap<FolderKey, (PathBuf, String)>>,
 }
 
 impl AssetIndex {
@@ -350,13 +357,57 @@ impl AssetIndex {
         next
     }
 
+    /// The same snapshot with the world's folders that local MCP servers are given
+    /// (resolved path, server name as written): a toolbox folder inside one is what a server
+    /// wrote, not a tool, so it is left out of every listing and lookup and named in
+    /// `problems`; otherwise a script allowed only a file server's tools could plant a
+    /// tool that another profile's scripts call. Updates of the new snapshot keep them.
+    pub fn serving(&self, folders: Vec<(PathBuf, String)>) -> AssetIndex {
+        if folders.is_empty() && self.served.is_empty() {
+            return self.clone();
+        }
+        let mut next = self.clone();
+        next.served = Arc::new(folders);
+        next.refit();
+        next
+    }
+
+    /// The folder given to a server, and that server, holding the toolbox folder `key`.
+    fn served_holding(&self, key: &FolderKey) -> Option<(PathBuf, String)> {
+        if self.served.is_empty() {
+            return None;
+        }
+        let dir = self.roots[key.0].dir()?.join(&*key.1);
+        let real = dir.canonicalize().unwrap_or(dir);
+        self.served
+            .iter()
+            .find(|(folder, _)| real.starts_with(folder))
+            .cloned()
+    }
+
     /// The server whose toolbox name `name` is, as its configuration file writes it.
     pub fn reserved_by(&self, name: &str) -> Option<&str> {
         self.reserved.get(name).map(String::as_str)
     }
 
-    /// Places every tool again under the current rules and reserved names.
+    /// Places every folder and tool again under the current rules, reserved names and
+    /// served folders.
     fn refit(&mut self) {
+        let in_served: BTreeMap<FolderKey, (PathBuf, String)> = self
+            .folders
+            .keys()
+            .filter_map(|key| Some((key.clone(), self.served_holding(key)?)))
+            .collect();
+        self.by_name = OrdMap::new();
+        for (key, folder) in &self.folders {
+            if !in_served.contains_key(key) {
+                self.by_name
+                    .entry(folder.name.clone())
+                    .or_default()
+                    .push(key.clone());
+            }
+        }
+        self.in_served = Arc::new(in_served);
         self.tools = Arc::default();
         self.duplicates = OrdMap::new();
         let all: Vec<Arc<ToolEntry>> = self.located.values().cloned().collect();
@@ -434,6 +485,10 @@ impl AssetIndex {
 
     /// Adds or replaces a toolbox folder; true when it is new.
     fn add_folder(&mut self, key: FolderKey, folder: Arc<ToolboxFolder>) -> bool {
+        if let Some(served) = self.served_holding(&key) {
+            Arc::make_mut(&mut self.in_served).insert(key.clone(), served);
+            return self.folders.insert(key, folder).is_none();
+        }
         let keys = self.by_name.entry(folder.name.clone()).or_default();
         if let Err(at) = keys.binary_search(&key) {
             keys.insert(at, key.clone());
@@ -467,6 +522,9 @@ impl AssetIndex {
         let Some(folder) = self.folders.remove(key) else {
             return;
         };
+        if self.in_served.contains_key(key) {
+            Arc::make_mut(&mut self.in_served).remove(key);
+        }
         if let Some(keys) = self.by_name.get_mut(&folder.name) {
             keys.retain(|k| k != key);
             if keys.is_empty() {
@@ -491,6 +549,7 @@ impl AssetIndex {
     /// profile denies it. Tools must arrive in location order (root, then folder path).
     fn insert(&mut self, entry: Arc<ToolEntry>) {
         if self.reserved.contains_key(entry.toolbox())
+            || self.in_served.contains_key(&entry.folder)
             || self
                 .rules
                 .as_ref()
@@ -521,10 +580,10 @@ impl AssetIndex {
                 )
                 .replace("/: ", ": ")
             }));
-        for folder in self
+        for (_, folder) in self
             .folders
-            .values()
-            .filter(|f| !self.hidden.contains(&f.name))
+            .iter()
+            .filter(|(key, f)| !self.hidden.contains(&f.name) && !self.in_served.contains_key(*key))
         {
             self.problems.extend(folder.warnings.iter().map(|w| {
                 format!("{}: {w}", self.roots[folder.root].display("")).replace("/: ", ": ")
@@ -540,6 +599,24 @@ impl AssetIndex {
                     self.roots[folder.root].display(&folder.path)
                 ));
             }
+        }
+        for (key, (served, server)) in self.in_served.iter() {
+            let root = &self.roots[key.0];
+            let inside = root
+                .dir()
+                .and_then(|d| served.strip_prefix(d.canonicalize().ok()?).ok())
+                .map_or_else(
+                    || served.display().to_string(),
+                    |rel| rel.display().to_string(),
+                );
+            taken.push(format!(
+                "{}: this toolbox folder is inside {inside}, the folder MCP server '{server}' is \
+                 given: what a server writes there is not a tool (a script that may call the \
+                 server could plant one), so its tools are left out; move the toolbox out of \
+                 {inside}, or add \"allowWorldAccess\": true to the server's entry if every \
+                 script may change the world's tools",
+                root.display(&key.1)
+            ));
         }
         self.problems.extend(taken);
     }

@@ -224,8 +224,24 @@ impl ToolCalls {
             if self.authors && !surface {
                 return None;
             }
-            return sure(&diagnostic.message).then(|| tool.clone());
+            // A field read inside the arguments (`tools.text.slugify(r.source)`) is judged
+            // as one anywhere else is: the script may have added it to the result.
+            if *start == at || missing_key(&diagnostic.message).is_none() {
+                return sure(&diagnostic.message).then(|| tool.clone());
+            }
         }
+        self.missing_field(source, diagnostic, at)
+    }
+
+    /// `Some(tool)` when `diagnostic` is a certain missing field: a tool the toolbox lacks
+    /// (`tools.text.slugfy` as a value), or a field a tool's result lacks that the script
+    /// neither added nor tests for (see [`ToolCalls::missing_from_result`]).
+    fn missing_field(
+        &self,
+        source: &str,
+        diagnostic: &Diagnostic,
+        at: super::script::Place,
+    ) -> Option<Option<String>> {
         let key = missing_key(&diagnostic.message)?;
         let word = word_at(source, at)?;
         // `tools.text.slugfy` passed as a value (`pcall(tools.text.slugfy, s)`): looking up

@@ -409,15 +409,14 @@ impl Registry {
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
         // A fresh build knows no profile and no server: filter it as the snapshot it
         // replaces was.
-        let reserved = self.upstreams().map_or_else(Default::default, |u| {
-            u.servers()
-                .map(|s| (s.name.clone(), s.original_name.clone()))
-                .collect()
+        let (reserved, served) = self.upstreams().map_or_else(Default::default, |u| {
+            server_claims(u.servers(), self.world())
         });
         let index = Arc::new(
             AssetIndex::build(self.roots.clone())
                 .restricted(self.rules())
-                .reserving(reserved),
+                .reserving(reserved)
+                .serving(served),
         );
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         crate::cache::release_freed_memory();
@@ -464,14 +463,10 @@ impl Registry {
         let mut problems: Vec<String> = configs.problems.iter().map(|p| p.to_string()).collect();
         // A server answers for its toolbox name: a folder of that name (one a script
         // wrote, say) is left out of the snapshot and named among its problems.
-        let reserved: std::collections::BTreeMap<String, String> = configs
-            .servers
-            .iter()
-            .map(|s| (s.name.clone(), s.original_name.clone()))
-            .collect();
+        let (reserved, served) = server_claims(configs.servers.iter(), self.world());
         if !reserved.is_empty() {
             let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
-            let index = Arc::new(self.snapshot().reserving(reserved));
+            let index = Arc::new(self.snapshot().reserving(reserved).serving(served));
             *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         }
         let servers = if configs.servers.is_empty() {
@@ -603,4 +598,27 @@ impl Registry {
             .dir()
             .expect("the world is always a directory")
     }
+}
+
+/// What configured servers claim in a world: their toolbox names (with each server's
+/// name as its file writes it), and the world's folders they are given (see
+/// [`AssetIndex::serving`]).
+fn server_claims<'a>(
+    servers: impl Iterator<Item = &'a crate::upstream::ServerConfig>,
+    world: &std::path::Path,
+) -> (
+    std::collections::BTreeMap<String, String>,
+    Vec<(std::path::PathBuf, String)>,
+) {
+    let mut names = std::collections::BTreeMap::new();
+    let mut folders = Vec::new();
+    for server in servers {
+        names.insert(server.name.clone(), server.original_name.clone());
+        folders.extend(
+            crate::upstream::served_folders(server, world)
+                .into_iter()
+                .map(|f| (f, server.original_name.clone())),
+        );
+    }
+    (names, folders)
 }

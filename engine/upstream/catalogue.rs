@@ -135,12 +135,16 @@ impl Catalogue {
             }
             let (name, note) = assigned[original].clone();
             problems.extend(note);
-            let text = |key: &str| tool.get(key).and_then(Value::as_str).map(str::to_string);
+            let text = |key: &str| {
+                tool.get(key)
+                    .and_then(Value::as_str)
+                    .map(|t| crate::assets::printable(t).into_owned())
+            };
             // MCP requires an object schema. Without one the tool is still offered, taking
             // one table that nothing is checked against (as `{"type": "object"}` says),
             // so a tool that takes no arguments stays callable.
             let input_schema = match tool.get("inputSchema") {
-                Some(schema @ Value::Object(_)) => schema.clone(),
+                Some(schema @ Value::Object(_)) => printable_words(schema.clone()),
                 other => {
                     problems.push(format!(
                         "'{original}' has {}; it takes any arguments, unchecked",
@@ -159,7 +163,11 @@ impl Catalogue {
                 title: text("title"),
                 description: text("description").unwrap_or_default(),
                 input_schema,
-                output_schema: tool.get("outputSchema").filter(|s| s.is_object()).cloned(),
+                output_schema: tool
+                    .get("outputSchema")
+                    .filter(|s| s.is_object())
+                    .cloned()
+                    .map(printable_words),
                 annotations: tool.get("annotations").filter(|a| a.is_object()).cloned(),
             });
         }
@@ -175,6 +183,31 @@ impl Catalogue {
     pub fn tool(&self, name: &str) -> Option<&UpstreamTool> {
         self.tools.iter().find(|t| t.name == name)
     }
+}
+
+/// `schema` with the control characters of its descriptions and titles escaped (see
+/// [`crate::assets::printable`]); its names, which the server is sent back, are kept.
+fn printable_words(mut schema: Value) -> Value {
+    fn walk(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map.iter_mut() {
+                    match v {
+                        Value::String(text) if key == "description" || key == "title" => {
+                            if let std::borrow::Cow::Owned(clean) = crate::assets::printable(text) {
+                                *text = clean;
+                            }
+                        }
+                        other => walk(other),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut schema);
+    schema
 }
 
 #[cfg(test)]

@@ -114,7 +114,11 @@ impl Connection {
                 cwd,
             } => {
                 let dir = cwd.as_deref().unwrap_or(world);
-                let spawned = process::spawn(command, args, env, dir, owner).map_err(|e| {
+                let in_world = dir.starts_with(world)
+                    || dir
+                        .canonicalize()
+                        .is_ok_and(|d| world.canonicalize().is_ok_and(|w| d.starts_with(w)));
+                let spawned = process::spawn(command, args, env, dir, in_world, owner).map_err(|e| {
                     let why = match e.kind() {
                         std::io::ErrorKind::NotFound if !dir.is_dir() => format!(
                             "its working directory {} does not exist; fix \"cwd\" in {}",

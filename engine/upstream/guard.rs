@@ -21,7 +21,18 @@ pub(crate) enum Reach {
     Settings(String),
     /// Its `cwd` is the world's `.codemode/` or a folder inside it.
     SettingsCwd(PathBuf),
+    /// Its command or an argument (as written) names a file inside the world that scripts
+    /// can rewrite: the server would run what a script wrote.
+    Code(String),
 }
+
+/// Extensions of files a server's command line may run: a path inside the world that
+/// does not exist yet but is named so is as dangerous as one that does (a script could
+/// write it before the server starts).
+const CODE_EXTENSIONS: [&str; 15] = [
+    "py", "pyc", "js", "mjs", "cjs", "ts", "mts", "cts", "sh", "bash", "rb", "pl", "php", "lua",
+    "jar",
+];
 
 /// What a local server's arguments reach that they may not: the world's `.codemode/`
 /// always, the world's folder or one above it unless its entry allows that.
@@ -32,7 +43,10 @@ pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> 
 
 /// [`world_reach`], with `~` read as `home`.
 fn reach_from(server: &ServerConfig, world: &Path, home: Option<&Path>) -> Option<Reach> {
-    let Transport::Stdio { args, cwd, .. } = &server.transport else {
+    let Transport::Stdio {
+        command, args, cwd, ..
+    } = &server.transport
+    else {
         return None;
     };
     let world = world.canonicalize().ok()?;
@@ -55,6 +69,20 @@ fn reach_from(server: &ServerConfig, world: &Path, home: Option<&Path>) -> Optio
     if server.allow_world_access {
         return None;
     }
+    // A bare command is found on PATH, not in the folder the server starts in.
+    let code = |word: &str, is_command: bool| {
+        named(&base, home, word).iter().any(|p| {
+            std::iter::once(as_written(p))
+                .chain(readings(p))
+                .any(|p| writable_code(&world, &p, is_command))
+        })
+    };
+    if command.contains('/') && code(command, true) {
+        return Some(Reach::Code(command.clone()));
+    }
+    if let Some(arg) = args.iter().find(|arg| code(arg, false)) {
+        return Some(Reach::Code(arg.clone()));
+    }
     args.iter()
         .find(|arg| {
             named(&base, home, arg)
@@ -62,6 +90,73 @@ fn reach_from(server: &ServerConfig, world: &Path, home: Option<&Path>) -> Optio
                 .any(|p| readings(p).any(|dir| dir.is_dir() && world.starts_with(&dir)))
         })
         .map(|arg| Reach::World(arg.clone()))
+}
+
+/// The folders of the world (resolved) that a local server is given, by an argument or
+/// its `cwd`: what it writes there is its own, so toolbox folders inside them are left out
+/// of the world's tools (see `AssetIndex::serving`). None for a server trusted with the
+/// world (`allowWorldAccess`). A folder not made yet counts when written with a `/`.
+pub(crate) fn served_folders(server: &ServerConfig, world: &Path) -> Vec<PathBuf> {
+    let Transport::Stdio { args, cwd, .. } = &server.transport else {
+        return Vec::new();
+    };
+    let Ok(world) = world.canonicalize() else {
+        return Vec::new();
+    };
+    if server.allow_world_access {
+        return Vec::new();
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let base = match cwd {
+        Some(cwd) => std::path::absolute(cwd).unwrap_or_else(|_| cwd.clone()),
+        None => world.clone(),
+    };
+    let mut candidates: Vec<(PathBuf, bool)> = cwd.iter().map(|_| (base.clone(), false)).collect();
+    for arg in args {
+        let written_as_path = path_part(arg).is_some_and(|p| p.contains('/'));
+        candidates.extend(
+            named(&base, home.as_deref(), arg)
+                .into_iter()
+                .map(|p| (p, written_as_path)),
+        );
+    }
+    let mut folders: Vec<PathBuf> = candidates
+        .into_iter()
+        .flat_map(|(p, written_as_path)| {
+            readings(&p)
+                .filter(move |r| r.is_dir() || (written_as_path && !r.exists()))
+                .collect::<Vec<_>>()
+        })
+        .filter(|r| r != &world && r.starts_with(&world))
+        .collect();
+    folders.sort();
+    folders.dedup();
+    folders
+}
+
+/// True when `path` names code below `world` that a script may write with `vfs.write` (no
+/// part of it hidden by a leading `.`): the command itself, or an argument named like
+/// code (present or not yet) or marked executable. A data file (`app.db`) is not code.
+fn writable_code(world: &Path, path: &Path, is_command: bool) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(rel) = path.strip_prefix(world) else {
+        return false;
+    };
+    let hidden = rel
+        .components()
+        .any(|c| c.as_os_str().to_string_lossy().starts_with('.'));
+    if rel.as_os_str().is_empty() || hidden {
+        return false;
+    }
+    let meta = std::fs::metadata(path);
+    if meta.as_ref().is_ok_and(|m| m.is_dir()) {
+        return false;
+    }
+    let named_like_code = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| CODE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+    is_command || named_like_code || meta.is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
 }
 
 /// The world's settings folder as spelt under the canonical world and, when it is a
@@ -191,6 +286,14 @@ pub(crate) fn refusal(reach: &Reach, world: &Path) -> String {
         ),
         Reach::Settings(arg) => settings_refusal(&format!("argument '{arg}'"), world),
         Reach::SettingsCwd(cwd) => settings_refusal(&format!("\"cwd\" {}", cwd.display()), world),
+        Reach::Code(word) => format!(
+            "its command line names '{word}', a file inside the world {}, which scripts can \
+             rewrite (vfs.write): the next start of the server would run what a script wrote, \
+             outside the sandbox and with your rights; keep the server's code outside the \
+             world (or in a hidden folder of it, such as .mcp-servers/), or add \
+             \"allowWorldAccess\": true to its entry if every script may run commands as you",
+            world.display()
+        ),
     }
 }
 
@@ -313,6 +416,64 @@ mod tests {
             let server = stdio(&format!(r#"["{arg}"]"#), "");
             assert_eq!(world_reach(&server, world.path()), None, "{arg}");
         }
+    }
+
+    #[test]
+    fn a_server_whose_code_is_a_file_scripts_can_write_is_refused() {
+        let world = tempfile::tempdir().unwrap();
+        let w = world.path();
+        for file in [
+            "server.py",
+            "bin/run",
+            "node",
+            ".venv/bin/python",
+            "data/notes.txt",
+        ] {
+            std::fs::create_dir_all(w.join(file).parent().unwrap()).unwrap();
+            std::fs::write(w.join(file), "").unwrap();
+        }
+        let code = |command: &str, args: &str, extra: &str| {
+            let text = format!(
+                r#"{{"mcpServers": {{"s": {{"command": "{command}", "args": {args}{extra}}}}}}}"#
+            );
+            let server = parse_text(Path::new("/nowhere/mcp.json"), &text)
+                .servers
+                .remove(0);
+            world_reach(&server, w)
+        };
+        let refused = [
+            ("python3", r#"["server.py"]"#),
+            ("python3", r#"["./server.py", "--flag"]"#),
+            ("node", r#"["not-yet/index.mjs"]"#),
+            ("sh", r#"["-c", "exec python3 server.py"]"#),
+            ("./bin/run", "[]"),
+            ("uv", r#"["run", "--script=server.py"]"#),
+        ];
+        for (command, args) in refused {
+            assert!(
+                matches!(code(command, args, ""), Some(Reach::Code(_))),
+                "{command} {args}"
+            );
+            // Trusted with the world, the server may keep its code there.
+            let trusted = code(command, args, r#", "allowWorldAccess": true"#);
+            assert_eq!(trusted, None, "{command} {args}");
+        }
+        // A bare command is found on PATH; a hidden folder and data files are not code.
+        let allowed = [
+            ("node", r#"["--port=8080", "UTC", "./data"]"#),
+            ("node", "[]"),
+            (".venv/bin/python", r#"["-m", "srv"]"#),
+            (
+                "npx",
+                r#"["-y", "@scope/server", "data/notes.txt", "--db=app.db"]"#,
+            ),
+        ];
+        for (command, args) in allowed {
+            assert_eq!(code(command, args, ""), None, "{command} {args}");
+        }
+        let message = refusal(&Reach::Code("server.py".into()), w);
+        assert!(message.contains("a file inside the world"), "{message}");
+        assert!(message.contains("allowWorldAccess"), "{message}");
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod config;
 mod content;
 mod error;
 mod guard;
+pub(crate) use guard::served_folders;
 mod http_client;
 mod meta;
 pub mod names;

@@ -186,19 +186,27 @@ fn inherited_env() -> impl Iterator<Item = (&'static str, std::ffi::OsString)> {
 
 /// Starts `command` in a process group of its own, with piped stdio, in an environment
 /// of [`INHERITED_ENV`] and the server's configured `env`.
+///
+/// When `cwd` is in the world (`in_world`, the default), scripts can write files there,
+/// and `python -m <module>` looks for the module in its working folder first: a script
+/// would replace the server with `vfs.write("<module>.py", ...)`. Such a command line
+/// gets `PYTHONSAFEPATH=1` (Python 3.11 and later leave that folder off the module path),
+/// unless the server's `env` sets it.
 pub(crate) fn spawn(
     command: &str,
     args: &[String],
     env: &BTreeMap<String, Secret>,
     cwd: &Path,
+    in_world: bool,
     owner: u64,
 ) -> io::Result<Spawned> {
     install_hooks();
     let mut cmd = tokio::process::Command::new(command);
-    cmd.args(args)
-        .env_clear()
-        .envs(inherited_env())
-        .envs(env.iter().map(|(k, v)| (k, v.expose())))
+    cmd.args(args).env_clear().envs(inherited_env());
+    if in_world && args.iter().any(|a| a == "-m" || a.starts_with("-m")) {
+        cmd.env("PYTHONSAFEPATH", "1");
+    }
+    cmd.envs(env.iter().map(|(k, v)| (k, v.expose())))
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
