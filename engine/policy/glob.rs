@@ -25,14 +25,37 @@ impl Pattern {
                 "pattern \"{text}\" matches no tool: identities are <box>.<tool>; write \"{text}.*\" for every tool of toolbox {text}"
             ));
         }
-        let spelt = as_identities(text);
+        // A server's tool `a.b` is known as `a_b`: an identity holds one dot, so a
+        // pattern with more and no star to stand for them matches nothing.
+        let written = match text.split_once('.') {
+            Some((toolbox, tool)) if !text.contains('*') && tool.contains('.') => {
+                format!("{toolbox}.{}", tool.replace('.', "_"))
+            }
+            _ => text.to_string(),
+        };
+        let spelt = as_identities(&written);
         if spelt != text {
             // `my-files.write_*` for server "my-files" would deny nothing: scripts (and
             // these rules) know its tools as `my_files.write_file`.
             return Err(format!(
-                "pattern \"{}\" matches no tool: identities are Luau names, and a server or tool \
-                 name such as \"my-files\" is known as \"my_files\"; write \"{spelt}\"",
+                "pattern \"{}\" matches no tool: identities are Luau names with one dot, and a \
+                 server or tool name such as \"my-files\" or \"files.read\" is known as \
+                 \"my_files\" or \"files_read\"; write \"{spelt}\" (unless the server also has \
+                 a tool of that name: then this one is \"{spelt}_2\", as `codemode mcp sync` \
+                 notes; `codemode list 3 <server>` shows every tool's name)",
                 text.escape_debug()
+            ));
+        }
+        if let Some(long) = text
+            .split('.')
+            .find(|name| !name.contains('*') && name.len() > MAX_NAME_BYTES)
+        {
+            return Err(format!(
+                "pattern \"{text}\" matches no tool: a name over {MAX_NAME_BYTES} characters is \
+                 known by its first {} and a hash of the whole; write \"{}*\" for it, or its \
+                 name as `codemode list 3 <server>` shows it",
+                MAX_NAME_BYTES - 9,
+                text.replace(long, &long[..MAX_NAME_BYTES - 9])
             ));
         }
         Ok(Pattern(text.to_string()))
@@ -78,6 +101,9 @@ impl Pattern {
         self.0.ends_with('*') && self.matches(prefix)
     }
 }
+
+/// The longest toolbox or tool name; a server's longer names are cut and hashed.
+const MAX_NAME_BYTES: usize = 64;
 
 /// `text` as identities spell it: each name between dots as the upstream servers' names
 /// are mapped (every character but letters, digits, `_` and `*` becomes `_`; a name that
@@ -204,6 +230,8 @@ mod tests {
             ("my-files.*", "my_files.*"),
             ("*.get-env", "*.get_env"),
             ("2fa.*", "_2fa.*"),
+            ("my_srv.a.b", "my_srv.a_b"),
+            ("srv.delete-all", "srv.delete_all\" (unless the server also has a tool of that name: then this one is \"srv.delete_all_2"),
             ("my files.*", ""),
         ] {
             match Pattern::new(written) {
@@ -215,6 +243,13 @@ mod tests {
                 Ok(_) => assert_eq!(written, spelling, "{written} was taken"),
             }
         }
+        let long = format!("srv.{}", "x".repeat(70));
+        let e = Pattern::new(&long).unwrap_err();
+        assert!(
+            e.contains(&format!("write \"srv.{}*\"", "x".repeat(55))),
+            "{e}"
+        );
+        assert!(Pattern::new(&format!("srv.{}*", "x".repeat(55))).is_ok());
         for fine in [
             "my_files.write_*",
             "*.delete*",
