@@ -299,3 +299,51 @@ fn an_oversized_luau_file_is_named_with_its_size_once() {
     );
     assert!(!check.stdout.contains("is is"), "{}", check.stdout);
 }
+
+#[test]
+fn a_misspelt_metadata_field_is_a_problem_naming_the_field_meant() {
+    let w = World::new();
+    w.tool("own.meant_planned", FINE)
+        .file(
+            "own.toolbox/meant_planned.tool/.metadata",
+            r#"{"stauts": "planned"}"#,
+        )
+        .tool("own.fine", FINE)
+        .file(
+            "own.toolbox/fine.tool/.metadata",
+            r#"{"tags": ["x"], "owner": "ada"}"#,
+        )
+        .file("own.toolbox/.metadata", r#"{"kind": "workflw"}"#);
+    let check = within(w.path(), &["check"], "", LIMIT);
+    assert_eq!(check.code, Some(1), "{}", check.stdout);
+    assert!(
+        check
+            .stdout
+            .contains("\"stauts\" is not a field the engine reads; did you mean \"status\"?"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        check
+            .stdout
+            .contains("kind \"workflw\" is not \"workflow\" or \"toolbox\""),
+        "{}",
+        check.stdout
+    );
+    let withheld = within(
+        w.path(),
+        &["--check", "off", "exec", "-"],
+        "return tools.own.meant_planned(1)",
+        LIMIT,
+    );
+    assert!(
+        withheld
+            .stdout
+            .contains("tool own.meant_planned is not callable")
+            && withheld.stdout.contains("did you mean"),
+        "{}",
+        withheld.stdout
+    );
+    let fine = within(w.path(), &["exec", "-"], "return tools.own.fine(2)", LIMIT);
+    assert!(fine.stdout.contains("\"value\":4"), "{}", fine.stdout);
+}

@@ -23,7 +23,7 @@ use crate::cache::{Reader, Writer};
 
 const KIND: &[u8; 4] = b"CMAT";
 /// Bumped when the layout or the meaning of an entry changes.
-const SCHEMA: u32 = 7;
+const SCHEMA: u32 = 8;
 const FILE: &str = "tools";
 
 /// One tool folder as cached.

@@ -181,8 +181,18 @@ pub fn parse_cache(value: &Value, path: &str, extra: &[&str]) -> Result<CachePol
 impl Metadata {
     /// Parses `.metadata` text; the error says which file and how to fix it.
     pub fn parse(text: &str, path: &str) -> Result<Metadata, String> {
-        let meta: Metadata = serde_json::from_str(text).map_err(|e| {
+        let value: Value = serde_json::from_str(text).map_err(|e| {
             format!("{path}: invalid JSON ({e}); expected e.g. {{\"tags\": [\"text\"], \"status\": \"ready\"}}")
+        })?;
+        if let Some((key, known)) = misspelt_key(&value) {
+            return Err(format!(
+                "{path}: \"{key}\" is not a field the engine reads; did you mean \"{known}\"? \
+                 (fields: {})",
+                KNOWN_FIELDS.join(", ")
+            ));
+        }
+        let meta: Metadata = serde_json::from_value(value).map_err(|e| {
+            format!("{path}: {e}; expected e.g. {{\"tags\": [\"text\"], \"status\": \"ready\"}}")
         })?;
         if meta.tags.len() > MAX_TAGS {
             return Err(format!(
@@ -209,8 +219,36 @@ impl Metadata {
                 ));
             }
         }
+        if let Some(kind) = &meta.kind {
+            if kind != "workflow" && kind != "toolbox" {
+                return Err(format!(
+                    "{path}: kind \"{kind}\" is not \"workflow\" or \"toolbox\"; write \"workflow\" \
+                     for a workflow toolbox, or leave kind out"
+                ));
+            }
+        }
         Ok(meta)
     }
+}
+
+/// The fields of `.metadata` the engine reads.
+const KNOWN_FIELDS: [&str; 6] = ["description", "tags", "status", "kind", "limits", "cache"];
+
+/// A top-level key of `.metadata` that is not a field the engine reads but reads as a
+/// misspelling of one (one or two edits, or the same but for case), with that field: its
+/// value would be ignored without a word (`"stauts": "planned"` leaves the tool callable).
+/// Other keys are the author's own and kept.
+fn misspelt_key(value: &Value) -> Option<(&str, &'static str)> {
+    value.as_object()?.keys().find_map(|key| {
+        if KNOWN_FIELDS.contains(&key.as_str()) {
+            return None;
+        }
+        let lower = key.to_lowercase();
+        KNOWN_FIELDS
+            .iter()
+            .find(|known| lower == **known || strsim::damerau_levenshtein(&lower, known) <= 2)
+            .map(|known| (key.as_str(), *known))
+    })
 }
 
 /// The purpose of a README: its first descriptive line (not a heading, badge or comment).
@@ -267,6 +305,13 @@ mod tests {
         let err = Metadata::parse(r#"{"status": "done"}"#, "m").unwrap_err();
         assert!(err.contains("\"ready\""), "{err}");
         let ok = Metadata::parse(r#"{"tags": ["a"], "extra": 1}"#, "m").unwrap();
+        for (written, meant) in [("stauts", "status"), ("tag", "tags"), ("Kind", "kind")] {
+            let text = format!(r#"{{"{written}": "planned"}}"#);
+            let err = Metadata::parse(&text, "t/.metadata").unwrap_err();
+            assert!(err.contains(&format!("did you mean \"{meant}\"")), "{err}");
+        }
+        let err = Metadata::parse(r#"{"kind": "workflw"}"#, "m").unwrap_err();
+        assert!(err.contains("is not \"workflow\""), "{err}");
         assert_eq!(ok.tags, vec!["a"]);
         let many = serde_json::json!({ "tags": vec!["t"; 300_000] }).to_string();
         let err = Metadata::parse(&many, "m").unwrap_err();
