@@ -347,3 +347,29 @@ fn a_misspelt_metadata_field_is_a_problem_naming_the_field_meant() {
     let fine = within(w.path(), &["exec", "-"], "return tools.own.fine(2)", LIMIT);
     assert!(fine.stdout.contains("\"value\":4"), "{}", fine.stdout);
 }
+
+#[test]
+fn a_misspelt_or_foreign_type_in_a_signature_is_named_by_check() {
+    let w = World::new();
+    w.tool(
+        "own.doubled",
+        "--!desc Doubles.\n--!arg n numbr The number.\n--!return nubmer Twice n.\nlocal function doubled(n)\n\treturn n * 2\nend\nreturn doubled\n",
+    )
+    .tool(
+        "own.moved",
+        "--!desc Moves a point.\ntype Pointt = { x: number }\nreturn function(p: Pointt): Pointt\n\treturn p\nend\n",
+    );
+    let check = within(w.path(), &["check"], "", LIMIT);
+    let said = &check.stdout;
+    assert!(
+        said.contains("warning: own.doubled: the argument `n` is typed `numbr`, but `numbr` is not a Luau type and the tool defines none of that name; did you mean `number`?"),
+        "{said}"
+    );
+    assert!(said.contains("the result is typed `nubmer`"), "{said}");
+    assert!(
+        said.contains("did you mean `number`? (as written, it takes any value)"),
+        "{said}"
+    );
+    // A type the tool defines is its own, however it is spelt.
+    assert!(!said.contains("own.moved"), "{said}");
+}

@@ -35,6 +35,10 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             warned += 1;
             outln!("warning: {}: {warning}", entry.identity)?;
         }
+        for unknown in misspelt_types(entry) {
+            warned += 1;
+            outln!("warning: {}: {unknown}", entry.identity)?;
+        }
         for ignored in Schema::ignored_docs(entry.meta()) {
             warned += 1;
             outln!("warning: {}: {ignored}", entry.identity)?;
@@ -209,4 +213,47 @@ fn check_servers(registry: &codemode::Registry) -> anyhow::Result<usize> {
         }
     }
     Ok(warned)
+}
+
+/// What a tool's argument and result types name that reads as a misspelt Luau type
+/// (`numbr`, one or two edits from `number`), when the tool does not define a type of that
+/// name: the type is published as the signature and binds any value, so the mistake shows
+/// nowhere else. (Docstring shorthands such as `int` and `bool` are types already.)
+fn misspelt_types(entry: &codemode::assets::ToolEntry) -> Vec<String> {
+    let source = entry.source().unwrap_or_default();
+    let meta = entry.meta();
+    let typed = meta
+        .args
+        .iter()
+        .map(|a| (format!("argument `{}`", a.name), a.ty.as_str()))
+        .chain(
+            meta.returns
+                .iter()
+                .map(|r| ("result".to_string(), r.ty.as_str())),
+        );
+    typed
+        .filter_map(|(what, ty)| {
+            let problem = codemode::types::type_problem(ty)?;
+            let name = problem.strip_prefix('`')?.split_once("` is not a type;")?.0;
+            let meant = codemode::types::KNOWN_TYPES
+                .iter()
+                .find(|known| strsim::damerau_levenshtein(name, known) <= 2)?;
+            let defined = source.lines().any(|line| {
+                let line = line.trim_start();
+                let line = line.strip_prefix("export ").unwrap_or(line);
+                line.strip_prefix("type ")
+                    .and_then(|rest| rest.trim_start().strip_prefix(name))
+                    .is_some_and(|rest| {
+                        !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                    })
+            });
+            (!defined).then(|| {
+                format!(
+                    "the {what} is typed `{ty}`, but `{name}` is not a Luau type and the tool \
+                     defines none of that name; did you mean `{meant}`? (as written, it takes \
+                     any value)"
+                )
+            })
+        })
+        .collect()
 }

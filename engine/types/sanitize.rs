@@ -62,7 +62,7 @@ pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String,
         return Err((
             "any".into(),
             format!(
-                "`{written}` names {}, defined only inside the tool",
+                "`{written}` names {}, neither a Luau type nor one the tool exports (`export type`)",
                 unknown.join(", ")
             ),
         ));
