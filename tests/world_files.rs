@@ -373,3 +373,35 @@ fn a_misspelt_or_foreign_type_in_a_signature_is_named_by_check() {
     // A type the tool defines is its own, however it is spelt.
     assert!(!said.contains("own.moved"), "{said}");
 }
+
+#[test]
+fn one_tools_long_texts_do_not_fill_a_listing() {
+    let w = World::new();
+    // Within the source cap (256 KiB), past a serve listing's output cap (128 KiB).
+    let long = "w".repeat(40_000);
+    let mut source = format!("--!desc {long}\n--!arg n number {long}\n--!return number {long}\n");
+    for _ in 0..30 {
+        source.push_str(&format!(
+            "--!example tools.aaa.big({})\n",
+            "1".repeat(2_500)
+        ));
+    }
+    source.push_str("return function(n: number): number\n\treturn n\nend\n");
+    w.tool("aaa.big", &source).tool("zzz.last", FINE);
+    let list = within(w.path(), &["list", "3"], "", LIMIT);
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    assert!(list.stdout.contains("tools.zzz.last("), "{}", list.stderr);
+    assert!(list.stdout.len() < 60_000, "{} bytes", list.stdout.len());
+    let check = within(w.path(), &["check"], "", LIMIT);
+    for what in [
+        "the description is 40000 characters",
+        "the description of argument `n` is 40000 characters",
+        "the description of the result is 40000 characters",
+        "20 `--!example` lines are over 2000 characters; listings show the first 2000 of each",
+        "30 `--!example` lines; listings show the first 20",
+    ] {
+        assert!(check.stdout.contains(what), "{what}: {}", check.stdout);
+    }
+    let called = within(w.path(), &["exec", "-"], "return tools.aaa.big(4)", LIMIT);
+    assert!(called.stdout.contains("\"value\":4"), "{}", called.stdout);
+}

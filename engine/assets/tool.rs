@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::callsig::call_signature;
 use super::docstring::Docstring;
 use super::file::unreadable;
-use super::metadata::{readme_purpose, Metadata};
+use super::metadata::{readme_purpose, Metadata, MAX_DESCRIPTION_CHARS};
 use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
 use super::names::{check_name, check_toolbox_name};
 use super::root::{FileSet, Root};
@@ -249,6 +249,48 @@ pub(crate) fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Readi
         d if !d.is_empty() => d,
         _ => draft.purpose.clone().unwrap_or_default(),
     };
+    // Each text a listing shows is held to the toolbox description's cap, so one tool
+    // cannot fill a listing's output cap and hide the tools after it.
+    let mut cap = |text: String, what: &str| capped(text, what, rel, &mut warnings);
+    let description = cap(description, "description");
+    let args: Vec<Arg> = args
+        .into_iter()
+        .map(|a| Arg {
+            description: cap(
+                a.description,
+                &format!("description of argument `{}`", a.name),
+            ),
+            ..a
+        })
+        .collect();
+    let returns = returns.map(|r| Returns {
+        description: cap(r.description, "description of the result"),
+        ..r
+    });
+    let mut examples = doc.examples.clone();
+    if examples.len() > MAX_EXAMPLES {
+        warnings.push(format!(
+            "{rel}/init.luau: {} `--!example` lines; listings show the first {MAX_EXAMPLES}",
+            examples.len()
+        ));
+        examples.truncate(MAX_EXAMPLES);
+    }
+    let long = examples
+        .iter()
+        .filter(|e| e.chars().count() > MAX_DESCRIPTION_CHARS)
+        .count();
+    if long > 0 {
+        warnings.push(format!(
+            "{rel}/init.luau: {long} `--!example` lines are over {MAX_DESCRIPTION_CHARS} \
+             characters; listings show the first {MAX_DESCRIPTION_CHARS} of each: an example \
+             is one call"
+        ));
+        let mut quiet = Vec::new();
+        examples = examples
+            .into_iter()
+            .map(|e| capped(e, "example", rel, &mut quiet))
+            .collect();
+    }
     let meta = ToolMeta {
         identity: format!("{}.{}", draft.toolbox, draft.name),
         toolbox: draft.toolbox.clone(),
@@ -257,7 +299,7 @@ pub(crate) fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Readi
         signature,
         args,
         returns,
-        examples: doc.examples.clone(),
+        examples,
         tags: draft.metadata.tags.clone(),
         flags: doc
             .flags
@@ -288,6 +330,24 @@ pub(crate) fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Readi
         meta,
         warnings,
         refusal: (!refusals.is_empty()).then(|| refusals.join("; ")),
+    }
+}
+
+/// The most `--!example` lines a tool's listing shows.
+const MAX_EXAMPLES: usize = 20;
+
+/// `text` cut to [`MAX_DESCRIPTION_CHARS`] with a warning naming `what` when it is longer.
+fn capped(text: String, what: &str, rel: &str, warnings: &mut Vec<String>) -> String {
+    match text.char_indices().nth(MAX_DESCRIPTION_CHARS) {
+        Some((cut, _)) => {
+            warnings.push(format!(
+                "{rel}/init.luau: the {what} is {} characters; listings show the first \
+                 {MAX_DESCRIPTION_CHARS}: make it a sentence or two (details go in README.md)",
+                text.chars().count()
+            ));
+            format!("{}…", &text[..cut])
+        }
+        None => text,
     }
 }
 
