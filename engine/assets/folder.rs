@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::file::unreadable;
-use super::metadata::{readme_purpose, Metadata, MAX_DESCRIPTION_CHARS};
+use super::metadata::{cut_to_cap, readme_purpose, Metadata, MAX_DESCRIPTION_CHARS};
 use super::model::{BoxKind, Module, ToolboxFolder};
 use super::names::check_toolbox_name;
 use super::root::{link_problem, BoxFiles, Root};
@@ -54,13 +54,13 @@ pub(crate) fn load_folder(
             ".metadata",
         ),
     };
-    let purpose = match purpose.char_indices().nth(MAX_DESCRIPTION_CHARS) {
-        Some((cut, _)) => {
+    let purpose = match cut_to_cap(&purpose) {
+        Some(cut) => {
             warnings.push(format!(
                 "{rel}/{from}: the description is {} characters; listings show the first {MAX_DESCRIPTION_CHARS}: make it a sentence or two",
                 purpose.chars().count()
             ));
-            format!("{}…", &purpose[..cut])
+            cut
         }
         None => purpose,
     };

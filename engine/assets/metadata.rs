@@ -23,6 +23,13 @@ pub fn description_problem(text: &str) -> Option<String> {
     })
 }
 
+/// `text` cut to [`MAX_DESCRIPTION_CHARS`] characters and an ellipsis, when it is longer:
+/// what listings show of a description, so one cannot fill a listing's output cap.
+pub(crate) fn cut_to_cap(text: &str) -> Option<String> {
+    let (cut, _) = text.char_indices().nth(MAX_DESCRIPTION_CHARS)?;
+    Some(format!("{}…", &text[..cut]))
+}
+
 /// The fields of `.metadata` the engine reads; others are kept by the author and ignored.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]

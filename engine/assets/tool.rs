@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::callsig::call_signature;
 use super::docstring::Docstring;
 use super::file::unreadable;
-use super::metadata::{readme_purpose, Metadata, MAX_DESCRIPTION_CHARS};
+use super::metadata::{cut_to_cap, readme_purpose, Metadata, MAX_DESCRIPTION_CHARS};
 use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
 use super::names::{check_name, check_toolbox_name};
 use super::root::{FileSet, Root};
@@ -275,21 +275,19 @@ pub(crate) fn read_tool(draft: &Draft, source: Option<&str>, rel: &str) -> Readi
         ));
         examples.truncate(MAX_EXAMPLES);
     }
-    let long = examples
-        .iter()
-        .filter(|e| e.chars().count() > MAX_DESCRIPTION_CHARS)
-        .count();
+    let mut long = 0;
+    for example in &mut examples {
+        if let Some(cut) = cut_to_cap(example) {
+            *example = cut;
+            long += 1;
+        }
+    }
     if long > 0 {
         warnings.push(format!(
             "{rel}/init.luau: {long} `--!example` lines are over {MAX_DESCRIPTION_CHARS} \
              characters; listings show the first {MAX_DESCRIPTION_CHARS} of each: an example \
              is one call"
         ));
-        let mut quiet = Vec::new();
-        examples = examples
-            .into_iter()
-            .map(|e| capped(e, "example", rel, &mut quiet))
-            .collect();
     }
     let meta = ToolMeta {
         identity: format!("{}.{}", draft.toolbox, draft.name),
@@ -338,14 +336,14 @@ const MAX_EXAMPLES: usize = 20;
 
 /// `text` cut to [`MAX_DESCRIPTION_CHARS`] with a warning naming `what` when it is longer.
 fn capped(text: String, what: &str, rel: &str, warnings: &mut Vec<String>) -> String {
-    match text.char_indices().nth(MAX_DESCRIPTION_CHARS) {
-        Some((cut, _)) => {
+    match cut_to_cap(&text) {
+        Some(cut) => {
             warnings.push(format!(
                 "{rel}/init.luau: the {what} is {} characters; listings show the first \
                  {MAX_DESCRIPTION_CHARS}: make it a sentence or two (details go in README.md)",
                 text.chars().count()
             ));
-            format!("{}…", &text[..cut])
+            cut
         }
         None => text,
     }
