@@ -405,3 +405,41 @@ fn one_tools_long_texts_do_not_fill_a_listing() {
     let called = within(w.path(), &["exec", "-"], "return tools.aaa.big(4)", LIMIT);
     assert!(called.stdout.contains("\"value\":4"), "{}", called.stdout);
 }
+
+#[test]
+fn a_tool_defined_twice_in_the_world_is_named_and_the_first_folder_wins() {
+    let answer = |n: u32| {
+        format!("--!desc Answers {n}.\n--!return number {n}.\nreturn function(): number\n\treturn {n}\nend\n")
+    };
+    let w = World::new();
+    w.file("a/own.toolbox/pick.tool/init.luau", &answer(1))
+        .file("b/own.toolbox/pick.tool/init.luau", &answer(2))
+        .file("c/own.toolbox/pick.tool/init.luau", &answer(3))
+        .tool("own.single", FINE);
+    let check = within(w.path(), &["check"], "", LIMIT);
+    assert_eq!(check.code, Some(1), "{}", check.stdout);
+    // One problem for the identity: the first folder is used, the last one ignored named.
+    let twice: Vec<&str> = check
+        .stdout
+        .lines()
+        .filter(|l| l.contains("own.pick is defined twice"))
+        .collect();
+    assert_eq!(twice.len(), 1, "{}", check.stdout);
+    assert!(
+        twice[0].contains("a/own.toolbox/pick.tool is used")
+            && twice[0].contains("c/own.toolbox/pick.tool is ignored"),
+        "{}",
+        twice[0]
+    );
+    let picked = within(
+        w.path(),
+        &["exec", "-"],
+        "return { tools.own.pick(), tools.own.single(2) }",
+        LIMIT,
+    );
+    assert!(
+        picked.stdout.contains("\"value\":[1,4]"),
+        "{}",
+        picked.stdout
+    );
+}

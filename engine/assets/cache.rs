@@ -57,12 +57,13 @@ pub(crate) struct Listing {
 }
 
 impl CachedFolder {
-    /// The cached tool folder of this name.
-    pub(crate) fn tool(&self, dir_name: &str) -> Option<&CachedTool> {
-        self.tools
-            .binary_search_by(|(name, _)| name.as_str().cmp(dir_name))
-            .ok()
-            .map(|at| &self.tools[at].1)
+    /// Looks tool folders up by name in ascending order, each in one step past the last
+    /// (a binary search per tool was 4% of a fresh process on a large world).
+    pub(crate) fn in_order(&self) -> InOrder<'_> {
+        InOrder {
+            tools: &self.tools,
+            at: 0,
+        }
     }
 
     /// What the folder held, when it still looks as it did when it was listed (`now`,
@@ -73,6 +74,29 @@ impl CachedFolder {
             tools: self.tools.iter().map(|(n, _)| n.clone()).collect(),
             others: self.others.clone(),
         })
+    }
+}
+
+/// A lookup of a folder's cached tools for names asked in ascending order.
+pub(crate) struct InOrder<'a> {
+    tools: &'a [(String, CachedTool)],
+    at: usize,
+}
+
+impl<'a> InOrder<'a> {
+    /// The cached tool folder `dir_name`, no smaller than the name asked before.
+    pub(crate) fn find(&mut self, dir_name: &str) -> Option<&'a CachedTool> {
+        while self
+            .tools
+            .get(self.at)
+            .is_some_and(|(name, _)| name.as_str() < dir_name)
+        {
+            self.at += 1;
+        }
+        match self.tools.get(self.at) {
+            Some((name, tool)) if name == dir_name => Some(tool),
+            _ => None,
+        }
     }
 }
 

@@ -250,6 +250,8 @@ impl AssetIndex {
         // By toolbox folder: its tools' files are looked at relative to it.
         let read_group = |group: &Group| {
             let root = &roots[group.key.0];
+            // Both lists are sorted by name.
+            let mut cached = group.cached.map(cache::CachedFolder::in_order);
             group
                 .tools
                 .iter()
@@ -261,7 +263,7 @@ impl AssetIndex {
                         toolbox: &group.toolbox,
                         dir_name,
                     };
-                    let hit = group.cached.and_then(|c| c.tool(dir_name));
+                    let hit = cached.as_mut().and_then(|c| c.find(dir_name));
                     let (entry, same) = cache::reuse(hit, &at, group.open.as_ref());
                     // Boxed here, on the indexing threads: moving 100,000 entries into
                     // their `Arc`s afterwards was a single-threaded stretch.
@@ -294,17 +296,17 @@ impl AssetIndex {
             .collect();
         // In location order (world first), as updates insert them, so the same tool wins.
         located.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        // The two maps are independent: on a large world building them side by side
-        // halves the longest single-threaded stretch of a fresh process.
-        let (by_location, (tools, duplicates)) = rayon::join(
-            || located.iter().cloned().collect::<BTreeMap<_, _>>(),
+        let (tools, duplicates) = by_identity(&located);
+        // Both maps are built from sorted runs in one pass each (inserting 100,000 entries
+        // one by one was the longest single-threaded stretch of a fresh process); the
+        // location map takes the keys as they are.
+        let (by_location, tools) = rayon::join(
+            || located.into_iter().collect::<BTreeMap<_, _>>(),
             || {
-                let mut tools = BTreeMap::new();
-                let mut duplicates = OrdMap::new();
-                for (_, entry) in &located {
-                    place(&mut tools, &mut duplicates, entry.clone());
-                }
-                (tools, duplicates)
+                tools
+                    .into_iter()
+                    .map(|e| (e.identity.clone(), e))
+                    .collect::<BTreeMap<_, _>>()
             },
         );
         index.located = Arc::new(by_location);
@@ -711,16 +713,44 @@ fn place(
     match tools.get(&entry.identity) {
         Some(existing) if existing.folder.0 < entry.folder.0 => {}
         Some(existing) if existing.folder.0 == entry.folder.0 => {
-            let message = format!(
-                "{} is defined twice: {} is used and {} is ignored; rename or remove one",
-                entry.identity,
-                existing.path(),
-                entry.path()
-            );
-            duplicates.insert(entry.identity.clone(), message);
+            duplicates.insert(entry.identity.clone(), defined_twice(existing, &entry));
         }
         _ => {
             tools.insert(entry.identity.clone(), entry);
         }
     }
+}
+
+/// The problem of a tool defined twice in one root: `used` wins.
+fn defined_twice(used: &ToolEntry, ignored: &ToolEntry) -> String {
+    format!(
+        "{} is defined twice: {} is used and {} is ignored; rename or remove one",
+        ignored.identity,
+        used.path(),
+        ignored.path()
+    )
+}
+
+/// The tool each identity names among `located` (in location order), in identity order,
+/// and a message for each identity defined twice in one root: what [`place`] makes of
+/// them one at a time, in one sort.
+fn by_identity(
+    located: &[(ToolKey, Arc<ToolEntry>)],
+) -> (Vec<Arc<ToolEntry>>, OrdMap<String, String>) {
+    let mut order: Vec<usize> = (0..located.len()).collect();
+    order.par_sort_by(|&a, &b| located[a].1.identity.cmp(&located[b].1.identity));
+    let mut winners: Vec<Arc<ToolEntry>> = Vec::with_capacity(located.len());
+    let mut duplicates = OrdMap::new();
+    for at in order {
+        let entry = &located[at].1;
+        match winners.last() {
+            Some(first) if first.identity == entry.identity => {
+                if first.folder.0 == entry.folder.0 {
+                    duplicates.insert(entry.identity.clone(), defined_twice(first, entry));
+                }
+            }
+            _ => winners.push(entry.clone()),
+        }
+    }
+    (winners, duplicates)
 }

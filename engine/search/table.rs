@@ -13,8 +13,9 @@ use crate::cache::{Reader, Writer};
 #[derive(Debug, Default)]
 pub(crate) struct Table {
     dims: usize,
-    slots: HashMap<Box<str>, usize>,
-    keys: Vec<Box<str>>,
+    // Shared by the two: a table of 100,000 keys is read at every process start.
+    slots: HashMap<std::sync::Arc<str>, usize>,
+    keys: Vec<std::sync::Arc<str>>,
     stamps: Vec<u64>,
     kinds: Vec<AssetType>,
     /// `dims` values per slot.
@@ -133,8 +134,9 @@ impl Table {
                         self.keys.len() - 1
                     }
                 };
-                self.slots.insert(key.into(), s);
-                self.keys[s] = key.into();
+                let key: std::sync::Arc<str> = key.into();
+                self.slots.insert(key.clone(), s);
+                self.keys[s] = key;
                 s
             }
         };
@@ -217,9 +219,10 @@ impl Table {
         // The count is the file's word: bounded by what the file can hold.
         let cap = n.min(r.left() / (dims + 17));
         table.keys.reserve(cap);
+        table.slots.reserve(cap);
         table.vectors.reserve(cap * dims);
         for slot in 0..n {
-            let key: Box<str> = r.str()?.into();
+            let key: std::sync::Arc<str> = r.str()?.into();
             let kind = kind_of(r.u8()?)?;
             let stamp = r.u64()?;
             let scale = f32::from_le_bytes(r.raw(4)?.try_into().ok()?);
