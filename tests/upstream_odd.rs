@@ -213,7 +213,8 @@ fn docs_give_odd_tool_names_folders_of_their_own_and_export_names_what_it_leaves
 #[test]
 fn an_mcp_config_file_with_no_servers_is_named() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("c1.json");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let file = elsewhere.path().join("c1.json");
     std::fs::write(&file, r#"{"servers": {}}"#).unwrap();
     let (out, err, code) = run(
         dir.path(),
@@ -238,4 +239,49 @@ fn an_mcp_config_file_with_no_servers_is_named() {
         "",
     );
     assert_eq!(code, 1, "{out}{err}");
+}
+
+/// A server list scripts could read (tokens) or rewrite (the commands the next start
+/// runs) is not read: one given with --mcp-config inside the world, unless hidden.
+#[test]
+fn an_mcp_config_file_scripts_can_reach_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = serde_json::to_string(
+        &json!({ "mcpServers": { "odd-server": fixture_server("odd", &[]) } }),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("servers.json"), &odd).unwrap();
+    std::fs::create_dir(dir.path().join(".private")).unwrap();
+    std::fs::write(dir.path().join(".private/servers.json"), &odd).unwrap();
+    // Reached through a symbolic link from outside, it is still the world's file.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let link = elsewhere.path().join("servers.json");
+    std::os::unix::fs::symlink(dir.path().join("servers.json"), &link).unwrap();
+    let inside = dir.path().join("servers.json").display().to_string();
+    for given in [inside, link.display().to_string()] {
+        let (out, err, code) = run(dir.path(), &["--mcp-config", &given, "mcp", "sync"], "");
+        let out = format!("{out}{err}");
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.contains("it is not read: it lies inside the world")
+                && out.contains("move it outside the world"),
+            "{out}"
+        );
+        assert!(!out.contains("odd_server: 6 tools"), "{out}");
+        let (out, _, _) = run(
+            dir.path(),
+            &["--mcp-config", &given, "--check", "off", "exec", "-"],
+            "return vfs.read('servers.json')",
+        );
+        assert!(out.contains("odd-server"), "scripts can read it: {out}");
+    }
+    let hidden = dir
+        .path()
+        .join(".private/servers.json")
+        .display()
+        .to_string();
+    let (out, err, code) = run(dir.path(), &["--mcp-config", &hidden, "mcp", "sync"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("odd_server: 6 tools"), "{out}");
+    assert!(!out.contains("is not read"), "{out}");
 }

@@ -140,7 +140,21 @@ pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
         read_file(&default, &mut configs);
     }
     for file in extra {
-        read_file(file, &mut configs);
+        match super::guard::script_reachable(world, file) {
+            false => read_file(file, &mut configs),
+            true => configs.problems.push(ConfigProblem {
+                file: file.to_path_buf(),
+                server: None,
+                message: format!(
+                    "it is not read: it lies inside the world {}, where scripts read and write \
+                     files (vfs), so any script could read the servers' tokens and change the \
+                     commands the next start runs; move it outside the world, or into a hidden \
+                     folder of it (such as {})",
+                    world.display(),
+                    world.join(DEFAULT_CONFIG).display()
+                ),
+            }),
+        }
     }
     // Checked once every file is read: a server is refused where the world is known.
     for server in std::mem::take(&mut configs.servers) {

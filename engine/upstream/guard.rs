@@ -159,6 +159,23 @@ fn writable_code(world: &Path, path: &Path, is_command: bool) -> bool {
     is_command || named_like_code || meta.is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
 }
 
+/// True when a script could read or write the file `path` (relative to the current
+/// folder, symlinks followed) through `vfs`: it lies inside `world` with no part of the way
+/// hidden by a leading `.`.
+pub(crate) fn script_reachable(world: &Path, path: &Path) -> bool {
+    let Ok(cwd) = std::env::current_dir() else {
+        return false;
+    };
+    readings(&cwd.join(path)).any(|real| {
+        real.strip_prefix(world).is_ok_and(|rel| {
+            !rel.as_os_str().is_empty()
+                && !rel
+                    .components()
+                    .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        })
+    })
+}
+
 /// The world's settings folder as spelt under the canonical world and, when it is a
 /// symlink, where it leads.
 fn settings_folders(world: &Path) -> Vec<PathBuf> {
@@ -320,6 +337,19 @@ mod tests {
         parse_text(Path::new("/nowhere/mcp.json"), &text)
             .servers
             .remove(0)
+    }
+
+    #[test]
+    fn a_file_is_script_reachable_inside_the_world_unless_hidden() {
+        let world = tempfile::tempdir().unwrap();
+        let world = world.path().canonicalize().unwrap();
+        std::fs::create_dir(world.join(".codemode")).unwrap();
+        assert!(script_reachable(&world, &world.join("servers.json")));
+        assert!(script_reachable(&world, &world.join("conf/servers.json")));
+        assert!(!script_reachable(&world, &world.join(".codemode/mcp.json")));
+        assert!(!script_reachable(&world, &world.join(".mcp.json")));
+        assert!(!script_reachable(&world, Path::new("/etc/hosts")));
+        assert!(!script_reachable(&world, &world.join("../outside.json")));
     }
 
     #[test]
