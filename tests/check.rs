@@ -1073,6 +1073,28 @@ fn a_refused_server_is_named_with_its_reason_where_its_toolbox_is_called() {
         assert!(hint.contains("configured but cannot be used"), "{hint}");
         assert!(hint.contains("allowWorldAccess"), "{hint}");
     }
+    // A profile denied the server is told so, and nothing of its entry (its command, its
+    // folders, the names of its variables).
+    std::fs::write(
+        world.path().join(".codemode/policy.json"),
+        r#"{ "profiles": { "default": { "default": "allow" },
+                "guest": { "default": "allow", "deny": ["files.*"] } } }"#,
+    )
+    .unwrap();
+    for mode in ["certain", "off"] {
+        let (envelope, code) = exec(
+            world.path(),
+            &["--profile", "guest", "--check", mode],
+            script,
+        );
+        assert_eq!(code, 1, "{envelope}");
+        let error = envelope["error"].to_string();
+        assert!(error.contains("denied"), "{error}");
+        assert!(
+            !error.contains("no-such-server") && !error.contains("allowWorldAccess"),
+            "{error}"
+        );
+    }
 }
 
 #[test]

@@ -123,7 +123,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 // Every tool of it is denied one by one: the call of one says which rule.
                 return Ok(true);
             }
-            if let Some(problem) = registry.unusable_server(&name) {
+            if let Some(problem) = registry.unusable_server(&index, &name) {
                 return Err(HostError::hinted(
                     format!("no toolbox named '{}'", shown(&name)),
                     format!(

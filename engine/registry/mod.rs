@@ -578,8 +578,12 @@ impl Registry {
 
     /// Why the MCP server configured under the name `toolbox` cannot be used, when its
     /// entry was refused (a script that calls `tools.<toolbox>` is told that, not only
-    /// that there is no such toolbox).
-    pub fn unusable_server(&self, toolbox: &str) -> Option<&str> {
+    /// that there is no such toolbox). `None` when the profile of `index` denies the whole
+    /// toolbox: its scripts are told that, and learn nothing of the server's entry.
+    pub fn unusable_server(&self, index: &AssetIndex, toolbox: &str) -> Option<&str> {
+        if index.toolbox_denial(toolbox).is_some() {
+            return None;
+        }
         let named = format!("server '{toolbox}': ");
         self.upstream_problems()
             .iter()

@@ -190,7 +190,7 @@ impl Sent<'_> {
                     Some(found.map_or_else(|| format!("{name}({{ ... }})"), |t| t.signature()))
                 });
                 let toolbox = tool.as_deref().map(|t| t.split('.').next().unwrap_or(t));
-                let hint = match toolbox.and_then(|b| registry.unusable_server(b)) {
+                let hint = match toolbox.and_then(|b| registry.unusable_server(index, b)) {
                     Some(problem) => format!("nothing ran: an MCP server of that name is configured but cannot be used: {problem}"),
                     None => hint(index, tool.as_deref(), served),
                 };
