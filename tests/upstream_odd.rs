@@ -28,7 +28,7 @@ fn odd_world() -> tempfile::TempDir {
     let dir = world(json!({ "odd-server": fixture_server("odd", &[]) }));
     let (out, err, code) = run(dir.path(), &["mcp", "sync", "odd-server"], "");
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.starts_with("odd_server: 6 tools"), "{out}");
+    assert!(out.starts_with("odd_server: 7 tools"), "{out}");
     // The tool without an input schema is kept, and named.
     assert!(
         out.contains("note: 'noschema' has no inputSchema; it takes any arguments, unchecked"),
@@ -267,7 +267,7 @@ fn an_mcp_config_file_scripts_can_reach_is_not_read() {
                 && out.contains("move it outside the world"),
             "{out}"
         );
-        assert!(!out.contains("odd_server: 6 tools"), "{out}");
+        assert!(!out.contains("odd_server: 7 tools"), "{out}");
         let (out, _, _) = run(
             dir.path(),
             &["--mcp-config", &given, "--check", "off", "exec", "-"],
@@ -282,6 +282,53 @@ fn an_mcp_config_file_scripts_can_reach_is_not_read() {
         .to_string();
     let (out, err, code) = run(dir.path(), &["--mcp-config", &hidden, "mcp", "sync"], "");
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.starts_with("odd_server: 6 tools"), "{out}");
+    assert!(out.starts_with("odd_server: 7 tools"), "{out}");
     assert!(!out.contains("is not read"), "{out}");
+}
+
+/// Luau has one number type: what a server's schema calls an integer is checked before
+/// the call is sent, and a second value given to a tool that takes one table is refused,
+/// not dropped.
+#[test]
+fn integer_arguments_and_extra_values_are_refused_before_the_call() {
+    let dir = odd_world();
+    let fine = exec(
+        dir.path(),
+        "20000",
+        "return tools.odd_server.paged({ page = 2, sizes = { 1, 3 }, ratio = 0.5 })",
+    );
+    assert_eq!(
+        fine["value"], r#"{"tool": "paged", "args": {"page": 2, "ratio": 0.5, "sizes": [1, 3]}}"#,
+        "{fine}"
+    );
+    for (script, named) in [
+        (
+            "tools.odd_server.paged({ page = 1.5 })",
+            "args.page must be a whole number",
+        ),
+        (
+            "tools.odd_server.paged({ sizes = { 1, 2.5 } })",
+            "args.sizes[2] must be a whole number",
+        ),
+        (
+            "tools.odd_server.paged({ page = 2 }, 'more')",
+            "takes one table of named arguments; it was given 2 values",
+        ),
+    ] {
+        let envelope = exec(dir.path(), "20000", &format!("return {script}"));
+        let error = envelope["error"].to_string();
+        assert!(error.contains(named), "{script}: {envelope}");
+        assert!(
+            error.contains("paged("),
+            "the hint shows the signature: {error}"
+        );
+    }
+    // Inside tools.parallel, where the call is sent without waiting, the same.
+    let envelope = exec(
+        dir.path(),
+        "20000",
+        "return tools.parallel({ function() return tools.odd_server.paged({}, 1, 2) end })",
+    );
+    let error = envelope["value"][0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("it was given 3 values"), "{envelope}");
 }

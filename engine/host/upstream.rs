@@ -186,9 +186,14 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set("waitAny", lua.create_function(|lua, ()| wait_pending(lua))?)?;
     t.raw_set(
         "call",
-        lua.create_function(|lua, (server, tool, args): (String, String, Value)| {
-            call(lua, &server, &tool, args)
-        })?,
+        lua.create_function(
+            |lua, (server, tool, args, given): (String, String, Value, Option<usize>)| {
+                if let Some(given) = given.filter(|&n| n > 1) {
+                    return Err(given_more(lua, &server, &tool, given));
+                }
+                call(lua, &server, &tool, args)
+            },
+        )?,
     )?;
     t.set_readonly(true);
     Ok(t)
@@ -333,6 +338,14 @@ fn start(
         }
         _ => return Err(one_table(server, tool, &signature)),
     };
+    // Luau has one number type: a schema's `integer` is checked on the value sent.
+    if let Some(at) = fraction_in_object(&found.input_schema, &arguments, "args") {
+        return Err(HostError::hinted(
+            format!("tools.{server}.{tool}: {at} must be a whole number (the tool's schema says integer)"),
+            format!("round it first (math.floor); call it as tools.{server}.{signature}"),
+        )
+        .into_lua());
+    }
     Ok((
         // Labelled as the script names it: a deadline's message quotes the label.
         upstreams.start_call_as(server, &found.original, &identity, arguments),
@@ -467,6 +480,71 @@ fn waited_past_deadline(waiting: String) -> mlua::Error {
         .into_lua(),
         Ok(()) => HostError::timeout(format!("{waiting} did not answer in time"), hint).into_lua(),
     }
+}
+
+/// Where `value` holds a number with a fraction that `schema` (a JSON Schema) types
+/// `integer`, named as a script writes it (`args.limit`, `args.pages[2]`); `None` when
+/// there is none. Follows `properties`, `additionalProperties` and `items`.
+fn fraction_at(schema: &Json, value: &Json, at: &str) -> Option<String> {
+    let integer = match schema.get("type") {
+        Some(Json::String(t)) => t == "integer",
+        // `["integer", "null"]`: an integer unless a number is allowed too.
+        Some(Json::Array(types)) => {
+            types.iter().any(|t| t == "integer") && !types.iter().any(|t| t == "number")
+        }
+        _ => false,
+    };
+    match value {
+        Json::Number(n) if integer && n.as_f64().is_some_and(|f| f.fract() != 0.0) => {
+            Some(at.to_string())
+        }
+        Json::Object(map) => fraction_in_object(schema, map, at),
+        Json::Array(items) => {
+            let sub = schema.get("items").filter(|i| i.is_object())?;
+            items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| fraction_at(sub, v, &format!("{at}[{}]", i + 1)))
+        }
+        _ => None,
+    }
+}
+
+/// [`fraction_at`] for the members of an object.
+fn fraction_in_object(schema: &Json, map: &Map<String, Json>, at: &str) -> Option<String> {
+    map.iter().find_map(|(key, v)| {
+        let sub = schema
+            .get("properties")
+            .and_then(|p| p.get(key))
+            .or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()))?;
+        let member = match crate::upstream::names::is_identifier(key) {
+            true => format!("{at}.{key}"),
+            false => format!("{at}[{key:?}]"),
+        };
+        fraction_at(sub, v, &member)
+    })
+}
+
+/// The error of a call given `given` values where an MCP tool takes one table.
+fn given_more(lua: &Lua, server: &str, tool: &str, given: usize) -> mlua::Error {
+    let signature = visible(lua)
+        .ok()
+        .flatten()
+        .and_then(|(_, views)| {
+            let found = view(&views, server)?
+                .tools()
+                .iter()
+                .find(|t| t.name == tool)?;
+            Some(found.signature())
+        })
+        .unwrap_or_else(|| format!("{tool}({{ ... }})"));
+    HostError::hinted(
+        format!(
+            "tools.{server}.{tool} takes one table of named arguments; it was given {given} values"
+        ),
+        format!("put every argument in the one table: tools.{server}.{signature}"),
+    )
+    .into_lua()
 }
 
 fn one_table(server: &str, tool: &str, signature: &str) -> mlua::Error {

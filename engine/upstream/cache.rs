@@ -207,7 +207,7 @@ pub(crate) fn key(server: &ServerConfig) -> String {
                 "cwd": cwd.as_ref().map(|c| c.to_string_lossy().into_owned()),
             }
         }),
-        Transport::Http { url, headers } => json!({
+        Transport::Http { url, headers, .. } => json!({
             "name": server.name,
             "http": {
                 "url": url,

@@ -198,7 +198,7 @@ impl Connection {
                     broken: AtomicBool::new(false),
                 })
             }
-            Transport::Http { url, headers } => {
+            Transport::Http { url, headers, .. } => {
                 let mut custom = HashMap::new();
                 for (name, value) in headers {
                     let header = http::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
@@ -242,7 +242,11 @@ impl Connection {
                         ))
                     }
                 };
-                tracing::info!("connected to MCP server '{}' at {url}", config.name);
+                tracing::info!(
+                    "connected to MCP server '{}' at {}",
+                    config.name,
+                    redactor.redact(url)
+                );
                 Ok(Self {
                     server: config.name.clone(),
                     service,

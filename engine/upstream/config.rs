@@ -50,6 +50,9 @@ pub enum Transport {
         url: String,
         /// Sent with every request. Secret: never shown.
         headers: BTreeMap<String, Secret>,
+        /// The values of the variables `${NAME}` put into `url` (a token in a query
+        /// string): masked wherever the URL is shown.
+        url_secrets: Vec<Secret>,
     },
 }
 
@@ -76,7 +79,11 @@ impl ServerConfig {
     pub(crate) fn redactor(&self) -> Redactor {
         match &self.transport {
             Transport::Stdio { env, .. } => Redactor::new(env.values()),
-            Transport::Http { headers, .. } => Redactor::new(headers.values()),
+            Transport::Http {
+                headers,
+                url_secrets,
+                ..
+            } => Redactor::new(headers.values().chain(url_secrets)),
         }
     }
 
@@ -373,9 +380,17 @@ fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerCon
                     ));
                 }
             }
+            let raw = fields
+                .get("url")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             Transport::Http {
                 url,
                 headers: string_map(fields, "headers")?,
+                url_secrets: variables_used(raw, |name| std::env::var(name).ok())
+                    .into_iter()
+                    .map(Secret::new)
+                    .collect(),
             }
         }
     };
@@ -581,6 +596,21 @@ fn expand_with(
     Ok(out)
 }
 
+/// The values `${NAME}` takes in `text` from the environment (`lookup`); defaults are
+/// written in the file, so they are not secrets.
+fn variables_used(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut values = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else { break };
+        let name = after[..end].split(":-").next().unwrap_or_default();
+        values.extend(lookup(name));
+        rest = &after[end + 1..];
+    }
+    values
+}
+
 fn cut_name(name: &str) -> String {
     name.chars().take(40).collect()
 }
@@ -748,5 +778,26 @@ mod tests {
         assert_eq!(c.problems[0].file, b);
         assert!(c.problems[0].message.contains("already used by server 'x'"));
         assert!(c.problems[1].message.contains("cannot read it"));
+    }
+
+    #[test]
+    fn a_variable_put_into_a_url_is_masked_where_the_url_is_shown() {
+        let lookup = |name: &str| (name == "KEY").then(|| "s3cr3t-value".to_string());
+        assert_eq!(
+            variables_used("https://h/mcp?k=${KEY}&d=${NONE:-plain}", lookup),
+            ["s3cr3t-value"]
+        );
+        let home = std::env::var("HOME").expect("HOME is set");
+        assert!(home.len() >= 5, "a HOME long enough to be masked: {home}");
+        let text = r#"{"mcpServers": {"r": {"url": "http://127.0.0.1:9/mcp?key=${HOME}"}}}"#;
+        let server = parse_text(Path::new("/x/mcp.json"), text).servers.remove(0);
+        let Transport::Http { url, .. } = &server.transport else {
+            panic!("an http server")
+        };
+        assert!(url.contains(&home), "{url}");
+        let shown = server
+            .redactor()
+            .redact(&format!("cannot connect to {url}"));
+        assert_eq!(shown, "cannot connect to http://127.0.0.1:9/mcp?key=***");
     }
 }

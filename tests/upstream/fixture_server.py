@@ -20,7 +20,8 @@ no SDK: each mode breaks the protocol in one way a real server might.
                                  types), `get_sum` with `a + b`, and N more tools `t0`...
     fixture_server.py odd        names and replies another party might choose: tools
                                  `日本語`, `get_thing` and `getThing`, `noschema` (no
-                                 inputSchema), `echo` (answers its arguments) and `raw`
+                                 inputSchema), `paged` (integer arguments), `echo`
+                                 (answers its arguments) and `raw`
                                  (writes its `line` as the reply, ID replaced by the
                                  request's id)
 
@@ -85,6 +86,18 @@ ODD = [
     {"name": "get_thing", "description": "Snake case.", "inputSchema": {"type": "object"}},
     {"name": "getThing", "description": "Camel case.", "inputSchema": {"type": "object"}},
     {"name": "noschema", "description": "No input schema."},
+    {
+        "name": "paged",
+        "description": "Whole numbers only.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "page": {"type": "integer"},
+                "sizes": {"type": "array", "items": {"type": "integer"}},
+                "ratio": {"type": ["number", "null"]},
+            },
+        },
+    },
 ]
 
 
