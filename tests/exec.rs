@@ -511,3 +511,18 @@ fn codemode_list_of_an_unknown_toolbox_hints_in_shell_commands() {
     );
     assert!(!err.contains("tools."), "{err}");
 }
+
+#[test]
+fn an_error_value_whose_tostring_fails_is_named_not_bare() {
+    let error = error_of(
+        "error(setmetatable({}, { __tostring = function() error('inner') end }))",
+        &["--check", "off"],
+    );
+    assert_eq!(error["kind"], "runtime", "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("could not be turned into text"), "{error}");
+    assert!(
+        error["hint"].as_str().unwrap().contains("raise a string"),
+        "{error}"
+    );
+}

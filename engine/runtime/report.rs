@@ -77,6 +77,14 @@ pub(crate) fn script_error(
             host.and_then(|h| h.hint.clone()),
         ),
     };
+    // Luau's own words when turning the error value into text raised again: say which.
+    let (message, hint) = match (message.as_str(), hint) {
+        ("error in error handling", None) => (
+            "the script raised an error value that could not be turned into text (its __tostring raised an error in turn)".to_string(),
+            Some("raise a string, such as error(\"what went wrong\"), or a table whose __tostring returns one".to_string()),
+        ),
+        (_, hint) => (message, hint),
+    };
     ScriptError {
         kind,
         message,

@@ -162,6 +162,7 @@ impl Vfs {
         if names.is_empty() {
             return Err(world_itself(rel));
         }
+        path::check_new_path(rel)?;
         let mut walker = Walker::new(&self.world, rel, Some(&self.read_only));
         let mut at = walker.start()?;
         let name = match walker.walk(&mut at, &names, Last::Entry, true)? {

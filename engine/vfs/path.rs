@@ -90,6 +90,28 @@ pub fn check_entry_name(name: &str) -> Result<(), VfsError> {
     Ok(())
 }
 
+/// Checks a path a write may create files and folders along: it names a file (no
+/// trailing `/`, which would be dropped and the folder meant made a file), and no name in
+/// it holds a control character (a newline or an escape in a name breaks listings,
+/// terminals and every tool that reads names a line at a time).
+pub(crate) fn check_new_path(path: &str) -> Result<(), VfsError> {
+    let refuse = |why: String| VfsError::BadPath {
+        path: shorten(path),
+        why,
+    };
+    if path.ends_with('/') {
+        return Err(refuse(
+            "it ends with '/', which names a folder: give the file's name after it (such as 'notes/today.txt'); a write makes the folders on the way".into(),
+        ));
+    }
+    if let Some(c) = path.chars().find(|c| c.is_control()) {
+        return Err(refuse(format!(
+            "it holds the control character {c:?}: a name with one breaks listings and line-based tools; use letters, digits, spaces, '-', '_' and '.'"
+        )));
+    }
+    Ok(())
+}
+
 /// The path cut to a length fit for a message.
 pub(crate) fn shorten(path: &str) -> String {
     let clean: String = path

@@ -212,6 +212,25 @@ fn missing_paths_and_wrong_kinds_keep_their_messages() {
 }
 
 #[test]
+fn a_write_names_a_file_with_printable_names() {
+    let w = World::new();
+    let vfs = w.vfs();
+    let err = message(vfs.write("notes/", b"x", MAX).unwrap_err());
+    assert!(
+        err.contains("ends with '/'") && err.contains("'notes/today.txt'"),
+        "{err}"
+    );
+    for bad in ["a\nb.txt", "dir\n/x.txt", "tab\there", "esc\u{1b}[2J.txt"] {
+        let err = message(vfs.write(bad, b"x", MAX).unwrap_err());
+        assert!(err.contains("control character"), "{bad:?}: {err}");
+    }
+    // Nothing was made on the way.
+    assert!(vfs.list("").unwrap().is_empty());
+    vfs.write("notes/today 1.txt", b"x", MAX).unwrap();
+    assert_eq!(vfs.read("notes/today 1.txt", MAX).unwrap(), b"x");
+}
+
+#[test]
 fn a_pipe_is_refused_without_blocking() {
     let w = World::new();
     let fifo =
