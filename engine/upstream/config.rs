@@ -772,7 +772,9 @@ mod tests {
         )
         .unwrap();
         let missing = dir.path().join("missing.json");
-        let c = load(dir.path(), &[a, b.clone(), missing]);
+        // Outside the world: a file scripts could reach is not read at all.
+        let world = tempfile::tempdir().unwrap();
+        let c = load(world.path(), &[a, b.clone(), missing]);
         assert_eq!(c.servers.len(), 2);
         assert_eq!(c.problems.len(), 2, "{:?}", c.problems);
         assert_eq!(c.problems[0].file, b);
