@@ -4,6 +4,8 @@
 
 // Keys are hashed per lookup for every asset on each sync: foldhash is several times
 // faster than SipHash on short keys, and seeded per process.
+use std::sync::Arc;
+
 use foldhash::HashMap;
 
 use super::document::AssetType;
@@ -14,8 +16,8 @@ use crate::cache::{Reader, Writer};
 pub(crate) struct Table {
     dims: usize,
     // Shared by the two: a table of 100,000 keys is read at every process start.
-    slots: HashMap<std::sync::Arc<str>, usize>,
-    keys: Vec<std::sync::Arc<str>>,
+    slots: HashMap<Arc<str>, usize>,
+    keys: Vec<Arc<str>>,
     stamps: Vec<u64>,
     kinds: Vec<AssetType>,
     /// `dims` values per slot.
@@ -134,7 +136,7 @@ impl Table {
                         self.keys.len() - 1
                     }
                 };
-                let key: std::sync::Arc<str> = key.into();
+                let key: Arc<str> = key.into();
                 self.slots.insert(key.clone(), s);
                 self.keys[s] = key;
                 s
@@ -222,7 +224,7 @@ impl Table {
         table.slots.reserve(cap);
         table.vectors.reserve(cap * dims);
         for slot in 0..n {
-            let key: std::sync::Arc<str> = r.str()?.into();
+            let key: Arc<str> = r.str()?.into();
             let kind = kind_of(r.u8()?)?;
             let stamp = r.u64()?;
             let scale = f32::from_le_bytes(r.raw(4)?.try_into().ok()?);

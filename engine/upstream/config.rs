@@ -371,7 +371,13 @@ fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerCon
             }
         }
         Kind::Http => {
-            let url = url.unwrap_or_default();
+            // Expanded again, noting the values taken: a token in a query string is masked
+            // like a header's.
+            let raw = fields
+                .get("url")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let (url, used) = expand_noting(raw, "url", |name| std::env::var(name).ok())?;
             check_url(&url)?;
             for field in ["command", "args", "env", "cwd"] {
                 if fields.contains_key(field) {
@@ -380,17 +386,10 @@ fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerCon
                     ));
                 }
             }
-            let raw = fields
-                .get("url")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
             Transport::Http {
                 url,
                 headers: string_map(fields, "headers")?,
-                url_secrets: variables_used(raw, |name| std::env::var(name).ok())
-                    .into_iter()
-                    .map(Secret::new)
-                    .collect(),
+                url_secrets: used.into_iter().map(Secret::new).collect(),
             }
         }
     };
@@ -552,8 +551,19 @@ fn expand_with(
     field: &str,
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<String, String> {
+    expand_noting(text, field, lookup).map(|(out, _)| out)
+}
+
+/// [`expand_with`], and the values it took from the environment (`lookup`); defaults are
+/// written in the file, so they are not among them.
+fn expand_noting(
+    text: &str,
+    field: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<(String, Vec<String>), String> {
+    let mut used = Vec::new();
     if !text.contains("${") {
-        return Ok(text.to_string());
+        return Ok((text.to_string(), used));
     }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -582,7 +592,10 @@ fn expand_with(
             ));
         }
         match (lookup(name), default) {
-            (Some(value), _) => out.push_str(&value),
+            (Some(value), _) => {
+                out.push_str(&value);
+                used.push(value);
+            }
             (None, Some(default)) => out.push_str(default),
             (None, None) => {
                 return Err(format!(
@@ -593,22 +606,7 @@ fn expand_with(
         rest = &after[end + 1..];
     }
     out.push_str(rest);
-    Ok(out)
-}
-
-/// The values `${NAME}` takes in `text` from the environment (`lookup`); defaults are
-/// written in the file, so they are not secrets.
-fn variables_used(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Vec<String> {
-    let mut values = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else { break };
-        let name = after[..end].split(":-").next().unwrap_or_default();
-        values.extend(lookup(name));
-        rest = &after[end + 1..];
-    }
-    values
+    Ok((out, used))
 }
 
 fn cut_name(name: &str) -> String {
@@ -786,7 +784,9 @@ mod tests {
     fn a_variable_put_into_a_url_is_masked_where_the_url_is_shown() {
         let lookup = |name: &str| (name == "KEY").then(|| "s3cr3t-value".to_string());
         assert_eq!(
-            variables_used("https://h/mcp?k=${KEY}&d=${NONE:-plain}", lookup),
+            expand_noting("https://h/mcp?k=${KEY}&d=${NONE:-plain}", "url", lookup)
+                .unwrap()
+                .1,
             ["s3cr3t-value"]
         );
         let home = std::env::var("HOME").expect("HOME is set");

@@ -139,13 +139,7 @@ pub(crate) fn served_folders(server: &ServerConfig, world: &Path) -> Vec<PathBuf
 /// code (present or not yet) or marked executable. A data file (`app.db`) is not code.
 fn writable_code(world: &Path, path: &Path, is_command: bool) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    let Ok(rel) = path.strip_prefix(world) else {
-        return false;
-    };
-    let hidden = rel
-        .components()
-        .any(|c| c.as_os_str().to_string_lossy().starts_with('.'));
-    if rel.as_os_str().is_empty() || hidden {
+    if !open_to_scripts(world, path) {
         return false;
     }
     let meta = std::fs::metadata(path);
@@ -166,13 +160,17 @@ pub(crate) fn script_reachable(world: &Path, path: &Path) -> bool {
     let Ok(cwd) = std::env::current_dir() else {
         return false;
     };
-    readings(&cwd.join(path)).any(|real| {
-        real.strip_prefix(world).is_ok_and(|rel| {
-            !rel.as_os_str().is_empty()
-                && !rel
-                    .components()
-                    .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
-        })
+    readings(&cwd.join(path)).any(|real| open_to_scripts(world, &real))
+}
+
+/// True when `path` (resolved) lies below `world` with no part of the way hidden by a
+/// leading `.`: a place `vfs` lets scripts read and write.
+fn open_to_scripts(world: &Path, path: &Path) -> bool {
+    path.strip_prefix(world).is_ok_and(|rel| {
+        !rel.as_os_str().is_empty()
+            && !rel
+                .components()
+                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
     })
 }
 
