@@ -1138,3 +1138,108 @@ fn a_toolbox_the_script_creates_is_a_warning_not_an_error() {
     let (envelope, _) = exec(world.path(), &[], "return tools.theirs.shout('hi')\n");
     assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
 }
+
+#[test]
+fn a_script_runs_while_it_is_checked_but_nothing_it_does_takes_effect_before_the_verdict() {
+    let world = World::new();
+    // Files written and a tool published before the mistaken line: the script's own
+    // computation may go on while the checker works, its effects may not.
+    let script = r#"print("started")
+local n = 0
+for i = 1, 1000 do n += i end
+vfs.write("before.txt", tostring(n))
+tools.createToolbox({ name = "mine", description = "Mine." })
+tools.create({ toolbox = "mine", name = "early", description = "Returns one.", code = "return 1" })
+local ok = pcall(vfs.write, "caught.txt", "x")
+return tools.lsit()
+"#;
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(code, 1, "{envelope}");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    assert_eq!(envelope["error"]["line"], 8, "{envelope}");
+    assert!(
+        envelope["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .starts_with("nothing took effect"),
+        "{envelope}"
+    );
+    assert_eq!(envelope["stdout"], "", "{envelope}");
+    for written in ["before.txt", "caught.txt", "mine.toolbox"] {
+        assert!(
+            !world.path().join(written).exists(),
+            "{written} was written by a refused script"
+        );
+    }
+    // The same effects in a script the check lets through happen as written.
+    let (envelope, code) = exec(
+        world.path(),
+        &[],
+        &script.replace("tools.lsit()", "tools.list('mine').value[1].name"),
+    );
+    assert_eq!(code, 0, "{envelope}");
+    assert_eq!(envelope["value"], "early", "{envelope}");
+    assert_eq!(
+        std::fs::read_to_string(world.path().join("before.txt")).unwrap(),
+        "500500"
+    );
+}
+
+#[test]
+fn a_refused_script_that_computes_without_end_is_stopped_when_the_verdict_comes() {
+    let world = World::new();
+    let started = Instant::now();
+    let (envelope, _) = exec(
+        world.path(),
+        &["--timeout-ms", "60000"],
+        "local n = 0\nwhile true do n += 1 end\nreturn tools.text.slugfy(tostring(n))\n",
+    );
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "a refused endless loop ran for {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_long_computation_frees_the_checker_for_other_scripts_once_it_is_checked() {
+    let world = World::new();
+    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
+    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(10));
+    let checking = Arc::new(Checking::new(Mode::Certain, checker));
+    let runtime = || {
+        let mut rt = Runtime::new(registry.clone(), Limits::default()).unwrap();
+        rt.set_checking(Some(checking.clone()));
+        rt
+    };
+    // Loaded first, so no check below is told the checker is loading.
+    assert!(runtime().exec("return 1", Output::Capture).ok);
+    let mut long = runtime();
+    let computing = std::thread::spawn(move || {
+        long.exec(
+            "local t = os.clock()\nwhile os.clock() - t < 4 do end\nreturn tools.text.slugify('done now')",
+            Output::Capture,
+        )
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    let refused = runtime().exec("return tools.text.slugfy('x')", Output::Capture);
+    let waited = started.elapsed();
+    assert_eq!(
+        refused.error.as_ref().map(|e| e.kind),
+        Some(ErrorKind::Type),
+        "{}",
+        refused.to_json()
+    );
+    assert!(
+        !computing.is_finished(),
+        "the long script ended first: the test shows nothing"
+    );
+    assert!(
+        waited < Duration::from_millis(2500),
+        "a check waited {waited:?} for another script's run"
+    );
+    let long = computing.join().unwrap();
+    assert_eq!(long.value, Some(json!("done-now")), "{}", long.to_json());
+}

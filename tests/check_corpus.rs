@@ -97,7 +97,7 @@ fn the_default_mode_stops_the_wrong_scripts_and_refuses_no_correct_one() {
                     error
                         .hint
                         .as_deref()
-                        .is_some_and(|h| h.contains("nothing ran")),
+                        .is_some_and(|h| h.contains("nothing took effect")),
                     "wrong/{name}: {}",
                     envelope.to_json()
                 );

@@ -8,9 +8,11 @@ use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use parking_lot::lock_api::ArcMutexGuard;
+use parking_lot::RawMutex;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -78,12 +80,27 @@ impl Declarations {
 pub struct Checker {
     program: Result<PathBuf, String>,
     timeout: Duration,
-    process: Mutex<Option<Process>>,
+    /// The running checker; a pending check owns the lock until its reply is read (the
+    /// run it belongs to may go on meanwhile: see [`PendingCheck`]).
+    process: Arc<parking_lot::Mutex<Option<Process>>>,
     /// When the checker last failed on its own (not on a script), and why.
-    failed: Mutex<Option<(Instant, String)>>,
+    failed: Failed,
     /// True while a check starts the checker or loads declarations.
     loading: AtomicBool,
 }
+
+/// When a checker last failed on its own, and why: shared with the pending checks, which
+/// may outlive the borrow of their checker.
+type Failed = Arc<Mutex<Option<(Instant, String)>>>;
+
+/// Remembers `error` in `failed` so scripts run unchecked for a while, and returns it.
+fn cool_down(failed: &Failed, error: CheckerError) -> CheckerError {
+    *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), error.to_string()));
+    error
+}
+
+/// The checker's slot, held: by a check from its request to its reply.
+type Slot = ArcMutexGuard<RawMutex, Option<Process>>;
 
 /// Sets a flag while it lives.
 struct Loading<'a>(&'a AtomicBool);
@@ -160,8 +177,8 @@ impl Checker {
         Checker {
             program,
             timeout,
-            process: Mutex::new(None),
-            failed: Mutex::new(None),
+            process: Arc::new(parking_lot::Mutex::new(None)),
+            failed: Arc::new(Mutex::new(None)),
             loading: AtomicBool::new(false),
         }
     }
@@ -194,7 +211,7 @@ impl Checker {
             return;
         }
         drop(failed);
-        let Ok(mut slot) = self.process.try_lock() else {
+        let Some(mut slot) = self.process.try_lock() else {
             return;
         };
         if slot.is_none() {
@@ -241,7 +258,7 @@ impl Checker {
         declarations: &Declarations,
         source: &str,
         budget: Duration,
-    ) -> Result<PendingCheck<'_>, CheckerError> {
+    ) -> Result<PendingCheck, CheckerError> {
         let budget = budget.min(self.timeout);
         let asked = Instant::now();
         if source.len() > MAX_SOURCE_BYTES {
@@ -262,13 +279,10 @@ impl Checker {
         }
         // While the checker starts or loads declarations (a server's warm-up, a new
         // snapshot), other scripts run unchecked rather than wait for it.
-        let mut slot = match self.process.try_lock() {
-            Ok(slot) => slot,
-            Err(TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(TryLockError::WouldBlock) if self.loading.load(Ordering::Relaxed) => {
-                return Err(CheckerError::Loading);
-            }
-            Err(TryLockError::WouldBlock) => self.wait_for(budget)?,
+        let mut slot = match self.process.try_lock_arc() {
+            Some(slot) => slot,
+            None if self.loading.load(Ordering::Relaxed) => return Err(CheckerError::Loading),
+            None => self.wait_for(budget)?,
         };
         // What is left of the budget after the wait; the checker's own timeout is that.
         let timeout = budget.saturating_sub(asked.elapsed());
@@ -300,7 +314,7 @@ impl Checker {
         }
         .and_then(|()| process.send(&request));
         let mut pending = PendingCheck {
-            checker: self,
+            failed: self.failed.clone(),
             slot,
             declarations: declarations.clone(),
             request,
@@ -318,28 +332,16 @@ impl Checker {
 
     /// The process slot, once the check that holds it ends, or [`CheckerError::Busy`]
     /// when that takes longer than `budget`: one script written to make the checker slow
-    /// must not make every other session's runs wait for it in turn. (A lock that waits
-    /// with a deadline would do this without polling; the standard one has none.)
-    fn wait_for(&self, budget: Duration) -> Result<MutexGuard<'_, Option<Process>>, CheckerError> {
-        const POLL: Duration = Duration::from_millis(2);
-        let until = Instant::now() + budget;
-        loop {
-            match self.process.try_lock() {
-                Ok(slot) => return Ok(slot),
-                Err(TryLockError::Poisoned(e)) => return Ok(e.into_inner()),
-                Err(TryLockError::WouldBlock) if Instant::now() >= until => {
-                    return Err(CheckerError::Busy(budget.as_millis() as u64));
-                }
-                Err(TryLockError::WouldBlock) => std::thread::sleep(POLL),
-            }
-        }
+    /// must not make every other session's runs wait for it in turn.
+    fn wait_for(&self, budget: Duration) -> Result<Slot, CheckerError> {
+        self.process
+            .try_lock_arc_for(budget)
+            .ok_or(CheckerError::Busy(budget.as_millis() as u64))
     }
 
     /// Remembers `error` so scripts run unchecked for a while, and returns it.
     fn cool_down(&self, error: CheckerError) -> CheckerError {
-        *self.failed.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some((Instant::now(), error.to_string()));
-        error
+        cool_down(&self.failed, error)
     }
 
     fn start(&self) -> Result<Process, CheckerError> {
@@ -373,9 +375,9 @@ impl Checker {
 
 /// A check sent to the checker whose reply is not read yet (see [`Checker::send`]). Dropped
 /// unfinished, it stops the checker, whose reply would otherwise answer the next request.
-pub struct PendingCheck<'a> {
-    checker: &'a Checker,
-    slot: MutexGuard<'a, Option<Process>>,
+pub struct PendingCheck {
+    failed: Failed,
+    slot: Slot,
     declarations: Declarations,
     request: String,
     /// The checker's timeout for this script (what was left of its budget).
@@ -383,7 +385,17 @@ pub struct PendingCheck<'a> {
     answered: bool,
 }
 
-impl PendingCheck<'_> {
+impl PendingCheck {
+    /// True when the reply has come (or the checker is gone), so [`PendingCheck::finish`]
+    /// would not wait for the checker: a run that goes on while it is checked asks this
+    /// now and then, and reads the reply as soon as it is there, which frees the checker
+    /// for other scripts.
+    pub fn ready(&self) -> bool {
+        self.slot.as_ref().is_none_or(|process| {
+            process.unread.contains(&b'\n') || readable(&process.stdout, Duration::ZERO)
+        })
+    }
+
     /// Waits for the verdict: at most the check's timeout and a short grace, after which
     /// the checker is stopped (the next check starts a new one).
     pub fn finish(mut self) -> Result<Checked, CheckerError> {
@@ -426,12 +438,12 @@ impl PendingCheck<'_> {
         if loaded {
             error
         } else {
-            self.checker.cool_down(error)
+            cool_down(&self.failed, error)
         }
     }
 }
 
-impl Drop for PendingCheck<'_> {
+impl Drop for PendingCheck {
     fn drop(&mut self) {
         if !self.answered {
             *self.slot = None;

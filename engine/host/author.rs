@@ -92,6 +92,8 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "typecheck",
         lua.create_function(|lua, (source, identity): (String, Option<String>)| {
+            // The checker may still be busy with this run's own script.
+            super::permission::effect("tools.create")?;
             let (checking, index) = with_state(lua, |s| (s.checking.clone(), s.index.clone()))?;
             let Some(checking) = checking else {
                 return Ok(Value::Nil);
@@ -234,6 +236,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (parent, name, files): (String, String, Table)| {
             // The prelude asked first; a write here is refused all the same.
             super::permission::authoring(lua, "tools.create", None)?;
+            super::permission::effect("tools.create")?;
             let at = format!("{parent}/{name}");
             if let Some(why) = super::permission::server_folder(lua, &[&at])? {
                 return Ok(refused(why, "refused"));
@@ -265,6 +268,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "remove",
         lua.create_function(|lua, path: String| {
             super::permission::authoring(lua, "tools.delete", None)?;
+            super::permission::effect("tools.delete")?;
             let registry = registry(lua)?;
             match registry.vfs().remove(&path) {
                 Ok(full) => {

@@ -146,7 +146,10 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "request",
         lua.create_function(|lua, request_table: Value| match request_table {
-            Value::Table(t) => request(lua, t),
+            Value::Table(t) => {
+                super::permission::effect("http.request")?;
+                request(lua, t)
+            }
             other => Err(invalid(format!(
                 "http.request takes one table {{ url, method?, headers?, body?, timeoutMs? }}, got a {}",
                 other.type_name()

@@ -67,6 +67,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             };
             let name = name.to_string_lossy();
             super::permission::authoring(lua, "tools.install", Some(&name))?;
+            super::permission::effect("tools.install")?;
             let out = lua.create_table()?;
             match install(lua, &name) {
                 Ok(Ok(path)) => {

@@ -11,6 +11,20 @@ use crate::sandbox::HostError;
 use super::asset::{denied_tool, denied_toolbox};
 use super::state::with_state;
 
+/// Lets `call`, which reaches outside the run (a write, a request, a command, an upstream
+/// call, the checker), go ahead once the run's type check allows it: a run may start
+/// before its verdict (see `sandbox/gate.rs`), and nothing it does may leave it before.
+/// A refused run goes no further (its caller shows the refusal instead).
+pub(crate) fn effect(call: &str) -> mlua::Result<()> {
+    if crate::sandbox::gate::pass() {
+        return Ok(());
+    }
+    Err(HostError::new(format!(
+        "{call} did not run: the script's type check found a certain mistake"
+    ))
+    .into_lua())
+}
+
 /// Refuses `call` (`tools.create`, ...) unless the profile allows authoring, and refuses
 /// writing `target` (`box` or `box.tool`) when the profile denies that toolbox or tool.
 pub(crate) fn authoring(lua: &Lua, call: &str, target: Option<&str>) -> mlua::Result<()> {

@@ -425,6 +425,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         "keep",
         lua.create_function(
             |lua, (identity, key, values): (String, String, MultiValue)| {
+                super::permission::effect("the result cache")?;
                 keep(lua, identity, key, values)
             },
         )?,

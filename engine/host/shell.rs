@@ -156,7 +156,10 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "run",
         lua.create_function(|lua, request: Value| match request {
-            Value::Table(t) => start(lua, t),
+            Value::Table(t) => {
+                super::permission::effect("shell.run")?;
+                start(lua, t)
+            }
             other => Err(invalid(format!(
                 "shell.run takes one table {{ cmd, args?, cwd?, stdin?, timeoutMs? }}, got a {}",
                 other.type_name()

@@ -180,6 +180,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "start",
         lua.create_function(|lua, (server, tool, args): (String, String, Value)| {
+            super::permission::effect("an MCP tool call")?;
             start_pending(lua, &server, &tool, args)
         })?,
     )?;
@@ -191,6 +192,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 if let Some(given) = given.filter(|&n| n > 1) {
                     return Err(given_more(lua, &server, &tool, given));
                 }
+                super::permission::effect("an MCP tool call")?;
                 call(lua, &server, &tool, args)
             },
         )?,

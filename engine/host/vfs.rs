@@ -249,6 +249,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             };
             super::permission::file_write(lua, "vfs.write", &path)?;
+            super::permission::effect("vfs.write")?;
             refuse_server_folder(lua, &path)?;
             refuse_denied_change(lua, "vfs.write", &path, false)?;
             charge_write(lua, text.as_bytes().len())?;
@@ -283,6 +284,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, path: Value| {
             let path = path_arg(&path, "vfs.remove")?;
             super::permission::file_write(lua, "vfs.remove", &path)?;
+            super::permission::effect("vfs.remove")?;
             refuse_denied_change(lua, "vfs.remove", &path, true)?;
             let full = registry(lua)?.vfs().remove(&path).map_err(vfs_error)?;
             refresh(lua, full)

@@ -31,7 +31,7 @@ description=\"...\"}}}}, returns={{type=\"string\", description=\"...\"}}, code=
 tools.delete(\"mine.shout\"). These return {{ok, error?}}: check ok.\n\
 Result: `return x` puts x in value as JSON; print() goes to stdout. On failure ok=false and \
 error={{kind, message, line?, hint?}} (kind: syntax, runtime, timeout, memory, output, limit; \
-type: a certain mistake at a tool call found before the script ran, nothing ran; denied: the \
+type: a certain mistake at a tool call found by the type check, before anything the script did took effect; denied: the \
 policy does not allow it, the message names the rule). Type-check warnings come back in diagnostics.\n\
 Limits per call: {} ms, {} MiB memory, {} bytes of output. Each call starts fresh: globals do not \
 persist. Sandboxed: no io, no os beyond the clock, no require; vfs.read/write/list reach the world's files.",

@@ -2,7 +2,9 @@
 //! run's snapshot (what `codemode types` writes), and the envelope of a script the
 //! checker stopped.
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,7 +14,7 @@ use crate::bind::{stray_field, Schema};
 use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
 use crate::check::{option_literals, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
-use crate::sandbox::cut;
+use crate::sandbox::{cut, gate};
 
 /// What the check says about a run.
 pub(crate) enum Preflight {
@@ -49,14 +51,14 @@ impl Checking {
     /// declarations, the script is sent against ones cut back as far as it takes (see
     /// [`Checking::degraded`]), with a diagnostic saying what was left unchecked.
     pub(crate) fn send_preflight(
-        &self,
+        self: &Arc<Self>,
         registry: &Registry,
         index: &Arc<AssetIndex>,
         source: &str,
         budget: Duration,
-    ) -> Sent<'_> {
+    ) -> Sent {
         let mut sent = Sent {
-            checking: self,
+            checking: self.clone(),
             pending: None,
             degraded: None,
         };
@@ -105,15 +107,50 @@ impl Checking {
 }
 
 /// A script's check under way (see [`Checking::send_preflight`]).
-pub(crate) struct Sent<'a> {
-    checking: &'a Checking,
+pub(crate) struct Sent {
+    checking: Arc<Checking>,
     /// `None` when nothing is checked (`--check off`).
-    pending: Option<Result<PendingCheck<'a>, CheckerError>>,
+    pending: Option<Result<PendingCheck, CheckerError>>,
     /// What was left unchecked when the declarations had to be cut back.
     degraded: Option<Diagnostic>,
 }
 
-impl Sent<'_> {
+impl Sent {
+    /// The run's gate (see `sandbox/gate.rs`): the verdict on `source`, read when the run
+    /// first reaches outside itself, when the interrupt finds the reply in, or when the run
+    /// ends; what it said is left in the cell returned beside it.
+    pub(crate) fn into_gate(
+        self,
+        registry: Arc<Registry>,
+        index: Arc<AssetIndex>,
+        source: &str,
+    ) -> (gate::Verdict, Rc<Cell<Option<Preflight>>>) {
+        let said = Rc::new(Cell::new(None));
+        let told = said.clone();
+        let source = source.to_string();
+        let mut sent = Some(self);
+        let verdict = move |wait: bool| {
+            let unread = sent.take()?;
+            if !wait && !unread.ready() {
+                sent = Some(unread);
+                return None;
+            }
+            let preflight = unread.verdict(&registry, &index, &source, false);
+            let go = matches!(preflight, Preflight::Go(_));
+            told.set(Some(preflight));
+            Some(go)
+        };
+        (Box::new(verdict), said)
+    }
+
+    /// True when [`Sent::verdict`] would not wait for the checker.
+    pub(crate) fn ready(&self) -> bool {
+        match &self.pending {
+            Some(Ok(pending)) => pending.ready(),
+            _ => true,
+        }
+    }
+
     /// What the check says about running `source` over `index`. A checker problem is a
     /// diagnostic, never a reason not to run.
     pub(crate) fn verdict(
@@ -191,7 +228,7 @@ impl Sent<'_> {
                 });
                 let toolbox = tool.as_deref().map(|t| t.split('.').next().unwrap_or(t));
                 let hint = match toolbox.and_then(|b| registry.unusable_server(index, b)) {
-                    Some(problem) => format!("nothing ran: an MCP server of that name is configured but cannot be used: {problem}"),
+                    Some(problem) => format!("nothing took effect: an MCP server of that name is configured but cannot be used: {problem}"),
                     None => hint(index, tool.as_deref(), served),
                 };
                 let message = shortened(&error.message);
@@ -312,41 +349,41 @@ fn fails_better_at_run_time(registry: &Registry, index: &AssetIndex, tool: &str)
 /// function of `tools`): the tool's signature, or the names close to a misspelt one.
 /// `served` is the signature of the tool when its toolbox is an upstream server.
 fn hint(index: &AssetIndex, tool: Option<&str>, served: Option<String>) -> String {
-    const NOTHING_RAN: &str = "nothing ran: the script was type-checked against the tools' declarations (`codemode types`) first";
+    const NOTHING_DONE: &str = "nothing took effect: the script was type-checked against the tools' declarations (`codemode types`) before it wrote, sent or called out anything";
     let Some(tool) = tool else {
-        return format!("{NOTHING_RAN}; fix the line, or run with --check warn to run it anyway");
+        return format!("{NOTHING_DONE}; fix the line, or run with --check warn to run it anyway");
     };
     if let Some(function) = tool.strip_prefix("tools.") {
         // A toolbox may not take the name of a member of `tools` (`RESERVED`).
         if !crate::assets::names::RESERVED.contains(&function) {
             if let Some(identity) = written_as_one_name(index, function) {
-                return format!("{NOTHING_RAN}; tools has no function `{function}`: the tool is tools.{identity}(...), its toolbox and its name joined by a dot (tools.get('{identity}') has its signature)");
+                return format!("{NOTHING_DONE}; tools has no function `{function}`: the tool is tools.{identity}(...), its toolbox and its name joined by a dot (tools.get('{identity}') has its signature)");
             }
             if index.has_toolbox(function) {
-                return format!("{NOTHING_RAN}; `tools.{function}` is a toolbox, not a function: call one of its tools, tools.{function}.<tool>(...) (tools.list('{function}', 3) lists them)");
+                return format!("{NOTHING_DONE}; `tools.{function}` is a toolbox, not a function: call one of its tools, tools.{function}.<tool>(...) (tools.list('{function}', 3) lists them)");
             }
         }
-        return format!("{NOTHING_RAN}; tools.help() lists the functions of tools with an example each (tools.{function} is called here)");
+        return format!("{NOTHING_DONE}; tools.help() lists the functions of tools with an example each (tools.{function} is called here)");
     }
     let (toolbox, name) = tool.split_once('.').unwrap_or((tool, ""));
     if let Some(signature) = served {
         // Only a call that does not pass one table is certain there.
-        return format!("{NOTHING_RAN}; tools.{toolbox}.{name} takes one table of named arguments (an MCP tool takes one object): tools.{toolbox}.{signature} (tools.get('{tool}') has the details)");
+        return format!("{NOTHING_DONE}; tools.{toolbox}.{name} takes one table of named arguments (an MCP tool takes one object): tools.{toolbox}.{signature} (tools.get('{tool}') has the details)");
     }
     if let Some(entry) = index.tool(tool) {
         let meta = entry.meta();
         if let Some(signature) = meta.signature.as_deref() {
             return format!(
-                "{NOTHING_RAN}; the signature is tools.{}.{signature} (tools.get('{tool}') has the details)",
+                "{NOTHING_DONE}; the signature is tools.{}.{signature} (tools.get('{tool}') has the details)",
                 meta.toolbox
             );
         }
-        return format!("{NOTHING_RAN}; tools.get('{tool}') describes the tool");
+        return format!("{NOTHING_DONE}; tools.get('{tool}') describes the tool");
     }
     if !index.has_toolbox(toolbox) {
         let near = closest(name_list(index.toolbox_names()), toolbox);
         return format!(
-            "{NOTHING_RAN}; there is no toolbox `{toolbox}`{near}; tools.toolboxes() lists them"
+            "{NOTHING_DONE}; there is no toolbox `{toolbox}`{near}; tools.toolboxes() lists them"
         );
     }
     let names: Vec<String> = index
@@ -355,7 +392,7 @@ fn hint(index: &AssetIndex, tool: Option<&str>, served: Option<String>) -> Strin
         .map(|t| t.name().to_string())
         .collect();
     let near = closest(names, name);
-    format!("{NOTHING_RAN}; the toolbox `{toolbox}` has no tool `{name}`{near}; tools.list('{toolbox}', 3) lists its tools with their signatures")
+    format!("{NOTHING_DONE}; the toolbox `{toolbox}` has no tool `{name}`{near}; tools.list('{toolbox}', 3) lists its tools with their signatures")
 }
 
 /// The tool `name` spells with a separator in place of the dot (`text_slugify`,

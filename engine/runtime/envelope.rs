@@ -27,7 +27,7 @@ pub enum ErrorKind {
     /// file writes); the message names the rule.
     Denied,
     /// The type checker found a certain mistake (an unknown tool, a call that does not fit
-    /// its signature): nothing ran.
+    /// its signature): nothing the script did took effect.
     Type,
 }
 

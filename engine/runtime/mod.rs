@@ -28,7 +28,7 @@ use crate::check::Checking;
 use crate::host::{self, State};
 use crate::registry::Registry;
 use crate::sandbox::{
-    self, load_text, to_json, Cutoff, Finished, Limits, Run, StopCause, StopCheck, Vm,
+    self, gate, load_text, to_json, Cutoff, Finished, Limits, Run, StopCause, StopCheck, Vm,
 };
 use call::Body;
 use checking::Preflight;
@@ -196,9 +196,18 @@ impl Runtime {
         let sent = checking
             .as_ref()
             .map(|c| c.send_preflight(&self.registry, &index, source, self.limits.timeout / 2));
-        // The run is readied while the checker reads the script in its own process; no
-        // line of the script runs before the verdict.
+        // The run is readied while the checker reads the script in its own process.
         let readied = self.ready(output, index.clone());
+        // A one-off run whose output is captured goes on while it is checked: nothing it
+        // does leaves the run before the verdict (every effect waits for it at the gate),
+        // and a refused run's envelope is the refusal. A session's entry (its globals
+        // outlive it) and a run that prints as it goes wait for the verdict first.
+        let sent = match sent {
+            Some(sent) if output == Output::Capture && !session => {
+                return self.exec_overlapped(started, readied, sent, source, env, stop, index);
+            }
+            sent => sent,
+        };
         let diagnostics = match sent.map(|s| s.verdict(&self.registry, &index, source, session)) {
             None => Vec::new(),
             Some(Preflight::Go(diagnostics)) => diagnostics,
@@ -213,6 +222,41 @@ impl Runtime {
         self.spent = Duration::ZERO;
         envelope.diagnostics = diagnostics;
         envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+        envelope
+    }
+
+    /// Runs `source` in the run [`Runtime::ready`] began while the checker checks it (see
+    /// `sandbox/gate.rs`), and builds its envelope: the refusal when the check refused it.
+    #[allow(clippy::too_many_arguments)]
+    fn exec_overlapped(
+        &mut self,
+        started: Instant,
+        readied: Readied,
+        sent: checking::Sent,
+        source: &str,
+        env: Option<mlua::Table>,
+        stop: Option<StopCheck>,
+        index: Arc<AssetIndex>,
+    ) -> Envelope {
+        let (verdict, said) = sent.into_gate(self.registry.clone(), index, source);
+        self.spent = started.elapsed();
+        gate::set(verdict);
+        let mut envelope = self.complete(readied, Body::Source(source), env, stop);
+        // The run ended before it reached outside itself or heard the verdict: wait for it.
+        if let Some(mut verdict) = gate::take() {
+            verdict(true);
+        }
+        self.spent = Duration::ZERO;
+        let elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+        match said.take() {
+            Some(Preflight::Stop(mut refused)) => {
+                refused.elapsed_ms = elapsed_ms;
+                return *refused;
+            }
+            Some(Preflight::Go(diagnostics)) => envelope.diagnostics = diagnostics,
+            None => {}
+        }
+        envelope.elapsed_ms = elapsed_ms;
         envelope
     }
 

@@ -54,6 +54,8 @@ thread_local! {
     static STOP: RefCell<Option<StopCheck>> = const { RefCell::new(None) };
     /// Set when the stop check, not the clock, ended the run.
     static STOPPED: Cell<bool> = const { Cell::new(false) };
+    /// Set when the run's type check refused it while it ran (see `gate.rs`).
+    static REFUSED: Cell<bool> = const { Cell::new(false) };
     /// When (in [`epoch`] nanoseconds) to call the long-run hook next; 0 = never.
     static LONG_RUN_AT: Cell<u64> = const { Cell::new(0) };
     /// The long-run hook and how often it is called again while the run goes on.
@@ -99,14 +101,12 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
         } else if tick.is_multiple_of(STOP_EVERY) && stop_requested() {
             EXPIRED.set(true);
             STOPPED.set(true);
+        } else {
+            super::gate::ask(now);
         }
     }
     if EXPIRED.get() {
-        let message = if STOPPED.get() {
-            c"the run was stopped by its caller"
-        } else {
-            c"the script ran past its deadline"
-        };
+        let message = expiry();
         // SAFETY: called by Luau at a safepoint of `state`, where raising an error is allowed.
         unsafe { ffi::luaL_error(state, message.as_ptr()) }
     }
@@ -129,11 +129,36 @@ fn expired_message() -> Option<&'static std::ffi::CStr> {
             STOPPED.set(true);
         }
     }
-    EXPIRED.get().then_some(if STOPPED.get() {
+    EXPIRED.get().then(expiry)
+}
+
+/// What every call raises once the run is cut off.
+fn expiry() -> &'static std::ffi::CStr {
+    if REFUSED.get() {
+        c"the run was stopped: its type check found a certain mistake"
+    } else if STOPPED.get() {
         c"the run was stopped by its caller"
     } else {
         c"the script ran past its deadline"
-    })
+    }
+}
+
+/// The clock the deadline is kept in (nanoseconds since the first use).
+pub(super) fn clock() -> u64 {
+    now_nanos()
+}
+
+/// Cuts the run on this thread off because its type check refused it: every later call
+/// fails, as after the deadline, so a `pcall` cannot go on past the refusal.
+pub(super) fn refuse() {
+    REFUSED.set(true);
+    STOPPED.set(true);
+    EXPIRED.set(true);
+}
+
+/// True once the run's type check refused it.
+pub(super) fn refused() -> bool {
+    REFUSED.get()
 }
 
 /// Calls its upvalue with its arguments after looking at the deadline.
@@ -359,6 +384,7 @@ pub(crate) fn set_wait_hook(hook: Option<WaitHook>) {
 pub(crate) fn arm(timeout: Duration, stop: Option<StopCheck>) {
     EXPIRED.set(false);
     STOPPED.set(false);
+    REFUSED.set(false);
     TICKS.set(0);
     STOP.set(stop);
     let now = now_nanos();
@@ -415,6 +441,7 @@ pub(crate) fn disarm() -> Option<Cutoff> {
     DEADLINE.set(0);
     STOP.set(None);
     let stopped = STOPPED.replace(false);
+    REFUSED.set(false);
     match (EXPIRED.replace(false), stopped) {
         (false, _) => None,
         (true, false) => Some(Cutoff::Deadline),

@@ -14,6 +14,7 @@ mod compile;
 mod context;
 mod deadline;
 mod from_json;
+pub(crate) mod gate;
 mod hosterror;
 mod json;
 mod limits;

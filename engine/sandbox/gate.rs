@@ -1,0 +1,81 @@
+//! A run that starts before its type check answers. The script's own computation goes on
+//! while the checker works in its process; anything that reaches outside the run (a file
+//! written or removed, a request, a command, an upstream call, a tool published) first
+//! passes the gate, which waits for the verdict. A refused run is stopped there, before
+//! anything it did left it, and its caller shows the refusal instead of what it did.
+//!
+//! The interrupt asks for the verdict now and then as well, so a script that computes for
+//! a while before its first effect reads the checker's reply as soon as it is there: the
+//! checker is free for other scripts at once, and a refused script stops at once.
+
+use std::cell::{Cell, RefCell};
+
+/// The verdict on the run on this thread. Asked with `false`, it answers `None` while the
+/// checker has not answered; asked with `true`, it waits for the answer. `Some(true)`: the
+/// run may go on; `Some(false)`: it is refused.
+pub(crate) type Verdict = Box<dyn FnMut(bool) -> Option<bool>>;
+
+/// How often the interrupt asks, in nanoseconds: a poll of a pipe costs a system call, and
+/// a check takes a fraction of a millisecond or more.
+const ASK_EVERY: u64 = 100_000;
+
+thread_local! {
+    /// The verdict not yet given on the run on this thread.
+    static VERDICT: RefCell<Option<Verdict>> = const { RefCell::new(None) };
+    /// When (in the deadline's clock) the interrupt asks next; 0 = nothing to ask.
+    static ASK_AT: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Makes the run about to start on this thread wait for `verdict` before its first effect.
+/// The caller takes it back with [`take`] when the run ends.
+pub(crate) fn set(verdict: Verdict) {
+    VERDICT.set(Some(verdict));
+    ASK_AT.set(super::deadline::clock().saturating_add(ASK_EVERY));
+}
+
+/// The verdict still not given when the run ended, for its caller to wait for.
+pub(crate) fn take() -> Option<Verdict> {
+    ASK_AT.set(0);
+    VERDICT.take()
+}
+
+/// Whether the run may do what reaches outside it: waits for the verdict when it has not
+/// come, and stops a refused run (every later call fails, as after the deadline).
+pub(crate) fn pass() -> bool {
+    if super::deadline::refused() {
+        return false;
+    }
+    let Some(mut verdict) = take() else {
+        return true;
+    };
+    let go = super::deadline::blocking(|| verdict(true)).unwrap_or(true);
+    if !go {
+        super::deadline::refuse();
+    }
+    go
+}
+
+/// Asks for the verdict when it is time to (`now` in the deadline's clock), without
+/// waiting; called from the interrupt.
+pub(super) fn ask(now: u64) {
+    let at = ASK_AT.get();
+    if at == 0 || now < at {
+        return;
+    }
+    let Some(mut verdict) = VERDICT.take() else {
+        ASK_AT.set(0);
+        return;
+    };
+    match verdict(false) {
+        None => {
+            VERDICT.set(Some(verdict));
+            ASK_AT.set(now.saturating_add(ASK_EVERY));
+        }
+        Some(go) => {
+            ASK_AT.set(0);
+            if !go {
+                super::deadline::refuse();
+            }
+        }
+    }
+}
