@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use codemode::check::{judge, Checker, Declarations, Mode};
-use codemode::{Limits, Output, Registry, Runtime};
+use codemode::{Checking, Limits, Output, Registry, Runtime, Session};
 use serde_json::{json, Value};
 
 #[path = "common/serve.rs"]
@@ -123,7 +123,13 @@ fn main() {
     );
     let mut unchecked = Runtime::new(registry.clone(), Limits::default()).unwrap();
     assert!(unchecked.exec(SCRIPT, Output::Capture).ok);
+    // The same runtime with a checker of its own: the script runs while it is checked.
+    let mut checked = Runtime::new(registry.clone(), Limits::default()).unwrap();
+    let own = Checker::with_program(Ok(checker_bin.clone()), timeout);
+    checked.set_checking(Some(Arc::new(Checking::new(Mode::Certain, own))));
+    assert!(checked.exec(SCRIPT, Output::Capture).ok);
     let (mut check, mut step, mut run) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut overlapped, mut first) = (Vec::new(), Vec::new());
     let mut empty = Vec::new();
     for _ in 0..SAMPLES {
         empty.push(timed(|| checker.check(&declarations, "").unwrap()).1);
@@ -136,7 +142,12 @@ fn main() {
             .1,
         );
         run.push(timed(|| unchecked.exec(SCRIPT, Output::Capture)).1);
+        overlapped.push(timed(|| checked.exec(SCRIPT, Output::Capture)).1);
+        // As a REPL entry (a fresh session each time) the verdict comes before the run.
+        let mut session = Session::new();
+        first.push(timed(|| checked.exec_session(SCRIPT, Output::Capture, &mut session)).1);
     }
+    let (overlapped, first) = (median_us(overlapped), median_us(first));
     let (check, step, run) = (median_us(check), median_us(step), median_us(run));
     let empty = median_us(empty);
     let load = median_us(loads);
@@ -148,7 +159,13 @@ fn main() {
     println!("  pre-run step (round trip + verdict)        {step:8.1} us");
     println!("  round trip of an empty script              {empty:8.1} us  (pipe, JSON, the checker's set-up)");
     println!("  the same script run unchecked in process   {run:8.1} us");
-    println!("  pre-run step / run = {:.2}x", step / run);
+    println!("  the same script run checked in process     {overlapped:8.1} us  (it runs while it is checked)");
+    println!("  the same, the verdict first (a REPL entry) {first:8.1} us");
+    println!(
+        "  pre-run step / run = {:.2}x; checked run / unchecked run = {:.2}x",
+        step / run,
+        overlapped / run
+    );
     println!("  start the checker + load declarations + check: {load:8.1} us = {:.0}x one check (once per process and index snapshot)", load / check);
 
     // 3. tool_exec over MCP, checked and not, interleaved.

@@ -12,7 +12,7 @@ use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
 
 use super::script::{called_name, place, AUTHORING};
-use crate::assets::{parse_pool, with_luau};
+use crate::assets::with_luau;
 
 /// A table literal passed straight to a tool, every field of it named.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,10 +42,10 @@ pub fn option_literals(source: &str) -> Vec<OptionLiteral> {
             literals.found
         }
     };
-    // On the indexing threads, whose stacks hold the deepest tree the parse lets through.
-    parse_pool()
-        .install(|| with_luau(source, read))
-        .unwrap_or_default()
+    // A deep tree is parsed and walked on the indexing threads, whose stacks hold the
+    // deepest one the parse lets through; a shallow one (nearly every script) here, which
+    // spares a hand-off to another thread that costs more than the parse on a busy machine.
+    with_luau(source, read).unwrap_or_default()
 }
 
 #[derive(Default)]

@@ -11,7 +11,7 @@
 
 use super::script::{Place, ToolCalls};
 use super::{Diagnostic, Mode, Severity};
-use crate::assets::{parse_pool, with_luau};
+use crate::assets::with_luau;
 
 /// The checker's diagnostics, sorted for a run.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -79,12 +79,13 @@ pub fn sort(
     diagnostics: Vec<Diagnostic>,
     session: bool,
 ) -> (Vec<(Diagnostic, Option<String>)>, Vec<Diagnostic>) {
-    // Read only when there is an error to place; on the indexing threads, whose stacks
-    // hold the deepest tree the parse guard lets through (the walk recurses as deep).
+    // Read only when there is an error to place; a deep tree on the indexing threads,
+    // whose stacks hold the deepest one the parse guard lets through (the walk recurses as
+    // deep), a shallow one here.
     let calls = diagnostics
         .iter()
         .any(|d| d.severity == Severity::Error)
-        .then(|| parse_pool().install(|| with_luau(source, ToolCalls::read).ok()))
+        .then(|| with_luau(source, ToolCalls::read).ok())
         .flatten();
     let mut certain = Vec::new();
     let mut others = Vec::new();

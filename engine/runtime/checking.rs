@@ -10,11 +10,12 @@ use std::time::{Duration, Instant};
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
-use crate::bind::{stray_field, Schema};
+use crate::bind::stray_field;
 use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
 use crate::check::{option_literals, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::{cut, gate};
+use crate::types::Ty;
 
 /// What the check says about a run.
 pub(crate) enum Preflight {
@@ -303,12 +304,11 @@ fn stray_options(
         let Some(entry) = index.tool(&literal.tool).filter(|e| e.is_registered()) else {
             continue;
         };
-        let schema = Schema::from_meta(entry.meta());
-        let Some(param) = schema.params.get(literal.argument) else {
+        let Some(param) = entry.meta().args.get(literal.argument) else {
             continue;
         };
         let names: Vec<&str> = literal.fields.iter().map(|f| f.0.as_str()).collect();
-        let Some(stray) = stray_field(&param.ty, &names) else {
+        let Some(stray) = stray_field(&Ty::parse(&param.ty), &names) else {
             continue;
         };
         let (_, line, column) = literal.fields[stray.at];

@@ -66,7 +66,11 @@ pub(super) fn ask(now: u64) {
         ASK_AT.set(0);
         return;
     };
-    match verdict(false) {
+    // Called from Luau's interrupt: a panic must not unwind through the VM's frames. One
+    // in the verdict's own code lets the run go on (the checker is a help, never a gate
+    // that breaks a run).
+    let asked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| verdict(false)));
+    match asked.unwrap_or(Some(true)) {
         None => {
             VERDICT.set(Some(verdict));
             ASK_AT.set(now.saturating_add(ASK_EVERY));

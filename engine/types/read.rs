@@ -13,8 +13,43 @@ use full_moon::ast::punctuated::Punctuated;
 use full_moon::ast::Stmt;
 use full_moon::tokenizer::{TokenReference, TokenType};
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use super::model::{Callback, Field, Ty};
 use crate::assets::{with_luau_within, ParseError};
+
+/// How many types [`Ty::parse`] and [`Ty::parse_returns`] remember, and the longest text
+/// they remember one for: a world's tools share a few hundred annotations, read again for
+/// every script checked and every call bound, and each read is a parse (tens of
+/// microseconds). When full, it starts over.
+const REMEMBERED: usize = 4096;
+const REMEMBERED_TEXT: usize = 512;
+
+/// The types read lately, by slot and text.
+fn remembered() -> &'static Mutex<HashMap<(Slot, String), Ty>> {
+    static READ: OnceLock<Mutex<HashMap<(Slot, String), Ty>>> = OnceLock::new();
+    READ.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// `text` read in `slot` as [`Ty::parse`] reads it, remembered.
+fn read_remembered(text: &str, slot: Slot) -> Ty {
+    if text.len() > REMEMBERED_TEXT {
+        return read(text, slot).map_or(Ty::Any, |r| r.ty);
+    }
+    let key = (slot, text.to_string());
+    let lock = || remembered().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(ty) = lock().get(&key) {
+        return ty.clone();
+    }
+    let ty = read(text, slot).map_or(Ty::Any, |r| r.ty);
+    let mut held = lock();
+    if held.len() >= REMEMBERED {
+        held.clear();
+    }
+    held.insert(key, ty.clone());
+    ty
+}
 
 /// Types nested deeper than this are not read: the model and everything that walks it
 /// recurse on the caller's stack, and no tool needs such a type.
@@ -22,7 +57,7 @@ const MAX_TYPE_DEPTH: usize = 32;
 
 /// Where a type stands in a signature: a parameter takes one type, a return may be a
 /// list of them (`(string, number)`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Slot {
     /// A parameter's type.
     Param,
@@ -41,13 +76,13 @@ impl Ty {
     /// Reads a parameter's type as written. Text that does not read as one Luau type
     /// reads as [`Ty::Any`].
     pub fn parse(text: &str) -> Ty {
-        read(text, Slot::Param).map_or(Ty::Any, |r| r.ty)
+        read_remembered(text, Slot::Param)
     }
 
     /// Reads a return annotation as written: one type, or a pack (`(string, number)`,
     /// `...string`). Text that does not read reads as [`Ty::Any`].
     pub fn parse_returns(text: &str) -> Ty {
-        read(text, Slot::Return).map_or(Ty::Any, |r| r.ty)
+        read_remembered(text, Slot::Return)
     }
 }
 
