@@ -19,7 +19,7 @@ use super::root::{BoxEntries, BoxFiles, Root};
 use super::stamp::{Folder, Seen, Stamp, STAMPED_FILES};
 use super::tool::{load_tool, ToolLocation};
 use super::FolderKey;
-use crate::cache::{Reader, Writer};
+use crate::cache::{FileBytes, Reader, Writer};
 
 const KIND: &[u8; 4] = b"CMAT";
 /// Bumped when the layout or the meaning of an entry changes.
@@ -64,6 +64,15 @@ impl CachedFolder {
             tools: &self.tools,
             at: 0,
         }
+    }
+
+    /// The cached tool folder `dir_name`.
+    pub(crate) fn tool(&self, dir_name: &str) -> Option<&CachedTool> {
+        let at = self
+            .tools
+            .binary_search_by(|(name, _)| name.as_str().cmp(dir_name))
+            .ok()?;
+        Some(&self.tools[at].1)
     }
 
     /// What the folder held, when it still looks as it did when it was listed (`now`,
@@ -129,8 +138,8 @@ impl AssetCache {
         let path = crate::cache::path(world, "assets").join(FILE);
         let cached = crate::cache::read(&path, KIND, SCHEMA)
             .and_then(|body| {
-                let (data, start) = body.into_parts();
-                decode(Arc::new(data), start)
+                let (data, body) = body.into_parts();
+                decode(Arc::new(data), body)
             })
             .unwrap_or_default();
         Some(AssetCache {
@@ -290,9 +299,9 @@ fn encode_seen(w: &mut Writer, seen: Option<Seen>) {
     }
 }
 
-fn decode(file: Arc<Vec<u8>>, start: usize) -> Option<Roots> {
-    let mut r = Reader::new(&file);
-    r.raw(start)?;
+fn decode(file: Arc<FileBytes>, body: std::ops::Range<usize>) -> Option<Roots> {
+    let mut r = Reader::new(&file[..body.end]);
+    r.raw(body.start)?;
     // Counts are the file's word: bounded by what the file can hold.
     let folders = r.u32()? as usize;
     let mut roots: Roots = HashMap::default();

@@ -189,15 +189,19 @@ impl AssetIndex {
         let mut keys: Vec<FolderKey> = Vec::new();
         let mut linked = Vec::new();
         let mut unlisted = Vec::new();
-        for (i, root) in roots.iter().enumerate() {
-            let found = root.toolbox_dirs();
+        for (i, found) in roots.iter().map(Root::toolbox_dirs).enumerate() {
             keys.extend(found.dirs.into_iter().map(|rel| (i, rel.into())));
             linked.extend(found.links.into_iter().map(|rel| (i, rel)));
             unlisted.extend(found.unlisted.into_iter().map(|(rel, why)| (i, rel, why)));
         }
-        // Each toolbox folder's own files and its list of tool folders: the cached list
-        // while the folder looks as it did when that was listed, else listed again.
-        let open_box = |key: &FolderKey| {
+        let walked = started.elapsed();
+        // One pass per toolbox folder: its own files and its list of tool folders (the
+        // cached list while the folder looks as it did when that was listed, else listed
+        // again), then its tools, looked at relative to the open folder. The folder is
+        // closed before the next is opened: holding every toolbox folder open until its
+        // tools were read kept 2,000 descriptors open on a large world, and each time the
+        // process's descriptor table grew the kernel made every thread wait for it.
+        let read_box = |key: &FolderKey| {
             let root = &roots[key.0];
             let cached = cache
                 .as_ref()
@@ -227,59 +231,30 @@ impl AssetIndex {
                 open,
                 cached,
             };
-            (Arc::new(folder), (listing, entries.others), group)
+            let tools = read_tools(&roots, &group);
+            (
+                Arc::new(folder),
+                (listing, entries.others),
+                group.cached,
+                tools,
+            )
         };
         let boxes: Vec<_> = if keys.len() <= SERIAL_TOOLBOXES {
-            keys.iter().map(open_box).collect()
+            keys.iter().map(read_box).collect()
         } else {
-            parse_pool().install(|| keys.par_iter().map(open_box).collect())
-        };
-        let mut folders = Vec::with_capacity(boxes.len());
-        let mut groups = Vec::with_capacity(boxes.len());
-        let mut listings = foldhash::HashMap::default();
-        let mut relisted = false;
-        for (folder, listing, group) in boxes {
-            relisted |= group
-                .cached
-                .is_none_or(|c| c.listing != listing.0 || c.others != listing.1);
-            listings.insert(group.key.clone(), listing);
-            folders.push((group.key.clone(), folder));
-            groups.push(group);
-        }
-        let walked = started.elapsed();
-        // By toolbox folder: its tools' files are looked at relative to it.
-        let read_group = |group: &Group| {
-            let root = &roots[group.key.0];
-            // Both lists are sorted by name.
-            let mut cached = group.cached.map(cache::CachedFolder::in_order);
-            group
-                .tools
-                .iter()
-                .map(|dir_name| {
-                    let at = ToolLocation {
-                        roots: &roots,
-                        root,
-                        folder: &group.key,
-                        toolbox: &group.toolbox,
-                        dir_name,
-                    };
-                    let hit = cached.as_mut().and_then(|c| c.find(dir_name));
-                    let (entry, same) = cache::reuse(hit, &at, group.open.as_ref());
-                    // Boxed here, on the indexing threads: moving 100,000 entries into
-                    // their `Arc`s afterwards was a single-threaded stretch.
-                    ((group.key.clone(), dir_name.clone()), Arc::new(entry), same)
-                })
-                .collect::<Vec<_>>()
-        };
-        // A few tools (the bundled ones, a small world) are read faster than the indexing
-        // threads start: a one-line script in a fresh process should not pay for them.
-        let count: usize = groups.iter().map(|g| g.tools.len()).sum();
-        let entries: Vec<(ToolKey, Arc<ToolEntry>, bool)> = if count <= SERIAL_TOOLS {
-            groups.iter().flat_map(read_group).collect()
-        } else {
-            parse_pool().install(|| groups.par_iter().flat_map_iter(read_group).collect())
+            parse_pool().install(|| keys.par_iter().map(read_box).collect())
         };
         let read = started.elapsed();
+        let mut folders = Vec::with_capacity(boxes.len());
+        let mut listings = foldhash::HashMap::default();
+        let mut relisted = false;
+        let mut entries: Vec<(ToolKey, Arc<ToolEntry>, bool)> = Vec::new();
+        for (key, (folder, listing, cached, tools)) in keys.into_iter().zip(boxes) {
+            relisted |= cached.is_none_or(|c| c.listing != listing.0 || c.others != listing.1);
+            listings.insert(key.clone(), listing);
+            folders.push((key, folder));
+            entries.extend(tools);
+        }
         let reused = entries.iter().filter(|e| e.2).count();
         let mut index = AssetIndex {
             roots,
@@ -705,6 +680,42 @@ impl AssetIndex {
 
 /// Puts `entry` under its identity in `tools` unless a tool of an earlier root holds it;
 /// a second tool of the same root is recorded in `duplicates` instead.
+/// Every tool of one toolbox folder, each from the cache while its files look as they
+/// did, else read. A few tools (the bundled ones, a small world) are read faster than the
+/// indexing threads start: a one-line script in a fresh process should not pay for them.
+fn read_tools(roots: &Arc<Vec<Root>>, group: &Group) -> Vec<(ToolKey, Arc<ToolEntry>, bool)> {
+    let root = &roots[group.key.0];
+    let read = |hit: Option<&cache::CachedTool>, dir_name: &String| {
+        let at = ToolLocation {
+            roots,
+            root,
+            folder: &group.key,
+            toolbox: &group.toolbox,
+            dir_name,
+        };
+        let (entry, same) = cache::reuse(hit, &at, group.open.as_ref());
+        // Boxed here, on the indexing threads: moving 100,000 entries into their `Arc`s
+        // afterwards was a single-threaded stretch.
+        ((group.key.clone(), dir_name.clone()), Arc::new(entry), same)
+    };
+    if group.tools.len() <= SERIAL_TOOLS {
+        // Both lists are sorted by name.
+        let mut cached = group.cached.map(cache::CachedFolder::in_order);
+        return group
+            .tools
+            .iter()
+            .map(|dir_name| read(cached.as_mut().and_then(|c| c.find(dir_name)), dir_name))
+            .collect();
+    }
+    parse_pool().install(|| {
+        group
+            .tools
+            .par_iter()
+            .map(|dir_name| read(group.cached.and_then(|c| c.tool(dir_name)), dir_name))
+            .collect()
+    })
+}
+
 fn place(
     tools: &mut BTreeMap<String, Arc<ToolEntry>>,
     duplicates: &mut OrdMap<String, String>,

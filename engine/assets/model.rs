@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::stamp::Stamp;
 use super::tool::{read_tool, Draft, Reading};
+use crate::cache::FileBytes;
 
 /// Where an asset was found. The world shadows the library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -137,13 +138,11 @@ pub struct ToolEntry {
     /// instead of three per entry, for worlds of 100,000 tools.
     dot: usize,
     content: Content,
-    // Boxed: most entries of a large world are never decoded or read, and an unboxed
-    // metadata would make every entry a kilobyte larger.
-    decoded: OnceLock<Option<Box<Decoded>>>,
-    reading: OnceLock<Box<Reading>>,
+    // What is worked out on first use, boxed: most entries of a large world are never
+    // decoded, read or compiled, and kept inline it made every entry half again as large
+    // (memory a fresh process on 100,000 tools pays for in page faults).
+    later: OnceLock<Box<Later>>,
     verdict: OnceLock<Result<(), String>>,
-    source: OnceLock<Option<Arc<str>>>,
-    compiled: OnceLock<Result<Bytecode, String>>,
     /// Key into [`super::AssetIndex::folders`]: the toolbox folder this tool lives in.
     pub folder: super::FolderKey,
     /// Path of the tool folder relative to its root (for messages).
@@ -167,6 +166,15 @@ enum Content {
     /// A tool's reading and README as the index cache encodes them (`codec.rs`), decoded
     /// on first use.
     Cached(Blob),
+}
+
+/// The parts of a [`ToolEntry`] worked out on first use.
+#[derive(Debug, Default)]
+struct Later {
+    decoded: OnceLock<Option<Decoded>>,
+    reading: OnceLock<Reading>,
+    source: OnceLock<Option<Arc<str>>>,
+    compiled: OnceLock<Result<Bytecode, String>>,
 }
 
 #[derive(Debug)]
@@ -193,11 +201,11 @@ impl ToolEntry {
                 draft: Box::new(draft),
                 readme,
             },
-            decoded: OnceLock::new(),
-            reading: OnceLock::new(),
+            later: OnceLock::from(Box::new(Later {
+                source: OnceLock::from(source),
+                ..Later::default()
+            })),
             verdict: OnceLock::new(),
-            source: OnceLock::from(source),
-            compiled: OnceLock::new(),
             origin: roots[folder.0].origin,
             folder,
             rel,
@@ -223,11 +231,8 @@ impl ToolEntry {
             identity: format!("{toolbox}.{name}"),
             dot: toolbox.len(),
             content: Content::Cached(body),
-            decoded: OnceLock::new(),
-            reading: OnceLock::new(),
+            later: OnceLock::new(),
             verdict: OnceLock::from(verdict),
-            source: OnceLock::new(),
-            compiled: OnceLock::new(),
             origin: roots[folder.0].origin,
             folder,
             rel,
@@ -265,7 +270,8 @@ impl ToolEntry {
 
     /// The `init.luau` source, when it can be read (a cached entry reads it now).
     pub fn source(&self) -> Option<&str> {
-        self.source
+        self.later()
+            .source
             .get_or_init(|| {
                 let text = self.root().read(&format!("{}/init.luau", self.rel)).ok()?;
                 (text.len() <= super::compile::MAX_SOURCE_BYTES).then(|| Arc::from(text))
@@ -273,21 +279,27 @@ impl ToolEntry {
             .as_deref()
     }
 
+    /// The parts worked out on first use.
+    fn later(&self) -> &Later {
+        self.later.get_or_init(Box::default)
+    }
+
     fn decoded(&self) -> Option<&Decoded> {
-        self.decoded
+        self.later()
+            .decoded
             .get_or_init(|| {
                 let Content::Cached(body) = &self.content else {
                     return None;
                 };
                 match super::codec::decode(body.bytes(), self.name(), self.toolbox()) {
-                    Some((reading, readme)) => Some(Box::new(Decoded { reading, readme })),
+                    Some((reading, readme)) => Some(Decoded { reading, readme }),
                     None => {
                         tracing::warn!("index cache entry of {} is unreadable", self.rel);
                         None
                     }
                 }
             })
-            .as_deref()
+            .as_ref()
     }
 
     fn reading(&self) -> &Reading {
@@ -295,7 +307,7 @@ impl ToolEntry {
             return &d.reading;
         }
         // full_moon recurses deeply; read on the indexing threads, which have big stacks.
-        self.reading.get_or_init(|| {
+        self.later().reading.get_or_init(|| {
             let fallback;
             let draft = match &self.content {
                 Content::Read { draft, .. } => draft,
@@ -305,7 +317,7 @@ impl ToolEntry {
                     &fallback
                 }
             };
-            Box::new(super::parse_pool().install(|| read_tool(draft, self.source(), &self.rel)))
+            super::parse_pool().install(|| read_tool(draft, self.source(), &self.rel))
         })
     }
 
@@ -338,7 +350,8 @@ impl ToolEntry {
     }
 
     fn bytecode(&self) -> Result<Bytecode, String> {
-        self.compiled
+        self.later()
+            .compiled
             .get_or_init(|| match self.source() {
                 Some(src) => super::compile(src)
                     .map(Arc::from)
@@ -378,7 +391,11 @@ impl ToolEntry {
         let verdict = self.verdict().clone();
         let body = match &self.content {
             // Reused as read unless it failed to decode.
-            Content::Cached(body) if !matches!(self.decoded.get(), Some(None)) => body.clone(),
+            Content::Cached(body)
+                if !matches!(self.later.get().and_then(|l| l.decoded.get()), Some(None)) =>
+            {
+                body.clone()
+            }
             _ => {
                 let mut w = crate::cache::Writer::default();
                 super::codec::encode(&mut w, self.reading(), self.readme());
@@ -389,10 +406,11 @@ impl ToolEntry {
     }
 }
 
-/// Bytes shared with others: a cached entry's body is a range of the cache file read.
+/// Bytes shared with others: a cached entry's body is a range of the cache file read or
+/// mapped.
 #[derive(Debug, Clone)]
 pub(crate) struct Blob {
-    data: Arc<Vec<u8>>,
+    data: Arc<FileBytes>,
     range: std::ops::Range<usize>,
 }
 
@@ -401,13 +419,13 @@ impl Blob {
     pub(crate) fn new(data: Vec<u8>) -> Blob {
         let range = 0..data.len();
         Blob {
-            data: Arc::new(data),
+            data: Arc::new(FileBytes::Read(data)),
             range,
         }
     }
 
     /// A range of shared bytes.
-    pub(crate) fn slice(data: &Arc<Vec<u8>>, range: std::ops::Range<usize>) -> Blob {
+    pub(crate) fn slice(data: &Arc<FileBytes>, range: std::ops::Range<usize>) -> Blob {
         Blob {
             data: data.clone(),
             range,
