@@ -321,6 +321,35 @@ fn doc_stamp(doc: &AssetDoc) -> u64 {
     h.finish()
 }
 
+/// Per tool: whether the table holds it, and its new stamp when that differs.
+type Compared<'a> = (bool, Option<(&'a Arc<ToolEntry>, u64)>);
+
+/// A tool compared with the stamp the table holds for it (`indexed`); one whose `Arc` is
+/// the one `old` held is not looked at.
+fn compare<'a>(
+    old: Option<&Arc<AssetIndex>>,
+    identity: &str,
+    entry: &'a Arc<ToolEntry>,
+    indexed: Option<u64>,
+) -> Compared<'a> {
+    let same = old
+        .and_then(|o| o.tools.get(identity))
+        .is_some_and(|prev| Arc::ptr_eq(prev, entry));
+    if same && indexed.is_some() {
+        return (true, None);
+    }
+    let stamp = tool_stamp(entry);
+    (
+        indexed.is_some(),
+        (indexed != Some(stamp)).then_some((entry, stamp)),
+    )
+}
+
+/// The identity of a table key `tool:<identity>`.
+fn identity(key: &str) -> &str {
+    key.strip_prefix("tool:").unwrap_or(key)
+}
+
 /// Diffs `new` and the `upstream` servers' docs against what `table` holds. Tools whose
 /// `Arc` is the same as in `old` (the snapshot last indexed) are skipped without a look;
 /// others are compared by stamp, and only changed ones are read (docs made in parallel on
@@ -334,29 +363,34 @@ pub(crate) fn diff(
     let tools: Vec<(&String, &Arc<ToolEntry>)> = new.tools.iter().collect();
     // On the indexing threads: a fresh process on a world of 100,000 tools compares every
     // tool's stamp before its first search.
-    // Per tool: whether the table holds it, and its new stamp when that differs.
-    type Compared<'a> = (bool, Option<(&'a Arc<ToolEntry>, u64)>);
     let compared: Vec<Compared> = crate::assets::parse_pool().install(|| {
-        tools
-            .par_iter()
-            .map_init(String::new, |key, (identity, entry)| {
-                key.clear();
-                key.push_str("tool:");
-                key.push_str(identity);
-                let indexed = table.stamp(key);
-                let same = old
-                    .and_then(|o| o.tools.get(*identity))
-                    .is_some_and(|prev| Arc::ptr_eq(prev, entry));
-                if same && indexed.is_some() {
-                    return (true, None);
-                }
-                let stamp = tool_stamp(entry);
-                (
-                    indexed.is_some(),
-                    (indexed != Some(stamp)).then_some((*entry, stamp)),
-                )
-            })
-            .collect()
+        match table.tools_in_order() {
+            // Both in identity order: each run of tools is compared in one pass from where
+            // its first would be.
+            Some((keys, stamps)) => tools
+                .par_chunks(4096)
+                .flat_map_iter(|run| {
+                    let mut at = keys.partition_point(|k| identity(k) < run[0].0.as_str());
+                    run.iter().map(move |(name, entry)| {
+                        while at < keys.len() && identity(&keys[at]) < name.as_str() {
+                            at += 1;
+                        }
+                        let indexed = (at < keys.len() && identity(&keys[at]) == name.as_str())
+                            .then(|| stamps[at]);
+                        compare(old, name, entry, indexed)
+                    })
+                })
+                .collect(),
+            None => tools
+                .par_iter()
+                .map_init(String::new, |key, (identity, entry)| {
+                    key.clear();
+                    key.push_str("tool:");
+                    key.push_str(identity);
+                    compare(old, identity, entry, table.stamp(key))
+                })
+                .collect(),
+        }
     });
     // How many of the table's keys the new assets hold: when that is all of them, nothing
     // is deleted, and the table need not be walked.
