@@ -231,13 +231,8 @@ impl AssetIndex {
                 open,
                 cached,
             };
-            let tools = read_tools(&roots, &group);
-            (
-                Arc::new(folder),
-                (listing, entries.others),
-                group.cached,
-                tools,
-            )
+            let tools = read_tools(&roots, group);
+            (Arc::new(folder), (listing, entries.others), cached, tools)
         };
         let boxes: Vec<_> = if keys.len() <= SERIAL_TOOLBOXES {
             keys.iter().map(read_box).collect()
@@ -683,35 +678,41 @@ impl AssetIndex {
 /// Every tool of one toolbox folder, each from the cache while its files look as they
 /// did, else read. A few tools (the bundled ones, a small world) are read faster than the
 /// indexing threads start: a one-line script in a fresh process should not pay for them.
-fn read_tools(roots: &Arc<Vec<Root>>, group: &Group) -> Vec<(ToolKey, Arc<ToolEntry>, bool)> {
-    let root = &roots[group.key.0];
-    let read = |hit: Option<&cache::CachedTool>, dir_name: &String| {
+fn read_tools(roots: &Arc<Vec<Root>>, group: Group) -> Vec<(ToolKey, Arc<ToolEntry>, bool)> {
+    let Group {
+        key,
+        toolbox,
+        tools,
+        open,
+        cached,
+    } = group;
+    let root = &roots[key.0];
+    // Each name becomes the entry's key: no copy of 100,000 names.
+    let read = |hit: Option<&cache::CachedTool>, dir_name: String| {
         let at = ToolLocation {
             roots,
             root,
-            folder: &group.key,
-            toolbox: &group.toolbox,
-            dir_name,
+            folder: &key,
+            toolbox: &toolbox,
+            dir_name: &dir_name,
         };
-        let (entry, same) = cache::reuse(hit, &at, group.open.as_ref());
+        let (entry, same) = cache::reuse(hit, &at, open.as_ref());
         // Boxed here, on the indexing threads: moving 100,000 entries into their `Arc`s
         // afterwards was a single-threaded stretch.
-        ((group.key.clone(), dir_name.clone()), Arc::new(entry), same)
+        ((key.clone(), dir_name), Arc::new(entry), same)
     };
-    if group.tools.len() <= SERIAL_TOOLS {
+    if tools.len() <= SERIAL_TOOLS {
         // Both lists are sorted by name.
-        let mut cached = group.cached.map(cache::CachedFolder::in_order);
-        return group
-            .tools
-            .iter()
-            .map(|dir_name| read(cached.as_mut().and_then(|c| c.find(dir_name)), dir_name))
+        let mut in_order = cached.map(cache::CachedFolder::in_order);
+        return tools
+            .into_iter()
+            .map(|dir_name| read(in_order.as_mut().and_then(|c| c.find(&dir_name)), dir_name))
             .collect();
     }
     parse_pool().install(|| {
-        group
-            .tools
-            .par_iter()
-            .map(|dir_name| read(group.cached.and_then(|c| c.tool(dir_name)), dir_name))
+        tools
+            .into_par_iter()
+            .map(|dir_name| read(cached.and_then(|c| c.tool(&dir_name)), dir_name))
             .collect()
     })
 }

@@ -337,6 +337,7 @@ impl Cli {
 
 /// Parses the command line and runs the command.
 pub fn main() -> ExitCode {
+    codemode::cache::grow_heaps_in_large_steps();
     let cli = Cli::parse();
     init_tracing(cli.verbose);
     log_panics();
