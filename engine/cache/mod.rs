@@ -151,12 +151,13 @@ pub fn release_freed_memory() {
     }
 }
 
-/// Asks the allocator to grow its heaps 64 MiB at a time. Reading a world of 100,000 tools
-/// allocates tens of megabytes on each indexing thread, and growing a thread's heap page
-/// by page took one `mprotect` each (17,000 in one process start), each holding the
-/// address-space lock the other threads' page faults wait on. Only address space is taken
-/// ahead; pages are used as they are touched, and [`release_freed_memory`] still returns
-/// what a build frees.
+/// Asks the allocator to grow its heaps 64 MiB at a time, for a process that exits soon.
+/// Reading a world of 100,000 tools allocates tens of megabytes on each indexing thread,
+/// and growing a thread's heap page by page took one `mprotect` each (17,000 in one
+/// process start), each holding the address-space lock the other threads' page faults
+/// wait on. Only address space is taken ahead (pages are used as they are touched), but
+/// up to that much freed memory is kept at the top of each heap until the next
+/// [`release_freed_memory`]: long-lived processes do not ask.
 pub fn grow_heaps_in_large_steps() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes a tuning value of the allocator; called before any
