@@ -24,9 +24,19 @@ use super::parse_pool;
 /// written by people stays far below (a deep tool file nests about 20 levels).
 pub const MAX_DEPTH: usize = 200;
 
-/// Sources whose estimate stays under this are parsed on the calling thread: even a
-/// small stack holds them, and a hop to the indexing threads would cost more.
+/// Sources whose estimate stays under this are parsed on the calling thread: a hop to
+/// the indexing threads would cost more. In a release build such a parse takes under
+/// 512 KiB of stack, well within the 2 MiB a spawned thread gets by default. An
+/// unoptimised build's parser frames are about ten times larger (one such parse
+/// overflowed a 2 MiB test thread), so there every parse goes to the indexing threads.
 const INLINE_DEPTH: usize = 12;
+
+/// Whether this build's parser frames are small enough to parse in place at all.
+const PARSES_IN_PLACE: bool = !cfg!(debug_assertions);
+
+/// The smallest stack a thread that parses may have: Rust's default for spawned threads.
+#[cfg(test)]
+const SMALLEST_CALLER_STACK: usize = 2 << 20;
 
 /// Why a source could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -77,7 +87,7 @@ pub fn with_luau_within<T: Send>(
         return Err(ParseError::TooDeep(max_depth));
     }
     let parse = || guarded(|| parse_unguarded(source).map(|ast| read(&ast)))?;
-    if depth <= INLINE_DEPTH {
+    if PARSES_IN_PLACE && depth <= INLINE_DEPTH {
         parse()
     } else {
         parse_pool().install(parse)
@@ -400,6 +410,22 @@ mod tests {
             assert!(depth_estimate(&source) <= MAX_DEPTH, "{}", &source[..30]);
             let _ = with_luau(&source, |ast| ast.nodes().stmts().count());
         }
+    }
+
+    #[test]
+    fn a_source_parsed_on_the_calling_thread_fits_a_default_thread_stack() {
+        // Blocks, a call and an interpolated string nested to just the depth still
+        // parsed in place, as a bundled tool does.
+        let source = "local t = function()\n\tfunction f(x)\n\t\tfor i = 1, 2 do\n\t\t\tif x then\n\t\t\t\tprint(`{(a + (b * -c))}`)\n\t\t\tend\n\t\tend\n\tend\nend\n";
+        let depth = depth_estimate(source);
+        assert!((9..=12).contains(&depth), "{depth}");
+        let parsed = std::thread::Builder::new()
+            .stack_size(SMALLEST_CALLER_STACK)
+            .spawn(move || with_luau(source, |ast| ast.nodes().stmts().count()))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(parsed, Ok(1));
     }
 
     #[test]
