@@ -40,7 +40,7 @@ const GRAPH: [(&str, &[&str]); 20] = [
     (
         "runtime",
         &[
-            "assets", "bind", "cache", "check", "host", "registry", "sandbox",
+            "assets", "bind", "cache", "check", "host", "registry", "sandbox", "types",
         ],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
