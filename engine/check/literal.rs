@@ -11,7 +11,7 @@ use full_moon::node::Node;
 use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
 
-use super::script::{called_name, place, AUTHORING};
+use super::script::{called_name, holds_an_authoring_function, place, AUTHORING};
 use crate::assets::with_luau;
 
 /// A table literal passed straight to a tool, every field of it named.
@@ -55,6 +55,10 @@ struct Literals {
 }
 
 impl Visitor for Literals {
+    fn visit_expression(&mut self, expression: &Expression) {
+        self.authors |= holds_an_authoring_function(expression);
+    }
+
     fn visit_function_call(&mut self, call: &FunctionCall) {
         if let Some(name) = called_name(call) {
             self.authors |= AUTHORING.contains(&name.as_str());

@@ -76,6 +76,30 @@ pub(super) const AUTHORING: [&str; 6] = [
     "vfs.remove",
 ];
 
+/// True when `expression` holds an authoring function as a value (`pcall(vfs.write, ...)`,
+/// `local write = vfs.write`) or `tools` or `vfs` whole (`local v = vfs`), through which
+/// any of them may be called out of sight.
+pub(super) fn holds_an_authoring_function(expression: &Expression) -> bool {
+    match expression {
+        Expression::Var(Var::Name(name)) => {
+            matches!(name.token().to_string().as_str(), "tools" | "vfs")
+        }
+        Expression::Var(Var::Expression(var)) => {
+            let Prefix::Name(name) = var.prefix() else {
+                return false;
+            };
+            let mut suffixes = var.suffixes();
+            match (suffixes.next().and_then(literal_key), suffixes.next()) {
+                (Some(key), None) => {
+                    AUTHORING.contains(&format!("{}.{key}", name.token()).as_str())
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
 /// Past every place in a source: the end of a block with no statements.
 const END: Place = (u32::MAX, u32::MAX);
 
@@ -405,6 +429,7 @@ impl Visitor for ToolCalls {
     }
 
     fn visit_expression(&mut self, expression: &Expression) {
+        self.authors |= holds_an_authoring_function(expression);
         match expression {
             Expression::Var(Var::Name(name))
                 if start_of(name).is_none_or(|at| !self.harmless.contains(&at)) =>

@@ -87,6 +87,13 @@ pub fn sort(
         .any(|d| d.severity == Severity::Error)
         .then(|| with_luau(source, ToolCalls::read).ok())
         .flatten();
+    // When Luau's solver gives up on a script (too long or too tangled for its limits),
+    // what it says besides is about its own unfinished reasoning (`*blocked-155*` types,
+    // internal errors asking for a bug report), not the script: nothing is certain, and
+    // one note says so where thousands of such errors would have been.
+    if diagnostics.iter().any(|d| gave_up(&d.message)) {
+        return (Vec::new(), unfinished(diagnostics));
+    }
     let mut certain = Vec::new();
     let mut others = Vec::new();
     for mut diagnostic in diagnostics {
@@ -131,6 +138,42 @@ pub fn sort(
         }
     }
     (certain, others)
+}
+
+/// The start of what the checker says when its solver stopped short of the whole script.
+const GAVE_UP: [&str; 3] = [
+    "Type inference failed to complete",
+    "Code is too complex to typecheck",
+    "Internal error: Code is too complex to typecheck",
+];
+
+fn gave_up(message: &str) -> bool {
+    GAVE_UP.iter().any(|start| message.starts_with(start))
+}
+
+/// What is kept of an unfinished check's diagnostics: a note that the check did not
+/// finish, then the warnings and errors (as warnings: none is sure) that do not speak of
+/// the solver's own state.
+fn unfinished(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let own_state = |d: &Diagnostic| {
+        gave_up(&d.message)
+            || d.message.contains("*blocked")
+            || d.message.starts_with("Internal error")
+            || d.message.contains("please report this bug")
+    };
+    let mut kept = vec![Diagnostic::note(
+        "the type check did not finish on this script (Luau's solver stopped at its limits), so nothing it found stops the run; shorter functions or type annotations let it finish",
+    )];
+    kept.extend(
+        diagnostics
+            .into_iter()
+            .filter(|d| !own_state(d) && !noise(d))
+            .map(|mut d| {
+                d.severity = Severity::Warning;
+                d
+            }),
+    );
+    kept
 }
 
 /// Rewords "Key 'mine' not found in table '{ bind: ... }'" (the whole surface of `tools`
