@@ -28,11 +28,13 @@ use super::words::{candidate_names, expand_identifiers, name_words};
 /// Words of one query beyond this are ignored (bounded work per query).
 pub(crate) const MAX_QUERY_WORDS: usize = 32;
 /// English function words: they carry no meaning a tool could be found by, and in a small
-/// catalogue BM25 alone would still weigh them (few tools say "how" or "it").
+/// catalogue BM25 alone would still weigh them (few tools say "how" or "it"). The tokenizer
+/// splits at apostrophes, so a possessive or a contraction leaves `s` or `t` behind
+/// ("last week's", "don't"): those are function words too.
 const STOP_WORDS: &str = "a an the of to in on at by for from with and or but is are was were be been \
     it its this that these those i me my we our you your he she they them his her their what which \
     who whom how when where why will would can could should shall may might do does did have has had \
-    not no so if then than there here into onto about as up down out over all any some please";
+    not no so if then than there here into onto about as up down out over all any some please s t";
 
 /// Queries of at most this many words also match misspelt names.
 const MAX_FUZZY_WORDS: usize = 3;
@@ -582,6 +584,25 @@ mod tests {
         assert_eq!(before.1, 2, "both commits' tools match: {before:?}");
         // The last commit's payload survives the merge: it names the generation on disk.
         assert_eq!(index.payload().as_deref(), Some("g1"));
+    }
+
+    #[test]
+    fn a_possessive_or_a_contraction_leaves_no_word_behind() {
+        let mut index = KeywordIndex::new(Tuning::default()).unwrap();
+        for (name, text) in [
+            ("charge", "Charge a customer's card"),
+            ("refund", "Refund a payment"),
+        ] {
+            let doc = tool(name, text);
+            index.add(&doc.key, index.document(&doc)).unwrap();
+        }
+        index.commit("g").unwrap();
+        assert_eq!(index.analyze("the customer's refund"), ["custom", "refund"]);
+        assert_eq!(index.analyze("don't"), ["don"]);
+        // Only the refund carries the request's one word besides "customer".
+        let (found, _) = keys(&index, "last week's refund", true);
+        assert_eq!(found, ["tool:box.refund"]);
+        assert_eq!(keys(&index, "s", true), (vec![], 0));
     }
 
     #[test]
