@@ -541,6 +541,19 @@ fn style_lints_are_not_reported() {
     let said = notes(&envelope);
     assert!(!said.contains("same line"), "{said}");
     assert!(!said.contains("never used"), "{said}");
+    // A result iterated with `pairs` (or passed to a helper that does) is fine as it is.
+    let (envelope, code) = exec(
+        world.path(),
+        &[],
+        "local function keys(t) local n = 0 for _ in pairs(t) do n += 1 end return n end\nlocal r = tools.search('slug')\nfor k in pairs(r) do end\nreturn keys(tools.text.wordCount('a b'))",
+    );
+    assert_eq!(
+        (envelope["value"].as_i64(), code),
+        (Some(4), 0),
+        "{envelope}"
+    );
+    let said = notes(&envelope);
+    assert!(!said.contains("[K]: V"), "{said}");
 }
 
 #[test]

@@ -77,6 +77,13 @@ fn search_json_gives_rows_and_total() {
     assert_eq!(value["value"][0]["identity"], "text.wordCount");
     assert!(value["value"].as_array().unwrap().len() <= 2);
     assert!(value["total"].as_u64().unwrap() >= 1);
+    assert_eq!(value["weak"], 0, "{value}");
+    // Nothing fits: no rows, and how many weak ones were hidden.
+    let out = codemode(&["search", "xyzzy plugh", "--world", &world(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(value["value"], serde_json::json!([]), "{value}");
+    assert!(value["weak"].as_u64().unwrap() > 0, "{value}");
 }
 
 #[test]

@@ -206,10 +206,12 @@ const NOISE: [&str; 3] = [
 ];
 
 /// True for a warning that is dropped (see [`NOISE`]): also unused locals, functions and
-/// imports, and shadowed names.
+/// imports, and shadowed names; and the solver's complaint that a result iterated with
+/// `pairs` has no indexer (`'{+ [K]: V +}'`), which `pairs` does not need.
 fn noise(diagnostic: &Diagnostic) -> bool {
     let message = &diagnostic.message;
     NOISE.iter().any(|start| message.starts_with(start))
+        || message.contains("'{+ [K]: V +}'")
         || (diagnostic.severity == Severity::Warning
             && (message.contains(" is never used") || message.contains(" shadows ")))
 }

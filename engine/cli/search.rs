@@ -26,7 +26,8 @@ pub struct SearchArgs<'a> {
 }
 
 /// Checks the options as `tools.search` checks its own (a refusal is a usage error, exit
-/// 2), then prints `tools.search(...)`'s text, or its value and total with `--json`.
+/// 2), then prints `tools.search(...)`'s text, or with `--json` its value, total and how
+/// many weak rows it hid (so a program tells "nothing at all" from "only weak matches").
 pub fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let text = |v: Option<&str>| v.map_or(Given::Absent, |s| Given::Text(s.to_string()));
     // A word that reads as a number is one, so "1.5" and "0" get the limit's own message.
@@ -57,7 +58,7 @@ pub fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         ],
     );
     let surface = if args.json {
-        surface.pick(&["value", "total"])
+        surface.pick(&["value", "total", "weak"])
     } else {
         surface.pick(&["stdout"])
     };
