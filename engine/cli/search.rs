@@ -19,7 +19,7 @@ pub struct SearchArgs<'a> {
     pub toolbox: Option<&'a str>,
     /// Rows to show.
     pub limit: Option<&'a str>,
-    /// Print `{value, total}` as JSON instead of text.
+    /// Print `{value, total, weak}` as JSON instead of text.
     pub json: bool,
     /// Also rows below the relevance threshold.
     pub all: bool,
