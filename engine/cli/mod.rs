@@ -190,7 +190,7 @@ enum Command {
         /// How many rows to show, from 1 to 100 [default: 10]
         #[arg(long, value_name = "N", allow_negative_numbers = true)]
         limit: Option<String>,
-        /// Print the rows and total as JSON instead of text
+        /// Print the rows, the total and how many weak rows were hidden (weak) as JSON instead of text
         #[arg(long)]
         json: bool,
         /// Also rows below the relevance threshold (up to --limit), however weak
