@@ -599,7 +599,7 @@ mod tests {
         index.commit("g").unwrap();
         assert_eq!(index.analyze("the customer's refund"), ["custom", "refund"]);
         assert_eq!(index.analyze("don't"), ["don"]);
-        // Only the refund carries the request's one word besides "customer".
+        // "week's" leaves no `s` to match the charge's "customer's": only the refund is found.
         let (found, _) = keys(&index, "last week's refund", true);
         assert_eq!(found, ["tool:box.refund"]);
         assert_eq!(keys(&index, "s", true), (vec![], 0));
