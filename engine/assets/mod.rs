@@ -673,8 +673,6 @@ impl AssetIndex {
     }
 }
 
-/// Puts `entry` under its identity in `tools` unless a tool of an earlier root holds it;
-/// a second tool of the same root is recorded in `duplicates` instead.
 /// Every tool of one toolbox folder, each from the cache while its files look as they
 /// did, else read. A few tools (the bundled ones, a small world) are read faster than the
 /// indexing threads start: a one-line script in a fresh process should not pay for them.
@@ -717,6 +715,8 @@ fn read_tools(roots: &Arc<Vec<Root>>, group: Group) -> Vec<(ToolKey, Arc<ToolEnt
     })
 }
 
+/// Puts `entry` under its identity in `tools` unless a tool of an earlier root holds it;
+/// a second tool of the same root is recorded in `duplicates` instead.
 fn place(
     tools: &mut BTreeMap<String, Arc<ToolEntry>>,
     duplicates: &mut OrdMap<String, String>,

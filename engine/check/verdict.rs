@@ -79,6 +79,13 @@ pub fn sort(
     diagnostics: Vec<Diagnostic>,
     session: bool,
 ) -> (Vec<(Diagnostic, Option<String>)>, Vec<Diagnostic>) {
+    // When Luau's solver gives up on a script (too long or too tangled for its limits),
+    // what it says besides is about its own unfinished reasoning (`*blocked-155*` types,
+    // internal errors asking for a bug report), not the script: nothing is certain, and
+    // one note says so where thousands of such errors would have been.
+    if diagnostics.iter().any(|d| gave_up(&d.message)) {
+        return (Vec::new(), unfinished(diagnostics));
+    }
     // Read only when there is an error to place; a deep tree on the indexing threads,
     // whose stacks hold the deepest one the parse guard lets through (the walk recurses as
     // deep), a shallow one here.
@@ -87,13 +94,6 @@ pub fn sort(
         .any(|d| d.severity == Severity::Error)
         .then(|| with_luau(source, ToolCalls::read).ok())
         .flatten();
-    // When Luau's solver gives up on a script (too long or too tangled for its limits),
-    // what it says besides is about its own unfinished reasoning (`*blocked-155*` types,
-    // internal errors asking for a bug report), not the script: nothing is certain, and
-    // one note says so where thousands of such errors would have been.
-    if diagnostics.iter().any(|d| gave_up(&d.message)) {
-        return (Vec::new(), unfinished(diagnostics));
-    }
     let mut certain = Vec::new();
     let mut others = Vec::new();
     for mut diagnostic in diagnostics {
