@@ -847,6 +847,196 @@ return tools.m4.one()"##,
 }
 
 #[test]
+fn writing_a_report_file_keeps_the_check_certain_and_nothing_is_written() {
+    let world = World::new();
+    // A literal path, and one built from pieces that ends in a data file's extension,
+    // cannot define a tool: the misspelt call is as certain as without the writes.
+    let script = r#"local counts = tools.text.wordCount("one two")
+vfs.write("report.txt", tostring(counts.words))
+vfs.write("out/" .. counts.words .. ".csv", "n")
+return tools.text.slugfy("x")"#;
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(
+        (code, envelope["error"]["kind"].clone()),
+        (1, json!("type")),
+        "{envelope}"
+    );
+    assert_eq!(envelope["error"]["line"], 4, "{envelope}");
+    assert!(
+        !world.path().join("report.txt").exists(),
+        "the write took effect before the verdict"
+    );
+    assert!(
+        !world.path().join("out").exists(),
+        "the write took effect before the verdict"
+    );
+
+    // A write whose path may lie in a toolbox folder still lets the script call what it
+    // wrote.
+    let script = r##"local box = "m5"
+vfs.write(box .. ".toolbox/README.md", "# m5\nHelpers.\n")
+vfs.write(`{box}.toolbox/twice.tool/init.luau`, "--!desc Twice.\nreturn function(s: string): string return s .. s end\n")
+return tools.m5.twice("ab")"##;
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(
+        (code, envelope["value"].clone()),
+        (0, json!("abab")),
+        "{envelope}"
+    );
+}
+
+#[test]
+fn a_local_naming_a_toolbox_or_tool_is_checked_as_the_tool() {
+    let world = World::new();
+    for (script, line, hint) in [
+        (
+            "local text = tools.text\nprint('started')\nreturn text.slugfy('A')",
+            3,
+            "did you mean `slugify`",
+        ),
+        (
+            "local compare = tools.semver.compare\nprint('started')\nreturn compare('1.0.0')",
+            3,
+            "the signature is tools.semver.compare(",
+        ),
+    ] {
+        let (envelope, code) = exec(world.path(), &[], script);
+        assert_eq!(
+            (code, envelope["error"]["kind"].clone()),
+            (1, json!("type")),
+            "{envelope}"
+        );
+        assert_eq!(envelope["error"]["line"], line, "{envelope}");
+        assert!(
+            envelope["error"]["hint"].as_str().unwrap().contains(hint),
+            "{envelope}"
+        );
+        assert_eq!(envelope["stdout"], "", "{envelope}");
+    }
+    // Called right, or given another value first, it runs.
+    for (script, expected) in [
+        (
+            "local text = tools.text\nreturn text.slugify(text.truncate('A long title', 6))",
+            json!("a-lon"),
+        ),
+        (
+            "local text = tools.text\ntext = { slugfy = function() return 1 end }\nreturn text.slugfy()",
+            json!(1),
+        ),
+    ] {
+        let (envelope, code) = exec(world.path(), &[], script);
+        assert_eq!((code, envelope["value"].clone()), (0, expected), "{envelope}");
+    }
+}
+
+#[test]
+fn a_wrong_field_of_a_result_lists_element_stops_the_run() {
+    let world = World::new();
+    // Unchecked, this counts nothing and says nothing: `kind` is always nil.
+    let script = "local d = tools.text.lineDiff('a\\nb', 'a\\nc')\nlocal n = 0\nfor _, l in ipairs(d.lines) do if l.kind == 'add' then n += 1 end end\nreturn n";
+    let (envelope, _) = exec(world.path(), &["--check", "off"], script);
+    assert_eq!(envelope["value"], 0, "{envelope}");
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(
+        (code, envelope["error"]["kind"].clone()),
+        (1, json!("type")),
+        "{envelope}"
+    );
+    assert_eq!(
+        (
+            envelope["error"]["line"].clone(),
+            envelope["error"]["column"].clone()
+        ),
+        (json!(3), json!(35)),
+        "{envelope}"
+    );
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("op: string"),
+        "{envelope}"
+    );
+    // Elements given the field by the script are its own business.
+    let script = "local d = tools.text.lineDiff('a', 'b')\nfor _, l in d.lines do l.kind = l.op end\nlocal kinds = {}\nfor _, l in ipairs(d.lines) do table.insert(kinds, l.kind) end\nreturn #kinds";
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(code, 0, "{envelope}");
+}
+
+#[test]
+fn a_misspelt_option_of_a_tools_function_stops_the_run() {
+    let world = World::new();
+    let (envelope, code) = exec(
+        world.path(),
+        &[],
+        "print('started')\nreturn tools.search('slug', { limt = 3 })",
+    );
+    assert_eq!(
+        (code, envelope["error"]["kind"].clone()),
+        (1, json!("type")),
+        "{envelope}"
+    );
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("has no field \"limt\"; did you mean \"limit\"?"),
+        "{message}"
+    );
+    let hint = envelope["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("tools.search(query: string?, opts: SearchOptions?)"),
+        "{hint}"
+    );
+    // In a script that writes tools too: the functions of `tools` do not change.
+    let script = r#"tools.createToolbox({ name = "m6", description = "Mine." })
+return tools.create({ toolbox = "m6", nmae = "one", description = "One.", code = "return 1" })"#;
+    let (envelope, code) = exec(world.path(), &[], script);
+    assert_eq!(
+        (code, envelope["error"]["kind"].clone()),
+        (1, json!("type")),
+        "{envelope}"
+    );
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean \"name\""),
+        "{envelope}"
+    );
+    assert!(
+        !world.path().join("m6.toolbox").exists(),
+        "the toolbox was written before the verdict"
+    );
+}
+
+#[test]
+fn a_cut_message_keeps_its_suggestion_and_columns_count_characters() {
+    let world = World::new();
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "return tools.datetime.parse('2020-01-01').weekDay",
+    );
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with("…'.  Did you mean 'weekday'?"),
+        "{message}"
+    );
+    // `tools` is the 23rd character of the line and its 24th byte.
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "local s = 'é'; return tools.text.slugfy(s)",
+    );
+    assert_eq!(envelope["error"]["column"], 23, "{envelope}");
+    let (envelope, _) = exec(
+        world.path(),
+        &["--check", "warn"],
+        "local s = '😀'; return tools.text.slugfy(s)",
+    );
+    assert_eq!(envelope["diagnostics"][0]["column"], 23, "{envelope}");
+}
+
+#[test]
 fn a_script_the_solver_gives_up_on_runs_with_one_note() {
     // Long enough that Luau's solver stops short ("Type inference failed to complete")
     // and leaves `*blocked*` types in what it says: none of that is about the script.

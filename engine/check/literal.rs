@@ -11,7 +11,7 @@ use full_moon::node::Node;
 use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
 
-use super::script::{called_name, holds_an_authoring_function, place, AUTHORING};
+use super::script::{holds_an_authoring_function, may_author, place};
 use crate::assets::with_luau;
 
 /// A table literal passed straight to a tool, every field of it named.
@@ -25,9 +25,11 @@ pub struct OptionLiteral {
     pub fields: Vec<(String, u32, u32)>,
 }
 
-/// The literals `source` passes straight to tool calls (see [`OptionLiteral`]). None for a
-/// script that writes tools as it runs (a tool may have other fields by the time it is
-/// called) or that does not parse (the checker says why).
+/// The literals `source` passes straight to tool calls (see [`OptionLiteral`]), and to the
+/// functions of `tools` (`tools.search(q, { limt = 3 })`, tool `tools.search`). Those to
+/// tools are left out for a script that writes tools as it runs (a tool may have other
+/// fields by the time it is called); none for a script that does not parse (the checker
+/// says why).
 pub fn option_literals(source: &str) -> Vec<OptionLiteral> {
     // Most scripts pass no table literal at all; those cost no parse.
     if !source.contains("tools") || !source.contains('{') {
@@ -36,11 +38,11 @@ pub fn option_literals(source: &str) -> Vec<OptionLiteral> {
     let read = |ast: &full_moon::ast::Ast| {
         let mut literals = Literals::default();
         literals.visit_ast(ast);
+        let mut found = literals.found;
         if literals.authors {
-            Vec::new()
-        } else {
-            literals.found
+            found.retain(|literal| literal.tool.starts_with("tools."));
         }
+        found
     };
     // A deep tree is parsed and walked on the indexing threads, whose stacks hold the
     // deepest one the parse lets through; a shallow one (nearly every script) here, which
@@ -60,9 +62,7 @@ impl Visitor for Literals {
     }
 
     fn visit_function_call(&mut self, call: &FunctionCall) {
-        if let Some(name) = called_name(call) {
-            self.authors |= AUTHORING.contains(&name.as_str());
-        }
+        self.authors |= may_author(call);
         let Some((tool, arguments)) = tool_arguments(call) else {
             return;
         };
@@ -78,9 +78,9 @@ impl Visitor for Literals {
     }
 }
 
-/// `box.tool` and the table literals among the arguments, by position, of a call written
-/// `tools.box.tool(...)` or `tools.box.tool { ... }` (a colon call passes the toolbox
-/// first, and a longer path is not a tool).
+/// `box.tool` (or `tools.fn`) and the table literals among the arguments, by position, of
+/// a call written `tools.box.tool(...)`, `tools.box.tool { ... }` or `tools.fn(...)` (a
+/// colon call passes the toolbox first, and a longer path is not a tool).
 fn tool_arguments(call: &FunctionCall) -> Option<(String, Vec<Option<&TableConstructor>>)> {
     let Prefix::Name(root) = call.prefix() else {
         return None;
@@ -88,17 +88,21 @@ fn tool_arguments(call: &FunctionCall) -> Option<(String, Vec<Option<&TableConst
     if root.token().to_string() != "tools" {
         return None;
     }
-    let mut suffixes = call.suffixes();
     let mut names = Vec::with_capacity(2);
-    for _ in 0..2 {
+    let mut suffixes = call.suffixes();
+    // The first call: what follows it is called on what the tool returned.
+    let args = loop {
         match suffixes.next()? {
-            Suffix::Index(Index::Dot { name, .. }) => names.push(name.token().to_string()),
+            Suffix::Index(Index::Dot { name, .. }) if names.len() < 2 => {
+                names.push(name.token().to_string())
+            }
+            Suffix::Call(Call::AnonymousCall(args)) if !names.is_empty() => break args,
             _ => return None,
         }
-    }
-    let Suffix::Call(Call::AnonymousCall(args)) = suffixes.next()? else {
-        return None;
     };
+    if names.len() == 1 {
+        names.insert(0, "tools".to_string());
+    }
     let tables = match args {
         FunctionArgs::Parentheses { arguments, .. } => arguments
             .iter()

@@ -54,16 +54,36 @@ pub(super) struct ToolCalls {
     /// The span of the arguments each `pcall(f, ...)` or `xpcall(f, handler, ...)` passes
     /// on to a function it names (`f` a name or a field, not a call or a literal).
     pub(super) passed: Vec<(Place, Place)>,
+    /// The calls made through a local naming a toolbox or tool (`text.slugify(s)` after
+    /// `local text = tools.text`): which of `calls`, and the local. One the script may
+    /// give another value is not a tool call for certain.
+    aliased: Vec<(usize, String)>,
 }
 
-/// One local: its name, from where to where it can be seen, and the tool whose result it
-/// was bound to, when it was.
+/// One local: its name, from where to where it can be seen, and what it was bound to.
 #[derive(Debug)]
 struct Binding {
     name: String,
     from: Place,
     to: Place,
-    tool: Option<String>,
+    holds: Holds,
+}
+
+/// What a local was bound to, as far as the checker's errors about it are concerned.
+#[derive(Debug, Clone, Default)]
+enum Holds {
+    #[default]
+    Other,
+    /// A tool's result (`local r = tools.text.wordCount(s)`), or a part of one
+    /// (`for _, l in ipairs(r.lines)`, `local lines = r.lines`), with the locals it was
+    /// read through and the field read off each: the read is the result's only while each
+    /// still holds what it was bound to and the field was not set by the script.
+    Result {
+        tool: String,
+        through: Vec<(String, Option<String>)>,
+    },
+    /// A toolbox or tool of `tools` (`local text = tools.text`), by its names.
+    Alias(Vec<String>),
 }
 
 /// The calls through which a script may add, change or remove tools while it runs.
@@ -75,6 +95,112 @@ pub(super) const AUTHORING: [&str; 6] = [
     "vfs.write",
     "vfs.remove",
 ];
+
+/// True when `call` may add, change or remove tools: a call of one of [`AUTHORING`],
+/// except a `vfs.write` or `vfs.remove` whose path is sure to lie outside every toolbox
+/// folder (see [`outside_toolboxes`]): agents write reports and data files, and such a
+/// write leaves every tool as declared.
+pub(super) fn may_author(call: &FunctionCall) -> bool {
+    let Some(name) = called_name(call) else {
+        return false;
+    };
+    if !AUTHORING.contains(&name.as_str()) {
+        return false;
+    }
+    !name.starts_with("vfs.") || !first_argument(call).is_some_and(outside_toolboxes)
+}
+
+/// The first argument of a call `a.b(x, ...)` or `a.b "x"`.
+fn first_argument(call: &FunctionCall) -> Option<Expression> {
+    let mut suffixes = call.suffixes().skip(1);
+    match suffixes.next()? {
+        Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { arguments, .. })) => {
+            arguments.iter().next().cloned()
+        }
+        Suffix::Call(Call::AnonymousCall(FunctionArgs::String(token))) => {
+            Some(Expression::String(token.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// File extensions of data a script writes (reports, exports): a file so named is no part
+/// of a tool, whichever folder it lands in. (`.md` is not one: a toolbox's README is.)
+const DATA_EXTENSIONS: [&str; 16] = [
+    "txt", "csv", "tsv", "json", "jsonl", "ndjson", "html", "htm", "xml", "yaml", "yml", "log",
+    "svg", "sql", "diff", "patch",
+];
+
+/// True when a path written as `path` is sure to name no toolbox, tool or tool file: a
+/// literal without `.toolbox` in it (`"report.md"`, `"out/data.csv"`), or a path built
+/// from pieces (`"out/" .. name .. ".csv"`, `` `{dir}/{name}.json` ``) none of which
+/// speaks of a toolbox or tool and whose last piece ends in a data file's extension.
+fn outside_toolboxes(path: Expression) -> bool {
+    let mut pieces = Vec::new();
+    let whole = literal_pieces(&path, &mut pieces);
+    if pieces.iter().any(|p| p.to_lowercase().contains(".tool")) {
+        return false;
+    }
+    if whole {
+        return !pieces.is_empty();
+    }
+    let Some(last) = pieces.last().filter(|_| ends_in_a_literal(&path)) else {
+        return false;
+    };
+    let file = last.rsplit(['/', '\\']).next().unwrap_or_default();
+    file.rsplit_once('.')
+        .is_some_and(|(_, extension)| DATA_EXTENSIONS.contains(&extension.to_lowercase().as_str()))
+}
+
+/// Pushes the literal text of `expression`'s pieces, in order, onto `pieces`: a string
+/// literal, both sides of a `..`, an interpolated string's literal parts. True when the
+/// whole of it is literal.
+fn literal_pieces(expression: &Expression, pieces: &mut Vec<String>) -> bool {
+    match unwrapped(expression) {
+        Expression::String(token) => match token.token_type() {
+            TokenType::StringLiteral { literal, .. } => {
+                pieces.push(literal.to_string());
+                true
+            }
+            _ => false,
+        },
+        Expression::BinaryOperator {
+            lhs,
+            binop: BinOp::TwoDots(_),
+            rhs,
+        } => {
+            let left = literal_pieces(lhs, pieces);
+            literal_pieces(rhs, pieces) && left
+        }
+        Expression::InterpolatedString(interpolated) => {
+            let text = |token: &TokenReference| match token.token_type() {
+                TokenType::InterpolatedString { literal, .. } => literal.to_string(),
+                _ => String::new(),
+            };
+            let mut whole = true;
+            for segment in interpolated.segments() {
+                pieces.push(text(&segment.literal));
+                whole = false;
+            }
+            pieces.push(text(interpolated.last_string()));
+            whole
+        }
+        _ => false,
+    }
+}
+
+/// True when the last piece of a path built with `..` or interpolation is literal text.
+fn ends_in_a_literal(expression: &Expression) -> bool {
+    match unwrapped(expression) {
+        Expression::String(_) | Expression::InterpolatedString(_) => true,
+        Expression::BinaryOperator {
+            binop: BinOp::TwoDots(_),
+            rhs,
+            ..
+        } => ends_in_a_literal(rhs),
+        _ => false,
+    }
+}
 
 /// True when `expression` holds an authoring function as a value (`pcall(vfs.write, ...)`,
 /// `local write = vfs.write`) or `tools` or `vfs` whole (`local v = vfs`), through which
@@ -107,6 +233,14 @@ impl ToolCalls {
     pub(super) fn read(ast: &full_moon::ast::Ast) -> ToolCalls {
         let mut calls = ToolCalls::default();
         calls.visit_ast(ast);
+        // A local the script may give another value (or pass on, where it may be changed)
+        // does not name its toolbox or tool for certain.
+        for (at, local) in std::mem::take(&mut calls.aliased) {
+            if calls.open.contains(&local) {
+                calls.calls[at].2 = false;
+                calls.calls[at].3 = None;
+            }
+        }
         calls
     }
 
@@ -120,21 +254,145 @@ impl ToolCalls {
         if self.open.contains(word) || self.settled.contains(&(word.to_string(), key.to_string())) {
             return None;
         }
-        self.bindings
-            .iter()
-            .filter(|b| b.name == word && b.from < at && at <= b.to)
-            .max_by_key(|b| b.from)?
-            .tool
-            .clone()
+        let Holds::Result { tool, through } = &self.binding_at(word, at)?.holds else {
+            return None;
+        };
+        // An element of a list may have gained `key` through another loop's variable
+        // (`for _, row in r.rows do row.key = ... end`): any local given `key` will do.
+        if !through.is_empty() && self.settled.iter().any(|(_, k)| k == key) {
+            return None;
+        }
+        let kept = |(local, field): &(String, Option<String>)| {
+            !self.open.contains(local)
+                && field
+                    .as_ref()
+                    .is_none_or(|f| !self.settled.contains(&(local.clone(), f.clone())))
+        };
+        through.iter().all(kept).then(|| tool.clone())
     }
 
-    fn bind(&mut self, name: &TokenReference, from: Place, to: Place, tool: Option<String>) {
+    /// The local `name` seen at `at`: the innermost one declared before it.
+    fn binding_at(&self, name: &str, at: Place) -> Option<&Binding> {
+        self.bindings
+            .iter()
+            .filter(|b| b.name == name && b.from < at && at <= b.to)
+            .max_by_key(|b| b.from)
+    }
+
+    fn bind(&mut self, name: &TokenReference, from: Place, to: Place, holds: Holds) {
         self.bindings.push(Binding {
             name: name.token().to_string(),
             from,
             to,
-            tool,
+            holds,
         });
+    }
+
+    /// Whether `call` is a tool call, through `tools` or through a local naming a toolbox
+    /// or tool, and the tool it names (see [`named_by`]); with the local, for the latter.
+    fn tool_call(&self, call: &FunctionCall) -> (bool, Option<String>, Option<String>) {
+        if is_tools_call(call) {
+            return (true, named_tool(call), None);
+        }
+        let Prefix::Name(name) = call.prefix() else {
+            return (false, None, None);
+        };
+        let local = name.token().to_string();
+        let alias = start_of(call).and_then(|at| match &self.binding_at(&local, at)?.holds {
+            Holds::Alias(names) => Some(names.clone()),
+            _ => None,
+        });
+        match alias {
+            Some(names) => (true, named_from(names, call.suffixes()), Some(local)),
+            None => (false, None, None),
+        }
+    }
+
+    /// What a local bound to `value` holds, read where the binding is made (`at`).
+    fn held_by(&self, value: &Expression, at: Place) -> Holds {
+        match unwrapped(value) {
+            Expression::FunctionCall(call) => match self.tool_call(call) {
+                (true, Some(tool), via) => Holds::Result {
+                    tool,
+                    through: via.map(|local| (local, None)).into_iter().collect(),
+                },
+                _ => Holds::Other,
+            },
+            Expression::Var(Var::Expression(var)) => self.part_of(var, at),
+            _ => Holds::Other,
+        }
+    }
+
+    /// What `var` reads, at `at`: a toolbox or tool of `tools` (`tools.text`), a part of
+    /// a tool's result read off the call (`tools.text.lineDiff(a, b).lines`), or a part of
+    /// a result a local holds (`r.lines`).
+    fn part_of(&self, var: &VarExpression, at: Place) -> Holds {
+        let Prefix::Name(root) = var.prefix() else {
+            return Holds::Other;
+        };
+        let suffixes: Vec<&Suffix> = var.suffixes().collect();
+        if is_tools(var.prefix()) {
+            if let Some(call) = suffixes.iter().position(|s| matches!(s, Suffix::Call(_))) {
+                return match named_by(suffixes[..=call].iter().copied()) {
+                    Some(tool)
+                        if suffixes[call + 1..]
+                            .iter()
+                            .all(|s| literal_key(s).is_some()) =>
+                    {
+                        Holds::Result {
+                            tool,
+                            through: Vec::new(),
+                        }
+                    }
+                    _ => Holds::Other,
+                };
+            }
+            let names: Option<Vec<String>> = suffixes.iter().map(|s| literal_key(s)).collect();
+            return match names {
+                Some(names) if (1..=2).contains(&names.len()) => Holds::Alias(names),
+                _ => Holds::Other,
+            };
+        }
+        let keys: Option<Vec<String>> = suffixes.iter().map(|s| literal_key(s)).collect();
+        let root = root.token().to_string();
+        match (keys, self.binding_at(&root, at).map(|b| &b.holds)) {
+            (Some(keys), Some(Holds::Result { tool, through })) => {
+                let mut through = through.clone();
+                through.push((root, keys.last().cloned()));
+                Holds::Result {
+                    tool: tool.clone(),
+                    through,
+                }
+            }
+            _ => Holds::Other,
+        }
+    }
+
+    /// What the value of a `for` loop over a tool's result list holds: an element of that
+    /// result (`for _, l in ipairs(d.lines)`, `pairs(...)`, or `in d.lines`).
+    fn element_of(&mut self, gf: &GenericFor, at: Place) -> Holds {
+        let mut expressions = gf.expressions().iter();
+        let (Some(expression), None) = (expressions.next(), expressions.next()) else {
+            return Holds::Other;
+        };
+        let iterated = iterated_by(expression).unwrap_or(expression);
+        if let Expression::Var(Var::Name(name)) = unwrapped(iterated) {
+            // Iterating a result adds no field to it.
+            self.harmless(iterated);
+            let local = name.token().to_string();
+            return match self.binding_at(&local, at).map(|b| &b.holds) {
+                Some(Holds::Result { tool, through }) => {
+                    let mut through = through.clone();
+                    through.push((local, None));
+                    Holds::Result {
+                        tool: tool.clone(),
+                        through,
+                    }
+                }
+                _ => Holds::Other,
+            };
+        }
+        self.held_by(iterated, at)
     }
 
     /// Notes a presence test of `expression`: of a field (`r.x` in `r.x or 0`), or of a
@@ -203,7 +461,15 @@ fn end_of(node: &impl Node) -> Place {
 /// `tools.box.tool(...)` and `tools.box:tool(...)`, `tools.fn` for a function of `tools`
 /// itself.
 fn named_by<'a>(suffixes: impl Iterator<Item = &'a Suffix>) -> Option<String> {
-    let mut names = Vec::new();
+    named_from(Vec::new(), suffixes)
+}
+
+/// Like [`named_by`], after the names of `tools` a local stands for (`["text"]` for
+/// `local text = tools.text`).
+fn named_from<'a>(
+    mut names: Vec<String>,
+    suffixes: impl Iterator<Item = &'a Suffix>,
+) -> Option<String> {
     for suffix in suffixes {
         match suffix {
             Suffix::Call(Call::MethodCall(method)) => {
@@ -245,6 +511,32 @@ fn literal_key(suffix: &Suffix) -> Option<String> {
             TokenType::StringLiteral { literal, .. } => Some(literal.to_string()),
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// `t` for `ipairs(t)` and `pairs(t)`.
+fn iterated_by(expression: &Expression) -> Option<&Expression> {
+    let Expression::FunctionCall(call) = unwrapped(expression) else {
+        return None;
+    };
+    let Prefix::Name(name) = call.prefix() else {
+        return None;
+    };
+    if !matches!(name.token().to_string().as_str(), "ipairs" | "pairs") {
+        return None;
+    }
+    let mut suffixes = call.suffixes();
+    let (
+        Some(Suffix::Call(Call::AnonymousCall(FunctionArgs::Parentheses { arguments, .. }))),
+        None,
+    ) = (suffixes.next(), suffixes.next())
+    else {
+        return None;
+    };
+    let mut arguments = arguments.iter();
+    match (arguments.next(), arguments.next()) {
+        (Some(argument), None) => Some(argument),
         _ => None,
     }
 }
@@ -318,15 +610,21 @@ impl Visitor for ToolCalls {
     }
 
     fn visit_function_call(&mut self, call: &FunctionCall) {
-        if let Some(name) = called_name(call) {
-            self.authors |= AUTHORING.contains(&name.as_str());
+        self.authors |= may_author(call);
+        // `table.insert(r.rows, row)`: the list may now hold rows of another shape.
+        if called_name(call).as_deref() == Some("table.insert") {
+            if let Some(list) = first_argument(call) {
+                self.settle(&list);
+            }
         }
         if let Some(span) = passed_on(call) {
             self.passed.push(span);
         }
-        let tools = is_tools_call(call);
+        let (tools, tool, alias) = self.tool_call(call);
         if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
-            let tool = if tools { named_tool(call) } else { None };
+            if let Some(local) = alias {
+                self.aliased.push((self.calls.len(), local));
+            }
             self.calls.push((place(start), place(end), tools, tool));
         }
     }
@@ -338,7 +636,7 @@ impl Visitor for ToolCalls {
         self.bodies.push((from, to));
         for parameter in body.parameters() {
             if let Parameter::Name(name) = parameter {
-                self.bind(name, from, to, None);
+                self.bind(name, from, to, Holds::Other);
             }
         }
     }
@@ -348,19 +646,26 @@ impl Visitor for ToolCalls {
             return;
         };
         let to = self.blocks.last().copied().unwrap_or(END);
-        self.bind(function.name(), from, to, None);
+        self.bind(function.name(), from, to, Holds::Other);
     }
 
     fn visit_numeric_for(&mut self, nf: &NumericFor) {
         if let Some(from) = start_of(nf) {
-            self.bind(nf.index_variable(), from, end_of(nf), None);
+            self.bind(nf.index_variable(), from, end_of(nf), Holds::Other);
         }
     }
 
     fn visit_generic_for(&mut self, gf: &GenericFor) {
         let Some(from) = start_of(gf) else { return };
-        for name in gf.names() {
-            self.bind(name, from, end_of(gf), None);
+        let element = self.element_of(gf, from);
+        for (at, name) in gf.names().iter().enumerate() {
+            // The key (or index) is the first name; the value the second.
+            let holds = if at == 1 {
+                element.clone()
+            } else {
+                Holds::Other
+            };
+            self.bind(name, from, end_of(gf), holds);
         }
     }
 
@@ -368,13 +673,13 @@ impl Visitor for ToolCalls {
         let to = self.blocks.last().copied().unwrap_or(END);
         let mut values = local.expressions().iter();
         for name in local.names() {
-            let tool = match values.next() {
-                Some(Expression::FunctionCall(call)) if is_tools_call(call) => named_tool(call),
-                _ => None,
+            let Some(from) = start_of(name) else {
+                continue;
             };
-            if let Some(from) = start_of(name) {
-                self.bind(name, from, to, tool);
-            }
+            let holds = values
+                .next()
+                .map_or(Holds::Other, |value| self.held_by(value, from));
+            self.bind(name, from, to, holds);
         }
     }
 
@@ -538,5 +843,79 @@ mod tests {
             read(tested_whole).missing_from_result("m", "params", (2, 18)),
             Some("tools.get".to_string())
         );
+    }
+
+    #[test]
+    fn a_write_of_a_data_file_does_not_count_as_writing_tools() {
+        for (script, authors) in [
+            ("vfs.write('report.txt', s)", false),
+            ("vfs.write(\"out/\" .. name .. \".csv\", s)", false),
+            ("vfs.write(`out/{name}.json`, s)", false),
+            ("vfs.remove 'notes.md'", false),
+            ("vfs.write('mine.toolbox/a.tool/init.luau', s)", true),
+            ("vfs.write(box .. '.toolbox/README.md', s)", true),
+            ("vfs.write(dir .. '/init.luau', s)", true),
+            ("vfs.write(path, s)", true),
+            ("vfs.write(`{box}.toolbox/{name}.tool/notes.txt`, s)", true),
+            ("vfs.write(name .. '.md', s)", true),
+            ("vfs.write(`{name}`, s)", true),
+            ("tools.create(spec)", true),
+        ] {
+            assert_eq!(read(script).authors, authors, "{script}");
+        }
+    }
+
+    #[test]
+    fn a_local_naming_a_toolbox_or_tool_calls_it() {
+        let named = |source: &str| -> Vec<Option<String>> {
+            let calls = read(source);
+            calls
+                .calls
+                .iter()
+                .filter(|c| c.2)
+                .map(|c| c.3.clone())
+                .collect()
+        };
+        assert_eq!(
+            named("local text = tools.text\nreturn text.slugfy(s)\n"),
+            vec![Some("text.slugfy".to_string())]
+        );
+        assert_eq!(
+            named("local cmp = tools.semver.compare\nreturn cmp(a)\n"),
+            vec![Some("semver.compare".to_string())]
+        );
+        // Given another value, or shadowed, the local names no tool for certain.
+        assert!(named("local text = tools.text\ntext = other\nreturn text.slugfy(s)\n").is_empty());
+        assert!(named("local text = tools.text\ndo local text = x\ntext.f() end\n").is_empty());
+    }
+
+    #[test]
+    fn an_element_of_a_result_list_is_the_tools_result() {
+        let head = "local d = tools.text.lineDiff(a, b)\n";
+        let read_at = |rest: &str| {
+            let source = format!("{head}{rest}");
+            read(&source).missing_from_result("l", "kind", (2, 38))
+        };
+        let tool = Some("text.lineDiff".to_string());
+        assert_eq!(
+            read_at("for _, l in ipairs(d.lines) do print(l.kind) end\n"),
+            tool
+        );
+        assert_eq!(read_at("for _, l in d.lines do print(l.kind) end\n"), tool);
+        // The list was changed, or its elements given the field, another way.
+        for after in [
+            "d.lines = {}\n",
+            "table.insert(d.lines, x)\n",
+            "for _, row in d.lines do row.kind = 1 end\n",
+            "local copy = d\n",
+        ] {
+            assert_eq!(
+                read_at(&format!(
+                    "for _, l in ipairs(d.lines) do print(l.kind) end\n{after}"
+                )),
+                None,
+                "{after}"
+            );
+        }
     }
 }

@@ -183,11 +183,7 @@ fn made_as_it_runs(source: &str, diagnostic: &mut Diagnostic) {
     let Some(key) = missing_key(&diagnostic.message) else {
         return;
     };
-    let (line, column) = (diagnostic.line, diagnostic.column);
-    let at = source
-        .lines()
-        .nth(line.saturating_sub(1) as usize)
-        .and_then(|text| text.get(column.saturating_sub(1) as usize..));
+    let at = rest_of_line(source, (diagnostic.line, diagnostic.column));
     if at.is_some_and(|rest| rest.starts_with(&format!("tools.{key}"))) {
         diagnostic.severity = Severity::Warning;
         diagnostic.message = format!(
@@ -443,21 +439,27 @@ fn mismatch(message: &str) -> Option<(&str, &str)> {
 /// The names of the dotted path that starts at `at` in `source`: `["tools", "text",
 /// "slugfy"]` for `tools.text.slugfy`.
 fn dotted_at(source: &str, (line, column): Place) -> Vec<&str> {
-    let rest = source
-        .lines()
-        .nth(line.saturating_sub(1) as usize)
-        .and_then(|text| text.get(column.saturating_sub(1) as usize..))
-        .unwrap_or_default();
+    let rest = rest_of_line(source, (line, column)).unwrap_or_default();
     let end = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
         .unwrap_or(rest.len());
     rest[..end].split('.').collect()
 }
 
+/// What line `line` of `source` holds from character `column` on (both 1-based, as the
+/// checker and the syntax tree count them).
+fn rest_of_line(source: &str, (line, column): Place) -> Option<&str> {
+    let text = source.lines().nth(line.checked_sub(1)? as usize)?;
+    let skip = column.checked_sub(1)? as usize;
+    match text.char_indices().nth(skip) {
+        Some((at, _)) => Some(&text[at..]),
+        None => (text.chars().count() == skip).then_some(""),
+    }
+}
+
 /// The identifier that starts at `at` in `source`.
 fn word_at(source: &str, (line, column): Place) -> Option<&str> {
-    let text = source.lines().nth(line.checked_sub(1)? as usize)?;
-    let rest = text.get(column.checked_sub(1)? as usize..)?;
+    let rest = rest_of_line(source, (line, column))?;
     let end = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());

@@ -14,7 +14,7 @@
 //! - `{"check": SOURCE, "key": K, "timeoutMs": N}` checks one script in strict mode
 //!   against the declarations kept under `K`; the reply is `{"ok": true, "timedOut": BOOL,
 //!   "diagnostics": [{"line", "column", "endLine", "endColumn", "severity", "message"}]}`
-//!   with 1-based lines and columns, or `{"ok": false, "unloaded": true, ...}` when
+//!   with 1-based lines and columns (columns count characters, not bytes), or `{"ok": false, "unloaded": true, ...}` when
 //!   nothing is kept under `K` (the client loads it again).
 //!
 //! The process ends when its input closes. Its address space is capped, so a script
@@ -100,15 +100,16 @@ fn answer(
     };
     match checker.check_with_options(source, options) {
         Ok(result) => {
+            let columns = Columns::of(source);
             let diagnostics: Vec<Value> = result
                 .diagnostics
                 .iter()
                 .map(|d| {
                     json!({
                         "line": d.line + 1,
-                        "column": d.col + 1,
+                        "column": columns.at(d.line, d.col),
                         "endLine": d.end_line + 1,
-                        "endColumn": d.end_col + 1,
+                        "endColumn": columns.at(d.end_line, d.end_col),
                         "severity": match d.severity {
                             Severity::Error => "error",
                             Severity::Warning => "warning",
@@ -120,6 +121,44 @@ fn answer(
             json!({"ok": true, "timedOut": result.timed_out, "diagnostics": diagnostics})
         }
         Err(e) => json!({"ok": false, "error": e.to_string()}),
+    }
+}
+
+/// Turns Luau's columns (0-based byte offsets in a line) into 1-based character counts, the
+/// columns an agent or an editor counts: after an `é` or an emoji the two differ.
+enum Columns<'a> {
+    /// Every byte is a character.
+    Ascii,
+    /// The source and where each of its lines starts.
+    Text(&'a str, Vec<usize>),
+}
+
+impl<'a> Columns<'a> {
+    fn of(source: &'a str) -> Columns<'a> {
+        if source.is_ascii() {
+            return Columns::Ascii;
+        }
+        let starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Columns::Text(source, starts)
+    }
+
+    /// The 1-based character column of byte `byte` of line `line` (both 0-based).
+    fn at(&self, line: u32, byte: u32) -> usize {
+        let Columns::Text(source, starts) = self else {
+            return byte as usize + 1;
+        };
+        let Some(&start) = starts.get(line as usize) else {
+            return byte as usize + 1;
+        };
+        let end = starts
+            .get(line as usize + 1)
+            .map_or(source.len(), |next| next - 1);
+        let text = &source.as_bytes()[start..end];
+        let before = &text[..(byte as usize).min(text.len())];
+        // A continuation byte does not start a character.
+        before.iter().filter(|b| (**b & 0xC0) != 0x80).count() + 1
     }
 }
 

@@ -15,7 +15,7 @@ use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declaratio
 use crate::check::{option_literals, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::{cut, gate};
-use crate::types::Ty;
+use crate::types::{inline_aliases, surface_functions, SurfaceFunction, Ty, SURFACE};
 
 /// What the check says about a run.
 pub(crate) enum Preflight {
@@ -199,10 +199,15 @@ impl Sent {
                 !fails_better_at_run_time(registry, index, tool)
             },
         );
-        // After the checker's own certain errors: it reads further into the script.
+        // After the checker's own certain errors: it reads further into the script. But at
+        // the same tool, the misspelt field is the cause and says more ("did you mean
+        // \"name\"?" where the checker says the literal lacks `name`).
         if let Some((diagnostic, tool)) = misspelt {
-            if verdict.stop.is_none() && self.checking.mode() != Mode::Warn {
-                verdict.stop = Some((diagnostic, Some(tool)));
+            let same_tool = matches!(&verdict.stop, Some((_, Some(t))) if *t == tool);
+            if (verdict.stop.is_none() || same_tool) && self.checking.mode() != Mode::Warn {
+                if let Some((replaced, _)) = verdict.stop.replace((diagnostic, Some(tool))) {
+                    verdict.report.push(replaced);
+                }
             } else {
                 verdict.report.push(diagnostic);
             }
@@ -301,14 +306,11 @@ fn stray_options(
     let mut misspelt = None;
     let mut unread = Vec::new();
     for literal in option_literals(source) {
-        let Some(entry) = index.tool(&literal.tool).filter(|e| e.is_registered()) else {
-            continue;
-        };
-        let Some(param) = entry.meta().args.get(literal.argument) else {
+        let Some((param, ty)) = parameter(index, &literal.tool, literal.argument) else {
             continue;
         };
         let names: Vec<&str> = literal.fields.iter().map(|f| f.0.as_str()).collect();
-        let Some(stray) = stray_field(&Ty::parse(&param.ty), &names) else {
+        let Some(stray) = stray_field(&ty, &names) else {
             continue;
         };
         let (_, line, column) = literal.fields[stray.at];
@@ -316,18 +318,47 @@ fn stray_options(
             line,
             column,
             severity: Severity::Error,
-            message: format!("argument {}: {}", param.name, stray.detail),
+            message: format!("argument {param}: {}", stray.detail),
         };
         if !stray.misspelt {
             diagnostic.severity = Severity::Warning;
             unread.push(diagnostic);
         } else if misspelt.is_none() {
-            misspelt = Some((diagnostic, literal.tool));
+            let tool = surface_function(&literal.tool).map_or(literal.tool, |f| f.identity.clone());
+            misspelt = Some((diagnostic, tool));
         } else {
             unread.push(diagnostic);
         }
     }
     (misspelt, unread)
+}
+
+/// The name and type of the parameter at `argument` (from 0) of `tool`: a callable tool of
+/// `index` (`box.tool`), or a function of `tools` (`tools.search`, `results.search`),
+/// its type written out from the surface's declarations (`SearchOptions?`).
+fn parameter(index: &AssetIndex, tool: &str, argument: usize) -> Option<(String, Ty)> {
+    if let Some(function) = surface_function(tool) {
+        let (_, params) = function.signature.split_once('(')?;
+        let Ty::Callback(callback) = Ty::parse(&inline_aliases(&format!("({params}"), SURFACE))
+        else {
+            return None;
+        };
+        let (name, ty) = callback.params.get(argument)?;
+        return Some((name.clone()?, ty.clone()));
+    }
+    let entry = index.tool(tool).filter(|e| e.is_registered())?;
+    let param = entry.meta().args.get(argument)?;
+    Some((param.name.clone(), Ty::parse(&param.ty)))
+}
+
+/// The function of `tools` a call names: `tools.search`, or `results.search` for
+/// `tools.results.search` (no toolbox may be named like a member of `tools`).
+fn surface_function(tool: &str) -> Option<&'static SurfaceFunction> {
+    let identity = match tool.strip_prefix("tools.") {
+        Some(_) => tool.to_string(),
+        None => format!("tools.{tool}"),
+    };
+    surface_functions().iter().find(|f| f.identity == identity)
 }
 
 /// True when the call of `tool` (`box.name`, a toolbox, or `tools.<function>`) is one the
@@ -362,6 +393,9 @@ fn hint(index: &AssetIndex, tool: Option<&str>, served: Option<String>) -> Strin
             if index.has_toolbox(function) {
                 return format!("{NOTHING_DONE}; `tools.{function}` is a toolbox, not a function: call one of its tools, tools.{function}.<tool>(...) (tools.list('{function}', 3) lists them)");
             }
+        }
+        if let Some(surface) = surface_function(tool) {
+            return format!("{NOTHING_DONE}; the signature is tools.{} (tools.help('{}') shows it with an example)", surface.signature, surface.name);
         }
         return format!("{NOTHING_DONE}; tools.help() lists the functions of tools with an example each (tools.{function} is called here)");
     }
@@ -412,7 +446,9 @@ fn shortened(message: &str) -> String {
     };
     let start = at + " in table '".len();
     let table = &message[start..];
-    let end = table.rfind('\'').unwrap_or(table.len());
+    // The type ends at the next quote (Luau writes string singletons in double quotes);
+    // what follows may quote a name of its own (". Did you mean 'weekday'?").
+    let end = table.find('\'').unwrap_or(table.len());
     if end <= KEEP {
         return message.to_string();
     }
@@ -423,7 +459,7 @@ fn shortened(message: &str) -> String {
     format!(
         "{}{} …'{}",
         &message[..start],
-        &table[..cut],
+        table[..cut].trim_end(),
         &table[end..].trim_start_matches('\'')
     )
 }
@@ -456,13 +492,14 @@ const MAX_SHOWN: usize = 20;
 /// script can declare a type of megabytes.
 const MAX_MESSAGE_BYTES: usize = 512;
 
-/// `diagnostics` as an envelope carries them: at most [`MAX_SHOWN`], each message cut to
-/// [`MAX_MESSAGE_BYTES`], and a last note saying how many were left out. Whatever a script
+/// `diagnostics` as an envelope carries them: at most [`MAX_SHOWN`], each message
+/// [`shortened`] and cut to [`MAX_MESSAGE_BYTES`], and a last note saying how many were left out. Whatever a script
 /// makes the checker say, the envelope stays within the output cap plus a few KiB.
 fn bounded(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let left_out = diagnostics.len().saturating_sub(MAX_SHOWN);
     diagnostics.truncate(MAX_SHOWN);
     for d in &mut diagnostics {
+        d.message = shortened(&d.message);
         cut(&mut d.message, MAX_MESSAGE_BYTES);
     }
     if left_out > 0 {
