@@ -204,3 +204,20 @@ fn what_the_checker_says_of_an_entry_that_ran_is_a_note_not_an_error() {
     assert!(err.contains("note[type]"), "{err}");
     assert!(!err.contains("error[type]"), "{err}");
 }
+
+#[test]
+fn entries_right_after_a_tool_is_written_are_checked_against_it() {
+    // The session's own watcher loads the new declarations into the checker as the tool
+    // lands; the tool's check and the next entries wait for that rather than go unchecked.
+    let (out, err, _) = repl(concat!(
+        "tools.createToolbox({ name = 'mine', description = 'Mine.' })\n",
+        "made = tools.create({ toolbox = 'mine', name = 'b', description = 'B.', code = 'return 1' })\n",
+        "print('notes: ' .. #(made.diagnostics or {}))\n",
+        "print(tools.mine.bb())\n",
+        "print('b: ' .. tools.mine.b())\n",
+    ));
+    assert!(out.contains("notes: 0"), "{out}\n{err}");
+    assert!(err.contains("error[type]"), "{err}");
+    assert!(err.contains("has no tool `bb`"), "{err}");
+    assert!(out.contains("b: 1"), "{out}");
+}

@@ -31,3 +31,17 @@ pub enum CheckerError {
 }
 
 use super::process::{CHECKER_ENV, CHECKER_PROGRAM};
+
+impl CheckerError {
+    /// The message where a tool's source was being checked (`tools.create`), not a
+    /// script's before its run: the tool is saved and callable either way.
+    pub fn about_a_tool(&self) -> String {
+        self.to_string()
+            .replace(
+                "the script ran unchecked",
+                "the tool was not type-checked (it is saved and callable)",
+            )
+            .replace("the script is", "the tool's source is")
+            .replace("it ran unchecked", "it was not type-checked")
+    }
+}

@@ -235,7 +235,7 @@ impl Checker {
         self.check_within(declarations, source, self.timeout)
     }
 
-    /// Like [`Checker::check`], waiting at most `budget` in all (or the timeout, when that
+    /// Like [`Checker::check`] (patient: see [`Checker::send`]), waiting at most `budget` in all (or the timeout, when that
     /// is shorter): the time spent waiting for other scripts' checks comes out of it, and
     /// when it runs out before the checker is free the error says so.
     pub fn check_within(
@@ -244,7 +244,7 @@ impl Checker {
         source: &str,
         budget: Duration,
     ) -> Result<Checked, CheckerError> {
-        self.send(declarations, source, budget)?.finish()
+        self.send(declarations, source, budget, true)?.finish()
     }
 
     /// Sends `source` to be checked against `declarations` (loading them first when the
@@ -253,11 +253,17 @@ impl Checker {
     /// for this script until [`PendingCheck::finish`]. The whole check, waiting for
     /// other scripts' checks included, takes at most `budget` (or the timeout, when that
     /// is shorter).
+    ///
+    /// While the checker starts or loads declarations (a server's warm-up, a new
+    /// snapshot), a script that is not `patient` runs unchecked rather than wait for it;
+    /// a patient one (a REPL entry, whose author just wrote the tools being loaded, or a
+    /// tool's own check) waits within its budget.
     pub fn send(
         &self,
         declarations: &Declarations,
         source: &str,
         budget: Duration,
+        patient: bool,
     ) -> Result<PendingCheck, CheckerError> {
         let budget = budget.min(self.timeout);
         let asked = Instant::now();
@@ -277,11 +283,11 @@ impl Checker {
                 )));
             }
         }
-        // While the checker starts or loads declarations (a server's warm-up, a new
-        // snapshot), other scripts run unchecked rather than wait for it.
         let mut slot = match self.process.try_lock_arc() {
             Some(slot) => slot,
-            None if self.loading.load(Ordering::Relaxed) => return Err(CheckerError::Loading),
+            None if !patient && self.loading.load(Ordering::Relaxed) => {
+                return Err(CheckerError::Loading)
+            }
             None => self.wait_for(budget)?,
         };
         // What is left of the budget after the wait; the checker's own timeout is that.

@@ -117,7 +117,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             };
             let found = match checking.check_tool_with(&declarations, &source, module) {
                 Ok(found) => found,
-                Err(e) => return lua.to_value(&[Diagnostic::note(e.to_string())]),
+                Err(e) => return lua.to_value(&[Diagnostic::note(e.about_a_tool())]),
             };
             // The certain errors first: those are what a caller must fix. Lints are left
             // out: the generated file's own lines (an unused `shared`) would be among them.

@@ -50,13 +50,15 @@ impl Checking {
     /// [`Sent::verdict`]. The check takes at most `budget` (the longest the run may wait
     /// for the checker, its queue included). When the checker cannot load the
     /// declarations, the script is sent against ones cut back as far as it takes (see
-    /// [`Checking::degraded`]), with a diagnostic saying what was left unchecked.
+    /// [`Checking::degraded`]), with a diagnostic saying what was left unchecked. A
+    /// `session` entry waits for declarations being loaded (see [`crate::check::Checker::send`]).
     pub(crate) fn send_preflight(
         self: &Arc<Self>,
         registry: &Registry,
         index: &Arc<AssetIndex>,
         source: &str,
         budget: Duration,
+        session: bool,
     ) -> Sent {
         let mut sent = Sent {
             checking: self.clone(),
@@ -70,7 +72,7 @@ impl Checking {
         let mut declarations = self.declarations(registry, index, source);
         loop {
             let left = budget.saturating_sub(started.elapsed());
-            match self.checker().send(&declarations, source, left) {
+            match self.checker().send(&declarations, source, left, session) {
                 Err(CheckerError::Declarations(why)) => {
                     let views = registry.upstream_views(index);
                     let upstream: Vec<(&str, usize)> = views

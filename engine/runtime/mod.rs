@@ -193,9 +193,15 @@ impl Runtime {
         // The check's time is the run's: it waits at most half the run's timeout for the
         // checker (a check cut there lets the script run unchecked), and the run gets
         // what is left.
-        let sent = checking
-            .as_ref()
-            .map(|c| c.send_preflight(&self.registry, &index, source, self.limits.timeout / 2));
+        let sent = checking.as_ref().map(|c| {
+            c.send_preflight(
+                &self.registry,
+                &index,
+                source,
+                self.limits.timeout / 2,
+                session,
+            )
+        });
         // The run is readied while the checker reads the script in its own process.
         let readied = self.ready(output, index.clone());
         // A one-off run whose output is captured goes on while it is checked: nothing it
