@@ -28,7 +28,7 @@ fn search_prints_a_compact_listing_with_the_exact_name_first() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(lines[0].contains("for \"slugify\" (semantic)"), "{stdout}");
     assert!(
-        lines[1].starts_with("1. text.slugify - Turn text into a URL slug."),
+        lines[1].starts_with("1. text.slugify (p 1.00) - Turn text into a URL slug."),
         "{stdout}"
     );
 }
