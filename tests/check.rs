@@ -847,6 +847,94 @@ return tools.m4.one()"##,
 }
 
 #[test]
+fn guarded_and_defensive_scripts_are_never_refused() {
+    let world = World::new();
+    world
+        .tool(
+            "c.slow",
+            "--!desc Slow lookup.\n--!arg q string the query\n--!return {brief: string, raw: {string}, indexTerms: {string}} the contract\nreturn function(q: string)\n\treturn { brief = q .. '!', raw = { q, q }, indexTerms = { q } }\nend\n",
+        )
+        .file("c.toolbox/slow.tool/.metadata", r#"{"cache": {"ttlSeconds": 60}}"#);
+    let diff = "local d = tools.text.lineDiff('a\\nb', 'a\\nc')\n";
+    for (script, expected) in [
+        // An optional tool, looked up before it is called, or called where its absence
+        // is caught.
+        (
+            "if tools.callable('extra.fancify') then return tools.extra.fancify('x') end\nreturn 'plain'".to_string(),
+            json!("plain"),
+        ),
+        (
+            "if tools.callable('extra', 'fancify') then return tools.extra.fancify('x') end\nreturn 'plain'".to_string(),
+            json!("plain"),
+        ),
+        (
+            "if tools.get('extra.fancify') ~= nil then return tools.extra.fancify('x') end\nreturn 'plain'".to_string(),
+            json!("plain"),
+        ),
+        (
+            "local ok = pcall(function() return tools.extra.fancify('x') end)\nreturn ok".to_string(),
+            json!(false),
+        ),
+        // Fields read defensively: through a local that is tested, by type, compared
+        // with nil or a boolean, or by a literal key.
+        (
+            "local c = tools.text.wordCount('a b. c')\nlocal v = c.sentences\nif v then return v end\nreturn c.words".to_string(),
+            json!(3),
+        ),
+        (
+            "local c = tools.text.wordCount('a b')\nif type(c.sentences) == 'number' then return 0 end\nreturn c.words".to_string(),
+            json!(2),
+        ),
+        (
+            "local c = tools.text.wordCount('a b')\nif c['sentences'] == nil then return c.words end\nreturn 0".to_string(),
+            json!(2),
+        ),
+        (
+            format!("{diff}for _, l in d.lines do if l.flagged == true then return 1 end end\nreturn #d.lines"),
+            json!(3),
+        ),
+        // Elements given a field by a helper, or a list changed by a function it is
+        // passed to.
+        (
+            format!("{diff}local function mark(item, field, value) item[field] = value end\nfor _, l in d.lines do mark(l, 'score', 2) end\nlocal n = 0\nfor _, l in d.lines do n += l.score end\nreturn n"),
+            json!(6),
+        ),
+        (
+            "local d = tools.text.lineDiff('a', 'a')\ntable.move({ { weight = 2 } }, 1, 1, 1, d.lines)\nlocal w = 0\nfor _, l in d.lines do w += l.weight end\nreturn w".to_string(),
+            json!(2),
+        ),
+        // A cached tool's caller gets `brief`.
+        (
+            "local brief, key = tools.c.slow('q')\nreturn { string.upper(brief), key ~= nil }".to_string(),
+            json!(["Q!", true]),
+        ),
+        // A tool written again with a new field in its result, then read.
+        (
+            r#"tools.createToolbox({ name = "m7", description = "Mine." })
+tools.create({ toolbox = "m7", name = "pair", description = "A pair.", returns = { type = "{a: number}" }, code = "return { a = 1 }" })
+tools.delete("m7.pair")
+tools.create({ toolbox = "m7", name = "pair", description = "A pair.", returns = { type = "{a: number, b: number}" }, code = "return { a = 1, b = 2 }" })
+local r = tools.m7.pair()
+return r.b"#.to_string(),
+            json!(2),
+        ),
+    ] {
+        let (envelope, code) = exec(world.path(), &[], &script);
+        assert_eq!(code, 0, "{script}\n{envelope}");
+        assert_eq!(envelope["value"], expected, "{script}\n{envelope}");
+    }
+    // The same mistakes unguarded are still stopped.
+    for wrong in [
+        "return tools.extra.fancify('x')",
+        "local c = tools.text.wordCount('a b')\nreturn c.sentences + 1",
+        "local brief = tools.c.slow('q')\nreturn brief.raw",
+    ] {
+        let (envelope, _) = exec(world.path(), &[], wrong);
+        assert_eq!(envelope["error"]["kind"], "type", "{wrong}\n{envelope}");
+    }
+}
+
+#[test]
 fn writing_a_report_file_keeps_the_check_certain_and_nothing_is_written() {
     let world = World::new();
     // A literal path, and one built from pieces that ends in a data file's extension,

@@ -58,6 +58,24 @@ pub(super) struct ToolCalls {
     /// `local text = tools.text`): which of `calls`, and the local. One the script may
     /// give another value is not a tool call for certain.
     aliased: Vec<(usize, String)>,
+    /// Every string literal's text: a script that names a tool in a string
+    /// (`tools.callable("extra.fancify")`, `tools.get("extra.fancify")`) looks it up for
+    /// itself before it calls it.
+    strings: BTreeSet<String>,
+    /// The bodies of functions written into a `pcall` or `xpcall` (`pcall(function() ...
+    /// end)`): a tool missing there raises an error the script catches.
+    pub(super) caught: Vec<(Place, Place)>,
+    /// Fields passed as they are to a function (`table.move(a, 1, n, 1, d.lines)`): the
+    /// list they hold may be changed there.
+    lent: BTreeSet<(String, String)>,
+    /// True when the script writes a field by a computed key anywhere (`item[field] = v`):
+    /// an element of a result's list may gain any field through a helper.
+    computed_writes: bool,
+    /// Locals bound to a field (`local v = c.sentences`), with the local and key it was
+    /// read off: testing such a local (`if v then`) tests the field.
+    copies: Vec<(String, (String, String))>,
+    /// Locals tested as they are (`if v then`, `v == nil`, `not v`).
+    tested_names: BTreeSet<String>,
 }
 
 /// One local: its name, from where to where it can be seen, and what it was bound to.
@@ -101,6 +119,9 @@ pub(super) const AUTHORING: [&str; 6] = [
 /// folder (see [`outside_toolboxes`]): agents write reports and data files, and such a
 /// write leaves every tool as declared.
 pub(super) fn may_author(call: &FunctionCall) -> bool {
+    if computed_call(call) || calls_out_of_sight(call) {
+        return true;
+    }
     let Some(name) = called_name(call) else {
         return false;
     };
@@ -108,6 +129,12 @@ pub(super) fn may_author(call: &FunctionCall) -> bool {
         return false;
     }
     !name.starts_with("vfs.") || !first_argument(call).is_some_and(outside_toolboxes)
+}
+
+/// True for a call through `_G` (`_G.tools.create(spec)`) or of `loadstring`, whose chunk
+/// may call anything.
+fn calls_out_of_sight(call: &FunctionCall) -> bool {
+    matches!(call.prefix(), Prefix::Name(name) if matches!(name.token().to_string().as_str(), "_G" | "loadstring"))
 }
 
 /// The first argument of a call `a.b(x, ...)` or `a.b "x"`.
@@ -138,7 +165,10 @@ const DATA_EXTENSIONS: [&str; 16] = [
 fn outside_toolboxes(path: Expression) -> bool {
     let mut pieces = Vec::new();
     let whole = literal_pieces(&path, &mut pieces);
-    if pieces.iter().any(|p| p.to_lowercase().contains(".tool")) {
+    // Pieces are read as written: an escape (`\x2e`) may spell `.tool`, and so may two
+    // pieces joined (`"mine." .. "toolbox/"`).
+    let joined = pieces.concat().to_lowercase();
+    if joined.contains(".tool") || joined.contains('\\') {
         return false;
     }
     if whole {
@@ -207,8 +237,13 @@ fn ends_in_a_literal(expression: &Expression) -> bool {
 /// any of them may be called out of sight.
 pub(super) fn holds_an_authoring_function(expression: &Expression) -> bool {
     match expression {
+        // `tools` or `vfs` as a value may reach a writer; so may `_G.tools`, and a chunk
+        // given to `loadstring` may do anything.
         Expression::Var(Var::Name(name)) => {
-            matches!(name.token().to_string().as_str(), "tools" | "vfs")
+            matches!(
+                name.token().to_string().as_str(),
+                "tools" | "vfs" | "_G" | "loadstring"
+            )
         }
         Expression::Var(Var::Expression(var)) => {
             let Prefix::Name(name) = var.prefix() else {
@@ -241,15 +276,45 @@ impl ToolCalls {
                 calls.calls[at].3 = None;
             }
         }
+        for (local, field) in std::mem::take(&mut calls.copies) {
+            if calls.tested_names.contains(&local) {
+                calls.settled.insert(field);
+            }
+        }
         calls
+    }
+
+    /// True when the script may look up `key` (a toolbox or tool name) for itself before
+    /// it calls it: it tests it (`if tools.extra then`), or names it in a string
+    /// (`tools.callable("extra.fancify")`, `tools.get("extra.fancify")`).
+    pub(super) fn looked_up(&self, key: &str) -> bool {
+        let identity = |s: &str| {
+            let parts: Vec<&str> = s.split('.').collect();
+            parts.len() == 2
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                && parts.contains(&key)
+        };
+        self.settled
+            .contains(&("tools".to_string(), key.to_string()))
+            || self.strings.iter().any(|s| s == key || identity(s))
+    }
+
+    /// True when `at` is inside a function written into a `pcall` or `xpcall`.
+    pub(super) fn in_caught(&self, at: Place) -> bool {
+        self.caught.iter().any(|(b, e)| *b <= at && at < *e)
     }
 
     /// The tool whose declared result lacks `key`, when the field read at `at` (a local's
     /// `word.key`, or straight off a call) is certain to be missing: the local seen there
     /// holds that tool's result, and the script neither adds `key` nor tests for it.
     pub(super) fn missing_from_result(&self, word: &str, key: &str, at: Place) -> Option<String> {
+        // A script that writes tools may have changed this one's result (deleted and
+        // written it again with a new field); the functions of `tools` do not change.
+        let unchanged = |tool: &str| !self.authors || tool.starts_with("tools.");
         if let Some((_, tool, _)) = self.direct.iter().find(|(p, _, k)| *p == at && k == key) {
-            return Some(tool.clone());
+            return unchanged(tool).then(|| tool.clone());
         }
         if self.open.contains(word) || self.settled.contains(&(word.to_string(), key.to_string())) {
             return None;
@@ -257,16 +322,23 @@ impl ToolCalls {
         let Holds::Result { tool, through } = &self.binding_at(word, at)?.holds else {
             return None;
         };
+        if !unchanged(tool) {
+            return None;
+        }
         // An element of a list may have gained `key` through another loop's variable
-        // (`for _, row in r.rows do row.key = ... end`): any local given `key` will do.
-        if !through.is_empty() && self.settled.iter().any(|(_, k)| k == key) {
+        // (`for _, row in r.rows do row.key = ... end`): any local given `key` will do, and
+        // so will a helper that writes fields by a computed key (`item[field] = v`).
+        if !through.is_empty()
+            && (self.computed_writes || self.settled.iter().any(|(_, k)| k == key))
+        {
             return None;
         }
         let kept = |(local, field): &(String, Option<String>)| {
             !self.open.contains(local)
-                && field
-                    .as_ref()
-                    .is_none_or(|f| !self.settled.contains(&(local.clone(), f.clone())))
+                && field.as_ref().is_none_or(|f| {
+                    let field = (local.clone(), f.clone());
+                    !self.settled.contains(&field) && !self.lent.contains(&field)
+                })
         };
         through.iter().all(kept).then(|| tool.clone())
     }
@@ -400,6 +472,9 @@ impl ToolCalls {
     fn tested(&mut self, expression: &Expression) {
         if !self.settle(expression) {
             self.harmless(expression);
+            if let Expression::Var(Var::Name(name)) = unwrapped(expression) {
+                self.tested_names.insert(name.token().to_string());
+            }
         }
     }
 
@@ -541,17 +616,32 @@ fn iterated_by(expression: &Expression) -> Option<&Expression> {
     }
 }
 
-/// `a.b` for a call `a.b(...)`.
+/// `a.b` for a call `a.b(...)` or `a["b"](...)`.
 pub(super) fn called_name(call: &FunctionCall) -> Option<String> {
     let Prefix::Name(name) = call.prefix() else {
         return None;
     };
-    match call.suffixes().next() {
-        Some(Suffix::Index(Index::Dot { name: field, .. })) => {
-            Some(format!("{}.{}", name.token(), field.token()))
-        }
-        _ => None,
+    let field = literal_key(call.suffixes().next()?)?;
+    Some(format!("{}.{field}", name.token()))
+}
+
+/// True for a call of a function of `tools` or `vfs` named by a computed key
+/// (`vfs[op](...)`, `tools[name](...)`): it may be any of them, a writer too.
+fn computed_call(call: &FunctionCall) -> bool {
+    let Prefix::Name(name) = call.prefix() else {
+        return false;
+    };
+    if !matches!(name.token().to_string().as_str(), "tools" | "vfs") {
+        return false;
     }
+    let mut suffixes = call.suffixes();
+    matches!(
+        (suffixes.next(), suffixes.next()),
+        (
+            Some(Suffix::Index(Index::Brackets { .. })),
+            Some(Suffix::Call(_))
+        )
+    ) && call.suffixes().next().and_then(literal_key).is_none()
 }
 
 /// The span of what `pcall(f, a, b)` passes on to `f` (`a, b`; for `xpcall`, what follows
@@ -596,6 +686,61 @@ fn is_tools_call(call: &FunctionCall) -> bool {
         })
 }
 
+/// The arguments of a call `f(a, b)`, `f "s"` or `f { ... }` (its first call suffix).
+fn arguments_of(call: &FunctionCall) -> Vec<&Expression> {
+    let Some(Suffix::Call(Call::AnonymousCall(args))) =
+        call.suffixes().find(|s| matches!(s, Suffix::Call(_)))
+    else {
+        return Vec::new();
+    };
+    match args {
+        FunctionArgs::Parentheses { arguments, .. } => arguments.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Functions that only read the tables passed to them (`ipairs(d.lines)`,
+/// `table.concat(d.lines)`, a tool's call): what they are given keeps its fields.
+const READERS: [&str; 16] = [
+    "ipairs",
+    "pairs",
+    "next",
+    "print",
+    "type",
+    "typeof",
+    "tostring",
+    "tonumber",
+    "select",
+    "rawlen",
+    "assert",
+    "error",
+    "unpack",
+    "table.concat",
+    "table.unpack",
+    "table.find",
+];
+
+/// True when `call` is sure not to change a table it is given (see [`READERS`]; the
+/// libraries `string`, `math` and `utf8`, and calls through `tools`).
+fn leaves_arguments_alone(call: &FunctionCall) -> bool {
+    let Prefix::Name(name) = call.prefix() else {
+        return false;
+    };
+    let root = name.token().to_string();
+    let single = matches!(call.suffixes().next(), Some(Suffix::Call(_)));
+    if single {
+        return READERS.contains(&root.as_str());
+    }
+    if matches!(root.as_str(), "string" | "math" | "utf8" | "tools") {
+        return true;
+    }
+    called_name(call).is_some_and(|n| READERS.contains(&n.as_str()))
+}
+
+fn is_boolean(expression: &Expression) -> bool {
+    matches!(expression, Expression::Symbol(token) if matches!(token.token_type(), TokenType::Symbol { symbol: Symbol::True | Symbol::False }))
+}
+
 fn is_nil(expression: &Expression) -> bool {
     matches!(expression, Expression::Symbol(token) if matches!(token.token_type(), TokenType::Symbol { symbol: Symbol::Nil }))
 }
@@ -615,6 +760,36 @@ impl Visitor for ToolCalls {
         if called_name(call).as_deref() == Some("table.insert") {
             if let Some(list) = first_argument(call) {
                 self.settle(&list);
+            }
+        }
+        if !leaves_arguments_alone(call) {
+            for argument in arguments_of(call) {
+                if let Expression::Var(Var::Expression(var)) = unwrapped(argument) {
+                    if let Some(field) = field_of(var) {
+                        self.lent.insert(field);
+                    }
+                }
+            }
+        }
+        if let Prefix::Name(name) = call.prefix() {
+            match name.token().to_string().as_str() {
+                // `type(c.x) == "number"` tests the field.
+                "type" | "typeof" => {
+                    if let [argument] = arguments_of(call).as_slice() {
+                        self.tested(argument);
+                    }
+                }
+                "pcall" | "xpcall" => {
+                    if let Some(Expression::Function(function)) =
+                        arguments_of(call).first().map(|a| unwrapped(a))
+                    {
+                        let body = function.body();
+                        if let Some(from) = start_of(body) {
+                            self.caught.push((from, end_of(body)));
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         if let Some(span) = passed_on(call) {
@@ -676,9 +851,13 @@ impl Visitor for ToolCalls {
             let Some(from) = start_of(name) else {
                 continue;
             };
-            let holds = values
-                .next()
-                .map_or(Holds::Other, |value| self.held_by(value, from));
+            let value = values.next();
+            if let Some(Expression::Var(Var::Expression(var))) = value.map(unwrapped) {
+                if let Some(field) = field_of(var) {
+                    self.copies.push((name.token().to_string(), field));
+                }
+            }
+            let holds = value.map_or(Holds::Other, |value| self.held_by(value, from));
             self.bind(name, from, to, holds);
         }
     }
@@ -703,6 +882,7 @@ impl Visitor for ToolCalls {
                 }
                 None => {
                     self.open.insert(root.token().to_string());
+                    self.computed_writes = true;
                 }
             }
         }
@@ -735,6 +915,11 @@ impl Visitor for ToolCalls {
 
     fn visit_expression(&mut self, expression: &Expression) {
         self.authors |= holds_an_authoring_function(expression);
+        if let Expression::String(token) = expression {
+            if let TokenType::StringLiteral { literal, .. } = token.token_type() {
+                self.strings.insert(literal.to_string());
+            }
+        }
         match expression {
             Expression::Var(Var::Name(name))
                 if start_of(name).is_none_or(|at| !self.harmless.contains(&at)) =>
@@ -748,10 +933,11 @@ impl Visitor for ToolCalls {
                 }
                 BinOp::And(_) => self.tested(lhs),
                 BinOp::TwoEqual(_) | BinOp::TildeEqual(_) => {
-                    if is_nil(rhs) {
+                    // Compared with nil or a boolean (`l.f == true`): a presence test.
+                    if is_nil(rhs) || is_boolean(rhs) {
                         self.tested(lhs);
                     }
-                    if is_nil(lhs) {
+                    if is_nil(lhs) || is_boolean(lhs) {
                         self.tested(rhs);
                     }
                     self.harmless(lhs);
@@ -860,6 +1046,16 @@ mod tests {
             ("vfs.write(name .. '.md', s)", true),
             ("vfs.write(`{name}`, s)", true),
             ("tools.create(spec)", true),
+            // Writers reached by a key, and tool paths spelt in pieces or escapes.
+            ("vfs['write']('mine.toolbox/a.tool/init.luau', s)", true),
+            ("vfs[op]('notes.txt', s)", true),
+            ("tools[how](spec)", true),
+            ("tools[b].slugify(s)", false),
+            ("vfs.write('mine.' .. 'toolbox/README.md', s)", true),
+            ("vfs.write('mine\\x2etoolbox/README.md', s)", true),
+            ("loadstring(src)()", true),
+            ("_G.tools.create(spec)", true),
+            ("local t = _G", true),
         ] {
             assert_eq!(read(script).authors, authors, "{script}");
         }

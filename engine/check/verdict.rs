@@ -235,6 +235,19 @@ impl ToolCalls {
             return None;
         }
         let at = (diagnostic.line, diagnostic.column);
+        // A toolbox or tool the script looks up for itself before it calls it (`if
+        // tools.callable("extra.fancify") then`), or calls where an error is caught (`pcall(
+        // function() ... end)`): an optional tool, absent from this world, is no mistake.
+        if let Some(key) = missing_key(&diagnostic.message) {
+            let path = dotted_at(source, at);
+            let names_a_tool = path.first() == Some(&"tools")
+                && path
+                    .get(1..path.len().min(3))
+                    .is_some_and(|p| p.contains(&key));
+            if names_a_tool && (self.looked_up(key) || self.in_caught(at)) {
+                return None;
+            }
+        }
         // The innermost call around the error is the one it is about: an error in the
         // arguments of `table.unpack(...)` inside a tool's arguments is not the tool's.
         // A call that starts right at the error is an argument, not around it.

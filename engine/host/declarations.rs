@@ -14,7 +14,7 @@ use crate::assets::names::check_toolbox_name;
 use crate::assets::{AssetIndex, ToolEntry};
 use crate::check::MAX_DECLARED_TOOLS;
 use crate::policy::Capabilities;
-use crate::types::{declarable, inline_aliases, surface_members, Slot, SURFACE};
+use crate::types::{declarable, inline_aliases, surface_members, Slot, Ty, SURFACE};
 use crate::upstream::{ServerView, UpstreamTool};
 
 /// The declarations of each capability, written beside its module: `vfs` declares the
@@ -278,9 +278,14 @@ fn declare_tool(out: &mut String, tool: &ToolEntry, defined: &[&str]) {
             format!("...({ty})")
         });
     }
+    // A cached tool that returns the `{ brief, raw, indexTerms }` contract gives its
+    // caller `brief`; `raw` stays in the result store.
     let returns = meta.returns.as_ref().map_or_else(
         || "any".to_string(),
-        |r| typed(&r.ty, Slot::Return, "return"),
+        |r| match meta.cache.as_ref().and(contract_brief(&r.ty)) {
+            Some(brief) => typed(&brief, Slot::Return, "return"),
+            None => typed(&r.ty, Slot::Return, "return"),
+        },
     );
     let returns = if returns.contains("->") {
         format!("({returns})")
@@ -321,6 +326,23 @@ fn declare_tool(out: &mut String, tool: &ToolEntry, defined: &[&str]) {
         meta.name,
         params.join(", ")
     );
+}
+
+/// The type of `brief` when `written` is the cached-result contract: a table of `brief`,
+/// `raw` and (optionally) `indexTerms` and nothing else.
+fn contract_brief(written: &str) -> Option<String> {
+    let fields = match Ty::parse(written) {
+        Ty::Record(fields, None) => fields,
+        _ => return None,
+    };
+    let contract = fields
+        .iter()
+        .all(|f| matches!(f.name.as_str(), "brief" | "raw" | "indexTerms"));
+    let has = |name: &str| fields.iter().any(|f| f.name == name);
+    (contract && has("brief") && has("raw"))
+        .then(|| fields.into_iter().find(|f| f.name == "brief"))
+        .flatten()
+        .map(|brief| brief.ty.to_string())
 }
 
 /// One tool of an upstream server as a field of its toolbox's type: one table argument
