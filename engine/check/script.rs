@@ -41,6 +41,8 @@ pub(super) struct ToolCalls {
     /// used as a value (`local copy = r`, `rawset(r, ...)`, `f(r)`), through which fields
     /// may be added where the checker does not look.
     open: BTreeSet<String>,
+    /// Where each name in `open` was so used: which local it was is known only there.
+    opened_at: Vec<(String, Place)>,
     /// Names used where no field can be added through them: returned as they are
     /// (`return r`), tested (`if r then`, `r and r.x`, `not r`, `r ~= nil`) or measured
     /// (`#r`).
@@ -271,7 +273,7 @@ impl ToolCalls {
         // A local the script may give another value (or pass on, where it may be changed)
         // does not name its toolbox or tool for certain.
         for (at, local) in std::mem::take(&mut calls.aliased) {
-            if calls.open.contains(&local) {
+            if calls.opened_here(&local, calls.calls[at].0) {
                 calls.calls[at].2 = false;
                 calls.calls[at].3 = None;
             }
@@ -344,6 +346,25 @@ impl ToolCalls {
     }
 
     /// The local `name` seen at `at`: the innermost one declared before it.
+    /// Notes `name` as used in a way that may change what it holds (see `open`).
+    fn opened(&mut self, name: &TokenReference) {
+        let local = name.token().to_string();
+        if let Some(at) = start_of(name) {
+            self.opened_at.push((local.clone(), at));
+        }
+        self.open.insert(local);
+    }
+
+    /// True when the local `name` seen at `at` is so used somewhere: a local of the same
+    /// name in another function or block is another local.
+    fn opened_here(&self, name: &str, at: Place) -> bool {
+        let span = |b: Option<&Binding>| b.map(|b| (b.from, b.to));
+        let here = span(self.binding_at(name, at));
+        self.opened_at
+            .iter()
+            .any(|(n, p)| n == name && span(self.binding_at(name, *p)) == here)
+    }
+
     fn binding_at(&self, name: &str, at: Place) -> Option<&Binding> {
         self.bindings
             .iter()
@@ -700,8 +721,11 @@ fn arguments_of(call: &FunctionCall) -> Vec<&Expression> {
 }
 
 /// Functions that only read the tables passed to them (`ipairs(d.lines)`,
-/// `table.concat(d.lines)`, a tool's call): what they are given keeps its fields.
-const READERS: [&str; 16] = [
+/// `table.concat(d.lines)`, `print(r)`): what they are given keeps its fields.
+/// (Not `assert` or `select`, which hand back what they are given: `local t = assert(r)`
+/// is another name for `r`. Not a tool either: a tool written in Luau gets the table
+/// itself.)
+const READERS: [&str; 14] = [
     "ipairs",
     "pairs",
     "next",
@@ -710,9 +734,7 @@ const READERS: [&str; 16] = [
     "typeof",
     "tostring",
     "tonumber",
-    "select",
     "rawlen",
-    "assert",
     "error",
     "unpack",
     "table.concat",
@@ -721,7 +743,7 @@ const READERS: [&str; 16] = [
 ];
 
 /// True when `call` is sure not to change a table it is given (see [`READERS`]; the
-/// libraries `string`, `math` and `utf8`, and calls through `tools`).
+/// libraries `string`, `math` and `utf8`).
 fn leaves_arguments_alone(call: &FunctionCall) -> bool {
     let Prefix::Name(name) = call.prefix() else {
         return false;
@@ -731,7 +753,7 @@ fn leaves_arguments_alone(call: &FunctionCall) -> bool {
     if single {
         return READERS.contains(&root.as_str());
     }
-    if matches!(root.as_str(), "string" | "math" | "utf8" | "tools") {
+    if matches!(root.as_str(), "string" | "math" | "utf8") {
         return true;
     }
     called_name(call).is_some_and(|n| READERS.contains(&n.as_str()))
@@ -762,7 +784,12 @@ impl Visitor for ToolCalls {
                 self.settle(&list);
             }
         }
-        if !leaves_arguments_alone(call) {
+        if leaves_arguments_alone(call) {
+            // `print(r)`: a result shown or iterated gains no field.
+            for argument in arguments_of(call) {
+                self.harmless(argument);
+            }
+        } else {
             for argument in arguments_of(call) {
                 if let Expression::Var(Var::Expression(var)) = unwrapped(argument) {
                     if let Some(field) = field_of(var) {
@@ -867,7 +894,7 @@ impl Visitor for ToolCalls {
             let var = match var {
                 // The local may hold another table from here on (`r = { limit = 10 }`).
                 Var::Name(name) => {
-                    self.open.insert(name.token().to_string());
+                    self.opened(name);
                     continue;
                 }
                 Var::Expression(var) => var,
@@ -881,7 +908,7 @@ impl Visitor for ToolCalls {
                     self.settled.insert((root.token().to_string(), key));
                 }
                 None => {
-                    self.open.insert(root.token().to_string());
+                    self.opened(root);
                     self.computed_writes = true;
                 }
             }
@@ -924,7 +951,7 @@ impl Visitor for ToolCalls {
             Expression::Var(Var::Name(name))
                 if start_of(name).is_none_or(|at| !self.harmless.contains(&at)) =>
             {
-                self.open.insert(name.token().to_string());
+                self.opened(name);
             }
             Expression::BinaryOperator { lhs, binop, rhs } => match binop {
                 // `r or {}` may pass `r` itself on, so only its field is tested.
@@ -1024,6 +1051,20 @@ mod tests {
             read(replaced).missing_from_result("r", "offset", (3, 8)),
             None
         );
+        // Shown, it keeps its fields; given to a function or kept by `assert`, it may not.
+        let shown = "local r = tools.text.wordCount(s)\nprint(r)\nreturn r.note\n";
+        assert_eq!(
+            read(shown).missing_from_result("r", "note", (3, 8)),
+            Some("text.wordCount".to_string())
+        );
+        for given in ["f(r)", "local t = assert(r)", "table.sort(r)"] {
+            let source = format!("local r = tools.text.wordCount(s)\n{given}\nreturn r.note\n");
+            assert_eq!(
+                read(&source).missing_from_result("r", "note", (3, 8)),
+                None,
+                "{given}"
+            );
+        }
         let tested_whole = "local m = tools.get(x)\nif m then return m.params end\n";
         assert_eq!(
             read(tested_whole).missing_from_result("m", "params", (2, 18)),
@@ -1083,6 +1124,10 @@ mod tests {
         // Given another value, or shadowed, the local names no tool for certain.
         assert!(named("local text = tools.text\ntext = other\nreturn text.slugfy(s)\n").is_empty());
         assert!(named("local text = tools.text\ndo local text = x\ntext.f() end\n").is_empty());
+        // Another local of the same name, given another value, leaves this one naming its
+        // toolbox.
+        let other = "local text = tools.text\nlocal function f()\nlocal text = ''\ntext = text .. 'x'\nend\nreturn text.slugfy(s)\n";
+        assert_eq!(named(other), vec![Some("text.slugfy".to_string())]);
     }
 
     #[test]
