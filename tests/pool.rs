@@ -107,7 +107,12 @@ fn a_full_queue_refuses_with_a_busy_error() {
     let taken = results.iter().filter(|r| r.is_ok()).count();
     assert_eq!(taken, 3);
     for refused in results.iter().filter_map(|r| r.as_ref().err()) {
-        assert!(matches!(refused, PoolError::Busy(2)), "{refused:?}");
+        // The count is read as the refusal is made: a script being handed to the worker
+        // may still be counted as waiting on a loaded machine.
+        assert!(
+            matches!(refused, PoolError::Busy(n) if (2..=3).contains(n)),
+            "{refused:?}"
+        );
         let message = refused.to_string();
         assert!(
             message.contains("busy") && message.contains("more workers"),
