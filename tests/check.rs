@@ -846,15 +846,21 @@ return tools.m4.one()"##,
     assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
 }
 
+/// A world of one tool, `c.slow`, written as `source`, whose results are cached.
+fn cached_tool_world(source: &str) -> World {
+    let world = World::new();
+    world.tool("c.slow", source).file(
+        "c.toolbox/slow.tool/.metadata",
+        r#"{"cache": {"ttlSeconds": 60}}"#,
+    );
+    world
+}
+
 #[test]
 fn guarded_and_defensive_scripts_are_never_refused() {
-    let world = World::new();
-    world
-        .tool(
-            "c.slow",
-            "--!desc Slow lookup.\n--!arg q string the query\n--!return {brief: string, raw: {string}, indexTerms: {string}} the contract\nreturn function(q: string)\n\treturn { brief = q .. '!', raw = { q, q }, indexTerms = { q } }\nend\n",
-        )
-        .file("c.toolbox/slow.tool/.metadata", r#"{"cache": {"ttlSeconds": 60}}"#);
+    let world = cached_tool_world(
+        "--!desc Slow lookup.\n--!arg q string the query\n--!return {brief: string, raw: {string}, indexTerms: {string}} the contract\nreturn function(q: string)\n\treturn { brief = q .. '!', raw = { q, q }, indexTerms = { q } }\nend\n",
+    );
     let diff = "local d = tools.text.lineDiff('a\\nb', 'a\\nc')\n";
     for (script, expected) in [
         // An optional tool, looked up before it is called, or called where its absence
@@ -1451,13 +1457,9 @@ fn a_refused_server_is_named_with_its_reason_where_its_toolbox_is_called() {
 
 #[test]
 fn search_rows_and_cached_calls_are_typed_as_they_come_back() {
-    let world = World::new();
-    world
-        .tool(
-            "c.slow",
-            "--!desc Slow lookup.\n--!arg q string the query\nreturn function(q: string)\n\treturn { brief = q, raw = { q, q }, indexTerms = { q } }\nend\n",
-        )
-        .file("c.toolbox/slow.tool/.metadata", r#"{"cache": {"ttlSeconds": 60}}"#);
+    let world = cached_tool_world(
+        "--!desc Slow lookup.\n--!arg q string the query\nreturn function(q: string)\n\treturn { brief = q, raw = { q, q }, indexTerms = { q } }\nend\n",
+    );
     // Fields every search row carries, and the key a cached call returns second: correct
     // scripts strict mode must not refuse.
     let script = "local row = tools.search('slug').value[1]\nlocal line = row.description .. (row.signature or '') .. (row.toolbox or '')\nlocal brief, key = tools.c.slow('q')\nreturn { line ~= '', brief ~= nil, key ~= nil }\n";

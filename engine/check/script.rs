@@ -37,12 +37,11 @@ pub(super) struct ToolCalls {
     /// (`r.x or 0`, `if r.x ~= nil`, `not r.x`), as reading an absent field then fails
     /// nothing.
     settled: BTreeSet<(String, String)>,
-    /// Locals whose fields may be anything: written by a computed key (`r[k] = v`), or
-    /// used as a value (`local copy = r`, `rawset(r, ...)`, `f(r)`), through which fields
-    /// may be added where the checker does not look.
-    open: BTreeSet<String>,
-    /// Where each name in `open` was so used: which local it was is known only there.
-    opened_at: Vec<(String, Place)>,
+    /// Locals whose fields may be anything, by name and where each was so used (which
+    /// local of that name it was is known only there): written by a computed key (`r[k] =
+    /// v`), or used as a value (`local copy = r`, `rawset(r, ...)`, `f(r)`), through which
+    /// fields may be added where the checker does not look.
+    opened: Vec<(String, Place)>,
     /// Names used where no field can be added through them: returned as they are
     /// (`return r`), tested (`if r then`, `r and r.x`, `not r`, `r ~= nil`) or measured
     /// (`#r`).
@@ -318,7 +317,7 @@ impl ToolCalls {
         if let Some((_, tool, _)) = self.direct.iter().find(|(p, _, k)| *p == at && k == key) {
             return unchanged(tool).then(|| tool.clone());
         }
-        if self.open.contains(word) || self.settled.contains(&(word.to_string(), key.to_string())) {
+        if self.is_open(word) || self.settled.contains(&(word.to_string(), key.to_string())) {
             return None;
         }
         let Holds::Result { tool, through } = &self.binding_at(word, at)?.holds else {
@@ -336,7 +335,7 @@ impl ToolCalls {
             return None;
         }
         let kept = |(local, field): &(String, Option<String>)| {
-            !self.open.contains(local)
+            !self.is_open(local)
                 && field.as_ref().is_none_or(|f| {
                     let field = (local.clone(), f.clone());
                     !self.settled.contains(&field) && !self.lent.contains(&field)
@@ -345,14 +344,15 @@ impl ToolCalls {
         through.iter().all(kept).then(|| tool.clone())
     }
 
-    /// The local `name` seen at `at`: the innermost one declared before it.
     /// Notes `name` as used in a way that may change what it holds (see `open`).
     fn opened(&mut self, name: &TokenReference) {
-        let local = name.token().to_string();
-        if let Some(at) = start_of(name) {
-            self.opened_at.push((local.clone(), at));
-        }
-        self.open.insert(local);
+        let at = start_of(name).unwrap_or_default();
+        self.opened.push((name.token().to_string(), at));
+    }
+
+    /// True when a local named `name`, any of them, is so used (see `opened`).
+    fn is_open(&self, name: &str) -> bool {
+        self.opened.iter().any(|(n, _)| n == name)
     }
 
     /// True when the local `name` seen at `at` is so used somewhere: a local of the same
@@ -360,11 +360,12 @@ impl ToolCalls {
     fn opened_here(&self, name: &str, at: Place) -> bool {
         let span = |b: Option<&Binding>| b.map(|b| (b.from, b.to));
         let here = span(self.binding_at(name, at));
-        self.opened_at
+        self.opened
             .iter()
             .any(|(n, p)| n == name && span(self.binding_at(name, *p)) == here)
     }
 
+    /// The local `name` seen at `at`: the innermost one declared before it.
     fn binding_at(&self, name: &str, at: Place) -> Option<&Binding> {
         self.bindings
             .iter()
@@ -656,13 +657,10 @@ fn computed_call(call: &FunctionCall) -> bool {
         return false;
     }
     let mut suffixes = call.suffixes();
-    matches!(
-        (suffixes.next(), suffixes.next()),
-        (
-            Some(Suffix::Index(Index::Brackets { .. })),
-            Some(Suffix::Call(_))
-        )
-    ) && call.suffixes().next().and_then(literal_key).is_none()
+    let (Some(key), Some(Suffix::Call(_))) = (suffixes.next(), suffixes.next()) else {
+        return false;
+    };
+    matches!(key, Suffix::Index(Index::Brackets { .. })) && literal_key(key).is_none()
 }
 
 /// The span of what `pcall(f, a, b)` passes on to `f` (`a, b`; for `xpcall`, what follows
@@ -707,7 +705,8 @@ fn is_tools_call(call: &FunctionCall) -> bool {
         })
 }
 
-/// The arguments of a call `f(a, b)`, `f "s"` or `f { ... }` (its first call suffix).
+/// The arguments of a call `f(a, b)` (its first call suffix); none for `f "s"` or
+/// `f { ... }`, which pass a literal.
 fn arguments_of(call: &FunctionCall) -> Vec<&Expression> {
     let Some(Suffix::Call(Call::AnonymousCall(args))) =
         call.suffixes().find(|s| matches!(s, Suffix::Call(_)))
