@@ -909,6 +909,19 @@ fn guarded_and_defensive_scripts_are_never_refused() {
             "local d = tools.text.lineDiff('a', 'a')\ntable.move({ { weight = 2 } }, 1, 1, 1, d.lines)\nlocal w = 0\nfor _, l in d.lines do w += l.weight end\nreturn w".to_string(),
             json!(2),
         ),
+        // Elements given a field through a local, then read down a path off the result.
+        (
+            format!("{diff}for _, l in ipairs(d.lines) do l.kind = 'x' end\nreturn d.lines[2].kind"),
+            json!("x"),
+        ),
+        (
+            format!("{diff}local function tag(l) l.tag = 1 end\nfor _, l in d.lines do tag(l) end\nreturn d.lines[1].tag"),
+            json!(1),
+        ),
+        (
+            format!("{diff}local first = d.lines[1]\nfirst.note = 'n'\nreturn d.lines[1].note"),
+            json!("n"),
+        ),
         // A cached tool's caller gets `brief`.
         (
             "local brief, key = tools.c.slow('q')\nreturn { string.upper(brief), key ~= nil }".to_string(),
@@ -934,6 +947,8 @@ return r.b"#.to_string(),
         "return tools.extra.fancify('x')",
         "local c = tools.text.wordCount('a b')\nreturn c.sentences + 1",
         "local brief = tools.c.slow('q')\nreturn brief.raw",
+        "local d = tools.text.lineDiff('a', 'b')\nreturn d.lines[1].kindd",
+        "local d = tools.text.lineDiff('a', 'b')\nlocal out = {}\nfor _, l in d.lines do out[#out + 1] = l.kindd end\nreturn out",
     ] {
         let (envelope, _) = exec(world.path(), &[], wrong);
         assert_eq!(envelope["error"]["kind"], "type", "{wrong}\n{envelope}");

@@ -310,7 +310,14 @@ impl ToolCalls {
     /// The tool whose declared result lacks `key`, when the field read at `at` (a local's
     /// `word.key`, or straight off a call) is certain to be missing: the local seen there
     /// holds that tool's result, and the script neither adds `key` nor tests for it.
-    pub(super) fn missing_from_result(&self, word: &str, key: &str, at: Place) -> Option<String> {
+    /// `nested`: the read goes further down than `word.key` (`word.hunks[1].key`).
+    pub(super) fn missing_from_result(
+        &self,
+        word: &str,
+        key: &str,
+        at: Place,
+        nested: bool,
+    ) -> Option<String> {
         // A script that writes tools may have changed this one's result (deleted and
         // written it again with a new field); the functions of `tools` do not change.
         let unchanged = |tool: &str| !self.authors || tool.starts_with("tools.");
@@ -327,9 +334,10 @@ impl ToolCalls {
             return None;
         }
         // An element of a list may have gained `key` through another loop's variable
-        // (`for _, row in r.rows do row.key = ... end`): any local given `key` will do, and
-        // so will a helper that writes fields by a computed key (`item[field] = v`).
-        if !through.is_empty()
+        // (`for _, row in r.rows do row.key = ... end`), read through a local or down a
+        // path (`r.rows[1].key`): any local given `key` will do, and so will a helper that
+        // writes fields by a computed key (`item[field] = v`).
+        if (nested || !through.is_empty())
             && (self.computed_writes || self.settled.iter().any(|(_, k)| k == key))
         {
             return None;
@@ -758,6 +766,29 @@ fn leaves_arguments_alone(call: &FunctionCall) -> bool {
     called_name(call).is_some_and(|n| READERS.contains(&n.as_str()))
 }
 
+/// True for an index by a number or by a length plus a number (`[3]`, `[#out + 1]`):
+/// a list's slot, never a field's name.
+fn places_a_value(suffix: &Suffix) -> bool {
+    let Suffix::Index(Index::Brackets { expression, .. }) = suffix else {
+        return false;
+    };
+    match unwrapped(expression) {
+        Expression::Number(_) => true,
+        Expression::BinaryOperator { lhs, binop, rhs } => {
+            matches!(binop, BinOp::Plus(_))
+                && matches!(
+                    unwrapped(lhs),
+                    Expression::UnaryOperator {
+                        unop: UnOp::Hash(_),
+                        ..
+                    }
+                )
+                && matches!(unwrapped(rhs), Expression::Number(_))
+        }
+        _ => false,
+    }
+}
+
 fn is_boolean(expression: &Expression) -> bool {
     matches!(expression, Expression::Symbol(token) if matches!(token.token_type(), TokenType::Symbol { symbol: Symbol::True | Symbol::False }))
 }
@@ -908,7 +939,9 @@ impl Visitor for ToolCalls {
                 }
                 None => {
                     self.opened(root);
-                    self.computed_writes = true;
+                    // `out[#out + 1] = v` and `out[3] = v` append or place a value; any
+                    // other key may name a field.
+                    self.computed_writes |= !var.suffixes().last().is_some_and(places_a_value);
                 }
             }
         }
@@ -1019,17 +1052,20 @@ mod tests {
              local function defaults()\n\tlocal r = { limit = 10 }\n\treturn r.offset\nend\n",
         );
         assert_eq!(
-            calls.missing_from_result("r", "nope", (3, 9)),
+            calls.missing_from_result("r", "nope", (3, 9), false),
             Some("text.wordCount".to_string())
         );
-        assert_eq!(calls.missing_from_result("r", "offset", (7, 9)), None);
+        assert_eq!(
+            calls.missing_from_result("r", "offset", (7, 9), false),
+            None
+        );
     }
 
     #[test]
     fn a_field_read_off_the_call_is_the_tools() {
         let calls = read("return tools.url.parse(u).hostname\n");
         assert_eq!(
-            calls.missing_from_result("tools", "hostname", (1, 8)),
+            calls.missing_from_result("tools", "hostname", (1, 8), false),
             Some("url.parse".to_string())
         );
     }
@@ -1037,36 +1073,42 @@ mod tests {
     #[test]
     fn fields_added_tested_or_reachable_another_way_are_not_certain() {
         let added = "local r = tools.text.wordCount(s)\nr.note = 1\nreturn r.note\n";
-        assert_eq!(read(added).missing_from_result("r", "note", (3, 8)), None);
+        assert_eq!(
+            read(added).missing_from_result("r", "note", (3, 8), false),
+            None
+        );
         let tested = "local c = tools.text.wordCount(s)\nreturn c.sentences or 0\n";
         assert_eq!(
-            read(tested).missing_from_result("c", "sentences", (2, 8)),
+            read(tested).missing_from_result("c", "sentences", (2, 8), false),
             None
         );
         let aliased = "local r = tools.text.wordCount(s)\nlocal copy = r\nreturn r.note\n";
-        assert_eq!(read(aliased).missing_from_result("r", "note", (3, 8)), None);
+        assert_eq!(
+            read(aliased).missing_from_result("r", "note", (3, 8), false),
+            None
+        );
         let replaced = "local r = tools.text.wordCount(s)\nr = { limit = 1 }\nreturn r.offset\n";
         assert_eq!(
-            read(replaced).missing_from_result("r", "offset", (3, 8)),
+            read(replaced).missing_from_result("r", "offset", (3, 8), false),
             None
         );
         // Shown, it keeps its fields; given to a function or kept by `assert`, it may not.
         let shown = "local r = tools.text.wordCount(s)\nprint(r)\nreturn r.note\n";
         assert_eq!(
-            read(shown).missing_from_result("r", "note", (3, 8)),
+            read(shown).missing_from_result("r", "note", (3, 8), false),
             Some("text.wordCount".to_string())
         );
         for given in ["f(r)", "local t = assert(r)", "table.sort(r)"] {
             let source = format!("local r = tools.text.wordCount(s)\n{given}\nreturn r.note\n");
             assert_eq!(
-                read(&source).missing_from_result("r", "note", (3, 8)),
+                read(&source).missing_from_result("r", "note", (3, 8), false),
                 None,
                 "{given}"
             );
         }
         let tested_whole = "local m = tools.get(x)\nif m then return m.params end\n";
         assert_eq!(
-            read(tested_whole).missing_from_result("m", "params", (2, 18)),
+            read(tested_whole).missing_from_result("m", "params", (2, 18), false),
             Some("tools.get".to_string())
         );
     }
@@ -1134,7 +1176,7 @@ mod tests {
         let head = "local d = tools.text.lineDiff(a, b)\n";
         let read_at = |rest: &str| {
             let source = format!("{head}{rest}");
-            read(&source).missing_from_result("l", "kind", (2, 38))
+            read(&source).missing_from_result("l", "kind", (2, 38), false)
         };
         let tool = Some("text.lineDiff".to_string());
         assert_eq!(

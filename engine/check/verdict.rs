@@ -309,7 +309,8 @@ impl ToolCalls {
                 return Some(Some(path[1..path.len().min(3)].join(".")));
             }
         }
-        self.missing_from_result(word, key, at).map(Some)
+        let nested = !reads_key_directly(source, at, word, key);
+        self.missing_from_result(word, key, at, nested).map(Some)
     }
 }
 
@@ -468,6 +469,28 @@ fn rest_of_line(source: &str, (line, column): Place) -> Option<&str> {
         Some((at, _)) => Some(&text[at..]),
         None => (text.chars().count() == skip).then_some(""),
     }
+}
+
+/// True when the read at `at` is `word.key` (or `word["key"]`) itself, not a read further
+/// down a path (`word.hunks[1].key`), which reaches an element shared with other locals.
+fn reads_key_directly(source: &str, at: Place, word: &str, key: &str) -> bool {
+    let Some(rest) = rest_of_line(source, at).and_then(|r| r.strip_prefix(word)) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    [
+        format!(".{key}"),
+        format!("[\"{key}\"]"),
+        format!("['{key}']"),
+    ]
+    .iter()
+    .find_map(|read| rest.strip_prefix(read.as_str()))
+    .is_some_and(|after| {
+        !after
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// The identifier that starts at `at` in `source`.
