@@ -138,6 +138,30 @@ fn a_wrong_argument_names_the_tools_signature() {
         hint.contains("tools.text.truncate(text: string, maxChars: number"),
         "{hint}"
     );
+    // The same when a field is read straight off the call, through an alias, or inside
+    // a helper: the call is still the tool's.
+    for (script, tool) in [
+        ("return tools.text.wordCount(5).words", "tools.text.wordCount(text: string)"),
+        (
+            "local text = tools.text\nreturn text.wordCount(5).words",
+            "tools.text.wordCount(text: string)",
+        ),
+        (
+            "local function words(s: string) return tools.text.wordcount(s).words end\nreturn words('a b')",
+            "did you mean `wordCount`?",
+        ),
+    ] {
+        let (envelope, _) = exec(world.path(), &[], script);
+        assert_eq!(envelope["error"]["kind"], "type", "{script}\n{envelope}");
+        let hint = envelope["error"]["hint"].as_str().unwrap();
+        assert!(hint.contains(tool), "{script}\n{hint}");
+    }
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "local text = tools.text\nlocal function words(s: string) return text.wordCount(s).words end\nreturn words('a b') + tools.text.wordCount('c').words",
+    );
+    assert_eq!(envelope["value"], 3, "{envelope}");
 }
 
 #[test]
@@ -881,6 +905,19 @@ fn guarded_and_defensive_scripts_are_never_refused() {
             "local ok = pcall(function() return tools.extra.fancify('x') end)\nreturn ok".to_string(),
             json!(false),
         ),
+        // A probed name that extends a real one, or is far from every one, is another tool.
+        (
+            "local ok, r = pcall(function() return tools.text.slugify2('A b') end)\nreturn if ok then r else tools.text.slugify('A b')".to_string(),
+            json!("a-b"),
+        ),
+        (
+            "local ok = pcall(function() return tools.text.fancify('x') end)\nreturn ok".to_string(),
+            json!(false),
+        ),
+        (
+            "if tools.callable('text.slugfy') then\n\tlocal _, r = pcall(function() return tools.text.slugfy('x') end)\n\treturn r\nend\nreturn 'none'".to_string(),
+            json!("none"),
+        ),
         // Fields read defensively: through a local that is tested, by type, compared
         // with nil or a boolean, or by a literal key.
         (
@@ -952,6 +989,27 @@ return r.b"#.to_string(),
     ] {
         let (envelope, _) = exec(world.path(), &[], wrong);
         assert_eq!(envelope["error"]["kind"], "type", "{wrong}\n{envelope}");
+    }
+    // A name one slip from a real tool or toolbox is a misspelling, even inside pcall,
+    // which would only hide it.
+    for (wrong, meant) in [
+        (
+            "local ok, r = pcall(function() return tools.text.slugfy('x') end)\nreturn r",
+            "did you mean `slugify`?",
+        ),
+        (
+            "local ok, r = pcall(function() return tools.txt.slugify('x') end)\nreturn r",
+            "did you mean `text`?",
+        ),
+        (
+            "local ok, r = pcall(function() return tools.text.Slugify('x') end)\nreturn r",
+            "did you mean `slugify`?",
+        ),
+    ] {
+        let (envelope, _) = exec(world.path(), &[], wrong);
+        assert_eq!(envelope["error"]["kind"], "type", "{wrong}\n{envelope}");
+        let hint = envelope["error"]["hint"].as_str().unwrap_or_default();
+        assert!(hint.contains(meant), "{wrong}\n{envelope}");
     }
 }
 

@@ -206,9 +206,21 @@ impl Checking {
                 d
             })
         };
+        // A probe of an optional tool is only reported: a tool may look for another.
+        let (probes, errors): (Vec<_>, Vec<_>) = errors.into_iter().partition(|c| c.probe);
+        let mut others: Vec<Diagnostic> = probes
+            .into_iter()
+            .map(|c| c.diagnostic)
+            .chain(others)
+            .filter_map(own)
+            .collect();
+        others.sort_by_key(|d| (d.line, d.column));
         Ok(ToolCheck {
-            errors: errors.into_iter().filter_map(|(d, _)| own(d)).collect(),
-            others: others.into_iter().filter_map(own).collect(),
+            errors: errors
+                .into_iter()
+                .filter_map(|c| own(c.diagnostic))
+                .collect(),
+            others,
         })
     }
 }

@@ -36,4 +36,4 @@ pub use mode::Mode;
 pub use named::named_toolboxes;
 pub use process::{Checked, Checker, Declarations, PendingCheck, CHECKER_ENV, CHECKER_PROGRAM};
 pub use tool::{tool_source, with_modules, WithModules};
-pub use verdict::{judge, judge_with, not_one_table, sort, Verdict};
+pub use verdict::{judge, judge_with, not_one_table, sort, Certain, Verdict};

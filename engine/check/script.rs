@@ -396,16 +396,27 @@ impl ToolCalls {
         if is_tools_call(call) {
             return (true, named_tool(call), None);
         }
-        let Prefix::Name(name) = call.prefix() else {
+        self.alias_call(call.prefix(), call.suffixes(), start_of(call))
+    }
+
+    /// Like [`ToolCalls::tool_call`] for a call through a local that names a toolbox or
+    /// tool (`text.slugify(s)` after `local text = tools.text`), starting at `at`.
+    fn alias_call<'a>(
+        &self,
+        prefix: &Prefix,
+        suffixes: impl Iterator<Item = &'a Suffix>,
+        at: Option<Place>,
+    ) -> (bool, Option<String>, Option<String>) {
+        let Prefix::Name(name) = prefix else {
             return (false, None, None);
         };
         let local = name.token().to_string();
-        let alias = start_of(call).and_then(|at| match &self.binding_at(&local, at)?.holds {
+        let alias = at.and_then(|at| match &self.binding_at(&local, at)?.holds {
             Holds::Alias(names) => Some(names.clone()),
             _ => None,
         });
         match alias {
-            Some(names) => (true, named_from(names, call.suffixes()), Some(local)),
+            Some(names) => (true, named_from(names, suffixes), Some(local)),
             None => (false, None, None),
         }
     }
@@ -948,14 +959,28 @@ impl Visitor for ToolCalls {
     }
 
     fn visit_var_expression(&mut self, var: &VarExpression) {
-        if !is_tools(var.prefix()) {
-            return;
-        }
-        // `tools.box.tool(...).key`: the first key after the call.
         let suffixes: Vec<&Suffix> = var.suffixes().collect();
         let Some(call) = suffixes.iter().position(|s| matches!(s, Suffix::Call(_))) else {
             return;
         };
+        // `tools.box.tool(...).key` holds a call of its own, which the syntax tree keeps
+        // as a suffix rather than a call: what is wrong in its arguments is the tool's.
+        let start = start_of(var);
+        let (tools, tool, alias) = if is_tools(var.prefix()) {
+            (true, named_by(suffixes[..=call].iter().copied()), None)
+        } else {
+            self.alias_call(var.prefix(), suffixes[..=call].iter().copied(), start)
+        };
+        if let (true, Some(from)) = (tools, start) {
+            if let Some(local) = alias {
+                self.aliased.push((self.calls.len(), local));
+            }
+            self.calls.push((from, end_of(suffixes[call]), tools, tool));
+        }
+        if !is_tools(var.prefix()) {
+            return;
+        }
+        // The first key after the call.
         let (Some(tool), Some(key), Some(at)) = (
             named_by(suffixes[..=call].iter().copied()),
             suffixes.get(call + 1).and_then(|s| literal_key(s)),

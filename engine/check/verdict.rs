@@ -23,22 +23,36 @@ pub struct Verdict {
     pub report: Vec<Diagnostic>,
 }
 
-/// Sorts `diagnostics` of `source` under `mode`. `session` is true for REPL entries,
-/// whose globals come from earlier entries the checker does not see: unknown globals are
-/// not reported for them.
-pub fn judge(source: &str, diagnostics: Vec<Diagnostic>, mode: Mode, session: bool) -> Verdict {
-    judge_with(source, diagnostics, mode, session, |_, _| true)
+/// An error the checker found that may stop a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Certain {
+    /// What the checker said.
+    pub diagnostic: Diagnostic,
+    /// The tool (`box.tool`, or `tools.<function>`) whose call or result it is about, when
+    /// it is about one.
+    pub tool: Option<String>,
+    /// A tool or toolbox this world lacks, called inside a function given to `pcall` or
+    /// `xpcall`: the script may be probing for an optional tool, so it is certain only
+    /// when the name is a slip for one the world has (see [`judge_with`]).
+    pub probe: bool,
 }
 
-/// Like [`judge`], where `stops` says whether a certain error (at a call of the tool it
-/// names, when it names one) may stop the run; each is judged on its own, and the first
-/// that may is the one that stops it (the others are reported).
+/// Sorts `diagnostics` of `source` under `mode`. `session` is true for REPL entries,
+/// whose globals come from earlier entries the checker does not see: unknown globals are
+/// not reported for them. A probe (see [`Certain::probe`]) never stops the run here.
+pub fn judge(source: &str, diagnostics: Vec<Diagnostic>, mode: Mode, session: bool) -> Verdict {
+    judge_with(source, diagnostics, mode, session, |c| !c.probe)
+}
+
+/// Like [`judge`], where `stops` says whether a certain error may stop the run; each is
+/// judged on its own, and the first that may is the one that stops it (the others are
+/// reported).
 pub fn judge_with(
     source: &str,
     diagnostics: Vec<Diagnostic>,
     mode: Mode,
     session: bool,
-    stops: impl Fn(&Diagnostic, Option<&str>) -> bool,
+    stops: impl Fn(&Certain) -> bool,
 ) -> Verdict {
     let mut verdict = Verdict::default();
     if mode == Mode::Off {
@@ -46,11 +60,11 @@ pub fn judge_with(
     }
     let (certain, others) = sort(source, diagnostics, session);
     let mut stop = None;
-    for (diagnostic, tool) in certain {
-        if stop.is_none() && mode != Mode::Warn && stops(&diagnostic, tool.as_deref()) {
-            stop = Some((diagnostic, tool));
+    for found in certain {
+        if stop.is_none() && mode != Mode::Warn && stops(&found) {
+            stop = Some((found.diagnostic, found.tool));
         } else {
-            verdict.report.push(diagnostic);
+            verdict.report.push(found.diagnostic);
         }
     }
     let mut others = others;
@@ -78,7 +92,7 @@ pub fn sort(
     source: &str,
     diagnostics: Vec<Diagnostic>,
     session: bool,
-) -> (Vec<(Diagnostic, Option<String>)>, Vec<Diagnostic>) {
+) -> (Vec<Certain>, Vec<Diagnostic>) {
     // When Luau's solver gives up on a script (too long or too tangled for its limits),
     // what it says besides is about its own unfinished reasoning (`*blocked-155*` types,
     // internal errors asking for a bug report), not the script: nothing is certain, and
@@ -128,7 +142,22 @@ pub fn sort(
             .filter(|_| diagnostic.severity == Severity::Error)
             .and_then(|c| c.certain(source, &diagnostic));
         match at {
-            Some(tool) => certain.push((diagnostic, tool)),
+            Some(tool) => certain.push(Certain {
+                diagnostic,
+                tool,
+                probe: false,
+            }),
+            None if let Some(tool) = calls
+                .as_ref()
+                .filter(|_| diagnostic.severity == Severity::Error)
+                .and_then(|c| c.probe(source, &diagnostic)) =>
+            {
+                certain.push(Certain {
+                    diagnostic,
+                    tool: Some(tool),
+                    probe: true,
+                })
+            }
             None => {
                 if calls.as_ref().is_some_and(|c| c.authors) {
                     made_as_it_runs(source, &mut diagnostic);
@@ -286,6 +315,22 @@ impl ToolCalls {
             }
         }
         self.missing_field(source, diagnostic, at)
+    }
+
+    /// `box.tool` when `diagnostic` says `tools.box.tool` (or `tools.box`) is missing
+    /// where it is called inside a function given to `pcall` or `xpcall`, in a script that
+    /// neither names it in a string nor writes tools.
+    fn probe(&self, source: &str, diagnostic: &Diagnostic) -> Option<String> {
+        let key = missing_key(&diagnostic.message)?;
+        let at = (diagnostic.line, diagnostic.column);
+        let path = dotted_at(source, at);
+        let names = path.get(1..path.len().min(3))?;
+        let probed = path.first() == Some(&"tools")
+            && names.contains(&key)
+            && self.in_caught(at)
+            && !self.looked_up(key)
+            && !self.authors;
+        probed.then(|| names.join("."))
     }
 
     /// `Some(tool)` when `diagnostic` is a certain missing field: a tool the toolbox lacks

@@ -185,8 +185,11 @@ impl Sent {
             checked.diagnostics,
             self.checking.mode(),
             session,
-            |error, tool| {
-                let Some(tool) = tool else { return true };
+            |found| {
+                let Some(tool) = found.tool.as_deref() else {
+                    return true;
+                };
+                let error = &found.diagnostic;
                 // An upstream server's catalogue may be stale, so a tool it lacks or an
                 // argument it types otherwise may be right by now; but its tools take one
                 // table of named arguments, whatever the catalogue says, and refuse
@@ -198,7 +201,13 @@ impl Sent {
                 // A call the profile denies, or of a tool that cannot be called, is not
                 // declared, so the checker calls it unknown; it runs instead and fails
                 // saying why (`denied` naming the rule, or the tool's own problem).
-                !fails_better_at_run_time(registry, index, tool)
+                if fails_better_at_run_time(registry, index, tool) {
+                    return false;
+                }
+                // A call inside `pcall(function() ... end)` of a tool this world lacks may
+                // look for an optional one; a name one slip away from a real one is a
+                // misspelling all the same, which pcall would only hide.
+                !found.probe || misspells_one(index, tool)
             },
         );
         // After the checker's own certain errors: it reads further into the script. But at
@@ -468,6 +477,35 @@ fn shortened(message: &str) -> String {
 
 fn name_list(names: Vec<&str>) -> Vec<String> {
     names.into_iter().map(str::to_string).collect()
+}
+
+/// True when `tool` (`box.tool`, or `box` alone) names a toolbox the index lacks that is
+/// a slip for one it has, or a tool its toolbox lacks that is a slip for one it has.
+fn misspells_one(index: &AssetIndex, tool: &str) -> bool {
+    let (toolbox, name) = tool.split_once('.').unwrap_or((tool, ""));
+    if !index.has_toolbox(toolbox) {
+        return index.toolbox_names().into_iter().any(|b| slip(toolbox, b));
+    }
+    !name.is_empty()
+        && index
+            .tools_in(toolbox)
+            .filter(|t| t.is_registered())
+            .any(|t| slip(name, t.name()))
+}
+
+/// True when `wanted` is `real` misspelt: another case, or one or two characters changed,
+/// left out, added or swapped (one in a name of four characters or fewer). A name that
+/// extends the other (`slugify2`, `slugifyAll`) is a different name, not a slip.
+fn slip(wanted: &str, real: &str) -> bool {
+    let (wanted, real) = (wanted.to_lowercase(), real.to_lowercase());
+    if wanted == real {
+        return true;
+    }
+    if wanted.starts_with(&real) || real.starts_with(&wanted) {
+        return false;
+    }
+    let most = if real.chars().count() <= 4 { 1 } else { 2 };
+    strsim::damerau_levenshtein(&wanted, &real) <= most
 }
 
 /// ", did you mean `x`?" for the name most like `wanted`, when one is close.
