@@ -4,9 +4,18 @@
 //! misspelt option would be found only when the call is made, after the calls before it
 //! have done their work. Read ahead of the run, the literal's field names are all there is
 //! to compare with the tool's declared fields (see `Checking`'s verdict).
+//!
+//! A literal held in a local first (`local opts = { sortby = "age" }` then
+//! `tools.csvReport.start(csv, opts)`) counts too, when nothing else can have changed it:
+//! the name is declared once in the script, never assigned to (not `opts = ...`, not
+//! `opts.x = ...`), never called through, and used bare only as a tool's argument.
 
-use full_moon::ast::{Call, Expression, Field, FunctionArgs, FunctionCall, Index, Prefix};
-use full_moon::ast::{Suffix, TableConstructor};
+use std::collections::{HashMap, HashSet};
+
+use full_moon::ast::{Assignment, Call, CompoundAssignment, Expression, Field, FunctionArgs};
+use full_moon::ast::{FunctionBody, FunctionCall, GenericFor, Index, LocalAssignment};
+use full_moon::ast::{LocalFunction, NumericFor, Parameter, Prefix, Suffix, TableConstructor};
+use full_moon::ast::{Var, VarExpression};
 use full_moon::node::Node;
 use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
@@ -38,7 +47,8 @@ pub fn option_literals(source: &str) -> Vec<OptionLiteral> {
     let read = |ast: &full_moon::ast::Ast| {
         let mut literals = Literals::default();
         literals.visit_ast(ast);
-        let mut found = literals.found;
+        let mut found = literals.held_literals();
+        found.extend(literals.found);
         if literals.authors {
             found.retain(|literal| literal.tool.starts_with("tools."));
         }
@@ -54,42 +64,179 @@ pub fn option_literals(source: &str) -> Vec<OptionLiteral> {
 struct Literals {
     found: Vec<OptionLiteral>,
     authors: bool,
+    /// Locals bound to a table literal with named fields: where, and the fields.
+    held: HashMap<String, (Place, Fields)>,
+    /// How many times each name is declared (locals, parameters, loop variables).
+    declared: HashMap<String, usize>,
+    /// Names assigned to, or called through, anywhere.
+    touched: HashSet<String>,
+    /// How many times each name is used bare, as a value.
+    bare: HashMap<String, usize>,
+    /// Bare names given straight to a tool: the tool, the argument, the name, where.
+    passed: Vec<(String, usize, String, Place)>,
+}
+
+type Place = (u32, u32);
+
+/// A literal's named fields, each with its 1-based line and column.
+type Fields = Vec<(String, u32, u32)>;
+
+impl Literals {
+    /// The literals held in locals (see the module's doc) that are given to tools.
+    fn held_literals(&self) -> Vec<OptionLiteral> {
+        let passed_bare = |name: &str| self.passed.iter().filter(|p| p.2 == name).count();
+        self.passed
+            .iter()
+            .filter_map(|(tool, argument, name, at)| {
+                let (bound, fields) = self.held.get(name)?;
+                let untouched = self.declared.get(name) == Some(&1)
+                    && !self.touched.contains(name)
+                    && self.bare.get(name).copied().unwrap_or(0) == passed_bare(name);
+                (untouched && bound < at).then(|| OptionLiteral {
+                    tool: tool.clone(),
+                    argument: *argument,
+                    fields: fields.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Reads the arguments of a call of a tool (or of a function of `tools`), written as
+    /// `prefix` and `suffixes`.
+    fn tool_call<'a>(&mut self, prefix: &Prefix, suffixes: impl Iterator<Item = &'a Suffix>) {
+        let Some((tool, arguments)) = tool_arguments(prefix, suffixes) else {
+            return;
+        };
+        for (argument, expression) in arguments.into_iter().enumerate() {
+            match expression {
+                Argument::Table(table) => {
+                    if let Some(fields) = named_fields(Some(table)) {
+                        self.found.push(OptionLiteral {
+                            tool: tool.clone(),
+                            argument,
+                            fields,
+                        });
+                    }
+                }
+                Argument::Name(name, at) => self.passed.push((tool.clone(), argument, name, at)),
+                Argument::Other => {}
+            }
+        }
+    }
+
+    fn declare(&mut self, name: &str) {
+        *self.declared.entry(name.to_string()).or_default() += 1;
+    }
+
+    /// Marks the name an assignment to `var` changes: `opts` for `opts = ...` and for
+    /// `opts.sortBy = ...`.
+    fn touch(&mut self, var: &Var) {
+        let name = match var {
+            Var::Name(name) => name,
+            Var::Expression(var) => match var.prefix() {
+                Prefix::Name(name) => name,
+                _ => return,
+            },
+            _ => return,
+        };
+        self.touched.insert(name.token().to_string());
+    }
 }
 
 impl Visitor for Literals {
     fn visit_expression(&mut self, expression: &Expression) {
         self.authors |= holds_an_authoring_function(expression);
+        if let Expression::Var(Var::Name(name)) = expression {
+            *self.bare.entry(name.token().to_string()).or_default() += 1;
+        }
     }
 
     fn visit_function_call(&mut self, call: &FunctionCall) {
         self.authors |= may_author(call);
-        let Some((tool, arguments)) = tool_arguments(call) else {
-            return;
-        };
-        for (argument, expression) in arguments.into_iter().enumerate() {
-            if let Some(fields) = named_fields(expression) {
-                self.found.push(OptionLiteral {
-                    tool: tool.clone(),
-                    argument,
-                    fields,
-                });
+        // `opts:clear()`, `opts.reset()`: a call through the table may change it.
+        if let Prefix::Name(name) = call.prefix() {
+            self.touched.insert(name.token().to_string());
+        }
+        self.tool_call(call.prefix(), call.suffixes());
+    }
+
+    fn visit_var_expression(&mut self, var: &VarExpression) {
+        // `tools.box.tool(s, { ... }).field`: the call is a suffix, not a call node.
+        self.tool_call(var.prefix(), var.suffixes());
+    }
+
+    fn visit_local_assignment(&mut self, local: &LocalAssignment) {
+        let mut values = local.expressions().iter();
+        for name in local.names() {
+            let name = name.token().to_string();
+            self.declare(&name);
+            let value = values.next();
+            if let (Some(Expression::TableConstructor(table)), Some(at)) =
+                (value, local.start_position())
+            {
+                if let Some(fields) = named_fields(Some(table)) {
+                    self.held.insert(name, (place(at), fields));
+                }
             }
         }
     }
+
+    fn visit_local_function(&mut self, function: &LocalFunction) {
+        self.declare(&function.name().token().to_string());
+    }
+
+    fn visit_function_body(&mut self, body: &FunctionBody) {
+        for parameter in body.parameters() {
+            if let Parameter::Name(name) = parameter {
+                self.declare(&name.token().to_string());
+            }
+        }
+    }
+
+    fn visit_generic_for(&mut self, gf: &GenericFor) {
+        for name in gf.names() {
+            self.declare(&name.token().to_string());
+        }
+    }
+
+    fn visit_numeric_for(&mut self, nf: &NumericFor) {
+        self.declare(&nf.index_variable().token().to_string());
+    }
+
+    fn visit_assignment(&mut self, assignment: &Assignment) {
+        for var in assignment.variables() {
+            self.touch(var);
+        }
+    }
+
+    fn visit_compound_assignment(&mut self, assignment: &CompoundAssignment) {
+        self.touch(assignment.lhs());
+    }
+}
+
+/// An argument of a tool call, as far as its options are concerned.
+enum Argument<'a> {
+    /// A table literal.
+    Table(&'a TableConstructor),
+    /// A bare name, and where it is.
+    Name(String, Place),
+    Other,
 }
 
 /// `box.tool` (or `tools.fn`) and the table literals among the arguments, by position, of
 /// a call written `tools.box.tool(...)`, `tools.box.tool { ... }` or `tools.fn(...)` (a
 /// colon call passes the toolbox first, and a longer path is not a tool).
-fn tool_arguments(call: &FunctionCall) -> Option<(String, Vec<Option<&TableConstructor>>)> {
-    let Prefix::Name(root) = call.prefix() else {
+fn tool_arguments<'a>(
+    prefix: &Prefix,
+    mut suffixes: impl Iterator<Item = &'a Suffix>,
+) -> Option<(String, Vec<Argument<'a>>)> {
+    let Prefix::Name(root) = prefix else {
         return None;
     };
     if root.token().to_string() != "tools" {
         return None;
     }
     let mut names = Vec::with_capacity(2);
-    let mut suffixes = call.suffixes();
     // The first call: what follows it is called on what the tool returned.
     let args = loop {
         match suffixes.next()? {
@@ -107,11 +254,15 @@ fn tool_arguments(call: &FunctionCall) -> Option<(String, Vec<Option<&TableConst
         FunctionArgs::Parentheses { arguments, .. } => arguments
             .iter()
             .map(|e| match e {
-                Expression::TableConstructor(table) => Some(table),
-                _ => None,
+                Expression::TableConstructor(table) => Argument::Table(table),
+                Expression::Var(Var::Name(name)) => match name.start_position() {
+                    Some(at) => Argument::Name(name.token().to_string(), place(at)),
+                    None => Argument::Other,
+                },
+                _ => Argument::Other,
             })
             .collect(),
-        FunctionArgs::TableConstructor(table) => vec![Some(table)],
+        FunctionArgs::TableConstructor(table) => vec![Argument::Table(table)],
         _ => return None,
     };
     Some((names.join("."), tables))
@@ -160,6 +311,41 @@ mod tests {
         );
         let braces = option_literals("return tools.json.parse { text = s }");
         assert_eq!(braces[0].argument, 0);
+    }
+
+    #[test]
+    fn a_literal_held_in_a_local_nothing_changes_is_read_where_it_is_passed() {
+        let held = option_literals(
+            "local opts = { sortby = 'age' }\nlocal n = opts.sortby\nreturn tools.csvReport.start(csv, opts)",
+        );
+        assert_eq!(
+            held,
+            vec![OptionLiteral {
+                tool: "csvReport.start".into(),
+                argument: 1,
+                fields: vec![("sortby".into(), 1, 16)],
+            }]
+        );
+        // Read off the call as well: `tools.box.tool(...).field` is no call node.
+        let read_off = option_literals(
+            "local opts = { sortby = 'age' }\nreturn tools.csvReport.start(csv, opts).text",
+        );
+        assert_eq!(read_off.len(), 1, "{read_off:?}");
+        let straight = option_literals("return tools.text.slugify(s, { mxLength = 2 }).x");
+        assert_eq!(straight.len(), 1, "{straight:?}");
+        // Anything that may change the table, or another table of the same name, and
+        // the literal is no longer what the tool gets.
+        for changed in [
+            "local opts = { sortby = 'age' }\nopts.sortby = nil\nreturn tools.csvReport.start(csv, opts)",
+            "local opts = { sortby = 'age' }\nopts = {}\nreturn tools.csvReport.start(csv, opts)",
+            "local opts = { sortby = 'age' }\nfix(opts)\nreturn tools.csvReport.start(csv, opts)",
+            "local opts = { sortby = 'age' }\nlocal o = opts\no.sortby = nil\nreturn tools.csvReport.start(csv, opts)",
+            "local opts = { sortby = 'age' }\nopts:clean()\nreturn tools.csvReport.start(csv, opts)",
+            "local opts = { sortby = 'age' }\nlocal function f(opts) return tools.csvReport.start(csv, opts) end\nreturn f({})",
+            "local function f() return tools.csvReport.start(csv, opts) end\nlocal opts = { sortby = 'age' }\nreturn f()",
+        ] {
+            assert!(option_literals(changed).is_empty(), "{changed}");
+        }
     }
 
     #[test]
