@@ -643,6 +643,16 @@ fn arguments_pcall_passes_on_are_not_certain_errors() {
         "{wrong}"
     );
     assert!(reported.iter().all(|d| d["severity"] != "error"), "{wrong}");
+    // A function whose last parameters are optional, given fewer arguments: the solver
+    // counts them all, so it is a warning that says so.
+    let (fewer, _) = exec(
+        world.path(),
+        &[],
+        "local ok, v = pcall(tools.json.parse, '[1]')\nreturn v",
+    );
+    assert_eq!(fewer["value"], json!([1]), "{fewer}");
+    let reported = fewer["diagnostics"].as_array().cloned().unwrap_or_default();
+    assert!(reported.iter().all(|d| d["severity"] != "error"), "{fewer}");
 }
 
 #[test]
@@ -1187,6 +1197,13 @@ fn a_cut_message_keeps_its_suggestion_and_columns_count_characters() {
     assert!(
         message.ends_with("…'.  Did you mean 'weekday'?"),
         "{message}"
+    );
+    // A toolbox `tools` lacks: the table is named, not spelt out.
+    let (envelope, _) = exec(world.path(), &[], "return tools.txt.slugify('a')");
+    assert_eq!(
+        envelope["error"]["message"],
+        "Key 'txt' not found in table 'tools': no toolbox or function of tools has that name",
+        "{envelope}"
     );
     // `tools` is the 23rd character of the line and its 24th byte.
     let (envelope, _) = exec(

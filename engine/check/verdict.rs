@@ -114,6 +114,13 @@ pub fn sort(
         if noise(&diagnostic) || (session && diagnostic.message.starts_with("Unknown global")) {
             continue;
         }
+        if too_few_for_pcall(source, &diagnostic) {
+            diagnostic.severity = Severity::Warning;
+            diagnostic.message = format!(
+                "{}; pcall passes the function only the arguments after it, which is right when its last parameters are optional",
+                diagnostic.message
+            );
+        }
         // A tool reached by a computed key (`tools.text[name]`): the checker cannot follow
         // it, the run can. Worth a word, not an error beside a script that works.
         if diagnostic
@@ -166,7 +173,43 @@ pub fn sort(
             }
         }
     }
+    for diagnostic in certain
+        .iter_mut()
+        .map(|c| &mut c.diagnostic)
+        .chain(others.iter_mut())
+    {
+        name_the_tools_table(source, diagnostic);
+    }
     (certain, others)
+}
+
+/// True for "Argument count mismatch. Function expects 3 arguments, but only 2 are
+/// specified" at a `pcall(f, ...)` or `xpcall(f, ...)`: the solver counts `f`'s optional
+/// trailing parameters (`pcall(tools.json.parse, text)`) as ones `pcall` must pass, so
+/// the complaint may be wrong, and `pcall` catches what it raises when it is right.
+fn too_few_for_pcall(source: &str, diagnostic: &Diagnostic) -> bool {
+    diagnostic.message.starts_with("Argument count mismatch")
+        && diagnostic.message.contains("but only")
+        && rest_of_line(source, (diagnostic.line, diagnostic.column))
+            .is_some_and(|rest| rest.starts_with("pcall(") || rest.starts_with("xpcall("))
+}
+
+/// Rewords "Key 'txt' not found in table '{ bind: ..., callable: ... }'" at `tools.txt`
+/// to name the table `tools`: the checker spells out the whole surface of `tools`, which
+/// tells a reader nothing about what is wrong.
+fn name_the_tools_table(source: &str, diagnostic: &mut Diagnostic) {
+    let Some(key) = missing_key(&diagnostic.message) else {
+        return;
+    };
+    let surface = format!("Key '{key}' not found in table '{{ ");
+    let at = rest_of_line(source, (diagnostic.line, diagnostic.column));
+    if diagnostic.message.starts_with(&surface)
+        && at.is_some_and(|rest| rest.starts_with(&format!("tools.{key}")))
+    {
+        diagnostic.message = format!(
+            "Key '{key}' not found in table 'tools': no toolbox or function of tools has that name"
+        );
+    }
 }
 
 /// The start of what the checker says when its solver stopped short of the whole script.
