@@ -891,6 +891,26 @@ fn cached_tool_world(source: &str) -> World {
 }
 
 #[test]
+fn a_cached_tool_whose_contract_is_a_named_type_gives_its_caller_brief() {
+    let world = cached_tool_world(
+        "export type Summary = { brief: { summary: string, n: number }, raw: { text: string }, indexTerms: { string } }\n--!desc Summarise.\n--!arg text string The text.\n--!return Summary The summary and the raw text.\nreturn function(text: string): Summary\n\treturn { brief = { summary = string.sub(text, 1, 5), n = #text }, raw = { text = text }, indexTerms = { 'summary' } }\nend\n",
+    );
+    let (envelope, _) = exec(
+        world.path(),
+        &[],
+        "local s, key = tools.c.slow('hello world')\nreturn { s.summary, s.n, tools.c.slow('hello').summary, key ~= nil }",
+    );
+    assert_eq!(
+        envelope["value"],
+        json!(["hello", 11, "hello", true]),
+        "{envelope}"
+    );
+    // A field brief lacks is still certain.
+    let (envelope, _) = exec(world.path(), &[], "return tools.c.slow('hello').summry");
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+}
+
+#[test]
 fn guarded_and_defensive_scripts_are_never_refused() {
     let world = cached_tool_world(
         "--!desc Slow lookup.\n--!arg q string the query\n--!return {brief: string, raw: {string}, indexTerms: {string}} the contract\nreturn function(q: string)\n\treturn { brief = q .. '!', raw = { q, q }, indexTerms = { q } }\nend\n",
@@ -922,6 +942,24 @@ fn guarded_and_defensive_scripts_are_never_refused() {
         ),
         (
             "local ok = pcall(function() return tools.text.fancify('x') end)\nreturn ok".to_string(),
+            json!(false),
+        ),
+        // A function given to a helper of the script's own, which runs it under pcall.
+        (
+            "local function try(f, ...) local ok, v = pcall(f, ...); return ok and v or nil end\nreturn try(function() return tools.markdown.lint('# x') end) or 'no lint'".to_string(),
+            json!("no lint"),
+        ),
+        // Names one letter from a real one that are names of their own.
+        (
+            "local ok = pcall(function() return tools.encoding.sha224('abc') end)\nreturn ok".to_string(),
+            json!(false),
+        ),
+        (
+            "local has = pcall(function() return tools.test end)\nreturn has".to_string(),
+            json!(false),
+        ),
+        (
+            "local ok = pcall(function() return tools.table.parseTsv('a\\tb') end)\nreturn ok".to_string(),
             json!(false),
         ),
         (
@@ -969,6 +1007,21 @@ fn guarded_and_defensive_scripts_are_never_refused() {
             format!("{diff}local first = d.lines[1]\nfirst.note = 'n'\nreturn d.lines[1].note"),
             json!("n"),
         ),
+        // A table held in a local, given to a function of `tools` whose option type is
+        // named (Luau's tables are invariant in their fields, so it need not fit the type).
+        (
+            "local o = { limit = 1 }\nreturn #tools.search('slug', o).value <= 1".to_string(),
+            json!(true),
+        ),
+        (
+            "local spec = { name = 'notes', description = 'Note helpers.' }\nreturn tools.createToolbox(spec).ok".to_string(),
+            json!(true),
+        ),
+        // Functions run in parallel that return nothing.
+        (
+            "local slots = tools.parallel({ function() print('x') end })\nreturn slots[1].ok".to_string(),
+            json!(true),
+        ),
         // A cached tool's caller gets `brief`.
         (
             "local brief, key = tools.c.slow('q')\nreturn { string.upper(brief), key ~= nil }".to_string(),
@@ -1008,7 +1061,7 @@ return r.b"#.to_string(),
             "did you mean `slugify`?",
         ),
         (
-            "local ok, r = pcall(function() return tools.txt.slugify('x') end)\nreturn r",
+            "local ok, r = pcall(function() return tools.txet.slugify('x') end)\nreturn r",
             "did you mean `text`?",
         ),
         (

@@ -8,7 +8,7 @@
 //! A literal held in a local first (`local opts = { sortby = "age" }` then
 //! `tools.csvReport.start(csv, opts)`) counts too, when nothing else can have changed it:
 //! the name is declared once in the script, never assigned to (not `opts = ...`, not
-//! `opts.x = ...`), never called through, and used bare only as a tool's argument.
+//! `opts.x = ...`), never called through, and used bare only once, as this argument.
 
 use std::collections::{HashMap, HashSet};
 
@@ -84,14 +84,15 @@ type Fields = Vec<(String, u32, u32)>;
 impl Literals {
     /// The literals held in locals (see the module's doc) that are given to tools.
     fn held_literals(&self) -> Vec<OptionLiteral> {
-        let passed_bare = |name: &str| self.passed.iter().filter(|p| p.2 == name).count();
         self.passed
             .iter()
             .filter_map(|(tool, argument, name, at)| {
                 let (bound, fields) = self.held.get(name)?;
+                // Used bare once, here: a tool it was given before may have changed it
+                // (a world tool gets the table itself).
                 let untouched = self.declared.get(name) == Some(&1)
                     && !self.touched.contains(name)
-                    && self.bare.get(name).copied().unwrap_or(0) == passed_bare(name);
+                    && self.bare.get(name) == Some(&1);
                 (untouched && bound < at).then(|| OptionLiteral {
                     tool: tool.clone(),
                     argument: *argument,
@@ -341,6 +342,7 @@ mod tests {
             "local opts = { sortby = 'age' }\nfix(opts)\nreturn tools.csvReport.start(csv, opts)",
             "local opts = { sortby = 'age' }\nlocal o = opts\no.sortby = nil\nreturn tools.csvReport.start(csv, opts)",
             "local opts = { sortby = 'age' }\nopts:clean()\nreturn tools.csvReport.start(csv, opts)",
+            "local opts = { sortby = 'age' }\ntools.fix.keys(opts)\nreturn tools.csvReport.start(csv, opts)",
             "local opts = { sortby = 'age' }\nlocal function f(opts) return tools.csvReport.start(csv, opts) end\nreturn f({})",
             "local function f() return tools.csvReport.start(csv, opts) end\nlocal opts = { sortby = 'age' }\nreturn f()",
         ] {

@@ -302,7 +302,8 @@ impl ToolCalls {
             || self.strings.iter().any(|s| s == key || identity(s))
     }
 
-    /// True when `at` is inside a function written into a `pcall` or `xpcall`.
+    /// True when `at` is inside a function written into a `pcall` or `xpcall`, or given to
+    /// a function of the script's own (which may call it under `pcall`).
     pub(super) fn in_caught(&self, at: Place) -> bool {
         self.caught.iter().any(|(b, e)| *b <= at && at < *e)
     }
@@ -379,6 +380,13 @@ impl ToolCalls {
             .iter()
             .filter(|b| b.name == name && b.from < at && at <= b.to)
             .max_by_key(|b| b.from)
+    }
+
+    /// Marks `body` as a function whose errors may be caught.
+    fn catches(&mut self, body: &FunctionBody) {
+        if let Some(from) = start_of(body) {
+            self.caught.push((from, end_of(body)));
+        }
     }
 
     fn bind(&mut self, name: &TokenReference, from: Place, to: Place, holds: Holds) {
@@ -840,7 +848,8 @@ impl Visitor for ToolCalls {
             }
         }
         if let Prefix::Name(name) = call.prefix() {
-            match name.token().to_string().as_str() {
+            let called = name.token().to_string();
+            match called.as_str() {
                 // `type(c.x) == "number"` tests the field.
                 "type" | "typeof" => {
                     if let [argument] = arguments_of(call).as_slice() {
@@ -851,9 +860,15 @@ impl Visitor for ToolCalls {
                     if let Some(Expression::Function(function)) =
                         arguments_of(call).first().map(|a| unwrapped(a))
                     {
-                        let body = function.body();
-                        if let Some(from) = start_of(body) {
-                            self.caught.push((from, end_of(body)));
+                        self.catches(function.body());
+                    }
+                }
+                // A function given to one of the script's own (`try(function() ... end)`)
+                // may be run under its `pcall`.
+                _ if start_of(call).is_some_and(|at| self.binding_at(&called, at).is_some()) => {
+                    for argument in arguments_of(call) {
+                        if let Expression::Function(function) = unwrapped(argument) {
+                            self.catches(function.body());
                         }
                     }
                 }

@@ -282,7 +282,13 @@ fn declare_tool(out: &mut String, tool: &ToolEntry, defined: &[&str]) {
     // caller `brief`; `raw` stays in the result store.
     let returns = meta.returns.as_ref().map_or_else(
         || "any".to_string(),
-        |r| match meta.cache.as_ref().and(contract_brief(&r.ty)) {
+        |r| match meta.cache.as_ref().and_then(|_| {
+            // Written out, or named by a type the tool defines (`--!return Summary`).
+            contract_brief(&r.ty).or_else(|| {
+                let inlined = inline_aliases(&r.ty, tool.source()?);
+                contract_brief(&inlined)
+            })
+        }) {
             Some(brief) => typed(&brief, Slot::Return, "return"),
             None => typed(&r.ty, Slot::Return, "return"),
         },

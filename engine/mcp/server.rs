@@ -253,12 +253,12 @@ impl CodemodeServer {
     /// Sends `notifications/tools/list_changed` to a session started with `initialize`,
     /// until the session ends.
     fn notify_legacy(&self, peer: rmcp::Peer<RoleServer>) {
-        let Some(mut changes) = self.shared.changes.clone() else {
+        let Some(changes) = self.shared.changes.clone() else {
             return;
         };
         tokio::spawn(async move {
-            changes.mark_unchanged();
-            while next_change(&mut changes).await {
+            let mut changes = Changes::new(changes);
+            while changes.next().await {
                 if peer.notify_tool_list_changed().await.is_err() {
                     return;
                 }
@@ -335,15 +335,15 @@ impl ServerHandler for CodemodeServer {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let Some(mut changes) = self.shared.changes.clone() else {
+        let Some(changes) = self.shared.changes.clone() else {
             context.cancelled().await;
             return Ok(());
         };
-        changes.mark_unchanged();
+        let mut changes = Changes::new(changes);
         loop {
             tokio::select! {
                 _ = context.cancelled() => return Ok(()),
-                changed = next_change(&mut changes) => {
+                changed = changes.next() => {
                     if !changed || context.sink().notify_tool_list_changed().await.is_err() {
                         context.cancelled().await;
                         return Ok(());
@@ -358,21 +358,48 @@ impl ServerHandler for CodemodeServer {
 /// creating 300 tools is one notification, not 300.
 const CHANGES_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// Waits for the tool list to change and then to stay unchanged for [`CHANGES_SETTLE`]
-/// (at most ten times that: a world that never stops changing is still reported); false
-/// when the registry is gone.
-async fn next_change(changes: &mut watch::Receiver<u64>) -> bool {
-    if changes.changed().await.is_err() {
-        return false;
-    }
-    for _ in 0..10 {
-        tokio::time::sleep(CHANGES_SETTLE).await;
-        if !changes.has_changed().unwrap_or(false) {
-            break;
-        }
+/// The least time between two notifications to one client: on a loaded machine each of a
+/// script's writes may take longer than [`CHANGES_SETTLE`], and the client would be told
+/// once per tool.
+const CHANGES_GAP: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The changes of the tool list a client is told of, as they come.
+struct Changes {
+    changes: watch::Receiver<u64>,
+    /// The earliest the next notification may be sent.
+    next: tokio::time::Instant,
+}
+
+impl Changes {
+    fn new(mut changes: watch::Receiver<u64>) -> Changes {
         changes.mark_unchanged();
+        Changes {
+            changes,
+            next: tokio::time::Instant::now(),
+        }
     }
-    true
+
+    /// Waits for the tool list to change and then to stay unchanged for
+    /// [`CHANGES_SETTLE`] (at most ten times that: a world that never stops changing is
+    /// still reported), and at least [`CHANGES_GAP`] after the last notification; false
+    /// when the registry is gone.
+    async fn next(&mut self) -> bool {
+        if self.changes.changed().await.is_err() {
+            return false;
+        }
+        for _ in 0..10 {
+            tokio::time::sleep(CHANGES_SETTLE).await;
+            if !self.changes.has_changed().unwrap_or(false) {
+                break;
+            }
+            self.changes.mark_unchanged();
+        }
+        tokio::time::sleep_until(self.next).await;
+        // What changed while this waited is told by the notification about to be sent.
+        self.changes.mark_unchanged();
+        self.next = tokio::time::Instant::now() + CHANGES_GAP;
+        true
+    }
 }
 
 /// The setting that raises the limit a run hit: the server's operator sets it, not the

@@ -493,19 +493,45 @@ fn misspells_one(index: &AssetIndex, tool: &str) -> bool {
             .any(|t| slip(name, t.name()))
 }
 
-/// True when `wanted` is `real` misspelt: another case, or one or two characters changed,
-/// left out, added or swapped (one in a name of four characters or fewer). A name that
-/// extends the other (`slugify2`, `slugifyAll`) is a different name, not a slip.
+/// True when `wanted` is `real` misspelt the way fingers slip: another case, two
+/// neighbouring characters swapped, or one character left out or added inside the name
+/// (the shorter of the two four characters or more). A character changed for another makes a name of its own too often
+/// (`parseTsv` for `parseCsv`, `sha224` for `sha256`, `test` for `text`), and so does a
+/// name that extends the other at either end (`slugify2`, `unescape`, `email`).
 fn slip(wanted: &str, real: &str) -> bool {
     let (wanted, real) = (wanted.to_lowercase(), real.to_lowercase());
     if wanted == real {
         return true;
     }
-    if wanted.starts_with(&real) || real.starts_with(&wanted) {
+    if wanted.starts_with(&real)
+        || real.starts_with(&wanted)
+        || wanted.ends_with(&real)
+        || real.ends_with(&wanted)
+    {
         return false;
     }
-    let most = if real.chars().count() <= 4 { 1 } else { 2 };
-    strsim::damerau_levenshtein(&wanted, &real) <= most
+    let (w, r): (Vec<char>, Vec<char>) = (wanted.chars().collect(), real.chars().collect());
+    if w.len() == r.len() {
+        // One swap of neighbours, and nothing else.
+        let differ: Vec<usize> = (0..w.len()).filter(|&i| w[i] != r[i]).collect();
+        return matches!(differ.as_slice(), [i, j] if *j == i + 1 && w[*i] == r[*j] && w[*j] == r[*i]);
+    }
+    let (short, long) = if w.len() < r.len() {
+        (&w, &r)
+    } else {
+        (&r, &w)
+    };
+    if long.len() != short.len() + 1 || short.len() < 4 {
+        return false;
+    }
+    // One character more in the longer, anywhere.
+    (0..long.len()).any(|skip| {
+        long.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, c)| c)
+            .eq(short.iter())
+    })
 }
 
 /// ", did you mean `x`?" for the name most like `wanted`, when one is close.
@@ -580,5 +606,37 @@ mod tests {
         assert!(bytes < 12 * 1024, "{bytes}");
         let few = vec![Diagnostic::note("slow")];
         assert_eq!(bounded(few.clone()), few);
+    }
+
+    #[test]
+    fn a_slip_is_a_case_a_swap_or_a_letter_left_out_or_added_never_another_name() {
+        for (wanted, real) in [
+            ("slugfy", "slugify"),
+            ("slugiffy", "slugify"),
+            ("wordcount", "wordCount"),
+            ("Slugify", "slugify"),
+            ("sulgify", "slugify"),
+            ("txet", "text"),
+        ] {
+            assert!(slip(wanted, real), "{wanted} for {real}");
+        }
+        for (wanted, real) in [
+            ("parseTsv", "parseCsv"),
+            ("sha224", "sha256"),
+            ("base32Encode", "base64Encode"),
+            ("lint", "list"),
+            ("set", "get"),
+            ("test", "text"),
+            ("uri", "url"),
+            ("server", "semver"),
+            ("decoding", "encoding"),
+            ("csvExport", "csvReport"),
+            ("unescape", "escape"),
+            ("slugify2", "slugify"),
+            ("mail", "email"),
+            ("txt", "text"),
+        ] {
+            assert!(!slip(wanted, real), "{wanted} for {real}");
+        }
     }
 }
