@@ -32,8 +32,9 @@ pub struct Certain {
     /// it is about one.
     pub tool: Option<String>,
     /// A tool or toolbox this world lacks, called inside a function given to `pcall` or
-    /// `xpcall`: the script may be probing for an optional tool, so it is certain only
-    /// when the name is a slip for one the world has (see [`judge_with`]).
+    /// `xpcall` (or to a function of the script's own): the script may be probing for an
+    /// optional tool, so it is certain only when the name is a slip for one the world has
+    /// (the caller of [`judge_with`] knows the world).
     pub probe: bool,
 }
 
@@ -361,7 +362,7 @@ impl ToolCalls {
     }
 
     /// `box.tool` when `diagnostic` says `tools.box.tool` (or `tools.box`) is missing
-    /// where it is called inside a function given to `pcall` or `xpcall`, in a script that
+    /// where its errors may be caught (see [`ToolCalls::in_caught`]), in a script that
     /// neither names it in a string nor writes tools.
     fn probe(&self, source: &str, diagnostic: &Diagnostic) -> Option<String> {
         let key = missing_key(&diagnostic.message)?;
@@ -455,9 +456,9 @@ fn missing_key(message: &str) -> Option<&str> {
 /// fields is refused where `{ [string]: any }` is wanted, though it fits at run time).
 fn sure(message: &str) -> bool {
     // `~T` (a negation) comes from the checker's own refinements of `if x then`, and its
-    // complaints about them are about its reasoning, not the script.
-    // A function that does not always return (`tools.parallel({ function() print(x)
-    // end })`) returns nil, which the script may well expect.
+    // complaints about them are about its reasoning, not the script. A function that
+    // does not always return (`tools.parallel({ function() print(x) end })`) returns nil,
+    // which the script may well expect.
     if message.starts_with("Not all codepaths")
         || message.contains("is not exactly")
         || message.contains("'unknown'")

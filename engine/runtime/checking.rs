@@ -495,9 +495,10 @@ fn misspells_one(index: &AssetIndex, tool: &str) -> bool {
 
 /// True when `wanted` is `real` misspelt the way fingers slip: another case, two
 /// neighbouring characters swapped, or one character left out or added inside the name
-/// (the shorter of the two four characters or more). A character changed for another makes a name of its own too often
-/// (`parseTsv` for `parseCsv`, `sha224` for `sha256`, `test` for `text`), and so does a
-/// name that extends the other at either end (`slugify2`, `unescape`, `email`).
+/// (the shorter of the two four characters or more). A character changed for another
+/// makes a name of its own too often (`parseTsv` for `parseCsv`, `sha224` for `sha256`,
+/// `test` for `text`), and so does a name that extends the other at either end
+/// (`slugify2`, `unescape`, `email`).
 fn slip(wanted: &str, real: &str) -> bool {
     let (wanted, real) = (wanted.to_lowercase(), real.to_lowercase());
     if wanted == real {
