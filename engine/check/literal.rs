@@ -20,7 +20,7 @@ use full_moon::node::Node;
 use full_moon::tokenizer::TokenType;
 use full_moon::visitors::Visitor;
 
-use super::script::{holds_an_authoring_function, may_author, place};
+use super::script::{holds_an_authoring_function, may_author, place, Place};
 use crate::assets::with_luau;
 
 /// A table literal passed straight to a tool, every field of it named.
@@ -75,8 +75,6 @@ struct Literals {
     /// Bare names given straight to a tool: the tool, the argument, the name, where.
     passed: Vec<(String, usize, String, Place)>,
 }
-
-type Place = (u32, u32);
 
 /// A literal's named fields, each with its 1-based line and column.
 type Fields = Vec<(String, u32, u32)>;
