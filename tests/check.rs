@@ -944,6 +944,15 @@ fn guarded_and_defensive_scripts_are_never_refused() {
             "local ok = pcall(function() return tools.text.fancify('x') end)\nreturn ok".to_string(),
             json!(false),
         ),
+        // An optional tool called in a branch that a test the check cannot follow guards.
+        (
+            "local names = {}\nfor _, row in tools.list(1, 'text').value do names[row.name] = true end\nif names.reverse then return tools.text.reverse('abc') end\nreturn 'no reverse'".to_string(),
+            json!("no reverse"),
+        ),
+        (
+            "if vfs.exists('github.toolbox') then\n\treturn tools.github.searchIssues({ query = 'bug' })\nend\nreturn 'none'".to_string(),
+            json!("none"),
+        ),
         // A function given to a helper of the script's own, which runs it under pcall.
         (
             "local function try(f, ...) local ok, v = pcall(f, ...); return ok and v or nil end\nreturn try(function() return tools.markdown.lint('# x') end) or 'no lint'".to_string(),

@@ -63,8 +63,10 @@ pub(super) struct ToolCalls {
     /// (`tools.callable("extra.fancify")`, `tools.get("extra.fancify")`) looks it up for
     /// itself before it calls it.
     strings: BTreeSet<String>,
-    /// The bodies of functions written into a `pcall` or `xpcall` (`pcall(function() ...
-    /// end)`): a tool missing there raises an error the script catches.
+    /// Where a missing tool may be one the script probes for (see
+    /// [`ToolCalls::in_caught`]): bodies of functions written into a `pcall` or `xpcall`
+    /// (`pcall(function() ... end)`) or given to the script's own functions, and branches
+    /// of an `if`.
     pub(super) caught: Vec<(Place, Place)>,
     /// Fields passed as they are to a function (`table.move(a, 1, n, 1, d.lines)`): the
     /// list they hold may be changed there.
@@ -303,7 +305,9 @@ impl ToolCalls {
     }
 
     /// True when `at` is inside a function written into a `pcall` or `xpcall`, or given to
-    /// a function of the script's own (which may call it under `pcall`).
+    /// a function of the script's own (which may call it under `pcall`), or in a branch of
+    /// an `if` (which may run only when a tool is there): a tool called there may be one
+    /// the script probes for.
     pub(super) fn in_caught(&self, at: Place) -> bool {
         self.caught.iter().any(|(b, e)| *b <= at && at < *e)
     }
@@ -1061,6 +1065,16 @@ impl Visitor for ToolCalls {
 
     fn visit_if(&mut self, statement: &If) {
         self.tested(statement.condition());
+        // A branch may run only when a tool is there, tested in ways the check does not
+        // follow (`tools.list`, `tools.toolboxes()`, `vfs.exists`).
+        let branches = std::iter::once(statement.block())
+            .chain(statement.else_if().into_iter().flatten().map(|e| e.block()))
+            .chain(statement.else_block());
+        for block in branches {
+            if let Some(from) = start_of(block) {
+                self.caught.push((from, end_of(block)));
+            }
+        }
     }
 
     fn visit_else_if(&mut self, statement: &ElseIf) {
