@@ -27,6 +27,16 @@ fn runtime(world: &World, mode: Mode) -> Runtime {
     runtime
 }
 
+/// The hint of `script`'s refusal in `world`; fails unless the check refused it.
+fn refusal_hint(world: &World, script: &str) -> String {
+    let (envelope, _) = exec(world.path(), &[], script);
+    assert_eq!(envelope["error"]["kind"], "type", "{script}\n{envelope}");
+    envelope["error"]["hint"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 fn notes(envelope: &Value) -> String {
     envelope["diagnostics"]
         .as_array()
@@ -151,9 +161,7 @@ fn a_wrong_argument_names_the_tools_signature() {
             "did you mean `wordCount`?",
         ),
     ] {
-        let (envelope, _) = exec(world.path(), &[], script);
-        assert_eq!(envelope["error"]["kind"], "type", "{script}\n{envelope}");
-        let hint = envelope["error"]["hint"].as_str().unwrap();
+        let hint = refusal_hint(&world, script);
         assert!(hint.contains(tool), "{script}\n{hint}");
     }
     let (envelope, _) = exec(
@@ -1078,10 +1086,8 @@ return r.b"#.to_string(),
             "did you mean `slugify`?",
         ),
     ] {
-        let (envelope, _) = exec(world.path(), &[], wrong);
-        assert_eq!(envelope["error"]["kind"], "type", "{wrong}\n{envelope}");
-        let hint = envelope["error"]["hint"].as_str().unwrap_or_default();
-        assert!(hint.contains(meant), "{wrong}\n{envelope}");
+        let hint = refusal_hint(&world, wrong);
+        assert!(hint.contains(meant), "{wrong}\n{hint}");
     }
 }
 
