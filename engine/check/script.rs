@@ -985,29 +985,26 @@ impl Visitor for ToolCalls {
         // `tools.box.tool(...).key` holds a call of its own, which the syntax tree keeps
         // as a suffix rather than a call: what is wrong in its arguments is the tool's.
         let start = start_of(var);
-        let (tools, tool, alias) = if is_tools(var.prefix()) {
+        let through_tools = is_tools(var.prefix());
+        let (tools, tool, alias) = if through_tools {
             (true, named_by(suffixes[..=call].iter().copied()), None)
         } else {
             self.alias_call(var.prefix(), suffixes[..=call].iter().copied(), start)
         };
-        if let (true, Some(from)) = (tools, start) {
-            if let Some(local) = alias {
-                self.aliased.push((self.calls.len(), local));
-            }
-            self.calls.push((from, end_of(suffixes[call]), tools, tool));
-        }
-        if !is_tools(var.prefix()) {
-            return;
-        }
-        // The first key after the call.
-        let (Some(tool), Some(key), Some(at)) = (
-            named_by(suffixes[..=call].iter().copied()),
-            suffixes.get(call + 1).and_then(|s| literal_key(s)),
-            start_of(var),
-        ) else {
+        let Some(from) = start.filter(|_| tools) else {
             return;
         };
-        self.direct.push((at, tool, key));
+        if let Some(local) = alias {
+            self.aliased.push((self.calls.len(), local));
+        }
+        self.calls
+            .push((from, end_of(suffixes[call]), tools, tool.clone()));
+        // The first key after the call, read straight off `tools.box.tool(...)`.
+        let key = suffixes.get(call + 1).and_then(|s| literal_key(s));
+        let (true, Some(tool), Some(key)) = (through_tools, tool, key) else {
+            return;
+        };
+        self.direct.push((from, tool, key));
     }
 
     fn visit_return(&mut self, ret: &Return) {
