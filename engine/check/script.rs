@@ -3,15 +3,15 @@
 //! holds which tool's result where it can be seen, and which fields the script adds to a
 //! result or tests for before it reads them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use full_moon::ast::{Assignment, BinOp, Call, FunctionArgs, Index, UnOp, Var, VarExpression};
 use full_moon::ast::{Block, Expression, FunctionBody, FunctionCall, LocalAssignment, Prefix};
-use full_moon::ast::{ElseIf, Suffix, While};
+use full_moon::ast::{ElseIf, Field, Suffix, While};
 use full_moon::ast::{GenericFor, If, LocalFunction, NumericFor, Parameter, Repeat, Return};
 use full_moon::node::Node;
 use full_moon::tokenizer::{Symbol, TokenReference, TokenType};
-use full_moon::visitors::Visitor;
+use full_moon::visitors::{Visit, Visitor};
 
 /// A place in the source: 1-based line and column.
 pub(super) type Place = (u32, u32);
@@ -28,9 +28,10 @@ pub(super) struct ToolCalls {
     /// can be seen: a name bound to a tool's result in one function may be another
     /// table's in the next.
     bindings: Vec<Binding>,
-    /// Fields read straight off a tool call (`tools.text.wordCount(s).chars`): where the
-    /// read starts, the tool, and the field.
-    direct: Vec<(Place, String, String)>,
+    /// Fields read straight off a tool call (`tools.text.wordCount(s).chars`) or off a
+    /// call of a helper that returns one (`count(s).chars`): where the read starts, the
+    /// tool, the field, and the helper's local.
+    direct: Vec<(Place, String, String, Option<String>)>,
     /// Fields the script may hold without its declared type saying so, by local and key:
     /// assigned (`r.source = ...`, `r.a["b"] = ...`: the last key), as a result's type is
     /// sealed though the script adds the field before it reads it; or tested for
@@ -79,6 +80,14 @@ pub(super) struct ToolCalls {
     copies: Vec<(String, (String, String))>,
     /// Locals tested as they are (`if v then`, `v == nil`, `not v`).
     tested_names: BTreeSet<String>,
+    /// Fields of a local given a tool's result, by local, field and tool, and whether
+    /// the local's table constructor gave it (`local ctx = { counts = tools.text.wordCount(s)
+    /// }`) rather than an assignment (`ctx.counts = tools.text.wordCount(s)`).
+    members: Vec<(String, String, String, bool)>,
+    /// How many times the script assigns each field of a local (`ctx.counts = ...`).
+    member_writes: BTreeMap<(String, String), usize>,
+    /// Fields bound to a local as they are (`local c = ctx.counts`).
+    copied: BTreeSet<(String, String)>,
 }
 
 /// One local: its name, from where to where it can be seen, and what it was bound to.
@@ -105,6 +114,9 @@ enum Holds {
     },
     /// A toolbox or tool of `tools` (`local text = tools.text`), by its names.
     Alias(Vec<String>),
+    /// A function of the script that returns a tool's result as it is on every `return`
+    /// (`local function count(s) return tools.text.wordCount(s) end`), by the tool.
+    Helper(String),
 }
 
 /// The calls through which a script may add, change or remove tools while it runs.
@@ -326,8 +338,12 @@ impl ToolCalls {
         // A script that writes tools may have changed this one's result (deleted and
         // written it again with a new field); the functions of `tools` do not change.
         let unchanged = |tool: &str| !self.authors || tool.starts_with("tools.");
-        if let Some((_, tool, _)) = self.direct.iter().find(|(p, _, k)| *p == at && k == key) {
-            return unchanged(tool).then(|| tool.clone());
+        if let Some((_, tool, _, helper)) =
+            self.direct.iter().find(|(p, _, k, _)| *p == at && k == key)
+        {
+            // A helper given another value may return anything.
+            let kept = helper.as_ref().is_none_or(|h| !self.is_open(h));
+            return (kept && unchanged(tool)).then(|| tool.clone());
         }
         if self.is_open(word) || self.settled.contains(&(word.to_string(), key.to_string())) {
             return None;
@@ -355,6 +371,51 @@ impl ToolCalls {
                 })
         };
         through.iter().all(kept).then(|| tool.clone())
+    }
+
+    /// The tool whose result the field `field` of the local `local` holds, when the read
+    /// `local.field.key` is certain to miss `key`: the script has one local of that name,
+    /// gives the field the result once (in the local's table constructor or by one
+    /// assignment), never passes the local or the field on, and neither adds `key` to
+    /// any table nor tests for it.
+    pub(super) fn missing_from_member(
+        &self,
+        local: &str,
+        field: &str,
+        key: &str,
+    ) -> Option<String> {
+        let (_, _, tool, constructed) = self
+            .members
+            .iter()
+            .find(|(l, f, _, _)| l == local && f == field)?;
+        let pair = (local.to_string(), field.to_string());
+        let writes = self.member_writes.get(&pair).copied().unwrap_or(0);
+        let sure = self.bindings.iter().filter(|b| b.name == local).count() == 1
+            && writes == usize::from(!constructed)
+            && !self.is_open(local)
+            && !self.lent.contains(&pair)
+            && !self.copied.contains(&pair)
+            && !self.computed_writes
+            && !self.settled.iter().any(|(_, k)| k == key)
+            && (!self.authors || tool.starts_with("tools."));
+        sure.then(|| tool.clone())
+    }
+
+    /// The tool whose result `value` is as it is: a call of it, or of a helper that
+    /// returns it (see [`Holds::Helper`]), at `at`.
+    fn result_of(&self, value: &Expression, at: Place) -> Option<String> {
+        let Expression::FunctionCall(call) = unwrapped(value) else {
+            return None;
+        };
+        if !only_called(call) {
+            return None;
+        }
+        match self.tool_call(call) {
+            (true, tool, _) => tool,
+            _ => self
+                .helper_call(call.prefix(), call.suffixes(), at)
+                .map(|(tool, _)| tool),
+        }
     }
 
     /// Notes `name` as used in a way that may change what it holds (see `open`).
@@ -441,10 +502,59 @@ impl ToolCalls {
                     tool,
                     through: via.map(|local| (local, None)).into_iter().collect(),
                 },
-                _ => Holds::Other,
+                _ => match self.helper_call(call.prefix(), call.suffixes(), at) {
+                    Some((tool, helper)) if call.suffixes().count() == 1 => Holds::Result {
+                        tool,
+                        through: vec![(helper, None)],
+                    },
+                    _ => Holds::Other,
+                },
             },
+            Expression::Function(function) => self.helper(function.body()),
             Expression::Var(Var::Expression(var)) => self.part_of(var, at),
             _ => Holds::Other,
+        }
+    }
+
+    /// The tool and the local, when `prefix` and the first of `suffixes` call a helper
+    /// of the script that returns a tool's result (see [`Holds::Helper`]), at `at`.
+    fn helper_call<'a>(
+        &self,
+        prefix: &Prefix,
+        mut suffixes: impl Iterator<Item = &'a Suffix>,
+        at: Place,
+    ) -> Option<(String, String)> {
+        let Prefix::Name(name) = prefix else {
+            return None;
+        };
+        if !matches!(suffixes.next(), Some(Suffix::Call(Call::AnonymousCall(_)))) {
+            return None;
+        }
+        let local = name.token().to_string();
+        match &self.binding_at(&local, at)?.holds {
+            Holds::Helper(tool) => Some((tool.clone(), local)),
+            _ => None,
+        }
+    }
+
+    /// What a function with this body is as a value: a helper when each `return` in it
+    /// (not in functions inside it) gives one call of the same tool, as it is.
+    fn helper(&self, body: &FunctionBody) -> Holds {
+        let mut returns = Returns::default();
+        body.block().visit(&mut returns);
+        let mut tools = returns.values.iter().map(|values| match values.as_slice() {
+            [Expression::FunctionCall(call)] if only_called(call) => match self.tool_call(call) {
+                (true, Some(tool), _) => Some(tool),
+                _ => None,
+            },
+            _ => None,
+        });
+        let Some(Some(first)) = tools.next() else {
+            return Holds::Other;
+        };
+        match tools.all(|t| t.as_ref() == Some(&first)) {
+            true => Holds::Helper(first),
+            false => Holds::Other,
         }
     }
 
@@ -551,6 +661,40 @@ impl ToolCalls {
             }
         }
     }
+}
+
+/// The values of each `return` in a block, not in the functions inside it.
+#[derive(Default)]
+struct Returns {
+    values: Vec<Vec<Expression>>,
+    depth: usize,
+}
+
+impl Visitor for Returns {
+    fn visit_function_body(&mut self, _: &FunctionBody) {
+        self.depth += 1;
+    }
+
+    fn visit_function_body_end(&mut self, _: &FunctionBody) {
+        self.depth -= 1;
+    }
+
+    fn visit_return(&mut self, ret: &Return) {
+        if self.depth == 0 {
+            let values = ret.returns().iter().map(|e| unwrapped(e).clone()).collect();
+            self.values.push(values);
+        }
+    }
+}
+
+/// True for a call whose only call is its last suffix (`tools.text.wordCount(s)`, not
+/// `tools.json.parse(s).rows` nor `f(a)(b)`): its value is what the callee returns.
+fn only_called(call: &FunctionCall) -> bool {
+    let suffixes: Vec<&Suffix> = call.suffixes().collect();
+    suffixes.split_last().is_some_and(|(last, rest)| {
+        matches!(last, Suffix::Call(Call::AnonymousCall(_)))
+            && rest.iter().all(|s| literal_key(s).is_some())
+    })
 }
 
 /// `expression` without the parentheses around it.
@@ -908,7 +1052,8 @@ impl Visitor for ToolCalls {
             return;
         };
         let to = self.blocks.last().copied().unwrap_or(END);
-        self.bind(function.name(), from, to, Holds::Other);
+        let holds = self.helper(function.body());
+        self.bind(function.name(), from, to, holds);
     }
 
     fn visit_numeric_for(&mut self, nf: &NumericFor) {
@@ -941,7 +1086,20 @@ impl Visitor for ToolCalls {
             let value = values.next();
             if let Some(Expression::Var(Var::Expression(var))) = value.map(unwrapped) {
                 if let Some(field) = field_of(var) {
+                    self.copied.insert(field.clone());
                     self.copies.push((name.token().to_string(), field));
+                }
+            }
+            if let Some(Expression::TableConstructor(table)) = value.map(unwrapped) {
+                for field in table.fields() {
+                    let (key, value) = match field {
+                        Field::NameKey { key, value, .. } => (key.token().to_string(), value),
+                        _ => continue,
+                    };
+                    if let Some(tool) = self.result_of(value, from) {
+                        let local = name.token().to_string();
+                        self.members.push((local, key, tool, true));
+                    }
                 }
             }
             let holds = value.map_or(Holds::Other, |value| self.held_by(value, from));
@@ -950,6 +1108,25 @@ impl Visitor for ToolCalls {
     }
 
     fn visit_assignment(&mut self, assignment: &Assignment) {
+        let values: Vec<&Expression> = assignment.expressions().iter().collect();
+        for (i, var) in assignment.variables().iter().enumerate() {
+            if let Var::Expression(var) = var {
+                let mut suffixes = var.suffixes();
+                let key = suffixes.next().and_then(literal_key);
+                if let (Prefix::Name(root), Some(key), None) = (var.prefix(), key, suffixes.next())
+                {
+                    let local = root.token().to_string();
+                    *self
+                        .member_writes
+                        .entry((local.clone(), key.clone()))
+                        .or_default() += 1;
+                    let at = start_of(var).unwrap_or_default();
+                    if let Some(tool) = values.get(i).and_then(|v| self.result_of(v, at)) {
+                        self.members.push((local, key, tool, false));
+                    }
+                }
+            }
+        }
         for var in assignment.variables() {
             let var = match var {
                 // The local may hold another table from here on (`r = { limit = 10 }`).
@@ -991,7 +1168,16 @@ impl Visitor for ToolCalls {
         } else {
             self.alias_call(var.prefix(), suffixes[..=call].iter().copied(), start)
         };
-        let Some(from) = start.filter(|_| tools) else {
+        if !tools {
+            // `count(s).words`, `count` a helper that returns a tool's result.
+            let helper = start.and_then(|at| self.helper_call(var.prefix(), var.suffixes(), at));
+            let key = suffixes.get(1).and_then(|s| literal_key(s));
+            if let (Some(at), Some((tool, local)), Some(key), 0) = (start, helper, key, call) {
+                self.direct.push((at, tool, key, Some(local)));
+            }
+            return;
+        }
+        let Some(from) = start else {
             return;
         };
         if let Some(local) = alias {
@@ -1004,7 +1190,7 @@ impl Visitor for ToolCalls {
         let (true, Some(tool), Some(key)) = (through_tools, tool, key) else {
             return;
         };
-        self.direct.push((from, tool, key));
+        self.direct.push((from, tool, key, None));
     }
 
     fn visit_return(&mut self, ret: &Return) {
@@ -1110,6 +1296,74 @@ mod tests {
             calls.missing_from_result("r", "offset", (7, 9), false),
             None
         );
+    }
+
+    #[test]
+    fn a_helper_that_returns_a_tools_result_gives_that_result() {
+        let helper = "local function count(s)\n\treturn tools.text.wordCount(s)\nend\n";
+        let tool = Some("text.wordCount".to_string());
+        let source = format!("{helper}local c = count(x)\nreturn c.nope, count(y).nope\n");
+        let calls = read(&source);
+        assert_eq!(calls.missing_from_result("c", "nope", (5, 8), false), tool);
+        assert_eq!(
+            calls.missing_from_result("count", "nope", (5, 16), true),
+            tool
+        );
+        let literal = "local count = function(s) return tools.text.wordCount(s) end\n\
+                       return count(y).nope\n";
+        assert_eq!(
+            read(literal).missing_from_result("count", "nope", (2, 8), true),
+            tool
+        );
+        // A helper that may return another table, or given another value, or a result
+        // given the field.
+        for (source, at) in [
+            ("local function count(s)\n\tif s == '' then return {} end\n\treturn tools.text.wordCount(s)\nend\nlocal c = count(x)\nreturn c.nope\n", (6, 8)),
+            ("local function count(s)\n\treturn tools.text.wordCount(s).words\nend\nlocal c = count(x)\nreturn c.nope\n", (5, 8)),
+            (&format!("{helper}count = other\nlocal c = count(x)\nreturn c.nope\n"), (6, 8)),
+            (&format!("{helper}local c = count(x)\nc.nope = 1\nreturn c.nope\n"), (6, 8)),
+        ] {
+            assert_eq!(read(source).missing_from_result("c", "nope", at, false), None, "{source}");
+        }
+        let reassigned = format!("{helper}count = other\nreturn count(y).nope\n");
+        assert_eq!(
+            read(&reassigned).missing_from_result("count", "nope", (5, 8), true),
+            None
+        );
+    }
+
+    #[test]
+    fn a_field_given_a_tools_result_holds_it() {
+        let head = "local ctx = { counts = tools.text.wordCount(s) }\nlocal info = {}\n\
+                    info.v = tools.semver.parse(v)\n";
+        let source = format!("{head}return ctx.counts.nope, info.v.nope\n");
+        let calls = read(&source);
+        let counts = Some("text.wordCount".to_string());
+        assert_eq!(calls.missing_from_member("ctx", "counts", "nope"), counts);
+        assert_eq!(
+            calls.missing_from_member("info", "v", "nope"),
+            Some("semver.parse".to_string())
+        );
+        // The field given another value, passed on, copied or given the key; the table
+        // passed on.
+        for after in [
+            "ctx.counts = {}",
+            "local c = ctx.counts",
+            "f(ctx.counts)",
+            "f(ctx)",
+            "ctx.counts.nope = 1",
+            "x.nope = 1",
+            "local ctx = {}",
+        ] {
+            let source = format!("{head}{after}\nreturn ctx.counts.nope\n");
+            assert_eq!(
+                read(&source).missing_from_member("ctx", "counts", "nope"),
+                None,
+                "{after}"
+            );
+        }
+        let twice = format!("{head}info.v = other\nreturn info.v.nope\n");
+        assert_eq!(read(&twice).missing_from_member("info", "v", "nope"), None);
     }
 
     #[test]

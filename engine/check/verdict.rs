@@ -399,7 +399,16 @@ impl ToolCalls {
             }
         }
         let nested = !reads_key_directly(source, at, word, key);
-        self.missing_from_result(word, key, at, nested).map(Some)
+        if let Some(tool) = self.missing_from_result(word, key, at, nested) {
+            return Some(Some(tool));
+        }
+        // `ctx.counts.characters`, the field `counts` given a tool's result.
+        match dotted_at(source, at).as_slice() {
+            [local, field, read] if *local == word && *read == key => {
+                self.missing_from_member(word, field, key).map(Some)
+            }
+            _ => None,
+        }
     }
 }
 
