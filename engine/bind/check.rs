@@ -257,6 +257,64 @@ impl Walker {
     }
 }
 
+/// The fields of a record without an indexer, or of the one such record a union holds
+/// (`{ sep: string? }?`): what a table literal given for `ty` is read against.
+fn literal_record(ty: &Ty) -> Option<&[Field]> {
+    match ty {
+        Ty::Record(fields, None) => Some(fields),
+        Ty::Union(members) => {
+            let mut records = members.iter().filter(|m| matches!(m, Ty::Record(..)));
+            let (Some(Ty::Record(fields, None)), None) = (records.next(), records.next()) else {
+                return None;
+            };
+            Some(fields)
+        }
+        _ => None,
+    }
+}
+
+/// For a table literal given where `ty` goes, with the field names `names` and the kind
+/// of each field's value when it is a literal (`"string"`, `"number"`, `"boolean"`): the
+/// first field whose literal is of another kind than the one its declared type takes
+/// (`{ maxLength = "10" }` for `maxLength: number?`). The call refuses it. Only a field
+/// declared as one kind (`number`, `number?`, `"a" | "b"`) is read.
+pub fn wrong_kind(ty: &Ty, names: &[&str], kinds: &[Option<&str>]) -> Option<StrayField> {
+    let fields = literal_record(ty)?;
+    names
+        .iter()
+        .zip(kinds)
+        .enumerate()
+        .find_map(|(at, (name, kind))| {
+            let kind = (*kind)?;
+            let field = fields.iter().find(|f| f.name == *name)?;
+            let wanted = kind_of(&field.ty)?;
+            (wanted != kind).then(|| StrayField {
+                at,
+                detail: format!(
+                    "field \"{name}\" is a {kind}, but it takes a {wanted} ({name}: {})",
+                    field.ty
+                ),
+                refused: true,
+            })
+        })
+}
+
+/// The one kind of value `ty` takes, nil aside: `number` for `number?`, `string` for
+/// `"a" | "b"`; `None` for any other type or a mix.
+fn kind_of(ty: &Ty) -> Option<&'static str> {
+    match ty {
+        Ty::Number => Some("number"),
+        Ty::String | Ty::Path | Ty::Literal(_) => Some("string"),
+        Ty::Boolean | Ty::BoolLiteral(_) => Some("boolean"),
+        Ty::Union(members) => {
+            let mut kinds = members.iter().filter(|m| **m != Ty::Nil).map(kind_of);
+            let first = kinds.next()??;
+            kinds.all(|k| k == Some(first)).then_some(first)
+        }
+        _ => None,
+    }
+}
+
 /// A field of a table literal that the type it is given for does not declare (see
 /// [`stray_field`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -265,10 +323,10 @@ pub struct StrayField {
     pub at: usize,
     /// What is wrong, in the words a call uses when it refuses a misspelt field.
     pub detail: String,
-    /// True when it reads as a misspelling of a declared field the literal lacks
-    /// (`maxLenght` for `maxLength`): the call refuses it. Otherwise the call lets it
-    /// through and the tool never reads it.
-    pub misspelt: bool,
+    /// True when the call refuses it: a misspelling of a declared field the literal lacks
+    /// (`maxLenght` for `maxLength`), or a value of the wrong kind (see [`wrong_kind`]).
+    /// Otherwise the call lets it through and the tool never reads it.
+    pub refused: bool,
 }
 
 /// For a table literal with the field names `names` given where `ty` goes: the first name
@@ -276,17 +334,7 @@ pub struct StrayField {
 /// `ty` does not declare; `None` when every name is declared. Only a record without an
 /// indexer, or a union holding one such record (`{ sep: string? }?`), is read.
 pub fn stray_field(ty: &Ty, names: &[&str]) -> Option<StrayField> {
-    let fields = match ty {
-        Ty::Record(fields, None) => fields,
-        Ty::Union(members) => {
-            let mut records = members.iter().filter(|m| matches!(m, Ty::Record(..)));
-            let (Some(Ty::Record(fields, None)), None) = (records.next(), records.next()) else {
-                return None;
-            };
-            fields
-        }
-        _ => return None,
-    };
+    let fields = literal_record(ty)?;
     let all: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
     let stray = |name: &&str| !all.contains(name);
     let misspelt = names
@@ -301,7 +349,7 @@ pub fn stray_field(ty: &Ty, names: &[&str]) -> Option<StrayField> {
                     "has no field \"{name}\"; did you mean \"{meant}\"? (fields: {})",
                     all.join(", ")
                 ),
-                misspelt: true,
+                refused: true,
             })
         });
     misspelt.or_else(|| {
@@ -313,7 +361,7 @@ pub fn stray_field(ty: &Ty, names: &[&str]) -> Option<StrayField> {
                 names[at],
                 all.join(", ")
             ),
-            misspelt: false,
+            refused: false,
         })
     })
 }
@@ -378,10 +426,32 @@ mod tests {
     }
 
     #[test]
+    fn a_literals_field_of_another_kind_than_declared_is_refused() {
+        let opts =
+            Ty::parse("{ sep: string?, maxLength: number?, mode: (\"a\" | \"b\")?, v: any }?");
+        let names = ["sep", "maxLength", "mode", "v"];
+        let wrong = wrong_kind(&opts, &names, &[Some("string"), Some("string"), None, None]);
+        let wrong = wrong.unwrap();
+        assert_eq!((wrong.at, wrong.refused), (1, true));
+        assert!(wrong
+            .detail
+            .contains("\"maxLength\" is a string, but it takes a number"));
+        let right = [
+            Some("string"),
+            Some("number"),
+            Some("string"),
+            Some("boolean"),
+        ];
+        assert_eq!(wrong_kind(&opts, &names, &right), None);
+        let mixed = Ty::parse("{ n: (number | string)? }");
+        assert_eq!(wrong_kind(&mixed, &["n"], &[Some("boolean")]), None);
+    }
+
+    #[test]
     fn a_literals_stray_field_is_misspelt_when_close_to_one_it_lacks() {
         let opts = Ty::parse("{ sep: string?, maxLength: number? }?");
         let stray = stray_field(&opts, &["sep", "maxLenght"]).unwrap();
-        assert_eq!((stray.at, stray.misspelt), (1, true));
+        assert_eq!((stray.at, stray.refused), (1, true));
         assert!(
             stray.detail.contains("did you mean \"maxLength\""),
             "{}",
@@ -389,7 +459,7 @@ mod tests {
         );
         // Close to one the literal already has: another field, not a misspelling.
         let stray = stray_field(&opts, &["maxLength", "maxLengths"]).unwrap();
-        assert!(!stray.misspelt);
+        assert!(!stray.refused);
         assert_eq!(stray_field(&opts, &["sep", "maxLength"]), None);
         // An indexer takes any field, and so does a type that is not one record.
         assert_eq!(

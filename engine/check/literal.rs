@@ -17,7 +17,7 @@ use full_moon::ast::{FunctionBody, FunctionCall, GenericFor, Index, LocalAssignm
 use full_moon::ast::{LocalFunction, NumericFor, Parameter, Prefix, Suffix, TableConstructor};
 use full_moon::ast::{Var, VarExpression};
 use full_moon::node::Node;
-use full_moon::tokenizer::TokenType;
+use full_moon::tokenizer::{Symbol, TokenType};
 use full_moon::visitors::Visitor;
 
 use super::script::{holds_an_authoring_function, may_author, place, Place};
@@ -32,6 +32,9 @@ pub struct OptionLiteral {
     pub argument: usize,
     /// Each field's name, with its 1-based line and column.
     pub fields: Vec<(String, u32, u32)>,
+    /// The kind of each field's value when it is a literal string, number or boolean
+    /// (`"string"`, `"number"`, `"boolean"`), in the order of `fields`.
+    pub kinds: Vec<Option<&'static str>>,
 }
 
 /// The literals `source` passes straight to tool calls (see [`OptionLiteral`]), and to the
@@ -65,7 +68,7 @@ struct Literals {
     found: Vec<OptionLiteral>,
     authors: bool,
     /// Locals bound to a table literal with named fields: where, and the fields.
-    held: HashMap<String, (Place, Fields)>,
+    held: HashMap<String, (Place, Fields, Kinds)>,
     /// How many times each name is declared (locals, parameters, loop variables).
     declared: HashMap<String, usize>,
     /// Names assigned to, or called through, anywhere.
@@ -79,13 +82,16 @@ struct Literals {
 /// A literal's named fields, each with its 1-based line and column.
 type Fields = Vec<(String, u32, u32)>;
 
+/// The kinds of a literal's field values (see [`OptionLiteral::kinds`]).
+type Kinds = Vec<Option<&'static str>>;
+
 impl Literals {
     /// The literals held in locals (see the module's doc) that are given to tools.
     fn held_literals(&self) -> Vec<OptionLiteral> {
         self.passed
             .iter()
             .filter_map(|(tool, argument, name, at)| {
-                let (bound, fields) = self.held.get(name)?;
+                let (bound, fields, kinds) = self.held.get(name)?;
                 // Used bare once, here: a tool it was given before may have changed it
                 // (a world tool gets the table itself).
                 let untouched = self.declared.get(name) == Some(&1)
@@ -95,6 +101,7 @@ impl Literals {
                     tool: tool.clone(),
                     argument: *argument,
                     fields: fields.clone(),
+                    kinds: kinds.clone(),
                 })
             })
             .collect()
@@ -109,11 +116,12 @@ impl Literals {
         for (argument, expression) in arguments.into_iter().enumerate() {
             match expression {
                 Argument::Table(table) => {
-                    if let Some(fields) = named_fields(Some(table)) {
+                    if let Some((fields, kinds)) = named_fields(Some(table)) {
                         self.found.push(OptionLiteral {
                             tool: tool.clone(),
                             argument,
                             fields,
+                            kinds,
                         });
                     }
                 }
@@ -173,8 +181,8 @@ impl Visitor for Literals {
             if let (Some(Expression::TableConstructor(table)), Some(at)) =
                 (value, local.start_position())
             {
-                if let Some(fields) = named_fields(Some(table)) {
-                    self.held.insert(name, (place(at), fields));
+                if let Some((fields, kinds)) = named_fields(Some(table)) {
+                    self.held.insert(name, (place(at), fields, kinds));
                 }
             }
         }
@@ -267,17 +275,21 @@ fn tool_arguments<'a>(
     Some((names.join("."), tables))
 }
 
-/// The names of a literal's fields with their places, when it has a named field and every
-/// keyed field is named by a literal (a computed key may be any name).
-fn named_fields(table: Option<&TableConstructor>) -> Option<Vec<(String, u32, u32)>> {
+/// The names of a literal's fields with their places, and the kinds of their values,
+/// when it has a named field and every keyed field is named by a literal (a computed key
+/// may be any name).
+fn named_fields(table: Option<&TableConstructor>) -> Option<(Fields, Kinds)> {
     let mut fields = Vec::new();
+    let mut kinds = Vec::new();
     for field in table?.fields() {
-        let (name, at) = match field {
-            Field::NameKey { key, .. } => (key.token().to_string(), key.start_position()?),
-            Field::ExpressionKey { key, .. } => match key {
+        let (name, at, value) = match field {
+            Field::NameKey { key, value, .. } => {
+                (key.token().to_string(), key.start_position()?, value)
+            }
+            Field::ExpressionKey { key, value, .. } => match key {
                 Expression::String(token) => match token.token_type() {
                     TokenType::StringLiteral { literal, .. } => {
-                        (literal.to_string(), token.start_position()?)
+                        (literal.to_string(), token.start_position()?, value)
                     }
                     _ => return None,
                 },
@@ -287,8 +299,25 @@ fn named_fields(table: Option<&TableConstructor>) -> Option<Vec<(String, u32, u3
         };
         let (line, column) = place(at);
         fields.push((name, line, column));
+        kinds.push(kind(value));
     }
-    (!fields.is_empty()).then_some(fields)
+    (!fields.is_empty()).then_some((fields, kinds))
+}
+
+/// The kind of a literal value: `"string"`, `"number"` or `"boolean"`; `None` for
+/// anything else (`nil` included: it stands for a field left out).
+fn kind(value: &Expression) -> Option<&'static str> {
+    match value {
+        Expression::String(_) => Some("string"),
+        Expression::Number(_) => Some("number"),
+        Expression::Symbol(token) => match token.token_type() {
+            TokenType::Symbol {
+                symbol: Symbol::True | Symbol::False,
+            } => Some("boolean"),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -306,10 +335,16 @@ mod tests {
                 tool: "text.slugify".into(),
                 argument: 1,
                 fields: vec![("maxLenght".into(), 1, 35), ("sep".into(), 1, 51)],
+                kinds: vec![Some("number"), Some("string")],
             }]
         );
         let braces = option_literals("return tools.json.parse { text = s }");
         assert_eq!(braces[0].argument, 0);
+        let kinds = option_literals("tools.a.b(x, { n = 1, t = true, s = `x`, z = nil, f = f() })");
+        assert_eq!(
+            kinds[0].kinds,
+            vec![Some("number"), Some("boolean"), None, None, None]
+        );
     }
 
     #[test]
@@ -323,6 +358,7 @@ mod tests {
                 tool: "csvReport.start".into(),
                 argument: 1,
                 fields: vec![("sortby".into(), 1, 16)],
+                kinds: vec![Some("string")],
             }]
         );
         // Read off the call as well: `tools.box.tool(...).field` is no call node.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
-use crate::bind::stray_field;
+use crate::bind::{stray_field, wrong_kind};
 use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
 use crate::check::{option_literals, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
@@ -308,8 +308,9 @@ pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
 
 /// What the table literals `source` passes straight to tools of `index` hold that the
 /// tools do not declare (see `option_literals`): the first misspelt field (`{ maxLenght =
-/// 5 }`), an error the call would raise only once made, with the tool (`box.tool`); and a
-/// warning for each other field the tool does not declare (the call lets it through).
+/// 5 }`) or field of the wrong kind (`{ maxLength = "10" }`), an error the call would
+/// raise only once made, with the tool (`box.tool`); and a warning for each other field
+/// the tool does not declare (the call lets it through).
 fn stray_options(
     index: &AssetIndex,
     source: &str,
@@ -321,7 +322,11 @@ fn stray_options(
             continue;
         };
         let names: Vec<&str> = literal.fields.iter().map(|f| f.0.as_str()).collect();
-        let Some(stray) = stray_field(&ty, &names) else {
+        let stray = stray_field(&ty, &names).filter(|s| s.refused);
+        let Some(stray) = stray
+            .or_else(|| wrong_kind(&ty, &names, &literal.kinds))
+            .or_else(|| stray_field(&ty, &names))
+        else {
             continue;
         };
         let (_, line, column) = literal.fields[stray.at];
@@ -331,7 +336,7 @@ fn stray_options(
             severity: Severity::Error,
             message: format!("argument {param}: {}", stray.detail),
         };
-        if !stray.misspelt {
+        if !stray.refused {
             diagnostic.severity = Severity::Warning;
             unread.push(diagnostic);
         } else if misspelt.is_none() {
