@@ -209,6 +209,24 @@ fn each_mode_does_what_it_says() {
 }
 
 #[test]
+fn a_whole_result_given_where_its_list_goes_is_stopped_with_the_list_to_pass() {
+    let world = World::new();
+    let whole = "local parsed = tools.table.parseCsv('name,age\\nada,36')\nreturn tools.table.sortBy(parsed, 'age')\n";
+    let (stopped, _) = exec(world.path(), &[], whole);
+    assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
+    let message = stopped["error"]["message"].as_str().unwrap();
+    assert!(message.ends_with("pass parsed.rows"), "{message}");
+    // The list itself, or a local that may hold something else by then, runs.
+    for fine in [
+        "local parsed = tools.table.parseCsv('name,age\\nada,36')\nreturn tools.table.sortBy(parsed.rows, 'age')\n",
+        "local parsed = tools.table.parseCsv('name,age\\nada,36')\nparsed = parsed.rows\nreturn tools.table.sortBy(parsed, 'age')\n",
+    ] {
+        let (ran, code) = exec(world.path(), &[], fine);
+        assert_eq!((ran["ok"].as_bool(), code), (Some(true), 0), "{ran}");
+    }
+}
+
+#[test]
 fn a_missing_or_crashing_checker_never_blocks_a_run() {
     let world = World::new();
     for program in ["/nonexistent/codemode-check", "/bin/false", "/bin/cat"] {

@@ -418,6 +418,18 @@ impl ToolCalls {
         }
     }
 
+    /// True when the local `word` seen at `at` holds a tool's whole result as it was
+    /// returned (not a part of it) and is used as a value nowhere but at `at`.
+    pub(super) fn holds_a_whole_result(&self, word: &str, at: Place) -> bool {
+        let whole = matches!(
+            self.binding_at(word, at).map(|b| &b.holds),
+            Some(Holds::Result { through, .. }) if through.is_empty()
+        );
+        whole
+            && self.opened.iter().all(|(n, p)| n != word || *p == at)
+            && !self.settled.iter().any(|(n, _)| n == word)
+    }
+
     /// Notes `name` as used in a way that may change what it holds (see `open`).
     fn opened(&mut self, name: &TokenReference) {
         let at = start_of(name).unwrap_or_default();

@@ -151,7 +151,7 @@ pub fn sort(
             .and_then(|c| c.certain(source, &diagnostic));
         match at {
             Some(tool) => certain.push(Certain {
-                diagnostic,
+                diagnostic: pass_the_list(source, diagnostic),
                 tool,
                 probe: false,
             }),
@@ -182,6 +182,44 @@ pub fn sort(
         name_the_tools_table(source, diagnostic);
     }
     (certain, others)
+}
+
+/// Adds what to pass to a mismatch of a record given where a list is wanted (see
+/// [`ToolCalls::record_for_a_list`]): the record's fields that are lists of the kind
+/// wanted (`parsed.rows`).
+fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
+    let Some((wanted, got)) = mismatch(&diagnostic.message) else {
+        return diagnostic;
+    };
+    let wanted = wanted.trim_end_matches('?');
+    if !list_type(wanted) || !record_type(got) {
+        return diagnostic;
+    }
+    let Some(word) = word_at(source, (diagnostic.line, diagnostic.column)) else {
+        return diagnostic;
+    };
+    let of_tables = |list: &str| {
+        table_entries(list).is_some_and(|e| e.first().is_some_and(|t| t.starts_with('{')))
+    };
+    let lists: Vec<String> = table_entries(got)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|entry| {
+            let (name, ty) = entry.split_once(':')?;
+            let ty = ty.trim();
+            (list_type(ty) && of_tables(ty) == of_tables(wanted)).then(|| format!("{word}.{name}"))
+        })
+        .collect();
+    let pass = match lists.as_slice() {
+        [] => String::new(),
+        [one] => format!(": pass {one}"),
+        many => format!(": pass one of {}", many.join(", ")),
+    };
+    diagnostic.message = format!(
+        "{}; a list is wanted, and {word} is a table of named fields{pass}",
+        diagnostic.message
+    );
+    diagnostic
 }
 
 /// True for "Argument count mismatch. Function expects 3 arguments, but only 2 are
@@ -355,10 +393,33 @@ impl ToolCalls {
             // A field read inside the arguments (`tools.text.slugify(r.source)`) is judged
             // as one anywhere else is: the script may have added it to the result.
             if *start == at || missing_key(&diagnostic.message).is_none() {
-                return sure(&diagnostic.message).then(|| tool.clone());
+                let sure = sure(&diagnostic.message) || self.record_for_a_list(source, diagnostic);
+                return sure.then(|| tool.clone());
             }
         }
         self.missing_field(source, diagnostic, at)
+    }
+
+    /// True when `diagnostic` says a list is wanted where a tool's whole result is given,
+    /// a record of named fields (`tools.table.sortBy(t, "age")` after `local t =
+    /// tools.table.parseCsv(csv)`, whose rows are `t.rows`): the call refuses a table that
+    /// is not a list. Only for a local that holds the result as it is and is used as a
+    /// value nowhere else (nothing can have put a list in it).
+    fn record_for_a_list(&self, source: &str, diagnostic: &Diagnostic) -> bool {
+        let Some((wanted, got)) = mismatch(&diagnostic.message) else {
+            return false;
+        };
+        if !list_type(wanted.trim_end_matches('?')) || !record_type(got) {
+            return false;
+        }
+        let at = (diagnostic.line, diagnostic.column);
+        let Some(word) = word_at(source, at) else {
+            return false;
+        };
+        // The local is the whole argument: `f(t, ...)`, not `f(t.rows)` or `f(t or {})`.
+        let after = rest_of_line(source, at).map(|r| r[word.len()..].trim_start());
+        after.is_some_and(|a| a.starts_with(',') || a.starts_with(')'))
+            && self.holds_a_whole_result(word, at)
     }
 
     /// `box.tool` when `diagnostic` says `tools.box.tool` (or `tools.box`) is missing
@@ -535,6 +596,59 @@ fn table_given(message: &str) -> bool {
                 "string" | "number" | "boolean" | "nil"
             )
     })
+}
+
+/// The entries of a table type's braces split at its top-level commas: `["a: number",
+/// "b: string"]` for `{ a: number, b: string }`; `None` when `ty` is not in braces.
+fn table_entries(ty: &str) -> Option<Vec<&str>> {
+    let inner = ty.trim().strip_prefix('{')?.strip_suffix('}')?;
+    let mut entries = Vec::new();
+    let (mut depth, mut from) = (0i32, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '{' | '[' | '<' => depth += 1,
+            ')' | '}' | ']' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                entries.push(inner[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    entries.push(inner[from..].trim());
+    Some(entries)
+}
+
+/// True for a list type: `{string}`, `{ { [string]: any } }`.
+fn list_type(ty: &str) -> bool {
+    table_entries(ty).is_some_and(
+        |entries| matches!(entries.as_slice(), [one] if !one.is_empty() && !top_level_colon(one)),
+    )
+}
+
+/// True for a record of named fields and nothing else: `{ columns: {string}, rows: ... }`.
+fn record_type(ty: &str) -> bool {
+    table_entries(ty).is_some_and(|entries| {
+        entries.iter().all(|entry| {
+            entry.split_once(':').is_some_and(|(name, _)| {
+                !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            })
+        })
+    })
+}
+
+/// True when `text` has a `:` outside any brackets.
+fn top_level_colon(text: &str) -> bool {
+    let mut depth = 0i32;
+    for c in text.chars() {
+        match c {
+            '(' | '{' | '[' | '<' => depth += 1,
+            ')' | '}' | ']' | '>' => depth -= 1,
+            ':' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The wanted and the given type of an "Expected this to be 'A', but got 'B'" message.
