@@ -227,6 +227,28 @@ fn a_whole_result_given_where_its_list_goes_is_stopped_with_the_list_to_pass() {
 }
 
 #[test]
+fn an_options_local_that_fits_draws_no_complaint_and_one_of_the_wrong_kind_is_stopped() {
+    let world = World::new();
+    let fits = "local opts = { sep = '_', maxLength = 12 }\nreturn tools.text.slugify('Hello World', opts)\n";
+    let (ran, _) = exec(world.path(), &[], fits);
+    assert_eq!(ran["ok"], true, "{ran}");
+    assert!(!notes(&ran).contains("but got 'opts'"), "{ran}");
+    // A value the engine cannot read keeps the checker's complaint beside the result.
+    let computed = "local n = 12\nlocal opts = { sep = '_', maxLength = n }\nreturn tools.text.slugify('Hello World', opts)\n";
+    let (ran, _) = exec(world.path(), &[], computed);
+    assert_eq!(ran["ok"], true, "{ran}");
+    let wrong = "local opts = { sep = '_', maxLength = '12' }\nreturn tools.text.slugify('Hello World', opts)\n";
+    let (stopped, _) = exec(world.path(), &[], wrong);
+    assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
+    assert_eq!(
+        stopped["error"]["message"],
+        "argument opts: field \"maxLength\" is a string, but it takes a number (maxLength: number?)",
+        "{stopped}"
+    );
+    assert_eq!(stopped["error"]["line"], 1, "{stopped}");
+}
+
+#[test]
 fn a_missing_or_crashing_checker_never_blocks_a_run() {
     let world = World::new();
     for program in ["/nonexistent/codemode-check", "/bin/false", "/bin/cat"] {

@@ -299,6 +299,25 @@ pub fn wrong_kind(ty: &Ty, names: &[&str], kinds: &[Option<&str>]) -> Option<Str
         })
 }
 
+/// True when a table literal with the field names `names`, whose values are of the kinds
+/// `kinds` (see [`wrong_kind`]), surely fits `ty`: each field is declared and takes one
+/// kind, the literal's, and every declared field it leaves out may be nil.
+pub fn fits_literal(ty: &Ty, names: &[&str], kinds: &[Option<&str>]) -> bool {
+    let Some(fields) = literal_record(ty) else {
+        return false;
+    };
+    let given = names.iter().zip(kinds).all(|(name, kind)| {
+        fields
+            .iter()
+            .find(|f| f.name == *name)
+            .is_some_and(|f| kind.is_some() && kind_of(&f.ty) == *kind)
+    });
+    given
+        && fields
+            .iter()
+            .all(|f| names.contains(&f.name.as_str()) || f.ty.accepts_nil())
+}
+
 /// The one kind of value `ty` takes, nil aside: `number` for `number?`, `string` for
 /// `"a" | "b"`; `None` for any other type or a mix.
 fn kind_of(ty: &Ty) -> Option<&'static str> {
@@ -445,6 +464,17 @@ mod tests {
         assert_eq!(wrong_kind(&opts, &names, &right), None);
         let mixed = Ty::parse("{ n: (number | string)? }");
         assert_eq!(wrong_kind(&mixed, &["n"], &[Some("boolean")]), None);
+        // A literal surely fits only when each of its fields is declared and of its kind,
+        // and every field it leaves out may be nil.
+        assert!(fits_literal(
+            &opts,
+            &["sep", "maxLength"],
+            &[Some("string"), Some("number")]
+        ));
+        assert!(!fits_literal(&opts, &["sep"], &[None]));
+        assert!(!fits_literal(&opts, &["v"], &[Some("number")]));
+        let required = Ty::parse("{ sep: string, n: number? }");
+        assert!(!fits_literal(&required, &["n"], &[Some("number")]));
     }
 
     #[test]

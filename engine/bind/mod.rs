@@ -20,7 +20,7 @@ mod slots;
 mod usage;
 mod value;
 
-pub use check::{check, stray_field, wrong_kind, Mismatch, StrayField, NODE_BUDGET};
+pub use check::{check, fits_literal, stray_field, wrong_kind, Mismatch, StrayField, NODE_BUDGET};
 pub use cmdline::{parse_command_line, read_word, MAX_WORDS};
 pub use refusal::{Reason, Refusal};
 pub use schema::{FlagSpec, Param, Schema};

@@ -35,6 +35,9 @@ pub struct OptionLiteral {
     /// The kind of each field's value when it is a literal string, number or boolean
     /// (`"string"`, `"number"`, `"boolean"`), in the order of `fields`.
     pub kinds: Vec<Option<&'static str>>,
+    /// For a literal held in a local: the local's name and where it is passed (1-based
+    /// line and column).
+    pub held: Option<(String, u32, u32)>,
 }
 
 /// The literals `source` passes straight to tool calls (see [`OptionLiteral`]), and to the
@@ -102,6 +105,7 @@ impl Literals {
                     argument: *argument,
                     fields: fields.clone(),
                     kinds: kinds.clone(),
+                    held: Some((name.clone(), at.0, at.1)),
                 })
             })
             .collect()
@@ -122,6 +126,7 @@ impl Literals {
                             argument,
                             fields,
                             kinds,
+                            held: None,
                         });
                     }
                 }
@@ -336,6 +341,7 @@ mod tests {
                 argument: 1,
                 fields: vec![("maxLenght".into(), 1, 35), ("sep".into(), 1, 51)],
                 kinds: vec![Some("number"), Some("string")],
+                held: None,
             }]
         );
         let braces = option_literals("return tools.json.parse { text = s }");
@@ -359,6 +365,7 @@ mod tests {
                 argument: 1,
                 fields: vec![("sortby".into(), 1, 16)],
                 kinds: vec![Some("string")],
+                held: Some(("opts".into(), 3, 35)),
             }]
         );
         // Read off the call as well: `tools.box.tool(...).field` is no call node.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
-use crate::bind::{stray_field, wrong_kind};
+use crate::bind::{fits_literal, stray_field, wrong_kind};
 use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
 use crate::check::{option_literals, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
@@ -167,7 +167,11 @@ impl Sent {
             return Preflight::Go(Vec::new());
         };
         // Read while the checker works in its own process.
-        let (misspelt, unread) = stray_options(index, source);
+        let Options {
+            misspelt,
+            unread,
+            fitting,
+        } = stray_options(index, source);
         let checked = match pending.and_then(PendingCheck::finish) {
             Ok(checked) => checked,
             Err(problem) => {
@@ -223,6 +227,16 @@ impl Sent {
                 verdict.report.push(diagnostic);
             }
         }
+        // "Expected this to be '{ sep: string? }?', but got 'opts'" where `opts` holds a
+        // literal whose every field is declared and of its kind: Luau's tables are
+        // invariant in their fields, and the call takes it.
+        verdict.report.retain(|d| {
+            !fitting.iter().any(|(name, line, column)| {
+                (d.line, d.column) == (*line, *column)
+                    && d.message.starts_with("Expected this to be")
+                    && d.message.ends_with(&format!("but got '{name}'"))
+            })
+        });
         verdict.report.extend(unread);
         verdict.report.sort_by_key(|d| (d.line, d.column));
         verdict.report.extend(degraded);
@@ -306,17 +320,27 @@ pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
     }
 }
 
-/// What the table literals `source` passes straight to tools of `index` hold that the
-/// tools do not declare (see `option_literals`): the first misspelt field (`{ maxLenght =
-/// 5 }`) or field of the wrong kind (`{ maxLength = "10" }`), an error the call would
-/// raise only once made, with the tool (`box.tool`); and a warning for each other field
-/// the tool does not declare (the call lets it through).
-fn stray_options(
-    index: &AssetIndex,
-    source: &str,
-) -> (Option<(Diagnostic, String)>, Vec<Diagnostic>) {
+/// What the engine reads in the table literals a script passes straight to tools (see
+/// `option_literals`).
+struct Options {
+    /// The first misspelt field (`{ maxLenght = 5 }`) or field of the wrong kind (`{
+    /// maxLength = "10" }`), an error the call would raise only once made, with the tool
+    /// (`box.tool`).
+    misspelt: Option<(Diagnostic, String)>,
+    /// A warning for each other field the tool does not declare (the call lets it
+    /// through).
+    unread: Vec<Diagnostic>,
+    /// The literals held in locals that surely fit (see `fits_literal`), by the local's
+    /// name and where it is passed.
+    fitting: Vec<(String, u32, u32)>,
+}
+
+/// What the table literals `source` passes straight to tools of `index` hold (see
+/// [`Options`]).
+fn stray_options(index: &AssetIndex, source: &str) -> Options {
     let mut misspelt = None;
     let mut unread = Vec::new();
+    let mut fitting = Vec::new();
     for literal in option_literals(source) {
         let Some((param, ty)) = parameter(index, &literal.tool, literal.argument) else {
             continue;
@@ -327,6 +351,9 @@ fn stray_options(
             .or_else(|| wrong_kind(&ty, &names, &literal.kinds))
             .or_else(|| stray_field(&ty, &names))
         else {
+            if fits_literal(&ty, &names, &literal.kinds) {
+                fitting.extend(literal.held);
+            }
             continue;
         };
         let (_, line, column) = literal.fields[stray.at];
@@ -346,7 +373,11 @@ fn stray_options(
             unread.push(diagnostic);
         }
     }
-    (misspelt, unread)
+    Options {
+        misspelt,
+        unread,
+        fitting,
+    }
 }
 
 /// The name and type of the parameter at `argument` (from 0) of `tool`: a callable tool of
