@@ -119,35 +119,50 @@ impl Walker {
     }
 
     fn array<V: Shape>(&mut self, item: &Ty, value: &V) -> Result<(), Mismatch> {
-        for (key, v) in value.entries(self.budget) {
+        let entries = value.entries(self.budget);
+        for (key, v) in &entries {
             let Key::Index(i) = key else {
                 // `{ rows = rows }` for `rows`, or a whole result for its list: name the
-                // field to pass instead.
-                let instead = match (&key, v.kind()) {
-                    (Key::Name(name), Kind::Table) => {
+                // field to pass instead, one that is such a list (`rows`, not `columns`).
+                let instead = match self.list_among(item, &entries) {
+                    Some(name) => {
                         format!(
                             "; pass the list itself (its field \"{name}\"), not a table around it"
                         )
                     }
-                    _ => String::new(),
+                    None => String::new(),
                 };
                 return Err(Mismatch {
                     path: self.path.concat(),
                     detail: format!(
                         "expected {}, got a table with a non-array key {}{instead}",
                         Ty::Array(Box::new(item.clone())),
-                        show_key(&key)
+                        show_key(key)
                     ),
                     unknown_field: false,
                     found: None,
                 });
             };
             self.path.push(format!("[{i}]"));
-            let result = self.check(item, &v);
+            let result = self.check(item, v);
             self.path.pop();
             result?;
         }
         Ok(())
+    }
+
+    /// The first of `entries` named by a string that holds a list of `item`s.
+    fn list_among<V: Shape>(&mut self, item: &Ty, entries: &[(Key, V)]) -> Option<String> {
+        let list = Ty::Array(Box::new(item.clone()));
+        let depth = self.path.len();
+        let found = entries.iter().find_map(|(key, v)| match key {
+            Key::Name(name) if v.kind() == Kind::Table && self.check(&list, v).is_ok() => {
+                Some(name.clone())
+            }
+            _ => None,
+        });
+        self.path.truncate(depth);
+        found
     }
 
     fn map<V: Shape>(&mut self, k: &Ty, v: &Ty, value: &V) -> Result<(), Mismatch> {
@@ -521,6 +536,11 @@ mod tests {
         assert!(!ok("{number}", json!([1, "x"])));
         assert!(!ok("{number}", json!({"a": 1})));
         let err = check(&Ty::parse("{number}"), &json!({"rows": [1]})).unwrap_err();
+        assert!(err.detail.contains("(its field \"rows\")"), "{err:?}");
+        // The field named is one that holds such a list, whichever comes first.
+        let rows = Ty::parse("{ { [string]: any } }");
+        let csv = json!({"columns": ["a"], "rows": [{"a": 1}]});
+        let err = check(&rows, &csv).unwrap_err();
         assert!(err.detail.contains("(its field \"rows\")"), "{err:?}");
         assert!(ok("{[string]: number}", json!({"a": 1})));
         assert!(ok("{ sep: string?, max: number? }", json!({"sep": "_"})));

@@ -345,7 +345,8 @@ impl ToolCalls {
             let kept = helper.as_ref().is_none_or(|h| !self.is_open(h));
             return (kept && unchanged(tool)).then(|| tool.clone());
         }
-        if self.is_open(word) || self.settled.contains(&(word.to_string(), key.to_string())) {
+        if self.opened_here(word, at) || self.settled.contains(&(word.to_string(), key.to_string()))
+        {
             return None;
         }
         let Holds::Result { tool, through } = &self.binding_at(word, at)?.holds else {
@@ -401,8 +402,8 @@ impl ToolCalls {
         sure.then(|| tool.clone())
     }
 
-    /// The tool whose result `value` is as it is: a call of it, or of a helper that
-    /// returns it (see [`Holds::Helper`]), at `at`.
+    /// The tool whose result `value` is as it is: a call of it through `tools`, or of a
+    /// helper that returns it (see [`Holds::Helper`]), at `at`.
     fn result_of(&self, value: &Expression, at: Place) -> Option<String> {
         let Expression::FunctionCall(call) = unwrapped(value) else {
             return None;
@@ -411,7 +412,8 @@ impl ToolCalls {
             return None;
         }
         match self.tool_call(call) {
-            (true, tool, _) => tool,
+            (true, tool, None) => tool,
+            (true, _, Some(_)) => None,
             _ => self
                 .helper_call(call.prefix(), call.suffixes(), at)
                 .map(|(tool, _)| tool),
@@ -550,13 +552,15 @@ impl ToolCalls {
     }
 
     /// What a function with this body is as a value: a helper when each `return` in it
-    /// (not in functions inside it) gives one call of the same tool, as it is.
+    /// (not in functions inside it) gives one call of the same tool through `tools`, as
+    /// it is. (Not through a local naming the tool: the local may be given another
+    /// function before the helper is called.)
     fn helper(&self, body: &FunctionBody) -> Holds {
         let mut returns = Returns::default();
         body.block().visit(&mut returns);
         let mut tools = returns.values.iter().map(|values| match values.as_slice() {
             [Expression::FunctionCall(call)] if only_called(call) => match self.tool_call(call) {
-                (true, Some(tool), _) => Some(tool),
+                (true, Some(tool), None) => Some(tool),
                 _ => None,
             },
             _ => None,
@@ -1038,6 +1042,15 @@ impl Visitor for ToolCalls {
         if let Some(span) = passed_on(call) {
             self.passed.push(span);
         }
+        // `parts(u).hostname:lower()`, `parts` a helper that returns a tool's result.
+        let suffixes: Vec<&Suffix> = call.suffixes().collect();
+        if let (Some(at), Some(key)) =
+            (start_of(call), suffixes.get(1).and_then(|s| literal_key(s)))
+        {
+            if let Some((tool, local)) = self.helper_call(call.prefix(), call.suffixes(), at) {
+                self.direct.push((at, tool, key, Some(local)));
+            }
+        }
         let (tools, tool, alias) = self.tool_call(call);
         if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
             if let Some(local) = alias {
@@ -1334,6 +1347,8 @@ mod tests {
             ("local function count(s)\n\treturn tools.text.wordCount(s).words\nend\nlocal c = count(x)\nreturn c.nope\n", (5, 8)),
             (&format!("{helper}count = other\nlocal c = count(x)\nreturn c.nope\n"), (6, 8)),
             (&format!("{helper}local c = count(x)\nc.nope = 1\nreturn c.nope\n"), (6, 8)),
+            // Through a local naming the tool, which may be given another function first.
+            ("local wc = tools.text.wordCount\nlocal function count(s)\n\treturn wc(s)\nend\nlocal c = count(x)\nreturn c.nope\n", (6, 8)),
         ] {
             assert_eq!(read(source).missing_from_result("c", "nope", at, false), None, "{source}");
         }
