@@ -183,6 +183,9 @@ fn each_mode_does_what_it_says() {
     // certain: a field the declared result lacks stops it.
     let (stopped, _) = exec(world.path(), &["--check", "certain"], wrong);
     assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
+    // The field meant is named, as Luau names a toolbox's tool.
+    let message = stopped["error"]["message"].as_str().unwrap();
+    assert!(message.ends_with("Did you mean 'words'?"), "{message}");
     // off: no check, no diagnostics.
     let (off, _) = exec(world.path(), &["--check", "off"], wrong);
     assert_eq!(off["error"]["kind"], "runtime", "{off}");

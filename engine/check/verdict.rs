@@ -180,6 +180,7 @@ pub fn sort(
         .chain(others.iter_mut())
     {
         name_the_tools_table(source, diagnostic);
+        name_a_near_field(diagnostic);
     }
     (certain, others)
 }
@@ -220,6 +221,52 @@ fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
         diagnostic.message
     );
     diagnostic
+}
+
+/// Adds ". Did you mean 'chars'?" to "Key 'characters' not found in table '{ bytes:
+/// number, chars: number, ... }'" when a field of that table is near the key: Luau says it
+/// of a named table's keys (`Toolbox_text`), not of a table type written out, which is what
+/// a tool's result is.
+fn name_a_near_field(diagnostic: &mut Diagnostic) {
+    let message = &diagnostic.message;
+    let Some(key) = missing_key(message) else {
+        return;
+    };
+    let Some((_, table)) = message.split_once(" not found in table '{") else {
+        return;
+    };
+    if message.contains("Did you mean") {
+        return;
+    }
+    let table = table.split('\'').next().unwrap_or_default();
+    let mut depth = 0i32;
+    let mut fields = Vec::new();
+    let mut entry = String::new();
+    for c in table.chars() {
+        match c {
+            '(' | '{' | '[' | '<' => depth += 1,
+            ')' | '}' | ']' | '>' => depth -= 1,
+            ',' if depth == 0 => fields.push(std::mem::take(&mut entry)),
+            _ => {}
+        }
+        if depth == 0 && c != ',' {
+            entry.push(c);
+        }
+    }
+    fields.push(entry);
+    let near = fields
+        .iter()
+        .filter_map(|entry| {
+            let (name, _) = entry.split_once(':')?;
+            let name = name.trim();
+            let score = strsim::jaro_winkler(&name.to_lowercase(), &key.to_lowercase());
+            (name != key && name.chars().all(|c| c.is_alphanumeric() || c == '_') && score > 0.8)
+                .then_some((score, name.to_string()))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((_, name)) = near {
+        diagnostic.message = format!("{}. Did you mean '{name}'?", diagnostic.message);
+    }
 }
 
 /// True for "Argument count mismatch. Function expects 3 arguments, but only 2 are
