@@ -245,7 +245,7 @@ fn an_options_local_that_fits_draws_no_complaint_and_one_of_the_wrong_kind_is_st
     assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
     assert_eq!(
         stopped["error"]["message"],
-        "argument opts: field \"maxLength\" is a string, but it takes a number (maxLength: number?)",
+        "argument opts (the table in `opts`, passed on line 2): field \"maxLength\" is a string, but it takes a number (maxLength: number?)",
         "{stopped}"
     );
     assert_eq!(stopped["error"]["line"], 1, "{stopped}");

@@ -361,7 +361,14 @@ fn stray_options(index: &AssetIndex, source: &str) -> Options {
             line,
             column,
             severity: Severity::Error,
-            message: format!("argument {param}: {}", stray.detail),
+            message: match &literal.held {
+                // The error is placed at the field, in the local's table: say where it goes.
+                Some((local, line, _)) => format!(
+                    "argument {param} (the table in `{local}`, passed on line {line}): {}",
+                    stray.detail
+                ),
+                None => format!("argument {param}: {}", stray.detail),
+            },
         };
         if !stray.refused {
             diagnostic.severity = Severity::Warning;
