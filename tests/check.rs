@@ -219,6 +219,9 @@ fn a_whole_result_given_where_its_list_goes_is_stopped_with_the_list_to_pass() {
     assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
     let message = stopped["error"]["message"].as_str().unwrap();
     assert!(message.ends_with("pass parsed.rows"), "{message}");
+    let helper = "local function load(csv) return tools.table.parseCsv(csv) end\nlocal parsed = load('a,b\\n1,2')\nreturn tools.markdown.table(parsed)\n";
+    let (stopped, _) = exec(world.path(), &[], helper);
+    assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
     // The list itself, or a local that may hold something else by then, runs.
     for fine in [
         "local parsed = tools.table.parseCsv('name,age\\nada,36')\nreturn tools.table.sortBy(parsed.rows, 'age')\n",

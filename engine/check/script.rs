@@ -423,9 +423,19 @@ impl ToolCalls {
     /// True when the local `word` seen at `at` holds a tool's whole result as it was
     /// returned (not a part of it) and is used as a value nowhere but at `at`.
     pub(super) fn holds_a_whole_result(&self, word: &str, at: Place) -> bool {
+        // Called straight, or through a helper or a local naming the tool (each still
+        // what it was bound to), never read off another table.
+        let called = |local: &str| {
+            !self.is_open(local)
+                && matches!(
+                    self.binding_at(local, at).map(|b| &b.holds),
+                    Some(Holds::Helper(_) | Holds::Alias(_))
+                )
+        };
         let whole = matches!(
             self.binding_at(word, at).map(|b| &b.holds),
-            Some(Holds::Result { through, .. }) if through.is_empty()
+            Some(Holds::Result { through, .. })
+                if through.iter().all(|(local, field)| field.is_none() && called(local))
         );
         whole
             && self.opened.iter().all(|(n, p)| n != word || *p == at)
