@@ -219,6 +219,15 @@ fn a_whole_result_given_where_its_list_goes_is_stopped_with_the_list_to_pass() {
     assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
     let message = stopped["error"]["message"].as_str().unwrap();
     assert!(message.ends_with("pass parsed.rows"), "{message}");
+    // Given straight, as an argument other than the last (a call in last place is
+    // expanded into the arguments, and the checker places its complaint at the outer call).
+    let inline = "return tools.table.sortBy(tools.table.parseCsv('a,b\\n1,2'), 'a')\n";
+    let (stopped, _) = exec(world.path(), &[], inline);
+    let message = stopped["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.ends_with("pass tools.table.parseCsv(...).rows"),
+        "{stopped}"
+    );
     let helper = "local function load(csv) return tools.table.parseCsv(csv) end\nlocal parsed = load('a,b\\n1,2')\nreturn tools.markdown.table(parsed)\n";
     let (stopped, _) = exec(world.path(), &[], helper);
     assert_eq!(stopped["error"]["kind"], "type", "{stopped}");
@@ -226,6 +235,7 @@ fn a_whole_result_given_where_its_list_goes_is_stopped_with_the_list_to_pass() {
     for fine in [
         "local parsed = tools.table.parseCsv('name,age\\nada,36')\nreturn tools.table.sortBy(parsed.rows, 'age')\n",
         "local parsed = tools.table.parseCsv('name,age\\nada,36')\nparsed = parsed.rows\nreturn tools.table.sortBy(parsed, 'age')\n",
+        "return tools.table.sortBy(tools.table.parseCsv('name,age\\nada,36').rows, 'age')\n",
     ] {
         let (ran, code) = exec(world.path(), &[], fine);
         assert_eq!((ran["ok"].as_bool(), code), (Some(true), 0), "{ran}");

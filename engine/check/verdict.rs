@@ -196,9 +196,16 @@ fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
     if !list_type(wanted) || !record_type(got) {
         return diagnostic;
     }
-    let Some(word) = word_at(source, (diagnostic.line, diagnostic.column)) else {
+    let at = (diagnostic.line, diagnostic.column);
+    let Some(mut word) = word_at(source, at).map(str::to_string) else {
         return diagnostic;
     };
+    // A call given straight: name it as written, `tools.table.parseCsv(...)`.
+    let mut subject = word.clone();
+    if word == "tools" {
+        word = format!("{}(...)", dotted_at(source, at).join("."));
+        subject = format!("what {word} returns");
+    }
     let of_tables = |list: &str| {
         table_entries(list).is_some_and(|e| e.first().is_some_and(|t| t.starts_with('{')))
     };
@@ -217,7 +224,7 @@ fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
         many => format!(": pass one of {}", many.join(", ")),
     };
     diagnostic.message = format!(
-        "{}; a list is wanted, and {word} is a table of named fields{pass}",
+        "{}; a list is wanted, and {subject} is a table of named fields{pass}",
         diagnostic.message
     );
     diagnostic
@@ -393,6 +400,9 @@ impl ToolCalls {
             return None;
         }
         let at = (diagnostic.line, diagnostic.column);
+        if let Some(tool) = self.call_for_a_list(source, diagnostic) {
+            return Some(tool);
+        }
         // A toolbox or tool the script looks up for itself before it calls it (`if
         // tools.callable("extra.fancify") then`), or calls where an error is caught (`pcall(
         // function() ... end)`): an optional tool, absent from this world, is no mistake.
@@ -467,6 +477,36 @@ impl ToolCalls {
         let after = rest_of_line(source, at).map(|r| r[word.len()..].trim_start());
         after.is_some_and(|a| a.starts_with(',') || a.starts_with(')'))
             && self.holds_a_whole_result(word, at)
+    }
+
+    /// The tool called, when `diagnostic` says a list is wanted where the whole result of
+    /// a call through `tools` is given straight (`tools.markdown.table(
+    /// tools.table.parseCsv(csv))`): the call refuses a table that is not a list.
+    fn call_for_a_list(&self, source: &str, diagnostic: &Diagnostic) -> Option<Option<String>> {
+        let (wanted, got) = mismatch(&diagnostic.message)?;
+        if !list_type(wanted.trim_end_matches('?')) || !record_type(got) {
+            return None;
+        }
+        let at = (diagnostic.line, diagnostic.column);
+        // The call given is the whole argument: `f(tools.a.b(x), ...)`.
+        let (_, end, _, inner) = self
+            .calls
+            .iter()
+            .find(|(start, _, tools, tool)| *start == at && *tools && tool.is_some())?;
+        let after = rest_of_line(source, *end)?.trim_start();
+        if !(after.starts_with(',') || after.starts_with(')')) {
+            return None;
+        }
+        let (_, _, _, outer) = self
+            .calls
+            .iter()
+            .filter(|(start, end, tools, _)| *tools && *start < at && at < *end)
+            .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))?;
+        // A script that writes tools may change either by the time it is called.
+        let unchanged = |tool: &Option<String>| {
+            !self.authors || tool.as_deref().is_some_and(|t| t.starts_with("tools."))
+        };
+        (unchanged(inner) && unchanged(outer)).then(|| outer.clone())
     }
 
     /// `box.tool` when `diagnostic` says `tools.box.tool` (or `tools.box`) is missing
