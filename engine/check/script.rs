@@ -561,6 +561,19 @@ impl ToolCalls {
         }
     }
 
+    /// Notes a field read straight off a call of a helper that returns a tool's result
+    /// (`count(s).words`, `parts(u).host:lower()`), written as `prefix` and `suffixes`
+    /// from `at`.
+    fn read_off_helper(&mut self, prefix: &Prefix, suffixes: &[&Suffix], at: Option<Place>) {
+        let key = suffixes.get(1).and_then(|s| literal_key(s));
+        let (Some(at), Some(key)) = (at, key) else {
+            return;
+        };
+        if let Some((tool, local)) = self.helper_call(prefix, suffixes.iter().copied(), at) {
+            self.direct.push((at, tool, key, Some(local)));
+        }
+    }
+
     /// What a function with this body is as a value: a helper when each `return` in it
     /// (not in functions inside it) gives one call of the same tool through `tools`, as
     /// it is. (Not through a local naming the tool: the local may be given another
@@ -1054,13 +1067,7 @@ impl Visitor for ToolCalls {
         }
         // `parts(u).hostname:lower()`, `parts` a helper that returns a tool's result.
         let suffixes: Vec<&Suffix> = call.suffixes().collect();
-        if let (Some(at), Some(key)) =
-            (start_of(call), suffixes.get(1).and_then(|s| literal_key(s)))
-        {
-            if let Some((tool, local)) = self.helper_call(call.prefix(), call.suffixes(), at) {
-                self.direct.push((at, tool, key, Some(local)));
-            }
-        }
+        self.read_off_helper(call.prefix(), &suffixes, start_of(call));
         let (tools, tool, alias) = self.tool_call(call);
         if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
             if let Some(local) = alias {
@@ -1205,11 +1212,7 @@ impl Visitor for ToolCalls {
         };
         if !tools {
             // `count(s).words`, `count` a helper that returns a tool's result.
-            let helper = start.and_then(|at| self.helper_call(var.prefix(), var.suffixes(), at));
-            let key = suffixes.get(1).and_then(|s| literal_key(s));
-            if let (Some(at), Some((tool, local)), Some(key), 0) = (start, helper, key, call) {
-                self.direct.push((at, tool, key, Some(local)));
-            }
+            self.read_off_helper(var.prefix(), &suffixes, start);
             return;
         }
         let Some(from) = start else {

@@ -245,24 +245,11 @@ fn name_a_near_field(diagnostic: &mut Diagnostic) {
     if message.contains("Did you mean") {
         return;
     }
+    // The type may be cut short by the checker (`password: string? …`): its braces need
+    // not close.
     let table = table.split('\'').next().unwrap_or_default();
-    let mut depth = 0i32;
-    let mut fields = Vec::new();
-    let mut entry = String::new();
-    for c in table.chars() {
-        match c {
-            '(' | '{' | '[' | '<' => depth += 1,
-            ')' | '}' | ']' | '>' => depth -= 1,
-            ',' if depth == 0 => fields.push(std::mem::take(&mut entry)),
-            _ => {}
-        }
-        if depth == 0 && c != ',' {
-            entry.push(c);
-        }
-    }
-    fields.push(entry);
-    let near = fields
-        .iter()
+    let near = split_at_top_level(table)
+        .into_iter()
         .filter_map(|entry| {
             let (name, _) = entry.split_once(':')?;
             let name = name.trim();
@@ -579,16 +566,40 @@ fn colon_call(message: &str) -> bool {
 /// True when `ty` is a union at its top level (`number | string`, not `{ a: A | B }`):
 /// a value that may be any of them.
 fn union(ty: &str) -> bool {
+    at_top_level(ty, '|')
+}
+
+/// True when `text` holds `wanted` outside any brackets.
+fn at_top_level(text: &str, wanted: char) -> bool {
     let mut depth = 0i32;
-    for c in ty.chars() {
+    for c in text.chars() {
         match c {
             '(' | '{' | '[' | '<' => depth += 1,
             ')' | '}' | ']' | '>' => depth -= 1,
-            '|' if depth == 0 => return true,
+            c if c == wanted && depth == 0 => return true,
             _ => {}
         }
     }
     false
+}
+
+/// `text` split at its commas outside any brackets, each piece trimmed.
+fn split_at_top_level(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let (mut depth, mut from) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '{' | '[' | '<' => depth += 1,
+            ')' | '}' | ']' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                pieces.push(text[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(text[from..].trim());
+    pieces
 }
 
 /// The key a "Key 'k' not found in table ..." or "Type 'number' does not have key 'k'"
@@ -689,27 +700,13 @@ fn table_given(message: &str) -> bool {
 /// "b: string"]` for `{ a: number, b: string }`; `None` when `ty` is not in braces.
 fn table_entries(ty: &str) -> Option<Vec<&str>> {
     let inner = ty.trim().strip_prefix('{')?.strip_suffix('}')?;
-    let mut entries = Vec::new();
-    let (mut depth, mut from) = (0i32, 0);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '(' | '{' | '[' | '<' => depth += 1,
-            ')' | '}' | ']' | '>' => depth -= 1,
-            ',' if depth == 0 => {
-                entries.push(inner[from..i].trim());
-                from = i + 1;
-            }
-            _ => {}
-        }
-    }
-    entries.push(inner[from..].trim());
-    Some(entries)
+    Some(split_at_top_level(inner))
 }
 
 /// True for a list type: `{string}`, `{ { [string]: any } }`.
 fn list_type(ty: &str) -> bool {
     table_entries(ty).is_some_and(
-        |entries| matches!(entries.as_slice(), [one] if !one.is_empty() && !top_level_colon(one)),
+        |entries| matches!(entries.as_slice(), [one] if !one.is_empty() && !at_top_level(one, ':')),
     )
 }
 
@@ -722,20 +719,6 @@ fn record_type(ty: &str) -> bool {
             })
         })
     })
-}
-
-/// True when `text` has a `:` outside any brackets.
-fn top_level_colon(text: &str) -> bool {
-    let mut depth = 0i32;
-    for c in text.chars() {
-        match c {
-            '(' | '{' | '[' | '<' => depth += 1,
-            ')' | '}' | ']' | '>' => depth -= 1,
-            ':' if depth == 0 => return true,
-            _ => {}
-        }
-    }
-    false
 }
 
 /// The wanted and the given type of an "Expected this to be 'A', but got 'B'" message.

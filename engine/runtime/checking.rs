@@ -346,11 +346,13 @@ fn stray_options(index: &AssetIndex, source: &str) -> Options {
             continue;
         };
         let names: Vec<&str> = literal.fields.iter().map(|f| f.0.as_str()).collect();
-        let stray = stray_field(&ty, &names).filter(|s| s.refused);
-        let Some(stray) = stray
-            .or_else(|| wrong_kind(&ty, &names, &literal.kinds))
-            .or_else(|| stray_field(&ty, &names))
-        else {
+        // A misspelling first, then a value of the wrong kind (both refused by the call),
+        // then a field the tool would let through.
+        let stray = match stray_field(&ty, &names) {
+            Some(stray) if stray.refused => Some(stray),
+            other => wrong_kind(&ty, &names, &literal.kinds).or(other),
+        };
+        let Some(stray) = stray else {
             if fits_literal(&ty, &names, &literal.kinds) {
                 fitting.extend(literal.held);
             }
