@@ -21,7 +21,8 @@
 //! CM_LEAD; and for relevance CM_THRESHOLD, CM_UNMATCHED, CM_FLOOR, CM_SEMANTIC_BIAS,
 //! CM_SEMANTIC_COVERAGE, CM_SEMANTIC_COSINE, CM_SEMANTIC_MARGIN, CM_KEYWORD_BIAS, CM_ALL
 //! (every row, no threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance
-//! curves).
+//! curves). CM_VECTORS_LOG and CM_VECTORS rank by another meaning model's vectors,
+//! computed ahead (see `search_eval/vectors.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,6 +35,8 @@ use serde::Deserialize;
 
 #[path = "search_eval/sets.rs"]
 mod sets;
+#[path = "search_eval/vectors.rs"]
+mod vectors;
 use tantivy::collector::TopDocs;
 use tantivy::query::QueryParser;
 use tantivy::schema::{Schema, Value, STORED, STRING, TEXT};
@@ -88,7 +91,11 @@ pub(crate) fn service() -> SearchService {
     r.semantic.cosine = env_f32("CM_SEMANTIC_COSINE", r.semantic.cosine);
     r.semantic.margin = env_f32("CM_SEMANTIC_MARGIN", r.semantic.margin);
     r.keyword.bias = env_f32("CM_KEYWORD_BIAS", r.keyword.bias);
-    SearchService::with_tuning(tuning, fusion)
+    let service = SearchService::with_tuning(tuning, fusion);
+    match vectors::from_env() {
+        Some(meaning) => service.with_meaning(meaning),
+        None => service,
+    }
 }
 
 /// The baseline: every text of a tool in one field, tantivy's default tokenizer, BM25.

@@ -11,6 +11,7 @@
 mod document;
 mod embed;
 mod keyword;
+mod meaning;
 mod parts;
 mod rank;
 mod relevance;
@@ -35,6 +36,7 @@ use crate::upstream::ServerView;
 pub use document::{AssetDoc, AssetType, Role};
 pub use embed::StaticModel;
 pub use keyword::Tuning;
+pub use meaning::Meaning;
 pub use rank::{Matched, Row};
 pub use relevance::Relevance;
 pub use request::{
@@ -163,6 +165,8 @@ pub struct SearchService {
     disk_failed: AtomicBool,
     tuning: Tuning,
     fusion: rank::Fusion,
+    /// The bundled static model, unless the evaluation gave another.
+    meaning: Arc<dyn Meaning>,
 }
 
 impl std::fmt::Debug for SearchService {
@@ -214,6 +218,18 @@ impl SearchService {
             disk_failed: AtomicBool::new(false),
             tuning,
             fusion,
+            meaning: Arc::new(meaning::Bundled),
+        }
+    }
+
+    /// The same service ranking by another meaning model (for the evaluation), in RAM:
+    /// vectors cached on disk are the bundled model's.
+    pub fn with_meaning(self, meaning: Arc<dyn Meaning>) -> SearchService {
+        SearchService {
+            store: None,
+            preload: Mutex::new(None),
+            meaning,
+            ..self
         }
     }
 
@@ -272,7 +288,7 @@ impl SearchService {
     fn in_ram(&self) -> Result<State, SearchError> {
         Ok(State {
             keyword: KeywordIndex::new(self.tuning.clone())?,
-            table: Table::new(StaticModel::bundled().dims()),
+            table: Table::new(self.meaning.dims()),
             snapshot: None,
             upstream: String::new(),
             services: rank::ServiceNames::default(),
@@ -331,7 +347,7 @@ impl SearchService {
         let counts = (changes.upserts.len(), changes.deletes.len());
         let unwritten = state.generation.as_deref() == Some("");
         if counts != (0, 0) || unwritten {
-            let model = StaticModel::bundled();
+            let model = &*self.meaning;
             for key in &changes.deletes {
                 state.keyword.delete(key)?;
                 state.table.remove(key);
@@ -343,7 +359,7 @@ impl SearchService {
                     .map(|(doc, _)| {
                         (
                             state.keyword.document(doc),
-                            model.embed(&doc.meaning_text()),
+                            model.asset(&doc.meaning_text()),
                         )
                     })
                     .collect()
@@ -423,6 +439,7 @@ impl SearchService {
                 services: &state.services,
                 fusion: &self.fusion,
                 tuning: &self.tuning,
+                meaning: &*self.meaning,
             };
             ctx.search(request)
         })

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::document::{AssetDoc, AssetType, Role};
-use super::embed::StaticModel;
 use super::keyword::{KeywordHit, KeywordIndex, ROLES};
+use super::meaning::Meaning;
 use super::relevance::Relevance;
 use super::table::Table;
 use super::words::{bounded, name_shaped, spelt_words};
@@ -164,6 +164,7 @@ pub(crate) struct Context<'a> {
     pub(crate) services: &'a ServiceNames,
     pub(crate) fusion: &'a Fusion,
     pub(crate) tuning: &'a super::keyword::Tuning,
+    pub(crate) meaning: &'a dyn Meaning,
 }
 
 /// The docs of the assets one query touches, by key.
@@ -240,7 +241,7 @@ impl<'t> Context<'t> {
         // carries the name, so it says nothing of which one is asked for.
         let nearest = match request.mode {
             Mode::Semantic if rest.chars().any(char::is_alphanumeric) => {
-                match StaticModel::bundled().embed(&rest) {
+                match self.meaning.request(&rest) {
                     Some(qv) => self.table.nearest(&qv, depth),
                     None => Vec::new(),
                 }
