@@ -17,7 +17,7 @@
 //!
 //! Knobs for tuning on dev: CM_FUSION_K, CM_KEYWORD_WEIGHT, CM_MEANING_WEIGHT,
 //! CM_COVERAGE_POWER (0 = plain rank fusion), CM_MEANING_FLOOR, CM_CLOSE, CM_TIE, CM_FUZZY;
-//! for the parts of a long request CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and
+//! CM_SHARE (WordLlama's share of the meaning cosine); for the parts of a long request CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and
 //! CM_LEAD; and for relevance CM_THRESHOLD, CM_UNMATCHED, CM_FLOOR, CM_SEMANTIC_BIAS,
 //! CM_SEMANTIC_COVERAGE, CM_SEMANTIC_COSINE, CM_SEMANTIC_MARGIN, CM_KEYWORD_BIAS, CM_ALL
 //! (every row, no threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance
@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use codemode::assets::AssetIndex;
-use codemode::search::{Fusion, Mode, SearchRequest, SearchService, Tuning};
+use codemode::search::{Bundled, Fusion, Mode, SearchRequest, SearchService, Tuning};
 use codemode::Registry;
 use serde::Deserialize;
 
@@ -92,8 +92,11 @@ pub(crate) fn service() -> SearchService {
     r.semantic.margin = env_f32("CM_SEMANTIC_MARGIN", r.semantic.margin);
     r.keyword.bias = env_f32("CM_KEYWORD_BIAS", r.keyword.bias);
     let service = SearchService::with_tuning(tuning, fusion);
-    match vectors::from_env() {
-        Some(meaning) => service.with_meaning(meaning),
+    if let Some(meaning) = vectors::from_env() {
+        return service.with_meaning(meaning);
+    }
+    match std::env::var("CM_SHARE").ok().and_then(|v| v.parse().ok()) {
+        Some(share) => service.with_meaning(Arc::new(Bundled { share })),
         None => service,
     }
 }

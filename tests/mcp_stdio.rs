@@ -315,7 +315,11 @@ fn missing_and_mistyped_arguments_are_tool_errors() {
         text.starts_with("search_tools: ") && text.contains("nobox") && !text.contains("line"),
         "{text}"
     );
-    s.assert_serving(7);
+    let reply = s.call(7, "search_tools", json!({}));
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("got no query argument"), "{text}");
+    s.assert_serving(8);
 }
 
 #[test]
@@ -570,7 +574,7 @@ fn search_tools_checks_its_arguments_as_tools_search_does() {
     let text = reply["result"]["content"][0]["text"].as_str().unwrap();
     assert!(
         text.starts_with(
-            "search_tools: unknown search mode 'fuzzy'; possible values: keyword, semantic"
+            "search_tools: mode must be \"keyword\" or \"semantic\" (by words, or by meaning: the default), got 'fuzzy'"
         ),
         "{text}"
     );

@@ -50,12 +50,15 @@ fn no_match_suggests_what_was_not_tried_in_flags() {
         ),
         "{stdout}"
     );
-    // Already semantic: it is not suggested again.
+    // Already semantic: it is not suggested again. No word is in the index, so the
+    // assets nearest in meaning are weak ones, there for `--all`.
     let out = codemode(&["search", "日本語のテキストを数える", "--world", &world()]);
     let stdout = text(&out.stdout);
-    assert_eq!(
-        stdout.trim_end(),
-        "no match for \"日本語のテキストを数える\"; try other words, or codemode list"
+    assert!(
+        stdout.starts_with("no close match for \"日本語のテキストを数える\" (")
+            && stdout.contains("--all shows them")
+            && !stdout.contains("--mode"),
+        "{stdout}"
     );
 }
 
@@ -105,7 +108,7 @@ fn search_refuses_bad_options_with_a_hint() {
     for (args, expect) in [
         (
             vec!["search", "x", "--mode", "fuzzy"],
-            "possible values: keyword, semantic",
+            "--mode must be \"keyword\" or \"semantic\"",
         ),
         (
             vec!["search", "x", "--limit", "-1"],
@@ -325,6 +328,74 @@ fn a_request_that_spells_a_tool_name_in_words_finds_that_tool_first() {
                 .nth(1)
                 .is_some_and(|l| l.starts_with("1. table.parseCsv")),
             "{query}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_name_written_exactly_pins_that_tool_and_not_its_twin_in_another_case() {
+    let world = tempfile::tempdir().unwrap();
+    for name in ["URL", "url"] {
+        let folder = world.path().join(format!("storage.toolbox/{name}.tool"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("init.luau"),
+            format!("--!desc Share a file by its {name}.\nreturn function() return nil end\n"),
+        )
+        .unwrap();
+    }
+    let w = world.path().display().to_string();
+    for (query, pinned, twin) in [
+        ("storage.URL", "storage.URL", "storage.url"),
+        ("use storage.url to share it", "storage.url", "storage.URL"),
+        ("URL", "storage.URL", "storage.url"),
+    ] {
+        let out = codemode(&["search", query, "--world", &w, "--json", "--all"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = value["value"].as_array().unwrap();
+        assert_eq!(rows[0]["identity"], pinned, "{query}: {value}");
+        assert_eq!(rows[0]["p"], 1.0, "{query}: {value}");
+        let other = rows.iter().find(|r| r["identity"] == twin);
+        assert!(other.is_some_and(|r| r["p"] != 1.0), "{query}: {value}");
+    }
+}
+
+#[test]
+fn a_request_naming_a_toolbox_and_its_tool_finds_that_tool_first() {
+    let world = tempfile::tempdir().unwrap();
+    for (tool, desc) in [
+        ("storage.toolbox/list.tool", "List the files in a bucket."),
+        (
+            "slack.toolbox/list.tool",
+            "List the channels of a workspace.",
+        ),
+        (
+            "jira.toolbox/listIssues.tool",
+            "List the issues of a project.",
+        ),
+    ] {
+        let folder = world.path().join(tool);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("init.luau"),
+            format!("--!desc {desc}\nreturn function() return nil end\n"),
+        )
+        .unwrap();
+    }
+    let w = world.path().display().to_string();
+    for (query, first) in [
+        ("storage list", "storage.list"),
+        ("list storage", "storage.list"),
+        ("slack list", "slack.list"),
+        ("jira list issues", "jira.listIssues"),
+    ] {
+        let out = codemode(&["search", query, "--world", &w, "--json"]);
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(value["value"][0]["identity"], first, "{query}: {value}");
+        assert_ne!(
+            value["value"][0]["p"], 1.0,
+            "{query} is not a name: {value}"
         );
     }
 }

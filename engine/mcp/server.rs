@@ -557,7 +557,11 @@ fn first_sentence(description: &str) -> String {
 /// The arguments of `search_tools`, checked as `tools.search` and `codemode search` check
 /// theirs: `query` and the options `mode`, `toolbox`, `limit` by their JSON names.
 fn search_request(args: &Map<String, Value>) -> Result<SearchRequest, String> {
-    let query = args.get("query").map_or(Given::Absent, Given::from_json);
+    // The input schema requires it: a call without one is a slip, not a listing.
+    let Some(query) = args.get("query").map(Given::from_json) else {
+        let missing = crate::search::BadRequest::Query("no query argument".into());
+        return Err(format!("search_tools: {missing}"));
+    };
     let options = args
         .iter()
         .filter(|(name, _)| name.as_str() != "query")

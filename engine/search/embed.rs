@@ -1,38 +1,71 @@
-//! The static embedding model: a token-vector table distilled from MiniLM
-//! (`scripts/distill_static.py`), compiled into the binary. A text's vector is the
-//! normalised mean of its WordPiece tokens' rows, so embedding costs microseconds and
-//! nothing is downloaded or loaded at run time.
+//! The static embedding models, compiled into the binary: a token-vector table
+//! distilled from MiniLM (`scripts/distill_static.py`, WordPiece tokens) and
+//! WordLlama's table (`scripts/wordllama_table.py`, Llama 2's BPE tokens). A text's
+//! vector is the normalised mean of its tokens' rows, so embedding costs microseconds
+//! and nothing is downloaded or loaded at run time.
 
 use std::sync::OnceLock;
 
+use super::bpe::Bpe;
 use super::wordpiece::WordPiece;
 use super::words::expand_identifiers;
 
-static TABLE: &[u8] = include_bytes!("model/static.bin");
-static VOCAB: &str = include_str!("model/vocab.txt");
+static MINILM_TABLE: &[u8] = include_bytes!("model/static.bin");
+static MINILM_VOCAB: &str = include_str!("model/vocab.txt");
+static WORDLLAMA_TABLE: &[u8] = include_bytes!("model/wordllama.bin");
+static WORDLLAMA_VOCAB: &str = include_str!("model/wordllama_vocab.txt");
+static WORDLLAMA_MERGES: &str = include_str!("model/wordllama_merges.txt");
 
 /// At most this many tokens of one text are embedded (bounded work per asset).
 const MAX_TOKENS: usize = 512;
 
-/// The distilled table and its tokenizer.
+/// A static table and its tokenizer.
 pub struct StaticModel {
+    table: &'static [u8],
     rows: usize,
     dims: usize,
-    tokenizer: WordPiece,
+    tokenizer: Tokenizer,
+}
+
+enum Tokenizer {
+    /// BERT uncased; identifiers are split into words first (`getWeather` adds `get
+    /// Weather`), as the table was distilled on words.
+    WordPiece(WordPiece),
+    /// Llama 2's; cased, and given the text as written, as WordLlama was trained.
+    Bpe(Bpe),
 }
 
 impl StaticModel {
-    /// The model compiled into the binary (parsed once per process).
+    /// The table distilled from MiniLM (parsed once per process).
     pub fn bundled() -> &'static StaticModel {
         static MODEL: OnceLock<StaticModel> = OnceLock::new();
         MODEL.get_or_init(|| {
-            let (rows, dims) = header(TABLE);
-            StaticModel {
-                rows,
-                dims,
-                tokenizer: WordPiece::new(VOCAB),
-            }
+            StaticModel::new(
+                MINILM_TABLE,
+                Tokenizer::WordPiece(WordPiece::new(MINILM_VOCAB)),
+            )
         })
+    }
+
+    /// WordLlama's table (parsed once per process).
+    pub fn wordllama() -> &'static StaticModel {
+        static MODEL: OnceLock<StaticModel> = OnceLock::new();
+        MODEL.get_or_init(|| {
+            StaticModel::new(
+                WORDLLAMA_TABLE,
+                Tokenizer::Bpe(Bpe::new(WORDLLAMA_VOCAB, WORDLLAMA_MERGES)),
+            )
+        })
+    }
+
+    fn new(table: &'static [u8], tokenizer: Tokenizer) -> StaticModel {
+        let (rows, dims) = header(table);
+        StaticModel {
+            table,
+            rows,
+            dims,
+            tokenizer,
+        }
     }
 
     /// Length of every vector.
@@ -43,8 +76,13 @@ impl StaticModel {
     /// The unit vector of `text`, or `None` when no token of it is in the vocabulary.
     pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
         let mut ids = Vec::new();
-        self.tokenizer.ids(&expand_identifiers(text), &mut ids);
-        ids.truncate(MAX_TOKENS);
+        match &self.tokenizer {
+            Tokenizer::WordPiece(t) => {
+                t.ids(&expand_identifiers(text), &mut ids);
+                ids.truncate(MAX_TOKENS);
+            }
+            Tokenizer::Bpe(t) => t.ids(text, MAX_TOKENS, &mut ids),
+        }
         let mut sum = vec![0f32; self.dims];
         let mut used = 0;
         for id in ids {
@@ -62,10 +100,11 @@ impl StaticModel {
     }
 
     fn add_row(&self, row: usize, sum: &mut [f32]) {
+        let table = self.table;
         let stride = 4 + self.dims;
         let at = 12 + row * stride;
-        let scale = f32::from_le_bytes([TABLE[at], TABLE[at + 1], TABLE[at + 2], TABLE[at + 3]]);
-        for (s, &q) in sum.iter_mut().zip(&TABLE[at + 4..at + stride]) {
+        let scale = f32::from_le_bytes([table[at], table[at + 1], table[at + 2], table[at + 3]]);
+        for (s, &q) in sum.iter_mut().zip(&table[at + 4..at + stride]) {
             *s += (q as i8) as f32 * scale;
         }
     }
@@ -75,14 +114,14 @@ impl StaticModel {
 fn header(table: &[u8]) -> (usize, usize) {
     assert!(
         table.len() >= 12 && &table[..4] == b"CMSE",
-        "engine/search/model/static.bin is not a codemode static table; regenerate it with scripts/distill_static.py"
+        "a table under engine/search/model is not a codemode static table; regenerate it (scripts/distill_static.py, scripts/wordllama_table.py)"
     );
     let rows = u32::from_le_bytes([table[4], table[5], table[6], table[7]]) as usize;
     let dims = u32::from_le_bytes([table[8], table[9], table[10], table[11]]) as usize;
     assert_eq!(
         table.len(),
         12 + rows * (4 + dims),
-        "static.bin has the wrong length"
+        "a table under engine/search/model has the wrong length"
     );
     (rows, dims)
 }

@@ -79,12 +79,12 @@ impl Default for Fusion {
         Fusion {
             k: 20.0,
             keyword_weight: 2.0,
-            meaning_weight: 0.7,
+            meaning_weight: 1.2,
             depth: 100,
             close: 0.3,
             coverage_power: 1.0,
             full_coverage: 0.4,
-            meaning_floor: 0.2,
+            meaning_floor: 0.1,
             relevance: Relevance::default(),
             parts: PartFusion::default(),
         }
@@ -142,8 +142,11 @@ pub struct Row {
     /// The call that copies its library toolbox into the world.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub install: Option<String>,
-    /// Relevance in 0..1.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Relevance in 0..1, to three places.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "three_places"
+    )]
     pub p: Option<f32>,
     /// What `p` was read from: the row's coverage of the words of the part of the
     /// request it answers, its cosine to that part (semantic mode) and the cosine of the
@@ -167,6 +170,15 @@ pub(crate) struct Context<'a> {
     pub(crate) meaning: &'a dyn Meaning,
 }
 
+/// `p` as the three places it was rounded to: widened to a script's or JSON's f64 as it
+/// is, 0.435 would read 0.4350000023841858.
+fn three_places<S: serde::Serializer>(p: &Option<f32>, to: S) -> Result<S::Ok, S::Error> {
+    match p {
+        Some(p) => to.serialize_f64((f64::from(*p) * 1000.0).round() / 1000.0),
+        None => to.serialize_none(),
+    }
+}
+
 /// The docs of the assets one query touches, by key.
 type Docs = HashMap<String, AssetDoc>;
 
@@ -185,6 +197,16 @@ struct Candidate<'a> {
     p: f32,
     /// The cosine of the part's tenth nearest asset.
     crowd: f32,
+}
+
+/// How one part of a request ranks.
+struct Ranked<'a> {
+    /// The candidates, best first.
+    ranked: Vec<Candidate<'a>>,
+    /// How many assets close in meaning joined without a keyword hit.
+    extra: usize,
+    /// The nearest in meaning that did not join (neither a keyword hit nor close).
+    far: Vec<Candidate<'a>>,
 }
 
 /// What one part of a request found, before any doc is read.
@@ -321,12 +343,14 @@ impl<'t> Context<'t> {
         }
         let mut matches = 0;
         let relevance = &self.fusion.relevance;
+        let mut far: Vec<Candidate> = Vec::new();
         let ranked: Vec<Vec<Candidate>> = found
             .iter()
             .map(|part| {
-                let (ranked, extra) = self.rank_part(part, request.mode, &docs, &in_scope);
-                matches = matches.max(part.total + extra);
-                ranked
+                let mut part_ranked = self.rank_part(part, request.mode, &docs, &in_scope);
+                matches = matches.max(part.total + part_ranked.extra);
+                far.append(&mut part_ranked.far);
+                part_ranked.ranked
             })
             .collect();
         // A part fits when one of its first rows clears the threshold; then its rows from
@@ -363,17 +387,41 @@ impl<'t> Context<'t> {
         ranked.retain(|c| !is_pinned(c));
         let mut hidden: Vec<Candidate> = merge(weak, &weights, mix);
         hidden.retain(|c| !is_pinned(c) && !ranked.iter().any(|r| r.doc.key == c.doc.key));
+        // The assets nearest in meaning that no part let in, nearest first: what every
+        // row up to `limit` means when fewer matched, and, when no row is shown, the
+        // weak ones hidden (a request of words the index never saw, "bake a cake").
+        far.sort_by(|a, b| {
+            b.cosine
+                .unwrap_or(0.0)
+                .total_cmp(&a.cosine.unwrap_or(0.0))
+                .then(a.doc.identity.cmp(&b.doc.identity))
+        });
+        let mut seen: Vec<&str> = pinned
+            .iter()
+            .chain(&ranked)
+            .chain(&hidden)
+            .map(|c| c.doc.key.as_str())
+            .collect();
+        far.retain(|c| {
+            let new = !seen.contains(&c.doc.key.as_str());
+            seen.push(&c.doc.key);
+            new
+        });
+        far.truncate(request.limit);
         let words = self.keyword.analyze(query);
         let ranked = toolboxes_in_their_place(ranked, words.len());
         let shown = pinned.len() + ranked.len();
         let (total, weak) = if request.all {
-            (matches.max(shown + hidden.len()), 0)
+            (matches.max(shown + hidden.len() + far.len()), 0)
+        } else if shown == 0 {
+            (0, hidden.len() + far.len())
         } else {
             (shown, hidden.len())
         };
         let mut rows: Vec<Candidate> = pinned.into_iter().chain(ranked).collect();
         if request.all {
             rows.extend(hidden);
+            rows.extend(far);
         }
         let rows = rows
             .into_iter()
@@ -388,15 +436,14 @@ impl<'t> Context<'t> {
         })
     }
 
-    /// One part's ranking, best first, and how many assets close in meaning joined it
-    /// without a keyword hit.
+    /// One part's ranking (see [`Ranked`]).
     fn rank_part<'a>(
         &self,
         found: &Found,
         mode: Mode,
         docs: &'a Docs,
         in_scope: &dyn Fn(&AssetDoc) -> bool,
-    ) -> (Vec<Candidate<'a>>, usize) {
+    ) -> Ranked<'a> {
         let mut candidates: HashMap<&str, Candidate> = HashMap::new();
         let mut scored: Vec<(&AssetDoc, f32, f32, f32)> = found
             .hits
@@ -445,7 +492,8 @@ impl<'t> Context<'t> {
                 },
             );
         }
-        let extra = self.add_meaning(&found.nearest, docs, in_scope, &mut candidates);
+        let mut far = Vec::new();
+        let extra = self.add_meaning(&found.nearest, docs, in_scope, &mut candidates, &mut far);
         let mut ranked: Vec<Candidate> = candidates.into_values().collect();
         // A tool of the service the part names goes before the same tool elsewhere: as
         // much as a first keyword rank adds.
@@ -457,9 +505,10 @@ impl<'t> Context<'t> {
                 }
             }
         }
-        // A tool whose name the part spells in words of two or more ("parse csv") goes
-        // first, as much as a first keyword rank adds: its meaning may sit nearer a sibling
-        // (`toCsv`), but the request named it. (One word that is a name is a pin.)
+        // A tool whose name the part spells in words of two or more ("parse csv", or with
+        // its toolbox, "storage list") goes first, as much as a first keyword rank adds:
+        // its meaning may sit nearer a sibling (`toCsv`), but the request named it. (One
+        // word that is a name is a pin.)
         // So does a tool whose exact name is a word of the part written as only a name is
         // ("use wordCount, then base64Encode it"): a word in a sentence never pins, but
         // it names a tool.
@@ -467,7 +516,7 @@ impl<'t> Context<'t> {
             let bonus = self.fusion.keyword_weight / (self.fusion.k + 1.0);
             for c in &mut ranked {
                 let named = found.names.contains(&c.doc.name)
-                    || (found.spelt.len() > 1 && spelt_words(&c.doc.name) == found.spelt);
+                    || (found.spelt.len() > 1 && spells(&found.spelt, c.doc));
                 if c.doc.asset_type == AssetType::Tool && named {
                     c.score += bonus;
                 }
@@ -480,7 +529,7 @@ impl<'t> Context<'t> {
             .get(CROWD - 1)
             .or(found.nearest.last())
             .map_or(0.0, |(cos, _)| *cos);
-        for c in &mut ranked {
+        for c in ranked.iter_mut().chain(&mut far) {
             let cosine = match mode {
                 Mode::Semantic => Some(c.cosine),
                 Mode::Keyword => None,
@@ -496,7 +545,7 @@ impl<'t> Context<'t> {
                 .cmp(&bucket(a.score))
                 .then(a.doc.identity.cmp(&b.doc.identity))
         });
-        (ranked, extra)
+        Ranked { ranked, extra, far }
     }
 
     /// How much of the query a keyword hit carries, in 0..1: the mean over the query's
@@ -537,13 +586,15 @@ impl<'t> Context<'t> {
     }
 
     /// Adds the assets closest in meaning (`nearest`, best first); returns how many close
-    /// ones were not keyword hits.
+    /// ones were not keyword hits. The nearest that are neither keyword hits nor close
+    /// go to `far`, best first: rows only for a caller that asks for every row.
     fn add_meaning<'a>(
         &self,
         nearest: &[(f32, &str)],
         docs: &'a Docs,
         in_scope: &dyn Fn(&AssetDoc) -> bool,
         candidates: &mut HashMap<&'a str, Candidate<'a>>,
+        far: &mut Vec<Candidate<'a>>,
     ) -> usize {
         let mut extra = 0;
         let mut rank = 0;
@@ -560,23 +611,24 @@ impl<'t> Context<'t> {
                     c.cosine = Some(*cos);
                 }
                 // Only assets close in meaning join without a shared word.
-                None if *cos >= self.fusion.close => {
-                    extra += 1;
-                    candidates.insert(
-                        &doc.key,
-                        Candidate {
-                            doc,
-                            pin: 0,
-                            score: add,
-                            keyword: 0.0,
-                            cosine: Some(*cos),
-                            coverage: 0.0,
-                            p: 0.0,
-                            crowd: 0.0,
-                        },
-                    );
+                None => {
+                    let candidate = Candidate {
+                        doc,
+                        pin: 0,
+                        score: add,
+                        keyword: 0.0,
+                        cosine: Some(*cos),
+                        coverage: 0.0,
+                        p: 0.0,
+                        crowd: 0.0,
+                    };
+                    if *cos >= self.fusion.close {
+                        extra += 1;
+                        candidates.insert(&doc.key, candidate);
+                    } else {
+                        far.push(candidate);
+                    }
                 }
-                None => {}
             }
         }
         extra
@@ -613,7 +665,8 @@ impl<'t> Context<'t> {
                 .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
                 .map(|w| w.trim_matches('.'))
                 .any(|w| w == doc.identity || w == doc.name);
-            let pin = if doc.asset_type == AssetType::Tool && words.contains(&identity) {
+            let callable = matches!(doc.asset_type, AssetType::Tool | AssetType::Function);
+            let pin = if callable && identity.contains('.') && words.contains(&identity) {
                 3
             } else if !(whole == name || whole == identity) {
                 continue;
@@ -633,6 +686,20 @@ impl<'t> Context<'t> {
                 crowd: 0.0,
             });
         }
+        // A name written exactly as one asset has it pins that asset only: its twin in
+        // another case (`storage.url` for `storage.URL`) ranks as any other asset does.
+        let written: Vec<(String, String)> = pinned
+            .iter()
+            .filter(|c| c.pin % 2 == 1)
+            .map(|c| (c.doc.identity.to_lowercase(), c.doc.name.to_lowercase()))
+            .collect();
+        pinned.retain(|c| {
+            c.pin % 2 == 1
+                || !written.iter().any(|(identity, name)| {
+                    *identity == c.doc.identity.to_lowercase()
+                        || (c.pin / 2 < 3 && *name == c.doc.name.to_lowercase())
+                })
+        });
         pinned.sort_by(|a, b| b.pin.cmp(&a.pin).then(a.doc.identity.cmp(&b.doc.identity)));
         pinned
     }
@@ -907,6 +974,20 @@ fn toolboxes_in_their_place(ranked: Vec<Candidate<'_>>, words: usize) -> Vec<Can
 
 /// The fewest candidates each side gives one part of a long request.
 const PART_DEPTH: usize = 20;
+
+/// Whether `words` spell the tool's name, alone or with its toolbox's before or after it
+/// ("parse csv", "storage list", "list storage" for `storage.list`).
+fn spells(words: &[String], doc: &AssetDoc) -> bool {
+    let name = spelt_words(&doc.name);
+    if name == words {
+        return true;
+    }
+    let toolbox = spelt_words(&doc.toolbox);
+    let n = toolbox.len();
+    words.len() == n + name.len()
+        && ((words[..n] == toolbox[..] && words[n..] == name[..])
+            || (words[..name.len()] == name[..] && words[name.len()..] == toolbox[..]))
+}
 
 /// The nearest asset of this rank tells how crowded the part's neighbourhood is.
 const CROWD: usize = 10;

@@ -125,7 +125,7 @@ pub enum BadRequest {
     #[error("the query is {0} bytes; a search takes at most {MAX_QUERY_BYTES} (only the first 1000 characters rank), so send a few words")]
     QueryTooLong(usize),
     /// `mode` names no mode.
-    #[error("unknown search mode '{0}'; possible values: keyword, semantic (by words, or by meaning: the default)")]
+    #[error("mode must be \"keyword\" or \"semantic\" (by words, or by meaning: the default), got '{0}'")]
     UnknownMode(String),
     /// `mode` is not a string.
     #[error("mode must be \"keyword\" or \"semantic\", got {0}")]
@@ -149,7 +149,8 @@ impl BadRequest {
     /// `tools.search(query, opts)`, `"--"` on the command line, `""` for MCP arguments.
     pub fn message(&self, prefix: &str) -> String {
         match self {
-            BadRequest::ModeType(_)
+            BadRequest::UnknownMode(_)
+            | BadRequest::ModeType(_)
             | BadRequest::Toolbox(_)
             | BadRequest::Limit(_)
             | BadRequest::All(_) => {
@@ -331,8 +332,10 @@ mod tests {
     #[test]
     fn mode_toolbox_and_query_are_checked() {
         let e = check(text("x"), &[("mode", text("fuzzy"))]).unwrap_err();
-        assert!(e.to_string().starts_with("unknown search mode 'fuzzy'"));
-        assert!(e.to_string().contains("possible values: keyword, semantic"));
+        assert_eq!(
+            e.message("--"),
+            "--mode must be \"keyword\" or \"semantic\" (by words, or by meaning: the default), got 'fuzzy'"
+        );
         let e = check(text("x"), &[("mode", Given::Number(3.0))]).unwrap_err();
         assert_eq!(
             e.message("opts."),

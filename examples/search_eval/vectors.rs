@@ -1,20 +1,22 @@
 //! Other meaning models for the evaluation, to measure what a better signal would gain
 //! before anyone builds it into the engine.
 //!
-//! `CM_VECTORS_LOG=FILE` ranks with the bundled table and writes every text it embeds
+//! `CM_VECTORS_LOG=FILE` ranks as the engine does and writes every text it embeds
 //! to FILE, one JSON line `["asset" | "request", text]` each. A script then computes
 //! another model's vector of each (`scripts/teacher_vectors.py` runs the table's
 //! teacher, MiniLM, on whole texts) and writes them as `["asset" | "request", text,
 //! [f32, ...]]` lines; `CM_VECTORS=FILE` ranks with those. A text the file lacks has no
 //! vector (the asset or request is then ranked by keywords only), and the number of
-//! such texts is printed at exit.
+//! such texts is printed at exit. `CM_VECTORS_MIX=A` (0..1) ranks by both: the MiniLM
+//! table's vector and the file's, joined into one, so that their dot product is
+//! `(1 - A)` times the table's cosine plus `A` times the file's.
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use codemode::search::{Meaning, StaticModel};
+use codemode::search::{Bundled, Meaning, StaticModel};
 
 /// The model `CM_VECTORS` or `CM_VECTORS_LOG` asks for, if any.
 pub(crate) fn from_env() -> Option<Arc<dyn Meaning>> {
@@ -26,7 +28,7 @@ pub(crate) fn from_env() -> Option<Arc<dyn Meaning>> {
     Some(Arc::new(Logged(Mutex::new(file))))
 }
 
-/// The bundled table, writing down each text it is asked for.
+/// The engine's model, writing down each text it is asked for.
 struct Logged(Mutex<std::fs::File>);
 
 impl Logged {
@@ -39,17 +41,17 @@ impl Logged {
 
 impl Meaning for Logged {
     fn dims(&self) -> usize {
-        StaticModel::bundled().dims()
+        Bundled::default().dims()
     }
 
     fn asset(&self, text: &str) -> Option<Vec<f32>> {
         self.note("asset", text);
-        StaticModel::bundled().embed(text)
+        Bundled::default().asset(text)
     }
 
     fn request(&self, text: &str) -> Option<Vec<f32>> {
         self.note("request", text);
-        StaticModel::bundled().embed(text)
+        Bundled::default().request(text)
     }
 }
 
@@ -58,6 +60,8 @@ struct Given {
     vectors: HashMap<(String, String), Vec<f32>>,
     dims: usize,
     missing: AtomicUsize,
+    /// The file's share when joined with the bundled table's vectors.
+    mix: Option<f32>,
 }
 
 impl Given {
@@ -74,10 +78,17 @@ impl Given {
             dims > 0 && vectors.values().all(|v| v.len() == dims),
             "{path}: the vectors must all be of one length"
         );
+        let mix = std::env::var("CM_VECTORS_MIX").ok().map(|a| {
+            a.parse::<f32>()
+                .ok()
+                .filter(|a| (0.0..=1.0).contains(a))
+                .expect("CM_VECTORS_MIX is a number from 0 to 1")
+        });
         Given {
             vectors,
             dims,
             missing: AtomicUsize::new(0),
+            mix,
         }
     }
 
@@ -89,7 +100,20 @@ impl Given {
         if found.is_none() {
             self.missing.fetch_add(1, Ordering::Relaxed);
         }
-        found
+        let Some(mix) = self.mix else {
+            return found;
+        };
+        let table = StaticModel::bundled();
+        let own = table.embed(text);
+        if own.is_none() && found.is_none() {
+            return None;
+        }
+        let own = own.unwrap_or_else(|| vec![0.0; table.dims()]);
+        let found = found.unwrap_or_else(|| vec![0.0; self.dims]);
+        let mut joined: Vec<f32> = own.iter().map(|x| x * (1.0 - mix).sqrt()).collect();
+        joined.extend(found.iter().map(|x| x * mix.sqrt()));
+        let norm = joined.iter().map(|x| x * x).sum::<f32>().sqrt();
+        (norm > 0.0).then(|| joined.iter().map(|x| x / norm).collect())
     }
 }
 
@@ -104,7 +128,10 @@ impl Drop for Given {
 
 impl Meaning for Given {
     fn dims(&self) -> usize {
-        self.dims
+        match self.mix {
+            Some(_) => self.dims + StaticModel::bundled().dims(),
+            None => self.dims,
+        }
     }
 
     fn asset(&self, text: &str) -> Option<Vec<f32>> {
