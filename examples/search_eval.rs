@@ -16,13 +16,14 @@
 //! share few words with their tool) and on `dev` (the only split used for tuning).
 //!
 //! Knobs for tuning on dev: CM_FUSION_K, CM_KEYWORD_WEIGHT, CM_MEANING_WEIGHT,
-//! CM_COVERAGE_POWER (0 = plain rank fusion), CM_MEANING_FLOOR, CM_CLOSE, CM_TIE, CM_FUZZY;
-//! CM_SHARE (WordLlama's share of the meaning cosine); for the parts of a long request CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and
-//! CM_LEAD; and for relevance CM_THRESHOLD, CM_UNMATCHED, CM_FLOOR, CM_SEMANTIC_BIAS,
-//! CM_SEMANTIC_COVERAGE, CM_SEMANTIC_COSINE, CM_SEMANTIC_MARGIN, CM_KEYWORD_BIAS, CM_ALL
-//! (every row, no threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance
-//! curves). CM_VECTORS_LOG and CM_VECTORS rank by another meaning model's vectors,
-//! computed ahead (see `search_eval/vectors.rs`).
+//! CM_COVERAGE_POWER (0 = plain rank fusion), CM_MEANING_FLOOR, CM_CLOSE, CM_TIE, CM_FUZZY,
+//! CM_SHARE (WordLlama's share of the meaning cosine); for the parts of a long request
+//! CM_WHOLE_W, CM_PART_W (0 = one part), CM_MERGE_K and CM_LEAD; and for relevance
+//! CM_THRESHOLD, CM_UNMATCHED, CM_FLOOR, CM_SEMANTIC_BIAS, CM_SEMANTIC_COVERAGE,
+//! CM_SEMANTIC_COSINE, CM_SEMANTIC_MARGIN, CM_KEYWORD_BIAS, CM_ALL (every row, no
+//! threshold), CM_DUMP=FILE (each row's evidence, to fit the relevance curves).
+//! CM_VECTORS_LOG and CM_VECTORS rank by another meaning model's vectors, computed ahead
+//! (see `search_eval/vectors.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -138,13 +138,13 @@ fn unescape(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
     let mut chars = token.chars();
     while let Some(c) = chars.next() {
-        match (c, c == '\\') {
-            (_, true) => match chars.next() {
+        match c {
+            '\\' => match chars.next() {
                 Some('r') => out.push('\r'),
                 Some(other) => out.push(other),
                 None => out.push('\\'),
             },
-            (c, false) => out.push(c),
+            c => out.push(c),
         }
     }
     out

@@ -1,5 +1,5 @@
 //! What ranks by meaning: a model that turns an asset's text and a request into unit
-//! vectors of one space. The engine ships one, the static table of [`StaticModel`];
+//! vectors of one space. The engine ships one, [`Bundled`] (two static tables joined);
 //! the evaluation plugs in others (a transformer's vectors computed ahead, for
 //! instance) to measure what a better signal would gain before anyone builds it.
 

@@ -1,7 +1,7 @@
 //! Discovery: keyword and semantic search over every tool, toolbox and workflow.
 //!
 //! [`SearchService`] keeps a tantivy index and an int8 vector per asset from the bundled
-//! static model. For a world it persists both under `.codemode/cache/search/`
+//! static models. For a world it persists both under `.codemode/cache/search/`
 //! (`store.rs`), so a new process on an unchanged world re-indexes nothing. It follows the
 //! asset index lazily and incrementally: each search names the snapshot it runs on, and
 //! when that is not the one last indexed, only the assets whose stamps changed are

@@ -1,7 +1,7 @@
 //! Ranking: exact names first, then keyword (BM25 over role fields) or the fusion of
 //! keyword and meaning, then role, then identity. Builds the rows a script sees.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -396,17 +396,13 @@ impl<'t> Context<'t> {
                 .total_cmp(&a.cosine.unwrap_or(0.0))
                 .then(a.doc.identity.cmp(&b.doc.identity))
         });
-        let mut seen: Vec<&str> = pinned
+        let mut seen: HashSet<&str> = pinned
             .iter()
             .chain(&ranked)
             .chain(&hidden)
             .map(|c| c.doc.key.as_str())
             .collect();
-        far.retain(|c| {
-            let new = !seen.contains(&c.doc.key.as_str());
-            seen.push(&c.doc.key);
-            new
-        });
+        far.retain(|c| seen.insert(c.doc.key.as_str()));
         far.truncate(request.limit);
         let words = self.keyword.analyze(query);
         let ranked = toolboxes_in_their_place(ranked, words.len());
