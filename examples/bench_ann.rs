@@ -105,7 +105,7 @@ fn main() {
     } else {
         sizes
     };
-    let model = StaticModel::bundled();
+    let model = StaticModel::minilm();
     let words = docstring_words();
     println!(
         "{} words from the bundled docstrings, {} dimensions, {QUERIES} queries, recall@{K} against exact float search",

@@ -325,13 +325,13 @@ def read_table(model):
     return rec["q"].astype(np.float32) * rec["scale"][:, None]
 
 
-def write_table(model, table):
+def write_table(model, table, name="static.bin"):
     scale = np.abs(table).max(1) / 127.0
     scale[scale == 0] = 1.0
     q = np.clip(np.round(table / scale[:, None]), -127, 127).astype(np.int8)
     rec = np.zeros(len(table), dtype=np.dtype([("scale", "<f4"), ("q", "i1", (table.shape[1],))]))
     rec["scale"], rec["q"] = scale, q
-    with open(os.path.join(model, "static.bin"), "wb") as f:
+    with open(os.path.join(model, name), "wb") as f:
         f.write(b"CMSE" + struct.pack("<II", *table.shape) + rec.tobytes())
 
 

@@ -21,11 +21,13 @@ import argparse
 import importlib.util
 import json
 import os
-import struct
 import sys
 
 import numpy as np
 from safetensors.numpy import load_file
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_static import write_table  # noqa: E402
 
 
 def package_dir():
@@ -58,13 +60,7 @@ def main():
         raise SystemExit("a token holds a newline: the vocabulary file cannot hold it")
     ids = dict(model["vocab"])
 
-    scale = np.abs(table).max(1) / 127.0
-    scale[scale == 0] = 1.0
-    q = np.clip(np.round(table / scale[:, None]), -127, 127).astype(np.int8)
-    rec = np.zeros(len(table), dtype=np.dtype([("scale", "<f4"), ("q", "i1", (table.shape[1],))]))
-    rec["scale"], rec["q"] = scale, q
-    with open(os.path.join(args.out, "wordllama.bin"), "wb") as f:
-        f.write(b"CMSE" + struct.pack("<II", *table.shape) + rec.tobytes())
+    write_table(args.out, table, "wordllama.bin")
     with open(os.path.join(args.out, "wordllama_vocab.txt"), "w", encoding="utf-8", newline="\n") as f:
         f.write("".join(escape(t) + "\n" for t, _ in vocab))
     with open(os.path.join(args.out, "wordllama_merges.txt"), "w", encoding="utf-8", newline="\n") as f:

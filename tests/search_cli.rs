@@ -332,18 +332,28 @@ fn a_request_that_spells_a_tool_name_in_words_finds_that_tool_first() {
     }
 }
 
-#[test]
-fn a_name_written_exactly_pins_that_tool_and_not_its_twin_in_another_case() {
+/// A world of the given tools (`box.tool`, description), each returning nothing.
+fn world_of(tools: &[(&str, &str)]) -> tempfile::TempDir {
     let world = tempfile::tempdir().unwrap();
-    for name in ["URL", "url"] {
-        let folder = world.path().join(format!("storage.toolbox/{name}.tool"));
+    for (identity, description) in tools {
+        let (toolbox, name) = identity.split_once('.').unwrap();
+        let folder = world.path().join(format!("{toolbox}.toolbox/{name}.tool"));
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::write(
             folder.join("init.luau"),
-            format!("--!desc Share a file by its {name}.\nreturn function() return nil end\n"),
+            format!("--!desc {description}\nreturn function() return nil end\n"),
         )
         .unwrap();
     }
+    world
+}
+
+#[test]
+fn a_name_written_exactly_pins_that_tool_and_not_its_twin_in_another_case() {
+    let world = world_of(&[
+        ("storage.URL", "Share a file by its URL."),
+        ("storage.url", "Share a file by its url."),
+    ]);
     let w = world.path().display().to_string();
     for (query, pinned, twin) in [
         ("storage.URL", "storage.URL", "storage.url"),
@@ -363,26 +373,11 @@ fn a_name_written_exactly_pins_that_tool_and_not_its_twin_in_another_case() {
 
 #[test]
 fn a_request_naming_a_toolbox_and_its_tool_finds_that_tool_first() {
-    let world = tempfile::tempdir().unwrap();
-    for (tool, desc) in [
-        ("storage.toolbox/list.tool", "List the files in a bucket."),
-        (
-            "slack.toolbox/list.tool",
-            "List the channels of a workspace.",
-        ),
-        (
-            "jira.toolbox/listIssues.tool",
-            "List the issues of a project.",
-        ),
-    ] {
-        let folder = world.path().join(tool);
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(
-            folder.join("init.luau"),
-            format!("--!desc {desc}\nreturn function() return nil end\n"),
-        )
-        .unwrap();
-    }
+    let world = world_of(&[
+        ("storage.list", "List the files in a bucket."),
+        ("slack.list", "List the channels of a workspace."),
+        ("jira.listIssues", "List the issues of a project."),
+    ]);
     let w = world.path().display().to_string();
     for (query, first) in [
         ("storage list", "storage.list"),

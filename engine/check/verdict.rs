@@ -248,7 +248,7 @@ fn name_a_near_field(diagnostic: &mut Diagnostic) {
     // The type may be cut short by the checker (`password: string? …`): its braces need
     // not close.
     let table = table.split('\'').next().unwrap_or_default();
-    let near = split_at_top_level(table)
+    let near = split_at_top_level(table, ',')
         .into_iter()
         .filter_map(|entry| {
             let (name, _) = entry.split_once(':')?;
@@ -571,29 +571,20 @@ fn union(ty: &str) -> bool {
 
 /// True when `text` holds `wanted` outside any brackets.
 fn at_top_level(text: &str, wanted: char) -> bool {
-    let mut depth = 0i32;
-    for c in text.chars() {
-        match c {
-            '(' | '{' | '[' | '<' => depth += 1,
-            ')' | '}' | ']' | '>' => depth -= 1,
-            c if c == wanted && depth == 0 => return true,
-            _ => {}
-        }
-    }
-    false
+    split_at_top_level(text, wanted).len() > 1
 }
 
-/// `text` split at its commas outside any brackets, each piece trimmed.
-fn split_at_top_level(text: &str) -> Vec<&str> {
+/// `text` split at each `separator` outside any brackets, each piece trimmed.
+fn split_at_top_level(text: &str, separator: char) -> Vec<&str> {
     let mut pieces = Vec::new();
     let (mut depth, mut from) = (0i32, 0);
     for (i, c) in text.char_indices() {
         match c {
             '(' | '{' | '[' | '<' => depth += 1,
             ')' | '}' | ']' | '>' => depth -= 1,
-            ',' if depth == 0 => {
+            c if c == separator && depth == 0 => {
                 pieces.push(text[from..i].trim());
-                from = i + 1;
+                from = i + c.len_utf8();
             }
             _ => {}
         }
@@ -700,7 +691,7 @@ fn table_given(message: &str) -> bool {
 /// "b: string"]` for `{ a: number, b: string }`; `None` when `ty` is not in braces.
 fn table_entries(ty: &str) -> Option<Vec<&str>> {
     let inner = ty.trim().strip_prefix('{')?.strip_suffix('}')?;
-    Some(split_at_top_level(inner))
+    Some(split_at_top_level(inner, ','))
 }
 
 /// True for a list type: `{string}`, `{ { [string]: any } }`.

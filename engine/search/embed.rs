@@ -37,7 +37,7 @@ enum Tokenizer {
 
 impl StaticModel {
     /// The table distilled from MiniLM (parsed once per process).
-    pub fn bundled() -> &'static StaticModel {
+    pub fn minilm() -> &'static StaticModel {
         static MODEL: OnceLock<StaticModel> = OnceLock::new();
         MODEL.get_or_init(|| {
             StaticModel::new(
@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn related_texts_are_closer_than_unrelated_ones() {
-        let m = StaticModel::bundled();
+        let m = StaticModel::minilm();
         let mail = m.embed("compose and send an email message").unwrap();
         let query = m.embed("write a note to a colleague by e-mail").unwrap();
         let other = m.embed("compute the area of a triangle").unwrap();
@@ -147,6 +147,6 @@ mod tests {
 
     #[test]
     fn text_without_known_tokens_has_no_vector() {
-        assert!(StaticModel::bundled().embed("").is_none());
+        assert!(StaticModel::minilm().embed("").is_none());
     }
 }

@@ -37,7 +37,7 @@ use crate::upstream::ServerView;
 pub use document::{AssetDoc, AssetType, Role};
 pub use embed::StaticModel;
 pub use keyword::Tuning;
-pub use meaning::{Bundled, Meaning};
+pub use meaning::{join_vectors, Bundled, Meaning};
 pub use rank::{Matched, Row};
 pub use relevance::Relevance;
 pub use request::{
@@ -124,7 +124,7 @@ impl Preload {
         let _ = std::thread::Builder::new()
             .name("codemode-search-models".to_string())
             .spawn(|| {
-                StaticModel::bundled();
+                StaticModel::minilm();
                 StaticModel::wordllama();
             });
         let started = std::thread::Builder::new()

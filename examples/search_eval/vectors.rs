@@ -16,7 +16,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use codemode::search::{Bundled, Meaning, StaticModel};
+use codemode::search::{join_vectors, Bundled, Meaning, StaticModel};
 
 /// The model `CM_VECTORS` or `CM_VECTORS_LOG` asks for, if any.
 pub(crate) fn from_env() -> Option<Arc<dyn Meaning>> {
@@ -103,17 +103,8 @@ impl Given {
         let Some(mix) = self.mix else {
             return found;
         };
-        let table = StaticModel::bundled();
-        let own = table.embed(text);
-        if own.is_none() && found.is_none() {
-            return None;
-        }
-        let own = own.unwrap_or_else(|| vec![0.0; table.dims()]);
-        let found = found.unwrap_or_else(|| vec![0.0; self.dims]);
-        let mut joined: Vec<f32> = own.iter().map(|x| x * (1.0 - mix).sqrt()).collect();
-        joined.extend(found.iter().map(|x| x * mix.sqrt()));
-        let norm = joined.iter().map(|x| x * x).sum::<f32>().sqrt();
-        (norm > 0.0).then(|| joined.iter().map(|x| x / norm).collect())
+        let table = StaticModel::minilm();
+        join_vectors(table.embed(text), table.dims(), found, self.dims, mix)
     }
 }
 
@@ -129,7 +120,7 @@ impl Drop for Given {
 impl Meaning for Given {
     fn dims(&self) -> usize {
         match self.mix {
-            Some(_) => self.dims + StaticModel::bundled().dims(),
+            Some(_) => self.dims + StaticModel::minilm().dims(),
             None => self.dims,
         }
     }
