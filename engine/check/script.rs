@@ -88,6 +88,9 @@ pub(super) struct ToolCalls {
     member_writes: BTreeMap<(String, String), usize>,
     /// Fields bound to a local as they are (`local c = ctx.counts`).
     copied: BTreeSet<(String, String)>,
+    /// Calls whose arguments end in a spread the checker cannot count or type
+    /// (`f(table.unpack(a))`, `f(...)`, `f(select(2, ...))`): judged at run time.
+    pub(super) spread: Vec<(Place, Place)>,
 }
 
 /// One local: its name, from where to where it can be seen, and what it was bound to.
@@ -117,6 +120,9 @@ enum Holds {
     /// A function of the script that returns a tool's result as it is on every `return`
     /// (`local function count(s) return tools.text.wordCount(s) end`), by the tool.
     Helper(String),
+    /// One of the values of a spread (`local text, opts = table.unpack(args)`): the checker
+    /// gives it the union of the list's element types, which says nothing of this one.
+    Spread,
 }
 
 /// The calls through which a script may add, change or remove tools while it runs.
@@ -464,6 +470,13 @@ impl ToolCalls {
     }
 
     /// The local `name` seen at `at`: the innermost one declared before it.
+    /// True when `word`, seen at `at`, is a local bound from a spread
+    /// (`local text, opts = table.unpack(args)`).
+    pub(super) fn spread_local(&self, word: Option<&str>, at: Place) -> bool {
+        word.and_then(|w| self.binding_at(w, at))
+            .is_some_and(|b| matches!(b.holds, Holds::Spread))
+    }
+
     fn binding_at(&self, name: &str, at: Place) -> Option<&Binding> {
         self.bindings
             .iter()
@@ -921,6 +934,24 @@ fn is_tools_call(call: &FunctionCall) -> bool {
 
 /// The arguments of a call `f(a, b)` (its first call suffix); none for `f "s"` or
 /// `f { ... }`, which pass a literal.
+/// True for an expression whose values the checker cannot count or type one by one: `...`,
+/// or a call of `table.unpack`, `unpack` or `select`.
+fn spreads(expression: &Expression) -> bool {
+    match unwrapped(expression) {
+        Expression::Symbol(symbol) => symbol.token().to_string() == "...",
+        Expression::FunctionCall(call) => {
+            let name = called_name(call).or_else(|| match call.prefix() {
+                Prefix::Name(name) if call.suffixes().count() == 1 => {
+                    Some(name.token().to_string())
+                }
+                _ => None,
+            });
+            matches!(name.as_deref(), Some("table.unpack" | "unpack" | "select"))
+        }
+        _ => false,
+    }
+}
+
 fn arguments_of(call: &FunctionCall) -> Vec<&Expression> {
     let Some(Suffix::Call(Call::AnonymousCall(args))) =
         call.suffixes().find(|s| matches!(s, Suffix::Call(_)))
@@ -1070,6 +1101,9 @@ impl Visitor for ToolCalls {
         self.read_off_helper(call.prefix(), &suffixes, start_of(call));
         let (tools, tool, alias) = self.tool_call(call);
         if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
+            if arguments_of(call).last().is_some_and(|a| spreads(a)) {
+                self.spread.push((place(start), place(end)));
+            }
             if let Some(local) = alias {
                 self.aliased.push((self.calls.len(), local));
             }
@@ -1144,7 +1178,13 @@ impl Visitor for ToolCalls {
                     }
                 }
             }
-            let holds = value.map_or(Holds::Other, |value| self.held_by(value, from));
+            // A name past the last value takes the spread's further values.
+            let holds = match value {
+                Some(value) if spreads(value) => Holds::Spread,
+                Some(value) => self.held_by(value, from),
+                None if local.expressions().iter().last().is_some_and(spreads) => Holds::Spread,
+                None => Holds::Other,
+            };
             self.bind(name, from, to, holds);
         }
     }

@@ -418,6 +418,15 @@ impl ToolCalls {
             })
             .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))
             .filter(|(_, _, tools, _)| *tools);
+        // Arguments spread from a list, `...` or `select` (in the call, or through locals
+        // bound from one) are counted and typed only by the run; a name the world lacks
+        // is still a slip.
+        if missing_key(&diagnostic.message).is_none() {
+            let spread_call = call.is_some_and(|(s, e, _, _)| self.spread.contains(&(*s, *e)));
+            if spread_call || self.spread_local(word_at(source, at), at) {
+                return None;
+            }
+        }
         if let Some((start, _, _, tool)) = call {
             // An error placed at the call's first character is about the call itself (its
             // argument count, the tool's name) or about an expression the call begins
