@@ -1,7 +1,10 @@
 //! How much the type checker may stop.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
+
+use super::{Diagnostic, Severity};
 
 /// What a run does with the checker's verdict (`--check`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -24,6 +27,20 @@ pub enum Mode {
 impl Mode {
     /// Every mode, as the flag spells them.
     pub const NAMES: [&'static str; 4] = ["off", "warn", "certain", "strict"];
+
+    /// What a run's envelope carries of the check's report, none twice. Under `certain` a
+    /// script that ran to its end carries no errors: the run answered the checker's doubts,
+    /// and an error beside working code invites a reader to "fix" it. Warnings and notes
+    /// about the check itself stay; `warn` and `strict` keep everything, as does a run
+    /// that failed (the doubts may say why).
+    pub fn shown(self, ran_ok: bool, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        let mut seen = HashSet::new();
+        diagnostics.retain(|d| {
+            !(self == Mode::Certain && ran_ok && d.severity == Severity::Error)
+                && seen.insert((d.line, d.column, d.message.clone()))
+        });
+        diagnostics
+    }
 }
 
 impl FromStr for Mode {

@@ -226,7 +226,7 @@ impl Runtime {
         self.spent = started.elapsed();
         let mut envelope = self.complete(readied, Body::Source(source), env, stop);
         self.spent = Duration::ZERO;
-        envelope.diagnostics = diagnostics;
+        envelope.diagnostics = self.shown(envelope.ok, diagnostics);
         envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
         envelope
     }
@@ -259,11 +259,25 @@ impl Runtime {
                 refused.elapsed_ms = elapsed_ms;
                 return *refused;
             }
-            Some(Preflight::Go(diagnostics)) => envelope.diagnostics = diagnostics,
+            Some(Preflight::Go(diagnostics)) => {
+                envelope.diagnostics = self.shown(envelope.ok, diagnostics);
+            }
             None => {}
         }
         envelope.elapsed_ms = elapsed_ms;
         envelope
+    }
+
+    /// The check's report as `envelope` carries it (see [`crate::check::Mode::shown`]).
+    fn shown(
+        &self,
+        ran_ok: bool,
+        diagnostics: Vec<crate::check::Diagnostic>,
+    ) -> Vec<crate::check::Diagnostic> {
+        match &self.checking {
+            Some(checking) => checking.mode().shown(ran_ok, diagnostics),
+            None => diagnostics,
+        }
     }
 
     /// Runs `body` over `index` (a snapshot of the registry) and builds its envelope.
