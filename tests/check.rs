@@ -202,7 +202,10 @@ fn each_mode_does_what_it_says() {
     );
     assert!(default.get("diagnostics").is_none(), "{default}");
     let (warned, _) = exec(world.path(), &["--check", "warn"], rows);
-    let shown = warned["diagnostics"].as_array().cloned().unwrap_or_default();
+    let shown = warned["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert!(!shown.is_empty(), "{warned}");
     for (i, d) in shown.iter().enumerate() {
         assert!(!shown[..i].contains(d), "shown twice: {d}");

@@ -11,30 +11,27 @@ pub(crate) const INSTRUCTIONS: &str =
     "Code mode: instead of one tool call per step, write a short Luau \
 script and run it with tool_exec; inside it call tools as tools.<box>.<name>(...), loop, filter \
 and return only what you need. Find tools with search_tools, or in a script with \
-tools.toolboxes() -> tools.list(3, \"box\") -> tools.get(\"box.name\").";
+tools.toolboxes() -> tools.list(\"box\", 3) -> tools.get(\"box.name\").";
 
-/// The description of `tool_exec`, with the limits filled in.
+/// The description of `tool_exec`, with the limits filled in. Kept under 1,500 bytes (a
+/// test holds it there): it is read on every conversation's first screen.
 pub fn tool_exec(limits: &Limits) -> String {
     format!(
         "Run a Luau script that calls tools; returns one JSON envelope \
 {{ok, value, stdout, error?, truncated, elapsedMs}}.\n\
-Discover: print(tools.toolboxes().stdout); print(tools.list(3, \"box\").stdout) shows signatures, \
-args and examples; tools.get(\"box.name\") gives one tool's metadata; tools.help() lists the \
-functions of tools itself (tools.help(\"create\") shows one with an example). Discovery calls return \
-{{stdout, value}}: stdout to read, value to compute with.\n\
-Call: local r = tools.box.name(arg1, arg2) returns the tool's own value; arguments that do not fit \
-its signature raise an error saying which.\n\
-Author (tools are saved for later calls): tools.createToolbox{{name=\"mine\", description=\"...\"}}; \
+Find: print(tools.list(\"box\", 3).stdout) (signatures, examples; tools.toolboxes() lists boxes); \
+tools.get(\"box.name\"); tools.help(\"create\").\n\
+Call: tools.box.name(a, b) returns the tool's value. MCP servers are toolboxes too, taking one table: \
+tools.server.tool({{key = v}}). Side by side: tools.parallel({{function() return tools.s.a({{}}) end, \
+function() return tools.s.b({{}}) end}}) -> {{{{ok, value?, error?}}}}.\n\
+Author: tools.createToolbox{{name=\"mine\", description=\"...\"}}; \
 tools.create{{toolbox=\"mine\", name=\"shout\", description=\"...\", args={{{{name=\"text\", type=\"string\", \
-description=\"...\"}}}}, returns={{type=\"string\", description=\"...\"}}, code=\"return string.upper(text)\"}} \
-(code is the function's body; its parameters are the args' names) then call tools.mine.shout(\"hi\"); \
-tools.delete(\"mine.shout\"). These return {{ok, error?}}: check ok.\n\
-Result: `return x` puts x in value as JSON; print() goes to stdout. On failure ok=false and \
-error={{kind, message, line?, hint?}} (kind: syntax, runtime, timeout, memory, output, limit; \
-type: a certain mistake at a tool call found by the type check, before anything the script did took effect; denied: the \
-policy does not allow it, the message names the rule). Type-check warnings come back in diagnostics.\n\
-Limits per call: {} ms, {} MiB memory, {} bytes of output. Each call starts fresh: globals do not \
-persist. Sandboxed: no io, no os beyond the clock, no require; vfs.read/write/list reach the world's files.",
+description=\"...\"}}}}, code=\"return string.upper(text)\"}} then tools.mine.shout(\"hi\"). \
+To change a bundled tool, tools.install(\"box\") first. These return {{ok, error?}}.\n\
+Result: return x -> value (JSON); print -> stdout. On failure error={{kind, message, line?, hint?}}; \
+kind type = a certain mistake found before anything ran; denied = policy.\n\
+Limits: {} ms, {} MiB, {} output bytes. Each call starts fresh; no io/os/require; vfs.read/write/list \
+reach the world's files.",
         limits.timeout.as_millis(),
         limits.memory_bytes / (1024 * 1024),
         limits.max_output_bytes,
@@ -139,6 +136,24 @@ mod tests {
     use crate::registry::Registry;
     use crate::runtime::{Output, Runtime};
 
+    /// The first screen stays short, and names the whole loop with the spellings `tools.help`
+    /// uses.
+    #[test]
+    fn the_description_is_short_and_names_the_whole_loop() {
+        let text = tool_exec(&Limits::default());
+        assert!(text.len() < 1_500, "{} bytes", text.len());
+        for needed in [
+            "tools.list(\"box\", 3)",
+            "tools.parallel(",
+            "tools.install(",
+            "one table",
+            "tools.create{",
+        ] {
+            assert!(text.contains(needed), "{needed} missing from {text}");
+        }
+        assert!(!INSTRUCTIONS.contains("tools.list(3"), "{INSTRUCTIONS}");
+    }
+
     /// A model copies the authoring line of the description as it is; it must work.
     #[test]
     fn the_authoring_calls_in_the_description_work_as_written() {
@@ -147,11 +162,20 @@ mod tests {
             .lines()
             .find(|l| l.starts_with("Author"))
             .expect("an Author line");
+        // Each `tools.create...{ ... }` call, to its closing brace.
         let calls: Vec<&str> = line
-            .split("; ")
-            .map(|part| part.split_once("): ").map_or(part, |(_, call)| call))
-            .filter(|part| part.starts_with("tools.create"))
-            .map(|part| part.split(" (code is").next().unwrap_or(part))
+            .match_indices("tools.create")
+            .map(|(at, _)| {
+                let mut depth = 0;
+                let end = line[at..]
+                    .char_indices()
+                    .find_map(|(i, c)| {
+                        depth += (c == '{') as i32 - (c == '}') as i32;
+                        (c == '}' && depth == 0).then_some(at + i + 1)
+                    })
+                    .unwrap_or(line.len());
+                &line[at..end]
+            })
             .collect();
         assert_eq!(calls.len(), 2, "{line}");
         let script = format!(
