@@ -120,7 +120,10 @@ fn answer(mut stream: TcpStream, seen: Arc<Mutex<Vec<String>>>) {
                 "WWW-Authenticate".into(),
                 format!("Bearer realm=\"api\", error=\"invalid_token\", token=\"{bare}\""),
             ));
-            ("401 Unauthorized", format!("token {bare} is not valid").into_bytes())
+            (
+                "401 Unauthorized",
+                format!("token {bare} is not valid").into_bytes(),
+            )
         }
         // The whole header line base64-encoded at an odd offset, the token URL-safe
         // base64, percent-encoded and as JSON.
@@ -219,7 +222,10 @@ fn a_compressed_echo_is_decoded_then_masked_and_the_script_cannot_ask_for_compre
     assert_eq!(value["body"], "you sent authorization: ***", "{json}");
     assert!(value["encoding"].is_null(), "{json}");
     let reversed: String = TOKEN.chars().rev().collect();
-    assert!(!value["reversed"].as_str().unwrap().contains(&reversed), "{json}");
+    assert!(
+        !value["reversed"].as_str().unwrap().contains(&reversed),
+        "{json}"
+    );
     assert_no_leak(&json, TOKEN);
     let asked = echo.encodings.lock().unwrap().join(" | ");
     assert!(asked.contains("gzip") && asked.contains("br"), "{asked}");
@@ -242,8 +248,7 @@ fn a_refusal_quoting_the_bare_token_is_masked_in_body_and_challenge() {
     assert_eq!(value["status"], 401, "{json}");
     assert_eq!(value["body"], "token *** is not valid", "{json}");
     assert_eq!(
-        value["challenge"],
-        "Bearer realm=\"api\", error=\"invalid_token\", token=\"***\"",
+        value["challenge"], "Bearer realm=\"api\", error=\"invalid_token\", token=\"***\"",
         "{json}"
     );
     assert_no_leak(&json, TOKEN);
@@ -297,10 +302,7 @@ fn a_redirect_carrying_the_token_fails_without_quoting_it() {
     let json = got.to_json();
     let message = got.value.clone().unwrap_or_else(|| panic!("{json}"));
     let message = message.as_str().unwrap();
-    assert!(
-        message.contains("127.0.0.1:1/collect?t=***"),
-        "{message}"
-    );
+    assert!(message.contains("127.0.0.1:1/collect?t=***"), "{message}");
     assert_no_leak(&json, TOKEN);
 }
 
@@ -371,6 +373,9 @@ fn a_dying_servers_stderr_tail_and_its_debug_log_mask_the_secret() {
     let (stdout, stderr) = codemode_with_secret(&world, &["-vv", "mcp", "sync", "dying"], "");
     let both = format!("{stdout}\n{stderr}");
     // The failure quotes the tail, and the debug log each of its lines.
-    assert!(both.matches("starting with --key=***").count() >= 2, "{both}");
+    assert!(
+        both.matches("starting with --key=***").count() >= 2,
+        "{both}"
+    );
     assert_no_leak(&both, ARG_SECRET);
 }

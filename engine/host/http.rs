@@ -20,8 +20,8 @@ use std::time::Duration;
 use mlua::{Lua, Table, Value};
 
 use crate::net::{fetch, Allow, Credentials, Request};
-use crate::secrets::{mask, mask_bytes};
 use crate::sandbox::{blocking, check_deadline, deadline_remaining, stop_asked, HostError};
+use crate::secrets::{mask, mask_bytes};
 
 use super::state::{registry, with_state};
 

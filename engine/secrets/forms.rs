@@ -8,12 +8,45 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use super::set::MIN_SECRET_LEN;
 
-/// What a URL leaves as it is (RFC 3986's unreserved characters).
+/// What a URL leaves as it is (RFC 3986's unreserved characters; Python's `quote(s, '')`,
+/// PHP's `rawurlencode`).
 const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')
     .remove(b'_')
     .remove(b'~');
+
+/// Python's `quote(s)`: the unreserved characters and `/`.
+const PATH: &AsciiSet = &UNRESERVED.remove(b'/');
+
+/// JavaScript's `encodeURIComponent`.
+const COMPONENT: &AsciiSet = &UNRESERVED
+    .remove(b'!')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// JavaScript's `encodeURI`.
+const URI: &AsciiSet = &COMPONENT
+    .remove(b';')
+    .remove(b',')
+    .remove(b'/')
+    .remove(b'?')
+    .remove(b':')
+    .remove(b'@')
+    .remove(b'&')
+    .remove(b'=')
+    .remove(b'+')
+    .remove(b'$')
+    .remove(b'#');
+
+/// HTML forms (`application/x-www-form-urlencoded`), before a space becomes `+`.
+const FORM: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'*')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_');
 
 /// Every form of `value` to mask, none shorter than [`MIN_SECRET_LEN`].
 pub(crate) fn forms(value: &str) -> Vec<Vec<u8>> {
@@ -37,7 +70,11 @@ fn parts(value: &str) -> Vec<String> {
     let Some((scheme, token)) = trimmed.split_once(char::is_whitespace) else {
         return out;
     };
-    if scheme.is_empty() || !scheme.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+    if scheme.is_empty()
+        || !scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
+    {
         return out;
     }
     let token = token.trim();
@@ -93,13 +130,18 @@ fn json_escaped(part: &str) -> Vec<String> {
     vec![plain, ascii, upper, slashed]
 }
 
-/// Percent-encoded: only what a URL reserves, or every byte; either hex case; a space as
-/// `%20` or `+`.
+/// Percent-encoded as common encoders do (keeping more or fewer characters as they are,
+/// down to every byte encoded), in either hex case, a space as `%20` or `+`.
 fn percent_encoded(part: &str) -> Vec<String> {
-    let minimal = utf8_percent_encode(part, UNRESERVED).to_string();
-    let every: String = part.bytes().map(|b| format!("%{b:02X}")).collect();
+    let mut spellings: Vec<String> = [UNRESERVED, PATH, COMPONENT, URI, FORM, NON_ALPHANUMERIC]
+        .into_iter()
+        .map(|set| utf8_percent_encode(part, set).to_string())
+        .collect();
+    spellings.push(part.bytes().map(|b| format!("%{b:02X}")).collect());
+    spellings.sort();
+    spellings.dedup();
     let mut out = Vec::new();
-    for encoded in [minimal, every] {
+    for encoded in spellings {
         out.push(encoded.replace("%20", "+"));
         out.push(escapes_in_case(&encoded, "%", 2, false));
         out.push(encoded);
@@ -156,7 +198,9 @@ mod tests {
     use super::*;
 
     fn has(forms: &[Vec<u8>], text: &str) -> bool {
-        forms.iter().any(|f| text.as_bytes().windows(f.len()).any(|w| w == f))
+        forms
+            .iter()
+            .any(|f| text.as_bytes().windows(f.len()).any(|w| w == f))
     }
 
     #[test]
@@ -171,15 +215,26 @@ mod tests {
         assert!(has(&forms, "?t=tok-3n%2FZ%2Bq"));
         assert!(has(&forms, "?t=tok-3n%2fZ%2bq"));
         assert!(has(&forms, "%74%6F%6B%2D%33%6E%2F%5A%2B%71"));
+        assert!(has(&forms, "?t=tok%2D3n%2FZ%2Bq"));
+        assert!(has(&forms, "/p/tok-3n/Z%2Bq"));
         assert!(has(&forms, "{\"t\": \"tok-3n\\/Z+q\"}"));
-        assert!(has(&forms, &"tok-3n/Z+q".bytes().map(|b| format!("{b:02x}")).collect::<String>()));
+        assert!(has(
+            &forms,
+            &"tok-3n/Z+q"
+                .bytes()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        ));
         // A scheme alone is not a secret.
         assert!(!has(&forms, "Bearer realm"));
     }
 
     #[test]
     fn a_basic_credential_is_found_decoded() {
-        let forms = forms(&format!("Basic {}", STANDARD.encode("alice-svc:pa ss\"wörd")));
+        let forms = forms(&format!(
+            "Basic {}",
+            STANDARD.encode("alice-svc:pa ss\"wörd")
+        ));
         assert!(has(&forms, "user alice-svc:pa ss\"wörd"));
         assert!(has(&forms, "password was pa ss\"wörd"));
         assert!(has(&forms, "who: alice-svc"));

@@ -127,10 +127,7 @@ mod tests {
             mask("auth: Bearer set-test-tok3n; bare set-test-tok3n; 12345"),
             "auth: ***; bare ***; 12345"
         );
-        assert_eq!(
-            &*mask_bytes(b"q=set-test-tok3n&x"),
-            b"q=***&x".as_slice()
-        );
+        assert_eq!(&*mask_bytes(b"q=set-test-tok3n&x"), b"q=***&x".as_slice());
         assert!(matches!(mask("nothing here"), Cow::Borrowed(_)));
         let mut json = serde_json::json!({"set-test-tok3n": ["x set-test-tok3n", 1]});
         mask_json(&mut json);
