@@ -160,7 +160,6 @@ fn everything_over_stdio() {
     assert!(u.catalogue("everything").is_none(), "nothing cached yet");
     assert!(u.process_id("everything").is_none(), "nothing started yet");
     exercise_everything(&u, "everything");
-    // The environment from the configuration reaches the server.
     // The environment from the configuration reaches the server; what it answers is
     // masked before a script sees it.
     let env = call(&u, "everything", "get-env", json!({}))
