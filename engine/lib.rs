@@ -44,6 +44,7 @@ pub mod results;
 pub mod runtime;
 mod sandbox;
 pub mod search;
+pub mod secrets;
 pub mod shell;
 pub mod types;
 pub mod upstream;

@@ -6,9 +6,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 20] = [
+const GRAPH: [(&str, &[&str]); 21] = [
+    // The secret values the configuration holds, masked wherever text leaves.
+    ("secrets", &[]),
     ("cache", &[]),
-    ("net", &[]),
+    ("net", &["secrets"]),
     ("shell", &[]),
     // A grant names what `shell.run` may start: one rule for both.
     ("policy", &["net", "shell"]),
@@ -21,11 +23,13 @@ const GRAPH: [(&str, &[&str]); 20] = [
     // The client of the type checker process; it reads scripts with the assets' parser.
     ("check", &["assets"]),
     ("interop", &["assets"]),
-    ("upstream", &["assets", "bind", "cache", "vfs"]),
+    ("upstream", &["assets", "bind", "cache", "secrets", "vfs"]),
     ("search", &["assets", "cache", "types", "upstream"]),
     (
         "registry",
-        &["assets", "cache", "policy", "search", "upstream", "vfs"],
+        &[
+            "assets", "cache", "policy", "search", "secrets", "upstream", "vfs",
+        ],
     ),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads
     // only the engine's compiler setting from the assets.
@@ -34,13 +38,13 @@ const GRAPH: [(&str, &[&str]); 20] = [
         "host",
         &[
             "assets", "bind", "check", "net", "policy", "registry", "results", "sandbox", "search",
-            "shell", "types", "upstream", "vfs",
+            "secrets", "shell", "types", "upstream", "vfs",
         ],
     ),
     (
         "runtime",
         &[
-            "assets", "bind", "cache", "check", "host", "registry", "sandbox", "types",
+            "assets", "bind", "cache", "check", "host", "registry", "sandbox", "secrets", "types",
         ],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),

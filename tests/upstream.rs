@@ -160,11 +160,14 @@ fn everything_over_stdio() {
     assert!(u.catalogue("everything").is_none(), "nothing cached yet");
     assert!(u.process_id("everything").is_none(), "nothing started yet");
     exercise_everything(&u, "everything");
-    // The environment from the configuration reaches the server.
-    let env = call(&u, "everything", "get-env", json!({})).unwrap();
+    // The environment from the configuration reaches the server; what it answers is
+    // masked before a script sees it.
+    let env = call(&u, "everything", "get-env", json!({}))
+        .unwrap()
+        .to_string();
     assert!(
-        env.to_string().contains(SECRET),
-        "get-env shows the env it was given"
+        env.contains("CODEMODE_TEST_SECRET") && env.contains("***") && !env.contains(SECRET),
+        "get-env shows the env it was given, its secret masked: {env}"
     );
     // The reference server registers tools after the handshake and says so
     // (notifications/tools/list_changed): the cache is refreshed, the listener told.
@@ -870,8 +873,16 @@ fn a_stdio_server_gets_a_minimal_environment_and_only_the_variables_its_entry_na
     // What a program needs to start, and what the entry passes by name; nothing else of
     // codemode's environment (a token there belongs to codemode, not to every server).
     assert!(text.contains("PATH"), "{text}");
-    assert!(text.contains("granted-probe-value"), "{text}");
-    assert!(text.contains(SECRET), "{text}");
+    // The variable the entry names reached the server (its value, a `${NAME}`, masked).
+    assert!(
+        text.contains("GRANTED_TOKEN") && !text.contains("granted-probe-value"),
+        "{text}"
+    );
+    // The secret the entry passes reached the server, and comes back masked.
+    assert!(
+        text.contains("CODEMODE_TEST_SECRET") && !text.contains(SECRET),
+        "{text}"
+    );
     assert!(!text.contains("private-probe-value"), "{text}");
     assert!(!text.contains("CODEMODE_PROBE_PRIVATE"), "{text}");
 }

@@ -414,10 +414,44 @@ fn init_tracing(verbose: u8) {
     // pipe should not fill with escape codes.
     let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        .with_writer(MaskedStderr)
         .with_ansi(colour)
         .with_env_filter(filter)
         .init();
+}
+
+/// Log lines on stderr with the engine's secrets masked: each event is formatted into one
+/// buffer, masked whole, then written, so no log call (a server's stderr at debug level,
+/// a warning quoting a configuration) can print a token.
+struct MaskedStderr;
+
+/// One event's text, written to stderr when the formatter drops it.
+struct MaskedLine(Vec<u8>);
+
+impl std::io::Write for MaskedLine {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for MaskedLine {
+    fn drop(&mut self) {
+        let masked = codemode::secrets::mask_bytes(&self.0);
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), &masked);
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for MaskedStderr {
+    type Writer = MaskedLine;
+
+    fn make_writer(&'a self) -> MaskedLine {
+        MaskedLine(Vec::new())
+    }
 }
 
 /// Panics the engine catches (a parser failing on one hostile file) become one warning

@@ -5,6 +5,12 @@
 //! The grant and the credentials are read at each call, the time limit is the request's
 //! `timeoutMs` or what is left of the run's deadline, whichever is first, and the body is
 //! capped at the run's file limit.
+//!
+//! Everything a request gives back becomes a Luau value here and only here, masked first
+//! (`crate::secrets`): the status line aside, no byte of a header, a body or an error
+//! message reaches the script unmasked, so a host that echoes a credential (in a 401
+//! body, `WWW-Authenticate`, a redirect's `Location`, base64 or percent-encoded, or
+//! compressed, which the client decodes first) echoes `***`.
 
 /// The Luau declarations of this capability, for `codemode types` (only when granted).
 pub(crate) const DECLARATIONS: &str = include_str!("http.d.luau");
@@ -15,6 +21,7 @@ use mlua::{Lua, Table, Value};
 
 use crate::net::{fetch, Allow, Credentials, Request};
 use crate::sandbox::{blocking, check_deadline, deadline_remaining, stop_asked, HostError};
+use crate::secrets::{mask, mask_bytes};
 
 use super::state::{registry, with_state};
 
@@ -107,7 +114,8 @@ fn request(lua: &Lua, t: Table) -> mlua::Result<Table> {
     }
     let own = timeout_field(&t, "http.request")?;
     let timeout = time_left(lua, own)?;
-    let credentials = Credentials::load(registry.world()).map_err(|e| invalid(e.to_string()))?;
+    let credentials =
+        Credentials::load(registry.world()).map_err(|e| invalid(mask(&e.to_string())))?;
     let request = Request {
         method,
         url,
@@ -123,20 +131,21 @@ fn request(lua: &Lua, t: Table) -> mlua::Result<Table> {
             // The run's own end (deadline, caller) is what stopped it, when it has come.
             check_deadline()?;
             // What the grant or the address guard refuses is the profile's word: `denied`.
+            let message = mask(&e.to_string()).into_owned();
             if let crate::net::NetError::Refused { fix, .. } = &e {
-                return Err(HostError::denied(e.to_string(), fix.clone()).into_lua());
+                return Err(HostError::denied(message, mask(fix).into_owned()).into_lua());
             }
-            return Err(invalid(e.to_string()));
+            return Err(invalid(message));
         }
     };
     let out = lua.create_table()?;
     out.raw_set("status", response.status)?;
     let headers = lua.create_table()?;
     for (name, value) in response.headers {
-        headers.raw_set(name, value)?;
+        headers.raw_set(mask(&name), mask(&value))?;
     }
     out.raw_set("headers", headers)?;
-    out.raw_set("body", lua.create_string(&response.body)?)?;
+    out.raw_set("body", lua.create_string(mask_bytes(&response.body))?)?;
     Ok(out)
 }
 

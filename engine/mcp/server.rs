@@ -419,7 +419,7 @@ fn serve_flag(cause: crate::sandbox::StopCause) -> Option<String> {
 
 /// The envelope as structured content and as text; `isError` when the script failed.
 fn envelope_result(envelope: &Envelope) -> CallToolResult {
-    let value = serde_json::to_value(envelope).unwrap_or(Value::Null);
+    let value = envelope.to_value();
     if envelope.ok {
         CallToolResult::structured(value)
     } else {

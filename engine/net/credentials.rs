@@ -9,7 +9,9 @@
 //! Keys are host patterns (as in the grant); `${NAME}` is replaced by the environment
 //! variable of codemode's process. The file is hidden from `vfs`, and a value never
 //! reaches a script: it is attached per hop, only to a host its pattern names (so never
-//! to the target of a redirect to another host), and removed from what comes back.
+//! to the target of a redirect to another host), and every value is remembered as a
+//! secret when the file is read (`crate::secrets`), so the host masks it, in its
+//! encoded forms too, in whatever comes back.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -113,7 +115,10 @@ impl Credentials {
                     problem(format!("'{name}' (for {pattern}) is not a header name"))
                 })?;
                 match (expand(&value, env), &mut headers) {
-                    (Ok(value), Ok(list)) => list.push((name, value)),
+                    (Ok(value), Ok(list)) => {
+                        crate::secrets::remember(&value);
+                        list.push((name, value))
+                    }
                     (Err(var), Ok(_)) => {
                         headers = Err(format!(
                             "the header {name} for {pattern} uses ${{{var}}}, which is not set; set it in codemode's environment"

@@ -492,6 +492,12 @@ impl Registry {
                 }
             }
         };
+        // What went wrong may quote an argument that holds a `${NAME}`'s value; these
+        // lines reach `codemode list`, `check` and `types`, and a script's error.
+        let problems = problems
+            .iter()
+            .map(|p| crate::secrets::mask(p).into_owned())
+            .collect();
         let _ = self.upstreams.set(Upstream { servers, problems });
     }
 

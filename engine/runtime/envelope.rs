@@ -1,4 +1,8 @@
 //! The result envelope: what `codemode exec` prints and MCP `tool_exec` returns.
+//!
+//! The engine's secrets (`crate::secrets`) are masked in every run's envelope as it is
+//! built, and again in its JSON ([`Envelope::to_json`], [`Envelope::to_value`]), so an
+//! envelope built anywhere else is masked where it is serialised.
 
 use serde::Serialize;
 
@@ -126,10 +130,44 @@ impl Envelope {
         self
     }
 
-    /// The envelope as one line of JSON.
+    /// The envelope as one line of JSON, secrets masked.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|e| {
+        let json = serde_json::to_string(self).unwrap_or_else(|e| {
             format!(r#"{{"ok":false,"error":{{"kind":"runtime","message":"envelope not serializable: {e}"}},"stdout":""}}"#)
-        })
+        });
+        crate::secrets::mask(&json).into_owned()
+    }
+
+    /// The envelope as a JSON value, secrets masked.
+    pub fn to_value(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        crate::secrets::mask_json(&mut value);
+        value
+    }
+
+    /// The envelope with every secret the engine knows masked in its text.
+    pub fn masked(mut self) -> Envelope {
+        use crate::secrets::{mask, mask_json};
+        let text = |s: &mut String| {
+            if let std::borrow::Cow::Owned(masked) = mask(s) {
+                *s = masked;
+            }
+        };
+        text(&mut self.stdout);
+        if let Some(value) = &mut self.value {
+            mask_json(value);
+        }
+        if let Some(error) = &mut self.error {
+            text(&mut error.message);
+            error.hint.as_mut().map(text);
+        }
+        for cut in &mut self.truncation {
+            text(&mut cut.what);
+            text(&mut cut.note);
+        }
+        for diagnostic in &mut self.diagnostics {
+            text(&mut diagnostic.message);
+        }
+        self
     }
 }

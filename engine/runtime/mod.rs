@@ -424,7 +424,7 @@ impl Runtime {
         envelope.error = envelope.error.map(ScriptError::bounded);
         // Whole microseconds: finer digits are noise that costs a reader's tokens.
         envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-        envelope
+        envelope.masked()
     }
 
     /// Collects a large heap a run left behind (a listing of 100,000 tools builds one of

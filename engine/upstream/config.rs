@@ -174,7 +174,18 @@ pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
             }),
         }
     }
+    mask_problems(&mut configs.problems);
     configs
+}
+
+/// The problems' messages with every secret masked: a refusal quotes the argument it
+/// refuses, and an argument may hold an expanded `${NAME}`.
+fn mask_problems(problems: &mut [ConfigProblem]) {
+    for problem in problems {
+        if let std::borrow::Cow::Owned(masked) = crate::secrets::mask(&problem.message) {
+            problem.message = masked;
+        }
+    }
 }
 
 /// The text of `file` when it is a regular file; a FIFO (which would hold every run at
@@ -298,6 +309,7 @@ pub fn parse_text(file: &Path, text: &str) -> Configs {
         names.insert(server.name.clone(), server.original_name.clone());
         out.servers.push(server);
     }
+    mask_problems(&mut out.problems);
     out
 }
 
@@ -530,6 +542,7 @@ fn string_map(
                 if value.contains('\0') {
                     return Err(format!("\"{key}\".\"{k}\" holds a NUL character; remove it"));
                 }
+                crate::secrets::remember(&value);
                 Ok((k.clone(), Secret::new(value)))
             })
             .collect(),
@@ -593,6 +606,9 @@ fn expand_noting(
         }
         match (lookup(name), default) {
             (Some(value), _) => {
+                // Whatever field it lands in (an argument such as `--key=${KEY}` too),
+                // a value taken from the environment is masked wherever text leaves.
+                crate::secrets::remember(&value);
                 out.push_str(&value);
                 used.push(value);
             }
@@ -789,14 +805,13 @@ mod tests {
                 .1,
             ["s3cr3t-value"]
         );
-        let home = std::env::var("HOME").expect("HOME is set");
-        assert!(home.len() >= 5, "a HOME long enough to be masked: {home}");
-        let text = r#"{"mcpServers": {"r": {"url": "http://127.0.0.1:9/mcp?key=${HOME}"}}}"#;
+        std::env::set_var("CODEMODE_TEST_URL_KEY", "url-k3y-value");
+        let text = r#"{"mcpServers": {"r": {"url": "http://127.0.0.1:9/mcp?key=${CODEMODE_TEST_URL_KEY}"}}}"#;
         let server = parse_text(Path::new("/x/mcp.json"), text).servers.remove(0);
         let Transport::Http { url, .. } = &server.transport else {
             panic!("an http server")
         };
-        assert!(url.contains(&home), "{url}");
+        assert!(url.contains("url-k3y-value"), "{url}");
         let shown = server
             .redactor()
             .redact(&format!("cannot connect to {url}"));

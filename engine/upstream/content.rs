@@ -1,19 +1,28 @@
 //! A `tools/call` result as a script sees it: `structuredContent` as a value; otherwise a
 //! single text item as a string; otherwise the list of content items
 //! (`{ type, text | mimeType, data?, ... }`). `isError` becomes a tool error carrying the
-//! server's text.
+//! server's text. What a server answers is masked (`crate::secrets`) before a script
+//! sees it: a server may echo a token it was started with.
 
 use serde_json::Value;
 
 use super::error::{cut, UpstreamError, MAX_MESSAGE_BYTES};
 use super::secret::Redactor;
 
-/// Converts a raw `CallToolResult` (as JSON). `call` is `server.tool`, for errors.
+/// Converts a raw `CallToolResult` (as JSON), secrets masked. `call` is `server.tool`,
+/// for errors.
 pub(crate) fn convert(
     call: &str,
     result: &Value,
     redactor: &Redactor,
 ) -> Result<Value, UpstreamError> {
+    let mut value = shape(call, result, redactor)?;
+    crate::secrets::mask_json(&mut value);
+    Ok(value)
+}
+
+/// The value a result stands for, or the tool's error.
+fn shape(call: &str, result: &Value, redactor: &Redactor) -> Result<Value, UpstreamError> {
     let content: Vec<Value> = match result.get("content") {
         Some(Value::Array(items)) => items.iter().map(item).collect(),
         _ => Vec::new(),

@@ -2,6 +2,7 @@
 //! MCP configurations. They reach the server's process or its HTTP requests and nothing
 //! else: Debug prints a mask, and every text that comes back from a server (stderr, error
 //! messages) passes through a [`Redactor`] before it is put in an error or a log line.
+//! Every `${NAME}` a configuration expands is a secret too (`config.rs` remembers it).
 
 use std::fmt;
 
@@ -33,51 +34,33 @@ impl fmt::Display for Secret {
     }
 }
 
-/// Masks a server's secret values in text that came from that server.
+/// Masks secrets in text that came from a server. Its values join the engine's one set
+/// (`crate::secrets`), and it masks every value of that set, whichever server or file it
+/// came from: a server may quote another's token, and an argument's `${NAME}` counts too.
 #[derive(Clone, Default)]
 pub(crate) struct Redactor {
-    /// Longest first, so a secret that contains another is masked whole.
-    secrets: Vec<String>,
+    values: usize,
 }
-
-/// Values shorter than this are not masked: `"1"` or `"true"` in an env block are
-/// settings, and masking them would garble every message that contains the letter.
-const MIN_SECRET_LEN: usize = 5;
 
 impl Redactor {
     pub(crate) fn new<'a>(values: impl IntoIterator<Item = &'a Secret>) -> Self {
-        let mut secrets: Vec<String> = values
-            .into_iter()
-            .map(|s| s.0.clone())
-            .filter(|s| s.len() >= MIN_SECRET_LEN)
-            .collect();
-        // A header such as `Authorization: Bearer TOKEN` is masked by its token too.
-        let tokens: Vec<String> = secrets
-            .iter()
-            .filter_map(|s| s.split_once(' ').map(|(_, t)| t.trim().to_string()))
-            .filter(|t| t.len() >= MIN_SECRET_LEN)
-            .collect();
-        secrets.extend(tokens);
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        secrets.dedup();
-        Self { secrets }
+        let mut count = 0;
+        for secret in values {
+            crate::secrets::remember(&secret.0);
+            count += 1;
+        }
+        Self { values: count }
     }
 
-    /// `text` with every secret replaced by `***`.
+    /// `text` with every known secret replaced by `***`.
     pub(crate) fn redact(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for secret in &self.secrets {
-            if out.contains(secret.as_str()) {
-                out = out.replace(secret.as_str(), "***");
-            }
-        }
-        out
+        crate::secrets::mask(text).into_owned()
     }
 }
 
 impl fmt::Debug for Redactor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Redactor({} secrets)", self.secrets.len())
+        write!(f, "Redactor({} secrets)", self.values)
     }
 }
 
