@@ -12,6 +12,7 @@
 mod bounded;
 mod compile;
 mod context;
+mod coroutines;
 mod deadline;
 mod from_json;
 pub(crate) mod gate;
@@ -25,6 +26,7 @@ mod vm;
 pub(crate) use compile::load_text;
 pub(crate) use context::with_run;
 pub use context::{with_context, Context, Run};
+pub(crate) use coroutines::engine_threads;
 pub use deadline::StopCheck;
 pub(crate) use deadline::{
     blocking, budget, check as check_deadline, disarm as disarm_deadline,
