@@ -451,3 +451,45 @@ fn a_store_shipped_as_a_link_or_a_fifo_is_refused_by_stats_and_removed_by_clear(
         "the index caches were cleared"
     );
 }
+
+#[test]
+fn a_cached_row_read_in_a_later_run_is_cut_to_its_tool_cap_and_the_envelope_says_so() {
+    let w = World::new();
+    w.file("t.toolbox/README.md", "Test tools.\n");
+    w.tool(
+        "t.report",
+        "--!desc A short brief and a long raw result.\nlocal function report(): any\n\treturn { brief = 'short', raw = string.rep('r', 200000), indexTerms = { 'report' } }\nend\nreturn report\n",
+    );
+    w.file(
+        "t.toolbox/report.tool/.metadata",
+        &json!({ "cache": { "ttlSeconds": 600 }, "limits": { "maxOutputBytes": 100 } }).to_string(),
+    );
+    let key = value_of(w.path(), "local brief, key = tools.t.report() return key");
+    assert_eq!(
+        key.as_str().map(str::len),
+        Some(32),
+        "the key is never cut: {key}"
+    );
+    for script in [
+        "return tools.results.search('')[1].raw",
+        "return tools.results.search('report')[1].raw",
+        &format!("return tools.results.get('{}').raw", key.as_str().unwrap()),
+    ] {
+        let (envelope, code) = exec(w.path(), &["--no-bundled"], script);
+        assert_eq!(code, 0, "{envelope}");
+        let raw = envelope["value"].as_str().unwrap();
+        assert!(
+            raw.len() < 120 && raw.ends_with('…'),
+            "{script}: {} bytes",
+            raw.len()
+        );
+        assert_eq!(envelope["truncated"], true, "{envelope}");
+        assert_eq!(
+            envelope["truncation"][0]["what"], "tools.t.report",
+            "{envelope}"
+        );
+    }
+    // Once the tool is gone, its limits are unknown: its rows are not handed out.
+    std::fs::remove_dir_all(w.path().join("t.toolbox/report.tool")).unwrap();
+    assert_eq!(value_of(w.path(), "return #tools.results.search('')"), 0);
+}

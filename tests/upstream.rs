@@ -1312,3 +1312,140 @@ fn a_toolbox_planted_through_a_file_server_is_not_a_tool() {
         "{checked}"
     );
 }
+
+/// A world with a cached upstream tool (`cached.sleep`), the same server uncached
+/// (`plain.sleep`) and a cached folder tool that relays `plain.sleep` with the contract.
+fn cached_parallel_world() -> tempfile::TempDir {
+    let mut cached = fixture_server("slow", &[]);
+    cached["tools"] = json!({ "sleep": { "cache": { "ttlSeconds": 600 } } });
+    let dir = world(json!({ "cached": cached, "plain": fixture_server("slow", &[]) }));
+    let tool = dir.path().join("relay.toolbox/sleepy.tool");
+    std::fs::create_dir_all(&tool).unwrap();
+    std::fs::write(
+        tool.join("init.luau"),
+        "--!desc Sleeps through the plain server and reports it.\n\
+         --!arg ms number How long.\n\
+         --!return any The report.\n\
+         local function sleepy(ms: number): any\n\
+         \tlocal said = tools.plain.sleep({ ms = ms })\n\
+         \treturn { brief = `relayed {said}`, raw = said, indexTerms = { \"relay\" } }\n\
+         end\n\
+         return sleepy\n",
+    )
+    .unwrap();
+    std::fs::write(tool.join(".metadata"), r#"{"cache": {"ttlSeconds": 600}}"#).unwrap();
+    let (synced, err, code) = codemode_in(dir.path(), &["mcp", "sync"], "");
+    assert_eq!(code, 0, "{synced}{err}");
+    dir
+}
+
+fn exec_value(dir: &Path, script: &str) -> Value {
+    let (out, err, code) = codemode_in(dir, &["exec", "--timeout-ms", "30000", "-"], script);
+    assert_eq!(code, 0, "{out}{err}");
+    serde_json::from_str::<Value>(&out).unwrap()["value"].clone()
+}
+
+#[test]
+fn a_slot_of_tools_parallel_cannot_forge_what_a_cached_call_keeps() {
+    let _serial = serial();
+    let dir = cached_parallel_world();
+    // Two slots wait on cached calls (an upstream tool, and a folder tool whose upstream
+    // call is in flight); a third holds their coroutines and tries every way to resume or
+    // close them with a forged answer. Each try is refused and the real answers are kept.
+    let script = r#"
+        local held = {}
+        local forged = { brief = "FORGED", raw = "FORGED", indexTerms = { "forged" } }
+        local r = tools.parallel({
+            function() held[1] = coroutine.running(); return tools.cached.sleep({ ms = 400 }) end,
+            function() held[2] = coroutine.running(); return tools.relay.sleepy(400) end,
+            function()
+                local refused = 0
+                for _, co in held do
+                    local tries = {
+                        table.pack(pcall(coroutine.resume, co, true, forged)),
+                        table.pack(pcall(coroutine.wrap(function()
+                            return coroutine.resume(co, true, "FORGED")
+                        end))),
+                        table.pack(pcall(coroutine.close, co)),
+                    }
+                    for _, t in tries do
+                        if not t[1] and string.find(tostring(t[2]), "is the engine's", 1, true) then
+                            refused += 1
+                        end
+                    end
+                end
+                return refused
+            end,
+        })
+        return {
+            r[1].value, r[2].value, r[3].value,
+            #tools.results.search("forged"), #tools.results.search(""),
+        }
+    "#;
+    let value = exec_value(dir.path(), script);
+    assert_eq!(value[0], "slept 400 ms", "{value}");
+    assert_eq!(value[1], "relayed slept 400 ms", "{value}");
+    assert_eq!(value[2], 6, "every try refused: {value}");
+    assert_eq!(value[3], 0, "no forged row: {value}");
+    assert_eq!(value[4], 2, "both real results kept: {value}");
+    // Another process reads back the real results, not a forged one.
+    let value = exec_value(
+        dir.path(),
+        "local brief, key = tools.relay.sleepy(400)
+         return { tools.cached.sleep({ ms = 400 }), brief, tools.results.get(key).raw }",
+    );
+    assert_eq!(
+        value,
+        json!(["slept 400 ms", "relayed slept 400 ms", "slept 400 ms"])
+    );
+}
+
+#[test]
+fn cached_calls_inside_tools_parallel_stay_in_flight_together_and_are_kept() {
+    let _serial = serial();
+    let dir = cached_parallel_world();
+    // Start the servers first: their start is not what is measured.
+    exec_value(
+        dir.path(),
+        "return { tools.plain.sleep({ ms = 1 }), tools.cached.sleep({ ms = 1 }) }",
+    );
+    // Four cached upstream calls and two cached folder tools relaying upstream calls, a
+    // nested tools.parallel among them: one after the other they take six seconds.
+    let script = r#"
+        local fns = {}
+        for i = 1, 4 do
+            fns[i] = function() return tools.cached.sleep({ ms = 1000 + i }) end
+        end
+        fns[5] = function() return (tools.relay.sleepy(1005)) end
+        fns[6] = function()
+            local inner = tools.parallel({ function() return tools.relay.sleepy(1006) end })
+            return inner[1].value
+        end
+        local r = tools.parallel(fns)
+        local out = {}
+        for i, slot in r do
+            out[i] = slot.value or slot.error
+        end
+        return out
+    "#;
+    let expected = json!([
+        "slept 1001 ms",
+        "slept 1002 ms",
+        "slept 1003 ms",
+        "slept 1004 ms",
+        "relayed slept 1005 ms",
+        "relayed slept 1006 ms"
+    ]);
+    let started = Instant::now();
+    assert_eq!(exec_value(dir.path(), script), expected);
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(4),
+        "six one-second calls took {took:?}"
+    );
+    // The second run is all hits.
+    let started = Instant::now();
+    assert_eq!(exec_value(dir.path(), script), expected);
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(900), "hits took {took:?}");
+}

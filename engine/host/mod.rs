@@ -21,6 +21,7 @@ pub(crate) mod results;
 pub(crate) mod search;
 pub(crate) mod shell;
 pub(crate) mod state;
+pub(crate) mod threads;
 pub(crate) mod upstream;
 pub(crate) mod vfs;
 
@@ -76,7 +77,8 @@ pub(crate) fn linker(granted: &Capabilities) -> Linker {
         .capability("search", search::module)
         .capability("install", install::module)
         .capability("upstream", upstream::module)
-        .capability("results", results::module);
+        .capability("results", results::module)
+        .capability("threads", threads::module);
     PRELUDE.into_iter().fold(linker, Linker::prelude)
 }
 
@@ -107,6 +109,7 @@ mod tests {
             "upstream" => upstream::DECLARATIONS,
             "results" => results::DECLARATIONS,
             "run" => cache::DECLARATIONS,
+            "threads" => threads::DECLARATIONS,
             other => panic!("capability {other} has no declarations beside its module"),
         }
     }
@@ -158,8 +161,9 @@ mod tests {
                 assert!(declared_members(declarations_of(name)).contains("fns"));
                 continue;
             }
-            let lua = mlua::Lua::new();
-            let table = build(&lua).unwrap();
+            // `threads` hands out what the sandbox set up when it built the VM.
+            let vm = crate::sandbox::Vm::new(&crate::sandbox::Linker::new()).unwrap();
+            let table = build(&vm.lua).unwrap();
             let built: std::collections::BTreeSet<String> = table
                 .pairs::<String, mlua::Value>()
                 .map(|pair| pair.unwrap().0)

@@ -234,11 +234,12 @@ fn lookup(
     let Some(Policy {
         cache: Some(_),
         stamp,
-        ..
+        limits,
     }) = policy(lua, &identity)?
     else {
         return Ok((false, Value::Nil));
     };
+    let cap = limits.max_output_bytes;
     if stamp != version {
         return Ok((false, Value::Nil));
     }
@@ -255,18 +256,30 @@ fn lookup(
     let Ok(brief) = serde_json::from_str::<Json>(&entry.brief) else {
         return Ok((false, Value::String(lua.create_string(&key)?)));
     };
+    // A hit is cut to the tool's cap as its call would be (a contract's brief, not the key).
     if entry.raw.is_some() {
-        packed.raw_set(1, to_lua(lua, &brief)?)?;
+        let brief = capped(
+            lua,
+            &identity,
+            cap,
+            MultiValue::from_vec(vec![to_lua(lua, &brief)?]),
+        )?;
+        packed.raw_set(1, brief.into_iter().next().unwrap_or(Value::Nil))?;
         packed.raw_set(2, key)?;
         packed.raw_set("n", 2)?;
     } else {
         let Json::Array(values) = brief else {
             return Ok((false, Value::String(lua.create_string(&key)?)));
         };
-        for (i, v) in values.iter().enumerate() {
-            packed.raw_set(i + 1, to_lua(lua, v)?)?;
-        }
+        let values = values
+            .iter()
+            .map(|v| to_lua(lua, v))
+            .collect::<mlua::Result<Vec<_>>>()?;
+        let values = capped(lua, &identity, cap, MultiValue::from_vec(values))?;
         packed.raw_set("n", values.len())?;
+        for (i, v) in values.into_iter().enumerate() {
+            packed.raw_set(i + 1, v)?;
+        }
     }
     Ok((true, Value::Table(packed)))
 }
@@ -280,7 +293,9 @@ fn keep(
     values: MultiValue,
 ) -> mlua::Result<(bool, Value)> {
     let Some(Policy {
-        cache: Some(cache), ..
+        cache: Some(cache),
+        limits,
+        ..
     }) = policy(lua, &identity)?
     else {
         return Ok((false, Value::Nil));
@@ -307,7 +322,13 @@ fn keep(
                 ttl,
             });
         }
-        return Ok((true, brief));
+        let brief = capped(
+            lua,
+            &identity,
+            limits.max_output_bytes,
+            MultiValue::from_vec(vec![brief]),
+        )?;
+        return Ok((true, brief.into_iter().next().unwrap_or(Value::Nil)));
     }
     if let Some(json) = exact_json(values.iter(), MAX_RESULT_BYTES) {
         store.put(&NewEntry {
@@ -348,8 +369,27 @@ fn cut(lua: &Lua, identity: String, cap: usize, values: MultiValue) -> mlua::Res
     out.iter().map(|j| to_lua(lua, j)).collect()
 }
 
-/// One row of `tools.results.get` and `tools.results.search`; `None` for a row that
-/// does not decode.
+/// [`cut`] when the tool has a cap.
+fn capped(
+    lua: &Lua,
+    identity: &str,
+    cap: Option<u64>,
+    values: MultiValue,
+) -> mlua::Result<MultiValue> {
+    match cap {
+        Some(cap) => cut(
+            lua,
+            identity.to_string(),
+            usize::try_from(cap).unwrap_or(usize::MAX),
+            values,
+        ),
+        None => Ok(values),
+    }
+}
+
+/// One row of `tools.results.get` and `tools.results.search`, its brief and raw result
+/// cut to the tool's `maxOutputBytes` as a call of it would be; `None` for a row that does
+/// not decode, or whose tool the run can no longer resolve (nor, so, its limits).
 fn row(lua: &Lua, entry: &Entry) -> mlua::Result<Option<Table>> {
     // The store is the world's, shared by every profile: a profile reads back only the
     // results of tools it may call.
@@ -357,6 +397,14 @@ fn row(lua: &Lua, entry: &Entry) -> mlua::Result<Option<Table>> {
     if denied {
         return Ok(None);
     }
+    let Some(policy) = policy(lua, &entry.identity)? else {
+        return Ok(None);
+    };
+    let cap = policy.limits.max_output_bytes;
+    let one = |value: Value| -> mlua::Result<Value> {
+        let values = capped(lua, &entry.identity, cap, MultiValue::from_vec(vec![value]))?;
+        Ok(values.into_iter().next().unwrap_or(Value::Nil))
+    };
     let t = lua.create_table()?;
     let Ok(brief) = serde_json::from_str::<Json>(&entry.brief) else {
         return Ok(None);
@@ -375,9 +423,9 @@ fn row(lua: &Lua, entry: &Entry) -> mlua::Result<Option<Table>> {
     t.raw_set("key", entry.key.as_str())?;
     t.raw_set("identity", entry.identity.as_str())?;
     if entry.raw.is_some() {
-        t.raw_set("brief", to_lua(lua, &brief)?)?;
+        t.raw_set("brief", one(to_lua(lua, &brief)?)?)?;
     }
-    t.raw_set("raw", to_lua(lua, &raw)?)?;
+    t.raw_set("raw", one(to_lua(lua, &raw)?)?)?;
     let terms = lua.create_sequence_from(entry.terms.lines().filter(|l| !l.is_empty()))?;
     t.raw_set("indexTerms", terms)?;
     t.raw_set("createdAt", entry.created_ms)?;

@@ -2,8 +2,9 @@
 //! the bounded builtins and the deadline interrupt ([`Vm`]); compiling under the run's
 //! limits; the per-run context and its accounting of output, coroutines and writes
 //! ([`Run`], [`with_context`]); the limits themselves and why a run stopped
-//! ([`Limits`], [`StopCause`]); the errors host functions raise ([`HostError`]); and the
-//! conversion of a returned value to bounded JSON.
+//! ([`Limits`], [`StopCause`]); the errors host functions raise ([`HostError`]); the
+//! engine's own coroutines, which scripts can neither resume nor close
+//! (`coroutines.rs`); and the conversion of a returned value to bounded JSON.
 //!
 //! It knows nothing of capabilities, tools or registries: a host hands it a [`Linker`]
 //! (its globals, capabilities and prelude) when a VM is built, and its data for each
@@ -12,6 +13,7 @@
 mod bounded;
 mod compile;
 mod context;
+mod coroutines;
 mod deadline;
 mod from_json;
 pub(crate) mod gate;
@@ -25,6 +27,7 @@ mod vm;
 pub(crate) use compile::load_text;
 pub(crate) use context::with_run;
 pub use context::{with_context, Context, Run};
+pub(crate) use coroutines::engine_threads;
 pub use deadline::StopCheck;
 pub(crate) use deadline::{
     blocking, budget, check as check_deadline, disarm as disarm_deadline,

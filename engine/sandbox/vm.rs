@@ -7,6 +7,7 @@ use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic
 use super::bounded;
 use super::compile::load_text;
 use super::context::{with_run, Run, Slot};
+use super::coroutines;
 use super::deadline::{self, Cutoff, StopCheck};
 use super::hosterror::HostError;
 use super::linker::Linker;
@@ -74,7 +75,7 @@ impl Vm {
         install_print(&lua, &globals)?;
         install_loadstring(&lua, &globals)?;
         install_script_require(&lua, &globals)?;
-        cap_coroutines(&lua, &globals)?;
+        coroutines::install(&lua, &globals)?;
         bounded::install(&lua, &globals)?;
         let env_meta = lua.create_table()?;
         env_meta.raw_set("__index", globals.clone())?;
@@ -278,33 +279,6 @@ fn install_script_require(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         .into_lua())
     })?;
     globals.raw_set("require", f)
-}
-
-/// Wraps `coroutine.create` and `coroutine.wrap` to count coroutines per run.
-fn cap_coroutines(lua: &Lua, globals: &Table) -> mlua::Result<()> {
-    let coroutine: Table = globals.get("coroutine")?;
-    for name in ["create", "wrap"] {
-        let original: Function = coroutine.get(name)?;
-        let wrapped = lua.create_function(move |lua, f: Function| {
-            let over = with_run(lua, |s| {
-                s.coroutines += 1;
-                if s.coroutines > s.limits.max_coroutines {
-                    s.stop = Some(StopCause::Coroutines);
-                    Some(s.limits.max_coroutines)
-                } else {
-                    None
-                }
-            })?;
-            if let Some(cap) = over {
-                return Err(
-                    HostError::new(format!("a run may create at most {cap} coroutines")).into_lua(),
-                );
-            }
-            original.call::<Value>(f)
-        })?;
-        coroutine.raw_set(name, wrapped)?;
-    }
-    Ok(())
 }
 
 /// Runs each prelude module in a private environment that holds the capabilities; a
