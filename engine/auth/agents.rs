@@ -200,7 +200,11 @@ impl Agents {
 
     /// How many agents can log in now, or why none can.
     pub fn count(&self) -> Result<usize, String> {
-        self.current().as_ref().as_ref().map(Vec::len).map_err(Clone::clone)
+        self.current()
+            .as_ref()
+            .as_ref()
+            .map(Vec::len)
+            .map_err(Clone::clone)
     }
 
     fn current(&self) -> Arc<Known> {
@@ -251,7 +255,10 @@ mod tests {
         file.save(world.path()).unwrap();
         let agents = Agents::new(world.path());
         let agent = agents.verify(&token).unwrap();
-        assert_eq!((agent.name.as_str(), agent.profile.as_str()), ("ci", "readonly"));
+        assert_eq!(
+            (agent.name.as_str(), agent.profile.as_str()),
+            ("ci", "readonly")
+        );
         assert!(agents.verify("cm_nope").is_none());
         file.revoke("ci").unwrap();
         file.save(world.path()).unwrap();

@@ -64,7 +64,9 @@ pub struct JwtVerifier {
 
 impl std::fmt::Debug for JwtVerifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("JwtVerifier").field("config", &self.config).finish()
+        f.debug_struct("JwtVerifier")
+            .field("config", &self.config)
+            .finish()
     }
 }
 
@@ -90,7 +92,8 @@ impl JwtVerifier {
         let text = match &self.config.jwks {
             JwksSource::File(path) => {
                 *self.stamp.write().unwrap_or_else(|e| e.into_inner()) = file_stamp(path);
-                std::fs::read_to_string(path).map_err(|e| self.bad(format!("cannot read it ({e})")))?
+                std::fs::read_to_string(path)
+                    .map_err(|e| self.bad(format!("cannot read it ({e})")))?
             }
             JwksSource::Url(url) => fetch(url).await.map_err(|e| self.bad(e))?,
         };
@@ -135,7 +138,10 @@ impl JwtVerifier {
                 Ok(data) => return self.agent(&data.claims),
                 Err(e) => {
                     why = describe(e.kind());
-                    if !matches!(e.kind(), ErrorKind::InvalidSignature | ErrorKind::InvalidAlgorithm) {
+                    if !matches!(
+                        e.kind(),
+                        ErrorKind::InvalidSignature | ErrorKind::InvalidAlgorithm
+                    ) {
                         break;
                     }
                 }
@@ -151,7 +157,10 @@ impl JwtVerifier {
             .and_then(Value::as_str)
             .filter(|p| !p.is_empty())
             .ok_or_else(|| format!("the token has no string claim '{claim}' naming its profile"))?;
-        let subject = claims.get("sub").and_then(Value::as_str).unwrap_or_default();
+        let subject = claims
+            .get("sub")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         Ok(Agent {
             name: format!("jwt:{}", subject.chars().take(128).collect::<String>()),
             profile: profile.into(),
@@ -182,11 +191,15 @@ fn file_stamp(path: &std::path::Path) -> Option<(u64, i64, i64)> {
 fn describe(kind: &ErrorKind) -> String {
     match kind {
         ErrorKind::ExpiredSignature => "the token has expired".into(),
-        ErrorKind::InvalidIssuer => "the token's issuer (iss) is not the one this server trusts".into(),
+        ErrorKind::InvalidIssuer => {
+            "the token's issuer (iss) is not the one this server trusts".into()
+        }
         ErrorKind::InvalidAudience => "the token's audience (aud) is not this server".into(),
         ErrorKind::ImmatureSignature => "the token is not valid yet (nbf)".into(),
         ErrorKind::MissingRequiredClaim(claim) => format!("the token has no '{claim}' claim"),
-        ErrorKind::InvalidSignature => "the token's signature does not match any key of the JWKS".into(),
+        ErrorKind::InvalidSignature => {
+            "the token's signature does not match any key of the JWKS".into()
+        }
         ErrorKind::InvalidAlgorithm => "the token's algorithm does not fit the key".into(),
         other => format!("the token cannot be read ({other:?})"),
     }
@@ -204,7 +217,10 @@ async fn fetch(url: &str) -> Result<String, String> {
     if !response.status().is_success() {
         return Err(format!("fetching it answered {}", response.status()));
     }
-    let bytes = response.bytes().await.map_err(|e| format!("cannot fetch it ({e})"))?;
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| format!("cannot fetch it ({e})"))?;
     if bytes.len() > 1 << 20 {
         return Err("larger than 1 MiB".into());
     }

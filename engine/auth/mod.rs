@@ -44,7 +44,9 @@ pub enum AuthError {
     #[error("'{0}' is not an agent name; use 1 to 64 letters, digits, '-', '_' or '.'")]
     BadName(String),
     /// `agent add` of a name that exists.
-    #[error("agent '{0}' exists; revoke it first (codemode agent revoke {0}) to give it a new token")]
+    #[error(
+        "agent '{0}' exists; revoke it first (codemode agent revoke {0}) to give it a new token"
+    )]
     Exists(String),
     /// `agent revoke` of a name that does not exist.
     #[error("there is no agent '{0}'; codemode agent list shows the agents")]

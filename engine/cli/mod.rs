@@ -243,7 +243,11 @@ impl Cli {
     }
 
     /// The registry serving `profile` (the default profile when `None`).
-    fn registry_of(&self, purpose: Use, profile_name: Option<&str>) -> anyhow::Result<Arc<Registry>> {
+    fn registry_of(
+        &self,
+        purpose: Use,
+        profile_name: Option<&str>,
+    ) -> anyhow::Result<Arc<Registry>> {
         let world = match &self.world {
             Some(w) => w.clone(),
             None => std::env::current_dir()

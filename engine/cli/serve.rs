@@ -9,8 +9,8 @@ use std::time::Duration;
 use anyhow::Context;
 use codemode::auth::{Agents, JwksSource, JwtConfig, JwtVerifier};
 use codemode::mcp::{
-    self, Authentication, CodemodeServer, HttpLimits, HttpOptions, MakeServed, Origin, Served,
-    ServeOptions,
+    self, Authentication, CodemodeServer, HttpLimits, HttpOptions, MakeServed, Origin,
+    ServeOptions, Served,
 };
 use codemode::Pool;
 
@@ -64,7 +64,12 @@ pub struct ServeArgs {
     audience: Option<String>,
 
     /// The JWT claim that names the profile of .codemode/policy.json the caller's runs get
-    #[arg(long, value_name = "CLAIM", default_value = "codemode_profile", requires = "jwks")]
+    #[arg(
+        long,
+        value_name = "CLAIM",
+        default_value = "codemode_profile",
+        requires = "jwks"
+    )]
     profile_claim: String,
 
     /// Sessions held at once; past this the session idle the longest is closed

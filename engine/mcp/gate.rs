@@ -64,9 +64,9 @@ pub(crate) async fn authenticate(
         return unauthorized(&metadata, None, why, jwt.is_some());
     };
     let verified = if token.starts_with(TOKEN_PREFIX) || jwt.is_none() {
-        agents
-            .verify(token)
-            .ok_or_else(|| "the agent token is not known to this server (revoked, or never issued)".to_string())
+        agents.verify(token).ok_or_else(|| {
+            "the agent token is not known to this server (revoked, or never issued)".to_string()
+        })
     } else {
         jwt.as_ref().map_or_else(
             || Err("no JWKS configured".to_string()),

@@ -81,7 +81,10 @@ pub(crate) async fn read_body_in_time(
         Ok(Err(_)) => {
             return refusal(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the request body is larger than {} bytes\n", super::MAX_FRAME_BYTES),
+                format!(
+                    "the request body is larger than {} bytes\n",
+                    super::MAX_FRAME_BYTES
+                ),
             )
         }
         Err(_) => {
@@ -99,7 +102,8 @@ pub(crate) async fn read_body_in_time(
             return response;
         }
     };
-    next.run(Request::from_parts(parts, Body::from(bytes))).await
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 /// New sessions per client address: a token bucket each, forgotten once full again.
@@ -133,7 +137,8 @@ impl SessionRate {
             });
         }
         let (tokens, at) = buckets.entry(ip).or_insert((self.burst, now));
-        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.per_second).min(self.burst);
+        *tokens =
+            (*tokens + now.duration_since(*at).as_secs_f64() * self.per_second).min(self.burst);
         *at = now;
         if *tokens >= 1.0 {
             *tokens -= 1.0;

@@ -148,7 +148,10 @@ pub async fn serve_http(
         .nest_service("/mcp", service)
         .layer(from_fn_with_state(sessions, evicted_session))
         .layer(from_fn_with_state(rate, limits::limit_new_sessions))
-        .layer(from_fn_with_state(limits.clone(), limits::read_body_in_time))
+        .layer(from_fn_with_state(
+            limits.clone(),
+            limits::read_body_in_time,
+        ))
         .layer(from_fn_with_state(auth.clone(), gate::authenticate));
     let metadata = axum::routing::get(gate::resource_metadata).with_state(auth);
     let router = axum::Router::new()
