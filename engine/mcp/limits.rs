@@ -44,7 +44,7 @@ impl Default for HttpLimits {
             max_sessions: 1000,
             session_idle: Duration::from_secs(300),
             max_connections: 1024,
-            connections_per_ip: 64,
+            connections_per_ip: 256,
             new_sessions_burst: 64,
             new_sessions_per_second: 8,
         }
@@ -102,8 +102,33 @@ pub(crate) async fn read_body_in_time(
             return response;
         }
     };
+    let mut parts = parts;
+    if parts.method == axum::http::Method::POST
+        && !parts.headers.contains_key("mcp-session-id")
+        && is_initialize(&bytes)
+    {
+        parts.extensions.insert(OpensSession);
+    }
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await
+}
+
+/// Marks an `initialize` request outside a session: the one kind that makes a session
+/// (a stateless request of the newest protocol makes none, and is not counted).
+#[derive(Debug, Clone, Copy)]
+struct OpensSession;
+
+/// True when `body` is a JSON-RPC `initialize` request.
+fn is_initialize(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Method<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+    }
+    serde_json::from_slice::<Method>(body)
+        .ok()
+        .and_then(|m| m.method)
+        .is_some_and(|m| m == "initialize")
 }
 
 /// New sessions per client address: a token bucket each, forgotten once full again.
@@ -149,15 +174,14 @@ impl SessionRate {
     }
 }
 
-/// Axum middleware: a POST without a session id (an `initialize`, which makes a session)
-/// takes a token of its address's bucket, or gets 429 with `Retry-After`.
+/// Axum middleware: an `initialize` outside a session (which makes one) takes a token of
+/// its address's bucket, or gets 429 with `Retry-After`.
 pub(crate) async fn limit_new_sessions(
     State(rate): State<Arc<SessionRate>>,
     request: Request,
     next: Next,
 ) -> Response {
-    let opens = request.method() == axum::http::Method::POST
-        && !request.headers().contains_key("mcp-session-id");
+    let opens = request.extensions().get::<OpensSession>().is_some();
     if let (true, Some(PeerIp(ip))) = (opens, request.extensions().get::<PeerIp>().copied()) {
         if let Err(wait) = rate.take(ip) {
             let mut response = refusal(
@@ -197,5 +221,17 @@ mod tests {
         let wait = rate.take(a).unwrap_err();
         assert!(wait > 0.0 && wait <= 1.0, "{wait}");
         assert!(rate.take(b).is_ok());
+    }
+
+    #[test]
+    fn only_initialize_opens_a_session() {
+        assert!(is_initialize(
+            br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
+        ));
+        assert!(!is_initialize(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}"#
+        ));
+        assert!(!is_initialize(br#"[{"method":"initialize"}]"#));
+        assert!(!is_initialize(b"not json"));
     }
 }
