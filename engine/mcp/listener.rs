@@ -72,6 +72,9 @@ pub(crate) async fn serve(
                 continue;
             }
         };
+        // Responses stream as small writes (an event stream's priming event, then the
+        // answer): without this, Nagle holds the answer for the client's delayed ACK.
+        let _ = stream.set_nodelay(true);
         let ip = peer.ip().to_canonical();
         let Some(held) = per_ip.enter(ip, limits.connections_per_ip) else {
             let max = limits.connections_per_ip;
