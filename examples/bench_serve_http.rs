@@ -244,8 +244,7 @@ impl Client {
         let data = body
             .lines()
             .filter_map(|l| l.strip_prefix("data:"))
-            .filter(|d| d.contains("\"result\""))
-            .last()
+            .rfind(|d| d.contains("\"result\""))
             .unwrap_or_default()
             .to_string();
         let message: Value = serde_json::from_str(data.trim()).unwrap_or(Value::Null);

@@ -53,11 +53,14 @@ pub struct JwtConfig {
     pub profile_claim: String,
 }
 
+/// The usable keys of a JWKS, each with its `kid`.
+type Keys = Vec<(Option<String>, DecodingKey)>;
+
 /// Checks JWTs against a [`JwtConfig`].
 pub struct JwtVerifier {
     config: JwtConfig,
     /// The usable keys by `kid` (a key without one is tried for tokens without one).
-    keys: RwLock<Arc<Vec<(Option<String>, DecodingKey)>>>,
+    keys: RwLock<Arc<Keys>>,
     /// The file's modification stamp when last read.
     stamp: RwLock<Option<(u64, i64, i64)>>,
 }
@@ -89,15 +92,29 @@ impl JwtVerifier {
 
     /// Reads the keys again (the file, or the URL).
     pub async fn refresh(&self) -> Result<(), AuthError> {
-        let text = match &self.config.jwks {
-            JwksSource::File(path) => {
-                *self.stamp.write().unwrap_or_else(|e| e.into_inner()) = file_stamp(path);
-                std::fs::read_to_string(path)
-                    .map_err(|e| self.bad(format!("cannot read it ({e})")))?
+        match &self.config.jwks {
+            JwksSource::File(_) => self.read_file(),
+            JwksSource::Url(url) => {
+                let text = fetch(url).await.map_err(|e| self.bad(e))?;
+                self.install(&text)
             }
-            JwksSource::Url(url) => fetch(url).await.map_err(|e| self.bad(e))?,
+        }
+    }
+
+    /// Reads the JWKS file (a URL source is left as it is).
+    fn read_file(&self) -> Result<(), AuthError> {
+        let JwksSource::File(path) = &self.config.jwks else {
+            return Ok(());
         };
-        let set: JwkSet = serde_json::from_str(&text)
+        *self.stamp.write().unwrap_or_else(|e| e.into_inner()) = file_stamp(path);
+        let text =
+            std::fs::read_to_string(path).map_err(|e| self.bad(format!("cannot read it ({e})")))?;
+        self.install(&text)
+    }
+
+    /// Uses the keys of the JWKS `text` from now on.
+    fn install(&self, text: &str) -> Result<(), AuthError> {
+        let set: JwkSet = serde_json::from_str(text)
             .map_err(|e| self.bad(format!("not a JWKS ({e}); it must be {{\"keys\": [...]}}")))?;
         let keys: Vec<_> = set
             .keys
@@ -175,7 +192,7 @@ impl JwtVerifier {
         if *self.stamp.read().unwrap_or_else(|e| e.into_inner()) == now {
             return;
         }
-        if let Err(e) = futures_executor::block_on(self.refresh()) {
+        if let Err(e) = self.read_file() {
             tracing::warn!("{e}; the keys read before stay in use");
         }
     }
