@@ -72,13 +72,13 @@ fn main() {
     });
     let flood_token = token.clone();
     let started = Instant::now();
-    let flood = std::thread::spawn(move || flood(addr, &flood_token));
+    let flooding = std::thread::spawn(move || flood(addr, &flood_token, false));
     std::thread::sleep(Duration::from_millis(500));
     let asked = Instant::now();
     let mut client = Client::new(addr, Some(token));
     let value = client.exec(SCRIPT);
     let waited = asked.elapsed();
-    let (accepted, refused) = flood.join().unwrap();
+    let (accepted, refused) = flooding.join().unwrap();
     let flood_took = started.elapsed();
     let peak = rss_mib(guarded.child.id());
     let still_open = slow_thread.join().unwrap();
@@ -100,6 +100,38 @@ fn main() {
         "  server RSS: {before:.0} MiB before, {peak:.0} MiB after (target < 200 MB) {}",
         if peak < 190.0 { "met" } else { "NOT met" }
     );
+
+    // The same flood, each request from an address of its own: no per-address rate holds
+    // it back, the session bound does.
+    let started = Instant::now();
+    let (accepted, refused) = flood(addr, &token_again(&world), true);
+    let took = started.elapsed();
+    let asked = Instant::now();
+    let value = Client::new(addr, Some(token_again(&world))).exec(SCRIPT);
+    let waited = asked.elapsed();
+    let peak = rss_mib(guarded.child.id());
+    println!(
+        "flood from {FLOOD} addresses: {accepted} sessions made, {refused} refused in {:.1} s",
+        took.as_secs_f64()
+    );
+    println!(
+        "  real client after it: {} ms ({value}); server RSS {peak:.0} MiB (target < 200 MB) {}",
+        waited.as_millis(),
+        if peak < 190.0 { "met" } else { "NOT met" }
+    );
+}
+
+/// A new agent's token (the first one went to the flood).
+fn token_again(world: &Path) -> String {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = Command::new(server_binary())
+        .arg("--world")
+        .arg(world)
+        .args(["agent", "add", &format!("bench{n}"), "--profile", "default"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
 /// A world with one agent; the bundled toolboxes give `text.slugify`.
@@ -129,15 +161,21 @@ fn add_agent(world: &Path) -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
-/// `n` initialize requests from 127.0.0.2, 16 threads: (sessions made, refused with 429).
-fn flood(addr: SocketAddr, token: &str) -> (usize, usize) {
+/// `FLOOD` initialize requests from 127.0.0.2 (each from an address of its own when
+/// `spread`), on 16 threads: (sessions made, refused with 429).
+fn flood(addr: SocketAddr, token: &str, spread: bool) -> (usize, usize) {
     let threads: Vec<_> = (0..16)
-        .map(|_| {
+        .map(|t: usize| {
             let token = token.to_string();
             std::thread::spawn(move || {
                 let (mut made, mut refused) = (0, 0);
-                for _ in 0..FLOOD / 16 {
-                    let Some(mut stream) = connect_from([127, 0, 0, 2], addr) else { continue };
+                for i in 0..FLOOD / 16 {
+                    let n = t * (FLOOD / 16) + i;
+                    let source = match spread {
+                        true => [127, 10 + (n >> 16) as u8, (n >> 8) as u8, n as u8 | 1],
+                        false => [127, 0, 0, 2],
+                    };
+                    let Some(mut stream) = connect_from(source, addr) else { continue };
                     let body = initialize_body();
                     let request = format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
                     if stream.write_all(request.as_bytes()).is_err() {

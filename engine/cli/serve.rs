@@ -73,7 +73,7 @@ pub struct ServeArgs {
     profile_claim: String,
 
     /// Sessions held at once; past this the session idle the longest is closed
-    #[arg(long, value_name = "N", default_value_t = 1000, requires = "http",
+    #[arg(long, value_name = "N", default_value_t = 512, requires = "http",
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_sessions: u64,
 

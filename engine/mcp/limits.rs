@@ -41,7 +41,7 @@ impl Default for HttpLimits {
     fn default() -> Self {
         HttpLimits {
             request_timeout: Duration::from_secs(10),
-            max_sessions: 1000,
+            max_sessions: 512,
             session_idle: Duration::from_secs(300),
             max_connections: 1024,
             connections_per_ip: 256,
