@@ -1,6 +1,8 @@
 //! codemode: a code-mode tool engine. Sandboxed Luau scripts drive tools that live as
 //! folders on disk; the folders are the registry.
 //!
+//! - [`auth`] says who may call `codemode serve --http` and with which profile
+//!   (agent tokens, JWTs);
 //! - [`assets`] finds and reads toolboxes and tools (the asset index);
 //! - [`registry`] holds the roots and the current index snapshot;
 //! - [`repl`] is the interactive session behind `codemode repl`;
@@ -29,6 +31,7 @@
 //! (`engine/cli/`) is a thin binary over this library.
 
 pub mod assets;
+pub mod auth;
 pub mod bind;
 pub mod cache;
 pub mod check;

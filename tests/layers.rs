@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 21] = [
+const GRAPH: [(&str, &[&str]); 22] = [
     // The secret values the configuration holds, masked wherever text leaves.
     ("secrets", &[]),
     ("cache", &[]),
@@ -48,10 +48,12 @@ const GRAPH: [(&str, &[&str]); 21] = [
         ],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
+    // A JWKS given as a URL is fetched with the upstream servers' HTTPS client.
+    ("auth", &["upstream"]),
     (
         "mcp",
         &[
-            "assets", "registry", "runtime", "sandbox", "search", "types", "upstream",
+            "assets", "auth", "registry", "runtime", "sandbox", "search", "types", "upstream",
         ],
     ),
     (

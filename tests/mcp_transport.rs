@@ -57,6 +57,7 @@ impl Server {
                 "serve",
                 "--http",
                 "127.0.0.1:0",
+                "--no-auth",
                 "--workers",
                 "1",
                 "--no-bundled",

@@ -11,7 +11,7 @@ use codemode::results::{foreign_files, Store, StoreError, DEFAULT_CAP_BYTES, FIL
 
 use super::Cli;
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum CacheCommand {
     /// How many results are kept, how many bytes, and of which tools
     Stats {
@@ -30,7 +30,8 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-fn world(cli: &Cli) -> anyhow::Result<PathBuf> {
+/// The world directory: `--world`, else the current directory.
+pub(super) fn world(cli: &Cli) -> anyhow::Result<PathBuf> {
     match &cli.world {
         Some(w) => Ok(w.clone()),
         None => {

@@ -11,7 +11,7 @@ use codemode::upstream::{self, UpstreamOptions, Upstreams};
 use super::Cli;
 
 /// What `codemode mcp` does.
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum McpCommand {
     /// Start the configured MCP servers (or one), fetch their tools and update the cache
     /// in .codemode/cache/mcp/; exit 1 if any server failed

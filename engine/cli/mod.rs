@@ -18,6 +18,7 @@ macro_rules! out {
     }};
 }
 
+mod agent;
 mod cache;
 mod call;
 mod check;
@@ -43,7 +44,7 @@ use codemode::{Limits, Registry, Runtime};
 
 /// codemode: drive tools with Luau scripts. Tools are folders on disk
 /// (<box>.toolbox/<name>.tool/init.luau); scripts call them as tools.<box>.<name>(...).
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[command(name = "codemode", version, about, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
@@ -106,7 +107,7 @@ pub struct Cli {
     verbose: u8,
 }
 
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 enum Command {
     /// Run a script headless: its prints, then its returned value; exit 1 on error
     Run {
@@ -158,6 +159,11 @@ enum Command {
     },
     /// MCP server on stdio (tool_exec, search_tools); --http ADDR for streamable HTTP
     Serve(serve::ServeArgs),
+    /// Agents that may call serve --http, each with a profile: `agent add|list|revoke`
+    Agent {
+        #[command(subcommand)]
+        command: agent::AgentCommand,
+    },
     /// Call one tool with shell words, printed through its render.luau or as JSON.
     /// Global flags (--world, ...) go before <box>.<tool>: every word after it is the tool's.
     #[command(disable_help_flag = true)]
@@ -233,6 +239,15 @@ impl Cli {
     }
 
     fn registry_for(&self, purpose: Use) -> anyhow::Result<Arc<Registry>> {
+        self.registry_of(purpose, self.profile.as_deref())
+    }
+
+    /// The registry serving `profile` (the default profile when `None`).
+    fn registry_of(
+        &self,
+        purpose: Use,
+        profile_name: Option<&str>,
+    ) -> anyhow::Result<Arc<Registry>> {
         let world = match &self.world {
             Some(w) => w.clone(),
             None => std::env::current_dir()
@@ -240,7 +255,7 @@ impl Cli {
         };
         // Read first: a policy that cannot be used stops start-up before any work.
         let profile = match world.is_dir() {
-            true => codemode::policy::load(&world, self.profile.as_deref())?,
+            true => codemode::policy::load(&world, profile_name)?,
             // Opening the world below says what is wrong with it.
             false => codemode::policy::Profile::open(),
         };
@@ -265,7 +280,7 @@ impl Cli {
             })?
             .with_profile(profile)
             // A process that outlives an edit of the policy applies it to its next run.
-            .follow_policy(self.profile.as_deref());
+            .follow_policy(profile_name);
         registry.attach_upstreams(&self.mcp_config);
         for problem in registry.upstream_problems() {
             tracing::warn!("{problem}");
@@ -356,6 +371,7 @@ pub fn main() -> ExitCode {
         Command::Mcp { command } => mcp::mcp(&cli, command),
         Command::Cache { command } => cache::cache(&cli, command),
         Command::Serve(args) => serve::serve(&cli, args),
+        Command::Agent { command } => agent::agent(&cli, command),
         Command::Call { words } => call::call(&cli, words),
         Command::Repl => repl::repl(&cli),
         Command::Search {

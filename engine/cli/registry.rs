@@ -10,7 +10,7 @@ use codemode::interop;
 use super::Cli;
 
 /// What `codemode registry` does.
-#[derive(Debug, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 pub enum RegistryCommand {
     /// Write the world's tools as a tools.json (stdout unless --out); locations are
     /// relative to the file's folder (to the current directory on stdout)

@@ -4,8 +4,14 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use std::time::Duration;
+
 use anyhow::Context;
-use codemode::mcp::{self, CodemodeServer, Origin, ServeOptions};
+use codemode::auth::{Agents, JwksSource, JwtConfig, JwtVerifier};
+use codemode::mcp::{
+    self, Authentication, CodemodeServer, HttpLimits, HttpOptions, MakeServed, Origin,
+    ServeOptions, Served,
+};
 use codemode::Pool;
 
 use super::Cli;
@@ -16,7 +22,7 @@ const MAX_QUEUED: usize = 1024;
 const MAX_WORKERS: usize = 256;
 
 /// The `serve` flags.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8765)
     #[arg(long, value_name = "ADDR", value_parser = http_address)]
@@ -39,6 +45,43 @@ pub struct ServeArgs {
     /// ones (http://localhost:PORT, 127.0.0.1, [::1]), get 403. Repeatable
     #[arg(long, value_name = "ORIGIN", requires = "http", value_parser = allowed_origin)]
     allow_origin: Vec<Origin>,
+
+    /// Let any caller in without a token, with the server's --profile (loopback only).
+    /// Without it, every request needs an agent's token (codemode agent add) or a JWT
+    #[arg(long, requires = "http")]
+    no_auth: bool,
+
+    /// Also accept OAuth access tokens (JWTs) signed by a key of this JWKS (file or URL)
+    #[arg(long, value_name = "FILE|URL", requires_all = ["http", "issuer", "audience"])]
+    jwks: Option<String>,
+
+    /// The issuer (iss) a JWT must name
+    #[arg(long, value_name = "I", requires = "jwks")]
+    issuer: Option<String>,
+
+    /// The audience (aud) a JWT must name: this server's resource URL, usually
+    #[arg(long, value_name = "A", requires = "jwks")]
+    audience: Option<String>,
+
+    /// The JWT claim that names the profile of .codemode/policy.json the caller's runs get
+    #[arg(
+        long,
+        value_name = "CLAIM",
+        default_value = "codemode_profile",
+        requires = "jwks"
+    )]
+    profile_claim: String,
+
+    /// Sessions held at once; past this the session idle the longest is closed
+    #[arg(long, value_name = "N", default_value_t = 512, requires = "http",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_sessions: u64,
+
+    /// Time a client has to send a request's headers, then its body; also how long an
+    /// idle connection is kept
+    #[arg(long, value_name = "MS", default_value_t = 10_000, requires = "http",
+          value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    http_timeout_ms: u64,
 }
 
 /// Builds the pool and serves until the client (stdio) or the process (HTTP) ends.
@@ -80,19 +123,32 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let server = CodemodeServer::new(pool, registry, options);
+        let own_profile = cli.profile.clone().unwrap_or_else(|| "default".into());
+        let make = per_profile(cli, workers);
+        let server = CodemodeServer::per_profile(pool, registry, options, own_profile, Some(make));
         match args.http {
             None => {
                 tracing::info!("serving MCP on stdio with {workers} workers");
-                mcp::serve_stdio(server).await
+                mcp::serve_stdio(server).await.map_err(anyhow::Error::from)
             }
             Some(addr) => {
-                let origins = args.allow_origin.clone();
-                mcp::serve_http(server, addr, args.allow_remote, origins, |bound| {
+                let options = HttpOptions {
+                    addr,
+                    allow_remote: args.allow_remote,
+                    allowed_origins: args.allow_origin.clone(),
+                    authentication: authentication(cli, args).await?,
+                    limits: HttpLimits {
+                        request_timeout: Duration::from_millis(args.http_timeout_ms),
+                        max_sessions: args.max_sessions as usize,
+                        ..HttpLimits::default()
+                    },
+                };
+                mcp::serve_http(server, options, |bound| {
                     // stderr, so a launcher can read the port when ADDR ends in :0.
                     eprintln!("codemode: serving MCP at http://{bound}/mcp with {workers} workers");
                 })
                 .await
+                .map_err(anyhow::Error::from)
             }
         }
     })?;
@@ -134,4 +190,77 @@ fn http_address(text: &str) -> Result<SocketAddr, String> {
 /// An `--allow-origin` value: `scheme://host[:port]`.
 fn allowed_origin(text: &str) -> Result<Origin, String> {
     Origin::parse_allowed(text)
+}
+
+/// Who may call the HTTP server: nobody is asked with `--no-auth`; otherwise the world's
+/// agents, and JWTs when `--jwks` is given.
+async fn authentication(cli: &Cli, args: &ServeArgs) -> anyhow::Result<Authentication> {
+    if args.no_auth {
+        if args.jwks.is_some() {
+            anyhow::bail!("--no-auth and --jwks contradict each other: pick one");
+        }
+        return Ok(Authentication::Off);
+    }
+    let world = super::cache::world(cli)?;
+    let agents = Agents::new(&world);
+    if let Err(why) = agents.count() {
+        anyhow::bail!("{why}");
+    }
+    let jwt = match &args.jwks {
+        None => None,
+        Some(jwks) => {
+            let config = JwtConfig {
+                jwks: JwksSource::parse(jwks),
+                issuer: args.issuer.clone().unwrap_or_default(),
+                audience: args.audience.clone().unwrap_or_default(),
+                profile_claim: args.profile_claim.clone(),
+            };
+            let verifier = Arc::new(JwtVerifier::new(config).await?);
+            if matches!(verifier.config().jwks, JwksSource::Url(_)) {
+                let refreshed = verifier.clone();
+                tokio::spawn(async move {
+                    loop {
+                        tokio::time::sleep(JWKS_REFRESH).await;
+                        if let Err(e) = refreshed.refresh().await {
+                            tracing::warn!("{e}; the keys fetched before stay in use");
+                        }
+                    }
+                });
+            }
+            Some(verifier)
+        }
+    };
+    if agents.count().unwrap_or(0) == 0 && jwt.is_none() {
+        eprintln!(
+            "codemode: no agent can call this server yet: add one with codemode agent add NAME --profile P (or pass --no-auth on loopback)"
+        );
+    }
+    Ok(Authentication::Tokens {
+        agents: Arc::new(agents),
+        jwt,
+    })
+}
+
+/// How often a JWKS fetched from a URL is fetched again (keys rotate).
+const JWKS_REFRESH: Duration = Duration::from_secs(300);
+
+/// Makes the pool of a profile an agent names: a registry of the world serving that
+/// profile (and following the policy file, and the world's files), with as many workers
+/// as the server's own pool.
+fn per_profile(cli: &Cli, workers: usize) -> MakeServed {
+    let cli = cli.clone();
+    Arc::new(move |profile: &str| {
+        let registry = cli
+            .registry_of(super::Use::Searching, Some(profile))
+            .map_err(|e| format!("{e:#}"))?;
+        let watcher = cli.watch(&registry);
+        let pool = Pool::new(registry.clone(), serve_limits(&cli), workers, MAX_QUEUED)
+            .map_err(|e| format!("cannot start its script workers: {e}"))?;
+        pool.set_checking(cli.checking());
+        Ok(Served {
+            pool: Arc::new(pool),
+            registry,
+            keep: watcher.map(|w| Box::new(w) as Box<dyn std::any::Any + Send + Sync>),
+        })
+    })
 }

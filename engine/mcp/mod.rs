@@ -8,27 +8,43 @@
 //!
 //! Transports: on stdio, [`stdio::StdioTransport`] (one message per line, and a JSON-RPC
 //! error for every frame that is not one); over HTTP, rmcp's streamable-HTTP service
-//! behind `origin::refuse_foreign_origins` (DNS-rebinding protection: `Host` and
-//! `Origin` must be loopback unless allowed).
+//! behind, from the outside in: `origin::refuse_foreign_origins` (DNS-rebinding
+//! protection: `Host` and `Origin` must be loopback unless allowed), `gate::authenticate`
+//! (a bearer token names the agent and its profile; `profiles.rs` gives each profile its
+//! pool), the request deadline and the per-address rate of new sessions (`limits.rs`),
+//! and a bound on sessions (`sessions.rs`). The accept loop (`listener.rs`) caps
+//! connections, per address too.
 
 mod describe;
 mod exposed;
+mod gate;
+mod limits;
 mod listener;
 mod origin;
+mod profiles;
 mod schema;
 mod server;
+mod sessions;
 mod stdio;
 mod watch;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::middleware::{from_fn_with_state, Next};
+use axum::response::Response;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::ServiceExt;
 
+use sessions::BoundedSessions;
+
 pub use exposed::mcp_name;
+pub use gate::Authentication;
+pub use limits::HttpLimits;
 pub use origin::{Origin, OriginPolicy};
+pub use profiles::{MakeServed, Served};
 pub use schema::{input_schema, json_schema, VARARG_PROPERTY};
 pub use server::{CodemodeServer, ServeOptions, MAX_SCRIPT_BYTES, SEARCH_TOOLS, TOOL_EXEC};
 pub use stdio::{StdioTransport, MAX_FRAME_BYTES};
@@ -42,6 +58,9 @@ pub enum ServeError {
     /// The address is not on this machine's loopback and remote access was not allowed.
     #[error("refusing to listen on {0}: it is not a loopback address, and anyone who reaches it can run scripts. Use 127.0.0.1:PORT, or pass --allow-remote if you mean it")]
     NotLoopback(SocketAddr),
+    /// `--no-auth` on an address other machines reach.
+    #[error("refusing to serve {0} without authentication: --no-auth is only for loopback addresses (127.0.0.1, [::1]). Give each agent a token instead (codemode agent add NAME --profile P)")]
+    NoAuthRemote(SocketAddr),
     /// Binding or serving the HTTP port failed.
     #[error(
         "cannot serve HTTP on {addr}: {source}; pick a free port (e.g. --http 127.0.0.1:8765)"
@@ -67,24 +86,44 @@ pub async fn serve_stdio(server: CodemodeServer) -> Result<(), ServeError> {
     Ok(())
 }
 
+/// How the HTTP server listens and whom it lets in.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// Listen on a non-loopback address (and let any `Host` header through).
+    pub allow_remote: bool,
+    /// Browser origins accepted besides loopback ones.
+    pub allowed_origins: Vec<Origin>,
+    /// Who may call.
+    pub authentication: Authentication,
+    /// Deadlines, and what one client may hold.
+    pub limits: HttpLimits,
+}
+
 /// Serves streamable HTTP at `http://ADDR/mcp` until the process is stopped. Loopback
-/// only unless `allow_remote` (which also lets any `Host` header through). A request with
-/// an `Origin` header is refused (403) unless that origin is loopback or in
-/// `allowed_origins`. `ready` is called with the bound address (useful with port 0).
+/// only unless `allow_remote`; without authentication only on loopback. A request with
+/// an `Origin` header is refused (403) unless that origin is loopback or allowed; one
+/// without a valid bearer token gets 401 (unless authentication is off). `ready` is
+/// called with the bound address (useful with port 0).
 pub async fn serve_http(
     server: CodemodeServer,
-    addr: SocketAddr,
-    allow_remote: bool,
-    allowed_origins: Vec<Origin>,
+    options: HttpOptions,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
-    if !addr.ip().is_loopback() && !allow_remote {
+    let addr = options.addr;
+    if !addr.ip().is_loopback() && !options.allow_remote {
         return Err(ServeError::NotLoopback(addr));
+    }
+    if !addr.ip().is_loopback() && matches!(options.authentication, Authentication::Off) {
+        return Err(ServeError::NoAuthRemote(addr));
     }
     let http = |source| ServeError::Http { addr, source };
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(http)?;
     let bound = listener.local_addr().map_err(http)?;
-    let origins = Arc::new(OriginPolicy::new(allowed_origins));
+    let origins = Arc::new(OriginPolicy::new(options.allowed_origins));
+    let limits = Arc::new(options.limits);
+    let auth = Arc::new(options.authentication);
     // Origins are checked twice: first by our layer, whose 403 says which origin was
     // refused and how to allow it, then by rmcp's own check, kept on with the same list.
     // The body cap (the same as a stdio line's) leaves room for a script at the size cap
@@ -93,22 +132,62 @@ pub async fn serve_http(
         .with_max_request_body_bytes(MAX_FRAME_BYTES)
         .with_allowed_origins(origins.rmcp_allowlist())
         .enforce_origin_validation();
-    if allow_remote {
+    if options.allow_remote {
         config = config.disable_allowed_hosts();
     }
-    let service: StreamableHttpService<CodemodeServer, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
-    let router = axum::Router::new()
+    let sessions = Arc::new(BoundedSessions::new(
+        limits.max_sessions,
+        limits.session_idle,
+    ));
+    let service: StreamableHttpService<CodemodeServer, BoundedSessions> =
+        StreamableHttpService::new(move || Ok(server.clone()), sessions.clone(), config);
+    let rate = Arc::new(limits::SessionRate::new(&limits));
+    // Layers run from the last added to the first: origin, authentication, the body's
+    // deadline, the rate of new sessions, then evicted sessions are told so.
+    let mcp = axum::Router::new()
         .nest_service("/mcp", service)
+        .layer(from_fn_with_state(sessions, evicted_session))
+        .layer(from_fn_with_state(rate, limits::limit_new_sessions))
+        .layer(from_fn_with_state(
+            limits.clone(),
+            limits::read_body_in_time,
+        ))
+        .layer(from_fn_with_state(auth.clone(), gate::authenticate));
+    let metadata = axum::routing::get(gate::resource_metadata).with_state(auth);
+    let router = axum::Router::new()
+        .route(gate::METADATA_PATH, metadata.clone())
+        .route(&format!("{}/mcp", gate::METADATA_PATH), metadata)
+        .merge(mcp)
         .layer(axum::middleware::from_fn(session_closed_is_ok))
-        .layer(axum::middleware::from_fn_with_state(
-            origins,
-            origin::refuse_foreign_origins,
-        ));
+        .layer(from_fn_with_state(origins, origin::refuse_foreign_origins));
     ready(bound);
-    listener::serve(listener, router).await.map_err(http)
+    listener::serve(listener, router, limits)
+        .await
+        .map_err(http)
 }
 
+/// A request of a session closed to make room for newer ones gets a 404 that says so
+/// (rmcp's own says only "Session not found"); MCP clients start a new session on a 404.
+async fn evicted_session(
+    State(sessions): State<Arc<BoundedSessions>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let id = request
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok());
+    if let Some(id) = id.filter(|id| sessions.was_evicted(id)) {
+        return limits::refusal(
+            StatusCode::NOT_FOUND,
+            format!(
+                "Not Found: session {id} was closed because the server holds too many sessions ({} at most; the one idle the longest is closed to make room). Send initialize again to start a new session\n",
+                sessions.max()
+            ),
+        );
+    }
+    next.run(request).await
+}
 /// rmcp answers a client's `DELETE` of its session with 202 Accepted, though the session
 /// is closed by then; MCP clients expect 200 (the Python SDK logs "Session termination
 /// failed: 202"), so a 202 to a `DELETE` goes out as 200.

@@ -17,7 +17,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::describe;
 use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, mcp_name};
+use super::gate::agent_of;
+use super::profiles::{MakeServed, Profiles, Served};
 use crate::assets::json_kind;
+use crate::auth::Agent;
 use crate::registry::Registry;
 use crate::runtime::{
     refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, Surface,
@@ -41,15 +44,15 @@ pub struct ServeOptions {
 }
 
 struct Shared {
-    pool: Arc<Pool>,
-    registry: Arc<Registry>,
+    /// The pool of each profile, the server's own first.
+    profiles: Profiles,
     options: ServeOptions,
     /// Generation of the exposed tool set (only with `expose_tools`).
     changes: Option<watch::Receiver<u64>>,
 }
 
 /// The MCP server. Cheap to clone: every session (stdio, or one per HTTP client) shares
-/// the pool and the registry.
+/// the pools and the registries.
 #[derive(Clone)]
 pub struct CodemodeServer {
     shared: Arc<Shared>,
@@ -59,22 +62,55 @@ impl CodemodeServer {
     /// A server over `pool` and `registry`. With `expose_tools`, call from inside a tokio
     /// runtime: it starts the poller that notices changes of the tool set.
     pub fn new(pool: Arc<Pool>, registry: Arc<Registry>, options: ServeOptions) -> Self {
+        CodemodeServer::per_profile(pool, registry, options, "default".into(), None)
+    }
+
+    /// A server whose own pool (for requests without an [`Agent`]: stdio, `--no-auth`)
+    /// serves profile `own_profile`, and which runs an agent's requests on a pool of the
+    /// agent's profile, made by `make` the first time (see [`Served`]).
+    pub fn per_profile(
+        pool: Arc<Pool>,
+        registry: Arc<Registry>,
+        options: ServeOptions,
+        own_profile: String,
+        make: Option<MakeServed>,
+    ) -> Self {
         let changes = options
             .expose_tools
             .then(|| super::watch::watch_tool_set(registry.clone()));
+        let own = Served {
+            pool,
+            registry,
+            keep: None,
+        };
         CodemodeServer {
             shared: Arc::new(Shared {
-                pool,
-                registry,
+                profiles: Profiles::new(own_profile, own, make),
                 options,
                 changes,
             }),
         }
     }
 
-    /// Runs `source` on the pool. A request cancelled (or whose client went away) before a
-    /// VM is free leaves the script unrun; one cancelled while it runs stops it early.
-    pub async fn exec(&self, source: String, ct: CancellationToken) -> Envelope {
+    /// The pool of the caller's profile, or why the caller cannot run (its profile is not
+    /// in the policy file).
+    async fn served(&self, agent: Option<&Agent>) -> Result<Arc<Served>, String> {
+        self.shared.profiles.of(agent).await
+    }
+
+    /// Runs `source` for `agent` (its profile's pool; the server's own without one). A
+    /// request cancelled (or whose client went away) before a VM is free leaves the
+    /// script unrun; one cancelled while it runs stops it early.
+    pub async fn exec(
+        &self,
+        agent: Option<&Agent>,
+        source: String,
+        ct: CancellationToken,
+    ) -> Envelope {
+        let served = match self.served(agent).await {
+            Ok(served) => served,
+            Err(why) => return refused(ErrorKind::Denied, &why),
+        };
         if source.len() > MAX_SCRIPT_BYTES {
             return refused(
                 ErrorKind::Limit,
@@ -84,7 +120,7 @@ impl CodemodeServer {
                 ),
             );
         }
-        let run = self.on_pool(ct, move |runtime, stop| match stop {
+        let run = self.on_pool(&served, agent, ct, move |runtime, stop| match stop {
             Some(stop) => runtime.exec_stoppable(&source, Output::Capture, stop),
             None => runtime.exec(&source, Output::Capture),
         });
@@ -96,8 +132,15 @@ impl CodemodeServer {
     /// Runs `work` on the pool for a request that `ct` cancels. A request cancelled (or
     /// whose client went away) before a VM is free runs nothing; one cancelled while it
     /// runs is stopped through the stop check `work` hands to its run. A run that did
-    /// not happen is its error envelope.
-    async fn on_pool<R, F>(&self, ct: CancellationToken, work: F) -> Result<R, Envelope>
+    /// not happen is its error envelope. Every run of a request goes through here, with
+    /// the agent it runs for (`None` over stdio and with `--no-auth`).
+    async fn on_pool<R, F>(
+        &self,
+        served: &Served,
+        _agent: Option<&Agent>,
+        ct: CancellationToken,
+        work: F,
+    ) -> Result<R, Envelope>
     where
         F: FnOnce(&mut Runtime, Option<StopCheck>) -> R + Send + 'static,
         R: Send + 'static,
@@ -114,7 +157,7 @@ impl CodemodeServer {
                 ErrorKind::Runtime,
                 "the script was dropped before it ran (the request was cancelled)",
             )),
-            run = self.shared.pool.run_with(Some(stop), work) => run.map_err(|e| {
+            run = served.pool.run_with(Some(stop), work) => run.map_err(|e| {
                 let mut envelope = e.envelope();
                 if let (PoolError::Busy(_), Some(error)) = (&e, &mut envelope.error) {
                     error.message.push_str(" (codemode serve --workers)");
@@ -124,8 +167,8 @@ impl CodemodeServer {
         }
     }
 
-    fn tool_list(&self) -> Vec<Tool> {
-        let limits = self.shared.pool.limits();
+    fn tool_list(&self, served: &Served) -> Vec<Tool> {
+        let limits = served.pool.limits();
         let mut tools = vec![
             Tool::new(
                 TOOL_EXEC,
@@ -142,15 +185,20 @@ impl CodemodeServer {
         ];
         if self.shared.options.expose_tools {
             // A policy edit the watcher has not read in yet still decides this listing.
-            self.shared.registry.refresh_policy();
-            let index = self.shared.registry.snapshot();
-            let upstream = self.shared.registry.upstream_views(&index);
+            served.registry.refresh_policy();
+            let index = served.registry.snapshot();
+            let upstream = served.registry.upstream_views(&index);
             tools.extend(exposed_tools(&index, &upstream).into_values());
         }
         tools
     }
 
-    async fn tool_exec(&self, args: &Map<String, Value>, ct: CancellationToken) -> CallToolResult {
+    async fn tool_exec(
+        &self,
+        agent: Option<&Agent>,
+        args: &Map<String, Value>,
+        ct: CancellationToken,
+    ) -> CallToolResult {
         let script = match args.get("script") {
             Some(Value::String(s)) => s.clone(),
             Some(other) => {
@@ -165,11 +213,13 @@ impl CodemodeServer {
                 )
             }
         };
-        envelope_result(&self.exec(script, ct).await)
+        envelope_result(&self.exec(agent, script, ct).await)
     }
 
     async fn search_tools(
         &self,
+        served: &Served,
+        agent: Option<&Agent>,
         args: &Map<String, Value>,
         ct: CancellationToken,
     ) -> CallToolResult {
@@ -184,7 +234,9 @@ impl CodemodeServer {
                 Value::Object(request.options()),
             ],
         );
-        let run = self.on_pool(ct, move |runtime, stop| runtime.run_surface(&surface, stop));
+        let run = self.on_pool(served, agent, ct, move |runtime, stop| {
+            runtime.run_surface(&surface, stop)
+        });
         let envelope = run.await.unwrap_or_else(|refused| refused);
         if let Some(error) = &envelope.error {
             // No line number: the search runs no script of the caller's.
@@ -203,13 +255,15 @@ impl CodemodeServer {
 
     async fn exposed_call(
         &self,
+        served: &Served,
+        agent: Option<&Agent>,
         name: &str,
         args: &Map<String, Value>,
         ct: CancellationToken,
     ) -> Result<CallToolResult, ErrorData> {
-        let index = self.shared.registry.snapshot();
+        let index = served.registry.snapshot();
         let entries = exposed_entries(&index);
-        let upstream = self.shared.registry.upstream_views(&index);
+        let upstream = served.registry.upstream_views(&index);
         let identity = match entries.get(name) {
             Some(entry) => Some(entry.meta().identity.clone()),
             None => exposed_upstream(&upstream, &entries)
@@ -240,7 +294,7 @@ impl CodemodeServer {
         // Bound by the one binder against the snapshot the call runs on (an upstream
         // tool's arguments go to its server, which checks them).
         let call = Call::new(identity, Args::Named(args.clone()));
-        let run = self.on_pool(ct, move |runtime, stop| {
+        let run = self.on_pool(served, agent, ct, move |runtime, stop| {
             runtime.run_call(call, Output::Capture, stop)
         });
         Ok(match run.await {
@@ -285,16 +339,23 @@ impl ServerHandler for CodemodeServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let agent = agent_of(&context.extensions);
+        let served = self
+            .served(agent.as_ref())
+            .await
+            .map_err(|why| ErrorData::invalid_request(why, None))?;
         Ok(ListToolsResult {
-            tools: self.tool_list(),
+            tools: self.tool_list(&served),
             ..Default::default()
         })
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tool_list().into_iter().find(|t| t.name == name)
+        self.tool_list(self.shared.profiles.own())
+            .into_iter()
+            .find(|t| t.name == name)
     }
 
     async fn call_tool(
@@ -304,10 +365,18 @@ impl ServerHandler for CodemodeServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let ct = context.ct.clone();
+        let agent = agent_of(&context.extensions);
+        let agent = agent.as_ref();
+        let served = match self.served(agent).await {
+            Ok(served) => served,
+            Err(why) => return Ok(envelope_result(&refused(ErrorKind::Denied, &why)).into()),
+        };
         let result = match request.name.as_ref() {
-            TOOL_EXEC => self.tool_exec(&args, ct).await,
-            SEARCH_TOOLS => self.search_tools(&args, ct).await,
-            name if self.shared.options.expose_tools => self.exposed_call(name, &args, ct).await?,
+            TOOL_EXEC => self.tool_exec(agent, &args, ct).await,
+            SEARCH_TOOLS => self.search_tools(&served, agent, &args, ct).await,
+            name if self.shared.options.expose_tools => {
+                self.exposed_call(&served, agent, name, &args, ct).await?
+            }
             name => return Err(unknown_tool(name, false)),
         };
         Ok(result.into())

@@ -33,6 +33,7 @@ mod error;
 mod guard;
 pub(crate) use guard::served_folders;
 mod http_client;
+pub(crate) use http_client::client as http_client;
 mod meta;
 pub mod names;
 mod pending;

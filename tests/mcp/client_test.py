@@ -57,7 +57,7 @@ async def http_server(world: Path, extra: list[str]):
     """Starts `codemode serve --http` on a free loopback port; yields its URL."""
     port = free_port()
     proc = subprocess.Popen(
-        [ARGS.bin, *server_args(world, ["--http", f"127.0.0.1:{port}", *extra])],
+        [ARGS.bin, *server_args(world, ["--http", f"127.0.0.1:{port}", "--no-auth", *extra])],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -1,0 +1,63 @@
+//! Bearer tokens for agents: 32 random bytes, base64url, behind a `cm_` prefix (so a
+//! leaked one is recognisable by secret scanners and never mistaken for a JWT). Only the
+//! SHA-256 of a token is kept: tokens are random, so a fast hash is as strong as a slow one.
+
+use base64::Engine;
+use sha2::{Digest, Sha256};
+
+/// What every agent token starts with.
+pub const TOKEN_PREFIX: &str = "cm_";
+
+/// A new random token. Fails only when the system's random source does.
+pub fn new_token() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)?;
+    let text = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    Ok(format!("{TOKEN_PREFIX}{text}"))
+}
+
+/// The SHA-256 of `token`, as lower-case hex: what the agents file keeps.
+pub fn hash_token(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The digest as bytes, for a constant-time comparison; `None` when `hex` is not one.
+pub(crate) fn digest_bytes(hex: &str) -> Option<[u8; 32]> {
+    if hex.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(i * 2..i * 2 + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_random_prefixed_and_43_characters_of_base64url() {
+        let a = new_token().unwrap();
+        let b = new_token().unwrap();
+        assert_ne!(a, b);
+        let body = a.strip_prefix(TOKEN_PREFIX).unwrap();
+        assert_eq!(body.len(), 43);
+        assert!(body
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
+    }
+
+    #[test]
+    fn the_hash_is_sha256_hex_and_reads_back() {
+        let hash = hash_token("abc");
+        assert_eq!(
+            hash,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(digest_bytes(&hash).unwrap()[0], 0xba);
+        assert!(digest_bytes("zz").is_none());
+    }
+}
