@@ -84,6 +84,22 @@ impl Support {
     }
 }
 
+impl Support {
+    /// What a profile granting commands should be told at start-up and by
+    /// `codemode check` (`None` when the kernel confines them fully).
+    pub fn warning(self, unconfined_allowed: bool) -> Option<String> {
+        let why = self.shortfall()?;
+        Some(if unconfined_allowed {
+            format!("capabilities.shell: {why}; the profile sets shellUnconfined, so commands start anyway")
+        } else {
+            format!(
+                "capabilities.shell: {why}; shell.run refuses every command until codemode runs on a kernel with Landlock \
+                 (Linux 6.12 or later) or the profile sets \"shellUnconfined\": true"
+            )
+        })
+    }
+}
+
 fn missing(abi: i32) -> String {
     let mut out = Vec::new();
     if abi < 2 {
@@ -365,5 +381,21 @@ mod tests {
         assert!(e.contains("ABI 3") && e.contains("TCP"), "{e}");
         assert!(admit(Support { abi: FULL_ABI }, false, "wc").is_ok());
         assert!(admit(Support { abi: 7 }, false, "wc").is_ok());
+    }
+
+    #[test]
+    fn start_up_and_check_say_what_a_short_kernel_means_for_the_grant() {
+        assert_eq!(Support { abi: FULL_ABI }.warning(false), None);
+        let refused = Support { abi: 0 }.warning(false).unwrap();
+        assert!(
+            refused.contains("shell.run refuses every command")
+                && refused.contains("shellUnconfined"),
+            "{refused}"
+        );
+        let opted = Support { abi: 2 }.warning(true).unwrap();
+        assert!(
+            opted.contains("ABI 2") && opted.contains("start anyway"),
+            "{opted}"
+        );
     }
 }
