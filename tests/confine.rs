@@ -256,3 +256,41 @@ fn a_program_granted_by_path_is_confined_too() {
         &["--files0-from=.codemode/mcp.json"],
     );
 }
+
+#[test]
+fn udp_and_unix_sockets_are_refused_without_the_network() {
+    let place = Place::new();
+    let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let port = udp.local_addr().unwrap().port();
+    let send = format!("echo leaked > /dev/udp/127.0.0.1/{port}");
+    let mut rt = place.granting(&["bash", "curl"]);
+    assert_refused(&mut rt, "bash", &["-c", &send]);
+    let mut buf = [0u8; 64];
+    assert!(udp.recv(&mut buf).is_err(), "a datagram got through");
+
+    // A daemon's socket, reached by its path (outside the world).
+    let path = place.outside.join("daemon.sock");
+    let daemon = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    daemon.set_nonblocking(true).unwrap();
+    let socket = path.to_str().unwrap();
+    let (code, out) = start(
+        &mut rt,
+        "curl",
+        &["-sS", "--unix-socket", socket, "http://x/"],
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(daemon.accept().is_err(), "curl reached the daemon: {out}");
+
+    // Granted the network, the command has it.
+    let mut rt = place.runtime(Capabilities {
+        shell: vec!["bash".into()],
+        shell_network: true,
+        ..Capabilities::default()
+    });
+    let (code, out) = start(&mut rt, "bash", &["-c", &send]);
+    assert_eq!(code, 0, "{out}");
+    let n = udp.recv(&mut buf).unwrap();
+    assert_eq!(&buf[..n], b"leaked\n");
+}

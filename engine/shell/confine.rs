@@ -12,7 +12,9 @@
 //!   world (that right would cover `.codemode/` too);
 //! - nothing else: no home folder, no `/tmp`, no TCP (bind or connect) unless the
 //!   profile grants commands the network, no abstract UNIX sockets and no signals to
-//!   processes outside the command's own domain.
+//!   processes outside the command's own domain. Without the network a seccomp filter
+//!   also refuses every socket (`sockets.rs`): Landlock does not rule UDP, or UNIX
+//!   sockets reached by path.
 //!
 //! The ruleset is built in the parent, before the fork; the child only calls `prctl` and
 //! `landlock_restrict_self` between fork and exec ([`Prepared::enter`]), both plain
@@ -31,6 +33,7 @@ use landlock::{
 };
 
 use super::error::ShellError;
+use super::sockets::Filter;
 
 /// Folders a command may read and execute from. Missing ones are skipped.
 pub const SYSTEM: &[&str] = &[
@@ -163,6 +166,8 @@ pub struct Confinement {
 pub struct Prepared {
     /// The ruleset (none when the kernel has no Landlock).
     ruleset: Option<OwnedFd>,
+    /// The seccomp filter refusing sockets, for a command without the network.
+    sockets: Option<Filter>,
 }
 
 impl Prepared {
@@ -216,6 +221,7 @@ impl Prepared {
         }
         Ok(Prepared {
             ruleset: created.into(),
+            sockets: (!confinement.network).then(Filter::no_sockets),
         })
     }
 
@@ -226,6 +232,9 @@ impl Prepared {
         unsafe {
             if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
                 return Err(std::io::Error::last_os_error());
+            }
+            if let Some(filter) = &self.sockets {
+                filter.install()?;
             }
             let Some(ruleset) = &self.ruleset else {
                 return Ok(());

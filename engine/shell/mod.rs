@@ -14,6 +14,7 @@ mod command;
 mod confine;
 mod error;
 mod process;
+mod sockets;
 
 pub use command::{grantable, resolve, FIXED_PATH};
 pub use confine::{admit, support, Confinement, Support, DEVICES, FULL_ABI, SYSTEM};

@@ -5,6 +5,11 @@
 //! `allowWorldAccess` is about the world's tools and files, and no server needs the
 //! engine's own settings alone.
 //!
+//! Arguments are read as a server reads them: a `--flag=value`'s value, a `file:` URL's
+//! decoded path, and the words of command text a shell runs (`shell_text.rs`); shell text
+//! whose words are made only at run time (`$PWD`, globs) cannot be checked, and is
+//! refused unless the entry allows world access.
+//!
 //! Servers run with the user's rights, outside the sandbox, so this guards the common
 //! shape (a file server rooted at `.`), not every way a server could reach the folder.
 
