@@ -80,9 +80,11 @@ impl Word {
 }
 
 /// The words of a server's arguments: each argument, and each word of the command text a
-/// shell runs; `Err` holds a shell text whose words cannot be known before it runs.
-fn words_of(args: &[String], command: &str, base: &Path) -> Result<Vec<Word>, (usize, String)> {
+/// shell runs; and the first shell text whose words cannot all be known before it runs
+/// (its place, and why).
+fn words_of(args: &[String], command: &str, base: &Path) -> (Vec<Word>, Option<(usize, String)>) {
     let scripts = super::shell_text::scripts(command, args);
+    let mut unknowable = None;
     let mut out = Vec::new();
     for (i, arg) in args.iter().enumerate() {
         // Command text stands for the words a shell reads in it, below.
@@ -94,7 +96,11 @@ fn words_of(args: &[String], command: &str, base: &Path) -> Result<Vec<Word>, (u
             });
             continue;
         }
-        let words = super::shell_text::words(arg).map_err(|why| (i + 1, why))?;
+        let reading = super::shell_text::words(arg);
+        if let (None, Some(why)) = (&unknowable, reading.unknowable) {
+            unknowable = Some((i + 1, why));
+        }
+        let words = reading.words;
         let mut bases = vec![base.to_path_buf()];
         let mut after_cd = false;
         for word in words {
@@ -110,7 +116,7 @@ fn words_of(args: &[String], command: &str, base: &Path) -> Result<Vec<Word>, (u
             });
         }
     }
-    Ok(out)
+    (out, unknowable)
 }
 
 /// How a message names the word at `at` of `server`'s command line: its place and its
@@ -144,20 +150,19 @@ fn reach_from(server: &ServerConfig, world: &Path, home: Option<&Path>) -> Optio
     if cwd.is_some() && inside_settings(&base) {
         return Some(Reach::SettingsCwd(base));
     }
-    let words = match words_of(args, command, &base) {
-        Ok(words) => words,
-        // Trusted with the world, a server may run any shell text.
-        Err(_) if server.allow_world_access => return None,
-        Err((at, why)) => return Some(Reach::Script(which(server, at), why)),
-    };
+    let (words, unknowable) = words_of(args, command, &base);
     if let Some(word) = words
         .iter()
         .find(|w| w.paths(home).iter().any(|p| inside_settings(p)))
     {
         return Some(Reach::Settings(which(server, word.at)));
     }
+    // Trusted with the world, a server may run shell text whose words are made later.
     if server.allow_world_access {
         return None;
+    }
+    if let Some((at, why)) = unknowable {
+        return Some(Reach::Script(which(server, at), why));
     }
     // A bare command is found on PATH, not in the folder the server starts in.
     let code = |word: &Word, is_command: bool| {
@@ -741,8 +746,11 @@ mod tests {
             let trusted = verdict(&w, command, args, r#", "allowWorldAccess": true"#);
             assert_eq!(trusted, None, "{command} {args:?}");
         }
-        // Text that can be read is checked word by word, after `cd` too.
+        // Text that can be read is checked word by word, after `cd` too; so is what can be
+        // read of text that cannot be read whole.
         let settings = [
+            vec!["-c", "exec srv $X ./.codemode"],
+            vec!["-c", "exec srv ./.codemode/*.json"],
             vec!["-c", "exec srv ./.code'mode'"],
             vec!["-c", "exec srv ./.code\\mode/mcp.json"],
             vec!["-c", "cd data && exec srv ../.codemode"],

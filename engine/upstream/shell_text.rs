@@ -3,8 +3,9 @@
 //! that can be done without running it: quotes removed, operators (`;`, `&&`, `|`, `>`)
 //! between words. Text whose words the shell would build at run time (a `$` variable or
 //! substitution, a backquote, a glob, a brace expansion, `~`, process substitution) or
-//! that turns data into commands (`eval`, `xargs`, `source`) cannot be read this way: the
-//! guard refuses it unless the server is trusted with the world.
+//! that turns data into commands (`eval`, `xargs`, `source`) cannot be read whole: the
+//! reading says why (the guard refuses it unless the server is trusted with the world),
+//! and keeps the words it could read, which are still checked.
 
 /// Programs that run command text given with `-c`.
 const SHELLS: [&str; 13] = [
@@ -62,89 +63,128 @@ pub(crate) fn scripts(command: &str, args: &[String]) -> Vec<usize> {
     out
 }
 
-/// The words `text` holds, as a shell reads them; `Err` says what makes them unknowable
-/// before the shell runs.
-pub(crate) fn words(text: &str) -> Result<Vec<String>, String> {
-    words_within(text, 0)
+/// What a shell text holds, as far as it can be read before the shell runs.
+pub(crate) struct Reading {
+    /// Its words, as the shell reads them (an expansion kept as written).
+    pub(crate) words: Vec<String>,
+    /// What makes its words unknowable before the shell runs, if anything.
+    pub(crate) unknowable: Option<String>,
 }
 
-fn words_within(text: &str, depth: usize) -> Result<Vec<String>, String> {
+/// The words `text` holds, as a shell reads them.
+pub(crate) fn words(text: &str) -> Reading {
+    let mut unknowable = None;
+    let words = words_within(text, 0, &mut unknowable);
+    Reading { words, unknowable }
+}
+
+fn words_within(text: &str, depth: usize, unknowable: &mut Option<String>) -> Vec<String> {
     if depth > MAX_DEPTH {
-        return Err("command text nested too deep to read".into());
+        unknowable.get_or_insert_with(|| "command text nested too deep to read".into());
+        return Vec::new();
     }
     let mut reader = Reader {
         words: Vec::new(),
         word: String::new(),
         started: false,
         command_start: true,
+        unknowable: None,
     };
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                reader.started = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => reader.word.push(c),
-                        None => return Err("an unterminated quote".into()),
-                    }
-                }
-            }
-            '"' => {
-                reader.started = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('$' | '`' | '"' | '\\')) => reader.word.push(c),
-                            Some('\n') => {}
-                            Some(c) => {
-                                reader.word.push('\\');
-                                reader.word.push(c);
-                            }
-                            None => return Err("an unterminated quote".into()),
-                        },
-                        Some(c @ ('$' | '`')) => return Err(expansion(c)),
-                        Some(c) => reader.word.push(c),
-                        None => return Err("an unterminated quote".into()),
-                    }
-                }
-            }
-            '\\' => {
-                reader.started = true;
-                match chars.next() {
-                    Some('\n') | None => {}
-                    Some(c) => reader.word.push(c),
-                }
-            }
-            '$' | '`' | '*' | '?' | '[' | '{' | '~' => return Err(expansion(c)),
-            c if c.is_whitespace() || ";&|<>()".contains(c) => {
-                if (c == '<' || c == '>') && chars.peek() == Some(&'(') {
-                    return Err("process substitution (`<(` or `>(`)".into());
-                }
-                reader.end_word()?;
-                // After an operator (or a line's end) comes a command.
-                if ";&|()\n".contains(c) {
-                    reader.command_start = true;
-                }
-            }
-            c => {
-                reader.started = true;
-                reader.word.push(c);
-            }
-        }
+    reader.read(text);
+    let unknown = reader.unknowable.take();
+    if unknowable.is_none() {
+        *unknowable = unknown;
     }
-    reader.end_word()?;
     // A word that is itself command text (`sh -c "sh -c '...'"`) is read again.
     let mut all = Vec::new();
     for word in reader.words {
         if word.contains(|c: char| c.is_whitespace() || "'\"\\$`;&|<>(){}*?[~".contains(c)) {
-            all.extend(words_within(&word, depth + 1)?);
+            all.extend(words_within(&word, depth + 1, unknowable));
         }
         all.push(word);
     }
-    Ok(all)
+    all
+}
+
+impl Reader {
+    /// Reads `text` into words, noting the first thing that makes them unknowable and
+    /// reading on (what can be read is still checked).
+    fn read(&mut self, text: &str) {
+        if let Err(why) = self.read_until_lost(text) {
+            self.unknowable.get_or_insert(why);
+            // An unterminated quote: the word read so far still counts.
+            let _ = self.end_word();
+        }
+    }
+
+    fn read_until_lost(&mut self, text: &str) -> Result<(), String> {
+        let reader = self;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\'' => {
+                    reader.started = true;
+                    loop {
+                        match chars.next() {
+                            Some('\'') => break,
+                            Some(c) => reader.word.push(c),
+                            None => return Err("an unterminated quote".into()),
+                        }
+                    }
+                }
+                '"' => {
+                    reader.started = true;
+                    loop {
+                        match chars.next() {
+                            Some('"') => break,
+                            Some('\\') => match chars.next() {
+                                Some(c @ ('$' | '`' | '"' | '\\')) => reader.word.push(c),
+                                Some('\n') => {}
+                                Some(c) => {
+                                    reader.word.push('\\');
+                                    reader.word.push(c);
+                                }
+                                None => return Err("an unterminated quote".into()),
+                            },
+                            Some(c @ ('$' | '`')) => {
+                                reader.lost(expansion(c));
+                                reader.word.push(c);
+                            }
+                            Some(c) => reader.word.push(c),
+                            None => return Err("an unterminated quote".into()),
+                        }
+                    }
+                }
+                '\\' => {
+                    reader.started = true;
+                    match chars.next() {
+                        Some('\n') | None => {}
+                        Some(c) => reader.word.push(c),
+                    }
+                }
+                '$' | '`' | '*' | '?' | '[' | '{' | '~' => {
+                    reader.lost(expansion(c));
+                    reader.started = true;
+                    reader.word.push(c);
+                }
+                c if c.is_whitespace() || ";&|<>()".contains(c) => {
+                    if (c == '<' || c == '>') && chars.peek() == Some(&'(') {
+                        reader.lost("process substitution (`<(` or `>(`)".into());
+                    }
+                    reader.end_word()?;
+                    // After an operator (or a line's end) comes a command.
+                    if ";&|()\n".contains(c) {
+                        reader.command_start = true;
+                    }
+                }
+                c => {
+                    reader.started = true;
+                    reader.word.push(c);
+                }
+            }
+        }
+        reader.end_word()
+    }
 }
 
 /// The state of reading one text.
@@ -155,9 +195,15 @@ struct Reader {
     started: bool,
     /// Whether the next word is a command.
     command_start: bool,
+    /// The first thing that makes the words unknowable.
+    unknowable: Option<String>,
 }
 
 impl Reader {
+    fn lost(&mut self, why: String) {
+        self.unknowable.get_or_insert(why);
+    }
+
     fn end_word(&mut self) -> Result<(), String> {
         if !self.started {
             return Ok(());
@@ -167,7 +213,7 @@ impl Reader {
         let is_command = self.command_start;
         // `eval`, `xargs`, `source` anywhere; `.` where it is a command.
         if FROM_DATA.contains(&word.as_str()) && (word != "." || is_command) {
-            return Err(format!("`{word}`, which runs commands made from data"));
+            self.lost(format!("`{word}`, which runs commands made from data"));
         }
         self.command_start = is_command && is_prefix(&word);
         self.words.push(word);
@@ -225,8 +271,13 @@ mod tests {
 
     #[test]
     fn words_are_read_as_the_shell_reads_them() {
+        let read = |text: &str| {
+            let reading = words(text);
+            assert_eq!(reading.unknowable, None, "{text}");
+            reading.words
+        };
         assert_eq!(
-            words("cd /opt/srv && exec node 'my server.js' \"./da\"ta>log").unwrap(),
+            read("cd /opt/srv && exec node 'my server.js' \"./da\"ta>log"),
             list(&[
                 "cd",
                 "/opt/srv",
@@ -240,16 +291,23 @@ mod tests {
             ])
         );
         assert_eq!(
-            words("cat ./.code'mode'/mcp.json;ls .code\\mode").unwrap(),
+            read("cat ./.code'mode'/mcp.json;ls .code\\mode"),
             list(&["cat", "./.codemode/mcp.json", "ls", ".codemode"])
         );
         // Text inside text is read too.
-        let inner = words("sh -c \"cat ./.codemode/x\"").unwrap();
+        let inner = read("sh -c \"cat ./.codemode/x\"");
         assert!(inner.contains(&"./.codemode/x".to_string()), "{inner:?}");
     }
 
     #[test]
     fn words_made_at_run_time_cannot_be_read() {
+        // What can be read is still read.
+        let reading = words("cat $X ./.codemode/y");
+        assert!(
+            reading.words.contains(&"./.codemode/y".to_string()),
+            "{:?}",
+            reading.words
+        );
         for (text, says) in [
             ("cat $PWD/.codemode/mcp.json", "`$`"),
             ("D=.codemode; cat ./$D/mcp.json", "`$`"),
@@ -269,7 +327,7 @@ mod tests {
             ("echo 'open", "unterminated"),
             ("sh -c 'cat $X'", "`$`"),
         ] {
-            let e = words(text).unwrap_err();
+            let e = words(text).unknowable.unwrap_or_default();
             assert!(e.contains(says), "{text}: {e}");
         }
     }
