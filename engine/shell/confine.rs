@@ -193,6 +193,7 @@ impl Prepared {
                 .handle_access(AccessNet::from_all(abi))
                 .map_err(why)?;
         }
+        refuse_world_under_system(&confinement.world)?;
         let mut created = ruleset.create().map_err(why)?;
         for dir in SYSTEM {
             if let Ok(fd) = open_path(Path::new(dir), true) {
@@ -285,6 +286,26 @@ unsafe fn self_proc_rule(ruleset: libc::c_int) -> Option<std::io::Error> {
     let err = (rc != 0).then(std::io::Error::last_os_error);
     libc::close(fd);
     err
+}
+
+/// A world inside a folder commands may read would show them its `.codemode/`.
+fn refuse_world_under_system(world: &Path) -> Result<(), String> {
+    let world = world.canonicalize().unwrap_or_else(|_| world.to_path_buf());
+    for dir in SYSTEM {
+        let Ok(system) = Path::new(dir).canonicalize() else {
+            continue;
+        };
+        if world.starts_with(&system) {
+            return Err(format!(
+                "the world {} lies inside {dir}, which started commands may read, so they \
+                 would read its .codemode/ (the policy and the servers' settings); keep the \
+                 world outside {}",
+                world.display(),
+                SYSTEM.join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn why(e: impl std::fmt::Display) -> String {
@@ -390,6 +411,19 @@ mod tests {
         assert!(e.contains("ABI 3") && e.contains("TCP"), "{e}");
         assert!(admit(Support { abi: FULL_ABI }, false, "wc").is_ok());
         assert!(admit(Support { abi: 7 }, false, "wc").is_ok());
+    }
+
+    #[test]
+    fn a_world_inside_a_readable_system_folder_is_refused() {
+        let e = refuse_world_under_system(Path::new("/etc/some-world")).unwrap_err();
+        assert!(
+            e.contains("lies inside /etc") && e.contains("keep the world outside"),
+            "{e}"
+        );
+        let usr = Path::new("/usr/share");
+        assert!(refuse_world_under_system(usr).is_err());
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(refuse_world_under_system(tmp.path()).is_ok());
     }
 
     #[test]
