@@ -157,7 +157,7 @@ pub fn admit(support: Support, unconfined_allowed: bool, cmd: &str) -> Result<()
 pub struct Confinement {
     /// The world: its top-level entries but `.codemode` are readable and writable.
     pub world: PathBuf,
-    /// Whether TCP bind and connect are allowed.
+    /// Whether the network is open: TCP bind and connect, and sockets of every kind.
     pub network: bool,
 }
 
