@@ -124,9 +124,9 @@ fn words_of(args: &[String], command: &str, base: &Path) -> (Vec<Word>, Option<(
 fn which(server: &ServerConfig, at: usize) -> String {
     let written = server.written.get(at);
     match (at, written) {
-        (0, Some(text)) => format!("command \"{}\"", text.escape_debug()),
+        (0, Some(text)) => format!("command {text:?}"),
         (0, None) => "command".to_string(),
-        (at, Some(text)) => format!("args[{}] (\"{}\")", at - 1, text.escape_debug()),
+        (at, Some(text)) => format!("args[{}] ({text:?})", at - 1),
         (at, None) => format!("args[{}]", at - 1),
     }
 }
