@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{codemode, text, World};
+use common::{text, World};
 
 /// `codemode check` over a world whose `.codemode/mcp.json` is `servers`, with `env`.
 fn check(world: &World, servers: &serde_json::Value, env: &[(&str, &str)]) -> String {
