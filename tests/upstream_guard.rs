@@ -48,7 +48,7 @@ fn servers_reaching_the_settings_by_url_or_shell_text_are_refused_without_their_
     for (server, says) in [
         ("url", "its args[0] (\"--root=file://"),
         ("rooted", "gives it the world's folder"),
-        ("pwd", "its args[1] (\"exec srv --token=${GUARD_TOKEN} $PWD/.codemode\") is command text for a shell, with `$`"),
+        ("pwd", "its args[1] (\"exec srv --token=${GUARD_TOKEN} $PWD/.codemode\") is code a shell or an interpreter runs, with `$`"),
         ("glob", "with `?` (a glob)"),
         ("built", "its args[2] (\"D=.codemode; exec srv ./$D\")"),
         ("quoted", "its args[1] (\"exec srv ./.code'mode'\") names"),

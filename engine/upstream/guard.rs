@@ -161,7 +161,9 @@ fn reach_from(server: &ServerConfig, world: &Path, home: Option<&Path>) -> Optio
     if server.allow_world_access {
         return None;
     }
-    if let Some((at, why)) = unknowable {
+    if let Some((at, why)) = unknowable
+        .or_else(|| super::shell_text::inline_code(command, args).map(|(i, why)| (i + 1, why)))
+    {
         return Some(Reach::Script(which(server, at), why));
     }
     // A bare command is found on PATH, not in the folder the server starts in.
@@ -438,9 +440,9 @@ pub(crate) fn refusal(reach: &Reach, world: &Path) -> String {
         ),
         Reach::Settings(arg) => settings_refusal(arg, world),
         Reach::Script(arg, why) => format!(
-            "its {arg} is command text for a shell, with {why}: what it reaches is made when \
-             the shell runs, so codemode cannot tell whether it is the world's folder or its \
-             .codemode/ (the world's policy and this server list); write the command line \
+            "its {arg} is code a shell or an interpreter runs, with {why}: what it reaches is \
+             made when it runs, so codemode cannot tell whether it is the world's folder or \
+             its .codemode/ (the world's policy and this server list); write the command line \
              without it (the program and its arguments as words of \"args\", or a script \
              kept outside the world), or add \"allowWorldAccess\": true to its entry if \
              every script may change the world's settings through the server"
@@ -736,6 +738,14 @@ mod tests {
             ("sh", vec!["-c", "printf '\\056codemode' | xargs srv"]),
             ("sh", vec!["-c", "eval 'exec srv .'"]),
             ("sh", vec!["-c", "cat <(srv)"]),
+            (
+                "python3",
+                vec!["-c", "import os; os.chdir(os.getcwd() + '/.codemode')"],
+            ),
+            (
+                "node",
+                vec!["-e", "require('fs').readdirSync(process.cwd())"],
+            ),
         ];
         for (command, args) in &unknowable {
             let got = verdict(&w, command, args, "");

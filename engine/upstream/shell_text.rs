@@ -5,7 +5,8 @@
 //! substitution, a backquote, a glob, a brace expansion, `~`, process substitution) or
 //! that turns data into commands (`eval`, `xargs`, `source`) cannot be read whole: the
 //! reading says why (the guard refuses it unless the server is trusted with the world),
-//! and keeps the words it could read, which are still checked.
+//! and keeps the words it could read, which are still checked. Code handed to an
+//! interpreter (`python3 -c`, `node -e`) is not read at all ([`inline_code`]).
 
 /// Programs that run command text given with `-c`.
 const SHELLS: [&str; 13] = [
@@ -69,6 +70,55 @@ pub(crate) struct Reading {
     pub(crate) words: Vec<String>,
     /// What makes its words unknowable before the shell runs, if anything.
     pub(crate) unknowable: Option<String>,
+}
+
+/// Interpreters and the flags that hand them code on the command line.
+const INLINE: [(&str, &[&str]); 9] = [
+    ("python", &["-c"]),
+    ("pypy", &["-c"]),
+    ("node", &["-e", "--eval", "-p", "--print"]),
+    ("deno", &["eval"]),
+    ("bun", &["-e", "--eval", "-p", "--print"]),
+    ("perl", &["-e", "-E"]),
+    ("ruby", &["-e"]),
+    ("php", &["-r"]),
+    ("lua", &["-e"]),
+];
+
+/// The first argument that is code for an interpreter (`python3 -c CODE`, `node -e CODE`),
+/// which cannot be read as a shell's words are: its position in `args`, and what it is.
+pub(crate) fn inline_code(command: &str, args: &[String]) -> Option<(usize, String)> {
+    let mut interpreter: Option<(&str, &[&str])> = None;
+    for (at, word) in std::iter::once(command)
+        .chain(args.iter().map(String::as_str))
+        .enumerate()
+    {
+        let program = word.rsplit('/').next().unwrap_or(word);
+        if let Some(found) = INLINE.iter().find(|(name, _)| {
+            program
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        }) {
+            interpreter = Some(*found);
+            continue;
+        }
+        let Some((name, flags)) = interpreter else {
+            continue;
+        };
+        let flag = word.split_once('=').map_or(word, |(flag, _)| flag);
+        if at > 0 && flags.contains(&flag) {
+            return Some((
+                at - 1,
+                format!("{name} code (`{flag}`), which codemode cannot read"),
+            ));
+        }
+        // The interpreter's own options end at its script or module (`-m srv -c x`
+        // hands `-c` to the module).
+        if !word.starts_with('-') {
+            interpreter = None;
+        }
+    }
+    None
 }
 
 /// The words `text` holds, as a shell reads them.
@@ -266,6 +316,26 @@ mod tests {
             ("sh", &["server.sh"], vec![]),
         ] {
             assert_eq!(scripts(command, &list(args)), texts, "{command} {args:?}");
+        }
+    }
+
+    #[test]
+    fn code_handed_to_an_interpreter_is_found() {
+        for (command, args, at) in [
+            ("python3", &["-c", "import os"][..], Some(0)),
+            ("/usr/bin/python3.12", &["-u", "-c", "x"], Some(1)),
+            ("node", &["--eval=x"], Some(0)),
+            ("env", &["node", "-e", "x"], Some(1)),
+            ("deno", &["eval", "x"], Some(0)),
+            ("perl", &["-E", "x"], Some(0)),
+            ("python3", &["-m", "server", "-c", "conf.toml"], None),
+            ("node", &["server.js", "-e", "x"], None),
+            ("python3", &["-m", "server"], None),
+            ("node", &["server.js", "--port=1"], None),
+            ("nodemon", &["-e", "js"], None),
+        ] {
+            let got = inline_code(command, &list(args)).map(|(at, _)| at);
+            assert_eq!(got, at, "{command} {args:?}");
         }
     }
 
