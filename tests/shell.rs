@@ -196,11 +196,13 @@ fn output_is_capped_and_says_so() {
 #[test]
 fn a_timeout_kills_the_whole_process_group() {
     let world = World::new();
+    // A command creates files in a folder of the world, not at its top.
+    world.file("run/.keep", "");
     let mut rt = runtime_granting(&world, &["sh", "sleep"], Limits::default());
     let started = Instant::now();
     let got = run(
         &mut rt,
-        "return shell.run({ cmd = 'sh', args = { '-c', 'sleep 30 & echo $! > bg.pid; sleep 30' }, timeoutMs = 300 })",
+        "return shell.run({ cmd = 'sh', args = { '-c', 'sleep 30 & echo $! > run/bg.pid; sleep 30' }, timeoutMs = 300 })",
     );
     let text = message(&got);
     assert!(
@@ -214,7 +216,7 @@ fn a_timeout_kills_the_whole_process_group() {
         "{:?}",
         started.elapsed()
     );
-    let pid: u32 = std::fs::read_to_string(world.path().join("bg.pid"))
+    let pid: u32 = std::fs::read_to_string(world.path().join("run/bg.pid"))
         .unwrap()
         .trim()
         .parse()

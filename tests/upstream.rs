@@ -1252,7 +1252,7 @@ fn a_script_cannot_plant_code_that_a_server_runs() {
     assert_eq!(code, 1, "{checked}");
     assert!(
         checked
-            .contains("server 'mine': its command line names 'server.py', a file inside the world"),
+            .contains("server 'mine': its args[0] (\"server.py\") names a file inside the world"),
         "{checked}"
     );
     assert!(checked.contains("allowWorldAccess"), "{checked}");

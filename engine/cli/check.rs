@@ -70,6 +70,10 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
         outln!("error: {problem}")?;
     }
     warned += check_servers(&registry)?;
+    if let Some(warning) = super::shell_warning(&registry) {
+        warned += 1;
+        outln!("warning: {warning}")?;
+    }
     // Modules compile on first use; check compiles every one.
     for folder in index.folders.values() {
         for module in &folder.modules {

@@ -282,6 +282,9 @@ impl Cli {
             // A process that outlives an edit of the policy applies it to its next run.
             .follow_policy(profile_name);
         registry.attach_upstreams(&self.mcp_config);
+        if let Some(warning) = shell_warning(&registry) {
+            tracing::warn!("{warning}");
+        }
         for problem in registry.upstream_problems() {
             tracing::warn!("{problem}");
         }
@@ -585,4 +588,13 @@ fn misplaced_global_flag(words: &[String]) -> Option<String> {
     Some(format!(
         "{found} is a codemode flag: put global flags before the tool name, e.g. `codemode {found} ... call <box>.<tool> ...`"
     ))
+}
+
+/// What a profile granting commands must know of this kernel: whether it can confine them.
+pub(crate) fn shell_warning(registry: &Registry) -> Option<String> {
+    let granted = registry.capabilities();
+    if granted.shell.is_empty() {
+        return None;
+    }
+    codemode::shell::support().warning(granted.shell_unconfined)
 }

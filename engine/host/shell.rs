@@ -5,7 +5,10 @@
 //! The working folder is opened through `vfs` (so `..`, hidden folders and symlinks out
 //! of the world are refused as for files), the time limit is the command's `timeoutMs` or
 //! what is left of the run's deadline, whichever is first, and each of stdout and stderr
-//! is capped at the run's output cap.
+//! is capped at the run's output cap. The command runs inside the kernel's walls
+//! ([`crate::shell::Confinement`]): what a grant allows is decided there, not by looking
+//! at arguments; a kernel that cannot keep them refuses commands unless the profile says
+//! `shellUnconfined`.
 
 /// The Luau declarations of this capability, for `codemode types` (only when granted).
 pub(crate) const DECLARATIONS: &str = include_str!("shell.d.luau");
@@ -13,7 +16,7 @@ pub(crate) const DECLARATIONS: &str = include_str!("shell.d.luau");
 use mlua::{Lua, Table, Value};
 
 use crate::sandbox::{check_deadline, stop_asked, HostError};
-use crate::shell::{resolve, run, Spec};
+use crate::shell::{admit, resolve, run, support, Confinement, Spec};
 use crate::vfs::VfsError;
 
 use super::http::{time_left, timeout_field};
@@ -46,13 +49,25 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
         .ok_or_else(|| invalid("shell.run needs `cmd`, the name of an allowed command"))?
         .to_str()?
         .to_string();
-    let program = resolve(&cmd, &registry.capabilities().shell).map_err(|e| match &e {
+    let granted = registry.capabilities();
+    let program = resolve(&cmd, &granted.shell).map_err(|e| match &e {
         // A command the profile does not list is the profile's word: `denied`.
         crate::shell::ShellError::Refused { fix, .. } => {
             HostError::denied(e.to_string(), fix.clone()).into_lua()
         }
         _ => invalid(e.to_string()),
     })?;
+    admit(support(), granted.shell_unconfined, &cmd).map_err(|e| {
+        HostError::denied(
+            e.to_string(),
+            "the operator decides: a kernel with Landlock, or \"shellUnconfined\": true in the profile's capabilities".to_string(),
+        )
+        .into_lua()
+    })?;
+    let confinement = Confinement {
+        world: registry.world().to_path_buf(),
+        network: granted.shell_network,
+    };
     let mut args = Vec::new();
     match t.raw_get::<Value>("args")? {
         Value::Nil => {}
@@ -116,6 +131,7 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
             home: registry.world().to_path_buf(),
             timeout,
             max_output,
+            confinement,
         },
         &stop_asked,
     );

@@ -13,6 +13,12 @@ pub struct Capabilities {
     pub http: Vec<String>,
     /// Commands `shell.run` may start; empty means `shell` is off.
     pub shell: Vec<String>,
+    /// Whether started commands may use TCP (bind and connect); off, the kernel refuses
+    /// them (where it confines commands at all).
+    pub shell_network: bool,
+    /// Whether commands start on a kernel that cannot (fully) confine them, with
+    /// codemode's own rights for what it cannot; off, `shell.run` refuses there.
+    pub shell_unconfined: bool,
 }
 
 impl Capabilities {
@@ -27,11 +33,13 @@ impl Capabilities {
             list.join(",")
         };
         format!(
-            "authoring={};vfsWrite={};http={};shell={}",
+            "authoring={};vfsWrite={};http={};shell={};shellNetwork={};shellUnconfined={}",
             self.authoring,
             self.vfs_write,
             sorted(&self.http),
-            sorted(&self.shell)
+            sorted(&self.shell),
+            self.shell_network,
+            self.shell_unconfined
         )
     }
 }
@@ -43,6 +51,8 @@ impl Default for Capabilities {
             vfs_write: true,
             http: Vec::new(),
             shell: Vec::new(),
+            shell_network: false,
+            shell_unconfined: false,
         }
     }
 }

@@ -23,7 +23,7 @@ pub const DEFAULT_PROFILE: &str = "default";
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// The shape of the file, for the messages that show it.
-const FORMAT: &str = r#"{ "profiles": { "<name>": { "default": "allow" | "deny", "allow": ["text.*"], "deny": ["*.delete*"], "capabilities": { "authoring": true, "vfsWrite": true, "http": ["api.example.com"], "shell": ["wc"] } } } }"#;
+const FORMAT: &str = r#"{ "profiles": { "<name>": { "default": "allow" | "deny", "allow": ["text.*"], "deny": ["*.delete*"], "capabilities": { "authoring": true, "vfsWrite": true, "http": ["api.example.com"], "shell": ["wc"], "shellNetwork": false, "shellUnconfined": false } } } }"#;
 
 /// A policy file that cannot be used, or a profile it does not hold.
 #[derive(Debug, thiserror::Error)]
@@ -163,6 +163,10 @@ struct CapabilitySpec {
     http: Vec<HostPattern>,
     #[serde(default)]
     shell: Vec<Command>,
+    #[serde(default)]
+    shell_network: bool,
+    #[serde(default)]
+    shell_unconfined: bool,
 }
 
 /// A host pattern of `capabilities.http`: `api.example.com`, `*.example.org`, with an
@@ -302,6 +306,8 @@ pub fn parse(path: &Path, text: &str, requested: Option<&str>) -> Result<Profile
             vfs_write: caps.vfs_write.unwrap_or(defaults.vfs_write),
             http: caps.http.iter().map(|h| h.0.clone()).collect(),
             shell: caps.shell.iter().map(|c| c.0.clone()).collect(),
+            shell_network: caps.shell_network,
+            shell_unconfined: caps.shell_unconfined,
         },
     })
 }
@@ -417,6 +423,28 @@ mod tests {
         let e = profile("{ \"profiles\": { \"default\": ", None).unwrap_err();
         assert!(e.starts_with("w/.codemode/policy.json:1:"), "{e}");
         assert!(e.contains("fix that line"), "{e}");
+    }
+
+    #[test]
+    fn commands_get_the_network_and_run_unconfined_only_when_the_profile_says_so() {
+        let readonly = profile(EXAMPLE, Some("readonly")).unwrap();
+        assert!(!readonly.capabilities.shell_network);
+        assert!(!readonly.capabilities.shell_unconfined);
+        let open = r#"{ "profiles": { "default": { "default": "allow", "capabilities":
+            { "shell": ["curl"], "shellNetwork": true, "shellUnconfined": true } } } }"#;
+        let caps = profile(open, None).unwrap().capabilities;
+        assert!(caps.shell_network && caps.shell_unconfined);
+        // Cached results made with the network are not handed to a profile without it.
+        assert_ne!(
+            caps.fingerprint(),
+            Capabilities {
+                shell_network: false,
+                ..caps.clone()
+            }
+            .fingerprint()
+        );
+        let e = profile(r#"{ "profiles": { "default": { "default": "allow", "capabilities": { "shellNetwork": "yes" } } } }"#, None).unwrap_err();
+        assert!(e.contains("expected a boolean"), "{e}");
     }
 
     #[test]

@@ -5,6 +5,9 @@ use std::time::Duration;
 /// What the profile's grant is called, for the fixes refusals suggest.
 pub(crate) const GRANT: &str = "capabilities.shell of the profile in .codemode/policy.json";
 
+/// Where the profile's capabilities are, for the fixes refusals suggest.
+pub(crate) const GRANT_PLACE: &str = "the capabilities of the profile in .codemode/policy.json";
+
 /// Why `shell.run` returned no result.
 #[derive(Debug, thiserror::Error)]
 pub enum ShellError {
@@ -17,6 +20,15 @@ pub enum ShellError {
         why: String,
         /// What to change.
         fix: String,
+    },
+    /// The kernel cannot (fully) confine commands and the profile did not opt in to
+    /// commands it cannot confine.
+    #[error("shell.run refused '{cmd}': {why}; run codemode on a kernel with Landlock (Linux 6.12 or later, Landlock enabled), or set \"shellUnconfined\": true in {GRANT_PLACE} to start commands anyway, with codemode's own rights")]
+    Unconfined {
+        /// The command.
+        cmd: String,
+        /// What the kernel lacks.
+        why: String,
     },
     /// The request is malformed.
     #[error("shell.run: {0}")]

@@ -2,15 +2,21 @@
 //! stands for ([`resolve`]: only listed commands, looked up on a fixed `PATH`), and the
 //! run of one process ([`run`]): no shell in between, a clean environment, its working
 //! folder an open handle inside the world, its output capped, and its whole process group
-//! killed at its time limit or when the run stops.
+//! killed at its time limit or when the run stops; and the walls the kernel keeps around
+//! it ([`Confinement`], Landlock): system folders to read, the world but `.codemode/` to
+//! read and write, no network unless granted. Where the kernel cannot keep them,
+//! [`admit`] refuses commands unless the profile opted in.
 //!
 //! Nothing here knows of Luau or runs: the host's `shell` module reads the run's grant and
 //! limits, opens the working folder through `vfs` and calls [`run`].
 
 mod command;
+mod confine;
 mod error;
 mod process;
+mod sockets;
 
 pub use command::{grantable, resolve, FIXED_PATH};
+pub use confine::{admit, support, Confinement, Support, DEVICES, FULL_ABI, SYSTEM};
 pub use error::ShellError;
 pub use process::{run, Finished, Spec};

@@ -15,6 +15,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::command::FIXED_PATH;
+use super::confine::{Confinement, Prepared};
 use super::error::ShellError;
 
 /// How often a waiting thread asks its stop check.
@@ -43,6 +44,8 @@ pub struct Spec {
     pub timeout: Duration,
     /// The most bytes kept of each of stdout and stderr.
     pub max_output: usize,
+    /// What the kernel lets it (and what it starts) reach.
+    pub confinement: Confinement,
 }
 
 /// How a process ended.
@@ -133,15 +136,21 @@ pub fn run(spec: Spec, stop: &dyn Fn() -> bool) -> Result<Finished, ShellError> 
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    let walls =
+        Prepared::new(&spec.confinement, &spec.program).map_err(|why| ShellError::Start {
+            cmd: spec.cmd.clone(),
+            why,
+        })?;
     let cwd = spec.cwd.as_raw_fd();
-    // SAFETY: fchdir is async-signal-safe; the descriptor stays open (held by `spec`)
-    // until after the spawn returns.
+    // SAFETY: fchdir and the confinement's calls are plain system calls; the descriptor
+    // stays open (held by `spec`) until after the spawn returns, the ruleset until
+    // `command` is dropped.
     unsafe {
         command.pre_exec(move || {
             if libc::fchdir(cwd) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
-            Ok(())
+            walls.enter()
         });
     }
     let mut child = command.spawn().map_err(|e| ShellError::Start {

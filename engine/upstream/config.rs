@@ -72,6 +72,9 @@ pub struct ServerConfig {
     /// `"allowWorldAccess": true`: its arguments may name the world's folder (see
     /// `guard.rs`).
     pub allow_world_access: bool,
+    /// A local server's command and arguments as the file writes them, before `${NAME}`
+    /// is replaced: what messages quote, so they never show a variable's value.
+    pub(crate) written: Vec<String>,
 }
 
 impl ServerConfig {
@@ -416,6 +419,20 @@ fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerCon
             ))
         }
     };
+    let written = match &transport {
+        Transport::Stdio { .. } => std::iter::once(fields.get("command"))
+            .chain(match fields.get("args") {
+                Some(Value::Array(items)) => items.iter().map(Some).collect(),
+                _ => Vec::new(),
+            })
+            .map(|v| match v {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            })
+            .collect(),
+        Transport::Http { .. } => Vec::new(),
+    };
     Ok(Some(ServerConfig {
         name,
         original_name: original.to_string(),
@@ -423,6 +440,7 @@ fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerCon
         transport,
         settings,
         allow_world_access,
+        written,
     }))
 }
 

@@ -5,6 +5,11 @@
 //! `allowWorldAccess` is about the world's tools and files, and no server needs the
 //! engine's own settings alone.
 //!
+//! Arguments are read as a server reads them: a `--flag=value`'s value, a `file:` URL's
+//! decoded path, and the words of command text a shell runs (`shell_text.rs`); shell text
+//! whose words are made only at run time (`$PWD`, globs) cannot be checked, and is
+//! refused unless the entry allows world access.
+//!
 //! Servers run with the user's rights, outside the sandbox, so this guards the common
 //! shape (a file server rooted at `.`), not every way a server could reach the folder.
 
@@ -12,13 +17,18 @@ use std::path::{Component, Path, PathBuf};
 
 use super::config::{ServerConfig, Transport};
 
-/// Why a local server's arguments (or working directory) are refused.
+/// Why a local server's arguments (or working directory) are refused. The text of each
+/// names the argument by its place and as the file writes it ([`which`]), never with a
+/// `${NAME}` replaced by its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Reach {
     /// The argument names the world's folder or one above it.
     World(String),
     /// The argument names the world's `.codemode/` or something inside it.
     Settings(String),
+    /// The argument is command text for a shell whose words are made at run time, so
+    /// what it reaches cannot be known: the argument, and what makes it so.
+    Script(String, String),
     /// Its `cwd` is the world's `.codemode/` or a folder inside it.
     SettingsCwd(PathBuf),
     /// Its command or an argument (as written) names a file inside the world that scripts
@@ -41,6 +51,86 @@ pub(crate) fn world_reach(server: &ServerConfig, world: &Path) -> Option<Reach> 
     reach_from(server, world, home.as_deref())
 }
 
+/// One word of a server's command line to check: where it stands (0 the command, `i + 1`
+/// `args[i]`), and the folders it may be read from (its `cwd`, and the folders a shell's
+/// `cd` went to before it).
+struct Word {
+    at: usize,
+    text: String,
+    bases: Vec<PathBuf>,
+}
+
+impl Word {
+    /// The paths this word may name.
+    fn paths(&self, home: Option<&Path>) -> Vec<PathBuf> {
+        self.bases
+            .iter()
+            .flat_map(|base| named(base, home, &self.text))
+            .collect()
+    }
+
+    /// The paths this word names where the last `cd` went (`cd /opt/srv && exec node
+    /// index.js` runs /opt/srv/index.js, not the world's).
+    fn paths_after_cd(&self, home: Option<&Path>) -> Vec<PathBuf> {
+        self.bases
+            .last()
+            .map(|base| named(base, home, &self.text))
+            .unwrap_or_default()
+    }
+}
+
+/// The words of a server's arguments: each argument, and each word of the command text a
+/// shell runs; and the first shell text whose words cannot all be known before it runs
+/// (its place, and why).
+fn words_of(args: &[String], command: &str, base: &Path) -> (Vec<Word>, Option<(usize, String)>) {
+    let scripts = super::shell_text::scripts(command, args);
+    let mut unknowable = None;
+    let mut out = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        // Command text stands for the words a shell reads in it, below.
+        if !scripts.contains(&i) {
+            out.push(Word {
+                at: i + 1,
+                text: arg.clone(),
+                bases: vec![base.to_path_buf()],
+            });
+            continue;
+        }
+        let reading = super::shell_text::words(arg);
+        if let (None, Some(why)) = (&unknowable, reading.unknowable) {
+            unknowable = Some((i + 1, why));
+        }
+        let words = reading.words;
+        let mut bases = vec![base.to_path_buf()];
+        let mut after_cd = false;
+        for word in words {
+            if after_cd {
+                let last = bases.last().cloned().unwrap_or_else(|| base.to_path_buf());
+                bases.push(last.join(&word));
+            }
+            after_cd = word == "cd" || word == "pushd";
+            out.push(Word {
+                at: i + 1,
+                text: word,
+                bases: bases.clone(),
+            });
+        }
+    }
+    (out, unknowable)
+}
+
+/// How a message names the word at `at` of `server`'s command line: its place and its
+/// text as the file writes it.
+fn which(server: &ServerConfig, at: usize) -> String {
+    let written = server.written.get(at);
+    match (at, written) {
+        (0, Some(text)) => format!("command {text:?}"),
+        (0, None) => "command".to_string(),
+        (at, Some(text)) => format!("args[{}] ({text:?})", at - 1),
+        (at, None) => format!("args[{}]", at - 1),
+    }
+}
+
 /// [`world_reach`], with `~` read as `home`.
 fn reach_from(server: &ServerConfig, world: &Path, home: Option<&Path>) -> Option<Reach> {
     let Transport::Stdio {
@@ -60,36 +150,49 @@ fn reach_from(server: &ServerConfig, world: &Path, home: Option<&Path>) -> Optio
     if cwd.is_some() && inside_settings(&base) {
         return Some(Reach::SettingsCwd(base));
     }
-    if let Some(arg) = args
+    let (words, unknowable) = words_of(args, command, &base);
+    if let Some(word) = words
         .iter()
-        .find(|arg| named(&base, home, arg).iter().any(|p| inside_settings(p)))
+        .find(|w| w.paths(home).iter().any(|p| inside_settings(p)))
     {
-        return Some(Reach::Settings(arg.clone()));
+        return Some(Reach::Settings(which(server, word.at)));
     }
+    // Trusted with the world, a server may run shell text whose words are made later.
     if server.allow_world_access {
         return None;
     }
+    if let Some((at, why)) = unknowable
+        .or_else(|| super::shell_text::inline_code(command, args).map(|(i, why)| (i + 1, why)))
+    {
+        return Some(Reach::Script(which(server, at), why));
+    }
     // A bare command is found on PATH, not in the folder the server starts in.
-    let code = |word: &str, is_command: bool| {
-        named(&base, home, word).iter().any(|p| {
+    let code = |word: &Word, is_command: bool| {
+        word.paths_after_cd(home).iter().any(|p| {
             std::iter::once(as_written(p))
                 .chain(readings(p))
                 .any(|p| writable_code(&world, &p, is_command))
         })
     };
-    if command.contains('/') && code(command, true) {
-        return Some(Reach::Code(command.clone()));
+    let command_word = Word {
+        at: 0,
+        text: command.clone(),
+        bases: vec![base.clone()],
+    };
+    if command.contains('/') && code(&command_word, true) {
+        return Some(Reach::Code(which(server, 0)));
     }
-    if let Some(arg) = args.iter().find(|arg| code(arg, false)) {
-        return Some(Reach::Code(arg.clone()));
+    if let Some(word) = words.iter().find(|w| code(w, false)) {
+        return Some(Reach::Code(which(server, word.at)));
     }
-    args.iter()
-        .find(|arg| {
-            named(&base, home, arg)
+    words
+        .iter()
+        .find(|w| {
+            w.paths(home)
                 .iter()
                 .any(|p| readings(p).any(|dir| dir.is_dir() && world.starts_with(&dir)))
         })
-        .map(|arg| Reach::World(arg.clone()))
+        .map(|w| Reach::World(which(server, w.at)))
 }
 
 /// The folders of the world (resolved) that a local server is given, by an argument or
@@ -198,8 +301,8 @@ fn named(base: &Path, home: Option<&Path>, arg: &str) -> Vec<PathBuf> {
     }
     words
         .into_iter()
-        .filter_map(path_part)
-        .map(|word| named_by_word(base, home, word))
+        .flat_map(path_parts)
+        .map(|word| named_by_word(base, home, &word))
         .collect()
 }
 
@@ -279,30 +382,74 @@ fn resolve_within(path: &Path, links: usize) -> Option<PathBuf> {
     Some(out)
 }
 
-/// The path an argument names: itself, or what follows `=` in `--root=/some/dir`.
-fn path_part(arg: &str) -> Option<&str> {
+/// The path an argument names: itself, or what follows `=` in `--root=/some/dir`; a
+/// `file:` URL (`file:///w`, `file://localhost/w/%2Ecodemode`) names its path, decoded.
+fn path_part(arg: &str) -> Option<String> {
+    path_parts(arg).into_iter().next()
+}
+
+/// [`path_part`], with every reading of a `file:` URL whose host is not `localhost`: its
+/// path alone (most readers), and the host and path as one relative path (readers that
+/// take `file://./data` for `./data`).
+fn path_parts(arg: &str) -> Vec<String> {
     let path = match arg.strip_prefix('-') {
-        Some(_) => arg.split_once('=')?.1,
+        Some(_) => match arg.split_once('=') {
+            Some((_, value)) => value,
+            None => return Vec::new(),
+        },
         None => arg,
     };
-    (!path.is_empty()).then_some(path)
+    if path.is_empty() {
+        return Vec::new();
+    }
+    let is_url = path
+        .get(..5)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:"));
+    if !is_url {
+        return vec![path.to_string()];
+    }
+    let Ok(url) = url::Url::parse(path) else {
+        return Vec::new();
+    };
+    let host = url.host_str().unwrap_or_default();
+    // The path alone, whatever the host: a server reads it so.
+    let decoded = url::Url::parse(&format!("file://{}", url.path()))
+        .ok()
+        .and_then(|local| local.to_file_path().ok());
+    let Some(decoded) = decoded else {
+        return Vec::new();
+    };
+    let decoded = decoded.to_string_lossy().into_owned();
+    let mut out = vec![decoded.clone()];
+    if !host.is_empty() && !host.eq_ignore_ascii_case("localhost") {
+        out.push(format!("{host}{decoded}"));
+    }
+    out
 }
 
 /// The message for a server refused by [`world_reach`].
 pub(crate) fn refusal(reach: &Reach, world: &Path) -> String {
     match reach {
         Reach::World(arg) => format!(
-            "its argument '{arg}' gives it the world's folder {} (or one above it), which \
+            "its {arg} gives it the world's folder {} (or one above it), which \
              holds .codemode/ (the world's policy and this server list): a script could \
              rewrite them through the server's tools; give it a folder inside the world \
              instead (such as \"./data\"), or add \"allowWorldAccess\": true to its entry \
              if every script may change them",
             world.display()
         ),
-        Reach::Settings(arg) => settings_refusal(&format!("argument '{arg}'"), world),
+        Reach::Settings(arg) => settings_refusal(arg, world),
+        Reach::Script(arg, why) => format!(
+            "its {arg} is code a shell or an interpreter runs, with {why}: what it reaches is \
+             made when it runs, so codemode cannot tell whether it is the world's folder or \
+             its .codemode/ (the world's policy and this server list); write the command line \
+             without it (the program and its arguments as words of \"args\", or a script \
+             kept outside the world), or add \"allowWorldAccess\": true to its entry if \
+             every script may change the world's settings through the server"
+        ),
         Reach::SettingsCwd(cwd) => settings_refusal(&format!("\"cwd\" {}", cwd.display()), world),
         Reach::Code(word) => format!(
-            "its command line names '{word}', a file inside the world {}, which scripts can \
+            "its {word} names a file inside the world {}, which scripts can \
              rewrite (vfs.write): the next start of the server would run what a script wrote, \
              outside the sandbox and with your rights; keep the server's code outside the \
              world (or in a hidden folder of it, such as .mcp-servers/), or add \
@@ -423,7 +570,10 @@ mod tests {
                 let server = stdio(&format!(r#"["-y", "{arg}"]"#), extra);
                 assert_eq!(
                     world_reach(&server, world.path()),
-                    Some(Reach::Settings(arg.clone())),
+                    Some(Reach::Settings(format!(
+                        "args[1] (\"{}\")",
+                        arg.escape_debug()
+                    ))),
                     "{arg}{extra}"
                 );
             }
@@ -436,8 +586,14 @@ mod tests {
             world_reach(&inside, world.path()),
             Some(Reach::SettingsCwd(_))
         ));
-        let message = refusal(&Reach::Settings("./.codemode".into()), world.path());
-        assert!(message.contains("argument './.codemode'"), "{message}");
+        let message = refusal(
+            &Reach::Settings("args[0] (\"./.codemode\")".into()),
+            world.path(),
+        );
+        assert!(
+            message.contains("its args[0] (\"./.codemode\") names"),
+            "{message}"
+        );
         assert!(message.contains("does not lift this"), "{message}");
         // Names that only look alike are the world's files.
         for arg in ["./.codemode-notes", "data/.codemode"] {
@@ -504,6 +660,153 @@ mod tests {
         assert!(message.contains("allowWorldAccess"), "{message}");
     }
 
+    /// The guard's verdict on a server `command args` (JSON list), with `extra` fields.
+    fn verdict(w: &Path, command: &str, args: &[&str], extra: &str) -> Option<Reach> {
+        let args = serde_json::to_string(args).unwrap();
+        let text = format!(
+            r#"{{"mcpServers": {{"s": {{"command": "{command}", "args": {args}{extra}}}}}}}"#
+        );
+        let server = parse_text(Path::new("/nowhere/mcp.json"), &text)
+            .servers
+            .remove(0);
+        reach_from(&server, w, None)
+    }
+
+    #[test]
+    fn file_urls_name_their_paths() {
+        let world = tempfile::tempdir().unwrap();
+        let w = world.path().canonicalize().unwrap();
+        std::fs::create_dir_all(w.join(".codemode")).unwrap();
+        std::fs::create_dir_all(w.join("data")).unwrap();
+        let w_text = w.display().to_string();
+        let to_world = [
+            format!("--root=file://{w_text}"),
+            format!("file://{w_text}/"),
+            format!("--root=FILE://localhost{w_text}"),
+            format!("file://{w_text}/data/.."),
+            format!("file://{w_text}/data/%2E%2E"),
+            "--root=file:///".to_string(),
+        ];
+        for arg in &to_world {
+            let got = verdict(&w, "srv", &[arg], "");
+            assert!(matches!(got, Some(Reach::World(_))), "{arg}: {got:?}");
+            let trusted = verdict(&w, "srv", &[arg], r#", "allowWorldAccess": true"#);
+            assert_eq!(trusted, None, "{arg}");
+        }
+        let to_settings = [
+            format!("file://{w_text}/.codemode"),
+            format!("--root=file://{w_text}/.codemode/mcp.json"),
+            format!("file://localhost{w_text}/%2Ecodemode"),
+            format!("file:{w_text}/data/../.codemode"),
+        ];
+        for arg in &to_settings {
+            for extra in ["", r#", "allowWorldAccess": true"#] {
+                let got = verdict(&w, "srv", &[arg], extra);
+                assert!(
+                    matches!(got, Some(Reach::Settings(_))),
+                    "{arg}{extra}: {got:?}"
+                );
+            }
+        }
+        let fine = format!("--root=file://{w_text}/data");
+        assert_eq!(verdict(&w, "srv", &[&fine], ""), None);
+    }
+
+    #[test]
+    fn shell_text_is_read_and_refused_when_its_words_are_made_at_run_time() {
+        let world = tempfile::tempdir().unwrap();
+        let w = world.path().canonicalize().unwrap();
+        std::fs::create_dir_all(w.join(".codemode")).unwrap();
+        std::fs::create_dir_all(w.join("data")).unwrap();
+        let unknowable = [
+            ("sh", vec!["-c", "exec srv $PWD/.codemode"]),
+            ("sh", vec!["-c", "D=.codemode; exec srv ./$D"]),
+            ("sh", vec!["-c", "exec srv ./.codemod?"]),
+            ("sh", vec!["-c", "exec srv ./.code*/mcp.json"]),
+            ("sh", vec!["-c", "exec srv ./.code{mode,x}"]),
+            ("sh", vec!["-c", "exec srv `pwd`"]),
+            ("sh", vec!["-c", "exec srv \"$(pwd)\""]),
+            ("sh", vec!["-c", "exec srv ~/x"]),
+            ("/bin/sh", vec!["-c", "exec srv $PWD"]),
+            ("bash", vec!["-lc", "exec srv $PWD"]),
+            ("bash", vec!["-l", "-c", "exec srv $PWD"]),
+            ("dash", vec!["-ec", "exec srv $PWD"]),
+            ("zsh", vec!["-c", "exec srv $PWD"]),
+            ("env", vec!["sh", "-c", "exec srv $PWD"]),
+            ("/usr/bin/env", vec!["-i", "bash", "-c", "exec srv $PWD"]),
+            ("env", vec!["-S", "srv $PWD"]),
+            ("sh", vec!["-c", "printf '\\056codemode' | xargs srv"]),
+            ("sh", vec!["-c", "eval 'exec srv .'"]),
+            ("sh", vec!["-c", "cat <(srv)"]),
+            (
+                "python3",
+                vec!["-c", "import os; os.chdir(os.getcwd() + '/.codemode')"],
+            ),
+            (
+                "node",
+                vec!["-e", "require('fs').readdirSync(process.cwd())"],
+            ),
+        ];
+        for (command, args) in &unknowable {
+            let got = verdict(&w, command, args, "");
+            assert!(
+                matches!(got, Some(Reach::Script(..))),
+                "{command} {args:?}: {got:?}"
+            );
+            let trusted = verdict(&w, command, args, r#", "allowWorldAccess": true"#);
+            assert_eq!(trusted, None, "{command} {args:?}");
+        }
+        // Text that can be read is checked word by word, after `cd` too; so is what can be
+        // read of text that cannot be read whole.
+        let settings = [
+            vec!["-c", "exec srv $X ./.codemode"],
+            vec!["-c", "exec srv ./.codemode/*.json"],
+            vec!["-c", "exec srv ./.code'mode'"],
+            vec!["-c", "exec srv ./.code\\mode/mcp.json"],
+            vec!["-c", "cd data && exec srv ../.codemode"],
+            vec!["-c", "exec srv --root=file://./.codemode"],
+            vec!["-c", "srv>.codemode/mcp.json"],
+            vec!["-c", "sh -c 'exec srv ./.codemode'"],
+        ];
+        for args in &settings {
+            for extra in ["", r#", "allowWorldAccess": true"#] {
+                let got = verdict(&w, "sh", args, extra);
+                assert!(
+                    matches!(got, Some(Reach::Settings(_))),
+                    "{args:?}{extra}: {got:?}"
+                );
+            }
+        }
+        for args in [vec!["-c", "exec srv ."], vec!["-c", "cd data; exec srv .."]] {
+            let got = verdict(&w, "sh", &args, "");
+            assert!(matches!(got, Some(Reach::World(_))), "{args:?}: {got:?}");
+        }
+        for args in [
+            vec!["-c", "exec srv ./data"],
+            vec!["-c", "cd /usr/lib && exec node index.js --port=8080 2>&1"],
+        ] {
+            assert_eq!(verdict(&w, "sh", &args, ""), None, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_quotes_the_argument_as_written_never_a_variable_s_value() {
+        let world = tempfile::tempdir().unwrap();
+        let w = world.path().canonicalize().unwrap();
+        std::env::set_var("CODEMODE_GUARD_TEST_TOKEN", "s3cr3t-guard-value");
+        let args = ["-c", "exec srv --token=${CODEMODE_GUARD_TEST_TOKEN} $PWD"];
+        let reach = verdict(&w, "sh", &args, "").unwrap();
+        let message = refusal(&reach, &w);
+        assert!(!message.contains("s3cr3t-guard-value"), "{message}");
+        assert!(
+            message
+                .contains("its args[1] (\"exec srv --token=${CODEMODE_GUARD_TEST_TOKEN} $PWD\")"),
+            "{message}"
+        );
+        assert!(message.contains("`$`"), "{message}");
+        assert!(message.contains("allowWorldAccess"), "{message}");
+    }
+
     #[test]
     fn loading_the_world_keeps_the_other_servers_and_names_the_refused_one() {
         let world = tempfile::tempdir().unwrap();
@@ -519,6 +822,6 @@ mod tests {
         assert_eq!(names, ["time"]);
         let problem = configs.problems[0].to_string();
         assert!(problem.contains("server 'files'"), "{problem}");
-        assert!(problem.contains("argument '.'"), "{problem}");
+        assert!(problem.contains("its args[0] (\".\")"), "{problem}");
     }
 }

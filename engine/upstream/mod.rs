@@ -40,6 +40,7 @@ mod pending;
 mod process;
 mod secret;
 mod settings;
+mod shell_text;
 mod stdout;
 mod tail;
 pub mod types;

@@ -1,0 +1,444 @@
+//! The kernel's walls around a started command (Linux Landlock). A grant names a program,
+//! never what it may do, so what a command may touch is decided here, by the kernel, for
+//! the command and everything it starts:
+//!
+//! - read and execute the system folders ([`SYSTEM`]), read and write a few devices
+//!   ([`DEVICES`]), read its own `/proc/self`;
+//! - read and write (not execute) each top-level entry of the world except `.codemode`,
+//!   and list the world's top folder: Landlock rules are allow-lists of whole hierarchies,
+//!   so "the world minus `.codemode/`" is granted entry by entry. Entries are read when
+//!   the command starts; a symlink among them is not granted (what it points to is, if
+//!   that is itself granted), and nothing can be created or removed at the top of the
+//!   world (that right would cover `.codemode/` too);
+//! - nothing else: no home folder, no `/tmp`, no TCP (bind or connect) unless the
+//!   profile grants commands the network, no abstract UNIX sockets and no signals to
+//!   processes outside the command's own domain. Without the network a seccomp filter
+//!   also refuses every socket (`sockets.rs`): Landlock does not rule UDP, or UNIX
+//!   sockets reached by path.
+//!
+//! The ruleset is built in the parent, before the fork; the child only calls `prctl` and
+//! `landlock_restrict_self` between fork and exec ([`Prepared::enter`]), both plain
+//! system calls, as the child of a threaded process may only make.
+
+use std::fs::File;
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use landlock::{
+    Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, Ruleset,
+    RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+};
+
+use super::error::ShellError;
+use super::sockets::Filter;
+
+/// Folders a command may read and execute from. Missing ones are skipped.
+pub const SYSTEM: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+];
+
+/// Devices a command may open: `/dev/null` and `/dev/full` to write, the others to read.
+pub const DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/full",
+    "/dev/zero",
+    "/dev/random",
+    "/dev/urandom",
+];
+
+/// The Landlock ABI that enforces every wall above: file rights with truncation and
+/// device ioctls (5), TCP (4), abstract-socket and signal scoping (6).
+pub const FULL_ABI: i32 = 6;
+
+/// The world's folder commands never reach.
+const HIDDEN: &str = ".codemode";
+
+/// How far the running kernel can confine commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Support {
+    /// The Landlock ABI the kernel reports (0: none, or Landlock is disabled).
+    pub abi: i32,
+}
+
+impl Support {
+    /// Whether every wall of this module is enforced.
+    pub fn is_full(self) -> bool {
+        self.abi >= FULL_ABI
+    }
+
+    /// What is missing, for warnings and refusals (`None` when nothing is).
+    pub fn shortfall(self) -> Option<String> {
+        match self.abi {
+            a if a >= FULL_ABI => None,
+            a if a <= 0 => Some(
+                "this kernel does not enforce Landlock (it is not built in or not enabled at boot), \
+                 so started commands would read and write whatever codemode can"
+                    .to_string(),
+            ),
+            a => Some(format!(
+                "this kernel's Landlock is ABI {a}, older than the {FULL_ABI} that confines commands \
+                 fully ({}), so started commands are only partly confined",
+                missing(a)
+            )),
+        }
+    }
+}
+
+impl Support {
+    /// What a profile granting commands should be told at start-up and by
+    /// `codemode check` (`None` when the kernel confines them fully).
+    pub fn warning(self, unconfined_allowed: bool) -> Option<String> {
+        let why = self.shortfall()?;
+        Some(if unconfined_allowed {
+            format!("capabilities.shell: {why}; the profile sets shellUnconfined, so commands start anyway")
+        } else {
+            format!(
+                "capabilities.shell: {why}; shell.run refuses every command until codemode runs on a kernel with Landlock \
+                 (Linux 6.12 or later) or the profile sets \"shellUnconfined\": true"
+            )
+        })
+    }
+}
+
+fn missing(abi: i32) -> String {
+    let mut out = Vec::new();
+    if abi < 2 {
+        out.push("moving files between folders");
+    }
+    if abi < 3 {
+        out.push("truncation");
+    }
+    if abi < 4 {
+        out.push("TCP");
+    }
+    if abi < 5 {
+        out.push("device ioctls");
+    }
+    out.push("abstract UNIX sockets and signals");
+    format!("no rules for {}", out.join(", "))
+}
+
+/// The running kernel's support, asked once.
+pub fn support() -> Support {
+    static ABI_SEEN: OnceLock<i32> = OnceLock::new();
+    let abi = *ABI_SEEN.get_or_init(|| {
+        const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
+        // SAFETY: with a null attribute and the VERSION flag the call only returns a number.
+        let abi = unsafe {
+            libc::syscall(
+                libc::SYS_landlock_create_ruleset,
+                std::ptr::null::<libc::c_void>(),
+                0usize,
+                LANDLOCK_CREATE_RULESET_VERSION,
+            )
+        };
+        i32::try_from(abi).unwrap_or(0).max(0)
+    });
+    Support { abi }
+}
+
+/// Whether a command may start: with the kernel's support short, only when the profile
+/// opted in to commands the kernel cannot (fully) confine.
+pub fn admit(support: Support, unconfined_allowed: bool, cmd: &str) -> Result<(), ShellError> {
+    match support.shortfall() {
+        Some(why) if !unconfined_allowed => Err(ShellError::Unconfined {
+            cmd: cmd.to_string(),
+            why,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// What one command may reach.
+#[derive(Debug, Clone)]
+pub struct Confinement {
+    /// The world: its top-level entries but `.codemode` are readable and writable.
+    pub world: PathBuf,
+    /// Whether the network is open: TCP bind and connect, and sockets of every kind.
+    pub network: bool,
+}
+
+/// A ruleset ready for a child to enter.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The ruleset (none when the kernel has no Landlock).
+    ruleset: Option<OwnedFd>,
+    /// The seccomp filter refusing sockets, for a command without the network.
+    sockets: Option<Filter>,
+}
+
+impl Prepared {
+    /// Builds the ruleset for `program` under `confinement`, in the parent.
+    pub fn new(confinement: &Confinement, program: &Path) -> Result<Prepared, String> {
+        // The newest rights this crate knows; the kernel enforces those it has, and
+        // [`support`] says which it lacks.
+        let abi = ABI::V10;
+        let read = AccessFs::from_read(abi);
+        let mut handled = AccessFs::from_all(abi);
+        if confinement.network {
+            // A later ABI rules pathname UNIX sockets; the network grant leaves them open.
+            handled.remove(AccessFs::ResolveUnix);
+        }
+        let mut ruleset = Ruleset::default()
+            .set_compatibility(CompatLevel::BestEffort)
+            .handle_access(handled)
+            .map_err(why)?
+            .scope(Scope::from_all(abi))
+            .map_err(why)?;
+        if !confinement.network {
+            ruleset = ruleset
+                .handle_access(AccessNet::from_all(abi))
+                .map_err(why)?;
+        }
+        refuse_world_under_system(&confinement.world)?;
+        let mut created = ruleset.create().map_err(why)?;
+        for dir in SYSTEM {
+            if let Ok(fd) = open_path(Path::new(dir), true) {
+                created = created.add_rule(PathBeneath::new(fd, read)).map_err(why)?;
+            }
+        }
+        let file_rw = AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate;
+        for device in DEVICES {
+            if let Ok(fd) = open_path(Path::new(device), true) {
+                created = created
+                    .add_rule(PathBeneath::new(fd, file_rw))
+                    .map_err(why)?;
+            }
+        }
+        // A program granted by a path outside the system folders.
+        if !SYSTEM.iter().any(|dir| program.starts_with(dir)) {
+            let fd = open_path(program, true).map_err(|e| format!("{}: {e}", program.display()))?;
+            created = created
+                .add_rule(PathBeneath::new(fd, AccessFs::Execute | AccessFs::ReadFile))
+                .map_err(why)?;
+        }
+        for (fd, rights) in world_entries(&confinement.world, handled)? {
+            created = created
+                .add_rule(PathBeneath::new(fd, rights))
+                .map_err(why)?;
+        }
+        Ok(Prepared {
+            ruleset: created.into(),
+            sockets: (!confinement.network).then(Filter::no_sockets),
+        })
+    }
+
+    /// Confines the calling process. Runs in the child between fork and exec: it makes
+    /// only system calls (no allocation, no lock).
+    pub fn enter(&self) -> std::io::Result<()> {
+        // SAFETY: plain system calls on integers and a descriptor this value owns.
+        unsafe {
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if let Some(filter) = &self.sockets {
+                filter.install()?;
+            }
+            let Some(ruleset) = &self.ruleset else {
+                return Ok(());
+            };
+            if let Some(err) = self_proc_rule(ruleset.as_raw_fd()) {
+                return Err(err);
+            }
+            if libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0u32) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Adds the child's own `/proc/self` (read only) to the ruleset, in the child: opened
+/// before the fork it would name the parent. Other processes' `/proc` entries (their
+/// command lines) stay closed.
+///
+/// # Safety
+/// Only system calls; `ruleset` is an open Landlock ruleset.
+unsafe fn self_proc_rule(ruleset: libc::c_int) -> Option<std::io::Error> {
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
+    let fd = libc::open(
+        c"/proc/self".as_ptr(),
+        libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+    );
+    if fd < 0 {
+        // No /proc mounted: nothing to grant.
+        return None;
+    }
+    let attr = PathBeneathAttr {
+        allowed_access: (AccessFs::ReadFile | AccessFs::ReadDir).bits(),
+        parent_fd: fd,
+    };
+    let rc = libc::syscall(
+        libc::SYS_landlock_add_rule,
+        ruleset,
+        LANDLOCK_RULE_PATH_BENEATH,
+        &attr as *const PathBeneathAttr,
+        0u32,
+    );
+    let err = (rc != 0).then(std::io::Error::last_os_error);
+    libc::close(fd);
+    err
+}
+
+/// A world inside a folder commands may read would show them its `.codemode/`.
+fn refuse_world_under_system(world: &Path) -> Result<(), String> {
+    let world = world.canonicalize().unwrap_or_else(|_| world.to_path_buf());
+    for dir in SYSTEM {
+        let Ok(system) = Path::new(dir).canonicalize() else {
+            continue;
+        };
+        if world.starts_with(&system) {
+            return Err(format!(
+                "the world {} lies inside {dir}, which started commands may read, so they \
+                 would read its .codemode/ (the policy and the servers' settings); keep the \
+                 world outside {}",
+                world.display(),
+                SYSTEM.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn why(e: impl std::fmt::Display) -> String {
+    format!("cannot build the command's Landlock rules: {e}")
+}
+
+/// An `O_PATH` handle of `path` (following links only when `follow`).
+fn open_path(path: &Path, follow: bool) -> std::io::Result<OwnedFd> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut flags = libc::O_PATH | libc::O_CLOEXEC;
+    if !follow {
+        flags |= libc::O_NOFOLLOW;
+    }
+    File::options()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)
+        .map(OwnedFd::from)
+}
+
+/// The rules for the world: listing its top folder, and every handled right but execute on each
+/// top-level entry other than `.codemode` that is a folder or a regular file.
+fn world_entries(
+    world: &Path,
+    handled: BitFlags<AccessFs>,
+) -> Result<Vec<(OwnedFd, BitFlags<AccessFs>)>, String> {
+    let cannot =
+        |e: std::io::Error| format!("cannot read the world's folder {}: {e}", world.display());
+    let top = open_path(world, true).map_err(cannot)?;
+    let hidden = std::fs::symlink_metadata(world.join(HIDDEN))
+        .ok()
+        .map(|m| (m.dev(), m.ino()));
+    let dir_rights = handled & !AccessFs::Execute;
+    let file_rights = AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate;
+    let mut rules = Vec::new();
+    // Listing the top folder shows the names below it, `.codemode`'s too, never their
+    // contents; Landlock never hides a name or its metadata anywhere (`stat` is free).
+    let listing = open_path(world, true).map_err(cannot)?;
+    rules.push((listing, BitFlags::from(AccessFs::ReadDir)));
+    for entry in std::fs::read_dir(world).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let name = entry.file_name();
+        if name.as_bytes() == HIDDEN.as_bytes() {
+            continue;
+        }
+        let Some(fd) = open_at(&top, &name) else {
+            continue;
+        };
+        let Ok(meta) = File::from(fd.try_clone().map_err(cannot)?).metadata() else {
+            continue;
+        };
+        // Opened by name after the listing: make sure it is not `.codemode` renamed.
+        if hidden == Some((meta.dev(), meta.ino())) {
+            continue;
+        }
+        if meta.is_dir() {
+            rules.push((fd, dir_rights));
+        } else if meta.is_file() {
+            rules.push((fd, file_rights));
+        }
+        // Symlinks, sockets, FIFOs, devices: not granted.
+    }
+    Ok(rules)
+}
+
+/// `name` in the folder `dir`, without following a symlink.
+fn open_at(dir: &OwnedFd, name: &std::ffi::OsStr) -> Option<OwnedFd> {
+    let c_name = std::ffi::CString::new(name.as_bytes()).ok()?;
+    // SAFETY: openat on a descriptor this function borrows and a NUL-terminated name.
+    let fd = unsafe {
+        libc::openat(
+            dir.as_fd().as_raw_fd(),
+            c_name.as_ptr(),
+            libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
+    // SAFETY: a descriptor just opened, owned by nothing else.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_kernel_refuses_commands_unless_the_profile_opts_in() {
+        for abi in [0, 1, 3, 5] {
+            let short = Support { abi };
+            let e = admit(short, false, "wc").unwrap_err().to_string();
+            assert!(
+                e.contains("shell.run refused 'wc'") && e.contains("shellUnconfined"),
+                "{abi}: {e}"
+            );
+            assert!(admit(short, true, "wc").is_ok());
+        }
+        let e = admit(Support { abi: 0 }, false, "wc")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("does not enforce Landlock"), "{e}");
+        let e = admit(Support { abi: 3 }, false, "wc")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("ABI 3") && e.contains("TCP"), "{e}");
+        assert!(admit(Support { abi: FULL_ABI }, false, "wc").is_ok());
+        assert!(admit(Support { abi: 7 }, false, "wc").is_ok());
+    }
+
+    #[test]
+    fn a_world_inside_a_readable_system_folder_is_refused() {
+        let e = refuse_world_under_system(Path::new("/etc/some-world")).unwrap_err();
+        assert!(
+            e.contains("lies inside /etc") && e.contains("keep the world outside"),
+            "{e}"
+        );
+        let usr = Path::new("/usr/share");
+        assert!(refuse_world_under_system(usr).is_err());
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(refuse_world_under_system(tmp.path()).is_ok());
+    }
+
+    #[test]
+    fn start_up_and_check_say_what_a_short_kernel_means_for_the_grant() {
+        assert_eq!(Support { abi: FULL_ABI }.warning(false), None);
+        let refused = Support { abi: 0 }.warning(false).unwrap();
+        assert!(
+            refused.contains("shell.run refuses every command")
+                && refused.contains("shellUnconfined"),
+            "{refused}"
+        );
+        let opted = Support { abi: 2 }.warning(true).unwrap();
+        assert!(
+            opted.contains("ABI 2") && opted.contains("start anyway"),
+            "{opted}"
+        );
+    }
+}

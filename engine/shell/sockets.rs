@@ -1,0 +1,101 @@
+//! No sockets for a command the profile gives no network. Landlock rules TCP, but not UDP
+//! (a DNS query carries data out), raw or netlink sockets, or a UNIX socket reached by
+//! its path (a daemon's, such as a container engine's, which acts with more rights than
+//! the command). A seccomp filter closes them at their cause: `socket(2)` fails with
+//! `EACCES` whatever the family, and so does `io_uring_setup(2)` (whose requests open
+//! sockets without that call). `socketpair(2)` stays: it reaches nothing outside.
+//!
+//! The filter is a fixed program built before the fork; the child installs it with one
+//! `prctl` after `PR_SET_NO_NEW_PRIVS`.
+
+/// The filter: a classic BPF program over `struct seccomp_data`.
+pub(crate) struct Filter {
+    program: Vec<libc::sock_filter>,
+}
+
+impl std::fmt::Debug for Filter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Filter({} instructions)", self.program.len())
+    }
+}
+
+/// `struct seccomp_data` offsets: the syscall number, then the architecture.
+const NR: u32 = 0;
+const ARCH: u32 = 4;
+
+#[cfg(target_arch = "x86_64")]
+const AUDIT_ARCH: u32 = 0xC000_003E;
+#[cfg(target_arch = "aarch64")]
+const AUDIT_ARCH: u32 = 0xC000_00B7;
+
+/// x32 system calls share x86_64's architecture number, with this bit set.
+const X32_BIT: u32 = 0x4000_0000;
+
+fn statement(code: u32, k: u32) -> libc::sock_filter {
+    libc::sock_filter {
+        code: code as u16,
+        jt: 0,
+        jf: 0,
+        k,
+    }
+}
+
+fn jump(code: u32, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
+    libc::sock_filter {
+        code: code as u16,
+        jt,
+        jf,
+        k,
+    }
+}
+
+impl Filter {
+    /// The filter refusing sockets.
+    pub(crate) fn no_sockets() -> Filter {
+        use libc::{
+            BPF_ABS, BPF_JEQ, BPF_JGE, BPF_JMP, BPF_K, BPF_LD, BPF_RET, BPF_W, SECCOMP_RET_ALLOW,
+            SECCOMP_RET_ERRNO,
+        };
+        let deny = SECCOMP_RET_ERRNO | libc::EACCES as u32;
+        let refused = [libc::SYS_socket, libc::SYS_io_uring_setup];
+        let mut program = vec![
+            statement(BPF_LD | BPF_W | BPF_ABS, ARCH),
+            // Another architecture's calls (a 32-bit program) are refused whole: their
+            // numbers mean other calls.
+            jump(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH, 1, 0),
+            statement(BPF_RET | BPF_K, deny),
+            statement(BPF_LD | BPF_W | BPF_ABS, NR),
+            jump(BPF_JMP | BPF_JGE | BPF_K, X32_BIT, 0, 1),
+            statement(BPF_RET | BPF_K, deny),
+        ];
+        for (i, nr) in refused.iter().enumerate() {
+            // Jump to the `deny` after the `allow` when equal.
+            let to_deny = (refused.len() - i) as u8;
+            program.push(jump(BPF_JMP | BPF_JEQ | BPF_K, *nr as u32, to_deny, 0));
+        }
+        program.push(statement(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+        program.push(statement(BPF_RET | BPF_K, deny));
+        Filter { program }
+    }
+
+    /// Installs the filter on the calling thread. Runs in the child between fork and exec
+    /// (after `PR_SET_NO_NEW_PRIVS`): one system call, no allocation.
+    pub(crate) fn install(&self) -> std::io::Result<()> {
+        let prog = libc::sock_fprog {
+            len: self.program.len() as u16,
+            filter: self.program.as_ptr() as *mut libc::sock_filter,
+        };
+        // SAFETY: `prog` points at this value's program, alive for the call.
+        let rc = unsafe {
+            libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &prog as *const libc::sock_fprog,
+            )
+        };
+        if rc != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+}

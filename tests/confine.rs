@@ -1,0 +1,296 @@
+//! Granted commands run inside the kernel's walls (Landlock): whatever their arguments
+//! say, they read the system folders and the world but `.codemode/`, write only the
+//! world but `.codemode/`, and reach no network unless the profile grants it.
+
+mod common;
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode::policy::Capabilities;
+use codemode::{Envelope, Limits, Output, Registry, Runtime};
+
+const SECRET: &str = "SECRET-7c1f-do-not-print";
+
+/// A folder holding `world/` (with a secret in `.codemode/mcp.json` and a data file) and
+/// `outside/secret.txt` beside it.
+struct Place {
+    _dir: tempfile::TempDir,
+    world: PathBuf,
+    outside: PathBuf,
+}
+
+impl Place {
+    fn new() -> Place {
+        let dir = tempfile::tempdir().unwrap();
+        let world = dir.path().join("world");
+        let outside = dir.path().join("outside");
+        for (path, text) in [
+            (
+                world.join(".codemode/mcp.json"),
+                format!("{{\"token\": \"{SECRET}\"}}"),
+            ),
+            (outside.join("secret.txt"), SECRET.to_string()),
+            (world.join("data/a.txt"), "one two three\n".to_string()),
+            (world.join("top.txt"), "top\n".to_string()),
+        ] {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        Place {
+            _dir: dir,
+            world,
+            outside,
+        }
+    }
+
+    fn runtime(&self, grants: Capabilities) -> Runtime {
+        let registry = Registry::open(&self.world, &[], false)
+            .unwrap()
+            .with_capabilities(grants);
+        Runtime::new(Arc::new(registry), Limits::default()).unwrap()
+    }
+
+    fn granting(&self, commands: &[&str]) -> Runtime {
+        self.runtime(Capabilities {
+            shell: commands.iter().map(|c| c.to_string()).collect(),
+            ..Capabilities::default()
+        })
+    }
+}
+
+/// Runs one command; returns its exit code and what it wrote to stdout and stderr.
+fn start(rt: &mut Runtime, cmd: &str, args: &[&str]) -> (i64, String) {
+    let args: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+    let script = format!(
+        "local r = shell.run({{ cmd = {cmd:?}, args = {{ {} }} }})\nreturn {{ r.code, r.stdout .. r.stderr }}",
+        args.join(", ")
+    );
+    let got: Envelope = rt.exec(&script, Output::Capture);
+    assert!(got.ok, "{cmd} {args:?}: {}", got.to_json());
+    let v = got.value.unwrap();
+    (v[0].as_i64().unwrap(), v[1].as_str().unwrap().to_string())
+}
+
+fn assert_refused(rt: &mut Runtime, cmd: &str, args: &[&str]) {
+    let (code, out) = start(rt, cmd, args);
+    assert_ne!(code, 0, "{cmd} {args:?} succeeded: {out}");
+    assert!(
+        !out.contains(SECRET),
+        "{cmd} {args:?} printed the secret: {out}"
+    );
+    assert!(
+        out.contains("Permission denied") || out.contains("Operation not permitted"),
+        "{cmd} {args:?}: {out}"
+    );
+}
+
+#[test]
+fn a_granted_wc_reads_no_file_in_codemode_or_outside_the_world() {
+    let place = Place::new();
+    let mut rt = place.granting(&["wc"]);
+    let outside = place.outside.join("secret.txt");
+    let absolute = format!("--files0-from={}", outside.display());
+    for args in [
+        &["--files0-from=.codemode/mcp.json"][..],
+        &["--files0-from=../outside/secret.txt"],
+        &[absolute.as_str()],
+        &["-c", ".codemode/mcp.json"],
+        &["-c", "../outside/secret.txt"],
+    ] {
+        assert_refused(&mut rt, "wc", args);
+    }
+    // What the grant is for still works: a file of the world, and one of the system.
+    let (code, out) = start(&mut rt, "wc", &["-w", "data/a.txt"]);
+    assert_eq!((code, out.as_str()), (0, "3 data/a.txt\n"));
+    let (code, out) = start(&mut rt, "wc", &["-c", "top.txt", "/etc/hostname"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("4 top.txt"), "{out}");
+}
+
+#[test]
+fn cat_and_head_read_the_world_and_the_system_but_nothing_beside_them() {
+    let place = Place::new();
+    std::os::unix::fs::symlink(&place.outside, place.world.join("link")).unwrap();
+    std::os::unix::fs::symlink(".codemode", place.world.join("hidden")).unwrap();
+    let mut rt = place.granting(&["cat", "head", "ls"]);
+    let secret = place.outside.join("secret.txt");
+    for (cmd, path) in [
+        ("cat", "../outside/secret.txt"),
+        ("head", "../outside/secret.txt"),
+        ("cat", secret.to_str().unwrap()),
+        ("cat", "link/secret.txt"),
+        ("cat", "hidden/mcp.json"),
+        ("head", ".codemode/mcp.json"),
+        ("cat", "data/../.codemode/mcp.json"),
+    ] {
+        assert_refused(&mut rt, cmd, &[path]);
+    }
+    // No home folder, and no other process's /proc entry (its command line).
+    assert_refused(&mut rt, "cat", &["/root/.bashrc"]);
+    let parent = format!("/proc/{}/cmdline", std::process::id());
+    assert_refused(&mut rt, "cat", &[&parent]);
+    let (code, out) = start(&mut rt, "head", &["-c", "4", "/proc/self/status"]);
+    assert_eq!((code, out.as_str()), (0, "Name"));
+    let (code, out) = start(&mut rt, "cat", &["/etc/hostname", "data/a.txt"]);
+    let hostname = std::fs::read_to_string("/etc/hostname").unwrap();
+    assert_eq!((code, out), (0, format!("{hostname}one two three\n")));
+    // The world's top folder is listed (the names only, as `stat` shows them anyway).
+    let (code, out) = start(&mut rt, "ls", &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("data\n") && out.contains("top.txt\n"), "{out}");
+    assert_refused(&mut rt, "ls", &["../outside"]);
+}
+
+#[test]
+fn a_command_writes_only_into_the_world_and_never_into_codemode() {
+    let place = Place::new();
+    let mut rt = place.granting(&["touch", "cp", "sh", "mkdir"]);
+    let outside_new = place.outside.join("new.txt");
+    assert_refused(&mut rt, "touch", &[outside_new.to_str().unwrap()]);
+    assert_refused(&mut rt, "touch", &["../outside/new.txt"]);
+    assert_refused(&mut rt, "cp", &["data/a.txt", "../outside/new.txt"]);
+    assert!(!outside_new.exists());
+    assert_refused(&mut rt, "cp", &["data/a.txt", ".codemode/mcp.json"]);
+    assert_refused(&mut rt, "cp", &["data/a.txt", ".codemode/policy.json"]);
+    assert_refused(&mut rt, "sh", &["-c", "echo '{}' > .codemode/mcp.json"]);
+    assert_refused(&mut rt, "mkdir", &[".codemode/upstream"]);
+    assert!(!place.world.join(".codemode/policy.json").exists());
+    assert!(!place.world.join(".codemode/upstream").exists());
+    assert!(
+        std::fs::read_to_string(place.world.join(".codemode/mcp.json"))
+            .unwrap()
+            .contains(SECRET)
+    );
+    // Inside the world's folders, and into its existing top-level files, it writes.
+    let (code, out) = start(
+        &mut rt,
+        "sh",
+        &["-c", "echo made > data/new.txt; echo over > top.txt"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(place.world.join("data/new.txt")).unwrap(),
+        "made\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(place.world.join("top.txt")).unwrap(),
+        "over\n"
+    );
+    // Not a new entry at the top: that right would reach into .codemode/ too.
+    assert_refused(&mut rt, "touch", &["fresh.txt"]);
+    // Nor run a program the world holds.
+    std::fs::write(place.world.join("data/run.sh"), "#!/bin/sh\necho ran\n").unwrap();
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(place.world.join("data/run.sh"), mode).unwrap();
+    assert_refused(&mut rt, "sh", &["-c", "./data/run.sh"]);
+}
+
+#[test]
+fn a_command_signals_nothing_outside_its_own_walls() {
+    let place = Place::new();
+    let mut rt = place.granting(&["kill"]);
+    let me = std::process::id().to_string();
+    assert_refused(&mut rt, "kill", &["-0", &me]);
+}
+
+/// Whether a connection reached `listener` within a second.
+fn connected(listener: &TcpListener) -> bool {
+    listener.set_nonblocking(true).unwrap();
+    let until = Instant::now() + Duration::from_secs(1);
+    while Instant::now() < until {
+        if let Ok((mut stream, _)) = listener.accept() {
+            let mut buf = Vec::new();
+            stream.set_nonblocking(false).unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(1)))
+                .unwrap();
+            let _ = stream.read_to_end(&mut buf);
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn tcp_is_refused_unless_the_profile_grants_commands_the_network() {
+    let place = Place::new();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let connect = format!("exec 3<>/dev/tcp/127.0.0.1/{port} && echo hi >&3");
+    let mut rt = place.granting(&["bash"]);
+    assert_refused(&mut rt, "bash", &["-c", &connect]);
+    assert!(!connected(&listener), "a connection got through");
+
+    let mut rt = place.runtime(Capabilities {
+        shell: vec!["bash".into()],
+        shell_network: true,
+        ..Capabilities::default()
+    });
+    let (code, out) = start(&mut rt, "bash", &["-c", &connect]);
+    assert_eq!(code, 0, "{out}");
+    assert!(connected(&listener));
+}
+
+/// The path of a program, for the grant by absolute path.
+fn which(name: &str) -> PathBuf {
+    ["/usr/bin", "/bin"]
+        .iter()
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.exists())
+        .unwrap()
+}
+
+#[test]
+fn a_program_granted_by_path_is_confined_too() {
+    let place = Place::new();
+    let wc = which("wc");
+    let mut rt = place.granting(&[wc.to_str().unwrap()]);
+    assert_refused(
+        &mut rt,
+        wc.to_str().unwrap(),
+        &["--files0-from=.codemode/mcp.json"],
+    );
+}
+
+#[test]
+fn udp_and_unix_sockets_are_refused_without_the_network() {
+    let place = Place::new();
+    let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let port = udp.local_addr().unwrap().port();
+    let send = format!("echo leaked > /dev/udp/127.0.0.1/{port}");
+    let mut rt = place.granting(&["bash", "curl"]);
+    assert_refused(&mut rt, "bash", &["-c", &send]);
+    let mut buf = [0u8; 64];
+    assert!(udp.recv(&mut buf).is_err(), "a datagram got through");
+
+    // A daemon's socket, reached by its path (outside the world).
+    let path = place.outside.join("daemon.sock");
+    let daemon = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    daemon.set_nonblocking(true).unwrap();
+    let socket = path.to_str().unwrap();
+    let (code, out) = start(
+        &mut rt,
+        "curl",
+        &["-sS", "--unix-socket", socket, "http://x/"],
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(daemon.accept().is_err(), "curl reached the daemon: {out}");
+
+    // Granted the network, the command has it.
+    let mut rt = place.runtime(Capabilities {
+        shell: vec!["bash".into()],
+        shell_network: true,
+        ..Capabilities::default()
+    });
+    let (code, out) = start(&mut rt, "bash", &["-c", &send]);
+    assert_eq!(code, 0, "{out}");
+    let n = udp.recv(&mut buf).unwrap();
+    assert_eq!(&buf[..n], b"leaked\n");
+}
