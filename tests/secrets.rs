@@ -328,6 +328,11 @@ fn world_with_servers(scripts: &Path) -> World {
     world
 }
 
+/// The refused argument as mcp.json writes it.
+fn written_argument() -> String {
+    format!("--key=${{{ARG_VAR}}} .")
+}
+
 fn codemode_with_secret(world: &World, args: &[&str], stdin: &str) -> (String, String) {
     let out = common::output(
         common::command()
@@ -347,7 +352,8 @@ fn a_refused_servers_hint_masks_the_secret_in_its_argument() {
     let (stdout, stderr) = codemode_with_secret(&world, &["exec"], "return tools.leaky.anything()");
     let both = format!("{stdout}\n{stderr}");
     assert!(stdout.contains("\"ok\":false"), "{both}");
-    assert!(stdout.contains("--key=*** ."), "{both}");
+    // The argument is quoted as mcp.json writes it, never with the value put in.
+    assert!(stdout.contains(&written_argument()), "{both}");
     assert_no_leak(&both, ARG_SECRET);
 }
 
@@ -359,7 +365,7 @@ fn list_types_and_check_warnings_mask_the_secret() {
         let (stdout, stderr) = codemode_with_secret(&world, args, "");
         let both = format!("{stdout}\n{stderr}");
         assert!(
-            both.contains("server 'leaky'") && both.contains("--key=*** ."),
+            both.contains("server 'leaky'") && both.contains(&written_argument()),
             "codemode {args:?} did not warn of the refused server: {both}"
         );
         assert_no_leak(&both, ARG_SECRET);
