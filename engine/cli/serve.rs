@@ -44,6 +44,7 @@ pub struct ServeArgs {
 /// Builds the pool and serves until the client (stdio) or the process (HTTP) ends.
 pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let registry = cli.registry()?;
+    cli.open_audit(&registry, "serve");
     // Reading a large world frees hundreds of megabytes that this long-lived process
     // would otherwise hold (a one-shot command exits instead).
     codemode::cache::release_freed_memory();

@@ -19,7 +19,7 @@ use crate::upstream::{ServerView, UpstreamTool};
 
 /// The declarations of each capability, written beside its module: `vfs` declares the
 /// global scripts get; the others declare the types of the tables only the prelude sees.
-const CAPABILITIES: [&str; 10] = [
+const CAPABILITIES: [&str; 11] = [
     super::vfs::DECLARATIONS,
     super::asset::DECLARATIONS,
     super::author::DECLARATIONS,
@@ -30,6 +30,7 @@ const CAPABILITIES: [&str; 10] = [
     super::upstream::DECLARATIONS,
     super::cache::DECLARATIONS,
     super::results::DECLARATIONS,
+    super::audit::DECLARATIONS,
 ];
 
 /// The declarations of the capabilities only some profiles grant: scripts of a profile

@@ -268,6 +268,7 @@ fn lookup(
         }
         packed.raw_set("n", values.len())?;
     }
+    with_state(lua, |s| s.answered_from_cache = true)?;
     Ok((true, Value::Table(packed)))
 }
 
