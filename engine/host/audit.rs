@@ -49,14 +49,45 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// Records a call of `identity` that the run's profile refused.
+/// Records a call of `identity` that the run's profile refused, when running code asked
+/// for it (see [`reached_by_code`]).
 pub(crate) fn denied(lua: &Lua, identity: &str) -> mlua::Result<()> {
+    if !reached_by_code(lua) {
+        return Ok(());
+    }
     with_state(lua, |s| {
         if let Some(trail) = &mut s.audit {
             trail.call(identity, "denied", Duration::ZERO, 0, false);
         }
     })
 }
+
+/// True when running code reached the tool: the first frame above the prelude's is a
+/// Luau function (a script's, a tool's, a `tools.parallel` function). Luau also looks up
+/// a chunk's `tools.<box>.<tool>` paths while it loads the chunk, ahead of running it (an
+/// optimisation whose errors it ignores), from no Luau frame: that is no call, and code
+/// that never runs must not leave a refused call in the log.
+fn reached_by_code(lua: &Lua) -> bool {
+    for level in 1..MAX_PRELUDE_FRAMES {
+        let frame = lua.inspect_stack(level, |d| {
+            let source = d.source();
+            let prelude = source
+                .source
+                .as_deref()
+                .is_some_and(|s| s.trim_start_matches(['=', '@']).starts_with("prelude/"));
+            (source.what, prelude)
+        });
+        match frame {
+            Some((_, true)) => continue,
+            Some(("C", false)) | None => return false,
+            Some(_) => return true,
+        }
+    }
+    false
+}
+
+/// Prelude frames between a host function and the code that called into the prelude.
+const MAX_PRELUDE_FRAMES: usize = 16;
 
 /// The envelope's kind for the error a call raised: a limit the run reached, a refusal,
 /// a tool's own timeout, or the tool's own error (`runtime`).
