@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 20] = [
+const GRAPH: [(&str, &[&str]); 21] = [
     ("cache", &[]),
     ("net", &[]),
     ("shell", &[]),
@@ -16,6 +16,8 @@ const GRAPH: [(&str, &[&str]); 20] = [
     ("vfs", &[]),
     // The result store makes its folder through the cache's guard against links.
     ("results", &["cache"]),
+    // The audit log makes `.codemode/` through the same guard.
+    ("audit", &["cache"]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
     // The client of the type checker process; it reads scripts with the assets' parser.
@@ -25,7 +27,9 @@ const GRAPH: [(&str, &[&str]); 20] = [
     ("search", &["assets", "cache", "types", "upstream"]),
     (
         "registry",
-        &["assets", "cache", "policy", "search", "upstream", "vfs"],
+        &[
+            "assets", "audit", "cache", "policy", "search", "upstream", "vfs",
+        ],
     ),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads
     // only the engine's compiler setting from the assets.
@@ -33,14 +37,14 @@ const GRAPH: [(&str, &[&str]); 20] = [
     (
         "host",
         &[
-            "assets", "bind", "check", "net", "policy", "registry", "results", "sandbox", "search",
-            "shell", "types", "upstream", "vfs",
+            "assets", "audit", "bind", "check", "net", "policy", "registry", "results", "sandbox",
+            "search", "shell", "types", "upstream", "vfs",
         ],
     ),
     (
         "runtime",
         &[
-            "assets", "bind", "cache", "check", "host", "registry", "sandbox", "types",
+            "assets", "audit", "bind", "cache", "check", "host", "registry", "sandbox", "types",
         ],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
