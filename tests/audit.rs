@@ -1,11 +1,13 @@
 //! The audit log (`<world>/.codemode/audit.jsonl`, `codemode audit`), driven through the
 //! real binary: a call line per tool call (direct, denied, cached, inside
-//! `tools.parallel`, from `codemode call`) and a run line per run, with the fields an
+//! `tools.parallel`, from `codemode call`, of an upstream MCP server) and a run line per run, with the fields an
 //! operator reads; nothing of what a script passes, prints or raises; no line a script
 //! can forge; rotation at the size limit; the file out of the scripts' reach; and what
 //! `codemode audit` shows.
 
 mod common;
+#[path = "upstream/servers.rs"]
+mod servers;
 
 use std::path::Path;
 
@@ -498,4 +500,62 @@ fn codemode_audit_shows_the_last_lines() {
     );
     let out = codemode(w.path(), &["audit", "--agent", "local", "-n", "3"], "");
     assert_eq!(text(&out.stdout).lines().count(), 3);
+}
+
+#[test]
+fn calls_of_an_upstream_server_are_recorded_and_their_arguments_are_not() {
+    let _serial = servers::serial();
+    let dir = servers::world(json!({ "fx": servers::fixture_server("typed", &["0"]) }));
+    let w = dir.path();
+    std::fs::write(
+        w.join(".codemode/policy.json"),
+        r#"{ "profiles": { "default": { "default": "allow", "deny": ["fx.get_sum"] } } }"#,
+    )
+    .unwrap();
+    let out = codemode(w, &["--no-bundled", "mcp", "sync", "fx"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let marker = "UPSTREAM-MARK-51c2";
+    let envelope = run_exec(
+        w,
+        &["--check", "off"],
+        &format!(
+            r#"local one = tools.fx.echo({{ message = "{marker}" }})
+local rows = tools.parallel({{
+	function() return tools.fx.echo({{ message = "p1" }}) end,
+	function() return tools.fx.echo({{ message = "p2" }}) end,
+}})
+local ok = pcall(function() return tools.fx.get_sum({{ a = 1, b = 2 }}) end)
+assert(not ok)
+return #rows"#
+        ),
+    );
+    assert_eq!(envelope["value"], 2, "{envelope}");
+    let raw = std::fs::read_to_string(log_path(w)).unwrap();
+    assert!(!raw.contains(marker), "{raw}");
+    let lines = parsed(&raw);
+    let calls: Vec<(&str, &str)> = lines
+        .iter()
+        .filter(|l| l["kind"] == "call")
+        .map(|l| {
+            (
+                l["identity"].as_str().unwrap(),
+                l["outcome"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("fx.echo", "ok"),
+            ("fx.echo", "ok"),
+            ("fx.echo", "ok"),
+            ("fx.get_sum", "denied"),
+        ]
+    );
+    assert!(
+        lines[0]["bytes"].as_u64().unwrap() > marker.len() as u64,
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines.last().unwrap()["calls"], 4);
 }
