@@ -27,6 +27,10 @@ const MAX_DEPTH: usize = 32;
 pub fn module(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.raw_set(
+        "on",
+        lua.create_function(|lua, ()| with_state(lua, |s| s.audit.is_some()))?,
+    )?;
+    t.raw_set(
         "call",
         lua.create_function(
             |lua, (identity, seconds, ok, rest): (mlua::LuaString, f64, bool, MultiValue)| {
