@@ -559,3 +559,24 @@ return #rows"#
     );
     assert_eq!(lines.last().unwrap()["calls"], 4);
 }
+
+#[test]
+fn a_run_of_many_calls_writes_every_line_its_own_last() {
+    let w = world();
+    // About 160 bytes a line: the trail writes early three times or more.
+    let envelope = run_exec(
+        w.path(),
+        &[],
+        "for i = 1, 1500 do tools.box.echo('x') end\nreturn 1",
+    );
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    let lines = lines(w.path());
+    assert_eq!(lines.len(), 1501);
+    assert!(lines[..1500].iter().all(|l| l["kind"] == "call"));
+    assert_eq!(lines[1500]["calls"], 1500);
+    let size = std::fs::metadata(log_path(w.path())).unwrap().len();
+    assert!(
+        size > 3 * 64 * 1024,
+        "{size}: more than three flushes' worth"
+    );
+}
