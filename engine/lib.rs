@@ -14,6 +14,7 @@
 //! - [`bind`] checks arguments against a tool's schema and reads command lines;
 //! - [`check`] type-checks scripts and tools against the tools' declarations, in a
 //!   checker process of its own (the `codemode-check` binary);
+//! - [`audit`] writes the operator's log of runs and tool calls (`.codemode/audit.jsonl`);
 //! - [`cache`] keeps files under `<world>/.codemode/cache/` that spare a new process work;
 //! - [`vfs`] reads and writes files confined to the world, atomically;
 //! - [`mcp`] serves tool_exec and search_tools over MCP (`codemode serve`);
@@ -31,6 +32,7 @@
 //! (`engine/cli/`) is a thin binary over this library.
 
 pub mod assets;
+pub mod audit;
 pub mod auth;
 pub mod bind;
 pub mod cache;

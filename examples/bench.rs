@@ -12,10 +12,13 @@
 //!    as one `Runtime::call` each and as 1,000 calls inside one script.
 //! 5. indexing: building the asset index of a generated world of 10,000 tools versus
 //!    only reading those tools' files.
+//! 6. audit log: the exec path of (1), and 1,000 tool calls in one script, with every run
+//!    and call recorded in the world's `.codemode/audit.jsonl` versus without a log.
 //!
-//! Run: `cargo run --release --example bench`. Each figure is given as wall-clock time and
-//! as CPU time of this process (user + system, all threads): on a busy machine the wall
-//! clock swings with other load, CPU time much less. Compare ratios, not absolute times.
+//! Run: `cargo run --release --example bench` (`... -- audit exec` runs only those two).
+//! Each figure is given as wall-clock time and as CPU time of this process (user + system,
+//! all threads): on a busy machine the wall clock swings with other load, CPU time much
+//! less. Compare ratios, not absolute times.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -436,10 +439,88 @@ fn bench_cache() {
     );
 }
 
+/// 1,000 tool calls in one script, for the cost of one call's audit line.
+const MANY_CALLS: &str = r#"
+local n = 0
+for i = 1, 1000 do
+	n += tools.bench.add(i, 1)
+end
+return n
+"#;
+
+fn bench_audit() {
+    const RUNS: u32 = 5_000;
+    const MANY_RUNS: u32 = 20;
+    let (world, mut plain) = bench_runtime();
+    let registry = Registry::open(world.path(), &[], true).unwrap();
+    registry.set_audit(codemode::audit::Log::file(
+        world.path(),
+        "bench",
+        codemode::audit::DEFAULT_MAX_BYTES,
+    ));
+    let mut audited = Runtime::new(Arc::new(registry), Limits::default()).unwrap();
+    for runtime in [&mut plain, &mut audited] {
+        let check = runtime.exec(SCRIPT, Output::Capture);
+        assert!(check.ok, "{}", check.to_json());
+    }
+    let log = world.path().join(".codemode/audit.jsonl");
+    let lines = std::fs::read_to_string(&log).unwrap().lines().count();
+    assert_eq!(lines, 11, "10 call lines and a run line");
+    let best = |a: Cost, b: Cost| Cost {
+        wall: a.wall.min(b.wall),
+        cpu: a.cpu.min(b.cpu),
+    };
+    // Alternated, best of three each, as for the policy.
+    let compare = |script: &str, runs: u32, plain: &mut Runtime, audited: &mut Runtime| {
+        let run = |runtime: &mut Runtime| {
+            measure(|| {
+                for _ in 0..runs {
+                    std::hint::black_box(runtime.exec(script, Output::Capture).to_json());
+                }
+            })
+        };
+        let (mut base, mut with) = (run(plain), run(audited));
+        for _ in 0..2 {
+            base = best(base, run(plain));
+            with = best(with, run(audited));
+        }
+        (base, with)
+    };
+    let (base, with) = compare(SCRIPT, RUNS, &mut plain, &mut audited);
+    report(
+        "exec path with the audit log (the script of 1: 10 call lines and a run line), per run:",
+        "µs",
+        1e6 / RUNS as f64,
+        "none set: the file's append is most of it",
+        ("no audit log", base),
+        ("every run and call in audit.jsonl", with),
+    );
+    let (base, with) = compare(MANY_CALLS, MANY_RUNS, &mut plain, &mut audited);
+    report(
+        "audit log, calls inside one script (1,000 calls of a trivial tool), per call:",
+        "µs",
+        1e6 / (MANY_RUNS * 1000) as f64,
+        "none: a line is about 200 bytes, written with the run's",
+        ("no audit log", base),
+        ("every call in audit.jsonl", with),
+    );
+}
+
 fn main() {
-    bench_exec();
-    bench_policy();
-    bench_call();
-    bench_cache();
-    bench_index(10_000);
+    // `bench audit exec` runs those two; no name runs them all.
+    let only: Vec<String> = std::env::args().skip(1).collect();
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    let benches: [(&str, fn()); 6] = [
+        ("exec", bench_exec),
+        ("policy", bench_policy),
+        ("call", bench_call),
+        ("cache", bench_cache),
+        ("index", || bench_index(10_000)),
+        ("audit", bench_audit),
+    ];
+    for (name, bench) in benches {
+        if wanted(name) {
+            bench();
+        }
+    }
 }

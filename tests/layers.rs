@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 22] = [
+const GRAPH: [(&str, &[&str]); 23] = [
     // The secret values the configuration holds, masked wherever text leaves.
     ("secrets", &[]),
     ("cache", &[]),
@@ -18,6 +18,8 @@ const GRAPH: [(&str, &[&str]); 22] = [
     ("vfs", &[]),
     // The result store makes its folder through the cache's guard against links.
     ("results", &["cache"]),
+    // The audit log makes `.codemode/` through the same guard.
+    ("audit", &["cache"]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
     // The client of the type checker process; it reads scripts with the assets' parser.
@@ -28,7 +30,7 @@ const GRAPH: [(&str, &[&str]); 22] = [
     (
         "registry",
         &[
-            "assets", "cache", "policy", "search", "secrets", "upstream", "vfs",
+            "assets", "audit", "cache", "policy", "search", "secrets", "upstream", "vfs",
         ],
     ),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads
@@ -37,14 +39,15 @@ const GRAPH: [(&str, &[&str]); 22] = [
     (
         "host",
         &[
-            "assets", "bind", "check", "net", "policy", "registry", "results", "sandbox", "search",
-            "secrets", "shell", "types", "upstream", "vfs",
+            "assets", "audit", "bind", "check", "net", "policy", "registry", "results", "sandbox",
+            "search", "secrets", "shell", "types", "upstream", "vfs",
         ],
     ),
     (
         "runtime",
         &[
-            "assets", "bind", "cache", "check", "host", "registry", "sandbox", "secrets", "types",
+            "assets", "audit", "bind", "cache", "check", "host", "registry", "sandbox", "secrets",
+            "types",
         ],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
@@ -53,7 +56,8 @@ const GRAPH: [(&str, &[&str]); 22] = [
     (
         "mcp",
         &[
-            "assets", "auth", "registry", "runtime", "sandbox", "search", "types", "upstream",
+            "assets", "audit", "auth", "registry", "runtime", "sandbox", "search", "types",
+            "upstream",
         ],
     ),
     (

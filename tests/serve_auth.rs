@@ -355,6 +355,31 @@ fn each_agent_runs_under_its_own_profile_in_one_server() {
     );
     // The allowed agent is still allowed after the other's denial.
     assert_eq!(server.exec(&a, script)["value"], "hi");
+    // The operator's audit log names each agent and the profile its runs got, the denial
+    // included (a run's lines are written when it ends, before its answer goes out).
+    let log = std::fs::read_to_string(world.path().join(".codemode/audit.jsonl")).unwrap();
+    let lines: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let calls = |agent: &str, profile: &str, outcome: &str| {
+        lines
+            .iter()
+            .filter(|l| {
+                l["kind"] == "call"
+                    && l["identity"] == "t.echo"
+                    && l["agent"] == agent
+                    && l["profile"] == profile
+                    && l["outcome"] == outcome
+            })
+            .count()
+    };
+    assert_eq!(calls("builder", "full", "ok"), 2, "{log}");
+    assert_eq!(calls("reader", "locked", "denied"), 1, "{log}");
+    assert!(
+        !log.contains("local"),
+        "a request logged without its agent: {log}"
+    );
 }
 
 #[test]

@@ -37,6 +37,7 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     let mut runtime = cli.runtime()?;
+    cli.open_audit(runtime.registry(), "call");
     let index = runtime.registry().snapshot();
     let identity = &as_configured(runtime.registry(), &index, identity);
     if let Some(entry) = index.tool(identity) {

@@ -39,6 +39,7 @@ pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
         }
     };
     let mut runtime = cli.script_runtime()?;
+    cli.open_audit(runtime.registry(), "exec");
     let envelope = runtime
         .exec(&source, Output::Capture)
         .name_limits(limit_flag);

@@ -19,6 +19,7 @@ macro_rules! out {
 }
 
 mod agent;
+mod audit;
 mod cache;
 mod call;
 mod check;
@@ -102,6 +103,18 @@ pub struct Cli {
           value_parser = clap::value_parser!(u64).range(1..=60_000))]
     check_timeout_ms: u64,
 
+    /// Where runs and tool calls are recorded for the operator: auto (the world's
+    /// .codemode/audit.jsonl when the world has a .codemode/ folder or --mcp-config is
+    /// given), file (that file, always), stderr, or off
+    #[arg(long, global = true, default_value = "auto", value_name = "WHERE",
+          value_parser = ["auto", "file", "stderr", "off"])]
+    audit: String,
+
+    /// Size past which the audit file is rotated (to audit.jsonl.1, keeping 5)
+    #[arg(long, global = true, default_value_t = codemode::audit::DEFAULT_MAX_BYTES,
+          value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    audit_max_bytes: u64,
+
     /// Log to stderr (-v info, -vv debug); stdout stays clean
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -157,6 +170,8 @@ enum Command {
         #[command(subcommand)]
         command: cache::CacheCommand,
     },
+    /// The last lines of the audit log: who ran what, how it ended (-n N, --json, --agent)
+    Audit(audit::AuditArgs),
     /// MCP server on stdio (tool_exec, search_tools); --http ADDR for streamable HTTP
     Serve(serve::ServeArgs),
     /// Agents that may call serve --http, each with a profile: `agent add|list|revoke`
@@ -373,6 +388,7 @@ pub fn main() -> ExitCode {
         Command::Registry { command } => registry::registry(&cli, command),
         Command::Mcp { command } => mcp::mcp(&cli, command),
         Command::Cache { command } => cache::cache(&cli, command),
+        Command::Audit(args) => audit::audit(&cli, args),
         Command::Serve(args) => serve::serve(&cli, args),
         Command::Agent { command } => agent::agent(&cli, command),
         Command::Call { words } => call::call(&cli, words),

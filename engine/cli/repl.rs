@@ -9,6 +9,7 @@ use super::Cli;
 /// Runs the REPL. Exit 0, or 1 when stdin is not a terminal and an entry failed.
 pub fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
     let runtime = cli.script_runtime()?;
+    cli.open_audit(runtime.registry(), "repl");
     // As `serve`: the memory freed reading a large world goes back to the system.
     codemode::cache::release_freed_memory();
     // Edits made in an editor show in the next entry, without :reload.

@@ -10,6 +10,7 @@ use super::{limit_flag, read_script, Cli};
 pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let source = read_script(file)?;
     let mut runtime = cli.script_runtime()?;
+    cli.open_audit(runtime.registry(), "run");
     let envelope = runtime
         .exec(&source, Output::Stream)
         .name_limits(limit_flag);

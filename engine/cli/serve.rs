@@ -87,6 +87,7 @@ pub struct ServeArgs {
 /// Builds the pool and serves until the client (stdio) or the process (HTTP) ends.
 pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let registry = cli.registry()?;
+    cli.open_audit(&registry, "serve");
     // Reading a large world frees hundreds of megabytes that this long-lived process
     // would otherwise hold (a one-shot command exits instead).
     codemode::cache::release_freed_memory();
@@ -253,6 +254,7 @@ fn per_profile(cli: &Cli, workers: usize) -> MakeServed {
         let registry = cli
             .registry_of(super::Use::Searching, Some(profile))
             .map_err(|e| format!("{e:#}"))?;
+        cli.open_audit(&registry, "serve");
         let watcher = cli.watch(&registry);
         let pool = Pool::new(registry.clone(), serve_limits(&cli), workers, MAX_QUEUED)
             .map_err(|e| format!("cannot start its script workers: {e}"))?;

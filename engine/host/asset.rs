@@ -161,7 +161,16 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, (toolbox, tool): (String, String)| {
             // The function, and what checks a direct call of it (see `bind::checker`).
             // Its cache and output cap, when it has either, for the prelude to apply.
-            let mut function = load_tool(lua, &toolbox, &tool)?;
+            let mut function = match load_tool(lua, &toolbox, &tool) {
+                Ok(function) => function,
+                Err(e) => {
+                    // A call the profile refuses has no function to wrap: its line is here.
+                    if find_host_error(&e).is_some_and(|h| h.denied) {
+                        super::audit::denied(lua, &format!("{toolbox}.{tool}"))?;
+                    }
+                    return Err(e);
+                }
+            };
             let index = with_state(lua, |s| s.index.clone())?;
             let (check, spec, policy) = match index.tool(&format!("{toolbox}.{tool}")) {
                 Some(entry) => {

@@ -19,7 +19,7 @@ use crate::upstream::{ServerView, UpstreamTool};
 
 /// The declarations of each capability, written beside its module: `vfs` declares the
 /// global scripts get; the others declare the types of the tables only the prelude sees.
-const CAPABILITIES: [&str; 11] = [
+const CAPABILITIES: [&str; 12] = [
     super::vfs::DECLARATIONS,
     super::asset::DECLARATIONS,
     super::author::DECLARATIONS,
@@ -31,6 +31,7 @@ const CAPABILITIES: [&str; 11] = [
     super::cache::DECLARATIONS,
     super::results::DECLARATIONS,
     super::threads::DECLARATIONS,
+    super::audit::DECLARATIONS,
 ];
 
 /// The declarations of the capabilities only some profiles grant: scripts of a profile

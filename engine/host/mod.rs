@@ -8,6 +8,7 @@
 //! [`state::with_state`].
 
 pub(crate) mod asset;
+pub(crate) mod audit;
 pub(crate) mod author;
 pub(crate) mod bind;
 pub(crate) mod cache;
@@ -78,7 +79,8 @@ pub(crate) fn linker(granted: &Capabilities) -> Linker {
         .capability("install", install::module)
         .capability("upstream", upstream::module)
         .capability("results", results::module)
-        .capability("threads", threads::module);
+        .capability("threads", threads::module)
+        .capability("audit", audit::module);
     PRELUDE.into_iter().fold(linker, Linker::prelude)
 }
 
@@ -108,6 +110,7 @@ mod tests {
             "install" => install::DECLARATIONS,
             "upstream" => upstream::DECLARATIONS,
             "results" => results::DECLARATIONS,
+            "audit" => audit::DECLARATIONS,
             "run" => cache::DECLARATIONS,
             "threads" => threads::DECLARATIONS,
             other => panic!("capability {other} has no declarations beside its module"),

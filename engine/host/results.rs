@@ -281,6 +281,7 @@ fn lookup(
             packed.raw_set(i + 1, v)?;
         }
     }
+    with_state(lua, |s| s.answered_from_cache = true)?;
     Ok((true, Value::Table(packed)))
 }
 

@@ -43,6 +43,10 @@ pub struct State {
     /// Tools whose results were cut to their `limits.maxOutputBytes`, with that cap:
     /// the envelope says so.
     pub cuts: Vec<(String, usize)>,
+    /// The run's audit lines, when the registry keeps a log (the runtime sets it).
+    pub audit: Option<crate::audit::Trail>,
+    /// Set when the result cache answered a call, until the call's audit line says so.
+    pub answered_from_cache: bool,
 }
 
 impl State {
@@ -59,6 +63,8 @@ impl State {
             checking: None,
             results: None,
             cuts: Vec::new(),
+            audit: None,
+            answered_from_cache: false,
         }
     }
 

@@ -276,6 +276,7 @@ fn start(
 ) -> mlua::Result<(crate::upstream::PendingCall, String)> {
     let identity = format!("{server}.{tool}");
     if let Some(denial) = with_state(lua, |s| s.index.denial(&identity))? {
+        super::audit::denied(lua, &identity)?;
         return Err(denied_tool(&identity, &denial).into_lua());
     }
     let Some((upstreams, views)) = visible(lua)? else {

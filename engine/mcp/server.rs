@@ -20,6 +20,7 @@ use super::exposed::{exposed_entries, exposed_tools, exposed_upstream, mcp_name}
 use super::gate::agent_of;
 use super::profiles::{MakeServed, Profiles, Served};
 use crate::assets::json_kind;
+use crate::audit::Agent as AuditAgent;
 use crate::auth::Agent;
 use crate::registry::Registry;
 use crate::runtime::{
@@ -137,7 +138,7 @@ impl CodemodeServer {
     async fn on_pool<R, F>(
         &self,
         served: &Served,
-        _agent: Option<&Agent>,
+        agent: Option<&Agent>,
         ct: CancellationToken,
         work: F,
     ) -> Result<R, Envelope>
@@ -151,13 +152,19 @@ impl CodemodeServer {
             let ct = ct.clone();
             Arc::new(move || ct.is_cancelled())
         };
+        let audited = agent.map_or_else(AuditAgent::local, |a| AuditAgent::named(a.name.as_str()));
         tokio::select! {
             biased;
             _ = ct.cancelled() => Err(refused(
                 ErrorKind::Runtime,
                 "the script was dropped before it ran (the request was cancelled)",
             )),
-            run = served.pool.run_with(Some(stop), work) => run.map_err(|e| {
+            run = served.pool.run_with(Some(stop), move |runtime, stop| {
+                // The audit names whoever the request authenticated as; a pooled VM
+                // keeps the last agent set, so each run sets its own.
+                runtime.set_agent(audited);
+                work(runtime, stop)
+            }) => run.map_err(|e| {
                 let mut envelope = e.envelope();
                 if let (PoolError::Busy(_), Some(error)) = (&e, &mut envelope.error) {
                     error.message.push_str(" (codemode serve --workers)");

@@ -73,6 +73,9 @@ pub struct Registry {
     /// Each upstream server's catalogue as last seen, and the part of it the rules allow
     /// (filtered once per catalogue, not once per lookup).
     allowed: Mutex<std::collections::HashMap<String, Allowed>>,
+    /// The audit log every run over this registry writes to, once set (see
+    /// [`Registry::set_audit`]).
+    audit: std::sync::OnceLock<Arc<crate::audit::Log>>,
 }
 
 /// The world's policy file as a long-running process follows it: the profile asked for
@@ -267,6 +270,7 @@ impl Registry {
             rules: RwLock::new(Arc::new(Profile::open().rules)),
             policy: None,
             allowed: Mutex::new(std::collections::HashMap::new()),
+            audit: std::sync::OnceLock::new(),
         }
     }
 
@@ -376,6 +380,19 @@ impl Registry {
         tracing::info!("{}: policy changed; the next runs get it", path.display());
         self.changed();
         true
+    }
+
+    /// Records every run over this registry, and each tool call in it, in `log` from now
+    /// on. Set once: a log in force is never swapped or turned off by the process.
+    pub fn set_audit(&self, log: crate::audit::Log) {
+        if self.audit.set(Arc::new(log)).is_err() {
+            tracing::warn!("the registry already has an audit log; the second is ignored");
+        }
+    }
+
+    /// The audit log runs over this registry write to, when one is set.
+    pub fn audit(&self) -> Option<&Arc<crate::audit::Log>> {
+        self.audit.get()
     }
 
     /// The tool rules of the profile this registry serves.

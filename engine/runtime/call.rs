@@ -165,7 +165,28 @@ impl Runtime {
 
     /// Runs `call` as [`Runtime::exec`] runs a script: prints are captured or streamed as
     /// `output` says, and `stop` is asked every few thousand instructions whether to stop.
+    /// Its audit line is written once its envelope is final (a refused binding's outcome
+    /// is `type`: the arguments did not fit the tool's schema).
     pub fn run_call(
+        &mut self,
+        call: Call,
+        output: Output,
+        stop: Option<StopCheck>,
+    ) -> Result<Called, Refusal> {
+        let started = std::time::Instant::now();
+        let called = self.run_call_unrecorded(call, output, stop);
+        match &called {
+            Ok(called) => self.record_run(&called.envelope),
+            Err(refusal) => {
+                let mut envelope = super::refused(super::ErrorKind::Type, &refusal.message);
+                envelope.elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+                self.record_run(&envelope);
+            }
+        }
+        called
+    }
+
+    fn run_call_unrecorded(
         &mut self,
         call: Call,
         output: Output,
@@ -173,6 +194,17 @@ impl Runtime {
     ) -> Result<Called, Refusal> {
         let index = self.begin_snapshot();
         if let Some(denial) = index.denial(&call.identity) {
+            // The call's line: no run began, so no host state holds a trail for it.
+            self.trail = self.new_trail();
+            if let Some(trail) = &mut self.trail {
+                trail.call(
+                    &call.identity,
+                    "denied",
+                    std::time::Duration::ZERO,
+                    0,
+                    false,
+                );
+            }
             // Refused before anything is bound or run, whether or not the tool exists.
             let refusal = crate::host::asset::denied_tool(&call.identity, &denial);
             let mut envelope = super::refused(super::ErrorKind::Denied, &refusal.message);
@@ -209,7 +241,9 @@ impl Runtime {
     /// Runs `surface` with prints captured, stopped early when `stop` says so.
     pub fn run_surface(&mut self, surface: &Surface, stop: Option<StopCheck>) -> Envelope {
         let index = self.begin_snapshot();
-        self.exec_in(Body::Surface(surface), Output::Capture, None, stop, index)
+        let envelope = self.exec_in(Body::Surface(surface), Output::Capture, None, stop, index);
+        self.record_run(&envelope);
+        envelope
     }
 }
 

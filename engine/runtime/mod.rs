@@ -5,6 +5,7 @@
 //! `call.rs`) run a tool or a `tools` function the same way, without source;
 //! `edits.rs` checks the tools a long-running process sees edited.
 
+mod audit;
 mod call;
 mod checking;
 mod edits;
@@ -24,6 +25,7 @@ pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use pool::{refused, Pool, PoolError};
 
 use crate::assets::AssetIndex;
+use crate::audit::{Agent, Trail};
 use crate::check::Checking;
 use crate::host::{self, State};
 use crate::registry::Registry;
@@ -80,6 +82,10 @@ pub struct Runtime {
     /// Whether the VM was built with the `http` and `shell` globals: a policy edit that
     /// grants or revokes either needs a VM built again.
     linked: (bool, bool),
+    /// The agent the next runs act for, as their audit lines name it.
+    agent: Agent,
+    /// The audit lines of the run that just ended, until its run line is written.
+    trail: Option<Trail>,
 }
 
 /// An environment that lives across runs (a REPL session): what one entry assigns as a
@@ -116,7 +122,21 @@ impl Runtime {
             checking: None,
             spent: Duration::ZERO,
             linked: host::granted_globals(&granted),
+            agent: Agent::local(),
+            trail: None,
         })
+    }
+
+    /// The agent the next runs act for, as the audit log names it (the command line's
+    /// is [`Agent::local`], the default). A server sets the agent of each request before
+    /// running it; the profile a line names is the registry's, not set here.
+    pub fn set_agent(&mut self, agent: Agent) {
+        self.agent = agent;
+    }
+
+    /// The agent the next runs act for.
+    pub fn agent(&self) -> &Agent {
+        &self.agent
     }
 
     /// Type-checks each script (`exec*`, not typed calls, which the binder checks) before
@@ -176,8 +196,22 @@ impl Runtime {
     }
 
     /// Type-checks `source` (when a checker is set) and runs it over `index` unless the
-    /// check stops it.
+    /// check stops it; its audit line is written once the envelope is final.
     fn exec_checked(
+        &mut self,
+        source: &str,
+        output: Output,
+        env: Option<mlua::Table>,
+        stop: Option<StopCheck>,
+        session: bool,
+        index: Arc<AssetIndex>,
+    ) -> Envelope {
+        let envelope = self.exec_unrecorded(source, output, env, stop, session, index);
+        self.record_run(&envelope);
+        envelope
+    }
+
+    fn exec_unrecorded(
         &mut self,
         source: &str,
         output: Output,
@@ -300,6 +334,7 @@ impl Runtime {
         let tools = index.clone();
         let mut state = State::new(index, self.registry.clone());
         state.checking = self.checking.clone();
+        state.audit = self.new_trail();
         if let Err(e) = host::cache::begin(&self.vm.lua, &state) {
             tracing::warn!("resetting the run caches failed ({e}); replacing the VM");
             self.replace_vm();
@@ -332,8 +367,14 @@ impl Runtime {
             Ok(()) => self.run(body, env, stop),
             Err(e) => Err(e),
         };
-        let Finished { run, data, cutoff } = self.vm.finish::<State>();
+        let Finished {
+            run,
+            mut data,
+            cutoff,
+        } = self.vm.finish::<State>();
         let tool_cuts = data.as_ref().map(|d| d.cuts.clone()).unwrap_or_default();
+        // The run's call lines wait for its run line (`record_run`).
+        self.trail = data.as_mut().and_then(|d| d.audit.take());
         // The host's state goes first: dropping it cancels the run's upstream calls.
         drop(data);
         self.release_large_heap();
