@@ -44,7 +44,15 @@ fn exec(world: &Path, timeout_ms: &str, script: &str) -> Value {
     // waiting call (the audit wrapper runs Luau after the deadline); a known gap to fix.
     let (out, err, _) = run(
         world,
-        &["--check", "off", "--audit", "off", "--timeout-ms", timeout_ms, "exec"],
+        &[
+            "--check",
+            "off",
+            "--audit",
+            "off",
+            "--timeout-ms",
+            timeout_ms,
+            "exec",
+        ],
         script,
     );
     serde_json::from_str(&out).unwrap_or_else(|_| panic!("an envelope: {out}{err}"))
