@@ -39,20 +39,10 @@ fn odd_world() -> tempfile::TempDir {
 
 fn exec(world: &Path, timeout_ms: &str, script: &str) -> Value {
     // Unchecked: the errors asserted are the runtime's, which a script meets whenever
-    // the type checker is off or cannot see the name (a computed key). Unaudited: with
-    // the audit log on, a deadline passed while a server starts loses the name of the
-    // waiting call (the audit wrapper runs Luau after the deadline); a known gap to fix.
+    // the type checker is off or cannot see the name (a computed key).
     let (out, err, _) = run(
         world,
-        &[
-            "--check",
-            "off",
-            "--audit",
-            "off",
-            "--timeout-ms",
-            timeout_ms,
-            "exec",
-        ],
+        &["--check", "off", "--timeout-ms", timeout_ms, "exec"],
         script,
     );
     serde_json::from_str(&out).unwrap_or_else(|_| panic!("an envelope: {out}{err}"))

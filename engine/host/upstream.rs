@@ -18,7 +18,8 @@ use serde_json::{Map, Value as Json};
 
 use crate::bind::{check_slots, Schema, Style};
 use crate::sandbox::{
-    blocking, check_deadline, deadline_remaining, find_host_error, stop_asked, to_json, HostError,
+    blocking, check_deadline, deadline_remaining, find_host_error, stop_asked, to_json, with_run,
+    HostError,
 };
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
@@ -370,7 +371,7 @@ fn finish(
             // The deadline (or the caller) ended the wait: the run stops here. The error
             // names the call and how far it got, and the envelope of a run past its
             // deadline quotes it.
-            return Err(waited_past_deadline(format!("tools.{call}")));
+            return Err(waited_past_deadline(lua, format!("tools.{call}")));
         }
         Err(e) => {
             return Err(HostError::hinted(
@@ -446,7 +447,7 @@ fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
             return Ok((id, false, Value::String(lua.create_string(message)?)));
         }
         Err(UpstreamError::Timeout { call } | UpstreamError::Stopped { call }) => {
-            return Err(waited_past_deadline(format!("tools.parallel: {call}")));
+            return Err(waited_past_deadline(lua, format!("tools.parallel: {call}")));
         }
         Err(e) => return Err(HostError::new(e.to_string()).into_lua()),
     };
@@ -471,16 +472,20 @@ fn wait_pending(lua: &Lua) -> mlua::Result<(u64, bool, Value)> {
 }
 
 /// The error of a wait the run's deadline (or its caller) ended, naming what was waited
-/// for: `waiting` is the call(s) with how far each got.
-fn waited_past_deadline(waiting: String) -> mlua::Error {
+/// for: `waiting` is the call(s) with how far each got. A wait the run's deadline ended is
+/// also kept on the run (see [`crate::sandbox::Run::waited`]).
+fn waited_past_deadline(lua: &Lua, waiting: String) -> mlua::Error {
     let hint =
         "the call was cancelled upstream; do less per script, or give the run a longer deadline";
     match check_deadline() {
-        Err(_) => HostError::timeout(
-            format!("{waiting} did not answer before the script's deadline"),
-            hint,
-        )
-        .into_lua(),
+        Err(_) => {
+            let message = format!("{waiting} did not answer before the script's deadline");
+            // Outside a run there is nothing to keep it on; the error still names it.
+            let _ = with_run(lua, |run| {
+                run.waited.get_or_insert_with(|| message.clone());
+            });
+            HostError::timeout(message, hint).into_lua()
+        }
         Ok(()) => HostError::timeout(format!("{waiting} did not answer in time"), hint).into_lua(),
     }
 }

@@ -378,7 +378,9 @@ impl Runtime {
         // The host's state goes first: dropping it cancels the run's upstream calls.
         drop(data);
         self.release_large_heap();
-        let (stdout, recorded) = run.map(|r| (r.stdout, r.stop)).unwrap_or_default();
+        let (stdout, recorded, waited) = run
+            .map(|r| (r.stdout, r.stop, r.waited))
+            .unwrap_or_default();
         let cause = match cutoff {
             Some(Cutoff::Deadline) => Some(StopCause::Deadline),
             Some(Cutoff::Stopped) => Some(StopCause::Cancelled),
@@ -418,7 +420,8 @@ impl Runtime {
             }
             (outcome, cause) => {
                 let error = outcome.err();
-                let mut failure = script_error(error.as_ref(), cause, &self.limits);
+                let mut failure =
+                    script_error(error.as_ref(), cause, waited.as_deref(), &self.limits);
                 if let Some(shown) = self.raised_table(&failure) {
                     failure.message = shown;
                 }

@@ -32,10 +32,11 @@ pub(crate) fn inside_tool_hint(message: &str, index: &AssetIndex) -> Option<Stri
 }
 
 /// The envelope's error for a run that failed with `error` (none when only a limit
-/// stopped it) or that `cause` stopped.
+/// stopped it) or that `cause` stopped; `waited` is what the deadline ended a wait for.
 pub(crate) fn script_error(
     error: Option<&mlua::Error>,
     cause: Option<StopCause>,
+    waited: Option<&str>,
     limits: &Limits,
 ) -> ScriptError {
     let raw = error.map(ToString::to_string).unwrap_or_default();
@@ -44,11 +45,12 @@ pub(crate) fn script_error(
         let (kind, mut message) = stopped(cause, limits);
         // A wait for something outside the VM (an upstream call) that the deadline ended
         // names what it waited for: the limit alone does not say which call to blame.
-        if let Some(waited) = error
+        let raised = error
             .and_then(find_host_error)
-            .filter(|h| cause == StopCause::Deadline && h.timed_out)
-        {
-            message = format!("{message}: {}", waited.message);
+            .filter(|h| h.timed_out)
+            .map(|h| h.message.as_str());
+        if let Some(waited) = raised.or(waited).filter(|_| cause == StopCause::Deadline) {
+            message = format!("{message}: {waited}");
         }
         return ScriptError {
             kind,

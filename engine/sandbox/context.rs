@@ -27,6 +27,10 @@ pub struct Run {
     /// The limit that stopped the run, recorded where it tripped (the deadline and the
     /// stop check are recorded by the interrupt instead).
     pub stop: Option<StopCause>,
+    /// What the run's deadline ended a wait for (an upstream call), the first such wait:
+    /// the envelope names it even when the error that ended the run is a later one (code
+    /// after a `pcall` around the call, which the deadline stops too).
+    pub waited: Option<String>,
 }
 
 impl Run {
@@ -40,6 +44,7 @@ impl Run {
             printed: 0,
             coroutines: 0,
             stop: None,
+            waited: None,
         }
     }
 }
