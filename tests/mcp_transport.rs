@@ -9,6 +9,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
+use common::http::{parse_response, Reply};
 use common::World;
 use serde_json::{json, Value};
 
@@ -17,34 +18,6 @@ struct Server {
     child: Child,
     addr: SocketAddr,
     world: World,
-}
-
-/// One HTTP response.
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The JSON-RPC messages in the body (JSON, or the `data:` lines of an event stream).
-    fn messages(&self) -> Vec<Value> {
-        if self.body.trim_start().starts_with('{') {
-            return vec![serde_json::from_str(&self.body).expect("a JSON body")];
-        }
-        self.body
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .filter_map(|data| serde_json::from_str(data.trim()).ok())
-            .collect()
-    }
 }
 
 impl Server {
@@ -182,58 +155,6 @@ fn borrow(headers: &[(String, String)]) -> Vec<(&str, &str)> {
         .iter()
         .map(|(n, v)| (n.as_str(), v.as_str()))
         .collect()
-}
-
-/// Status, headers and (de-chunked) body of a raw HTTP/1.1 response.
-fn parse_response(raw: &[u8]) -> Reply {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a response head");
-    let head = String::from_utf8_lossy(&raw[..split]).to_string();
-    let mut body = raw[split + 4..].to_vec();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
-        .collect();
-    let chunked = headers.iter().any(|(n, v)| {
-        n.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
-    });
-    if chunked {
-        let mut out = Vec::new();
-        let mut rest = &body[..];
-        while let Some(end) = rest.windows(2).position(|w| w == b"\r\n") {
-            let size = usize::from_str_radix(
-                String::from_utf8_lossy(&rest[..end])
-                    .split(';')
-                    .next()
-                    .unwrap()
-                    .trim(),
-                16,
-            )
-            .unwrap();
-            if size == 0 {
-                break;
-            }
-            out.extend_from_slice(&rest[end + 2..end + 2 + size]);
-            rest = &rest[end + 2 + size + 2..];
-        }
-        body = out;
-    }
-    Reply {
-        status,
-        headers,
-        body: String::from_utf8_lossy(&body).to_string(),
-    }
 }
 
 #[test]

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod fixture;
+pub mod http;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
