@@ -35,7 +35,7 @@ const GRAPH: [(&str, &[&str]); 23] = [
     ),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads
     // only the engine's compiler setting from the assets.
-    ("sandbox", &["assets"]),
+    ("sandbox", &["assets", "secrets"]),
     (
         "host",
         &[

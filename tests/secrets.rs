@@ -358,6 +358,17 @@ fn a_refused_servers_hint_masks_the_secret_in_its_argument() {
 }
 
 #[test]
+fn what_codemode_run_prints_as_it_goes_is_masked() {
+    let scripts = tempfile::tempdir().unwrap();
+    let world = world_with_servers(scripts.path());
+    let script = format!("print('key: {ARG_SECRET}')\nreturn 'done {ARG_SECRET}'");
+    let (stdout, stderr) = codemode_with_secret(&world, &["run", "-"], &script);
+    let both = format!("{stdout}\n{stderr}");
+    assert!(stdout.contains("key: ***"), "{both}");
+    assert_no_leak(&both, ARG_SECRET);
+}
+
+#[test]
 fn list_types_and_check_warnings_mask_the_secret() {
     let scripts = tempfile::tempdir().unwrap();
     let world = world_with_servers(scripts.path());

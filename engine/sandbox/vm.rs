@@ -206,9 +206,9 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
             if s.echo {
                 use std::io::Write;
                 let mut out = std::io::stdout().lock();
-                let written = out
-                    .write_all(&line.as_bytes()[..cut])
-                    .and_then(|()| out.flush());
+                // Streamed output leaves the engine here, not through an envelope.
+                let shown = crate::secrets::mask(&line[..cut]);
+                let written = out.write_all(shown.as_bytes()).and_then(|()| out.flush());
                 // Whoever read the output has gone (`codemode run x | head -1`): the run
                 // is cancelled, as when any caller goes away, instead of printing into
                 // nothing until its deadline.
