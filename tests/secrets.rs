@@ -352,8 +352,15 @@ fn a_refused_servers_hint_masks_the_secret_in_its_argument() {
     let (stdout, stderr) = codemode_with_secret(&world, &["exec"], "return tools.leaky.anything()");
     let both = format!("{stdout}\n{stderr}");
     assert!(stdout.contains("\"ok\":false"), "{both}");
-    // The argument is quoted as mcp.json writes it, never with the value put in.
+    // The argument is quoted as mcp.json writes it, never with the value put in; paths
+    // are the world's own, not where it lies on the machine.
     assert!(stdout.contains(&written_argument()), "{both}");
+    assert!(
+        stdout.contains(".codemode/mcp.json: server 'leaky'"),
+        "{stdout}"
+    );
+    let world_path = world.path().display().to_string();
+    assert!(!stdout.contains(&world_path), "{stdout}");
     assert_no_leak(&both, ARG_SECRET);
 }
 

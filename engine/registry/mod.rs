@@ -603,15 +603,26 @@ impl Registry {
     /// entry was refused (a script that calls `tools.<toolbox>` is told that, not only
     /// that there is no such toolbox). `None` when the profile of `index` denies the whole
     /// toolbox: its scripts are told that, and learn nothing of the server's entry.
-    pub fn unusable_server(&self, index: &AssetIndex, toolbox: &str) -> Option<&str> {
+    /// Written for a script: paths inside the world are relative to it, as `vfs` names
+    /// them, so a script learns nothing of where the world lies on the machine.
+    pub fn unusable_server(&self, index: &AssetIndex, toolbox: &str) -> Option<String> {
         if index.toolbox_denial(toolbox).is_some() {
             return None;
         }
         let named = format!("server '{toolbox}': ");
-        self.upstream_problems()
+        let problem = self
+            .upstream_problems()
             .iter()
-            .find(|p| p.contains(&named))
-            .map(String::as_str)
+            .find(|p| p.contains(&named))?;
+        let world = self.world().display().to_string();
+        if world == "/" {
+            return Some(problem.clone());
+        }
+        Some(
+            problem
+                .replace(&format!("{world}/"), "")
+                .replace(&world, "."),
+        )
     }
 
     /// The search service; it follows whichever snapshot a search names.
