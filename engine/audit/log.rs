@@ -4,6 +4,7 @@ use std::io::Write;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// The log file's name, under `<world>/.codemode/`.
 pub const FILE: &str = "audit.jsonl";
@@ -28,7 +29,14 @@ pub struct Log {
 
 #[derive(Debug)]
 enum Sink {
-    File { world: PathBuf, max_bytes: u64 },
+    File {
+        world: PathBuf,
+        max_bytes: u64,
+        /// The file as last opened, kept across runs: opening it anew each run was most
+        /// of the log's cost. Opened again when it is no longer the file at its path
+        /// (another process rotated it).
+        open: Mutex<Option<std::fs::File>>,
+    },
     Stderr,
 }
 
@@ -41,6 +49,7 @@ impl Log {
             Sink::File {
                 world: world.to_path_buf(),
                 max_bytes: max_bytes.max(1),
+                open: Mutex::new(None),
             },
             front,
         )
@@ -80,7 +89,14 @@ impl Log {
         }
         let written = match &self.sink {
             Sink::Stderr => std::io::stderr().lock().write_all(lines),
-            Sink::File { world, max_bytes } => append_rotating(world, *max_bytes, lines),
+            Sink::File {
+                world,
+                max_bytes,
+                open,
+            } => {
+                let mut open = open.lock().unwrap_or_else(|e| e.into_inner());
+                append_rotating(world, *max_bytes, &mut open, lines)
+            }
         };
         if let Err(e) = written {
             if !self.failed.swap(true, Ordering::Relaxed) {
@@ -94,18 +110,42 @@ impl Log {
 }
 
 /// Appends `lines` to `world/.codemode/audit.jsonl`, rotating it first when they would
-/// take it past `max_bytes`.
-fn append_rotating(world: &Path, max_bytes: u64, lines: &[u8]) -> std::io::Result<()> {
-    let dir = crate::cache::inside(world, ".codemode")?;
+/// take it past `max_bytes`. `open` holds the file between calls.
+fn append_rotating(
+    world: &Path,
+    max_bytes: u64,
+    open: &mut Option<std::fs::File>,
+    lines: &[u8],
+) -> std::io::Result<()> {
+    let dir = world.join(".codemode");
     let path = dir.join(FILE);
-    let mut file = open_append(&path)?;
-    let size = file.metadata()?.len();
+    let held = open.take().and_then(|file| {
+        let meta = file.metadata().ok()?;
+        still_at(&path, &meta).then_some((file, meta.len()))
+    });
+    let (mut file, size) = match held {
+        Some(held) => held,
+        None => {
+            let dir = crate::cache::inside(world, ".codemode")?;
+            let file = open_append(&dir.join(FILE))?;
+            let size = file.metadata()?.len();
+            (file, size)
+        }
+    };
     if size > 0 && size + lines.len() as u64 > max_bytes {
         rotate(&dir, &path, &file)?;
         file = open_append(&path)?;
     }
     // One write: with O_APPEND it lands whole at the end, whoever else appends.
-    file.write_all(lines)
+    file.write_all(lines)?;
+    *open = Some(file);
+    Ok(())
+}
+
+/// True when the file at `path` (not followed) is the one `opened` describes.
+fn still_at(path: &Path, opened: &std::fs::Metadata) -> bool {
+    std::fs::symlink_metadata(path)
+        .is_ok_and(|now| now.ino() == opened.ino() && now.dev() == opened.dev())
 }
 
 /// Opens the log for appending, made owner-only when new; a link or a FIFO in its place
@@ -144,10 +184,7 @@ fn rotate(dir: &Path, path: &Path, file: &std::fs::File) -> std::io::Result<()> 
         .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
         .open(dir.join(LOCK))?;
     rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)?;
-    let opened = file.metadata()?;
-    let still = std::fs::symlink_metadata(path)
-        .is_ok_and(|now| now.ino() == opened.ino() && now.dev() == opened.dev());
-    if !still {
+    if !still_at(path, &file.metadata()?) {
         return Ok(());
     }
     let numbered = |n: u32| dir.join(format!("{FILE}.{n}"));
