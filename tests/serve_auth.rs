@@ -481,6 +481,65 @@ fn jwts_are_checked_for_signature_issuer_audience_and_expiry() {
     assert_eq!(doc["authorization_servers"], json!(["https://idp.test"]));
 }
 
+/// A JWKS served over HTTP by Python's own file server on loopback.
+struct JwksServer(Child);
+
+impl Drop for JwksServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_jwks_from_a_url_is_fetched_and_checks_tokens() {
+    let world = world();
+    let (jwks, key) = key_pair();
+    let served = tempfile::tempdir().unwrap();
+    std::fs::write(served.path().join("jwks.json"), jwks.to_string()).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let _files = JwksServer(
+        Command::new("python3")
+            .args(["-m", "http.server", "--bind", "127.0.0.1"])
+            .arg(port.to_string())
+            .arg("--directory")
+            .arg(served.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3 serves files"),
+    );
+    let url = format!("http://127.0.0.1:{port}/jwks.json");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the file server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let server = Server::start(
+        &world,
+        &[
+            "--jwks",
+            &url,
+            "--issuer",
+            "https://idp.test",
+            "--audience",
+            "https://codemode.test/mcp",
+        ],
+    );
+    let claims = json!({"iss": "https://idp.test", "aud": "https://codemode.test/mcp",
+        "exp": now() + 600, "sub": "alice", "codemode_profile": "full"});
+    let accepted = server.initialize(Some(&jwt(&key, claims.clone())));
+    assert_eq!(accepted.status, 200, "{}", accepted.body);
+    // A key the JWKS does not hold.
+    let (_, other) = key_pair();
+    let refused = server.initialize(Some(&jwt(&other, claims)));
+    assert_eq!(refused.status, 401, "{}", refused.body);
+}
+
 #[test]
 fn the_python_sdk_authenticates_with_a_bearer_token() {
     let world = world();
