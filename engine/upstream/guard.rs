@@ -395,7 +395,11 @@ fn path_parts(arg: &str) -> Vec<String> {
     let path = match arg.strip_prefix('-') {
         Some(_) => match arg.split_once('=') {
             Some((_, value)) => value,
-            None => return Vec::new(),
+            None => {
+                return glued_value(arg)
+                    .map(|v| vec![v.to_string()])
+                    .unwrap_or_default()
+            }
         },
         None => arg,
     };
@@ -406,7 +410,9 @@ fn path_parts(arg: &str) -> Vec<String> {
         .get(..5)
         .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:"));
     if !is_url {
-        return vec![path.to_string()];
+        let mut out = vec![path.to_string()];
+        out.extend(listed_paths(path).map(str::to_string));
+        return out;
     }
     let Ok(url) = url::Url::parse(path) else {
         return Vec::new();
@@ -425,6 +431,27 @@ fn path_parts(arg: &str) -> Vec<String> {
         out.push(format!("{host}{decoded}"));
     }
     out
+}
+
+/// The value glued to a short flag (`-r/srv/data`, `-d.`), which many servers read as
+/// `-r /srv/data`.
+fn glued_value(arg: &str) -> Option<&str> {
+    let mut chars = arg.chars();
+    let (Some('-'), Some(flag)) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    let value = chars.as_str();
+    (flag.is_ascii_alphabetic() && !value.is_empty()).then_some(value)
+}
+
+/// The paths a word lists or sets inside itself, which servers split out as they read
+/// it: `a,/w` and `/w:/data` (lists), `root=/w` and `dir:.` (settings), `{"root":"/w"}`
+/// (JSON). Only pieces written as paths (`/`, `.`, `~` first): a list of names or a port
+/// names no folder.
+fn listed_paths(word: &str) -> impl Iterator<Item = &str> {
+    word.split([',', ':', '=', ';', '{', '}', '[', ']', '"', '\''])
+        .map(str::trim)
+        .filter(move |piece| *piece != word && piece.starts_with(['/', '.', '~']))
 }
 
 /// The message for a server refused by [`world_reach`].
@@ -713,6 +740,47 @@ mod tests {
     }
 
     #[test]
+    fn paths_glued_to_a_flag_or_listed_inside_a_word_are_read() {
+        let world = tempfile::tempdir().unwrap();
+        let w = world.path().canonicalize().unwrap();
+        std::fs::create_dir_all(w.join(".codemode")).unwrap();
+        std::fs::create_dir_all(w.join("data")).unwrap();
+        let w_text = w.display().to_string();
+        let to_world = [
+            format!("-r{w_text}"),
+            "-d.".to_string(),
+            format!("--dirs=/tmp,{w_text}"),
+            format!("{w_text}:/data"),
+            format!("root={w_text}"),
+            format!(r#"{{"root":"{w_text}"}}"#),
+            "dir:.".to_string(),
+        ];
+        for arg in &to_world {
+            let got = verdict(&w, "srv", &[arg], "");
+            assert!(got.is_some(), "{arg}: {got:?}");
+        }
+        let to_settings = [
+            format!("-r{w_text}/.codemode"),
+            "root=./.codemode".to_string(),
+        ];
+        for arg in &to_settings {
+            let got = verdict(&w, "srv", &[arg], r#", "allowWorldAccess": true"#);
+            assert!(matches!(got, Some(Reach::Settings(_))), "{arg}: {got:?}");
+        }
+        // Names, ports and folders inside the world stay fine.
+        for arg in [
+            "-v",
+            "--port=8080",
+            "a,b,c",
+            "host:8080",
+            "root=./data",
+            "-r./data",
+        ] {
+            assert_eq!(verdict(&w, "srv", &[arg], ""), None, "{arg}");
+        }
+    }
+
+    #[test]
     fn shell_text_is_read_and_refused_when_its_words_are_made_at_run_time() {
         let world = tempfile::tempdir().unwrap();
         let w = world.path().canonicalize().unwrap();
@@ -720,7 +788,6 @@ mod tests {
         std::fs::create_dir_all(w.join("data")).unwrap();
         let unknowable = [
             ("sh", vec!["-c", "exec srv $PWD/.codemode"]),
-            ("sh", vec!["-c", "D=.codemode; exec srv ./$D"]),
             ("sh", vec!["-c", "exec srv ./.codemod?"]),
             ("sh", vec!["-c", "exec srv ./.code*/mcp.json"]),
             ("sh", vec!["-c", "exec srv ./.code{mode,x}"]),
@@ -767,6 +834,8 @@ mod tests {
             vec!["-c", "exec srv --root=file://./.codemode"],
             vec!["-c", "srv>.codemode/mcp.json"],
             vec!["-c", "sh -c 'exec srv ./.codemode'"],
+            // A setting that names the folder, whatever later uses it.
+            vec!["-c", "D=.codemode; exec srv ./$D"],
         ];
         for args in &settings {
             for extra in ["", r#", "allowWorldAccess": true"#] {
