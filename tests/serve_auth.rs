@@ -471,6 +471,14 @@ fn jwts_are_checked_for_signature_issuer_audience_and_expiry() {
             ),
             "cm_profile",
         ),
+        (
+            jwt(
+                &key,
+                json!({"iss": "https://idp.test", "aud": "https://codemode.test/mcp", "exp": now() + 20_000,
+                "nbf": now() + 10_000, "sub": "bob", "cm_profile": "full"}),
+            ),
+            "not valid yet",
+        ),
     ] {
         let refused = server.initialize(Some(&token));
         assert_eq!(refused.status, 401, "{why}: {}", refused.body);

@@ -149,6 +149,9 @@ impl JwtVerifier {
         validation.set_audience(&[&self.config.audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.leeway = 30;
+        // A token is not good before its `nbf` (RFC 7519, 4.1.5); the crate skips it
+        // unless asked.
+        validation.validate_nbf = true;
         let mut why = "no key of the JWKS has the token's kid".to_string();
         for (_, key) in candidates {
             match decode::<Value>(token, key, &validation) {
