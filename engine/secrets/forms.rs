@@ -127,7 +127,13 @@ fn json_escaped(part: &str) -> Vec<String> {
     }
     let upper = escapes_in_case(&ascii, "\\u", 4, true);
     let slashed = plain.replace('/', "\\/");
-    vec![plain, ascii, upper, slashed]
+    // Go's encoder also writes `<`, `>` and `&` as escapes (safe inside HTML).
+    let html_safe = ascii
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
+    let html_upper = escapes_in_case(&html_safe, "\\u", 4, true);
+    vec![plain, ascii, upper, slashed, html_safe, html_upper]
 }
 
 /// Percent-encoded as common encoders do (keeping more or fewer characters as they are,
@@ -227,6 +233,16 @@ mod tests {
         ));
         // A scheme alone is not a secret.
         assert!(!has(&forms, "Bearer realm"));
+    }
+
+    #[test]
+    fn html_safe_json_is_found() {
+        let forms = forms("Bearer Tk<9&zQ-abcdefghij");
+        assert!(has(
+            &forms,
+            "{\"a\":\"Bearer Tk\\u003c9\\u0026zQ-abcdefghij\"}"
+        ));
+        assert!(has(&forms, "{\"a\":\"Tk\\u003C9\\u0026zQ-abcdefghij\"}"));
     }
 
     #[test]

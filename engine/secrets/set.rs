@@ -63,32 +63,86 @@ fn automaton() -> Option<Arc<AhoCorasick>> {
 
 /// `text` with every known secret, in every form, replaced by [`MASK`].
 pub fn mask(text: &str) -> Cow<'_, str> {
-    match automaton() {
-        Some(found) if found.is_match(text) => {
-            let mut out = String::with_capacity(text.len());
-            found.replace_all_with(text, &mut out, |_, _, out| {
-                out.push_str(MASK);
-                true
-            });
-            Cow::Owned(out)
-        }
-        _ => Cow::Borrowed(text),
+    match mask_bytes(text.as_bytes()) {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        // Only whole forms (valid text) and line ends between ASCII characters are
+        // replaced, so the text stays valid.
+        Cow::Owned(bytes) => Cow::Owned(
+            String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        ),
     }
 }
 
 /// [`mask`] for bytes that may not be text (an HTTP body).
 pub fn mask_bytes(bytes: &[u8]) -> Cow<'_, [u8]> {
-    match automaton() {
-        Some(found) if found.is_match(bytes) => {
-            let mut out = Vec::with_capacity(bytes.len());
-            found.replace_all_with_bytes(bytes, &mut out, |_, _, out| {
-                out.extend_from_slice(MASK.as_bytes());
-                true
-            });
-            Cow::Owned(out)
-        }
-        _ => Cow::Borrowed(bytes),
+    let Some(found) = automaton() else {
+        return Cow::Borrowed(bytes);
+    };
+    let unwrapped = without_wrapped(&found, bytes);
+    let text = unwrapped.as_deref().unwrap_or(bytes);
+    if !found.is_match(text) {
+        return match unwrapped {
+            Some(masked) => Cow::Owned(masked),
+            None => Cow::Borrowed(bytes),
+        };
     }
+    let mut out = Vec::with_capacity(text.len());
+    found.replace_all_with_bytes(text, &mut out, |_, _, out| {
+        out.extend_from_slice(MASK.as_bytes());
+        true
+    });
+    Cow::Owned(out)
+}
+
+/// `bytes` with every form that a line end breaks inside a base64 run masked, or `None`
+/// when there is none: MIME and PEM writers wrap base64 at 64 or 76 columns, wherever the
+/// secret's run falls. The runs are read joined (one pass, only when a line end is there)
+/// and each form found across a line end is masked where it stands.
+fn without_wrapped(found: &AhoCorasick, bytes: &[u8]) -> Option<Vec<u8>> {
+    if !bytes.contains(&b'\n') {
+        return None;
+    }
+    let base64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_');
+    let mut joined = Vec::with_capacity(bytes.len());
+    let mut origin = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = match bytes[at] {
+            b'\n' => 1,
+            b'\r' if bytes.get(at + 1) == Some(&b'\n') => 2,
+            _ => 0,
+        };
+        let inside = joined.last().is_some_and(|b| base64(*b))
+            && bytes.get(at + end).is_some_and(|b| base64(*b));
+        if end > 0 && inside {
+            at += end;
+            continue;
+        }
+        joined.push(bytes[at]);
+        origin.push(at);
+        at += 1;
+    }
+    // A form found whole where it stands was no line end's doing: the main pass masks it.
+    let broken: Vec<(usize, usize)> = found
+        .find_iter(&joined)
+        .filter_map(|m| {
+            let span = (origin[m.start()], origin[m.end() - 1] + 1);
+            (span.1 - span.0 != m.len()).then_some(span)
+        })
+        .collect();
+    if broken.is_empty() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut from = 0;
+    for (start, end) in broken {
+        out.extend_from_slice(&bytes[from..start]);
+        out.extend_from_slice(MASK.as_bytes());
+        from = end;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    Some(out)
 }
 
 /// [`mask`] over every string of a JSON value, object keys included.
@@ -132,5 +186,33 @@ mod tests {
         let mut json = serde_json::json!({"set-test-tok3n": ["x set-test-tok3n", 1]});
         mask_json(&mut json);
         assert_eq!(json, serde_json::json!({"***": ["x ***", 1]}));
+    }
+
+    #[test]
+    fn base64_wrapped_at_any_column_is_masked() {
+        let token = "set-test-wrapped-abcdefghijklmnopqrstuvwxyz0123456789";
+        remember(&format!("Bearer {token}"));
+        use base64::Engine;
+        for prefix in ["", "a", "ab"] {
+            let line = format!("{prefix}x-Authorization: Bearer {token}\r\n");
+            let encoded = base64::engine::general_purpose::STANDARD.encode(&line);
+            for (width, end) in [(76, "\n"), (64, "\r\n"), (20, "\n")] {
+                let wrapped = encoded
+                    .as_bytes()
+                    .chunks(width)
+                    .map(|c| std::str::from_utf8(c).unwrap())
+                    .collect::<Vec<_>>()
+                    .join(end);
+                let masked = mask(&wrapped);
+                assert!(masked.contains(MASK), "{width}: {masked}");
+                // Joined again and decoded, nothing of the token is left.
+                let joined: String = masked.split(['\r', '\n']).collect();
+                assert!(
+                    !joined.contains(&encoded[12..encoded.len() - 12]),
+                    "{masked}"
+                );
+            }
+        }
+        assert_eq!(mask("line one\nline two"), "line one\nline two");
     }
 }
