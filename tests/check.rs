@@ -1535,14 +1535,14 @@ fn declarations_that_do_not_load_are_cut_back_only_as_far_as_needed() {
         asked.lock().unwrap().push(named.clone());
         format!("{named:?}")
     };
-    let full = checking.declarations_for(&index, &upstream, "return 1", text);
+    let full = checking.declarations_for(&index, &upstream, 0, "return 1", text);
     assert_eq!(asked.lock().unwrap().pop(), Some(None));
     // First the upstream servers go `any` (every folder toolbox stays declared)...
     let fewer = checking.degraded(&index, &upstream, &full, text).unwrap();
     let kept = asked.lock().unwrap().pop().flatten().unwrap();
     assert!(kept.contains(&"text".to_string()) && !kept.contains(&"fx".to_string()));
     // ...and they are what later scripts get, not the declarations that failed.
-    let again = checking.declarations_for(&index, &upstream, "return 2", text);
+    let again = checking.declarations_for(&index, &upstream, 0, "return 2", text);
     assert_eq!(again.text(), fewer.text());
     // Then every toolbox; then there is nothing left to cut.
     let bare = checking.degraded(&index, &upstream, &fewer, text).unwrap();

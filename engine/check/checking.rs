@@ -35,9 +35,13 @@ pub struct Checking {
     declarations: Mutex<Option<Held>>,
 }
 
-/// Declarations built for one snapshot, most recently used last.
+/// Declarations built for one snapshot and one state of the upstream catalogues, most
+/// recently used last.
 struct Held {
     snapshot: Weak<AssetIndex>,
+    /// [`Checking::declarations_for`]'s `catalogues`: a server's tools fetched or
+    /// refreshed change what a script may call without a new snapshot.
+    catalogues: u64,
     built: Vec<Built>,
 }
 
@@ -87,23 +91,28 @@ impl Checking {
     /// toolboxes `named` holds, or all when it is `None`), kept for the next check of the
     /// same snapshot. A world of at most [`WHOLE_WORLD_TOOLS`] tools (upstream ones
     /// counted) is declared whole; a larger one only as far as `source` names its
-    /// toolboxes.
+    /// toolboxes. `catalogues` tells one state of the upstream catalogues from another
+    /// (see `crate::upstream::ServerView::stamp`): declarations built for another are
+    /// built again.
     pub fn declarations_for(
         &self,
         index: &Arc<AssetIndex>,
         upstream: &[(&str, usize)],
+        catalogues: u64,
         source: &str,
         text: impl FnOnce(Option<&BTreeSet<String>>) -> String,
     ) -> Declarations {
         let tools = index.tools.len() + upstream.iter().map(|(_, n)| n).sum::<usize>();
         let named = (tools > WHOLE_WORLD_TOOLS).then(|| declared_in_full(index, upstream, source));
         let mut held = self.declarations.lock().unwrap_or_else(|e| e.into_inner());
-        let current = held
-            .as_ref()
-            .is_some_and(|h| h.snapshot.upgrade().is_some_and(|s| Arc::ptr_eq(&s, index)));
+        let current = held.as_ref().is_some_and(|h| {
+            h.catalogues == catalogues
+                && h.snapshot.upgrade().is_some_and(|s| Arc::ptr_eq(&s, index))
+        });
         if !current {
             *held = Some(Held {
                 snapshot: Arc::downgrade(index),
+                catalogues,
                 built: Vec::new(),
             });
         }

@@ -39,6 +39,7 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
     let mut runtime = cli.runtime()?;
     cli.open_audit(runtime.registry(), "call");
     let index = runtime.registry().snapshot();
+    fetch_named(runtime.registry(), &index, identity, cli.limits().timeout)?;
     let identity = &as_configured(runtime.registry(), &index, identity);
     if let Some(entry) = index.tool(identity) {
         let schema = Schema::from_meta(entry.meta());
@@ -151,6 +152,42 @@ fn as_configured(
         .or_else(|| view.tools().iter().find(|t| t.original == tool))
         .map_or(tool, |t| t.name.as_str());
     format!("{}.{tool}", view.name)
+}
+
+/// Fetches the tools of the configured MCP server `identity` names (as scripts or its
+/// mcp.json name it) when they are not in the cache yet, within `timeout`: its words are
+/// read against the tool's input schema.
+fn fetch_named(
+    registry: &codemode::Registry,
+    index: &codemode::assets::AssetIndex,
+    identity: &str,
+    timeout: std::time::Duration,
+) -> anyhow::Result<()> {
+    let Some(upstreams) = registry.upstreams() else {
+        return Ok(());
+    };
+    let named = registry.upstream_views(index).into_iter().find(|v| {
+        v.catalogue.is_none()
+            && [&v.name, &v.original].iter().any(|n| {
+                identity
+                    .strip_prefix(n.as_str())
+                    .is_some_and(|t| t.starts_with('.'))
+            })
+    });
+    let Some(view) = named else {
+        return Ok(());
+    };
+    let until = std::time::Instant::now() + timeout;
+    upstreams
+        .start_fetch(&view.name)
+        .wait(until, &|| false)
+        .map(drop)
+        .map_err(|e| {
+            let file = upstreams
+                .server(&view.name)
+                .map_or_else(|| ".codemode/mcp.json".into(), |c| c.file.display().to_string());
+            anyhow::anyhow!("{e}\nhint: the call reads its words against the server's tools; fix the entry of '{}' in {file}, then call again", view.original)
+        })
 }
 
 /// The tool of a configured MCP server that `identity` names, from its cached catalogue.

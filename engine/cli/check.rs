@@ -65,7 +65,7 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
             summary.toolbox
         );
     }
-    for problem in index.problems.iter().chain(registry.upstream_problems()) {
+    for problem in index.problems.iter().chain(&registry.upstream_problems()) {
         broken += 1;
         outln!("error: {problem}")?;
     }

@@ -306,9 +306,14 @@ impl Cli {
         Ok(Arc::new(registry))
     }
 
-    /// Starts live reload for a long-running command. A watcher that cannot start (e.g. the
+    /// Keeps a long-running command's world current: fetches, in the background, the
+    /// tools of every MCP server not fetched yet, and starts live reload (of tool folders,
+    /// the policy and the MCP configuration). A watcher that cannot start (e.g. the
     /// system's inotify limit) is reported and the command goes on without it.
-    fn watch(&self, registry: &Arc<Registry>) -> Option<codemode::Watcher> {
+    fn keep_current(&self, registry: &Arc<Registry>) -> Option<codemode::Watcher> {
+        if let Some(upstreams) = registry.upstreams() {
+            upstreams.fetch_missing();
+        }
         match registry.watch() {
             Ok(watcher) => Some(watcher),
             Err(e) => {
@@ -346,7 +351,10 @@ impl Cli {
         if self.max_output_bytes.is_none() {
             limits.max_output_bytes = LISTING_OUTPUT_BYTES;
         }
-        let mut runtime = Runtime::new(self.unsearched_registry()?, limits)?;
+        let registry = self.unsearched_registry()?;
+        // A listing at the shell starts no server; it says how to fetch their tools.
+        registry.set_fetch_on_use(false);
+        let mut runtime = Runtime::new(registry, limits)?;
         runtime.set_checking(self.checking());
         Ok(runtime)
     }

@@ -13,7 +13,7 @@ pub fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
     // As `serve`: the memory freed reading a large world goes back to the system.
     codemode::cache::release_freed_memory();
     // Edits made in an editor show in the next entry, without :reload.
-    let _watcher = cli.watch(runtime.registry());
+    let _watcher = cli.keep_current(runtime.registry());
     if let Some(checking) = runtime.checking() {
         report_edits(checking.clone(), runtime.registry());
     }

@@ -63,6 +63,9 @@ pub fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
         surface.pick(&["stdout"])
     };
     let mut runtime = cli.runtime()?;
+    // A search at the shell starts no server: one not fetched yet is searched without
+    // its tools, and `codemode mcp sync` fetches them.
+    runtime.registry().set_fetch_on_use(false);
     let mut envelope = runtime.run_surface(&surface, None);
     if let Some(Json::String(text)) = &mut envelope.value {
         *text = as_flags(text);

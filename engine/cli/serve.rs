@@ -91,7 +91,7 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     // Reading a large world frees hundreds of megabytes that this long-lived process
     // would otherwise hold (a one-shot command exits instead).
     codemode::cache::release_freed_memory();
-    let _watcher = cli.watch(&registry);
+    let _watcher = cli.keep_current(&registry);
     let workers = args.workers.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -255,7 +255,7 @@ fn per_profile(cli: &Cli, workers: usize) -> MakeServed {
             .registry_of(super::Use::Searching, Some(profile))
             .map_err(|e| format!("{e:#}"))?;
         cli.open_audit(&registry, "serve");
-        let watcher = cli.watch(&registry);
+        let watcher = cli.keep_current(&registry);
         let pool = Pool::new(registry.clone(), serve_limits(&cli), workers, MAX_QUEUED)
             .map_err(|e| format!("cannot start its script workers: {e}"))?;
         pool.set_checking(cli.checking());

@@ -168,7 +168,16 @@ pub fn definitions_named(
                 server.name
             );
         }
-        if !in_full(&server.name) || count > MAX_DECLARED_TOOLS {
+        // Not fetched yet: its tools are unknown until a script's first use fetches them,
+        // so no call of one can be judged.
+        if server.catalogue.is_none() {
+            let _ = writeln!(
+                out,
+                "\n-- The toolbox `{}` is typed `any`: its tools are not fetched yet.",
+                server.name
+            );
+        }
+        if !in_full(&server.name) || count > MAX_DECLARED_TOOLS || server.catalogue.is_none() {
             let _ = writeln!(fields, "\t{}: any,", server.name);
             continue;
         }

@@ -31,7 +31,10 @@ fn query(lua: &Lua, (query, opts): (Value, Option<Table>)) -> mlua::Result<Value
     })?;
     let index = with_state(lua, |s| s.index.clone())?;
     let registry = registry(lua)?;
-    let upstream = registry.upstream_views(&index);
+    // A search covers every server's tools (or one toolbox's): those not fetched yet
+    // are fetched first.
+    let upstream = super::upstream::fetched(lua, request.toolbox.as_deref())?
+        .map_or_else(Vec::new, |(_, v)| v);
     let mut result = registry
         .search()
         .search_with(&index, &upstream, &request)

@@ -31,6 +31,13 @@ use super::state::{registry, with_state};
 /// one message from a stdio server.
 const MAX_ANSWER_BYTES: usize = 16 << 20;
 
+/// How long a search over every server leaves out one whose fetch failed, rather than
+/// start it again (a call or listing of that server tries again at once).
+const RETRY_AFTER: Duration = Duration::from_secs(30);
+
+/// The longest a search waits for the servers it fetches (see [`fetched`]).
+const SEARCH_WAIT: Duration = Duration::from_secs(5);
+
 /// A tool of an upstream server as the prelude lists it (the same fields as a folder tool).
 #[derive(Serialize)]
 struct ToolRow {
@@ -74,6 +81,8 @@ struct BoxRow {
     tool_count: usize,
     kind: &'static str,
     from: String,
+    /// False until the server's tools are fetched.
+    fetched: bool,
 }
 
 fn row(server: &str, tool: &UpstreamTool) -> ToolRow {
@@ -109,11 +118,86 @@ fn row(server: &str, tool: &UpstreamTool) -> ToolRow {
 /// The servers a run sees: configured, and not shadowed by a toolbox folder of that name.
 fn visible(lua: &Lua) -> mlua::Result<Option<(Arc<Upstreams>, Vec<ServerView>)>> {
     let registry = registry(lua)?;
-    let Some(upstreams) = registry.upstreams().cloned() else {
+    let Some(upstreams) = registry.upstreams() else {
         return Ok(None);
     };
     let index = with_state(lua, |s| s.index.clone())?;
     Ok(Some((upstreams, registry.upstream_views(&index))))
+}
+
+/// The visible servers, after fetching the tools of `wanted` (one server's toolbox name,
+/// or every server when `None`) where they are not in the cache yet: a script that calls,
+/// gets, lists or searches a server's tools never needs a person to sync it first.
+///
+/// One server is waited for within the run's deadline, and a fetch that fails is an
+/// error naming the server, how it was started and its stderr tail. Every server (a
+/// search) is fetched side by side and waited for at most [`SEARCH_WAIT`]: one that is
+/// slow, hung or broken is left out of this search (its fetch goes on), not allowed to
+/// hold every search up; one whose fetch is already running, or failed lately, is not
+/// waited for at all.
+pub(crate) fn fetched(
+    lua: &Lua,
+    wanted: Option<&str>,
+) -> mlua::Result<Option<(Arc<Upstreams>, Vec<ServerView>)>> {
+    let Some((upstreams, views)) = visible(lua)? else {
+        return Ok(None);
+    };
+    if !registry(lua)?.fetches_on_use() {
+        return Ok(Some((upstreams, views)));
+    }
+    let missing: Vec<&ServerView> = views
+        .iter()
+        .filter(|v| v.catalogue.is_none())
+        .filter(|v| match wanted {
+            Some(name) => name == v.name,
+            None => !upstreams.failed_lately(&v.name, RETRY_AFTER) && !upstreams.fetching(&v.name),
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(Some((upstreams, views)));
+    }
+    super::permission::effect("starting an MCP server to fetch its tools")?;
+    let run_until = until(lua)?;
+    let Some(server) = wanted else {
+        let mut pending: Vec<_> = missing
+            .iter()
+            .map(|v| upstreams.start_fetch(&v.name))
+            .collect();
+        let until = run_until.min(Instant::now() + SEARCH_WAIT);
+        while !pending.is_empty() {
+            match blocking(|| crate::upstream::wait_any(&mut pending, until, &stop_asked)) {
+                Ok(Some(done)) => {
+                    if let Some(Err(e)) = pending.swap_remove(done).try_take() {
+                        tracing::warn!("fetching tools for a search: {e}");
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    // Past the run's own deadline the run stops; past the search's wait,
+                    // the search goes on without those servers.
+                    check_deadline()?;
+                    tracing::info!("a search went on without the tools of: {e}");
+                    break;
+                }
+            }
+        }
+        return visible(lua);
+    };
+    let pending = upstreams.start_fetch(server);
+    match blocking(|| pending.wait(run_until, &stop_asked)) {
+        Ok(_) => visible(lua),
+        Err(UpstreamError::Timeout { call } | UpstreamError::Stopped { call }) => {
+            Err(waited_past_deadline(lua, format!("fetching tools ({call})")))
+        }
+        Err(e) => Err(HostError::hinted(
+            format!("fetching the tools of tools.{server}: {e}"),
+            format!(
+                "fix the server's entry '{}' in .codemode/mcp.json (an edit is read at once while codemode serves); the next use fetches again",
+                missing[0].original
+            ),
+        )
+        .into_lua()),
+    }
 }
 
 /// The view of `server` among the visible ones.
@@ -138,6 +222,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                     tool_count: v.tools().len(),
                     kind: "toolbox",
                     from: v.from(),
+                    fetched: v.catalogue.is_some(),
                 })
                 .collect();
             to_lua(lua, &rows)
@@ -152,7 +237,13 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
     t.raw_set(
         "tools",
         lua.create_function(|lua, only: Option<String>| {
-            let Some((_, views)) = visible(lua)? else {
+            // A listing of one server's tools fetches them; a listing of every toolbox
+            // starts nothing (it says which are not fetched yet).
+            let views = match &only {
+                Some(server) => fetched(lua, Some(server))?,
+                None => visible(lua)?,
+            };
+            let Some((_, views)) = views else {
                 return to_lua(lua, &Vec::<ToolRow>::new());
             };
             let rows: Vec<ToolRow> = views
@@ -169,7 +260,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let Some((server, tool)) = identity.split_once('.') else {
                 return Ok(Value::Nil);
             };
-            let Some((_, views)) = visible(lua)? else {
+            let Some((_, views)) = fetched(lua, Some(server))? else {
                 return Ok(Value::Nil);
             };
             match view(&views, server).and_then(|v| v.tools().iter().find(|t| t.name == tool)) {
@@ -205,7 +296,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
 /// The limits and cache `mcp.json` gives `server`'s tool `tool` (its toolbox names), and
 /// what identifies the tool's current definition; `None` when there is no such tool.
 pub(crate) fn policy(lua: &Lua, server: &str, tool: &str) -> mlua::Result<Option<Policy>> {
-    let Some((upstreams, views)) = visible(lua)? else {
+    let Some((upstreams, views)) = fetched(lua, Some(server))? else {
         return Ok(None);
     };
     let Some(found) = view(&views, server).and_then(|v| v.tools().iter().find(|t| t.name == tool))
@@ -222,7 +313,7 @@ pub(crate) fn policy(lua: &Lua, server: &str, tool: &str) -> mlua::Result<Option
     // The server's whole configuration too (its command, arguments, environment, headers,
     // secrets included, only hashed): another account's results are not this one's.
     let stamp = serde_json::to_string(&(
-        crate::upstream::cache::key(config),
+        crate::upstream::cache::key(&config),
         &found.original,
         &found.description,
         &found.input_schema,
@@ -280,7 +371,7 @@ fn start(
         super::audit::denied(lua, &identity)?;
         return Err(denied_tool(&identity, &denial).into_lua());
     }
-    let Some((upstreams, views)) = visible(lua)? else {
+    let Some((upstreams, views)) = fetched(lua, Some(server))? else {
         return Err(HostError::new(format!("no MCP server named '{server}'")).into_lua());
     };
     let Some(known) = view(&views, server) else {

@@ -13,9 +13,43 @@ script and run it with tool_exec; inside it call tools as tools.<box>.<name>(...
 and return only what you need. Find tools with search_tools, or in a script with \
 tools.toolboxes() -> tools.list(\"box\", 3) -> tools.get(\"box.name\").";
 
-/// The description of `tool_exec`, with the limits filled in. Kept under 1,500 bytes (a
-/// test holds it there): it is read on every conversation's first screen.
-pub fn tool_exec(limits: &Limits) -> String {
+/// The most bytes the list of toolboxes adds to `tool_exec`'s description; past it the
+/// line ends with how many more there are.
+const MAX_TOOLBOX_LINE: usize = 340;
+
+/// The description of `tool_exec`, with the limits filled in and the `toolboxes` a script
+/// may call (an MCP server's marked so), so a model knows at once what is there and a
+/// server added while serving shows (with `tools/list_changed`). Kept under 1,500 bytes
+/// (a test holds it there): it is read on every conversation's first screen.
+pub fn tool_exec(limits: &Limits, toolboxes: &[(String, bool)]) -> String {
+    let mut text = tool_exec_body(limits);
+    text.push_str(&toolbox_line(toolboxes));
+    text
+}
+
+/// `Toolboxes: a, b, files (MCP)`, cut at [`MAX_TOOLBOX_LINE`] bytes.
+fn toolbox_line(toolboxes: &[(String, bool)]) -> String {
+    if toolboxes.is_empty() {
+        return String::new();
+    }
+    let mut line = String::from("\nToolboxes:");
+    for (at, (name, mcp)) in toolboxes.iter().enumerate() {
+        let item = format!(" {name}{}", if *mcp { " (MCP)" } else { "" });
+        let left = toolboxes.len() - at;
+        if line.len() + item.len() + 40 > MAX_TOOLBOX_LINE && left > 1 {
+            line.push_str(&format!(" and {left} more (tools.toolboxes())"));
+            return line;
+        }
+        line.push_str(&item);
+        if left > 1 {
+            line.push(',');
+        }
+    }
+    line.push('.');
+    line
+}
+
+fn tool_exec_body(limits: &Limits) -> String {
     format!(
         "Run a Luau script that calls tools; returns one JSON envelope \
 {{ok, value, stdout, error?, truncated, elapsedMs}}.\n\
@@ -140,8 +174,12 @@ mod tests {
     /// uses.
     #[test]
     fn the_description_is_short_and_names_the_whole_loop() {
-        let text = tool_exec(&Limits::default());
+        let many: Vec<(String, bool)> = (0..500)
+            .map(|i| (format!("toolbox{i}"), i % 3 == 0))
+            .collect();
+        let text = tool_exec(&Limits::default(), &many);
         assert!(text.len() < 1_500, "{} bytes", text.len());
+        assert!(text.contains("more (tools.toolboxes())"), "{text}");
         for needed in [
             "tools.list(\"box\", 3)",
             "tools.parallel(",
@@ -154,10 +192,18 @@ mod tests {
         assert!(!INSTRUCTIONS.contains("tools.list(3"), "{INSTRUCTIONS}");
     }
 
+    /// The toolbox line names each toolbox once, marks MCP servers, and ends with a dot.
+    #[test]
+    fn the_toolbox_line_names_every_toolbox_when_few() {
+        let line = toolbox_line(&[("text".into(), false), ("files".into(), true)]);
+        assert_eq!(line, "\nToolboxes: text, files (MCP).");
+        assert_eq!(toolbox_line(&[]), "");
+    }
+
     /// A model copies the authoring line of the description as it is; it must work.
     #[test]
     fn the_authoring_calls_in_the_description_work_as_written() {
-        let text = tool_exec(&Limits::default());
+        let text = tool_exec(&Limits::default(), &[]);
         let line = text
             .lines()
             .find(|l| l.starts_with("Author"))

@@ -76,9 +76,10 @@ impl CodemodeServer {
         own_profile: String,
         make: Option<MakeServed>,
     ) -> Self {
-        let changes = options
-            .expose_tools
-            .then(|| super::watch::watch_tool_set(registry.clone()));
+        let changes = Some(super::watch::watch_tool_set(
+            registry.clone(),
+            options.expose_tools,
+        ));
         let own = Served {
             pool,
             registry,
@@ -176,10 +177,14 @@ impl CodemodeServer {
 
     fn tool_list(&self, served: &Served) -> Vec<Tool> {
         let limits = served.pool.limits();
+        // A policy edit the watcher has not read in yet still decides this listing.
+        served.registry.refresh_policy();
+        let index = served.registry.snapshot();
+        let upstream = served.registry.upstream_views(&index);
         let mut tools = vec![
             Tool::new(
                 TOOL_EXEC,
-                describe::tool_exec(limits),
+                describe::tool_exec(limits, &toolboxes(&index, &upstream)),
                 Arc::new(describe::tool_exec_schema()),
             )
             .with_raw_output_schema(Arc::new(describe::envelope_schema())),
@@ -191,10 +196,6 @@ impl CodemodeServer {
             .with_raw_output_schema(Arc::new(describe::search_result_schema())),
         ];
         if self.shared.options.expose_tools {
-            // A policy edit the watcher has not read in yet still decides this listing.
-            served.registry.refresh_policy();
-            let index = served.registry.snapshot();
-            let upstream = served.registry.upstream_views(&index);
             tools.extend(exposed_tools(&index, &upstream).into_values());
         }
         tools
@@ -330,14 +331,11 @@ impl CodemodeServer {
 
 impl ServerHandler for CodemodeServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = if self.shared.options.expose_tools {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build()
-        } else {
-            ServerCapabilities::builder().enable_tools().build()
-        };
+        // tool_exec's description names the toolboxes: it changes with them.
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
             .with_instructions(describe::INSTRUCTIONS)
@@ -643,4 +641,21 @@ fn search_request(args: &Map<String, Value>) -> Result<SearchRequest, String> {
         .filter(|(name, _)| name.as_str() != "query")
         .map(|(name, value)| (name.clone(), Given::from_json(value)));
     SearchRequest::check(query, options).map_err(|e| format!("search_tools: {}", e.message("")))
+}
+
+/// The toolboxes a script of `index` may call, by name, each marked when an MCP server
+/// stands behind it.
+pub(crate) fn toolboxes(
+    index: &crate::assets::AssetIndex,
+    upstream: &[crate::upstream::ServerView],
+) -> Vec<(String, bool)> {
+    let mut names: Vec<(String, bool)> = index
+        .toolbox_names()
+        .into_iter()
+        .map(|n| (n.to_string(), false))
+        .collect();
+    names.extend(upstream.iter().map(|v| (v.name.clone(), true)));
+    names.sort();
+    names.dedup_by(|a, b| a.0 == b.0);
+    names
 }

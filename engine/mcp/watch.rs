@@ -1,5 +1,5 @@
-//! Notices when the set of exposed tools changes, so sessions can send
-//! `notifications/tools/list_changed`.
+//! Notices when the set of exposed tools (or of configured MCP servers) changes, so
+//! sessions can send `notifications/tools/list_changed`.
 //!
 //! It wakes on the registry's change signal (every snapshot swap, whether by the file
 //! watcher `codemode serve` starts or by `tools.create`, and every refreshed upstream
@@ -20,13 +20,13 @@ const POLL: Duration = Duration::from_secs(2);
 
 /// Starts the poller on the current tokio runtime; the receiver's value is a generation
 /// number bumped on every change of the exposed tool set.
-pub(crate) fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
+pub(crate) fn watch_tool_set(registry: Arc<Registry>, exposed: bool) -> watch::Receiver<u64> {
     let (sender, receiver) = watch::channel(0u64);
     let mut signal = registry.subscribe();
     tokio::spawn(async move {
         let mut seen = registry.snapshot();
         let mut upstream = upstream_key(&registry, &seen);
-        let mut names = fingerprint(&registry, &seen);
+        let mut names = fingerprint(&registry, &seen, exposed);
         loop {
             tokio::select! {
                 changed = signal.changed() => {
@@ -46,7 +46,7 @@ pub(crate) fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
             if Arc::ptr_eq(&now, &seen) && now_upstream == upstream {
                 continue;
             }
-            let now_names = fingerprint(&registry, &now);
+            let now_names = fingerprint(&registry, &now, exposed);
             seen = now;
             upstream = now_upstream;
             if now_names != names {
@@ -59,11 +59,25 @@ pub(crate) fn watch_tool_set(registry: Arc<Registry>) -> watch::Receiver<u64> {
     receiver
 }
 
-/// What a client would see in `tools/list` for the exposed tools.
-fn fingerprint(registry: &Registry, index: &crate::assets::AssetIndex) -> String {
+/// What a client would see in `tools/list` (the exposed tools when `exposed`, and the
+/// toolboxes `tool_exec`'s description names), and which MCP servers stand behind the
+/// toolboxes as configured: an added, changed or removed server is
+/// announced too, so a client looks again at what it can call.
+fn fingerprint(registry: &Registry, index: &crate::assets::AssetIndex, exposed: bool) -> String {
     let upstream = registry.upstream_views(index);
-    let tools: Vec<_> = exposed_tools(index, &upstream).into_values().collect();
-    serde_json::to_string(&tools).unwrap_or_default()
+    let tools: Vec<_> = if exposed {
+        exposed_tools(index, &upstream).into_values().collect()
+    } else {
+        Vec::new()
+    };
+    let toolboxes = super::server::toolboxes(index, &upstream);
+    let servers: Vec<(String, String)> = registry.upstreams().map_or_else(Vec::new, |u| {
+        u.servers()
+            .iter()
+            .map(|s| (s.name.clone(), crate::upstream::cache::key(s)))
+            .collect()
+    });
+    serde_json::to_string(&(tools, toolboxes, servers)).unwrap_or_default()
 }
 
 /// When each visible upstream server's catalogue was fetched.

@@ -60,8 +60,14 @@ pub struct Registry {
     updating: Mutex<()>,
     vfs: Vfs,
     search: SearchService,
-    /// The world's upstream MCP servers, once attached (see [`Registry::attach_upstreams`]).
-    upstreams: std::sync::OnceLock<Upstream>,
+    /// The world's upstream MCP servers, once attached (see [`Registry::attach_upstreams`]);
+    /// replaced when the configuration changes (see [`Registry::refresh_upstreams`]).
+    upstreams: RwLock<Upstream>,
+    /// The `--mcp-config` files read beside the world's own, once attached.
+    mcp_files: std::sync::OnceLock<Vec<PathBuf>>,
+    /// Whether a script's use of a server not fetched yet fetches its tools (see
+    /// [`Registry::set_fetch_on_use`]).
+    fetch_on_use: std::sync::atomic::AtomicBool,
     /// Bumped on every swap of the snapshot and every refreshed upstream catalogue.
     changes: Arc<tokio::sync::watch::Sender<u64>>,
     /// What runs over this registry may do (see [`Registry::with_capabilities`]).
@@ -103,6 +109,9 @@ type Allowed = (Arc<Catalogue>, Arc<Catalogue>);
 struct Upstream {
     servers: Option<Arc<Upstreams>>,
     problems: Vec<String>,
+    /// The servers in force: the configuration read last, except that a server whose
+    /// edit broke keeps its entry from before (see [`Registry::refresh_upstreams`]).
+    configs: Vec<crate::upstream::ServerConfig>,
 }
 
 /// A world named like an asset folder (`text.toolbox`, `slugify.tool`) would index as
@@ -264,7 +273,9 @@ impl Registry {
                 None => SearchService::new(),
             },
             roots,
-            upstreams: std::sync::OnceLock::new(),
+            upstreams: RwLock::new(Upstream::default()),
+            mcp_files: std::sync::OnceLock::new(),
+            fetch_on_use: std::sync::atomic::AtomicBool::new(true),
             changes: Arc::new(tokio::sync::watch::channel(0).0),
             capabilities: RwLock::new(Arc::new(Capabilities::default())),
             rules: RwLock::new(Arc::new(Profile::open().rules)),
@@ -427,7 +438,7 @@ impl Registry {
         // A fresh build knows no profile and no server: filter it as the snapshot it
         // replaces was.
         let (reserved, served) = self.upstreams().map_or_else(Default::default, |u| {
-            server_claims(u.servers(), self.world())
+            server_claims(u.servers().iter(), self.world())
         });
         let index = Arc::new(
             AssetIndex::build(self.roots.clone())
@@ -476,51 +487,145 @@ impl Registry {
     /// are kept for [`Registry::upstream_problems`]; the rest of the world works anyway.
     /// Only the first call attaches anything.
     pub fn attach_upstreams(&self, extra: &[PathBuf]) {
+        if self.mcp_files.set(extra.to_vec()).is_err() {
+            return;
+        }
         let configs = crate::upstream::load(self.world(), extra);
-        let mut problems: Vec<String> = configs.problems.iter().map(|p| p.to_string()).collect();
-        // A server answers for its toolbox name: a folder of that name (one a script
-        // wrote, say) is left out of the snapshot and named among its problems.
-        let (reserved, served) = server_claims(configs.servers.iter(), self.world());
-        if !reserved.is_empty() {
-            let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
+        self.apply_upstreams(configs.servers, &configs.problems);
+    }
+
+    /// Reads the MCP configuration files again and serves what they say now: an added
+    /// server becomes a toolbox, a changed one restarts on its next use, a removed one is
+    /// stopped and its toolbox goes; the tools of added and changed servers are fetched in
+    /// the background. An entry (or a whole file) that no longer reads keeps
+    /// what it said before, and the problem is logged and kept for
+    /// [`Registry::upstream_problems`]. Returns what changed; nothing when the servers
+    /// were never attached. For processes that outlive an edit (`serve`, `repl`).
+    pub fn refresh_upstreams(&self) -> crate::upstream::Reconfigured {
+        let Some(extra) = self.mcp_files.get() else {
+            return Default::default();
+        };
+        let loaded = crate::upstream::load(self.world(), extra);
+        let before = self
+            .upstreams
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .configs
+            .clone();
+        let (servers, kept) = keep_broken(before, &loaded);
+        let changed = self.apply_upstreams(servers, &loaded.problems);
+        for problem in self.upstream_problems() {
+            tracing::warn!("{problem}");
+        }
+        if !kept.is_empty() {
+            tracing::warn!(
+                "until that is fixed, these servers keep the entry read before: {}",
+                kept.join(", ")
+            );
+        }
+        if !changed.is_empty() {
+            // Started now rather than by the first script: a serving process announces
+            // the new tools as soon as they are known.
+            if let Some(upstreams) = self.upstreams() {
+                upstreams.fetch_missing();
+            }
+            tracing::info!(
+                added = ?changed.added,
+                changed = ?changed.changed,
+                removed = ?changed.removed,
+                "the MCP server configuration changed"
+            );
+        }
+        changed
+    }
+
+    /// Serves `servers` (with `problems` to report): the toolbox names they claim leave
+    /// the snapshot, and the connections follow (see [`Upstreams::reconfigure`]).
+    fn apply_upstreams(
+        &self,
+        servers: Vec<crate::upstream::ServerConfig>,
+        problems: &[crate::upstream::ConfigProblem],
+    ) -> crate::upstream::Reconfigured {
+        // What went wrong may quote an argument that holds a `${NAME}`'s value; these
+        // lines reach `codemode list`, `check` and `types`, and a script's error.
+        let problems: Vec<String> = problems
+            .iter()
+            .map(|p| crate::secrets::mask(&p.to_string()).into_owned())
+            .collect();
+        let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
+        let mut upstream = self.upstreams.write().unwrap_or_else(|e| e.into_inner());
+        let unchanged = upstream.configs == servers;
+        let mut done = crate::upstream::Reconfigured::default();
+        let mut problems = problems;
+        if !unchanged {
+            let configs = crate::upstream::Configs {
+                servers: servers.clone(),
+                problems: Vec::new(),
+            };
+            match &upstream.servers {
+                Some(live) => done = live.reconfigure(&configs),
+                None if servers.is_empty() => {}
+                None => match Upstreams::new(self.world(), &configs, self.upstream_options()) {
+                    Ok(live) => {
+                        done.added = servers.iter().map(|s| s.name.clone()).collect();
+                        upstream.servers = Some(Arc::new(live));
+                    }
+                    Err(e) => problems.push(format!("the MCP servers cannot be reached: {e}")),
+                },
+            }
+            upstream.configs = servers;
+            // A server answers for its toolbox name: a folder of that name (one a script
+            // wrote, say) is left out of the snapshot and named among its problems.
+            let (reserved, served) = server_claims(upstream.configs.iter(), self.world());
             let index = Arc::new(self.snapshot().reserving(reserved).serving(served));
             *self.current.write().unwrap_or_else(|e| e.into_inner()) = index;
         }
-        let servers = if configs.servers.is_empty() {
-            None
-        } else {
-            match Upstreams::new(
-                self.world(),
-                &configs,
-                crate::upstream::UpstreamOptions {
-                    // tools.parallel fans out: enough for a script's burst to one server.
-                    max_in_flight: 16,
-                    on_catalogue_change: Some({
-                        let changes = self.changes.clone();
-                        Arc::new(move |_: &str| changes.send_modify(|g| *g += 1))
-                    }),
-                    ..Default::default()
-                },
-            ) {
-                Ok(upstreams) => Some(Arc::new(upstreams)),
-                Err(e) => {
-                    problems.push(format!("the MCP servers cannot be reached: {e}"));
-                    None
-                }
-            }
-        };
-        // What went wrong may quote an argument that holds a `${NAME}`'s value; these
-        // lines reach `codemode list`, `check` and `types`, and a script's error.
-        let problems = problems
-            .iter()
-            .map(|p| crate::secrets::mask(p).into_owned())
-            .collect();
-        let _ = self.upstreams.set(Upstream { servers, problems });
+        let problems_changed = upstream.problems != problems;
+        upstream.problems = problems;
+        drop(upstream);
+        if !unchanged || problems_changed {
+            self.allowed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clear();
+            self.changed();
+        }
+        done
+    }
+
+    /// How this registry's servers run.
+    fn upstream_options(&self) -> crate::upstream::UpstreamOptions {
+        crate::upstream::UpstreamOptions {
+            // tools.parallel fans out: enough for a script's burst to one server.
+            max_in_flight: 16,
+            on_catalogue_change: Some({
+                let changes = self.changes.clone();
+                Arc::new(move |_: &str| changes.send_modify(|g| *g += 1))
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// Whether a run that calls, gets, lists or searches the tools of a server not
+    /// fetched yet fetches them first (the default), or sees it without tools (a one-shot
+    /// listing at the shell, which starts no server unless asked: `codemode mcp sync`).
+    pub fn set_fetch_on_use(&self, fetch: bool) {
+        self.fetch_on_use
+            .store(fetch, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// See [`Registry::set_fetch_on_use`].
+    pub fn fetches_on_use(&self) -> bool {
+        self.fetch_on_use.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The attached upstream servers, if any are configured.
-    pub fn upstreams(&self) -> Option<&Arc<Upstreams>> {
-        self.upstreams.get().and_then(|u| u.servers.as_ref())
+    pub fn upstreams(&self) -> Option<Arc<Upstreams>> {
+        self.upstreams
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .servers
+            .clone()
     }
 
     /// The upstream servers scripts of `index` see, with their cached catalogues: every
@@ -590,13 +695,18 @@ impl Registry {
         }
         upstreams
             .servers()
+            .into_iter()
             .find(|s| s.original_name == name)
             .map(|s| s.name.clone())
     }
 
     /// What was wrong with the upstream configuration files.
-    pub fn upstream_problems(&self) -> &[String] {
-        self.upstreams.get().map_or(&[], |u| u.problems.as_slice())
+    pub fn upstream_problems(&self) -> Vec<String> {
+        self.upstreams
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .problems
+            .clone()
     }
 
     /// Why the MCP server configured under the name `toolbox` cannot be used, when its
@@ -610,10 +720,8 @@ impl Registry {
             return None;
         }
         let named = format!("server '{toolbox}': ");
-        let problem = self
-            .upstream_problems()
-            .iter()
-            .find(|p| p.contains(&named))?;
+        let problems = self.upstream_problems();
+        let problem = problems.iter().find(|p| p.contains(&named))?;
         let world = self.world().display().to_string();
         if world == "/" {
             return Some(problem.clone());
@@ -636,6 +744,31 @@ impl Registry {
             .dir()
             .expect("the world is always a directory")
     }
+}
+
+/// The servers `loaded` configures, except where an entry (or a whole file) could not be
+/// read: there the entries of `before` from that file stay, so a half-saved edit never
+/// stops a server that was working.
+/// Also returns the names of the servers kept so.
+fn keep_broken(
+    before: Vec<crate::upstream::ServerConfig>,
+    loaded: &crate::upstream::Configs,
+) -> (Vec<crate::upstream::ServerConfig>, Vec<String>) {
+    let mut servers = loaded.servers.clone();
+    let mut kept = Vec::new();
+    for old in before {
+        let broken = loaded.problems.iter().any(|p| {
+            p.file == old.file
+                && p.server
+                    .as_ref()
+                    .is_none_or(|name| *name == old.original_name)
+        });
+        if broken && !servers.iter().any(|s| s.name == old.name) {
+            kept.push(old.original_name.clone());
+            servers.push(old);
+        }
+    }
+    (servers, kept)
 }
 
 /// What configured servers claim in a world: their toolbox names (with each server's

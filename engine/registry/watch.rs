@@ -13,7 +13,8 @@
 //!
 //! The world's `.codemode/` is watched too (the folder itself, not its cache): an edit of
 //! the policy file is read in by [`Registry::refresh_policy`], so a serving process
-//! applies a revoked grant without a restart.
+//! applies a revoked grant without a restart, and an edit of `mcp.json` by
+//! [`Registry::refresh_upstreams`], so an added server is there for the next script.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -229,15 +230,18 @@ fn watch_settings(watcher: &mut RecommendedWatcher, registry: &Registry) {
     }
 }
 
-/// True when the batch may have changed the world's policy file (or made the folder
-/// that holds it, which is then watched).
-fn touches_policy(
+/// Which of the world's settings files the batch may have changed (or made the folder
+/// that holds them, which is then watched): `(policy, mcp)`.
+fn touched_settings(
     watcher: &Weak<Mutex<RecommendedWatcher>>,
     registry: &Registry,
     batch: &Batch,
-) -> bool {
+) -> (bool, bool) {
     let settings = registry.world().join(".codemode");
     let policy = registry.world().join(crate::policy::POLICY_FILE);
+    let mcp = registry
+        .world()
+        .join(crate::upstream::config::DEFAULT_CONFIG);
     if batch.paths.contains(&settings) {
         if let Some(watcher) = watcher.upgrade() {
             watch_settings(
@@ -246,7 +250,9 @@ fn touches_policy(
             );
         }
     }
-    batch.rescan || batch.paths.iter().any(|p| *p == settings || *p == policy)
+    let touched =
+        |file: &Path| batch.rescan || batch.paths.iter().any(|p| *p == settings || p == file);
+    (touched(&policy), touched(&mcp))
 }
 
 /// Collects events until they stop for [`QUIET`] (at most [`MAX_DELAY`]), then applies them.
@@ -303,8 +309,12 @@ fn run(
         } else {
             watch_new(&watcher, &registry, &batch.paths);
         }
-        if touches_policy(&watcher, &registry, &batch) {
+        let (policy, mcp) = touched_settings(&watcher, &registry, &batch);
+        if policy {
             registry.refresh_policy();
+        }
+        if mcp {
+            registry.refresh_upstreams();
         }
         if batch.rescan {
             registry.reload();

@@ -40,7 +40,8 @@ impl Checking {
             .iter()
             .map(|v| (v.name.as_str(), v.tools().len()))
             .collect();
-        self.declarations_for(index, &upstream, source, |named| {
+        let catalogues = crate::upstream::ServerView::stamp(&views);
+        self.declarations_for(index, &upstream, catalogues, source, |named| {
             crate::host::definitions_named(index, &views, &registry.capabilities(), named)
         })
     }

@@ -175,6 +175,10 @@ impl Cache {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
+            if abandoned(name) {
+                let _ = std::fs::remove_file(entry.path());
+                continue;
+            }
             // `<server>-<32 hex>.json` exactly: another server's name may extend this one's.
             let Some(rest) = name.strip_prefix(&prefix) else {
                 continue;
@@ -187,6 +191,18 @@ impl Cache {
             }
         }
     }
+}
+
+/// True for a temporary file a process that is gone left half-written: one that exits
+/// while a server's refreshed catalogue is being written never renames it in.
+fn abandoned(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(crate::vfs::atomic::TEMP_PREFIX) else {
+        return false;
+    };
+    let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+        return false;
+    };
+    pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()
 }
 
 /// A hash of the whole configuration (secrets included, so a changed token is a new
@@ -271,5 +287,26 @@ mod tests {
             );
         }
         assert!(name.starts_with("files-") && name.ends_with(".json"));
+    }
+
+    /// A temporary file of a process that is gone is removed by the next write; one of a
+    /// live process (mid-write) is left alone.
+    #[test]
+    fn a_write_clears_temporary_files_of_processes_that_are_gone() {
+        let world = tempfile::tempdir().unwrap();
+        let cache = Cache::new(world.path());
+        let tools = vec![json!({"name": "x", "inputSchema": {"type": "object"}})];
+        cache.write(&server("a-token-123"), &tools).unwrap();
+        // Pid 4194305 is past Linux's largest (2^22), so no process has it.
+        let gone = cache.dir().join(".codemode-tmp-4194305-0-files-0.json");
+        let live = cache.dir().join(format!(
+            ".codemode-tmp-{}-9-files-0.json",
+            std::process::id()
+        ));
+        std::fs::write(&gone, "half").unwrap();
+        std::fs::write(&live, "half").unwrap();
+        cache.write(&server("b-token-456"), &tools).unwrap();
+        assert!(!gone.exists());
+        assert!(live.exists());
     }
 }

@@ -74,6 +74,21 @@ impl ServerView {
         }
     }
 
+    /// One number for the state of `views`' catalogues: it changes when a server's tools
+    /// are fetched or refreshed, or a server comes or goes.
+    pub fn stamp(views: &[ServerView]) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        for view in views {
+            view.name.hash(&mut hasher);
+            match &view.catalogue {
+                Some(c) => (c.fetched_at_ms, c.tools.len()).hash(&mut hasher),
+                None => u64::MAX.hash(&mut hasher),
+            }
+        }
+        hasher.finish()
+    }
+
     /// Its tools (none until synced).
     pub fn tools(&self) -> &[UpstreamTool] {
         self.catalogue

@@ -101,9 +101,20 @@ impl Connection {
             list_changed,
         };
         let redactor = config.redactor();
+        // The command as the file writes it (a `${NAME}` not replaced), so whoever reads
+        // the error knows what was run without seeing a secret.
+        let started_as = match &config.transport {
+            Transport::Stdio { .. } if !config.written.is_empty() => {
+                format!(" (started as `{}`)", config.written.join(" "))
+            }
+            _ => String::new(),
+        };
         let failed = |reason: String, stderr: String| UpstreamError::StartFailed {
             server: config.name.clone(),
-            reason: cut(&redactor.redact(&reason), MAX_MESSAGE_BYTES),
+            reason: cut(
+                &redactor.redact(&format!("{reason}{started_as}")),
+                MAX_MESSAGE_BYTES,
+            ),
             stderr,
         };
         match &config.transport {

@@ -55,4 +55,4 @@ pub use process::kill_all;
 pub use secret::Secret;
 pub use settings::{ServerSettings, ToolSettings};
 pub use types::{tool_types, ArgType, ToolTypes};
-pub use upstreams::{CatalogueListener, SyncReport, UpstreamOptions, Upstreams};
+pub use upstreams::{CatalogueListener, Reconfigured, SyncReport, UpstreamOptions, Upstreams};

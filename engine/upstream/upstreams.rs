@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -70,6 +70,23 @@ struct Server {
     config: ServerConfig,
     connection: Mutex<Option<Arc<Connection>>>,
     in_flight: Arc<Semaphore>,
+    /// Held while the server's tools are fetched, so a fetch at start-up and a script's
+    /// fetch of the same server make one `tools/list`, not two.
+    fetching: Mutex<()>,
+    /// When the last fetch failed; cleared by one that succeeds.
+    failed_at: std::sync::Mutex<Option<std::time::Instant>>,
+}
+
+impl Server {
+    fn new(config: ServerConfig, options: &UpstreamOptions) -> Arc<Self> {
+        Arc::new(Server {
+            config,
+            connection: Mutex::new(None),
+            in_flight: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
+            fetching: Mutex::new(()),
+            failed_at: std::sync::Mutex::new(None),
+        })
+    }
 }
 
 struct Shared {
@@ -77,9 +94,35 @@ struct Shared {
     owner: u64,
     options: UpstreamOptions,
     cache: Cache,
-    servers: BTreeMap<String, Server>,
+    /// Swapped whole by [`Upstreams::reconfigure`]; a call holds its server's `Arc` to
+    /// its end, so a server removed under it finishes what it was doing.
+    servers: RwLock<BTreeMap<String, Arc<Server>>>,
     list_changed: mpsc::UnboundedSender<String>,
+    /// Bounds the fetches [`Upstreams::fetch_missing`] runs at once.
+    background: Arc<Semaphore>,
 }
+
+/// What [`Upstreams::reconfigure`] did, by toolbox name.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Reconfigured {
+    /// Servers that were not configured before.
+    pub added: Vec<String>,
+    /// Servers whose entry changed: stopped, and started again by their next use.
+    pub changed: Vec<String>,
+    /// Servers no longer configured: stopped.
+    pub removed: Vec<String>,
+}
+
+impl Reconfigured {
+    /// True when no server was added, changed or removed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.changed.is_empty() && self.removed.is_empty()
+    }
+}
+
+/// Fetches started at once by [`Upstreams::fetch_missing`]: a world of many servers
+/// starts a few at a time rather than every process together.
+const BACKGROUND_FETCHES: usize = 4;
 
 /// The configured upstream MCP servers of one world.
 ///
@@ -96,7 +139,7 @@ impl std::fmt::Debug for Upstreams {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Upstreams")
             .field("world", &self.shared.world)
-            .field("servers", &self.shared.servers.keys().collect::<Vec<_>>())
+            .field("servers", &self.shared.servers().keys().collect::<Vec<_>>())
             .finish()
     }
 }
@@ -120,24 +163,16 @@ impl Upstreams {
         let servers = configs
             .servers
             .iter()
-            .map(|config| {
-                (
-                    config.name.clone(),
-                    Server {
-                        config: config.clone(),
-                        connection: Mutex::new(None),
-                        in_flight: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
-                    },
-                )
-            })
+            .map(|config| (config.name.clone(), Server::new(config.clone(), &options)))
             .collect();
         let shared = Arc::new(Shared {
             world: world.to_path_buf(),
             owner: process::next_owner(),
             cache: Cache::new(world),
             options,
-            servers,
+            servers: RwLock::new(servers),
             list_changed,
+            background: Arc::new(Semaphore::new(BACKGROUND_FETCHES)),
         });
         runtime.spawn(refresh_on_change(Arc::downgrade(&shared), changes));
         Ok(Self {
@@ -147,13 +182,17 @@ impl Upstreams {
     }
 
     /// The configured servers, by toolbox name.
-    pub fn servers(&self) -> impl Iterator<Item = &ServerConfig> {
-        self.shared.servers.values().map(|s| &s.config)
+    pub fn servers(&self) -> Vec<ServerConfig> {
+        self.shared
+            .servers()
+            .values()
+            .map(|s| s.config.clone())
+            .collect()
     }
 
     /// The server with this toolbox name.
-    pub fn server(&self, name: &str) -> Option<&ServerConfig> {
-        self.shared.servers.get(name).map(|s| &s.config)
+    pub fn server(&self, name: &str) -> Option<ServerConfig> {
+        self.shared.server(name).map(|s| s.config.clone())
     }
 
     /// The cache these servers' catalogues live in.
@@ -164,14 +203,14 @@ impl Upstreams {
     /// `server`'s tools as last synced, from the cache. Never starts the server; `None`
     /// when it was never synced with its current configuration (or is not configured).
     pub fn catalogue(&self, server: &str) -> Option<Arc<Catalogue>> {
-        let server = self.shared.servers.get(server)?;
+        let server = self.shared.server(server)?;
         self.shared.cache.read(&server.config)
     }
 
     /// Every configured server with its cached catalogue, by toolbox name. Starts nothing.
     pub fn views(&self) -> Vec<ServerView> {
         self.shared
-            .servers
+            .servers()
             .values()
             .map(|s| ServerView {
                 name: s.config.name.clone(),
@@ -186,14 +225,14 @@ impl Upstreams {
     /// are synced side by side. The servers stay up for calls.
     pub fn sync(&self, server: Option<&str>) -> Vec<SyncReport> {
         let names: Vec<String> = match server {
-            Some(name) if !self.shared.servers.contains_key(name) => {
+            Some(name) if self.shared.server(name).is_none() => {
                 return vec![SyncReport {
                     server: name.to_string(),
                     result: Err(UpstreamError::UnknownServer(name.to_string())),
                 }]
             }
             Some(name) => vec![name.to_string()],
-            None => self.shared.servers.keys().cloned().collect(),
+            None => self.shared.servers().keys().cloned().collect(),
         };
         let Some(runtime) = &self.runtime else {
             return Vec::new();
@@ -204,7 +243,7 @@ impl Upstreams {
             let jobs = names.into_iter().map(|name| {
                 let shared = shared.clone();
                 async move {
-                    let result = shared.sync_one(&name).await;
+                    let result = shared.fetch(&name, false).await;
                     SyncReport {
                         server: name,
                         result,
@@ -240,7 +279,7 @@ impl Upstreams {
         arguments: serde_json::Map<String, Value>,
     ) -> PendingCall {
         let label = label.to_string();
-        if !self.shared.servers.contains_key(server) {
+        if self.shared.server(server).is_none() {
             return PendingCall::failed(label, UpstreamError::UnknownServer(server.to_string()));
         }
         let Some(runtime) = &self.runtime else {
@@ -261,9 +300,127 @@ impl Upstreams {
         call
     }
 
+    /// Starts fetching `server`'s tools unless its catalogue is in the cache already (or
+    /// a fetch of it is running, which this one then waits for), and returns at once. The
+    /// pending value is the number of tools, or why there are none; waiting on it under a
+    /// deadline gives up waiting, not the fetch, which goes on for the next use.
+    pub fn start_fetch(&self, server: &str) -> PendingCall {
+        // `server.method`, as a call is labelled: errors name the server from it.
+        let label = format!("{server}.tools/list");
+        if self.shared.server(server).is_none() {
+            return PendingCall::failed(label, UpstreamError::UnknownServer(server.to_string()));
+        }
+        let Some(runtime) = &self.runtime else {
+            return PendingCall::failed(label, UpstreamError::Runtime("shut down".into()));
+        };
+        let (call, slot, _cancel) = PendingCall::new(label);
+        slot.set_phase(Phase::Connecting);
+        let shared = self.shared.clone();
+        let server = server.to_string();
+        runtime.spawn(async move {
+            let result = shared.fetch(&server, true).await;
+            slot.finish(result.map(|c| Value::from(c.tools.len())));
+        });
+        call
+    }
+
+    /// Fetches, in the background, the tools of every server whose catalogue is not in
+    /// the cache (never fetched, or fetched for another configuration), a few servers at
+    /// a time, each within its start and list limits. Returns at once; each catalogue is
+    /// announced as it lands (see [`UpstreamOptions::on_catalogue_change`]) and a failure
+    /// is logged with the server's stderr tail.
+    pub fn fetch_missing(&self) {
+        let Some(runtime) = &self.runtime else {
+            return;
+        };
+        for (name, server) in self.shared.servers().iter() {
+            if self.shared.cache.read(&server.config).is_some() {
+                continue;
+            }
+            let shared = self.shared.clone();
+            let name = name.clone();
+            runtime.spawn(async move {
+                let Ok(_turn) = shared.background.clone().acquire_owned().await else {
+                    return;
+                };
+                match shared.fetch(&name, true).await {
+                    Ok(c) => tracing::info!("MCP server '{name}': fetched {} tools", c.tools.len()),
+                    Err(e) => tracing::warn!("fetching the tools of tools.{name}: {e}"),
+                }
+            });
+        }
+    }
+
+    /// True when fetching `server`'s tools failed within `within` (and none succeeded
+    /// since): a search over every server does not start a broken one again each time.
+    pub fn failed_lately(&self, server: &str, within: Duration) -> bool {
+        self.shared.server(server).is_some_and(|s| {
+            s.failed_at
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_some_and(|at| at.elapsed() < within)
+        })
+    }
+
+    /// True while `server`'s tools are being fetched.
+    pub fn fetching(&self, server: &str) -> bool {
+        self.shared
+            .server(server)
+            .is_some_and(|s| s.fetching.try_lock().is_err())
+    }
+
+    /// Serves `configs` from now on: a server whose entry is unchanged keeps its
+    /// connection; a changed one is stopped and starts again (as configured now) on its
+    /// next use; a removed one is stopped; an added one starts on its first use. A call
+    /// running on a stopped server finishes first.
+    pub fn reconfigure(&self, configs: &Configs) -> Reconfigured {
+        let mut done = Reconfigured::default();
+        let mut stopped = Vec::new();
+        {
+            let mut servers = self
+                .shared
+                .servers
+                .write()
+                .unwrap_or_else(|e| e.into_inner());
+            let mut next = BTreeMap::new();
+            for config in &configs.servers {
+                match servers.remove(&config.name) {
+                    Some(kept) if kept.config == *config => {
+                        next.insert(config.name.clone(), kept);
+                    }
+                    Some(old) => {
+                        done.changed.push(config.name.clone());
+                        stopped.push(old);
+                        let server = Server::new(config.clone(), &self.shared.options);
+                        next.insert(config.name.clone(), server);
+                    }
+                    None => {
+                        done.added.push(config.name.clone());
+                        let server = Server::new(config.clone(), &self.shared.options);
+                        next.insert(config.name.clone(), server);
+                    }
+                }
+            }
+            for (name, old) in std::mem::take(&mut *servers) {
+                done.removed.push(name);
+                stopped.push(old);
+            }
+            *servers = next;
+        }
+        if let Some(runtime) = &self.runtime {
+            for old in stopped {
+                runtime.spawn(async move {
+                    // Dropping the connection ends its process group (or HTTP session).
+                    old.connection.lock().await.take();
+                });
+            }
+        }
+        done
+    }
+
     /// The process id of `server` while it runs (stdio servers), for monitoring.
     pub fn process_id(&self, server: &str) -> Option<u32> {
-        let server = self.shared.servers.get(server)?;
+        let server = self.shared.server(server)?;
         let connection = server.connection.try_lock().ok()?;
         connection.as_ref().filter(|c| c.is_alive())?.pid()
     }
@@ -280,6 +437,16 @@ impl Drop for Upstreams {
 }
 
 impl Shared {
+    /// The servers as configured now.
+    fn servers(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Arc<Server>>> {
+        self.servers.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The server with this toolbox name, as configured now.
+    fn server(&self, name: &str) -> Option<Arc<Server>> {
+        self.servers().get(name).cloned()
+    }
+
     /// The server's live connection, starting it if there is none (or it died).
     async fn connect(&self, server: &Server) -> Result<Arc<Connection>, UpstreamError> {
         let mut connection = server.connection.lock().await;
@@ -318,7 +485,7 @@ impl Shared {
         cancel: &tokio_util::sync::CancellationToken,
         slot: &Slot,
     ) -> Option<Result<Value, UpstreamError>> {
-        let server = self.servers.get(server)?;
+        let server = self.server(server)?;
         // Queued or starting: nothing was sent yet, so a cancel just stops waiting (a
         // start cut short kills its process).
         let ready = async {
@@ -329,7 +496,7 @@ impl Shared {
                 .await
                 .map_err(|_| UpstreamError::Runtime("shut down".into()))?;
             slot.set_phase(Phase::Connecting);
-            let connection = self.connect(server).await?;
+            let connection = self.connect(&server).await?;
             Ok::<_, UpstreamError>((permit, connection))
         };
         let (_permit, connection) = tokio::select! {
@@ -351,18 +518,31 @@ impl Shared {
         }
     }
 
-    async fn sync_one(&self, name: &str) -> Result<Catalogue, UpstreamError> {
+    /// Fetches `name`'s tools into the cache; with `only_missing`, returns the cached
+    /// catalogue instead when there is one (a fetch that ran meanwhile included).
+    async fn fetch(&self, name: &str, only_missing: bool) -> Result<Catalogue, UpstreamError> {
         let server = self
-            .servers
-            .get(name)
+            .server(name)
             .ok_or_else(|| UpstreamError::UnknownServer(name.to_string()))?;
-        let connection = self.connect(server).await?;
-        let tools = tokio::time::timeout(self.options.list_timeout, connection.list_tools())
-            .await
-            .map_err(|_| UpstreamError::Timeout {
-                call: format!("{name}: tools/list"),
-            })??;
-        self.store(server, &tools)
+        let _fetching = server.fetching.lock().await;
+        if only_missing {
+            if let Some(cached) = self.cache.read(&server.config) {
+                return Ok((*cached).clone());
+            }
+        }
+        let fetched = async {
+            let connection = self.connect(&server).await?;
+            let tools = tokio::time::timeout(self.options.list_timeout, connection.list_tools())
+                .await
+                .map_err(|_| UpstreamError::Timeout {
+                    call: format!("{name}: tools/list"),
+                })??;
+            self.store(&server, &tools)
+        }
+        .await;
+        *server.failed_at.lock().unwrap_or_else(|e| e.into_inner()) =
+            fetched.is_err().then(std::time::Instant::now);
+        fetched
     }
 
     fn store(&self, server: &Server, tools: &[Value]) -> Result<Catalogue, UpstreamError> {
@@ -386,7 +566,7 @@ async fn refresh_on_change(shared: Weak<Shared>, mut changes: mpsc::UnboundedRec
         let Some(shared) = shared.upgrade() else {
             return;
         };
-        let Some(server) = shared.servers.get(&name) else {
+        let Some(server) = shared.server(&name) else {
             continue;
         };
         let live = server.connection.lock().await.clone();
@@ -394,7 +574,7 @@ async fn refresh_on_change(shared: Weak<Shared>, mut changes: mpsc::UnboundedRec
             continue;
         };
         match tokio::time::timeout(shared.options.list_timeout, connection.list_tools()).await {
-            Ok(Ok(tools)) => match shared.store(server, &tools) {
+            Ok(Ok(tools)) => match shared.store(&server, &tools) {
                 Ok(c) => tracing::info!(
                     "MCP server '{name}': {} tools after list_changed",
                     c.tools.len()
