@@ -59,7 +59,15 @@ const EVERYDAY: &[(&str, &[&str])] = &[
         "remember a fact about a person",
         &["memory.create_entities", "memory.add_observations"],
     ),
+    (
+        "search my memory for Alice",
+        &["memory.search_nodes", "memory.open_nodes"],
+    ),
     ("what time is it in Tokyo", &["time.get_current_time"]),
+    (
+        "what is the time difference between Paris and Sydney",
+        &["time.convert_time"],
+    ),
     (
         "convert 3pm New York time to London time",
         &["time.convert_time"],
@@ -75,6 +83,14 @@ const EVERYDAY: &[(&str, &[&str])] = &[
     (
         "show me what is inside a text file",
         &["filesystem.read_text_file", "filesystem.read_file"],
+    ),
+    (
+        "read several files at once",
+        &["filesystem.read_multiple_files"],
+    ),
+    (
+        "get the size and modification date of a file",
+        &["filesystem.get_file_info"],
     ),
     ("save this text to a file", &["filesystem.write_file"]),
     ("rename a file", &["filesystem.move_file"]),
