@@ -518,7 +518,10 @@ fn the_reference_server_announces_its_late_tools_and_the_stale_catalogue_is_repl
     codemode::upstream::Cache::new(dir.path())
         .write(
             &configs.servers[0],
-            &[json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}})],
+            &codemode::upstream::Listing {
+                tools: vec![json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}})],
+                ..Default::default()
+            },
         )
         .unwrap();
     let mut serve = Serve::start(dir.path(), &["--no-bundled"]);

@@ -80,8 +80,10 @@ fn call_line(server: &str, tool: &UpstreamTool, types: &ToolTypes) -> String {
 pub fn skill_md(doc: &ServerDoc) -> String {
     let name = &doc.view.name;
     let names: Vec<&str> = doc.tools.iter().map(|(t, _, _)| t.name.as_str()).collect();
+    let purpose = doc.view.purpose();
     let mut description = format!(
-        "Tools of the MCP server '{}'. Use when a task needs {}: call them from a codemode Luau script as tools.{name}.<tool>({{ ... }}).",
+        "{} (the MCP server '{}'). Use when a task needs {}: call them from a codemode Luau script as tools.{name}.<tool>({{ ... }}).",
+        purpose.trim_end_matches('.'),
         doc.view.original,
         if names.is_empty() { "this server".to_string() } else { names.join(", ") }
     );
@@ -94,8 +96,12 @@ pub fn skill_md(doc: &ServerDoc) -> String {
         "---\nname: {}\ndescription: {}\n---\n\n# {name}\n\n{}.\n",
         doc.slug,
         serde_json::to_string(&description).unwrap_or_default(),
-        doc.view.purpose()
+        purpose.trim_end_matches('.')
     );
+    if let Some(instructions) = doc.view.about().and_then(|a| a.instructions.as_deref()) {
+        // The server's own guidance for the model that uses it, as it sent it.
+        let _ = writeln!(md, "## Server instructions\n\n{}\n", instructions.trim());
+    }
     md.push_str("## Workflow\n\n");
     let _ = writeln!(md, "1. See the tools and their signatures: `tools.list(\"{name}\", 3)` in a script, or `codemode list 3 {name}`.");
     let _ = writeln!(md, "2. Call a tool with one table of named arguments, e.g. `return tools.{name}.<tool>({{ ... }})`, through `tool_exec` (MCP) or `codemode exec`. The server starts on the first call.");

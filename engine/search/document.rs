@@ -7,12 +7,47 @@ use rayon::prelude::*;
 
 use serde::Serialize;
 
+use super::meaning::Meaning;
 use super::table::Table;
 use crate::assets::{AssetIndex, BoxKind, Origin, ToolEntry};
 use crate::upstream::{ServerView, UpstreamTool};
 
 /// At most this much of a README is indexed (bounded work per asset).
 const MAX_README_CHARS: usize = 20_000;
+
+/// The weight of an asset's context in its meaning vector, against 1 for its own text
+/// (see [`AssetDoc::meaning`]).
+const CONTEXT_SHARE: f32 = 1.0;
+
+/// Cosine from which a word of the vocabulary is near a word of a server's name (MiniLM's
+/// table): "memory" is near "remembering" and "memories" (0.65 or more), "time" near no
+/// other word.
+const NEAR_NAME: f32 = 0.65;
+
+/// The words nearest the words of a server's toolbox name (see [`NEAR_NAME`]).
+fn server_words(view: &ServerView) -> Vec<String> {
+    let name = super::words::name_words(&view.name).to_lowercase();
+    let mut out: Vec<String> = Vec::new();
+    for word in name.split(' ').filter(|w| w.len() >= 3) {
+        for near in super::embed::StaticModel::minilm().neighbours(word, NEAR_NAME) {
+            if !out.contains(&near) {
+                out.push(near);
+            }
+        }
+    }
+    out
+}
+
+/// The context an upstream server's tools are read in: its toolbox name as words, and
+/// its title when it gave one.
+fn server_context(view: &ServerView) -> String {
+    let mut context = super::words::name_words(&view.name);
+    if let Some(title) = view.about().and_then(|a| a.title.as_deref()) {
+        context.push('\n');
+        context.push_str(title);
+    }
+    context
+}
 
 /// Which kind of asset a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -91,6 +126,10 @@ pub struct AssetDoc {
     pub signature: Option<String>,
     /// Searchable text by role.
     pub fields: Vec<(Role, String)>,
+    /// What the asset belongs to, when its own text is read in that light: for a tool of
+    /// an upstream server, the server (its toolbox name and title; see
+    /// [`AssetDoc::meaning`]). Empty otherwise.
+    pub context: String,
 }
 
 impl AssetDoc {
@@ -133,6 +172,7 @@ impl AssetDoc {
                 (Role::Example, m.examples.join("\n")),
                 (Role::Readme, readme.to_string()),
             ],
+            context: String::new(),
         }
     }
 
@@ -159,6 +199,7 @@ impl AssetDoc {
                 (Role::Tag, folder.tags.join(" ")),
                 (Role::Description, folder.purpose.clone()),
             ],
+            context: String::new(),
         })
     }
 
@@ -171,8 +212,11 @@ impl AssetDoc {
             .collect()
     }
 
-    /// The doc of one tool of an upstream MCP server, from its cached catalogue.
-    pub fn upstream_tool(server: &str, tool: &UpstreamTool) -> AssetDoc {
+    /// The doc of one tool of an upstream MCP server (`view`), from its cached catalogue.
+    /// What the server's instructions say of the tool is its README; the server itself is
+    /// the context its meaning is read in.
+    pub fn upstream_tool(view: &ServerView, tool: &UpstreamTool) -> AssetDoc {
+        let server = view.name.as_str();
         let types = tool.types();
         let args: Vec<String> = types
             .args
@@ -183,6 +227,15 @@ impl AssetDoc {
             Some(title) if tool.description.is_empty() => title.clone(),
             _ => tool.description.clone(),
         };
+        let about = view.about();
+        let readme = about.map_or(String::new(), |a| a.about_tool(&tool.original));
+        // Its title, and the words nearest its server's name: a request to "remember" a
+        // fact is one for the server `memory`, whose tools speak of entities.
+        let mut tags = tool.title.clone().unwrap_or_default();
+        for word in server_words(view) {
+            tags.push(' ');
+            tags.push_str(&word);
+        }
         AssetDoc {
             key: format!("tool:{server}.{}", tool.name),
             asset_type: AssetType::Tool,
@@ -196,7 +249,7 @@ impl AssetDoc {
             signature: Some(tool.signature_of(&types)),
             fields: vec![
                 (Role::Name, tool.name.clone()),
-                (Role::Tag, tool.title.clone().unwrap_or_default()),
+                (Role::Tag, tags),
                 (Role::Description, description),
                 (Role::Argument, args.join("\n")),
                 (
@@ -204,14 +257,23 @@ impl AssetDoc {
                     types.returns_description.clone().unwrap_or_default(),
                 ),
                 (Role::Example, String::new()),
-                (Role::Readme, String::new()),
+                (Role::Readme, readme),
             ],
+            context: server_context(view),
         }
     }
 
-    /// The doc of an upstream server as a toolbox.
+    /// The doc of an upstream server as a toolbox: described by [`ServerView::purpose`],
+    /// tagged with its names, its instructions as its README.
     pub fn upstream_toolbox(view: &ServerView) -> AssetDoc {
         let purpose = view.purpose();
+        let about = view.about();
+        let mut tags = format!("mcp {}", view.original);
+        for name in about.iter().flat_map(|a| [&a.title, &a.name]).flatten() {
+            tags.push(' ');
+            tags.push_str(name);
+        }
+        let instructions = about.and_then(|a| a.instructions.clone());
         AssetDoc {
             key: format!("toolbox:{}", view.name),
             asset_type: AssetType::Toolbox,
@@ -225,9 +287,11 @@ impl AssetDoc {
             signature: None,
             fields: vec![
                 (Role::Name, view.name.clone()),
-                (Role::Tag, format!("mcp {}", view.original)),
+                (Role::Tag, tags),
                 (Role::Description, purpose),
+                (Role::Readme, instructions.unwrap_or_default()),
             ],
+            context: String::new(),
         }
     }
 
@@ -237,7 +301,7 @@ impl AssetDoc {
         docs.extend(
             view.tools()
                 .iter()
-                .map(|t| AssetDoc::upstream_tool(&view.name, t)),
+                .map(|t| AssetDoc::upstream_tool(view, t)),
         );
         docs
     }
@@ -255,6 +319,30 @@ impl AssetDoc {
             }
         }
         text
+    }
+
+    /// The vector `model` gives this asset: that of [`AssetDoc::meaning_text`], and when
+    /// the asset has a [`AssetDoc::context`], the context's added at [`CONTEXT_SHARE`] of
+    /// its weight. A server's tool is described in the server's terms: `read_graph`
+    /// "reads the entire knowledge graph" of the server `memory`, and a request to recall
+    /// what was remembered is near the server, not the words of the tool.
+    pub(crate) fn meaning(&self, model: &dyn Meaning) -> Option<Vec<f32>> {
+        let own = model.asset(&self.meaning_text());
+        if self.context.is_empty() {
+            return own;
+        }
+        let context = model.asset(&self.context);
+        let (own, context) = match (own, context) {
+            (Some(own), Some(context)) => (own, context),
+            (own, context) => return own.or(context),
+        };
+        let sum: Vec<f32> = own
+            .iter()
+            .zip(&context)
+            .map(|(a, b)| a + CONTEXT_SHARE * b)
+            .collect();
+        let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+        (norm > 0.0).then(|| sum.iter().map(|x| x / norm).collect())
     }
 
     /// The text of one role.
@@ -312,6 +400,8 @@ fn doc_stamp(doc: &AssetDoc) -> u64 {
     h.write(doc.description.as_bytes());
     h.write_u8(0xff);
     h.write(doc.signature.as_deref().unwrap_or("").as_bytes());
+    h.write_u8(0xff);
+    h.write(doc.context.as_bytes());
     h.write_u8(0xff);
     for (role, text) in &doc.fields {
         h.write_u8(*role as u8);

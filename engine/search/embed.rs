@@ -4,7 +4,8 @@
 //! vector is the normalised mean of its tokens' rows, so embedding costs microseconds
 //! and nothing is downloaded or loaded at run time.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use super::bpe::Bpe;
 use super::wordpiece::WordPiece;
@@ -18,6 +19,11 @@ static WORDLLAMA_MERGES: &str = include_str!("model/wordllama_merges.txt");
 
 /// At most this many tokens of one text are embedded (bounded work per asset).
 const MAX_TOKENS: usize = 512;
+
+/// Most words [`StaticModel::neighbours`] gives for one word.
+const MAX_NEIGHBOURS: usize = 8;
+/// Most words whose neighbours one process keeps (bounded memory).
+const MAX_KEPT_NEIGHBOURS: usize = 4096;
 
 /// A static table and its tokenizer.
 pub struct StaticModel {
@@ -99,6 +105,55 @@ impl StaticModel {
         Some(sum)
     }
 
+    /// The whole words of the vocabulary nearest `word` (a lower-case word that is one
+    /// token of MiniLM's vocabulary), cosine `close` or more, nearest first, `word` itself
+    /// left out; none for another word or model. Kept per process: a scan of the table
+    /// takes milliseconds.
+    pub fn neighbours(&self, word: &str, close: f32) -> Vec<String> {
+        static KEPT: OnceLock<Mutex<HashMap<String, Vec<String>>>> = OnceLock::new();
+        let Tokenizer::WordPiece(pieces) = &self.tokenizer else {
+            return Vec::new();
+        };
+        let Some(row) = pieces.word(word).map(|r| r as usize) else {
+            return Vec::new();
+        };
+        let kept = KEPT.get_or_init(Mutex::default);
+        let key = format!("{word} {close}");
+        if let Some(found) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return found.clone();
+        }
+        let mut own = vec![0f32; self.dims];
+        self.add_row(row, &mut own);
+        let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let own_norm = norm(&own);
+        let mut near: Vec<(f32, &str)> = Vec::new();
+        let mut other = vec![0f32; self.dims];
+        for (i, token) in MINILM_VOCAB.lines().enumerate().take(self.rows) {
+            // Whole words only: no `##` pieces, no `[CLS]`, no numbers or punctuation.
+            if i == row || token.len() < 3 || !token.bytes().all(|b| b.is_ascii_lowercase()) {
+                continue;
+            }
+            other.iter_mut().for_each(|x| *x = 0.0);
+            self.add_row(i, &mut other);
+            let dot: f32 = own.iter().zip(&other).map(|(a, b)| a * b).sum();
+            let cos = dot / (own_norm * norm(&other)).max(f32::MIN_POSITIVE);
+            if cos >= close {
+                near.push((cos, token));
+            }
+        }
+        near.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        let found: Vec<String> = near
+            .into_iter()
+            .take(MAX_NEIGHBOURS)
+            .map(|(_, t)| t.to_string())
+            .collect();
+        let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() < MAX_KEPT_NEIGHBOURS {
+            kept.insert(key, found.clone());
+        }
+        found
+    }
+
     fn add_row(&self, row: usize, sum: &mut [f32]) {
         let table = self.table;
         let stride = 4 + self.dims;
@@ -143,6 +198,17 @@ mod tests {
         let query = m.embed("write a note to a colleague by e-mail").unwrap();
         let other = m.embed("compute the area of a triangle").unwrap();
         assert!(dot(&mail, &query) > dot(&other, &query));
+    }
+
+    #[test]
+    fn a_word_is_near_the_words_of_its_meaning() {
+        let near = StaticModel::minilm().neighbours("memory", 0.6);
+        assert!(near.iter().any(|w| w == "remembering"), "{near:?}");
+        assert!(!near.iter().any(|w| w == "memory"), "{near:?}");
+        assert!(StaticModel::minilm().neighbours("xqzt", 0.6).is_empty());
+        assert!(StaticModel::wordllama()
+            .neighbours("memory", 0.6)
+            .is_empty());
     }
 
     #[test]

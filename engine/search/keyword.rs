@@ -557,6 +557,7 @@ mod tests {
             description: description.to_string(),
             signature: None,
             fields: vec![(Role::Description, description.to_string())],
+            context: String::new(),
         }
     }
 

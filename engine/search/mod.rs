@@ -57,8 +57,9 @@ pub struct SearchResult {
     /// How many assets matched in all: those clearing the relevance threshold, or with
     /// `all`, every asset that shares a word with the query or is close in meaning.
     pub total: usize,
-    /// How many matched below the relevance threshold and are not shown (`all` shows
-    /// them): rows but no close match means "nothing fits; these are guesses".
+    /// How many rows `all` adds for the same request and limit: matches below the
+    /// relevance threshold, not shown (0 with `all`). No rows but some weak ones means
+    /// "nothing fits; these are guesses".
     pub weak: usize,
     /// The mode that ranked them.
     pub mode: Mode,
@@ -365,12 +366,7 @@ impl SearchService {
                 changes
                     .upserts
                     .par_iter()
-                    .map(|(doc, _)| {
-                        (
-                            state.keyword.document(doc),
-                            model.asset(&doc.meaning_text()),
-                        )
-                    })
+                    .map(|(doc, _)| (state.keyword.document(doc), doc.meaning(model)))
                     .collect()
             });
             for ((doc, stamp), (tantivy_doc, vector)) in changes.upserts.iter().zip(prepared) {

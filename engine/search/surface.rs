@@ -26,5 +26,6 @@ pub(crate) fn surface_docs() -> impl Iterator<Item = AssetDoc> {
             (Role::Example, f.examples.join("\n")),
             (Role::Readme, String::new()),
         ],
+        context: String::new(),
     })
 }

@@ -27,6 +27,11 @@ impl WordPiece {
         WordPiece { ids }
     }
 
+    /// The row of `word` when it is one whole token of the vocabulary.
+    pub fn word(&self, word: &str) -> Option<u32> {
+        self.ids.get(word).copied()
+    }
+
     /// Token ids of `text`, special and unknown tokens left out.
     pub fn ids(&self, text: &str, out: &mut Vec<u32>) {
         for word in basic_words(text) {

@@ -5,7 +5,9 @@
 //! server's configuration (command, arguments, environment, working directory, or URL and
 //! headers): a changed configuration is a different file, so a stale answer is never used
 //! for a new command line. Secrets enter only the hash; the file holds the server's name,
-//! the key, the time and the raw tools, nothing from `env` or `headers`. Files are written
+//! the key, the time, what the server said about itself at `initialize` (`about`: its
+//! `serverInfo` and `instructions`; files written before it was kept have none, and
+//! still load) and the raw tools, nothing from `env` or `headers`. Files are written
 //! atomically (a hidden temporary file beside it, fsync, rename).
 
 use std::collections::HashMap;
@@ -17,7 +19,8 @@ use std::time::SystemTime;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::catalogue::Catalogue;
+use super::about::ServerAbout;
+use super::catalogue::{Catalogue, Listing};
 use super::config::{ServerConfig, Transport};
 
 /// Where the cache lives, relative to the world.
@@ -116,12 +119,17 @@ impl Cache {
             .and_then(Value::as_u64)
             .unwrap_or(0);
         let tools = parsed.get("tools").and_then(Value::as_array)?;
-        Some(Catalogue::from_raw(&server.name, fetched, tools))
+        Some(Catalogue {
+            about: ServerAbout::from_json(parsed.get("about")),
+            ..Catalogue::from_raw(&server.name, fetched, tools)
+        })
     }
 
-    /// Stores `tools` (the raw `tools/list` items) for `server` and removes the files of
-    /// its earlier configurations. Returns the catalogue as a reader will see it.
-    pub fn write(&self, server: &ServerConfig, tools: &[Value]) -> std::io::Result<Catalogue> {
+    /// Stores `listing` (what the server said at `initialize` and its raw `tools/list`
+    /// items) for `server` and removes the files of its earlier configurations. Returns
+    /// the catalogue as a reader will see it.
+    pub fn write(&self, server: &ServerConfig, listing: &Listing) -> std::io::Result<Catalogue> {
+        let tools = &listing.tools;
         // Only inside the world: `.codemode/cache` may be a link a cloned world ships.
         crate::cache::inside(&self.world, CACHE_DIR)?;
         let fetched = now_ms();
@@ -131,6 +139,7 @@ impl Cache {
             "server": server.name,
             "key": key,
             "fetchedAtMs": fetched,
+            "about": listing.about.to_json(),
             "tools": tools,
         });
         let bytes = serde_json::to_vec(&body).map_err(std::io::Error::other)?;
@@ -147,7 +156,11 @@ impl Cache {
         }
         written?;
         self.remove_others(server, &name);
-        let catalogue = Catalogue::from_raw(&server.name, fetched, tools);
+        // As a reader will see it: the same bounds on what the server said.
+        let catalogue = Catalogue {
+            about: ServerAbout::from_json(Some(&listing.about.to_json())),
+            ..Catalogue::from_raw(&server.name, fetched, tools)
+        };
         // Readers in this process see the new catalogue at once, whatever the file
         // system's timestamp granularity.
         if let Ok(meta) = std::fs::metadata(self.dir.join(&name)) {
@@ -268,7 +281,10 @@ mod tests {
         let new = server("token-two-xyz");
         assert_ne!(key(&old), key(&new));
         assert!(cache.read(&old).is_none());
-        let tools = vec![json!({"name": "read-file", "inputSchema": {"type": "object"}})];
+        let tools = Listing {
+            tools: vec![json!({"name": "read-file", "inputSchema": {"type": "object"}})],
+            ..Listing::default()
+        };
         cache.write(&old, &tools).unwrap();
         assert_eq!(cache.read(&old).unwrap().tools[0].name, "read_file");
         assert!(
@@ -295,7 +311,10 @@ mod tests {
     fn a_write_clears_temporary_files_of_processes_that_are_gone() {
         let world = tempfile::tempdir().unwrap();
         let cache = Cache::new(world.path());
-        let tools = vec![json!({"name": "x", "inputSchema": {"type": "object"}})];
+        let tools = Listing {
+            about: ServerAbout::default(),
+            tools: vec![json!({"name": "x", "inputSchema": {"type": "object"}})],
+        };
         cache.write(&server("a-token-123"), &tools).unwrap();
         // Pid 4194305 is past Linux's largest (2^22), so no process has it.
         let gone = cache.dir().join(".codemode-tmp-4194305-0-files-0.json");
@@ -308,5 +327,34 @@ mod tests {
         cache.write(&server("b-token-456"), &tools).unwrap();
         assert!(!gone.exists());
         assert!(live.exists());
+    }
+
+    #[test]
+    fn what_the_server_said_is_kept_and_a_file_from_before_still_loads() {
+        let world = tempfile::tempdir().unwrap();
+        let cache = Cache::new(world.path());
+        let files = server("token-one-xyz");
+        let listing = Listing {
+            about: ServerAbout {
+                name: Some("memory-server".into()),
+                version: Some("0.6.3".into()),
+                instructions: Some("Keeps facts.".into()),
+                ..ServerAbout::default()
+            },
+            tools: vec![json!({"name": "read_graph", "inputSchema": {"type": "object"}})],
+        };
+        let written = cache.write(&files, &listing).unwrap();
+        assert_eq!(written.about, listing.about);
+        // Read back by a new process (no parsed catalogue kept).
+        let read = Cache::new(world.path()).read(&files).unwrap();
+        assert_eq!(read.about, listing.about);
+        // A file written before `about` was kept: the same tools, nothing said.
+        let path = cache.path(&files);
+        let mut old: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        old.as_object_mut().unwrap().remove("about");
+        std::fs::write(&path, serde_json::to_vec(&old).unwrap()).unwrap();
+        let read = Cache::new(world.path()).read(&files).unwrap();
+        assert_eq!(read.tools[0].name, "read_graph");
+        assert_eq!(read.about, ServerAbout::default());
     }
 }

@@ -1,10 +1,12 @@
 //! A server's tools as codemode knows them: its `tools/list` answer, with each tool's
-//! name mapped to a Luau identifier (the original is kept for the call).
+//! name mapped to a Luau identifier (the original is kept for the call), and what the
+//! server said about itself at `initialize` ([`ServerAbout`]).
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::about::ServerAbout;
 use super::names::NameMap;
 use super::types::{tool_types, ToolTypes};
 
@@ -63,10 +65,14 @@ pub struct ServerView {
 }
 
 impl ServerView {
-    /// One line saying what the toolbox is, and how to fetch its tools when they are not.
+    /// One line saying what the toolbox is for, in the server's words (see
+    /// [`ServerAbout::purpose`]), or how to fetch its tools when they are not.
     pub fn purpose(&self) -> String {
         match &self.catalogue {
-            Some(_) => format!("tools of the MCP server '{}'", self.original),
+            Some(c) => match c.about.purpose(&c.tools) {
+                line if line.is_empty() => format!("tools of the MCP server '{}'", self.original),
+                line => line,
+            },
             None => format!(
                 "tools of the MCP server '{}' (not fetched yet: codemode mcp sync {})",
                 self.original, self.name
@@ -96,6 +102,11 @@ impl ServerView {
             .map_or(&[], |c| c.tools.as_slice())
     }
 
+    /// What the server said about itself when last synced (nothing until then).
+    pub fn about(&self) -> Option<&ServerAbout> {
+        self.catalogue.as_deref().map(|c| &c.about)
+    }
+
     /// `mcp:<name>`, the `from` of its rows.
     pub fn from(&self) -> String {
         format!("mcp:{}", self.name)
@@ -113,6 +124,18 @@ pub struct Catalogue {
     pub tools: Vec<UpstreamTool>,
     /// Tools left out (no name, not an object) and names that collided.
     pub problems: Vec<String>,
+    /// What the server said about itself at `initialize`.
+    pub about: ServerAbout,
+}
+
+/// What one sync of a server brings back: what it said at `initialize`, and the raw
+/// `tools` of every page of its `tools/list` answer.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Its `serverInfo` and `instructions`.
+    pub about: ServerAbout,
+    /// The raw tools, in the server's order.
+    pub tools: Vec<Value>,
 }
 
 impl Catalogue {
@@ -191,6 +214,7 @@ impl Catalogue {
             fetched_at_ms,
             tools,
             problems,
+            about: ServerAbout::default(),
         }
     }
 

@@ -20,6 +20,8 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use super::about::ServerAbout;
+use super::catalogue::Listing;
 use super::config::{ServerConfig, Transport};
 use super::content;
 use super::error::{cut, human, UpstreamError, MAX_MESSAGE_BYTES};
@@ -337,10 +339,33 @@ impl Connection {
         }
     }
 
-    /// Every page of `tools/list`, as raw JSON. Asked for as a plain request, so one tool
-    /// that rmcp's typed list would refuse (no `inputSchema`, a field of the wrong type)
-    /// leaves the others standing: [`super::Catalogue::from_raw`] reads each on its own.
-    pub(crate) async fn list_tools(&self) -> Result<Vec<Value>, UpstreamError> {
+    /// What the server said about itself in its `initialize` answer (nothing when the
+    /// handshake's answer is not at hand).
+    pub(crate) fn about(&self) -> ServerAbout {
+        let Some(info) = self.service.peer_info() else {
+            return ServerAbout::default();
+        };
+        // Read as the server sent it (`serverInfo`, `instructions`), whatever rmcp's
+        // types make optional.
+        let Ok(raw) = serde_json::to_value(&*info) else {
+            return ServerAbout::default();
+        };
+        let mut about = raw
+            .get("serverInfo")
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({}));
+        if let (Some(fields), Some(instructions)) = (about.as_object_mut(), raw.get("instructions"))
+        {
+            fields.insert("instructions".into(), instructions.clone());
+        }
+        ServerAbout::from_json(Some(&about))
+    }
+
+    /// What the server said at `initialize` ([`Connection::about`]) and every page of
+    /// `tools/list`, as raw JSON. Asked for as a plain request, so one tool that rmcp's
+    /// typed list would refuse (no `inputSchema`, a field of the wrong type) leaves the
+    /// others standing: [`super::Catalogue::from_raw`] reads each on its own.
+    pub(crate) async fn list_tools(&self) -> Result<Listing, UpstreamError> {
         let label = format!("{}: tools/list", self.server);
         let mut tools = Vec::new();
         let mut cursors = std::collections::HashSet::new();
@@ -364,7 +389,12 @@ impl Connection {
             }
             cursor = match page.get("nextCursor") {
                 Some(Value::String(next)) if !next.is_empty() => Some(next.clone()),
-                _ => return Ok(tools),
+                _ => {
+                    return Ok(Listing {
+                        about: self.about(),
+                        tools,
+                    })
+                }
             };
             // A server that hands out a cursor it gave before would be listed forever.
             if !cursors.insert(cursor.clone()) || cursors.len() > MAX_PAGES {

@@ -7,7 +7,8 @@
 //! - [`names`] maps server and tool names to Luau identifiers;
 //! - [`cache`] keeps each server's `tools/list` answer under
 //!   `<world>/.codemode/cache/mcp/`, keyed by a hash of its configuration, so listing
-//!   never starts a server; a [`Catalogue`] is what it holds;
+//!   never starts a server; a [`Catalogue`] is what it holds, with what the server said
+//!   about itself at `initialize` ([`ServerAbout`], which describes its toolbox);
 //! - [`Upstreams`] owns the connections (rmcp's client over a child process's stdio or
 //!   streamable HTTP) and the tokio runtime their requests run on: servers start on the
 //!   first call, stay up, restart after a crash, and die with it;
@@ -24,6 +25,7 @@
 //! [`Secret`]s whose Debug prints `***`, only their hash names a cache file, and text
 //! from a server is masked before it goes into an error or a log line.
 
+mod about;
 pub mod cache;
 mod catalogue;
 mod client;
@@ -46,8 +48,9 @@ mod tail;
 pub mod types;
 mod upstreams;
 
+pub use about::ServerAbout;
 pub use cache::Cache;
-pub use catalogue::{Catalogue, ServerView, UpstreamTool};
+pub use catalogue::{Catalogue, Listing, ServerView, UpstreamTool};
 pub use config::{load, ConfigProblem, Configs, ServerConfig, Transport};
 pub use error::UpstreamError;
 pub use pending::{wait_any, PendingCall};

@@ -10,7 +10,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, Mutex, Semaphore};
 
 use super::cache::Cache;
-use super::catalogue::{Catalogue, ServerView};
+use super::catalogue::{Catalogue, Listing, ServerView};
 use super::client::{CallEnd, Connection};
 use super::config::{Configs, ServerConfig};
 use super::error::UpstreamError;
@@ -545,7 +545,7 @@ impl Shared {
         fetched
     }
 
-    fn store(&self, server: &Server, tools: &[Value]) -> Result<Catalogue, UpstreamError> {
+    fn store(&self, server: &Server, tools: &Listing) -> Result<Catalogue, UpstreamError> {
         let catalogue =
             self.cache
                 .write(&server.config, tools)

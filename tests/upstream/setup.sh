@@ -9,12 +9,13 @@
 set -euo pipefail
 EVERYTHING=2026.8.31
 FILESYSTEM=2026.8.31
+MEMORY=2026.8.31
 CONFORMANCE=0.1.16
 GLOB=11.0.3
 TIME=2026.10.19
 here="$(cd "$(dirname "$0")" && pwd)"
 dir="${1:-${CARGO_TARGET_DIR:-$here/../../target}/upstream-servers}"
-stamp="$dir/.installed-$EVERYTHING-$FILESYSTEM-$CONFORMANCE-$GLOB-$TIME"
+stamp="$dir/.installed-$EVERYTHING-$FILESYSTEM-$MEMORY-$CONFORMANCE-$GLOB-$TIME"
 if [ -f "$stamp" ]; then
 	echo "$dir"
 	exit 0
@@ -25,6 +26,7 @@ mkdir -p "$dir"
 npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
 	"@modelcontextprotocol/server-everything@$EVERYTHING" \
 	"@modelcontextprotocol/server-filesystem@$FILESYSTEM" \
+	"@modelcontextprotocol/server-memory@$MEMORY" \
 	"@modelcontextprotocol/conformance@$CONFORMANCE" \
 	"glob@$GLOB" >&2
 # The conformance build imports globSync from node:fs, which Node 20 does not have (its
