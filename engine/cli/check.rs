@@ -193,7 +193,8 @@ fn counted(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Warns of each configured MCP server whose tools were never fetched (a script calling
-/// them fails until they are), and of `"tools"` entries naming none of a server's tools.
+/// them waits for the fetch, and whether the server starts is not known), and of `"tools"`
+/// entries naming none of a server's tools.
 /// Starts no server. Returns how many warnings it printed.
 fn check_servers(registry: &codemode::Registry) -> anyhow::Result<usize> {
     let Some(upstreams) = registry.upstreams() else {
@@ -203,7 +204,7 @@ fn check_servers(registry: &codemode::Registry) -> anyhow::Result<usize> {
     for view in upstreams.views() {
         let problems = match &view.catalogue {
             None => vec![format!(
-                "its tools are not fetched yet, so scripts cannot call them; run `codemode mcp sync {}`",
+                "its tools are not fetched yet, so whether it starts is not known: a script's first use fetches them, and `codemode mcp sync {}` does it now and shows what goes wrong",
                 view.name
             )],
             Some(catalogue) => upstreams

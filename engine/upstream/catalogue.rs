@@ -74,7 +74,7 @@ impl ServerView {
                 line => line,
             },
             None => format!(
-                "tools of the MCP server '{}' (not fetched yet: codemode mcp sync {})",
+                "tools of the MCP server '{}' (not fetched yet: a script's first call, tools.list or tools.search fetches them; from a shell, codemode mcp sync {})",
                 self.original, self.name
             ),
         }
