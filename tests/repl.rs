@@ -124,7 +124,7 @@ fn reload_picks_up_tools_written_during_the_session() {
     // Once the first entry has answered, the session's index is known not to hold the tool.
     let mut first = String::new();
     std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
-    assert_eq!(first, "\"t (0): \"\n");
+    assert_eq!(first, "\"t (0):\"\n");
     let dir = world.path().join("t.toolbox/late.tool");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(

@@ -619,6 +619,12 @@ impl Registry {
         self.fetch_on_use.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// One number for the state of `views`' catalogues (see [`ServerView::stamp`]): it
+    /// changes when a server's tools are fetched or refreshed, or a server comes or goes.
+    pub fn catalogues_stamp(views: &[ServerView]) -> u64 {
+        ServerView::stamp(views)
+    }
+
     /// The attached upstream servers, if any are configured.
     pub fn upstreams(&self) -> Option<Arc<Upstreams>> {
         self.upstreams

@@ -40,7 +40,7 @@ impl Checking {
             .iter()
             .map(|v| (v.name.as_str(), v.tools().len()))
             .collect();
-        let catalogues = crate::upstream::ServerView::stamp(&views);
+        let catalogues = Registry::catalogues_stamp(&views);
         self.declarations_for(index, &upstream, catalogues, source, |named| {
             crate::host::definitions_named(index, &views, &registry.capabilities(), named)
         })
