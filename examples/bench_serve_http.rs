@@ -5,8 +5,10 @@
 //! ```
 //!
 //! 1. What authentication adds to `tool_exec`'s round trip: one server with `--no-auth`
-//!    and one checking an agent token, timed interleaved over keep-alive connections.
-//!    Target: at most 5% more.
+//!    and one checking an agent token, timed interleaved over keep-alive connections, in
+//!    five rounds of a fresh pair of servers (two processes differ by more than
+//!    authentication: one round alone swings by ±10% on a busy machine). Target: the
+//!    median round at most 5% more.
 //! 2. A flood: 20,000 `initialize` requests (from 127.0.0.2) and 600 connections that
 //!    send headers then a body byte a second (from 127.0.0.3), while a real client (from
 //!    127.0.0.1) opens a session and runs a script. Targets: the real client answered
@@ -21,6 +23,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 const ROUND_TRIPS: usize = 1000;
+/// Rounds the round trips are split over, each with a fresh pair of servers.
+const ROUNDS: usize = 5;
 const FLOOD: usize = 20_000;
 const SLOW: usize = 600;
 const SCRIPT: &str = r#"return tools.text.slugify("Hello MCP World")"#;
@@ -28,27 +32,59 @@ const SCRIPT: &str = r#"return tools.text.slugify("Hello MCP World")"#;
 fn main() {
     let world = tempfile_world();
     let token = add_agent(&world);
-    let open = Server::start(&world, &["--no-auth"]);
-    let guarded = Server::start(&world, &[]);
-    let mut plain = Client::new(open.addr, None);
-    let mut authed = Client::new(guarded.addr, Some(token.clone()));
-    for _ in 0..50 {
-        plain.exec(SCRIPT);
-        authed.exec(SCRIPT);
+    // Two server processes differ by more than authentication (where the scheduler put
+    // them, warm caches): each round starts a fresh pair, in turn first, and the rounds'
+    // median ratio is what is reported.
+    let mut ratios = Vec::new();
+    let (mut without_all, mut with_all) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let (open, guarded) = if round % 2 == 0 {
+            let open = Server::start(&world, &["--no-auth"]);
+            (open, Server::start(&world, &[]))
+        } else {
+            let guarded = Server::start(&world, &[]);
+            (Server::start(&world, &["--no-auth"]), guarded)
+        };
+        let mut plain = Client::new(open.addr, None);
+        let mut authed = Client::new(guarded.addr, Some(token.clone()));
+        for _ in 0..50 {
+            plain.exec(SCRIPT);
+            authed.exec(SCRIPT);
+        }
+        let (mut without, mut with) = (Vec::new(), Vec::new());
+        for i in 0..ROUND_TRIPS / ROUNDS {
+            // Interleaved, each side first every other time.
+            if i % 2 == 0 {
+                without.push(plain.timed_exec(SCRIPT));
+                with.push(authed.timed_exec(SCRIPT));
+            } else {
+                with.push(authed.timed_exec(SCRIPT));
+                without.push(plain.timed_exec(SCRIPT));
+            }
+        }
+        without_all.extend(&without);
+        with_all.extend(&with);
+        ratios.push(median_us(with) / median_us(without));
     }
-    let (mut without, mut with) = (Vec::new(), Vec::new());
-    for _ in 0..ROUND_TRIPS {
-        without.push(plain.timed_exec(SCRIPT));
-        with.push(authed.timed_exec(SCRIPT));
-    }
-    let (without, with) = (median_us(without), median_us(with));
-    let added = (with / without - 1.0) * 100.0;
-    println!("tool_exec round trip over HTTP (median of {ROUND_TRIPS}, interleaved):");
+    ratios.sort_by(f64::total_cmp);
+    let added = (ratios[ratios.len() / 2] - 1.0) * 100.0;
+    let spread = |r: f64| (r - 1.0) * 100.0;
     println!(
-        "  --no-auth {without:.0} us, agent token {with:.0} us: {added:+.1}% (target <= 5%) {}",
+        "tool_exec round trip over HTTP ({ROUNDS} rounds of {} interleaved, a fresh pair of servers each):",
+        ROUND_TRIPS / ROUNDS
+    );
+    println!(
+        "  --no-auth {:.0} us, agent token {:.0} us (medians of all); per round {:+.1}% to {:+.1}%",
+        median_us(without_all),
+        median_us(with_all),
+        spread(ratios[0]),
+        spread(ratios[ratios.len() - 1])
+    );
+    println!(
+        "  authentication adds {added:+.1}% (median round) (target <= 5%) {}",
         if added <= 5.0 { "met" } else { "NOT met" }
     );
-    drop((open, plain));
+    let guarded = Server::start(&world, &[]);
 
     let addr = guarded.addr;
     println!("flood: {FLOOD} initialize requests and {SLOW} slow-body connections");
