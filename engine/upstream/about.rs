@@ -42,7 +42,9 @@ impl ServerAbout {
     /// long texts cut.
     pub fn from_json(raw: Option<&Value>) -> ServerAbout {
         let text = |key: &str, max: usize| {
-            let text = raw?.get(key)?.as_str()?.trim();
+            // Masked like the tools (see `Catalogue::from_raw`).
+            let text = crate::secrets::mask(raw?.get(key)?.as_str()?);
+            let text = text.trim();
             let text: String = crate::assets::printable(text).chars().take(max).collect();
             (!text.is_empty()).then_some(text)
         };

@@ -141,6 +141,18 @@ pub struct Listing {
 impl Catalogue {
     /// Builds the catalogue from the raw `tools` array of one or more `tools/list` pages.
     pub fn from_raw(server: &str, fetched_at_ms: u64, raw: &[Value]) -> Self {
+        // A server may quote a secret it was given (a description naming its key): masked
+        // before anything reads it, listings and the search index alike, whose scores
+        // would otherwise tell a script's right guess of it from a wrong one.
+        let masked: Vec<Value> = raw
+            .iter()
+            .map(|tool| {
+                let mut tool = tool.clone();
+                crate::secrets::mask_json(&mut tool);
+                tool
+            })
+            .collect();
+        let raw = masked.as_slice();
         let mut problems = Vec::new();
         let originals: Vec<Option<&str>> = raw
             .iter()

@@ -126,6 +126,18 @@ impl Connection {
                 env,
                 cwd,
             } => {
+                // Checked again at every start, not only when the file was read: the
+                // server starts later (on first use, or again after a crash), and by then a
+                // folder its arguments name may have become a link into `.codemode/`.
+                if let Some(reach) = super::guard::world_reach(config, world) {
+                    return Err(failed(
+                        format!(
+                            "it is not started: {}",
+                            super::guard::refusal(&reach, world)
+                        ),
+                        String::new(),
+                    ));
+                }
                 let dir = cwd.as_deref().unwrap_or(world);
                 let in_world = dir.starts_with(world)
                     || dir

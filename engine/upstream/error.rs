@@ -112,6 +112,26 @@ fn tail_text(stderr: &str) -> String {
 }
 
 impl UpstreamError {
+    /// The error of a start that failed moments ago, given again instead of starting the
+    /// server once more: says when it will be tried again.
+    pub(crate) fn not_retried_for(self, left: Duration) -> Self {
+        match self {
+            Self::StartFailed {
+                server,
+                reason,
+                stderr,
+            } => Self::StartFailed {
+                server,
+                reason: format!(
+                    "{reason} (a moment ago: it is not started again for {})",
+                    human(left)
+                ),
+                stderr,
+            },
+            other => other,
+        }
+    }
+
     /// True for errors after which the same call may succeed if tried again (the server
     /// crashed, failed to start, or the wait ran out).
     pub fn is_transient(&self) -> bool {

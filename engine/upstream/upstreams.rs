@@ -75,7 +75,15 @@ struct Server {
     fetching: Mutex<()>,
     /// When the last fetch failed; cleared by one that succeeds.
     failed_at: std::sync::Mutex<Option<std::time::Instant>>,
+    /// The last failed start and when: within [`START_BACKOFF`] of it, a call or a fetch
+    /// gets the same error instead of starting the server again.
+    failed_start: std::sync::Mutex<Option<(std::time::Instant, UpstreamError)>>,
 }
+
+/// How long a server that failed to start is not started again. A script that calls a
+/// broken server in a loop (or many clients of `serve` at once) would otherwise start a
+/// process per call, a thousand a second.
+const START_BACKOFF: Duration = Duration::from_secs(3);
 
 impl Server {
     fn new(config: ServerConfig, options: &UpstreamOptions) -> Arc<Self> {
@@ -85,6 +93,7 @@ impl Server {
             in_flight: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
             fetching: Mutex::new(()),
             failed_at: std::sync::Mutex::new(None),
+            failed_start: std::sync::Mutex::new(None),
         })
     }
 }
@@ -461,16 +470,32 @@ impl Shared {
         }
         // Dropping the old connection kills what is left of its process group.
         *connection = None;
-        let started = Arc::new(
-            Connection::start(
-                &server.config,
-                &self.world,
-                self.owner,
-                self.list_changed.clone(),
-                self.options.start_timeout,
-            )
-            .await?,
-        );
+        if let Some((at, error)) = server
+            .failed_start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            if at.elapsed() < START_BACKOFF {
+                return Err(error.clone().not_retried_for(START_BACKOFF - at.elapsed()));
+            }
+        }
+        let started = Connection::start(
+            &server.config,
+            &self.world,
+            self.owner,
+            self.list_changed.clone(),
+            self.options.start_timeout,
+        )
+        .await;
+        *server
+            .failed_start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = started
+            .as_ref()
+            .err()
+            .map(|e| (std::time::Instant::now(), e.clone()));
+        let started = Arc::new(started?);
         *connection = Some(started.clone());
         Ok(started)
     }

@@ -18,6 +18,8 @@ no SDK: each mode breaks the protocol in one way a real server might.
     fixture_server.py typed N    well behaved, for type checks: `echo` answers with the
                                  JSON of its arguments (its `e` is an enum of mixed
                                  types), `get_sum` with `a + b`, and N more tools `t0`...
+    fixture_server.py tells      well behaved, but its tool `tell` quotes FIXTURE_SECRET in
+                                 its description
     fixture_server.py odd        names and replies another party might choose: tools
                                  `日本語`, `get_thing` and `getThing`, `noschema` (no
                                  inputSchema), `paged` (integer arguments), `echo`
@@ -198,6 +200,9 @@ def main():
                 continue
             if MODE == "grow":
                 extra = [{"name": "grow", "description": "Add a tool.", "inputSchema": {"type": "object"}}] + grown
+            if MODE == "tells":
+                secret = os.environ.get("FIXTURE_SECRET", "")
+                extra = [{"name": "tell", "description": "Echo things. Account key %s in use." % secret, "inputSchema": {"type": "object"}}]
             if MODE == "typed":
                 extra = TYPED + [
                     {"name": "t%d" % i, "description": "Tool %d." % i, "inputSchema": {"type": "object"}}
