@@ -5,12 +5,12 @@ pub(crate) const DECLARATIONS: &str = include_str!("asset.d.luau");
 
 use std::sync::Arc;
 
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, Value};
 use serde::Serialize;
 
 use crate::assets::{names, AssetIndex, Origin, ToolEntry, ToolMeta};
 use crate::policy::Denial;
-use crate::sandbox::{find_host_error, HostError};
+use crate::sandbox::{find_host_error, Capability, Effect, HostError};
 use crate::upstream::ServerView;
 
 use super::instance::load_tool;
@@ -66,38 +66,34 @@ pub(crate) fn to_lua<T: Serialize>(lua: &Lua, value: &T) -> mlua::Result<Value> 
     crate::sandbox::from_json(lua, &json)
 }
 
-/// Builds the read-only `asset` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
-        "toolboxes",
-        lua.create_function(|lua, ()| {
+/// The `asset` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("asset")
+        .function("toolboxes", Effect::Read, |lua, ()| {
             let index = with_state(lua, |s| s.index.clone())?;
             to_lua(lua, &index.toolboxes())
-        })?,
-    )?;
-    t.raw_set(
-        "tools",
-        lua.create_function(|lua, (toolbox, tier): (Option<String>, Option<u8>)| {
-            let index = with_state(lua, |s| s.index.clone())?;
-            let entries: Vec<&Arc<ToolEntry>> = match &toolbox {
-                Some(b) => index.tools_in(b).collect(),
-                None => index.tools.values().collect(),
-            };
-            // Listing reports `registered`, which compiles each tool once; do it in parallel.
-            crate::assets::prepare(&entries);
-            // Tier 1 needs names only: full rows of 100,000 tools would not fit a run's memory.
-            if tier == Some(1) {
-                let rows: Vec<NameRow> = entries.iter().map(|e| name_row(e)).collect();
-                return to_lua(lua, &rows);
-            }
-            let rows: Vec<ToolRow> = entries.iter().map(|e| row(e, false)).collect();
-            to_lua(lua, &rows)
-        })?,
-    )?;
-    t.raw_set(
-        "get",
-        lua.create_function(|lua, identity: String| {
+        })
+        .function(
+            "tools",
+            Effect::Read,
+            |lua, (toolbox, tier): (Option<String>, Option<u8>)| {
+                let index = with_state(lua, |s| s.index.clone())?;
+                let entries: Vec<&Arc<ToolEntry>> = match &toolbox {
+                    Some(b) => index.tools_in(b).collect(),
+                    None => index.tools.values().collect(),
+                };
+                // Listing reports `registered`, which compiles each tool once; do it in parallel.
+                crate::assets::prepare(&entries);
+                // Tier 1 needs names only: full rows of 100,000 tools would not fit a run's memory.
+                if tier == Some(1) {
+                    let rows: Vec<NameRow> = entries.iter().map(|e| name_row(e)).collect();
+                    return to_lua(lua, &rows);
+                }
+                let rows: Vec<ToolRow> = entries.iter().map(|e| row(e, false)).collect();
+                to_lua(lua, &rows)
+            },
+        )
+        .function("get", Effect::Read, |lua, identity: String| {
             let index = with_state(lua, |s| s.index.clone())?;
             let Some(entry) = index.tool(&identity) else {
                 return Ok(Value::Nil);
@@ -108,11 +104,8 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 found.reason = Some(reason);
             }
             to_lua(lua, &found)
-        })?,
-    )?;
-    t.raw_set(
-        "checkToolbox",
-        lua.create_function(|lua, name: String| {
+        })
+        .function("checkToolbox", Effect::Read, |lua, name: String| {
             let (index, registry) = with_state(lua, |s| (s.index.clone(), s.registry.clone()))?;
             if index.has_toolbox(&name) {
                 return Ok(true);
@@ -133,72 +126,75 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .into_lua());
             }
             Err(missing_toolbox(&index, &registry.upstream_views(&index), &name).into_lua())
-        })?,
-    )?;
-    t.raw_set(
-        "callable",
-        lua.create_function(|lua, (toolbox, tool): (String, String)| {
-            let index = with_state(lua, |s| s.index.clone())?;
-            let identity = format!("{toolbox}.{tool}");
-            match index.tool(&identity) {
-                Some(entry) if loads(lua, entry)?.is_ok() => Ok(Some(identity)),
-                _ => Ok(None),
-            }
-        })?,
-    )?;
-    t.raw_set(
-        "surface",
-        lua.create_function(|lua, ()| {
+        })
+        .function(
+            "callable",
+            Effect::Read,
+            |lua, (toolbox, tool): (String, String)| {
+                let index = with_state(lua, |s| s.index.clone())?;
+                let identity = format!("{toolbox}.{tool}");
+                match index.tool(&identity) {
+                    Some(entry) if loads(lua, entry)?.is_ok() => Ok(Some(identity)),
+                    _ => Ok(None),
+                }
+            },
+        )
+        .function("surface", Effect::Read, |lua, ()| {
             let authoring = with_state(lua, |s| s.registry.capabilities().authoring)?;
             let functions = crate::types::surface_functions()
                 .iter()
                 .filter(|f| authoring || !AUTHORING.contains(&f.name.as_str()));
             to_lua(lua, &functions.collect::<Vec<_>>())
-        })?,
-    )?;
-    t.raw_set(
-        "load",
-        lua.create_function(|lua, (toolbox, tool): (String, String)| {
-            // The function, and what checks a direct call of it (see `bind::checker`).
-            // Its cache and output cap, when it has either, for the prelude to apply.
-            let mut function = match load_tool(lua, &toolbox, &tool) {
-                Ok(function) => function,
-                Err(e) => {
-                    // A call the profile refuses has no function to wrap: its line is here.
-                    if find_host_error(&e).is_some_and(|h| h.denied) {
-                        super::audit::denied(lua, &format!("{toolbox}.{tool}"))?;
+        })
+        .function(
+            "load",
+            Effect::Read,
+            |lua, (toolbox, tool): (String, String)| {
+                // The function, and what checks a direct call of it (see `bind::checker`).
+                // Its cache and output cap, when it has either, for the prelude to apply.
+                let mut function = match load_tool(lua, &toolbox, &tool) {
+                    Ok(function) => function,
+                    Err(e) => {
+                        // A call the profile refuses has no function to wrap: its line is here.
+                        if find_host_error(&e).is_some_and(|h| h.denied) {
+                            super::audit::denied(lua, &format!("{toolbox}.{tool}"))?;
+                        }
+                        return Err(e);
                     }
-                    return Err(e);
-                }
-            };
-            let index = with_state(lua, |s| s.index.clone())?;
-            let (check, spec, policy) = match index.tool(&format!("{toolbox}.{tool}")) {
-                Some(entry) => {
-                    let meta = entry.meta();
-                    if let Some(ms) = meta.limits.and_then(|l| l.timeout_ms) {
-                        function = budgeted(lua, function, entry, ms)?;
+                };
+                let index = with_state(lua, |s| s.index.clone())?;
+                let (check, spec, policy) = match index.tool(&format!("{toolbox}.{tool}")) {
+                    Some(entry) => {
+                        let meta = entry.meta();
+                        if let Some(ms) = meta.limits.and_then(|l| l.timeout_ms) {
+                            function = budgeted(lua, function, entry, ms)?;
+                        }
+                        let policy = match super::results::policy(lua, &entry.identity)? {
+                            Some(policy) => super::results::policy_row(lua, &policy)?,
+                            None => Value::Nil,
+                        };
+                        let (check, spec) = super::bind::checker(lua, entry)?;
+                        (check, spec, policy)
                     }
-                    let policy = match super::results::policy(lua, &entry.identity)? {
-                        Some(policy) => super::results::policy_row(lua, &policy)?,
-                        None => Value::Nil,
-                    };
-                    let (check, spec) = super::bind::checker(lua, entry)?;
-                    (check, spec, policy)
-                }
-                None => (None, None, Value::Nil),
-            };
-            Ok((function, check, spec, policy))
-        })?,
-    )?;
-    t.raw_set(
-        "firstSentence",
-        lua.create_function(|lua, text: mlua::LuaString| {
-            let text = text.to_str()?;
-            lua.create_string(crate::assets::first_sentence(&text))
-        })?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+                    None => (None, None, Value::Nil),
+                };
+                Ok((function, check, spec, policy))
+            },
+        )
+        .function(
+            "firstSentence",
+            Effect::None,
+            |lua, text: mlua::LuaString| {
+                let text = text.to_str()?;
+                lua.create_string(crate::assets::first_sentence(&text))
+            },
+        )
+        // What loading a tool hands out: the check of a direct call's arguments
+        // (`bind::checker`), the error of a call past its own time limit ([`budgeted`]),
+        // and the `require` of its environment (`instance.rs`; `render.load` too).
+        .hands_out("checker", Effect::None)
+        .hands_out("timeout", Effect::None)
+        .hands_out("require", Effect::Read)
 }
 
 /// `function` held to the tool's own `limits.timeoutMs` inside the run's deadline: past
@@ -211,13 +207,18 @@ fn budgeted(
 ) -> mlua::Result<mlua::Function> {
     let identity = entry.identity.clone();
     let path = entry.path();
-    let on_timeout = lua.create_function(move |_, ()| -> mlua::Result<()> {
-        Err(HostError::timeout(
+    let on_timeout = crate::sandbox::hand_out(
+        lua,
+        "asset",
+        "timeout",
+        move |_, ()| -> mlua::Result<()> {
+            Err(HostError::timeout(
             format!("tools.{identity} ran past its own time limit of {ms} ms and was stopped"),
             format!("the limit is limits.timeoutMs in {path}/.metadata; give the tool less work, or raise the limit there"),
         )
         .into_lua())
-    })?;
+        },
+    )?;
     crate::sandbox::budget(
         lua,
         function,

@@ -11,9 +11,9 @@ pub(crate) const DECLARATIONS: &str = include_str!("audit.d.luau");
 
 use std::time::Duration;
 
-use mlua::{Lua, MultiValue, Table, Value};
+use mlua::{Lua, MultiValue, Value};
 
-use crate::sandbox::{find_host_error, with_run, StopCause};
+use crate::sandbox::{find_host_error, with_run, Capability, Effect, StopCause};
 
 use super::state::with_state;
 
@@ -23,16 +23,15 @@ const MAX_VISITS: usize = 10_000;
 /// Tables nested deeper than this count as a placeholder.
 const MAX_DEPTH: usize = 32;
 
-/// Builds the read-only `audit` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
-        "on",
-        lua.create_function(|lua, ()| with_state(lua, |s| s.audit.is_some()))?,
-    )?;
-    t.raw_set(
-        "call",
-        lua.create_function(
+/// The `audit` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("audit")
+        .function("on", Effect::None, |lua, ()| {
+            with_state(lua, |s| s.audit.is_some())
+        })
+        .function(
+            "call",
+            Effect::None,
             |lua, (identity, seconds, ok, rest): (mlua::LuaString, f64, bool, MultiValue)| {
                 let identity = identity.to_str()?;
                 let elapsed = Duration::from_secs_f64(seconds.max(0.0));
@@ -47,10 +46,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                     }
                 })
             },
-        )?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+        )
 }
 
 /// Records a call of `identity` that the run's profile refused, when running code asked

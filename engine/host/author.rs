@@ -8,11 +8,12 @@
 /// The Luau declarations of this capability (`author.d.luau`), for `codemode types`.
 pub(crate) const DECLARATIONS: &str = include_str!("author.d.luau");
 
-use mlua::{Lua, LuaSerdeExt, Table, Value};
+use mlua::{LuaSerdeExt, Table, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::assets::{compile, names, Origin};
 use crate::check::{Diagnostic, Severity};
+use crate::sandbox::{Capability, Effect, Writes};
 use crate::vfs::VfsError;
 
 use super::state::{registry, with_state};
@@ -59,21 +60,20 @@ const MAX_DIAGNOSTICS: usize = 20;
 /// The longest type text `checkType` reads.
 const MAX_TYPE_BYTES: usize = 1024;
 
-/// Builds the read-only `author` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
-        "checkName",
-        lua.create_function(|_, (kind, name): (String, String)| {
-            Ok(match kind.as_str() {
-                "toolbox" => names::check_toolbox_name(&name).err(),
-                _ => names::check_name(&kind, &name).err(),
-            })
-        })?,
-    )?;
-    t.raw_set(
-        "checkType",
-        lua.create_function(|_, text: mlua::LuaString| {
+/// The `author` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("author")
+        .function(
+            "checkName",
+            Effect::None,
+            |_, (kind, name): (String, String)| {
+                Ok(match kind.as_str() {
+                    "toolbox" => names::check_toolbox_name(&name).err(),
+                    _ => names::check_name(&kind, &name).err(),
+                })
+            },
+        )
+        .function("checkType", Effect::None, |_, text: mlua::LuaString| {
             // Measured before it is copied: a type is one line, never megabytes.
             let bytes = text.as_bytes();
             if bytes.len() > MAX_TYPE_BYTES {
@@ -83,58 +83,55 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 )));
             }
             Ok(crate::types::type_problem(&String::from_utf8_lossy(&bytes)))
-        })?,
-    )?;
-    t.raw_set(
-        "compile",
-        lua.create_function(|_, source: String| Ok(compile(&source).err()))?,
-    )?;
-    t.raw_set(
-        "typecheck",
-        lua.create_function(|lua, (source, identity): (String, Option<String>)| {
-            // The checker may still be busy with this run's own script.
-            super::permission::effect("tools.create")?;
-            let (checking, index) = with_state(lua, |s| (s.checking.clone(), s.index.clone()))?;
-            let Some(checking) = checking else {
-                return Ok(Value::Nil);
-            };
-            let registry = registry(lua)?;
-            let declarations = checking.declarations(&registry, &index, &source);
-            // The modules the new tool requires are its toolbox folder's.
-            let folder = identity.as_deref().and_then(|identity| {
-                let toolbox = identity.split('.').next().unwrap_or_default();
-                match index.tool(identity) {
-                    Some(tool) => index.folder(&tool.folder),
-                    None => index.toolbox(toolbox),
-                }
-            });
-            let module = |name: &str| {
-                folder?
-                    .modules
-                    .iter()
-                    .find(|m| m.name == name)
-                    .and_then(|m| m.text())
-            };
-            let found = match checking.check_tool_with(&declarations, &source, module) {
-                Ok(found) => found,
-                Err(e) => return lua.to_value(&[Diagnostic::note(e.about_a_tool())]),
-            };
-            // The certain errors first: those are what a caller must fix. Lints are left
-            // out: the generated file's own lines (an unused `shared`) would be among them.
-            let mut shown = found.errors;
-            shown.extend(
-                found
-                    .others
-                    .into_iter()
-                    .filter(|d| d.severity == Severity::Error),
-            );
-            shown.truncate(MAX_DIAGNOSTICS);
-            lua.to_value(&shown)
-        })?,
-    )?;
-    t.raw_set(
-        "checkTags",
-        lua.create_function(|lua, value: Value| {
+        })
+        .function("compile", Effect::None, |_, source: String| {
+            Ok(compile(&source).err())
+        })
+        // The checker may still be busy with this run's own script: it waits at the gate.
+        .function(
+            "typecheck",
+            Effect::Checker,
+            |lua, (source, identity): (String, Option<String>)| {
+                let (checking, index) = with_state(lua, |s| (s.checking.clone(), s.index.clone()))?;
+                let Some(checking) = checking else {
+                    return Ok(Value::Nil);
+                };
+                let registry = registry(lua)?;
+                let declarations = checking.declarations(&registry, &index, &source);
+                // The modules the new tool requires are its toolbox folder's.
+                let folder = identity.as_deref().and_then(|identity| {
+                    let toolbox = identity.split('.').next().unwrap_or_default();
+                    match index.tool(identity) {
+                        Some(tool) => index.folder(&tool.folder),
+                        None => index.toolbox(toolbox),
+                    }
+                });
+                let module = |name: &str| {
+                    folder?
+                        .modules
+                        .iter()
+                        .find(|m| m.name == name)
+                        .and_then(|m| m.text())
+                };
+                let found = match checking.check_tool_with(&declarations, &source, module) {
+                    Ok(found) => found,
+                    Err(e) => return lua.to_value(&[Diagnostic::note(e.about_a_tool())]),
+                };
+                // The certain errors first: those are what a caller must fix. Lints are left
+                // out: the generated file's own lines (an unused `shared`) would be among them.
+                let mut shown = found.errors;
+                shown.extend(
+                    found
+                        .others
+                        .into_iter()
+                        .filter(|d| d.severity == Severity::Error),
+                );
+                shown.truncate(MAX_DIAGNOSTICS);
+                lua.to_value(&shown)
+            },
+        )
+        .called("tools.create")
+        .function("checkTags", Effect::None, |lua, value: Value| {
             // The same rule the index applies when it reads `.metadata`; the counts are
             // looked at before anything is copied out of the VM.
             if let Value::Table(t) = &value {
@@ -159,26 +156,21 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let tags: Vec<String> = lua.from_value(value).unwrap_or_default();
             let text = serde_json::json!({ "tags": tags }).to_string();
             Ok(crate::assets::Metadata::parse(&text, "tags").err())
-        })?,
-    )?;
-    t.raw_set(
-        "checkDescription",
-        lua.create_function(|_, text: mlua::LuaString| {
-            Ok(crate::assets::description_problem(&text.to_string_lossy()))
-        })?,
-    )?;
-    t.raw_set(
-        "metadata",
-        lua.create_function(|lua, value: Value| {
+        })
+        .function(
+            "checkDescription",
+            Effect::None,
+            |_, text: mlua::LuaString| {
+                Ok(crate::assets::description_problem(&text.to_string_lossy()))
+            },
+        )
+        .function("metadata", Effect::None, |lua, value: Value| {
             let meta: NewMetadata = lua.from_value(value)?;
             serde_json::to_string_pretty(&meta)
                 .map(|s| s + "\n")
                 .map_err(mlua::Error::external)
-        })?,
-    )?;
-    t.raw_set(
-        "toolbox",
-        lua.create_function(|lua, name: String| {
+        })
+        .function("toolbox", Effect::Read, |lua, name: String| {
             let index = with_state(lua, |s| s.index.clone())?;
             let registry = registry(lua)?;
             // A world folder of that name speaks first: that is where new tools go.
@@ -195,11 +187,8 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 origin: folder.origin,
                 has_shared: folder.modules.iter().any(|m| m.name == "shared"),
             })
-        })?,
-    )?;
-    t.raw_set(
-        "locate",
-        lua.create_function(|lua, identity: String| {
+        })
+        .function("locate", Effect::Read, |lua, identity: String| {
             let index = with_state(lua, |s| s.index.clone())?;
             let registry = registry(lua)?;
             let Some(entry) = index.tool(&identity) else {
@@ -217,68 +206,63 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 origin: entry.origin,
                 has_shared: false,
             })
-        })?,
-    )?;
-    t.raw_set(
-        "server",
-        lua.create_function(|lua, name: String| {
+        })
+        .function("server", Effect::Read, |lua, name: String| {
             with_state(lua, |s| s.index.reserved_by(&name).map(str::to_string))
-        })?,
-    )?;
-    t.raw_set(
-        "permit",
-        lua.create_function(|lua, (call, target): (String, Option<String>)| {
-            super::permission::authoring(lua, &call, target.as_deref())
-        })?,
-    )?;
-    t.raw_set(
-        "publish",
-        lua.create_function(|lua, (parent, name, files): (String, String, Table)| {
-            // The prelude asked first; a write here is refused all the same.
-            super::permission::authoring(lua, "tools.create", None)?;
-            super::permission::effect("tools.create")?;
-            let at = format!("{parent}/{name}");
-            if let Some(why) = super::permission::server_folder(lua, &[&at])? {
-                return Ok(refused(why, "refused"));
-            }
-            let mut contents = Vec::new();
-            for pair in files.pairs::<String, mlua::LuaString>() {
-                let (file, text) = pair?;
-                contents.push((file, text.as_bytes().to_vec()));
-            }
-            for (_, text) in &contents {
-                charge_write(lua, text.len())?;
-            }
-            let registry = registry(lua)?;
-            let max_file = with_state(lua, |s| s.run.limits.max_file_bytes)?;
-            match registry
-                .vfs()
-                .publish_dir(&parent, &name, &contents, max_file)
-            {
-                Ok(full) => {
-                    let rel = registry.vfs().relative(&full).unwrap_or_default();
-                    refresh(lua, full)?;
-                    Ok((Value::String(lua.create_string(rel)?), None, None))
+        })
+        .function(
+            "permit",
+            Effect::Read,
+            |lua, (call, target): (String, Option<String>)| {
+                super::permission::authoring(lua, &call, target.as_deref())
+            },
+        )
+        // The prelude asked (`permit`) first; the linker refuses a write here all the same.
+        .function(
+            "publish",
+            Effect::Write(Writes::Tools),
+            |lua, (parent, name, files): (String, String, Table)| {
+                let at = format!("{parent}/{name}");
+                if let Some(why) = super::permission::server_folder(lua, &[&at])? {
+                    return Ok(refused(why, "refused"));
                 }
-                Err(e) => Ok(refused(e.to_string(), kind_of(&e))),
-            }
-        })?,
-    )?;
-    t.raw_set(
-        "remove",
-        lua.create_function(|lua, path: String| {
-            super::permission::authoring(lua, "tools.delete", None)?;
-            super::permission::effect("tools.delete")?;
-            let registry = registry(lua)?;
-            match registry.vfs().remove(&path) {
-                Ok(full) => {
-                    refresh(lua, full)?;
-                    Ok((Value::String(lua.create_string(&path)?), None, None))
+                let mut contents = Vec::new();
+                for pair in files.pairs::<String, mlua::LuaString>() {
+                    let (file, text) = pair?;
+                    contents.push((file, text.as_bytes().to_vec()));
                 }
-                Err(e) => Ok(refused(e.to_string(), kind_of(&e))),
-            }
-        })?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+                for (_, text) in &contents {
+                    charge_write(lua, text.len())?;
+                }
+                let registry = registry(lua)?;
+                let max_file = with_state(lua, |s| s.run.limits.max_file_bytes)?;
+                match registry
+                    .vfs()
+                    .publish_dir(&parent, &name, &contents, max_file)
+                {
+                    Ok(full) => {
+                        let rel = registry.vfs().relative(&full).unwrap_or_default();
+                        refresh(lua, full)?;
+                        Ok((Value::String(lua.create_string(rel)?), None, None))
+                    }
+                    Err(e) => Ok(refused(e.to_string(), kind_of(&e))),
+                }
+            },
+        )
+        .called("tools.create")
+        .function(
+            "remove",
+            Effect::Write(Writes::Tools),
+            |lua, path: String| {
+                let registry = registry(lua)?;
+                match registry.vfs().remove(&path) {
+                    Ok(full) => {
+                        refresh(lua, full)?;
+                        Ok((Value::String(lua.create_string(&path)?), None, None))
+                    }
+                    Err(e) => Ok(refused(e.to_string(), kind_of(&e))),
+                }
+            },
+        )
+        .called("tools.delete")
 }

@@ -21,39 +21,40 @@ use crate::bind::{
     check_slots, collect_lua, collect_positional, lua_args, parse_command_line, Reason, Refusal,
     Schema, Style, MAX_WORDS,
 };
-use crate::sandbox::HostError;
+use crate::sandbox::{Capability, Effect, HostError};
 use crate::types::Ty;
 
 use super::asset::{denied_tool, missing};
 use super::state::with_state;
 
-/// Builds the read-only `bind` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
-        "bind",
-        lua.create_function(|lua, (identity, args): (String, Value)| {
-            let index = with_state(lua, |s| s.index.clone())?;
-            let schema = match schema(&index, &identity) {
-                Ok(s) => s,
-                Err(refusal) => return refused(lua, &refusal),
-            };
-            let slots = match collect_lua(lua, &schema, &args)? {
-                Ok(slots) => slots,
-                Err(refusal) => return refused(lua, &refusal),
-            };
-            match check_slots(&schema, &slots, Style::Luau) {
-                Ok(()) => bound(
-                    lua,
-                    slots.into_iter().map(|s| s.unwrap_or(Value::Nil)).collect(),
-                ),
-                Err(refusal) => refused(lua, &refusal),
-            }
-        })?,
-    )?;
-    t.raw_set(
-        "parse",
-        lua.create_function(
+/// The `bind` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("bind")
+        .function(
+            "bind",
+            Effect::Read,
+            |lua, (identity, args): (String, Value)| {
+                let index = with_state(lua, |s| s.index.clone())?;
+                let schema = match schema(&index, &identity) {
+                    Ok(s) => s,
+                    Err(refusal) => return refused(lua, &refusal),
+                };
+                let slots = match collect_lua(lua, &schema, &args)? {
+                    Ok(slots) => slots,
+                    Err(refusal) => return refused(lua, &refusal),
+                };
+                match check_slots(&schema, &slots, Style::Luau) {
+                    Ok(()) => bound(
+                        lua,
+                        slots.into_iter().map(|s| s.unwrap_or(Value::Nil)).collect(),
+                    ),
+                    Err(refusal) => refused(lua, &refusal),
+                }
+            },
+        )
+        .function(
+            "parse",
+            Effect::Read,
             |lua, (identity, words, cwd): (String, Table, Option<String>)| {
                 let index = with_state(lua, |s| s.index.clone())?;
                 let words = read_words(&words)?;
@@ -68,10 +69,7 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                     Err(refusal) => refused(lua, &refusal),
                 }
             },
-        )?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+        )
 }
 
 /// The checker of one tool: the function that answers the refusal, and, for a tool of up to
@@ -110,7 +108,7 @@ pub(crate) fn checker(lua: &Lua, entry: &Arc<ToolEntry>) -> mlua::Result<Checker
     let fast = fast_spec(lua, &schema)?;
     // The refusal's message, which the prelude raises as a string at the caller's line (a
     // script's pcall gets text, as from the tool's own checks); nothing when the call fits.
-    let f = lua.create_function(move |_, args: MultiValue| {
+    let f = crate::sandbox::hand_out(lua, "asset", "checker", move |_, args: MultiValue| {
         let refusal = collect_positional(&schema, args.into_iter().collect())
             .and_then(|slots| check_slots(&schema, &slots, Style::Call));
         Ok(refusal.err().map(|r| r.message))

@@ -23,7 +23,8 @@ struct RunCache {
     boxes_of: Option<Arc<AssetIndex>>,
 }
 
-/// Builds the prelude's `run` capability (once per VM).
+/// Builds the prelude's `run` capability (once per VM): data only, the linker refuses a
+/// function in it (`Linker::data`).
 pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
     let run = lua.create_table()?;
     lua.set_app_data(RunCache {

@@ -20,7 +20,9 @@ use std::time::Duration;
 use mlua::{Lua, Table, Value};
 
 use crate::net::{fetch, Allow, Credentials, Request};
-use crate::sandbox::{blocking, check_deadline, deadline_remaining, stop_asked, HostError};
+use crate::sandbox::{
+    blocking, check_deadline, deadline_remaining, stop_asked, Capability, Effect, HostError,
+};
 use crate::secrets::{mask, mask_bytes};
 
 use super::state::{registry, with_state};
@@ -149,22 +151,17 @@ fn request(lua: &Lua, t: Table) -> mlua::Result<Table> {
     Ok(out)
 }
 
-/// Builds the read-only `http` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
+/// The `http` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("http").function(
         "request",
-        lua.create_function(|lua, request_table: Value| match request_table {
-            Value::Table(t) => {
-                super::permission::effect("http.request")?;
-                request(lua, t)
-            }
+        Effect::Network,
+        |lua, request_table: Value| match request_table {
+            Value::Table(t) => request(lua, t),
             other => Err(invalid(format!(
                 "http.request takes one table {{ url, method?, headers?, body?, timeoutMs? }}, got a {}",
                 other.type_name()
             ))),
-        })?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+        },
+    )
 }

@@ -8,11 +8,11 @@
 /// The Luau declarations of this capability (`install.d.luau`), for `codemode types`.
 pub(crate) const DECLARATIONS: &str = include_str!("install.d.luau");
 
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, Value};
 use walkdir::WalkDir;
 
 use crate::assets::{AssetIndex, Origin, RootSource};
-use crate::sandbox::{HostError, Limits};
+use crate::sandbox::{Capability, Effect, HostError, Limits, Writes};
 use crate::vfs::{refuse_hidden, VfsError};
 
 use super::state::{registry, with_state};
@@ -52,40 +52,41 @@ impl InstallError {
     }
 }
 
-/// Builds the read-only `install` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
-        "toolbox",
-        lua.create_function(|lua, name: Value| {
-            let Value::String(name) = name else {
-                return Err(HostError::hinted(
-                    "tools.install needs a toolbox name",
-                    "tools.install('text') copies the library toolbox 'text' into the world",
-                )
-                .into_lua());
-            };
-            let name = name.to_string_lossy();
-            super::permission::authoring(lua, "tools.install", Some(&name))?;
-            super::permission::effect("tools.install")?;
-            let out = lua.create_table()?;
-            match install(lua, &name) {
-                Ok(Ok(path)) => {
-                    out.raw_set("ok", true)?;
-                    out.raw_set("path", path)?;
-                    out.raw_set("toolbox", name)?;
+/// The `install` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("install")
+        .function(
+            "toolbox",
+            Effect::Write(Writes::Tools),
+            |lua, name: Value| {
+                let Value::String(name) = name else {
+                    return Err(HostError::hinted(
+                        "tools.install needs a toolbox name",
+                        "tools.install('text') copies the library toolbox 'text' into the world",
+                    )
+                    .into_lua());
+                };
+                let name = name.to_string_lossy();
+                // The linker asked whether the profile allows authoring; this toolbox is
+                // judged here, once its name is read.
+                super::permission::authoring(lua, "tools.install", Some(&name))?;
+                let out = lua.create_table()?;
+                match install(lua, &name) {
+                    Ok(Ok(path)) => {
+                        out.raw_set("ok", true)?;
+                        out.raw_set("path", path)?;
+                        out.raw_set("toolbox", name)?;
+                    }
+                    Ok(Err(e)) => {
+                        out.raw_set("ok", false)?;
+                        out.raw_set("error", format!("{e}; {}", e.next()))?;
+                    }
+                    Err(e) => return Err(e),
                 }
-                Ok(Err(e)) => {
-                    out.raw_set("ok", false)?;
-                    out.raw_set("error", format!("{e}; {}", e.next()))?;
-                }
-                Err(e) => return Err(e),
-            }
-            Ok(out)
-        })?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+                Ok(out)
+            },
+        )
+        .called("tools.install")
 }
 
 /// Installs `name`; the outer error is the run's own (its write budget is spent).

@@ -136,7 +136,9 @@ pub(crate) fn module_env(lua: &Lua, folder: &FolderKey) -> mlua::Result<Table> {
 /// The `require` of a toolbox folder, made once per VM.
 fn require_for(lua: &Lua, folder: &FolderKey) -> mlua::Result<Function> {
     let key = folder.clone();
-    let f = lua.create_function(move |lua, name: String| require(lua, &key, &name))?;
+    let f = crate::sandbox::hand_out(lua, "asset", "require", move |lua, name: String| {
+        require(lua, &key, &name)
+    })?;
     factories(lua)?.requires.insert(folder.clone(), f.clone());
     Ok(f)
 }

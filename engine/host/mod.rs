@@ -1,5 +1,6 @@
-//! Capabilities handed to Luau: each module builds one read-only table, and
-//! [`linker`] hands them, with the prelude that builds `tools` over them, to the sandbox.
+//! Capabilities handed to Luau: each module registers its functions, each with its effect
+//! class (`sandbox::Effect`), and [`linker`] hands them, with the prelude that builds
+//! `tools` over them, to the sandbox, whose linker makes one read-only table of each.
 //!
 //! Capabilities are given to the prelude only (through its private environment), except
 //! `vfs`, which scripts also get as a global, and `http` and `shell`, globals that exist
@@ -12,6 +13,8 @@ pub(crate) mod audit;
 pub(crate) mod author;
 pub(crate) mod bind;
 pub(crate) mod cache;
+#[cfg(test)]
+mod classes;
 mod declarations;
 pub(crate) mod http;
 pub(crate) mod install;
@@ -55,32 +58,34 @@ pub(crate) fn granted_globals(granted: &Capabilities) -> (bool, bool) {
 }
 
 /// The globals, capabilities and prelude of a VM that runs scripts over a registry that
-/// grants `granted`.
+/// grants `granted`. Every function of every capability is registered with its effect
+/// class; the linker wraps each in the run's deadline, [`permission::allows`] and the
+/// check's gate (see `sandbox/linker.rs`).
 pub(crate) fn linker(granted: &Capabilities) -> Linker {
-    let mut linker = Linker::new()
+    let mut linker = Linker::new(permission::allows)
         // `vfs` is a capability scripts get directly: files of the world only.
-        .global("vfs", vfs::module);
+        .global(vfs::capability());
     // A capability the profile does not grant is not there at all (nil, undeclared).
     let (with_http, with_shell) = granted_globals(granted);
     if with_http {
-        linker = linker.global("http", http::module);
+        linker = linker.global(http::capability());
     }
     if with_shell {
-        linker = linker.global("shell", shell::module);
+        linker = linker.global(shell::capability());
     }
     let linker = linker
-        .capability("run", cache::module)
-        .capability("asset", asset::module)
-        .capability("author", author::module)
-        .capability("vfs", vfs::module)
-        .capability("bind", bind::module)
-        .capability("render", render::module)
-        .capability("search", search::module)
-        .capability("install", install::module)
-        .capability("upstream", upstream::module)
-        .capability("results", results::module)
-        .capability("threads", threads::module)
-        .capability("audit", audit::module);
+        .data("run", cache::module)
+        .capability(asset::capability())
+        .capability(author::capability())
+        .capability(vfs::capability())
+        .capability(bind::capability())
+        .capability(render::capability())
+        .capability(search::capability())
+        .capability(install::capability())
+        .capability(upstream::capability())
+        .capability(results::capability())
+        .threads("threads")
+        .capability(audit::capability());
     PRELUDE.into_iter().fold(linker, Linker::prelude)
 }
 
@@ -150,23 +155,24 @@ mod tests {
             ..Capabilities::default()
         };
         let linker = linker(&all);
-        let globals: Vec<&str> = linker.globals.iter().map(|(name, _)| *name).collect();
-        assert_eq!(globals, ["vfs", "http", "shell"]);
-        let none: Vec<&str> = super::linker(&Capabilities::default())
-            .globals
-            .iter()
-            .map(|(name, _)| *name)
-            .collect();
-        assert_eq!(none, ["vfs"], "http and shell exist only when granted");
-        for (name, build) in linker.globals.iter().chain(&linker.capabilities) {
+        assert_eq!(linker.global_names(), ["vfs", "http", "shell"]);
+        assert_eq!(
+            super::linker(&Capabilities::default()).global_names(),
+            ["vfs"],
+            "http and shell exist only when granted"
+        );
+        let vm = crate::sandbox::Vm::new(&linker).unwrap();
+        let (tables, _) = crate::sandbox::linked(&vm.lua);
+        let names: Vec<&str> = tables.iter().map(|(name, _)| *name).collect();
+        let mut expected = linker.global_names();
+        expected.extend(linker.capability_names());
+        assert_eq!(names, expected);
+        for (name, table) in &tables {
             // The run cache's fields are set when a run begins, not when it is built.
             if *name == "run" {
                 assert!(declared_members(declarations_of(name)).contains("fns"));
                 continue;
             }
-            // `threads` hands out what the sandbox set up when it built the VM.
-            let vm = crate::sandbox::Vm::new(&crate::sandbox::Linker::new()).unwrap();
-            let table = build(&vm.lua).unwrap();
             let built: std::collections::BTreeSet<String> = table
                 .pairs::<String, mlua::Value>()
                 .map(|pair| pair.unwrap().0)

@@ -1,27 +1,61 @@
 //! What the run's profile lets host capabilities do beyond reading: write tools
-//! (`capabilities.authoring`) and write files (`capabilities.vfsWrite`). A refusal is a
+//! (`capabilities.authoring`), write files (`capabilities.vfsWrite`), send requests
+//! (`capabilities.http`) and start commands (`capabilities.shell`). The linker asks
+//! [`allows`] before every call of a class that acts; a call that reads its target from
+//! its arguments judges it then ([`tool_files`], [`authoring`] of one toolbox). A refusal is a
 //! [`HostError::denied`], so the envelope's kind is `denied` and its message names the
 //! profile and the setting. Whatever the profile, no write may make a toolbox folder
 //! named like a configured MCP server's toolbox ([`server_folder`]).
 
 use mlua::Lua;
 
-use crate::sandbox::HostError;
+use crate::policy::Capabilities;
+use crate::sandbox::{Effect, HostError, Writes};
 
 use super::asset::{denied_tool, denied_toolbox};
 use super::state::with_state;
 
-/// Lets `call`, which reaches outside the run (a write, a request, a command, an upstream
-/// call, the checker), go ahead once the run's type check allows it: a run may start
-/// before its verdict (see `sandbox/gate.rs`), and nothing it does may leave it before.
-/// A refused run goes no further (its caller shows the refusal instead).
-pub(crate) fn effect(call: &str) -> mlua::Result<()> {
-    if crate::sandbox::gate::pass() {
+/// The linker's policy (see `sandbox/linker.rs`): what the run's profile says of `call`,
+/// of class `effect`, before it runs. Writing files needs `capabilities.vfsWrite`, writing
+/// tools `capabilities.authoring`, a request some host in `capabilities.http`, a command
+/// some command in `capabilities.shell`; which host, command, file or tool is the call's
+/// own to judge, once it has read its arguments.
+pub(crate) fn allows(lua: &Lua, effect: Effect, call: &str) -> mlua::Result<()> {
+    match effect {
+        Effect::Write(Writes::Files) => file_writes(lua, call),
+        Effect::Write(Writes::Tools) => authoring(lua, call, None),
+        Effect::Network => granted(lua, call, "http", "hosts", "may reach", |c| &c.http),
+        Effect::Process => granted(lua, call, "shell", "commands", "may start", |c| &c.shell),
+        Effect::Write(Writes::Cache)
+        | Effect::Upstream
+        | Effect::Checker
+        | Effect::Read
+        | Effect::None => Ok(()),
+    }
+}
+
+/// Refuses `call` when the profile's list `capabilities.<setting>` of `what` is empty.
+fn granted(
+    lua: &Lua,
+    call: &str,
+    setting: &str,
+    what: &str,
+    does: &str,
+    list: fn(&Capabilities) -> &Vec<String>,
+) -> mlua::Result<()> {
+    let (empty, profile) = with_state(lua, |s| {
+        (
+            list(&s.registry.capabilities()).is_empty(),
+            s.registry.rules().profile.clone(),
+        )
+    })?;
+    if !empty {
         return Ok(());
     }
-    Err(HostError::new(format!(
-        "{call} did not run: the script's type check found a certain mistake"
-    ))
+    Err(HostError::denied(
+        format!("{call} is denied: profile '{profile}' grants no {what} (capabilities.{setting} is empty)"),
+        format!("the operator lists the {what} a profile {does} in its capabilities.{setting} in .codemode/policy.json"),
+    )
     .into_lua())
 }
 
@@ -55,26 +89,37 @@ pub(crate) fn authoring(lua: &Lua, call: &str, target: Option<&str>) -> mlua::Re
     }
 }
 
-/// Refuses `call` (`vfs.write`, `vfs.remove`) of the world-relative `path` unless the
-/// profile allows file writes, and, when it does not allow authoring, a path in a toolbox
-/// folder (or a folder holding one): writing tool files is authoring too.
-pub(crate) fn file_write(lua: &Lua, call: &str, path: &str) -> mlua::Result<()> {
-    let (caps, profile, registry, index) = with_state(lua, |s| {
+/// Refuses `call` (`vfs.write`, `vfs.remove`) unless the profile allows file writes.
+fn file_writes(lua: &Lua, call: &str) -> mlua::Result<()> {
+    let (allowed, profile) = with_state(lua, |s| {
         (
-            s.registry.capabilities().clone(),
+            s.registry.capabilities().vfs_write,
+            s.registry.rules().profile.clone(),
+        )
+    })?;
+    if allowed {
+        return Ok(());
+    }
+    Err(HostError::denied(
+        format!("{call} is denied: profile '{profile}' does not allow file writes (capabilities.vfsWrite is false)"),
+        "vfs.read, vfs.list and vfs.exists still work; return what you would have written instead",
+    )
+    .into_lua())
+}
+
+/// Refuses `call` (`vfs.write`, `vfs.remove`, which the profile allows: see [`allows`]) of
+/// the world-relative `path` when the profile does not allow authoring and the path is
+/// in a toolbox folder (or a folder holding one): writing tool files is authoring too.
+pub(crate) fn tool_files(lua: &Lua, call: &str, path: &str) -> mlua::Result<()> {
+    let (authoring, profile, registry, index) = with_state(lua, |s| {
+        (
+            s.registry.capabilities().authoring,
             s.registry.rules().profile.clone(),
             s.registry.clone(),
             s.index.clone(),
         )
     })?;
-    if !caps.vfs_write {
-        return Err(HostError::denied(
-            format!("{call} is denied: profile '{profile}' does not allow file writes (capabilities.vfsWrite is false)"),
-            "vfs.read, vfs.list and vfs.exists still work; return what you would have written instead",
-        )
-        .into_lua());
-    }
-    if caps.authoring {
+    if authoring {
         return Ok(());
     }
     let removes = call == "vfs.remove";

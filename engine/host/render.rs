@@ -8,21 +8,18 @@
 pub(crate) const DECLARATIONS: &str = include_str!("render.d.luau");
 
 use mlua::chunk::ChunkMode;
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, Value};
 
 use crate::assets::compile;
-use crate::sandbox::HostError;
+use crate::sandbox::{Capability, Effect, HostError};
 
 use super::asset::missing;
 use super::instance::module_env;
 use super::state::with_state;
 
-/// Builds the read-only `render` table: `load(identity)` gives the render function or nil.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set("load", lua.create_function(load)?)?;
-    t.set_readonly(true);
-    Ok(t)
+/// The `render` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("render").function("load", Effect::Read, load)
 }
 
 fn load(lua: &Lua, identity: String) -> mlua::Result<Value> {

@@ -19,7 +19,7 @@ use serde_json::Value as Json;
 
 use crate::assets::{CachePolicy, ToolLimits};
 use crate::results::{Entry, NewEntry, Shared};
-use crate::sandbox::{to_json, HostError};
+use crate::sandbox::{to_json, Capability, Effect, HostError, Writes};
 
 use super::asset::to_lua;
 use super::state::with_state;
@@ -450,66 +450,62 @@ pub(crate) fn policy_row(lua: &Lua, policy: &Policy) -> mlua::Result<Value> {
     Ok(Value::Table(row))
 }
 
-/// Builds the read-only `results` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
-        "policy",
-        lua.create_function(|lua, identity: String| {
+/// The `results` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("results")
+        .function("policy", Effect::Read, |lua, identity: String| {
             let Some(policy) = policy(lua, &identity)? else {
                 return Ok(Value::Nil);
             };
             policy_row(lua, &policy)
-        })?,
-    )?;
-    t.raw_set(
-        "lookup",
-        lua.create_function(
+        })
+        .reaching(Effect::Upstream)
+        .function(
+            "lookup",
+            Effect::Read,
             |lua, (identity, version, args): (String, String, MultiValue)| {
                 lookup(lua, identity, &version, args)
             },
-        )?,
-    )?;
-    t.raw_set(
-        "keep",
-        lua.create_function(
+        )
+        .reaching(Effect::Upstream)
+        .function(
+            "keep",
+            Effect::Write(Writes::Cache),
             |lua, (identity, key, values): (String, String, MultiValue)| {
-                super::permission::effect("the result cache")?;
                 keep(lua, identity, key, values)
             },
-        )?,
-    )?;
-    t.raw_set(
-        "cut",
-        lua.create_function(
+        )
+        .called("the result cache")
+        .reaching(Effect::Upstream)
+        .function(
+            "cut",
+            Effect::None,
             |lua, (identity, cap, values): (String, usize, MultiValue)| {
                 cut(lua, identity, cap, values)
             },
-        )?,
-    )?;
-    t.raw_set(
-        "get",
-        lua.create_function(|lua, key: String| {
+        )
+        .function("get", Effect::Read, |lua, key: String| {
             match store(lua)?.get(&key, &scope(lua)?, now_ms()) {
                 Some(entry) => Ok(row(lua, &entry)?.map_or(Value::Nil, Value::Table)),
                 None => Ok(Value::Nil),
             }
-        })?,
-    )?;
-    t.raw_set(
-        "search",
-        lua.create_function(|lua, (query, limit): (String, Option<usize>)| {
-            let limit = limit.unwrap_or(10).clamp(1, MAX_ROWS);
-            let rows = store(lua)?.search(&query, &scope(lua)?, limit, MAX_SEARCH_BYTES, now_ms());
-            let out = lua.create_table_with_capacity(rows.len(), 0)?;
-            for entry in &rows {
-                if let Some(row) = row(lua, entry)? {
-                    out.raw_push(row)?;
+        })
+        .reaching(Effect::Upstream)
+        .function(
+            "search",
+            Effect::Read,
+            |lua, (query, limit): (String, Option<usize>)| {
+                let limit = limit.unwrap_or(10).clamp(1, MAX_ROWS);
+                let rows =
+                    store(lua)?.search(&query, &scope(lua)?, limit, MAX_SEARCH_BYTES, now_ms());
+                let out = lua.create_table_with_capacity(rows.len(), 0)?;
+                for entry in &rows {
+                    if let Some(row) = row(lua, entry)? {
+                        out.raw_push(row)?;
+                    }
                 }
-            }
-            Ok(out)
-        })?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+                Ok(out)
+            },
+        )
+        .reaching(Effect::Upstream)
 }

@@ -8,7 +8,7 @@ pub(crate) const DECLARATIONS: &str = include_str!("search.d.luau");
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
 
-use crate::sandbox::HostError;
+use crate::sandbox::{Capability, Effect, HostError};
 use crate::search::{AssetType, Given, SearchError, SearchRequest};
 
 use super::asset::missing_toolbox;
@@ -17,12 +17,11 @@ use super::state::{registry, with_state};
 /// More option entries than this are not read: the first unknown one is reported anyway.
 const MAX_OPTIONS: usize = 16;
 
-/// Builds the read-only `search` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set("query", lua.create_function(query)?)?;
-    t.set_readonly(true);
-    Ok(t)
+/// The `search` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("search")
+        .function("query", Effect::Read, query)
+        .reaching(Effect::Upstream)
 }
 
 fn query(lua: &Lua, (query, opts): (Value, Option<Table>)) -> mlua::Result<Value> {

@@ -15,7 +15,7 @@ pub(crate) const DECLARATIONS: &str = include_str!("shell.d.luau");
 
 use mlua::{Lua, Table, Value};
 
-use crate::sandbox::{check_deadline, stop_asked, HostError};
+use crate::sandbox::{check_deadline, stop_asked, Capability, Effect, HostError};
 use crate::shell::{admit, resolve, run, support, Confinement, Spec};
 use crate::vfs::VfsError;
 
@@ -166,22 +166,17 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
     Ok(out)
 }
 
-/// Builds the read-only `shell` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
+/// The `shell` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("shell").function(
         "run",
-        lua.create_function(|lua, request: Value| match request {
-            Value::Table(t) => {
-                super::permission::effect("shell.run")?;
-                start(lua, t)
-            }
+        Effect::Process,
+        |lua, request: Value| match request {
+            Value::Table(t) => start(lua, t),
             other => Err(invalid(format!(
                 "shell.run takes one table {{ cmd, args?, cwd?, stdin?, timeoutMs? }}, got a {}",
                 other.type_name()
             ))),
-        })?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+        },
+    )
 }

@@ -12,14 +12,14 @@ pub(crate) const DECLARATIONS: &str = include_str!("upstream.d.luau");
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mlua::{Lua, LuaSerdeExt, Table, Value};
+use mlua::{Lua, LuaSerdeExt, Value};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
 use crate::bind::{check_slots, Schema, Style};
 use crate::sandbox::{
-    blocking, check_deadline, deadline_remaining, find_host_error, stop_asked, to_json, with_run,
-    HostError,
+    blocking, check_deadline, deadline_remaining, find_host_error, reach, stop_asked, to_json,
+    with_run, Capability, Effect, HostError,
 };
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
@@ -156,7 +156,11 @@ pub(crate) fn fetched(
     if missing.is_empty() {
         return Ok(Some((upstreams, views)));
     }
-    super::permission::effect("starting an MCP server to fetch its tools")?;
+    reach(
+        lua,
+        Effect::Upstream,
+        "starting an MCP server to fetch its tools",
+    )?;
     let run_until = until(lua)?;
     let Some(server) = wanted else {
         let mut pending: Vec<_> = missing
@@ -205,12 +209,10 @@ fn view<'a>(views: &'a [ServerView], server: &str) -> Option<&'a ServerView> {
     views.iter().find(|v| v.name == server)
 }
 
-/// Builds the read-only `upstream` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
-        "toolboxes",
-        lua.create_function(|lua, ()| {
+/// The `upstream` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("upstream")
+        .function("toolboxes", Effect::Read, |lua, ()| {
             let Some((_, views)) = visible(lua)? else {
                 return to_lua(lua, &Vec::<BoxRow>::new());
             };
@@ -226,17 +228,11 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 })
                 .collect();
             to_lua(lua, &rows)
-        })?,
-    )?;
-    t.raw_set(
-        "has",
-        lua.create_function(|lua, name: String| {
+        })
+        .function("has", Effect::Read, |lua, name: String| {
             Ok(visible(lua)?.is_some_and(|(_, views)| view(&views, &name).is_some()))
-        })?,
-    )?;
-    t.raw_set(
-        "tools",
-        lua.create_function(|lua, only: Option<String>| {
+        })
+        .function("tools", Effect::Read, |lua, only: Option<String>| {
             // A listing of one server's tools fetches them; a listing of every toolbox
             // starts nothing (it says which are not fetched yet).
             let views = match &only {
@@ -252,11 +248,9 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 .flat_map(|v| v.tools().iter().map(|tool| row(&v.name, tool)))
                 .collect();
             to_lua(lua, &rows)
-        })?,
-    )?;
-    t.raw_set(
-        "get",
-        lua.create_function(|lua, identity: String| {
+        })
+        .reaching(Effect::Upstream)
+        .function("get", Effect::Read, |lua, identity: String| {
             let Some((server, tool)) = identity.split_once('.') else {
                 return Ok(Value::Nil);
             };
@@ -267,30 +261,28 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 Some(found) => to_lua(lua, &row(server, found)),
                 None => Ok(Value::Nil),
             }
-        })?,
-    )?;
-    t.raw_set(
-        "start",
-        lua.create_function(|lua, (server, tool, args): (String, String, Value)| {
-            super::permission::effect("an MCP tool call")?;
-            start_pending(lua, &server, &tool, args)
-        })?,
-    )?;
-    t.raw_set("waitAny", lua.create_function(|lua, ()| wait_pending(lua))?)?;
-    t.raw_set(
-        "call",
-        lua.create_function(
+        })
+        .reaching(Effect::Upstream)
+        .function(
+            "start",
+            Effect::Upstream,
+            |lua, (server, tool, args): (String, String, Value)| {
+                start_pending(lua, &server, &tool, args)
+            },
+        )
+        .called("an MCP tool call")
+        .function("waitAny", Effect::Upstream, |lua, ()| wait_pending(lua))
+        .function(
+            "call",
+            Effect::Upstream,
             |lua, (server, tool, args, given): (String, String, Value, Option<usize>)| {
                 if let Some(given) = given.filter(|&n| n > 1) {
                     return Err(given_more(lua, &server, &tool, given));
                 }
-                super::permission::effect("an MCP tool call")?;
                 call(lua, &server, &tool, args)
             },
-        )?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+        )
+        .called("an MCP tool call")
 }
 
 /// The limits and cache `mcp.json` gives `server`'s tool `tool` (its toolbox names), and

@@ -11,9 +11,9 @@ pub(crate) const DECLARATIONS: &str = include_str!("vfs.d.luau");
 
 use std::path::PathBuf;
 
-use mlua::{Lua, LuaSerdeExt, Table, Value};
+use mlua::{Lua, LuaSerdeExt, Value};
 
-use crate::sandbox::{HostError, Limits};
+use crate::sandbox::{Capability, Effect, HostError, Limits, Writes};
 use crate::vfs::VfsError;
 
 use super::cache;
@@ -222,12 +222,10 @@ fn missing(path: &str) -> mlua::Error {
     ))
 }
 
-/// Builds the read-only `vfs` table.
-pub fn module(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set(
-        "read",
-        lua.create_function(|lua, path: Value| {
+/// The `vfs` capability: each function with its effect.
+pub(crate) fn capability() -> Capability {
+    Capability::new("vfs")
+        .function("read", Effect::Read, |lua, path: Value| {
             let path = path_arg(&path, "vfs.read")?;
             if hidden_by_profile(lua, &path)? {
                 return Err(missing(&path));
@@ -235,35 +233,32 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
             let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
             let bytes = registry(lua)?.vfs().read(&path, max).map_err(vfs_error)?;
             lua.create_string(bytes)
-        })?,
-    )?;
-    t.raw_set(
-        "write",
-        lua.create_function(|lua, (path, text): (Value, Value)| {
-            let path = path_arg(&path, "vfs.write")?;
-            let Value::String(text) = text else {
-                return Err(HostError::new(format!(
-                    "vfs.write('{path}', text) needs the text as a string, got a {}",
-                    text.type_name()
-                ))
-                .into_lua());
-            };
-            super::permission::file_write(lua, "vfs.write", &path)?;
-            super::permission::effect("vfs.write")?;
-            refuse_server_folder(lua, &path)?;
-            refuse_denied_change(lua, "vfs.write", &path, false)?;
-            charge_write(lua, text.as_bytes().len())?;
-            let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
-            let full = registry(lua)?
-                .vfs()
-                .write(&path, &text.as_bytes(), max)
-                .map_err(vfs_error)?;
-            refresh(lua, full)
-        })?,
-    )?;
-    t.raw_set(
-        "list",
-        lua.create_function(|lua, path: Value| {
+        })
+        .function(
+            "write",
+            Effect::Write(Writes::Files),
+            |lua, (path, text): (Value, Value)| {
+                let path = path_arg(&path, "vfs.write")?;
+                let Value::String(text) = text else {
+                    return Err(HostError::new(format!(
+                        "vfs.write('{path}', text) needs the text as a string, got a {}",
+                        text.type_name()
+                    ))
+                    .into_lua());
+                };
+                super::permission::tool_files(lua, "vfs.write", &path)?;
+                refuse_server_folder(lua, &path)?;
+                refuse_denied_change(lua, "vfs.write", &path, false)?;
+                charge_write(lua, text.as_bytes().len())?;
+                let max = with_state(lua, |s| s.run.limits.max_file_bytes)?;
+                let full = registry(lua)?
+                    .vfs()
+                    .write(&path, &text.as_bytes(), max)
+                    .map_err(vfs_error)?;
+                refresh(lua, full)
+            },
+        )
+        .function("list", Effect::Read, |lua, path: Value| {
             let path = path_arg(&path, "vfs.list")?;
             if hidden_by_profile(lua, &path)? {
                 return Err(missing(&path));
@@ -277,31 +272,25 @@ pub fn module(lua: &Lua) -> mlua::Result<Table> {
                 }
             }
             lua.to_value(&kept)
-        })?,
-    )?;
-    t.raw_set(
-        "remove",
-        lua.create_function(|lua, path: Value| {
-            let path = path_arg(&path, "vfs.remove")?;
-            super::permission::file_write(lua, "vfs.remove", &path)?;
-            super::permission::effect("vfs.remove")?;
-            refuse_denied_change(lua, "vfs.remove", &path, true)?;
-            let full = registry(lua)?.vfs().remove(&path).map_err(vfs_error)?;
-            refresh(lua, full)
-        })?,
-    )?;
-    t.raw_set(
-        "exists",
-        lua.create_function(|lua, path: Value| {
+        })
+        .function(
+            "remove",
+            Effect::Write(Writes::Files),
+            |lua, path: Value| {
+                let path = path_arg(&path, "vfs.remove")?;
+                super::permission::tool_files(lua, "vfs.remove", &path)?;
+                refuse_denied_change(lua, "vfs.remove", &path, true)?;
+                let full = registry(lua)?.vfs().remove(&path).map_err(vfs_error)?;
+                refresh(lua, full)
+            },
+        )
+        .function("exists", Effect::Read, |lua, path: Value| {
             let path = path_arg(&path, "vfs.exists")?;
             if hidden_by_profile(lua, &path)? {
                 return Ok(false);
             }
             registry(lua)?.vfs().exists(&path).map_err(vfs_error)
-        })?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+        })
 }
 
 #[cfg(test)]

@@ -10,12 +10,13 @@
 //! and `coroutine.close` refuse every coroutine recorded there, whoever calls them (a
 //! script, a nested coroutine, a `pcall`, a tool's own code). `coroutine.wrap` takes a
 //! function and makes a coroutine of its own, so it never reaches one of the engine's.
-//! Only the prelude gets the unchecked `resume`, through [`engine_threads`].
+//! Only the prelude gets the unchecked `resume`, through [`engine_threads`] and [`add_resume`].
 
 use mlua::{Function, Lua, Table, Value};
 
 use super::context::with_run;
 use super::hosterror::HostError;
+use super::linker::{Capability, Effect};
 use super::StopCause;
 
 /// Registry key of the weak set of the engine's coroutines.
@@ -94,35 +95,43 @@ fn count(lua: &Lua) -> mlua::Result<()> {
     }
 }
 
-/// The prelude's `threads` table: `spawn(f, counted)` makes a coroutine of the engine's
-/// (counted against the run's cap when `counted`: what a script asked for, such as a
-/// function of `tools.parallel`), `resume` is Luau's own, which resumes it, and
-/// `outOfMemory()` raises the memory error such a coroutine ended with.
-pub(crate) fn engine_threads(lua: &Lua) -> mlua::Result<Table> {
-    let engine: Table = lua.named_registry_value(ENGINE)?;
-    let create: Function = lua.named_registry_value(RAW_CREATE)?;
-    let t = lua.create_table()?;
-    t.raw_set(
-        "spawn",
-        lua.create_function(move |lua, (f, counted): (Function, bool)| {
-            if counted {
-                count(lua)?;
-            }
-            let co: Value = create.call(f)?;
-            engine.raw_set(co.clone(), true)?;
-            Ok(co)
-        })?,
-    )?;
-    t.raw_set("resume", lua.named_registry_value::<Function>(RAW_RESUME)?)?;
-    // A coroutine that ran out of memory answers its resume with the text of the error;
-    // raised again as text, its handling needs the memory that is not there. This raises
-    // it as what it was, a memory error, which stops the run as one.
-    t.raw_set(
-        "outOfMemory",
-        lua.create_function(|_, ()| -> mlua::Result<()> {
+/// The prelude's `threads` capability: `spawn(f, counted)` makes a coroutine of the
+/// engine's (counted against the run's cap when `counted`: what a script asked for, such
+/// as a function of `tools.parallel`), and `outOfMemory()` raises the memory error such a
+/// coroutine ended with. Its table also gets `resume`, Luau's own ([`add_resume`]).
+pub(crate) fn engine_threads(name: &'static str) -> Capability {
+    Capability::new(name)
+        .function(
+            "spawn",
+            Effect::None,
+            |lua, (f, counted): (Function, bool)| {
+                if counted {
+                    count(lua)?;
+                }
+                let create: Function = lua.named_registry_value(RAW_CREATE)?;
+                let co: Value = create.call(f)?;
+                let engine: Table = lua.named_registry_value(ENGINE)?;
+                engine.raw_set(co.clone(), true)?;
+                Ok(co)
+            },
+        )
+        // A coroutine that ran out of memory answers its resume with the text of the
+        // error; raised again as text, its handling needs the memory that is not there.
+        // This raises it as what it was, a memory error, which stops the run as one.
+        .function("outOfMemory", Effect::None, |_, ()| -> mlua::Result<()> {
             Err(mlua::Error::MemoryError("not enough memory".into()))
-        })?,
-    )?;
-    t.set_readonly(true);
-    Ok(t)
+        })
+}
+
+/// Adds Luau's own `coroutine.resume`, which resumes the engine's coroutines too, to the
+/// `threads` table (a builtin of Luau's, not a host function).
+pub(crate) fn add_resume(lua: &Lua, threads: &Table) -> mlua::Result<()> {
+    threads.raw_set("resume", lua.named_registry_value::<Function>(RAW_RESUME)?)
+}
+
+/// True when `f` is Luau's own `coroutine.resume`.
+#[cfg(test)]
+pub(crate) fn is_raw_resume(lua: &Lua, f: &Function) -> bool {
+    lua.named_registry_value::<Function>(RAW_RESUME)
+        .is_ok_and(|resume| resume == *f)
 }

@@ -132,6 +132,17 @@ fn expired_message() -> Option<&'static std::ffi::CStr> {
     EXPIRED.get().then(expiry)
 }
 
+/// For a host function the linker made, at every call: fails as the interrupt would once
+/// the run's deadline has passed (the clock is read every time), its check refused it, or
+/// its caller asked it to stop (asked every few calls, as the interrupt asks: it may take
+/// a lock).
+pub(super) fn entering() -> mlua::Result<()> {
+    match expired_message() {
+        Some(message) => Err(mlua::Error::runtime(message.to_string_lossy())),
+        None => Ok(()),
+    }
+}
+
 /// What every call raises once the run is cut off.
 fn expiry() -> &'static std::ffi::CStr {
     if REFUSED.get() {
@@ -429,11 +440,7 @@ pub fn check() -> mlua::Result<()> {
     if !EXPIRED.get() {
         return Ok(());
     }
-    Err(mlua::Error::runtime(if STOPPED.get() {
-        "the run was stopped by its caller"
-    } else {
-        "the script ran past its deadline"
-    }))
+    Err(mlua::Error::runtime(expiry().to_string_lossy()))
 }
 
 /// Ends the run's deadline; says whether and why the interrupt cut the run off.

@@ -1,7 +1,8 @@
 //! A run that starts before its type check answers. The script's own computation goes on
 //! while the checker works in its process; anything that reaches outside the run (a file
 //! written or removed, a request, a command, an upstream call, a tool published) first
-//! passes the gate, which waits for the verdict. A refused run is stopped there, before
+//! passes the gate, which waits for the verdict: the linker puts it before every host
+//! function registered as acting outside the run (`linker.rs`). A refused run is stopped there, before
 //! anything it did left it, and its caller shows the refusal instead of what it did.
 //!
 //! The interrupt asks for the verdict now and then as well, so a script that computes for
@@ -40,8 +41,9 @@ pub(crate) fn take() -> Option<Verdict> {
 }
 
 /// Whether the run may do what reaches outside it: waits for the verdict when it has not
-/// come, and stops a refused run (every later call fails, as after the deadline).
-pub(crate) fn pass() -> bool {
+/// come, and stops a refused run (every later call fails, as after the deadline). Only the
+/// linker asks (`linker.rs`), for every host function of a class that acts.
+pub(super) fn pass() -> bool {
     if super::deadline::refused() {
         return false;
     }

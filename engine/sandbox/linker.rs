@@ -1,11 +1,398 @@
-//! What a host hands the sandbox to build a VM with: the globals scripts get, the
-//! capabilities only the prelude sees, and the prelude itself. The sandbox knows nothing
-//! of what these are; it only installs them, in order, before the VM is frozen.
+//! What a host hands the sandbox to build a VM with, and the one way a host function is
+//! made. A host registers each function of a capability with its [`Effect`], the class of
+//! what it reaches outside the run, and the linker wraps it: every call first looks at the
+//! run's deadline, and a call of a class that acts outside the run (see [`Effect::acts`])
+//! then asks the host's [`Policy`] (what the run's profile allows) and waits at the check's
+//! gate (`gate.rs`), which only this module passes. The linker builds every capability
+//! table itself from what was registered, and a table of data (the prelude's `run`) may
+//! hold no function: a host cannot hand the sandbox a function that skips the deadline,
+//! the policy or the gate.
+//!
+//! A function whose effect is rare and decided inside it (a listing that fetches an MCP
+//! server's tools only when they are not cached yet) is registered with the effect it
+//! may reach on use ([`Capability::reaching`]) and reaches it through [`reach`], which
+//! asks the policy and passes the gate then, and refuses a function not registered for it.
+//!
+//! The sandbox knows nothing of what the capabilities are, only their classes.
 
-use mlua::{Lua, Table};
+use std::cell::Cell;
+use std::sync::Arc;
+
+use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, Table, Value};
+
+use super::hosterror::HostError;
 
 /// Builds one table in a fresh VM.
 pub(crate) type Build = fn(&Lua) -> mlua::Result<Table>;
+
+/// What the run's profile says of a call of `label` (as scripts name it) of class
+/// `effect`: asked before every call of a class that acts outside the run, and at
+/// [`reach`]. An error is the refusal the script sees.
+pub type Policy = fn(&Lua, Effect, &str) -> mlua::Result<()>;
+
+/// What a host function reaches outside the run: the class it is registered with, which
+/// decides what the linker checks before it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Computes from its arguments and the run's own state.
+    None,
+    /// Reads the world (its files, the index, the caches) and changes nothing.
+    Read,
+    /// Changes the world.
+    Write(Writes),
+    /// Sends a request over the network.
+    Network,
+    /// Starts a command.
+    Process,
+    /// Starts or calls an MCP server.
+    Upstream,
+    /// Asks the engine's type checker, which answers for the run's own script first.
+    Checker,
+}
+
+/// What a [`Effect::Write`] changes, which decides what the profile is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// Files of the world.
+    Files,
+    /// Tools and toolboxes.
+    Tools,
+    /// The world's caches.
+    Cache,
+}
+
+impl Effect {
+    /// True for a class that reaches outside the run: its calls wait for the check's
+    /// verdict and ask the policy first.
+    pub fn acts(self) -> bool {
+        !matches!(self, Effect::None | Effect::Read)
+    }
+
+    /// The class as the enumeration of host functions names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Effect::None => "none",
+            Effect::Read => "read",
+            Effect::Write(Writes::Files) => "write:files",
+            Effect::Write(Writes::Tools) => "write:tools",
+            Effect::Write(Writes::Cache) => "write:cache",
+            Effect::Network => "network",
+            Effect::Process => "process",
+            Effect::Upstream => "upstream",
+            Effect::Checker => "checker",
+        }
+    }
+}
+
+/// One host function as it was registered: where it lives, how scripts name it, and
+/// what it reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Declared {
+    /// The capability (table) it belongs to, or that hands it out.
+    pub capability: &'static str,
+    /// Its name in that table (or the kind of function handed out).
+    pub name: &'static str,
+    /// What every call of it reaches; checked before it runs.
+    pub effect: Effect,
+    /// What it may also reach, on use, through [`reach`].
+    pub on_use: Option<Effect>,
+    /// True for a function the capability hands out when called, not a member of its table.
+    pub handed_out: bool,
+    /// The call as scripts name it, when not `<capability>.<name>`.
+    called: Option<&'static str>,
+}
+
+impl Declared {
+    /// The call as scripts name it, for refusals.
+    pub fn label(&self) -> String {
+        match self.called {
+            Some(called) => called.to_string(),
+            None => format!("{}.{}", self.capability, self.name),
+        }
+    }
+
+    /// `<capability>.<name>`, or `<capability> hands out <name>`.
+    pub fn path(&self) -> String {
+        match self.handed_out {
+            true => format!("{} hands out {}", self.capability, self.name),
+            false => format!("{}.{}", self.capability, self.name),
+        }
+    }
+
+    /// The class, with what it may reach on use: `read, upstream on use`.
+    pub fn class(&self) -> String {
+        match self.on_use {
+            Some(on_use) => format!("{}, {} on use", self.effect.name(), on_use.name()),
+            None => self.effect.name().to_string(),
+        }
+    }
+}
+
+/// Makes one registered function in a VM: the host's function, wrapped.
+type Make = Box<dyn Fn(&Lua, Policy, Declared) -> mlua::Result<Function>>;
+
+/// The functions of one capability, each registered with its effect; the linker builds
+/// its read-only table.
+pub struct Capability {
+    name: &'static str,
+    functions: Vec<(Declared, Make)>,
+    hands_out: Vec<Declared>,
+}
+
+impl Capability {
+    /// A capability named `name` (its table's name for scripts or the prelude).
+    pub fn new(name: &'static str) -> Capability {
+        Capability {
+            name,
+            functions: Vec::new(),
+            hands_out: Vec::new(),
+        }
+    }
+
+    /// Registers `f` as the member `name`, reaching `effect`.
+    pub fn function<F, A, R>(mut self, name: &'static str, effect: Effect, f: F) -> Capability
+    where
+        F: Fn(&Lua, A) -> mlua::Result<R> + Send + Sync + 'static,
+        A: FromLuaMulti,
+        R: IntoLuaMulti,
+    {
+        let declared = Declared {
+            capability: self.name,
+            name,
+            effect,
+            on_use: None,
+            handed_out: false,
+            called: None,
+        };
+        let f = Arc::new(f);
+        let make: Make =
+            Box::new(move |lua, policy, declared| wrap(lua, policy, declared, f.clone()));
+        self.functions.push((declared, make));
+        self
+    }
+
+    /// Names the function registered last as scripts call it (`tools.create` for
+    /// `author.publish`), in its refusals.
+    pub fn called(mut self, label: &'static str) -> Capability {
+        if let Some((declared, _)) = self.functions.last_mut() {
+            declared.called = Some(label);
+        }
+        self
+    }
+
+    /// Lets the function registered last reach `effect` on use, through [`reach`], besides
+    /// what every call of it reaches.
+    pub fn reaching(mut self, effect: Effect) -> Capability {
+        if let Some((declared, _)) = self.functions.last_mut() {
+            declared.on_use = Some(effect);
+        }
+        self
+    }
+
+    /// Declares that calls of this capability hand out functions of kind `name`, made
+    /// with [`hand_out`], reaching `effect`.
+    pub fn hands_out(mut self, name: &'static str, effect: Effect) -> Capability {
+        self.hands_out.push(Declared {
+            capability: self.name,
+            name,
+            effect,
+            on_use: None,
+            handed_out: true,
+            called: None,
+        });
+        self
+    }
+
+    /// Its table in `lua`, each function wrapped, not yet read-only; what was made is
+    /// noted in `linked`.
+    fn table(&self, lua: &Lua, linked: &mut Linked) -> mlua::Result<Table> {
+        let t = lua.create_table_with_capacity(0, self.functions.len())?;
+        for (declared, make) in &self.functions {
+            let f = make(lua, linked.policy, *declared)?;
+            t.raw_set(declared.name, f.clone())?;
+            linked.made.push((*declared, f));
+        }
+        Ok(t)
+    }
+
+    #[cfg(test)]
+    fn declared(&self) -> impl Iterator<Item = Declared> + '_ {
+        let members = self.functions.iter().map(|(declared, _)| *declared);
+        members.chain(self.hands_out.iter().copied())
+    }
+}
+
+/// `f` made a Luau function that looks at the deadline and, for a class that acts, asks
+/// the policy and passes the gate before it runs.
+fn wrap<F, A, R>(lua: &Lua, policy: Policy, declared: Declared, f: Arc<F>) -> mlua::Result<Function>
+where
+    F: Fn(&Lua, A) -> mlua::Result<R> + Send + Sync + 'static,
+    A: FromLuaMulti,
+    R: IntoLuaMulti,
+{
+    let label = declared.label();
+    lua.create_function(move |lua, args: A| {
+        super::deadline::entering()?;
+        if declared.effect.acts() {
+            policy(lua, declared.effect, &label)?;
+            pass(&label)?;
+        }
+        let _current = Current::enter(declared);
+        #[cfg(test)]
+        ENTERED.with_borrow_mut(|entered| {
+            if let Some(entered) = entered {
+                entered.push(declared);
+            }
+        });
+        f(lua, args)
+    })
+}
+
+/// Passes the check's gate for `call`: waits for the verdict, and refuses when the
+/// check refused the run (which stops it).
+fn pass(call: &str) -> mlua::Result<()> {
+    if super::gate::pass() {
+        return Ok(());
+    }
+    Err(HostError::new(format!(
+        "{call} did not run: the script's type check found a certain mistake"
+    ))
+    .into_lua())
+}
+
+thread_local! {
+    /// The host function running on this thread (the innermost, when one calls Luau that
+    /// calls another).
+    static CURRENT: Cell<Option<Declared>> = const { Cell::new(None) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// While a test watches (`Some`), every host function whose own code ran on this
+    /// thread: a refused call never gets there.
+    pub(crate) static ENTERED: std::cell::RefCell<Option<Vec<Declared>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Marks a host function as running until dropped.
+struct Current(Option<Declared>);
+
+impl Current {
+    fn enter(declared: Declared) -> Current {
+        Current(CURRENT.replace(Some(declared)))
+    }
+}
+
+impl Drop for Current {
+    fn drop(&mut self) {
+        CURRENT.set(self.0.take());
+    }
+}
+
+/// For the running host function, registered to reach `effect` (as its class or on
+/// use): asks the policy and passes the gate before it does `what`. Any other function
+/// is refused: its registration does not say it acts so.
+pub(crate) fn reach(lua: &Lua, effect: Effect, what: &str) -> mlua::Result<()> {
+    let Some(declared) = CURRENT
+        .get()
+        .filter(|d| d.effect == effect || d.on_use == Some(effect))
+    else {
+        let by = CURRENT
+            .get()
+            .map_or("code outside any host function".into(), |d| {
+                format!("{} (registered as {})", d.path(), d.class())
+            });
+        return Err(mlua::Error::runtime(format!(
+            "{what} is an effect of class {}, which {by} may not reach: register the function with it",
+            effect.name()
+        )));
+    };
+    let policy = lua
+        .app_data_ref::<Linked>()
+        .map(|linked| linked.policy)
+        .ok_or_else(|| mlua::Error::runtime("the VM was built without a linker"))?;
+    policy(lua, effect, &declared.label())?;
+    pass(what)
+}
+
+/// Makes `f` a function of the kind `name` that capability `capability` declared it hands
+/// out ([`Capability::hands_out`]), wrapped as a member of its table is.
+pub(crate) fn hand_out<F, A, R>(
+    lua: &Lua,
+    capability: &str,
+    name: &str,
+    f: F,
+) -> mlua::Result<Function>
+where
+    F: Fn(&Lua, A) -> mlua::Result<R> + Send + Sync + 'static,
+    A: FromLuaMulti,
+    R: IntoLuaMulti,
+{
+    let (policy, declared) = {
+        let linked = lua
+            .app_data_ref::<Linked>()
+            .ok_or_else(|| mlua::Error::runtime("the VM was built without a linker"))?;
+        let declared = linked
+            .hands_out
+            .iter()
+            .find(|d| d.capability == capability && d.name == name)
+            .copied();
+        (linked.policy, declared)
+    };
+    let declared = declared.ok_or_else(|| {
+        mlua::Error::runtime(format!(
+            "no capability of this VM declares that {capability} hands out {name}: declare it with Capability::hands_out"
+        ))
+    })?;
+    wrap(lua, policy, declared, Arc::new(f))
+}
+
+/// A table the linker hands a VM: built from registered functions, data, or the engine's
+/// coroutines.
+enum Part {
+    Functions(Capability),
+    Data(&'static str, Build),
+    Threads(Capability),
+}
+
+impl Part {
+    fn name(&self) -> &'static str {
+        match self {
+            Part::Functions(c) | Part::Threads(c) => c.name,
+            Part::Data(name, _) => name,
+        }
+    }
+}
+
+/// What a VM's linker made, kept in the VM: the policy, the functions capabilities hand
+/// out, every table (a global and a capability of one name are two) and every function
+/// made for one.
+pub(crate) struct Linked {
+    policy: Policy,
+    hands_out: Vec<Declared>,
+    tables: Vec<(&'static str, Table)>,
+    made: Vec<(Declared, Function)>,
+}
+
+/// What [`linked`] answers: the tables by name, and the functions with their registration.
+#[cfg(test)]
+type Made = (Vec<(&'static str, Table)>, Vec<(Declared, Function)>);
+
+/// Every table the linker made for the VM `lua`, by name, and every function it made for
+/// them, with its registration.
+#[cfg(test)]
+pub(crate) fn linked(lua: &Lua) -> Made {
+    lua.app_data_ref::<Linked>()
+        .map(|linked| (linked.tables.clone(), linked.made.clone()))
+        .unwrap_or_default()
+}
+
+/// The capabilities and prelude a VM is built with.
+pub struct Linker {
+    policy: Policy,
+    globals: Vec<Capability>,
+    capabilities: Vec<Part>,
+    pub(crate) prelude: Vec<PreludeModule>,
+}
 
 /// A prelude module: Luau bytecode compiled with the engine's one compiler setting.
 pub struct PreludeModule {
@@ -17,29 +404,41 @@ pub struct PreludeModule {
     pub bytecode: &'static [u8],
 }
 
-/// The capabilities and prelude a VM is built with.
-#[derive(Default)]
-pub struct Linker {
-    pub(crate) globals: Vec<(&'static str, Build)>,
-    pub(crate) capabilities: Vec<(&'static str, Build)>,
-    pub(crate) prelude: Vec<PreludeModule>,
-}
-
 impl Linker {
-    /// An empty linker: a VM with the safe standard libraries only.
-    pub fn new() -> Linker {
-        Linker::default()
+    /// An empty linker whose host answers for its runs' profile with `policy`: a VM with
+    /// the safe standard libraries only, until capabilities are added.
+    pub fn new(policy: Policy) -> Linker {
+        Linker {
+            policy,
+            globals: Vec::new(),
+            capabilities: Vec::new(),
+            prelude: Vec::new(),
+        }
     }
 
-    /// Gives scripts the global `name`, built by `build`.
-    pub fn global(mut self, name: &'static str, build: Build) -> Linker {
-        self.globals.push((name, build));
+    /// Gives scripts `capability` as the global of its name.
+    pub fn global(mut self, capability: Capability) -> Linker {
+        self.globals.push(capability);
         self
     }
 
-    /// Gives the prelude (only) the capability `name`, built by `build` once per VM.
-    pub fn capability(mut self, name: &'static str, build: Build) -> Linker {
-        self.capabilities.push((name, build));
+    /// Gives the prelude (only) `capability`, built once per VM.
+    pub fn capability(mut self, capability: Capability) -> Linker {
+        self.capabilities.push(Part::Functions(capability));
+        self
+    }
+
+    /// Gives the prelude (only) the table of data `build` makes once per VM, which may
+    /// hold no function.
+    pub fn data(mut self, name: &'static str, build: Build) -> Linker {
+        self.capabilities.push(Part::Data(name, build));
+        self
+    }
+
+    /// Gives the prelude (only) the engine's coroutines as `name` (see `coroutines.rs`).
+    pub fn threads(mut self, name: &'static str) -> Linker {
+        let threads = super::coroutines::engine_threads(name);
+        self.capabilities.push(Part::Threads(threads));
         self
     }
 
@@ -47,5 +446,290 @@ impl Linker {
     pub fn prelude(mut self, module: PreludeModule) -> Linker {
         self.prelude.push(module);
         self
+    }
+
+    /// The names of the globals it gives scripts, in order.
+    #[cfg(test)]
+    pub fn global_names(&self) -> Vec<&'static str> {
+        self.globals.iter().map(|c| c.name).collect()
+    }
+
+    /// The names of the capabilities it gives the prelude, in order.
+    #[cfg(test)]
+    pub fn capability_names(&self) -> Vec<&'static str> {
+        self.capabilities.iter().map(Part::name).collect()
+    }
+
+    /// Every host function it registers (once per capability name: a global and a
+    /// capability of one name are one), with its registration.
+    #[cfg(test)]
+    pub fn declared(&self) -> Vec<Declared> {
+        let mut all: Vec<Declared> = Vec::new();
+        let capabilities = self.capabilities.iter().filter_map(|part| match part {
+            Part::Functions(c) | Part::Threads(c) => Some(c),
+            Part::Data(..) => None,
+        });
+        for capability in self.globals.iter().chain(capabilities) {
+            for declared in capability.declared() {
+                if !all.contains(&declared) {
+                    all.push(declared);
+                }
+            }
+        }
+        all
+    }
+
+    /// Notes what this linker makes in `lua`; every table is made after this.
+    pub(crate) fn link(&self, lua: &Lua) {
+        let mut hands_out = Vec::new();
+        let capabilities = self.capabilities.iter().filter_map(|part| match part {
+            Part::Functions(c) | Part::Threads(c) => Some(c),
+            Part::Data(..) => None,
+        });
+        for capability in self.globals.iter().chain(capabilities) {
+            hands_out.extend(capability.hands_out.iter().copied());
+        }
+        lua.set_app_data(Linked {
+            policy: self.policy,
+            hands_out,
+            tables: Vec::new(),
+            made: Vec::new(),
+        });
+    }
+
+    /// The globals, each a read-only table, by name.
+    pub(crate) fn global_tables(&self, lua: &Lua) -> mlua::Result<Vec<(&'static str, Table)>> {
+        self.globals
+            .iter()
+            .map(|capability| {
+                let table = with_linked(lua, |linked| {
+                    let table = capability.table(lua, linked)?;
+                    linked.tables.push((capability.name, table.clone()));
+                    Ok(table)
+                })?;
+                table.set_readonly(true);
+                Ok((capability.name, table))
+            })
+            .collect()
+    }
+
+    /// The capabilities, each a read-only table, by name.
+    pub(crate) fn capability_tables(&self, lua: &Lua) -> mlua::Result<Vec<(&'static str, Table)>> {
+        let mut tables = Vec::with_capacity(self.capabilities.len());
+        for part in &self.capabilities {
+            let table = match part {
+                Part::Functions(capability) => {
+                    let table = with_linked(lua, |linked| capability.table(lua, linked))?;
+                    table.set_readonly(true);
+                    table
+                }
+                Part::Threads(capability) => {
+                    let table = with_linked(lua, |linked| capability.table(lua, linked))?;
+                    super::coroutines::add_resume(lua, &table)?;
+                    table.set_readonly(true);
+                    table
+                }
+                Part::Data(name, build) => {
+                    let table = build(lua)?;
+                    if holds_function(&table, 8) {
+                        return Err(mlua::Error::runtime(format!(
+                            "the data capability '{name}' holds a function: register it with Capability::function, so that it has an effect class"
+                        )));
+                    }
+                    table
+                }
+            };
+            with_linked(lua, |linked| {
+                linked.tables.push((part.name(), table.clone()));
+                Ok(())
+            })?;
+            tables.push((part.name(), table));
+        }
+        Ok(tables)
+    }
+}
+
+/// Runs `f` with the VM's record of what its linker made.
+fn with_linked<R>(lua: &Lua, f: impl FnOnce(&mut Linked) -> mlua::Result<R>) -> mlua::Result<R> {
+    // Taken out while `f` makes functions: making one may look the record up.
+    let mut linked = lua
+        .remove_app_data::<Linked>()
+        .ok_or_else(|| mlua::Error::runtime("the VM was built without a linker"))?;
+    let out = f(&mut linked);
+    lua.set_app_data(linked);
+    out
+}
+
+/// True when `table`, or a table in it (`depth` levels down), holds a function.
+fn holds_function(table: &Table, depth: usize) -> bool {
+    let mut found = false;
+    let _ = table.for_each(|k: Value, v: Value| {
+        found |= [k, v].iter().any(|x| match x {
+            Value::Function(_) => true,
+            Value::Table(t) if depth > 0 => holds_function(t, depth - 1),
+            _ => false,
+        });
+        Ok(())
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::sandbox::{deadline, gate, Vm};
+
+    fn allow(_: &Lua, _: Effect, _: &str) -> mlua::Result<()> {
+        Ok(())
+    }
+
+    /// A VM whose scripts get `capability` as a global, with its functions.
+    fn linked_with(capability: Capability) -> (Vm, Table) {
+        let vm = Vm::new(&Linker::new(allow).global(capability)).unwrap();
+        let table = vm.lua.globals().get("t").unwrap();
+        (vm, table)
+    }
+
+    fn ended() {
+        deadline::disarm();
+        drop(gate::take());
+    }
+
+    #[test]
+    fn a_function_reaches_on_use_only_what_it_is_registered_for() {
+        let capability = Capability::new("t")
+            .function("quiet", Effect::Read, |lua, ()| {
+                reach(lua, Effect::Network, "a request")
+            })
+            .function("inner", Effect::None, |_, ()| Ok(()))
+            .function("fetch", Effect::Read, |lua, f: Option<Function>| {
+                if let Some(f) = f {
+                    f.call::<()>(())?;
+                }
+                reach(lua, Effect::Upstream, "a fetch")?;
+                Ok("fetched")
+            })
+            .reaching(Effect::Upstream);
+        let (vm, t) = linked_with(capability);
+        let quiet: Function = t.get("quiet").unwrap();
+        let error = quiet.call::<()>(()).unwrap_err().to_string();
+        assert!(
+            error.contains("a request is an effect of class network, which t.quiet (registered as read) may not reach"),
+            "{error}"
+        );
+        // Reached after another host function ran inside it: still its own registration.
+        let fetched: String = vm
+            .lua
+            .load("return t.fetch(function() t.inner() end)")
+            .eval()
+            .unwrap();
+        assert_eq!(fetched, "fetched");
+        // A run the check refused stops where the function reaches, not before.
+        ENTERED.set(Some(Vec::new()));
+        gate::set(Box::new(|_| Some(false)));
+        let fetch: Function = t.get("fetch").unwrap();
+        let error = fetch.call::<String>(()).unwrap_err().to_string();
+        assert!(
+            error.contains("a fetch did not run: the script's type check found a certain mistake"),
+            "{error}"
+        );
+        ended();
+        let entered: Vec<String> = ENTERED.take().unwrap().iter().map(Declared::path).collect();
+        assert_eq!(entered, ["t.fetch"]);
+    }
+
+    #[test]
+    fn a_class_that_acts_asks_the_policy_then_the_gate_and_one_that_does_not_neither() {
+        fn no_requests(_: &Lua, effect: Effect, call: &str) -> mlua::Result<()> {
+            match effect {
+                Effect::Network => {
+                    Err(HostError::denied(format!("{call} is denied"), "ask").into_lua())
+                }
+                _ => Ok(()),
+            }
+        }
+        let capability = Capability::new("t")
+            .function("send", Effect::Network, |_, ()| Ok(()))
+            .called("t.send(request)")
+            .function("write", Effect::Write(Writes::Files), |_, ()| Ok(()))
+            .function("read", Effect::Read, |_, ()| Ok(()));
+        let vm = Vm::new(&Linker::new(no_requests).global(capability)).unwrap();
+        let t: Table = vm.lua.globals().get("t").unwrap();
+        ENTERED.set(Some(Vec::new()));
+        gate::set(Box::new(|_| panic!("the gate was asked before the policy")));
+        let error = t
+            .get::<Function>("send")
+            .unwrap()
+            .call::<()>(())
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("t.send(request) is denied"),
+            "{error}"
+        );
+        // Reading waits for nothing.
+        t.get::<Function>("read").unwrap().call::<()>(()).unwrap();
+        gate::set(Box::new(|_| Some(false)));
+        let error = t
+            .get::<Function>("write")
+            .unwrap()
+            .call::<()>(())
+            .unwrap_err();
+        assert!(error.to_string().contains("t.write did not run"), "{error}");
+        ended();
+        let entered: Vec<String> = ENTERED.take().unwrap().iter().map(Declared::path).collect();
+        assert_eq!(entered, ["t.read"]);
+    }
+
+    #[test]
+    fn every_call_looks_at_the_deadline_first() {
+        let (_vm, t) = linked_with(Capability::new("t").function("f", Effect::None, |_, ()| Ok(1)));
+        let f: Function = t.get("f").unwrap();
+        ENTERED.set(Some(Vec::new()));
+        deadline::arm(Duration::from_millis(1), None);
+        std::thread::sleep(Duration::from_millis(5));
+        let error = f.call::<i64>(()).unwrap_err().to_string();
+        assert!(
+            error.contains("the script ran past its deadline"),
+            "{error}"
+        );
+        ended();
+        assert_eq!(ENTERED.take().map(|e| e.len()), Some(0));
+        assert_eq!(f.call::<i64>(()).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_table_of_data_may_hold_no_function() {
+        fn sneaky(lua: &Lua) -> mlua::Result<Table> {
+            let t = lua.create_table()?;
+            let inner = lua.create_table()?;
+            inner.raw_set("f", lua.create_function(|_, ()| Ok(()))?)?;
+            t.raw_set("inner", inner)?;
+            Ok(t)
+        }
+        let Err(error) = Vm::new(&Linker::new(allow).data("sneaky", sneaky)) else {
+            panic!("a VM was built with a function in a table of data");
+        };
+        assert!(
+            error
+                .to_string()
+                .contains("the data capability 'sneaky' holds a function"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn only_a_function_a_capability_declares_is_handed_out() {
+        let (vm, _) = linked_with(Capability::new("t").hands_out("helper", Effect::None));
+        let helper = hand_out(&vm.lua, "t", "helper", |_, ()| Ok(1)).unwrap();
+        assert_eq!(helper.call::<i64>(()).unwrap(), 1);
+        let error = hand_out(&vm.lua, "t", "other", |_, ()| Ok(1)).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("no capability of this VM declares that t hands out other"),
+            "{error}"
+        );
     }
 }

@@ -8,7 +8,10 @@
 //!
 //! It knows nothing of capabilities, tools or registries: a host hands it a [`Linker`]
 //! (its globals, capabilities and prelude) when a VM is built, and its data for each
-//! run when the run begins. `tests/layers.rs` keeps it from importing anything above it.
+//! run when the run begins. Every host function is registered with the linker under its
+//! [`Effect`] class, and the linker wraps it in the run's deadline, the host's policy and
+//! the check's gate (`linker.rs`). `tests/layers.rs` keeps it from importing anything
+//! above it.
 
 mod bounded;
 mod compile;
@@ -27,7 +30,8 @@ mod vm;
 pub(crate) use compile::load_text;
 pub(crate) use context::with_run;
 pub use context::{with_context, Context, Run};
-pub(crate) use coroutines::engine_threads;
+#[cfg(test)]
+pub(crate) use coroutines::is_raw_resume;
 pub use deadline::StopCheck;
 pub(crate) use deadline::{
     blocking, budget, check as check_deadline, disarm as disarm_deadline,
@@ -38,7 +42,10 @@ pub use hosterror::HostError;
 pub(crate) use hosterror::{cut, find_host_error, MAX_HINT_BYTES, MAX_MESSAGE_BYTES};
 pub(crate) use json::to_json;
 pub use limits::Limits;
-pub use linker::{Linker, PreludeModule};
+pub(crate) use linker::{hand_out, reach};
+#[cfg(test)]
+pub(crate) use linker::{linked, Declared, ENTERED};
+pub use linker::{Capability, Effect, Linker, PreludeModule, Writes};
 pub use stop::StopCause;
 pub(crate) use vm::env_meta;
 pub use vm::{Finished, Vm};

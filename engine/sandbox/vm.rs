@@ -82,8 +82,9 @@ impl Vm {
         env_meta.raw_set("__metatable", "locked")?;
         env_meta.set_readonly(true);
         lua.set_named_registry_value(ENV_META, env_meta.clone())?;
-        for (name, build) in &linker.globals {
-            globals.raw_set(*name, build(&lua)?)?;
+        linker.link(&lua);
+        for (name, table) in linker.global_tables(&lua)? {
+            globals.raw_set(name, table)?;
         }
         install_prelude(&lua, &globals, linker)?;
         lua.sandbox(true)?;
@@ -284,10 +285,7 @@ fn install_script_require(lua: &Lua, globals: &Table) -> mlua::Result<()> {
 /// Runs each prelude module in a private environment that holds the capabilities; a
 /// module with a global name becomes that global.
 fn install_prelude(lua: &Lua, globals: &Table, linker: &Linker) -> mlua::Result<()> {
-    let mut caps = Vec::with_capacity(linker.capabilities.len());
-    for (name, build) in &linker.capabilities {
-        caps.push((*name, build(lua)?));
-    }
+    let caps = linker.capability_tables(lua)?;
     for module in &linker.prelude {
         let env = lua.create_table_with_capacity(0, caps.len())?;
         for (name, table) in &caps {
