@@ -27,6 +27,17 @@ use crate::sandbox::{disarm_deadline, set_long_run_hook, set_wait_hook, Limits, 
 /// beyond the workers: each VM holds up to the memory limit.
 const MAX_LENT: usize = 32;
 
+/// The memory the lent places may add up to, at each VM's limit: a waiting script keeps
+/// its heap while another runs in its place, so without a bound one client holding many
+/// waits would hold `MAX_LENT` times the memory limit. The workers themselves are not
+/// counted (their memory is what `--workers` and `--memory-mb` ask for).
+const LENT_MEMORY: usize = 2 << 30;
+
+/// How many places may be lent with VMs of `memory_bytes` each (see [`LENT_MEMORY`]).
+fn max_lent(memory_bytes: usize) -> usize {
+    (LENT_MEMORY / memory_bytes.max(1)).clamp(1, MAX_LENT)
+}
+
 /// Why a script was not run.
 #[derive(Debug, thiserror::Error)]
 pub enum PoolError {
@@ -70,7 +81,7 @@ pub struct Pool {
 struct Vms {
     idle: Mutex<Vec<Runtime>>,
     free: Arc<Semaphore>,
-    /// One permit per VM there may be (the workers plus [`MAX_LENT`]): however often runs
+    /// One permit per VM there may be (the workers plus [`Vms::max_lent`]): however often runs
     /// lend their places, no more scripts than this hold a VM at once.
     vm_slots: Arc<Semaphore>,
     /// What a new VM is made from, and the checker it gets.
@@ -79,6 +90,8 @@ struct Vms {
     checking: Mutex<Option<Arc<Checking>>>,
     /// Places lent by waiting runs right now.
     lent: AtomicUsize,
+    /// The most places lent at once (see [`max_lent`]).
+    max_lent: usize,
     /// Places to take back from the next runs that end: a wait ended when none was free.
     owed: AtomicUsize,
 }
@@ -104,9 +117,9 @@ impl Vms {
     }
 
     /// A run starts waiting outside its VM: its place goes to the next caller, when fewer
-    /// than [`MAX_LENT`] are lent. True when it was lent.
+    /// than [`Vms::max_lent`] are lent. True when it was lent.
     fn lend(&self) -> bool {
-        if self.lent.fetch_add(1, Ordering::AcqRel) >= MAX_LENT {
+        if self.lent.fetch_add(1, Ordering::AcqRel) >= self.max_lent {
             self.lent.fetch_sub(1, Ordering::AcqRel);
             return false;
         }
@@ -145,6 +158,7 @@ impl Pool {
         max_pending: usize,
     ) -> Result<Pool, StartError> {
         let workers = workers.max(1);
+        let max_lent = max_lent(limits.memory_bytes);
         let idle = (0..workers)
             .map(|_| Runtime::new(registry.clone(), limits.clone()))
             .collect::<Result<Vec<_>, _>>()?;
@@ -152,11 +166,12 @@ impl Pool {
             vms: Arc::new(Vms {
                 idle: Mutex::new(idle),
                 free: Arc::new(Semaphore::new(workers)),
-                vm_slots: Arc::new(Semaphore::new(workers + MAX_LENT)),
+                vm_slots: Arc::new(Semaphore::new(workers + max_lent)),
                 registry,
                 limits: limits.clone(),
                 checking: Mutex::new(None),
                 lent: AtomicUsize::new(0),
+                max_lent,
                 owed: AtomicUsize::new(0),
             }),
             pending: AtomicUsize::new(0),
@@ -454,5 +469,20 @@ fn run_guarded<R>(
             }
             Err(PoolError::Panicked)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lent places hold at most [`LENT_MEMORY`] at the memory limit, and at least one
+    /// is lent (a slow server never holds the only place).
+    #[test]
+    fn lent_places_are_bounded_by_their_memory() {
+        assert_eq!(max_lent(256 << 20), 8);
+        assert_eq!(max_lent(64 << 20), 32);
+        assert_eq!(max_lent(16 << 20), 32);
+        assert_eq!(max_lent(4 << 30), 1);
     }
 }
