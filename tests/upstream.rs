@@ -392,6 +392,7 @@ fn servers_that_fail_to_start_hang_crash_or_print_garbage() {
     let dir = world(json!({
         "missing": { "command": "/nonexistent/mcp-server" },
         "hangs": fixture_server("hang", &[]),
+        "stalls": fixture_server("hang", &[]),
         "banner": fixture_server("banner", &[]),
         "crashes": fixture_server("crash", &[]),
         "garbage": fixture_server("garbage", &[]),
@@ -421,9 +422,15 @@ fn servers_that_fail_to_start_hang_crash_or_print_garbage() {
         "{err}"
     );
 
+    // Called again at once, it is not started again: the same failure, said to be recent.
+    let started = Instant::now();
+    let err = call(&u, "hangs", "x", json!({})).unwrap_err();
+    assert!(text(&err).contains("not started again for"), "{err}");
+    assert!(started.elapsed() < Duration::from_millis(500));
+
     // A deadline shorter than the start timeout ends the wait first; the start is dropped.
     let started = Instant::now();
-    let err = call_within(&u, "hangs", "x", json!({}), Duration::from_millis(300)).unwrap_err();
+    let err = call_within(&u, "stalls", "x", json!({}), Duration::from_millis(300)).unwrap_err();
     assert!(matches!(err, UpstreamError::Timeout { .. }), "{err:?}");
     assert!(started.elapsed() < Duration::from_secs(1));
 
