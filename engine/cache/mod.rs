@@ -13,7 +13,6 @@ pub use bytes::{Reader, Writer};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where the caches live, relative to the world.
 pub const CACHE_DIR: &str = ".codemode/cache";
@@ -268,27 +267,27 @@ fn checked(data: &[u8], kind: &[u8; 4], schema: u32) -> Option<usize> {
 
 /// Writes `file` (from [`header`]) to `path` atomically, with its checksum.
 pub fn write(path: &Path, file: Writer) -> std::io::Result<()> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
     let mut data = file.into_bytes();
     let sum = crc32fast::hash(&data);
     data.extend_from_slice(&sum.to_le_bytes());
+    replace(path, &data, ".tmp-", 0o666)
+}
+
+/// Replaces the file at `path` with `bytes` whole: a new file beside it, named `prefix`
+/// and random letters, created with `mode` (less the umask; never opened through a link
+/// planted under its name), synced and renamed over `path`. A reader sees the old file or
+/// the new one; a failed write leaves nothing behind.
+pub fn replace(path: &Path, bytes: &[u8], prefix: &str, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let temp = dir.join(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        // A new file: a link planted under the temporary name is not followed.
-        let mut f = std::fs::File::create_new(&temp)?;
-        f.write_all(&data)?;
-        f.sync_data()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    let mut temp = tempfile::Builder::new()
+        .prefix(prefix)
+        .permissions(std::fs::Permissions::from_mode(mode))
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_data()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 #[cfg(test)]
