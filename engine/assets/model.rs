@@ -396,11 +396,7 @@ impl ToolEntry {
             {
                 body.clone()
             }
-            _ => {
-                let mut w = crate::cache::Writer::default();
-                super::codec::encode(&mut w, self.reading(), self.readme());
-                Blob::new(w.into_bytes())
-            }
+            _ => Blob::new(super::codec::encode(self.reading(), self.readme())),
         };
         (body, verdict)
     }
