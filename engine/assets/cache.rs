@@ -16,10 +16,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::model::{load_tool, ToolLocation};
 use super::model::{Blob, ToolEntry};
 use super::root::{BoxEntries, BoxFiles, Root};
 use super::stamp::{Folder, Seen, Stamp};
-use super::tool::{load_tool, ToolLocation};
 use super::FolderKey;
 use crate::cache::FileBytes;
 

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{Arg, Flag, Returns, ToolMeta};
+use super::meta::{Arg, Flag, Returns, ToolMeta};
 use super::tool::Reading;
 use super::{CachePolicy, ToolLimits};
 

@@ -7,7 +7,7 @@ use include_dir::{Dir, DirEntry};
 use walkdir::WalkDir;
 
 use super::file::read_text;
-use super::model::Origin;
+use super::meta::Origin;
 
 /// How deep below a root the discovery walk looks for `*.toolbox` folders.
 pub(crate) const MAX_DEPTH: usize = 6;
