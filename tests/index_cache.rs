@@ -280,7 +280,9 @@ fn a_search_index_that_tantivy_errs_or_panics_on_is_rebuilt() {
 fn as_other_version(path: &Path) {
     let bytes = std::fs::read(path).unwrap();
     let version = env!("CARGO_PKG_VERSION").as_bytes();
-    let at = 8 + 4; // kind, schema, then the version's length
+    // The kind's four bytes, then the schema and the version's length (a byte each: small
+    // numbers are one byte in the caches' form).
+    let at = 4 + 1 + 1;
     assert_eq!(&bytes[at..at + version.len()], version);
     let mut changed = bytes[..bytes.len() - 4].to_vec();
     changed[at] ^= 1;

@@ -51,8 +51,9 @@ const GRAPH: [(&str, &[&str]); 23] = [
         ],
     ),
     ("docs", &["assets", "interop", "sandbox", "upstream"]),
-    // A JWKS given as a URL is fetched with the upstream servers' HTTPS client.
-    ("auth", &["upstream"]),
+    // A JWKS given as a URL is fetched with the upstream servers' HTTPS client;
+    // agents.json is replaced whole as the caches are.
+    ("auth", &["cache", "upstream"]),
     (
         "mcp",
         &[

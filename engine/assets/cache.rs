@@ -9,21 +9,23 @@
 // One lookup per tool folder when a world opens: foldhash is several times faster than
 // SipHash on short keys, and seeded per process.
 use foldhash::HashMap;
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
+use super::model::{load_tool, ToolLocation};
 use super::model::{Blob, ToolEntry};
 use super::root::{BoxEntries, BoxFiles, Root};
-use super::stamp::{Folder, Seen, Stamp, STAMPED_FILES};
-use super::tool::{load_tool, ToolLocation};
+use super::stamp::{Folder, Seen, Stamp};
 use super::FolderKey;
-use crate::cache::{FileBytes, Reader, Writer};
+use crate::cache::FileBytes;
 
 const KIND: &[u8; 4] = b"CMAT";
 /// Bumped when the layout or the meaning of an entry changes.
-const SCHEMA: u32 = 8;
+const SCHEMA: u32 = 9;
 const FILE: &str = "tools";
 
 /// One tool folder as cached.
@@ -50,7 +52,7 @@ pub(crate) struct CachedFolder {
 /// changes whenever an entry is added, removed or renamed in it, so while it stays the
 /// same (and was not modified within the racy window before it was looked at) the list
 /// of tool folders is the one cached, and the folder need not be listed again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub(crate) struct Listing {
     pub(crate) seen: Option<Seen>,
     pub(crate) settled: bool,
@@ -207,191 +209,136 @@ impl AssetCache {
             .iter()
             .filter(|(key, _)| !with_tools.contains(key))
             .collect();
-        let mut w = crate::cache::header(KIND, SCHEMA);
-        w.u32((groups.len() + empty.len() + others.len()) as u32);
+        let mut folders: Vec<FolderRecord> =
+            Vec::with_capacity(groups.len() + empty.len() + others.len());
         for (key, (listing, others)) in &empty {
-            w.str(&keys[key.0]);
-            w.str(&key.1);
-            encode_listing(&mut w, *listing, others);
-            w.u32(0);
+            folders.push(FolderRecord {
+                root: &keys[key.0],
+                rel: &key.1,
+                listing: *listing,
+                others: Cow::Borrowed(others),
+                tools: Vec::new(),
+            });
         }
         for (key, members) in &groups {
-            w.str(&keys[key.0]);
-            w.str(&key.1);
             let (listing, others) = listings.get(*key).cloned().unwrap_or_default();
-            encode_listing(&mut w, listing, &others);
-            w.u32(members.len() as u32);
-            for &at in members {
-                let (body, verdict) = &bodies[at];
-                let dir_name = entries[at].rel.rsplit('/').next().unwrap_or_default();
-                encode_tool(&mut w, dir_name, &entries[at].stamp, verdict, body.bytes());
-            }
+            let tools = members
+                .iter()
+                .map(|&at| {
+                    let (body, verdict) = &bodies[at];
+                    let dir_name = entries[at].rel.rsplit('/').next().unwrap_or_default();
+                    ToolRecord::new(dir_name, &entries[at].stamp, verdict, body.bytes())
+                })
+                .collect();
+            folders.push(FolderRecord {
+                root: &keys[key.0],
+                rel: &key.1,
+                listing,
+                others: Cow::Owned(others),
+                tools,
+            });
         }
         for (root, rel, folder) in others {
-            w.str(root);
-            w.str(rel);
-            encode_listing(&mut w, folder.listing, &folder.others);
-            w.u32(folder.tools.len() as u32);
-            for (name, c) in &folder.tools {
-                encode_tool(&mut w, name, &c.stamp, &c.verdict, c.body.bytes());
-            }
+            let tools = folder
+                .tools
+                .iter()
+                .map(|(name, c)| ToolRecord::new(name, &c.stamp, &c.verdict, c.body.bytes()))
+                .collect();
+            folders.push(FolderRecord {
+                root,
+                rel,
+                listing: folder.listing,
+                others: Cow::Borrowed(&folder.others),
+                tools,
+            });
         }
-        if let Err(e) = crate::cache::write(&self.path, w) {
+        if let Err(e) = crate::cache::write(&self.path, KIND, SCHEMA, &folders) {
             tracing::debug!("index cache {} not written: {e}", self.path.display());
         }
     }
 }
 
-fn encode_listing(w: &mut Writer, listing: Listing, others: &BoxFiles) {
-    encode_seen(w, listing.seen);
-    w.u8(u8::from(listing.settled));
-    w.u32(others.modules.len() as u32);
-    for module in &others.modules {
-        w.str(module);
-    }
-    w.u8(u8::from(others.metadata));
-    w.u8(u8::from(others.readme));
-    w.u32(others.links.len() as u32);
-    for link in &others.links {
-        w.str(link);
-    }
+/// One toolbox folder as the file stores it.
+#[derive(Serialize, Deserialize)]
+struct FolderRecord<'a> {
+    /// The root's key (see [`root_key`]).
+    root: &'a str,
+    /// The toolbox folder's path in its root.
+    rel: &'a str,
+    listing: Listing,
+    others: Cow<'a, BoxFiles>,
+    /// Sorted by folder name.
+    #[serde(borrow)]
+    tools: Vec<ToolRecord<'a>>,
 }
 
-fn encode_tool(
-    w: &mut Writer,
-    dir_name: &str,
-    stamp: &Stamp,
-    verdict: &Result<(), String>,
-    body: &[u8],
-) {
-    w.str(dir_name);
-    encode_stamp(w, stamp);
-    match verdict {
-        Ok(()) => w.u8(0),
-        Err(reason) => {
-            w.u8(1);
-            w.str(reason);
-        }
-    }
-    w.bytes(body);
+/// One tool folder as the file stores it.
+#[derive(Serialize, Deserialize)]
+struct ToolRecord<'a> {
+    dir_name: &'a str,
+    stamp: Cow<'a, Stamp>,
+    #[serde(borrow)]
+    verdict: Result<(), &'a str>,
+    /// The encoded reading (`super::codec`), kept as a range of the file when read.
+    #[serde(serialize_with = "crate::cache::as_bytes")]
+    body: &'a [u8],
 }
 
-fn encode_stamp(w: &mut Writer, stamp: &Stamp) {
-    encode_seen(w, stamp.dir);
-    w.u32(stamp.files.len() as u32);
-    for (name, seen) in &stamp.files {
-        w.str(name);
-        encode_seen(w, Some(*seen));
-    }
-    w.u64(stamp.hash);
-    w.u8(u8::from(stamp.settled));
-}
-
-fn encode_seen(w: &mut Writer, seen: Option<Seen>) {
-    match seen {
-        None => w.u8(0),
-        Some(s) => {
-            w.u8(1);
-            w.u64(s.size);
-            w.u64(s.mtime as u64);
-            w.u64(s.ctime as u64);
+impl<'a> ToolRecord<'a> {
+    fn new(
+        dir_name: &'a str,
+        stamp: &'a Stamp,
+        verdict: &'a Result<(), String>,
+        body: &'a [u8],
+    ) -> ToolRecord<'a> {
+        ToolRecord {
+            dir_name,
+            stamp: Cow::Borrowed(stamp),
+            verdict: verdict.as_ref().map(|_| ()).map_err(String::as_str),
+            body,
         }
     }
 }
 
 fn decode(file: Arc<FileBytes>, body: std::ops::Range<usize>) -> Option<Roots> {
-    let mut r = Reader::new(&file[..body.end]);
-    r.raw(body.start)?;
-    // Counts are the file's word: bounded by what the file can hold.
-    let folders = r.u32()? as usize;
+    let folders: Vec<FolderRecord> = crate::cache::decode(&file[body])?;
+    // Bodies are borrowed from the file: each is kept as its place in it.
+    let start = file.as_ptr() as usize;
     let mut roots: Roots = HashMap::default();
-    for _ in 0..folders {
-        let root = r.str()?;
-        let rel = r.str()?.to_string();
-        let listing = Listing {
-            seen: decode_seen(&mut r)?,
-            settled: r.u8()? == 1,
-        };
-        let modules = r.u32()? as usize;
-        let mut others = BoxFiles {
-            modules: Vec::with_capacity(modules.min(r.left() / 4)),
-            ..BoxFiles::default()
-        };
-        for _ in 0..modules {
-            others.modules.push(r.str()?.to_string());
-        }
-        others.metadata = r.u8()? == 1;
-        others.readme = r.u8()? == 1;
-        for _ in 0..r.u32()? {
-            others.links.push(r.str()?.to_string());
-        }
-        let count = r.u32()? as usize;
-        let mut tools = Vec::with_capacity(count.min(r.left() / 16));
-        for _ in 0..count {
-            let name = r.str()?.to_string();
-            let stamp = decode_stamp(&mut r)?;
-            let verdict = match r.u8()? {
-                0 => Ok(()),
-                _ => Err(r.str()?.to_string()),
-            };
-            let len = r.u32()? as usize;
-            let at = r.at();
-            r.raw(len)?;
-            let body = Blob::slice(&file, at..at + len);
-            tools.push((
-                name,
-                CachedTool {
-                    stamp,
-                    verdict,
-                    body,
-                },
-            ));
-        }
+    for folder in folders {
+        let tools: Vec<(String, CachedTool)> = folder
+            .tools
+            .into_iter()
+            .map(|t| {
+                let at = t.body.as_ptr() as usize - start;
+                let cached = CachedTool {
+                    stamp: t.stamp.into_owned(),
+                    verdict: t.verdict.map_err(str::to_string),
+                    body: Blob::slice(&file, at..at + t.body.len()),
+                };
+                (t.dir_name.to_string(), cached)
+            })
+            .collect();
         // Written sorted; a file that is not cannot be looked up by name.
         if !tools.is_sorted_by(|a, b| a.0 < b.0) {
             return None;
         }
-        if !roots.contains_key(root) {
-            roots.insert(root.to_string(), HashMap::default());
+        let cached = CachedFolder {
+            listing: folder.listing,
+            others: folder.others.into_owned(),
+            tools,
+        };
+        match roots.get_mut(folder.root) {
+            Some(folders) => {
+                folders.insert(folder.rel.to_string(), cached);
+            }
+            None => {
+                let folders = HashMap::from_iter([(folder.rel.to_string(), cached)]);
+                roots.insert(folder.root.to_string(), folders);
+            }
         }
-        roots.get_mut(root).expect("just added").insert(
-            rel,
-            CachedFolder {
-                listing,
-                others,
-                tools,
-            },
-        );
     }
-    r.done().then_some(roots)
-}
-
-fn decode_stamp(r: &mut Reader) -> Option<Stamp> {
-    let dir = decode_seen(r)?;
-    let n = r.u32()? as usize;
-    let mut files = smallvec::SmallVec::new();
-    for _ in 0..n {
-        let name = r.str()?;
-        let name = *STAMPED_FILES.iter().find(|known| **known == name)?;
-        files.push((name, decode_seen(r)??));
-    }
-    Some(Stamp {
-        dir,
-        files,
-        hash: r.u64()?,
-        settled: r.u8()? == 1,
-    })
-}
-
-fn decode_seen(r: &mut Reader) -> Option<Option<Seen>> {
-    Some(match r.u8()? {
-        0 => None,
-        _ => Some(Seen {
-            size: r.u64()?,
-            mtime: r.u64()? as i64,
-            ctime: r.u64()? as i64,
-        }),
-    })
+    Some(roots)
 }
 
 /// An entry for the tool folder at `at`, from the cache when its files did not change:

@@ -5,7 +5,7 @@
 //! from the merged parameters (signature types first, then `--!arg` types, else `any`),
 //! so a tool typed only by its docstring still shows its types.
 
-use super::model::{Arg, Returns};
+use super::meta::{Arg, Returns};
 
 /// Renders `name(a: T, ...): R`; `vararg` is the type of a trailing `...` when there is one.
 pub fn call_signature(

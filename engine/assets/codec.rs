@@ -1,16 +1,57 @@
-//! The binary form of a tool's parsed metadata in the asset cache: fields in a fixed order,
-//! strings and lists prefixed by their length (`crate::cache`'s byte format). A fraction
-//! of the size of JSON and decoded without a parser, so a listing or search that reads
-//! many cached tools stays cheap. The identity, name and toolbox are not stored: the
-//! entry knows them from its folder.
+//! The binary form of a tool's parsed metadata in the asset cache: [`Entry`] in the caches'
+//! form (`crate::cache`). A fraction of the size of JSON and decoded borrowing from the file,
+//! so a listing or search that reads many cached tools stays cheap. The identity, name and
+//! toolbox are not stored: the entry knows them from its folder.
+//!
+//! [`Entry`] is its own type because `ToolMeta`'s serde form is the JSON scripts see (absent
+//! fields left out), which a format without field names cannot read back.
 
-use super::model::{Arg, Flag, Returns, ToolMeta};
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use super::meta::{Arg, Flag, Returns, ToolMeta};
 use super::tool::Reading;
 use super::{CachePolicy, ToolLimits};
-use crate::cache::{Reader, Writer};
 
-/// Appends what [`decode`] reads back.
-pub(crate) fn encode(w: &mut Writer, reading: &Reading, readme: Option<&str>) {
+/// A tool's reading and README as the cache stores them; its field order is the format.
+#[derive(Serialize, Deserialize)]
+struct Entry<'a> {
+    description: &'a str,
+    #[serde(borrow)]
+    signature: Option<&'a str>,
+    #[serde(borrow)]
+    args: Cow<'a, [Arg]>,
+    #[serde(borrow)]
+    returns: Option<Cow<'a, Returns>>,
+    #[serde(borrow)]
+    examples: Cow<'a, [String]>,
+    #[serde(borrow)]
+    tags: Cow<'a, [String]>,
+    /// Each flag's name and short form.
+    #[serde(borrow)]
+    flags: Vec<(&'a str, Option<&'a str>)>,
+    #[serde(borrow)]
+    rest: Option<&'a str>,
+    #[serde(borrow)]
+    vararg: Option<&'a str>,
+    status: &'a str,
+    #[serde(borrow)]
+    purpose: Option<&'a str>,
+    has_render: bool,
+    /// The timeout and the output cap, when `limits` is given.
+    limits: Option<(Option<u64>, Option<u64>)>,
+    ttl_seconds: Option<u64>,
+    #[serde(borrow)]
+    warnings: Cow<'a, [String]>,
+    #[serde(borrow)]
+    refusal: Option<&'a str>,
+    #[serde(borrow)]
+    readme: Option<&'a str>,
+}
+
+/// What [`decode`] reads back.
+pub(crate) fn encode(reading: &Reading, readme: Option<&str>) -> Vec<u8> {
     // Destructured whole: a field added to the model must be added here too.
     let Reading {
         meta,
@@ -36,191 +77,74 @@ pub(crate) fn encode(w: &mut Writer, reading: &Reading, readme: Option<&str>) {
         limits,
         cache,
     } = meta;
-    w.str(description);
-    opt(w, signature.as_deref());
-    w.u32(args.len() as u32);
-    for Arg {
-        name,
-        ty,
+    crate::cache::encode(&Entry {
         description,
-        optional,
-    } in args
-    {
-        w.str(name);
-        w.str(ty);
-        w.str(description);
-        w.u8(u8::from(*optional));
-    }
-    match returns {
-        None => w.u8(0),
-        Some(Returns { ty, description }) => {
-            w.u8(1);
-            w.str(ty);
-            w.str(description);
-        }
-    }
-    list(w, examples);
-    list(w, tags);
-    w.u32(flags.len() as u32);
-    for Flag { name, short } in flags {
-        w.str(name);
-        opt(w, short.as_deref());
-    }
-    opt(w, rest.as_deref());
-    opt(w, vararg.as_deref());
-    w.str(status);
-    opt(w, purpose.as_deref());
-    w.u8(u8::from(*has_render));
-    match limits {
-        None => w.u8(0),
-        Some(ToolLimits {
-            timeout_ms,
-            max_output_bytes,
-        }) => {
-            w.u8(1);
-            opt_u64(w, *timeout_ms);
-            opt_u64(w, *max_output_bytes);
-        }
-    }
-    opt_u64(w, cache.map(|c| c.ttl_seconds));
-    list(w, warnings);
-    opt(w, refusal.as_deref());
-    opt(w, readme);
+        signature: signature.as_deref(),
+        args: Cow::Borrowed(args),
+        returns: returns.as_ref().map(Cow::Borrowed),
+        examples: Cow::Borrowed(examples),
+        tags: Cow::Borrowed(tags),
+        flags: flags
+            .iter()
+            .map(|f| (f.name.as_str(), f.short.as_deref()))
+            .collect(),
+        rest: rest.as_deref(),
+        vararg: vararg.as_deref(),
+        status,
+        purpose: purpose.as_deref(),
+        has_render: *has_render,
+        limits: limits.map(|l| (l.timeout_ms, l.max_output_bytes)),
+        ttl_seconds: cache.map(|c| c.ttl_seconds),
+        warnings: Cow::Borrowed(warnings),
+        refusal: refusal.as_deref(),
+        readme,
+    })
 }
 
 /// The reading and README of the tool `name` of `toolbox`, or `None` when the bytes are
 /// not a whole entry.
 pub(crate) fn decode(bytes: &[u8], name: &str, toolbox: &str) -> Option<(Reading, Option<String>)> {
-    let mut r = Reader::new(bytes);
-    let description = string(&mut r)?;
-    let signature = opt_string(&mut r)?;
-    let args = (0..count(&mut r)?)
-        .map(|_| {
-            Some(Arg {
-                name: string(&mut r)?,
-                ty: string(&mut r)?,
-                description: string(&mut r)?,
-                optional: flag(&mut r)?,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let returns = match r.u8()? {
-        0 => None,
-        1 => Some(Returns {
-            ty: string(&mut r)?,
-            description: string(&mut r)?,
-        }),
-        _ => return None,
-    };
-    let examples = strings(&mut r)?;
-    let tags = strings(&mut r)?;
-    let flags = (0..count(&mut r)?)
-        .map(|_| {
-            Some(Flag {
-                name: string(&mut r)?,
-                short: opt_string(&mut r)?,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
+    let entry: Entry = crate::cache::decode(bytes)?;
+    let owned = |s: Option<&str>| s.map(str::to_string);
     let meta = ToolMeta {
         identity: format!("{toolbox}.{name}"),
         name: name.to_string(),
         toolbox: toolbox.to_string(),
-        description,
-        signature,
-        args,
-        returns,
-        examples,
-        tags,
-        flags,
-        rest: opt_string(&mut r)?,
-        vararg: opt_string(&mut r)?,
-        status: string(&mut r)?,
-        purpose: opt_string(&mut r)?,
-        has_render: flag(&mut r)?,
-        limits: match r.u8()? {
-            0 => None,
-            1 => Some(ToolLimits {
-                timeout_ms: read_opt_u64(&mut r)?,
-                max_output_bytes: read_opt_u64(&mut r)?,
+        description: entry.description.to_string(),
+        signature: owned(entry.signature),
+        args: entry.args.into_owned(),
+        returns: entry.returns.map(Cow::into_owned),
+        examples: entry.examples.into_owned(),
+        tags: entry.tags.into_owned(),
+        flags: entry
+            .flags
+            .into_iter()
+            .map(|(name, short)| Flag {
+                name: name.to_string(),
+                short: owned(short),
+            })
+            .collect(),
+        rest: owned(entry.rest),
+        vararg: owned(entry.vararg),
+        status: entry.status.to_string(),
+        purpose: owned(entry.purpose),
+        has_render: entry.has_render,
+        limits: entry
+            .limits
+            .map(|(timeout_ms, max_output_bytes)| ToolLimits {
+                timeout_ms,
+                max_output_bytes,
             }),
-            _ => return None,
-        },
-        cache: read_opt_u64(&mut r)?.map(|ttl_seconds| CachePolicy { ttl_seconds }),
+        cache: entry
+            .ttl_seconds
+            .map(|ttl_seconds| CachePolicy { ttl_seconds }),
     };
     let reading = Reading {
         meta,
-        warnings: strings(&mut r)?,
-        refusal: opt_string(&mut r)?,
+        warnings: entry.warnings.into_owned(),
+        refusal: owned(entry.refusal),
     };
-    let readme = opt_string(&mut r)?;
-    r.done().then_some((reading, readme))
-}
-
-fn opt(w: &mut Writer, v: Option<&str>) {
-    match v {
-        None => w.u8(0),
-        Some(s) => {
-            w.u8(1);
-            w.str(s);
-        }
-    }
-}
-
-fn opt_u64(w: &mut Writer, v: Option<u64>) {
-    match v {
-        None => w.u8(0),
-        Some(v) => {
-            w.u8(1);
-            w.u64(v);
-        }
-    }
-}
-
-fn read_opt_u64(r: &mut Reader) -> Option<Option<u64>> {
-    match r.u8()? {
-        0 => Some(None),
-        1 => Some(Some(r.u64()?)),
-        _ => None,
-    }
-}
-
-fn list(w: &mut Writer, items: &[String]) {
-    w.u32(items.len() as u32);
-    for item in items {
-        w.str(item);
-    }
-}
-
-fn string(r: &mut Reader) -> Option<String> {
-    r.str().map(str::to_string)
-}
-
-fn opt_string(r: &mut Reader) -> Option<Option<String>> {
-    match r.u8()? {
-        0 => Some(None),
-        1 => Some(Some(string(r)?)),
-        _ => None,
-    }
-}
-
-fn flag(r: &mut Reader) -> Option<bool> {
-    match r.u8()? {
-        0 => Some(false),
-        1 => Some(true),
-        _ => None,
-    }
-}
-
-/// A list's length, bounded by what is left to read (each item takes at least 4 bytes),
-/// so a damaged count cannot make a huge allocation.
-fn count(r: &mut Reader) -> Option<usize> {
-    let n = r.u32()? as usize;
-    (n <= r.left() / 4).then_some(n)
-}
-
-fn strings(r: &mut Reader) -> Option<Vec<String>> {
-    (0..count(r)?).map(|_| string(r)).collect()
+    Some((reading, owned(entry.readme)))
 }
 
 #[cfg(test)]
@@ -284,9 +208,7 @@ mod tests {
     #[test]
     fn an_entry_reads_back_as_written() {
         let reading = full();
-        let mut w = Writer::default();
-        encode(&mut w, &reading, Some("# Pad\n\nPads text."));
-        let bytes = w.into_bytes();
+        let bytes = encode(&reading, Some("# Pad\n\nPads text."));
         let (back, readme) = decode(&bytes, "pad", "text").unwrap();
         assert_eq!(back.meta, reading.meta);
         assert_eq!(back.warnings, reading.warnings);
@@ -296,9 +218,7 @@ mod tests {
 
     #[test]
     fn a_cut_or_padded_entry_does_not_decode() {
-        let mut w = Writer::default();
-        encode(&mut w, &full(), None);
-        let bytes = w.into_bytes();
+        let bytes = encode(&full(), None);
         for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
             assert!(
                 decode(&bytes[..cut], "pad", "text").is_none(),

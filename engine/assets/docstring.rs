@@ -179,7 +179,11 @@ fn split_word(text: &str) -> (&str, &str) {
 }
 
 /// Splits off a type: the first word, where spaces inside brackets do not end it
-/// (`{ sep: string? }`, `(string, number)`).
+/// (`{ sep: string? }`, `(string, number)`). A scan, not the type reader (`crate::types`,
+/// which parses with `full_moon` and sits above this module): the line holds a type and then
+/// prose, so where the type ends is found before anything can be parsed, for every `--!arg`
+/// of every tool read. The reader then reads the text found here; a test there checks that
+/// it reads as one type.
 fn split_type(text: &str) -> (&str, &str) {
     let text = text.trim_start();
     let mut depth = 0usize;

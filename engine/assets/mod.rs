@@ -11,6 +11,7 @@ mod compiler;
 mod docstring;
 mod file;
 mod folder;
+mod meta;
 mod metadata;
 mod model;
 pub mod names;
@@ -35,14 +36,12 @@ pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::{first_sentence, printable, Docstring};
 pub(crate) use file::BOM;
 pub use file::{MAX_METADATA_BYTES, MAX_README_BYTES};
+pub use meta::{Arg, Flag, Origin, Returns, ToolMeta};
 pub use metadata::{
     description_problem, json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy,
     Metadata, ToolLimits, MAX_DESCRIPTION_CHARS, MAX_TAGS, MAX_TAG_CHARS,
 };
-pub use model::{
-    Arg, BoxKind, Bytecode, Flag, Module, Origin, Registration, Returns, ToolEntry, ToolMeta,
-    ToolboxFolder,
-};
+pub use model::{BoxKind, Bytecode, Module, Registration, ToolEntry, ToolboxFolder};
 pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
 pub use root::{read_folders, FileSet, Root, RootSource};
 pub use signature::{read_signature, Returned};
@@ -51,7 +50,7 @@ use crate::policy::{Denial, ToolRules};
 
 use cache::AssetCache;
 use folder::load_folder;
-use tool::ToolLocation;
+use model::ToolLocation;
 
 /// Stack for the threads that parse tools: `full_moon` recurses deeply (a debug build
 /// spends up to 256 KiB a level, so [`MAX_DEPTH`] levels need about 50 MiB), and a

@@ -2,21 +2,14 @@
 
 use std::sync::{Arc, OnceLock};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use super::meta::{Origin, ToolMeta};
+use super::root::Root;
 use super::stamp::Stamp;
-use super::tool::{read_tool, Draft, Reading};
+use super::tool::{read_folder, read_tool, Draft, Reading};
+use super::FolderKey;
 use crate::cache::FileBytes;
-
-/// Where an asset was found. The world shadows the library.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Origin {
-    /// The writable directory the engine is bound to.
-    World,
-    /// A read-only toolbox folder: bundled or given with `--library`.
-    Library,
-}
 
 /// Whether a toolbox is a plain toolbox or a workflow (entry tool `start`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -26,88 +19,6 @@ pub enum BoxKind {
     Toolbox,
     /// A toolbox whose `.metadata` says `"kind": "workflow"`.
     Workflow,
-}
-
-/// One parameter of a tool, merged from the signature and the `--!arg` docstring.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Arg {
-    /// Parameter name.
-    pub name: String,
-    /// Luau type as written (the signature wins over the docstring).
-    #[serde(rename = "type")]
-    pub ty: String,
-    /// What the parameter means.
-    pub description: String,
-    /// True when the type is optional (`T?`).
-    pub optional: bool,
-}
-
-/// The `--!return` docstring merged with the signature's return type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Returns {
-    /// Luau type as written.
-    #[serde(rename = "type")]
-    pub ty: String,
-    /// What the value means.
-    pub description: String,
-}
-
-/// A `--!flag NAME [SHORT]` annotation: a boolean set by `--NAME` or `-SHORT`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Flag {
-    /// The parameter (or options field) the flag sets.
-    pub name: String,
-    /// Optional one-letter alias.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub short: Option<String>,
-}
-
-/// Everything the four metadata sources say about one tool.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolMeta {
-    /// `"<box>.<name>"`.
-    pub identity: String,
-    /// The tool's name (folder name without `.tool`).
-    pub name: String,
-    /// The toolbox's name.
-    pub toolbox: String,
-    /// `--!desc` lines joined, or the README purpose when there are none.
-    pub description: String,
-    /// The typed function signature as written, when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signature: Option<String>,
-    /// Parameters in order.
-    pub args: Vec<Arg>,
-    /// Return value, when documented or typed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub returns: Option<Returns>,
-    /// `--!example` lines.
-    pub examples: Vec<String>,
-    /// Tags from `.metadata`.
-    pub tags: Vec<String>,
-    /// `--!flag` annotations.
-    pub flags: Vec<Flag>,
-    /// `--!rest` parameter.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rest: Option<String>,
-    /// The type of a trailing `...` in the signature: the tool takes any number of such
-    /// values after its parameters.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub vararg: Option<String>,
-    /// `status` from `.metadata` (`ready` when absent).
-    pub status: String,
-    /// First descriptive line of README.md.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub purpose: Option<String>,
-    /// True when the folder holds `render.luau`.
-    #[serde(rename = "hasRender")]
-    pub has_render: bool,
-    /// `limits` from `.metadata`: the tool's own budget per call.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limits: Option<super::ToolLimits>,
-    /// `cache` from `.metadata`: how long its results are reused.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache: Option<super::CachePolicy>,
 }
 
 /// Compiled Luau bytecode, shared between VMs and runs.
@@ -396,14 +307,41 @@ impl ToolEntry {
             {
                 body.clone()
             }
-            _ => {
-                let mut w = crate::cache::Writer::default();
-                super::codec::encode(&mut w, self.reading(), self.readme());
-                Blob::new(w.into_bytes())
-            }
+            _ => Blob::new(super::codec::encode(self.reading(), self.readme())),
         };
         (body, verdict)
     }
+}
+
+/// Where a tool folder is: its root, its toolbox folder and its own folder name.
+pub(crate) struct ToolLocation<'a> {
+    /// Every root.
+    pub roots: &'a Arc<Vec<Root>>,
+    /// The root the toolbox lives in.
+    pub root: &'a Root,
+    /// Key of the toolbox folder.
+    pub folder: &'a FolderKey,
+    /// Toolbox name.
+    pub toolbox: &'a str,
+    /// The tool folder's name (`slugify.tool`).
+    pub dir_name: &'a str,
+}
+
+/// Reads one tool folder's files. Never fails: problems make the tool unregistered.
+/// Only cheap work happens here (docstring, `.metadata`, README); the signature is read
+/// and the source compiled on first use, so indexing thousands of tools stays fast.
+pub(crate) fn load_tool(at: &ToolLocation) -> ToolEntry {
+    let rel = format!("{}/{}", at.folder.1, at.dir_name);
+    let (draft, source, readme, stamp) = read_folder(at.root, &rel, at.toolbox);
+    ToolEntry::new(
+        draft,
+        source,
+        readme,
+        at.folder.clone(),
+        rel,
+        at.roots,
+        stamp,
+    )
 }
 
 /// Bytes shared with others: a cached entry's body is a range of the cache file read or

@@ -7,7 +7,7 @@ use include_dir::{Dir, DirEntry};
 use walkdir::WalkDir;
 
 use super::file::read_text;
-use super::model::Origin;
+use super::meta::Origin;
 
 /// How deep below a root the discovery walk looks for `*.toolbox` folders.
 pub(crate) const MAX_DEPTH: usize = 6;
@@ -69,7 +69,7 @@ pub(crate) struct BoxEntries {
 
 /// A toolbox folder's entries other than its tools: module folders, and whether its own
 /// `.metadata` and `README.md` are there (a file that is not is never opened).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct BoxFiles {
     /// Module folder names (`shared.module`), sorted.
     pub(crate) modules: Vec<String>,
@@ -80,6 +80,7 @@ pub(crate) struct BoxFiles {
     pub(crate) links: Vec<String>,
     /// Why the folder could not be listed, when it could not: its tools are then unknown,
     /// which is reported rather than shown as an empty toolbox (never cached).
+    #[serde(skip)]
     pub(crate) unlisted: Option<String>,
 }
 

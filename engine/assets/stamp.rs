@@ -3,6 +3,7 @@
 
 use std::hash::{BuildHasher, Hasher};
 
+use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
 use foldhash::fast::{FixedState, FoldHasher};
@@ -23,7 +24,7 @@ pub(crate) const STAMPED_FILES: [&str; 3] = [".metadata", "README.md", "init.lua
 /// `touch -r` put an old modification time back on new content (a same-size edit would
 /// then look unchanged), and `chmod` changes no modification time at all (a folder made
 /// readable again would stay "cannot be read"); both set the change time to now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Seen {
     pub(crate) size: u64,
     /// Nanoseconds since the Unix epoch.
@@ -61,12 +62,13 @@ fn nanos(t: SystemTime) -> i64 {
 }
 
 /// How one tool folder looked when read, and a hash of what was read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Stamp {
     /// The folder itself (its time changes when a file is added, removed or renamed);
     /// `None` for bundled tools, which are told apart by content only.
     pub(crate) dir: Option<Seen>,
-    /// The files read, by name (one of [`STAMPED_FILES`]).
+    /// The files read, by name (one of [`STAMPED_FILES`]; the index of it in the cache).
+    #[serde(with = "by_index")]
     pub(crate) files: SmallVec<[(&'static str, Seen); STAMPED_FILES.len()]>,
     /// Hash of the folder's path and every file's name and content.
     pub(crate) hash: u64,
@@ -198,5 +200,37 @@ fn seen_of(st: &rustix::fs::Stat, size: u64) -> Seen {
         size,
         mtime: time(st.st_mtime as i64, st.st_mtime_nsec as i64),
         ctime: time(st.st_ctime as i64, st.st_ctime_nsec as i64),
+    }
+}
+
+/// A stamp's files in the cache: each name as its place in [`STAMPED_FILES`], so a name
+/// read back is one of them.
+mod by_index {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use smallvec::SmallVec;
+
+    use super::{Seen, STAMPED_FILES};
+
+    type Files = SmallVec<[(&'static str, Seen); STAMPED_FILES.len()]>;
+
+    pub(super) fn serialize<S: Serializer>(files: &Files, s: S) -> Result<S::Ok, S::Error> {
+        // Past the end for a name that is not one (none is): it reads back as damage.
+        let index = |name: &str| {
+            STAMPED_FILES
+                .iter()
+                .position(|known| *known == name)
+                .unwrap_or(STAMPED_FILES.len())
+        };
+        s.collect_seq(files.iter().map(|(name, seen)| (index(name), seen)))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Files, D::Error> {
+        let read = SmallVec::<[(usize, Seen); STAMPED_FILES.len()]>::deserialize(d)?;
+        read.into_iter()
+            .map(|(at, seen)| match STAMPED_FILES.get(at) {
+                Some(name) => Ok((*name, seen)),
+                None => Err(D::Error::custom("not a stamped file")),
+            })
+            .collect()
     }
 }

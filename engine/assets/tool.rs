@@ -1,4 +1,5 @@
-//! Reading one `<name>.tool/` folder into a [`ToolEntry`].
+//! Reading one `<name>.tool/` folder: its files, then its metadata with the signature merged
+//! in (a [`super::ToolEntry`] is made from them).
 
 use std::sync::Arc;
 
@@ -7,44 +8,12 @@ use serde::{Deserialize, Serialize};
 use super::callsig::call_signature;
 use super::docstring::Docstring;
 use super::file::unreadable;
+use super::meta::{Arg, Flag, Returns, ToolMeta};
 use super::metadata::{cut_to_cap, readme_purpose, Metadata, MAX_DESCRIPTION_CHARS};
-use super::model::{Arg, Flag, Returns, ToolEntry, ToolMeta};
 use super::names::{check_name, check_toolbox_name};
 use super::root::{FileSet, Root};
 use super::signature::{read_signature, Returned, SigParam};
 use super::stamp::{Stamp, Stamper};
-use super::FolderKey;
-
-/// Where a tool folder is: its root, its toolbox folder and its own folder name.
-pub(crate) struct ToolLocation<'a> {
-    /// Every root.
-    pub roots: &'a Arc<Vec<Root>>,
-    /// The root the toolbox lives in.
-    pub root: &'a Root,
-    /// Key of the toolbox folder.
-    pub folder: &'a FolderKey,
-    /// Toolbox name.
-    pub toolbox: &'a str,
-    /// The tool folder's name (`slugify.tool`).
-    pub dir_name: &'a str,
-}
-
-/// Reads one tool folder's files. Never fails: problems make the tool unregistered.
-/// Only cheap work happens here (docstring, `.metadata`, README); the signature is read
-/// and the source compiled on first use, so indexing thousands of tools stays fast.
-pub(crate) fn load_tool(at: &ToolLocation) -> ToolEntry {
-    let rel = format!("{}/{}", at.folder.1, at.dir_name);
-    let (draft, source, readme, stamp) = read_folder(at.root, &rel, at.toolbox);
-    ToolEntry::new(
-        draft,
-        source,
-        readme,
-        at.folder.clone(),
-        rel,
-        at.roots,
-        stamp,
-    )
-}
 
 /// The draft of the tool folder `rel` (when a cached entry cannot be decoded).
 pub(crate) fn draft_of(root: &Root, rel: &str, toolbox: &str) -> Draft {
@@ -52,7 +21,7 @@ pub(crate) fn draft_of(root: &Root, rel: &str, toolbox: &str) -> Draft {
 }
 
 /// Reads what a tool folder holds, stamping each file before it is read.
-fn read_folder(
+pub(crate) fn read_folder(
     root: &Root,
     rel: &str,
     toolbox: &str,

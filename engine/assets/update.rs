@@ -12,8 +12,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::folder::load_folder;
+use super::model::{load_tool, ToolLocation};
 use super::root::{MAX_DEPTH, SKIPPED_DIRS};
-use super::tool::{load_tool, ToolLocation};
 use super::{AssetIndex, FolderKey, ToolEntry, ToolKey};
 
 /// What a batch of changed paths asks to read again.

@@ -6,7 +6,6 @@
 //! cannot be read lets nobody in until it is fixed.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -92,25 +91,9 @@ impl AgentsFile {
         };
         let dir = path.parent().unwrap_or(world);
         std::fs::create_dir_all(dir).map_err(failed)?;
-        let temp = dir.join(format!(".agents.json.{}.tmp", std::process::id()));
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
         text.push('\n');
-        let written = (|| {
-            use std::os::unix::fs::OpenOptionsExt;
-            let _ = std::fs::remove_file(&temp);
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&temp)?;
-            file.write_all(text.as_bytes())?;
-            file.sync_all()?;
-            std::fs::rename(&temp, &path)
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
-        written.map_err(failed)
+        crate::cache::replace(&path, text.as_bytes(), ".agents.json.", 0o600).map_err(failed)
     }
 }
 

@@ -1,19 +1,18 @@
 //! Files under `<world>/.codemode/cache/` that let a new process skip work an earlier one
 //! did: what each tool folder held (`assets`), and the search index (`search`).
 //!
-//! Every file starts with a header naming its kind, its schema and the engine's version,
-//! and ends with a CRC-32 of everything before it: a file written by another version, cut
-//! short or damaged reads as missing, and the work is done again. Files are replaced
-//! whole: written beside the target under a hidden temporary name, synced and renamed, so
-//! a reader in another process sees the old file or the new one, never a mix.
+//! A file is a serde value in `postcard`'s form (compact, read back borrowing from the
+//! file), after a header naming its kind, its schema and the engine's version, and before a
+//! CRC-32 of everything before it: a file written by another version, cut short or damaged
+//! reads as missing, and the work is done again. Each cache bumps its schema when the types
+//! it stores change. Files are replaced whole: written beside the target under a hidden
+//! temporary name, synced and renamed, so a reader in another process sees the old file or
+//! the new one, never a mix.
 
-mod bytes;
-
-pub use bytes::{Reader, Writer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where the caches live, relative to the world.
 pub const CACHE_DIR: &str = ".codemode/cache";
@@ -167,15 +166,6 @@ pub fn grow_heaps_in_large_steps() {
     }
 }
 
-/// Starts a file of `kind` (four bytes) with schema `schema`.
-pub fn header(kind: &[u8; 4], schema: u32) -> Writer {
-    let mut w = Writer::default();
-    w.raw(kind);
-    w.u32(schema);
-    w.str(ENGINE_VERSION);
-    w
-}
-
 /// A cache file larger than this is mapped rather than read: copying 40 MB into fresh
 /// memory (which the kernel zeroes first) was a sixth of a fresh process on a world of
 /// 100,000 tools, and a mapping shares the pages the system already holds.
@@ -219,6 +209,35 @@ impl Body {
         let end = self.data.len() - 4;
         (self.data, self.start..end)
     }
+
+    /// The body as the value [`write`] stored, borrowing from the file.
+    pub fn value<'a, T: Deserialize<'a>>(&'a self) -> Option<T> {
+        decode(self.bytes())
+    }
+}
+
+/// The value `bytes` hold whole (nothing left over), borrowing from them; `None` when they
+/// are not one.
+pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
+    match postcard::take_from_bytes(bytes) {
+        Ok((value, [])) => Some(value),
+        _ => None,
+    }
+}
+
+/// `value` in the form [`decode`] reads.
+pub fn encode<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    // Writing to memory fails only for a value serde cannot express (none of the caches').
+    postcard::to_stdvec(value).unwrap_or_default()
+}
+
+/// Writes a byte run as one (`serialize_with`): serde would write a slice of bytes one
+/// element at a time.
+pub fn as_bytes<S: Serializer, B: AsRef<[u8]>>(
+    bytes: &B,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_bytes(bytes.as_ref())
 }
 
 /// The body of a cache file of `kind` and `schema`, when the file is whole and was
@@ -256,39 +275,51 @@ pub fn read(path: &Path, kind: &[u8; 4], schema: u32) -> Option<Body> {
     Some(Body { data, start })
 }
 
+/// The header of every cache file: its kind, schema and the engine's version.
+type Header<'a> = ([u8; 4], u32, &'a str);
+
 /// Where the body starts when the header and checksum are right.
 fn checked(data: &[u8], kind: &[u8; 4], schema: u32) -> Option<usize> {
     let (content, sum) = data.split_at_checked(data.len().checked_sub(4)?)?;
     if crc32fast::hash(content).to_le_bytes() != sum {
         return None;
     }
-    let mut r = Reader::new(content);
-    (r.raw(4)? == kind && r.u32()? == schema && r.str()? == ENGINE_VERSION).then(|| r.at())
+    let (header, body): (Header, &[u8]) = postcard::take_from_bytes(content).ok()?;
+    (header == (*kind, schema, ENGINE_VERSION)).then(|| content.len() - body.len())
 }
 
-/// Writes `file` (from [`header`]) to `path` atomically, with its checksum.
-pub fn write(path: &Path, file: Writer) -> std::io::Result<()> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let mut data = file.into_bytes();
+/// Writes `value` to `path` atomically, as a file of `kind` and `schema`, with its checksum.
+pub fn write<T: Serialize + ?Sized>(
+    path: &Path,
+    kind: &[u8; 4],
+    schema: u32,
+    value: &T,
+) -> std::io::Result<()> {
+    let header: Header = (*kind, schema, ENGINE_VERSION);
+    let data = postcard::to_extend(&header, Vec::new())
+        .and_then(|data| postcard::to_extend(value, data))
+        .map_err(std::io::Error::other)?;
+    let mut data = data;
     let sum = crc32fast::hash(&data);
     data.extend_from_slice(&sum.to_le_bytes());
+    replace(path, &data, ".tmp-", 0o666)
+}
+
+/// Replaces the file at `path` with `bytes` whole: a new file beside it, named `prefix`
+/// and random letters, created with `mode` (less the umask; never opened through a link
+/// planted under its name), synced and renamed over `path`. A reader sees the old file or
+/// the new one; a failed write leaves nothing behind.
+pub fn replace(path: &Path, bytes: &[u8], prefix: &str, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let temp = dir.join(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        // A new file: a link planted under the temporary name is not followed.
-        let mut f = std::fs::File::create_new(&temp)?;
-        f.write_all(&data)?;
-        f.sync_data()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    let mut temp = tempfile::Builder::new()
+        .prefix(prefix)
+        .permissions(std::fs::Permissions::from_mode(mode))
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_data()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -299,11 +330,10 @@ mod tests {
     fn a_file_reads_back_and_a_damaged_or_foreign_one_does_not() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
-        let mut w = header(b"TEST", 1);
-        w.str("hello");
-        write(&path, w).unwrap();
+        write(&path, b"TEST", 1, "hello").unwrap();
         let body = read(&path, b"TEST", 1).unwrap();
-        assert_eq!(Reader::new(body.bytes()).str(), Some("hello"));
+        assert_eq!(body.value::<&str>(), Some("hello"));
+        assert_eq!(body.value::<(&str, u8)>(), None, "not the value written");
         assert!(read(&path, b"TEST", 2).is_none(), "another schema");
         assert!(read(&path, b"OTHR", 1).is_none(), "another kind");
         let mut data = std::fs::read(&path).unwrap();

@@ -11,10 +11,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use isolang::Language;
 use serde_json::{Map, Value};
 
 use super::date::is_iso_date;
-use super::iso639::is_language;
 use super::model::STATUSES;
 use super::name::is_kebab;
 use crate::assets::json_kind;
@@ -245,7 +245,7 @@ fn check_entry(
     let errors = &mut f.errors;
     if obj.contains_key("languages") {
         if let Some(langs) = string_list(obj, "languages", false, errors) {
-            for lang in langs.iter().filter(|l| !is_language(l)) {
+            for lang in langs.iter().filter(|l| Language::from_639_1(l).is_none()) {
                 errors.push(format!(
                     "language \"{lang}\" is not an ISO 639-1 code (e.g. \"en\", \"es\")"
                 ));
@@ -377,6 +377,25 @@ mod tests {
             assert!(
                 errors.iter().any(|e| e.contains(needle)),
                 "{needle} missing in {errors:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn languages_are_two_letter_iso_639_1_codes() {
+        let dir = std::env::temp_dir();
+        let text = r#"{"version": "1.0.0", "tools": [{"name": "a", "languages": ["en", "zh", "yo", "EN", "eng", "xx"]}]}"#;
+        let report = check(text, &dir);
+        let refused: Vec<&String> = report.findings[0]
+            .errors
+            .iter()
+            .filter(|e| e.contains("ISO 639-1"))
+            .collect();
+        assert_eq!(refused.len(), 3, "{refused:?}");
+        for code in ["\"EN\"", "\"eng\"", "\"xx\""] {
+            assert!(
+                refused.iter().any(|e| e.contains(code)),
+                "{code}: {refused:?}"
             );
         }
     }

@@ -8,7 +8,6 @@
 mod check;
 mod date;
 mod export;
-mod iso639;
 mod model;
 pub mod name;
 mod paths;

@@ -1,40 +1,17 @@
 //! The mapping from Luau names to the lowercase-hyphen names of tools.json and skills.
 //!
 //! Tool identities are Luau identifiers (`text.wordCount`); tools.json wants
-//! `text-word-count`. Each part is split at camelCase humps, underscores and dots, then
-//! lowercased and joined with `-`. The mapping is not one-to-one (`word_count` and
+//! `text-word-count`. Each part is split at camelCase humps (`heck`'s word rules), underscores
+//! and dots, then lowercased and joined with `-`. The mapping is not one-to-one (`word_count` and
 //! `wordCount` meet), so every writer checks for collisions with `collisions`.
 
 use std::collections::BTreeMap;
 
+use heck::ToKebabCase;
+
 /// `text.wordCount` -> `text-word-count`; `parseHTMLDoc` -> `parse-html-doc`.
 pub(crate) fn kebab(identity: &str) -> String {
-    let chars: Vec<char> = identity.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' || c == '.' || c == '-' {
-            push_hyphen(&mut out);
-            continue;
-        }
-        if c.is_ascii_uppercase() && i > 0 {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-            let hump = prev.is_ascii_lowercase()
-                || prev.is_ascii_digit()
-                || (prev.is_ascii_uppercase() && next_lower);
-            if hump {
-                push_hyphen(&mut out);
-            }
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out.trim_matches('-').to_string()
-}
-
-fn push_hyphen(out: &mut String) {
-    if !out.is_empty() && !out.ends_with('-') {
-        out.push('-');
-    }
+    identity.to_kebab_case()
 }
 
 /// True when `name` is lowercase and hyphen-separated (`^[a-z0-9]+(-[a-z0-9]+)*$`).

@@ -1,5 +1,12 @@
 //! Identity globs: `*` stands for any run of characters (dots included), everything else
 //! for itself. `text.*`, `*.delete*`, `github.merge_*`.
+//!
+//! Matched here rather than with `globset`: the policy also asks whether any identity that
+//! starts with a toolbox's prefix may match (`may_match_after`, which decides whether a
+//! toolbox is shown at all), and a whole-text matcher cannot answer that; with `*` the only
+//! special character (every other one is refused when the file is read), a second matcher
+//! would only have to agree with the prefix walk below. A test compares both walks with the
+//! definition on every short pattern and text.
 
 use serde::{Deserialize, Deserializer};
 
@@ -258,6 +265,61 @@ mod tests {
             "*",
         ] {
             assert!(Pattern::new(fine).is_ok(), "{fine}");
+        }
+    }
+
+    /// The definition: a star takes any run, everything else itself.
+    fn by_definition(p: &[u8], t: &[u8]) -> bool {
+        match p.split_first() {
+            None => t.is_empty(),
+            Some((b'*', rest)) => (0..=t.len()).any(|i| by_definition(rest, &t[i..])),
+            Some((c, rest)) => t.first() == Some(c) && by_definition(rest, &t[1..]),
+        }
+    }
+
+    /// Every word over `alphabet` of at most `max` letters.
+    fn words(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..max {
+            last = last
+                .iter()
+                .flat_map(|w: &Vec<u8>| {
+                    alphabet.iter().map(move |&c| {
+                        let mut w = w.clone();
+                        w.push(c);
+                        w
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn both_walks_agree_with_the_definition_on_every_short_pattern() {
+        let texts = words(b"a.b", 4);
+        for pattern in words(b"a.*", 5) {
+            let glob = Pattern(String::from_utf8(pattern.clone()).unwrap());
+            for text in &texts {
+                let shown = String::from_utf8_lossy(text);
+                assert_eq!(
+                    glob.matches(&shown),
+                    by_definition(&pattern, text),
+                    "{} on {shown}",
+                    glob.0
+                );
+                // Some continuation matches when the prefix matches some start of the
+                // pattern (the rest of a pattern always matches something).
+                let some = (0..=pattern.len()).any(|i| by_definition(&pattern[..i], text));
+                assert_eq!(
+                    glob.may_match_after(&shown),
+                    some,
+                    "{} after {shown}",
+                    glob.0
+                );
+            }
         }
     }
 }

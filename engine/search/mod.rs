@@ -9,6 +9,7 @@
 //! once).
 
 mod bpe;
+mod changes;
 mod document;
 mod embed;
 mod keyword;
@@ -353,7 +354,7 @@ impl SearchService {
             });
         }
         let state = guard.as_mut().expect("just set");
-        let changes = document::diff(state.snapshot.as_ref(), &state.table, index, upstream);
+        let changes = changes::diff(state.snapshot.as_ref(), &state.table, index, upstream);
         let counts = (changes.upserts.len(), changes.deletes.len());
         let unwritten = state.generation.as_deref() == Some("");
         if counts != (0, 0) || unwritten {

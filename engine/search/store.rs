@@ -12,12 +12,12 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::table::Table;
-use crate::cache::{Place, Reader, CACHE_DIR};
+use super::table::{Stored, Table};
+use crate::cache::{Place, CACHE_DIR};
 
 const KIND: &[u8; 4] = b"CMST";
 /// Bumped when the table's layout or what the index holds changes.
-const SCHEMA: u32 = 3;
+const SCHEMA: u32 = 4;
 /// How long a process waits for another to finish updating the index before it indexes
 /// in RAM: well inside a run's default deadline (10 s), since the search that waits is
 /// part of a run, and an index of 10,000 tools is built in RAM in about a second.
@@ -145,10 +145,8 @@ impl Store {
     /// The table and its generation, when the file is whole and this engine's.
     pub(crate) fn read_table(&self, _turn: &Turn, dims: usize) -> Option<(String, Table)> {
         let body = crate::cache::read(&self.dir.join("table"), KIND, SCHEMA)?;
-        let mut r = Reader::new(body.bytes());
-        let generation = r.str()?.to_string();
-        let table = Table::decode(&mut r, dims)?;
-        r.done().then_some((generation, table))
+        let (generation, table): (&str, Stored) = body.value()?;
+        Some((generation.to_string(), Table::from_stored(table, dims)?))
     }
 
     /// Writes the table with its generation.
@@ -158,10 +156,8 @@ impl Store {
         generation: &str,
         table: &Table,
     ) -> std::io::Result<()> {
-        let mut w = crate::cache::header(KIND, SCHEMA);
-        w.str(generation);
-        table.encode(&mut w);
-        crate::cache::write(&self.dir.join("table"), w)
+        let file = (generation, table.stored());
+        crate::cache::write(&self.dir.join("table"), KIND, SCHEMA, &file)
     }
 }
 

@@ -4,12 +4,13 @@
 
 // Keys are hashed per lookup for every asset on each sync: foldhash is several times
 // faster than SipHash on short keys, and seeded per process.
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use foldhash::HashMap;
+use serde::{Deserialize, Serialize};
 
 use super::document::AssetType;
-use crate::cache::{Reader, Writer};
 
 /// The asset table: one slot per indexed asset.
 #[derive(Debug, Default)]
@@ -216,52 +217,75 @@ impl Table {
             .collect()
     }
 
-    /// Appends the table to a cache file.
-    pub(crate) fn encode(&self, w: &mut Writer) {
-        w.u32(self.dims as u32);
-        w.u32(self.slots.len() as u32);
+    /// The table as a cache file stores it (see [`Table::from_stored`]).
+    pub(crate) fn stored(&self) -> Stored<'_> {
         // In key order: the table read back is sorted (see `sorted`).
         let mut order: Vec<usize> = self.slots.values().copied().collect();
         order.sort_unstable_by(|&a, &b| self.keys[a].cmp(&self.keys[b]));
-        for slot in order {
-            w.str(&self.keys[slot]);
-            w.u8(kind_byte(self.kinds[slot]));
-            w.u64(self.stamps[slot]);
-            w.raw(&self.scales[slot].to_le_bytes());
-            let row = &self.vectors[slot * self.dims..(slot + 1) * self.dims];
-            w.raw(&row.iter().map(|&v| v as u8).collect::<Vec<u8>>());
+        let rows = order
+            .into_iter()
+            .map(|slot| Row {
+                key: &self.keys[slot],
+                kind: kind_byte(self.kinds[slot]),
+                stamp: self.stamps[slot],
+                scale: self.scales[slot],
+                vector: self.vectors[slot * self.dims..(slot + 1) * self.dims]
+                    .iter()
+                    .map(|&v| v as u8)
+                    .collect(),
+            })
+            .collect();
+        Stored {
+            dims: self.dims,
+            rows,
         }
     }
 
-    /// Reads a table written by [`Table::encode`] for vectors of `dims` values.
-    pub(crate) fn decode(r: &mut Reader, dims: usize) -> Option<Table> {
-        if r.u32()? as usize != dims {
+    /// The table `stored` holds, when its vectors have `dims` values.
+    pub(crate) fn from_stored(stored: Stored, dims: usize) -> Option<Table> {
+        if stored.dims != dims {
             return None;
         }
-        let n = r.u32()? as usize;
+        let n = stored.rows.len();
         let mut table = Table::new(dims);
-        // The count is the file's word: bounded by what the file can hold.
-        let cap = n.min(r.left() / (dims + 17));
-        table.keys.reserve(cap);
-        table.slots.reserve(cap);
-        table.vectors.reserve(cap * dims);
+        table.keys.reserve(n);
+        table.slots.reserve(n);
+        table.vectors.reserve(n * dims);
         table.sorted = true;
-        for slot in 0..n {
-            let key: Arc<str> = r.str()?.into();
+        for (slot, row) in stored.rows.into_iter().enumerate() {
+            if row.vector.len() != dims {
+                return None;
+            }
+            let key: Arc<str> = row.key.into();
             table.sorted &= table.keys.last().is_none_or(|last| *last < key);
-            let kind = kind_of(r.u8()?)?;
-            let stamp = r.u64()?;
-            let scale = f32::from_le_bytes(r.raw(4)?.try_into().ok()?);
-            let row = r.raw(dims)?;
-            table.vectors.extend(row.iter().map(|&b| b as i8));
+            table.vectors.extend(row.vector.iter().map(|&b| b as i8));
             table.slots.insert(key.clone(), slot);
             table.keys.push(key);
-            table.kinds.push(kind);
-            table.stamps.push(stamp);
-            table.scales.push(scale);
+            table.kinds.push(kind_of(row.kind)?);
+            table.stamps.push(row.stamp);
+            table.scales.push(row.scale);
         }
         Some(table)
     }
+}
+
+/// A table as a cache file stores it.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Stored<'a> {
+    dims: usize,
+    #[serde(borrow)]
+    rows: Vec<Row<'a>>,
+}
+
+/// One entry of a stored table: its vector's values as bytes.
+#[derive(Serialize, Deserialize)]
+struct Row<'a> {
+    key: &'a str,
+    kind: u8,
+    stamp: u64,
+    scale: f32,
+    #[serde(borrow, serialize_with = "crate::cache::as_bytes")]
+    vector: Cow<'a, [u8]>,
 }
 
 fn kind_byte(kind: AssetType) -> u8 {
@@ -286,6 +310,10 @@ fn kind_of(byte: u8) -> Option<AssetType> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn read_back(bytes: &[u8]) -> Table {
+        Table::from_stored(crate::cache::decode(bytes).unwrap(), 4).unwrap()
+    }
 
     fn unit(v: &[f32]) -> Vec<f32> {
         let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -330,10 +358,8 @@ mod tests {
             5,
             Some(&unit(&[0.0, 1.0, 0.0, 0.0])),
         );
-        let mut w = Writer::default();
-        t.encode(&mut w);
-        let bytes = w.into_bytes();
-        let back = Table::decode(&mut Reader::new(&bytes), 4).unwrap();
+        let bytes = crate::cache::encode(&t.stored());
+        let back = read_back(&bytes);
         assert_eq!(back.len(), 4);
         assert_eq!(back.stamp("d"), Some(5));
         assert_eq!(back.stamp("a"), None);
@@ -356,10 +382,8 @@ mod tests {
             t.tools_in_order().is_none(),
             "built by puts: slots in put order"
         );
-        let mut w = Writer::default();
-        t.encode(&mut w);
-        let bytes = w.into_bytes();
-        let mut back = Table::decode(&mut Reader::new(&bytes), 4).unwrap();
+        let bytes = crate::cache::encode(&t.stored());
+        let mut back = read_back(&bytes);
         let (keys, stamps) = back.tools_in_order().unwrap();
         let keys: Vec<&str> = keys.iter().map(|k| &**k).collect();
         assert_eq!(keys, ["tool:a.y", "tool:b.x", "tool:c"]);
@@ -369,7 +393,7 @@ mod tests {
         assert_eq!(back.tools_in_order().unwrap().1, [1, 7, 3]);
         back.put("tool:aa", AssetType::Tool, 4, None);
         assert!(back.tools_in_order().is_none());
-        let mut again = Table::decode(&mut Reader::new(&bytes), 4).unwrap();
+        let mut again = read_back(&bytes);
         again.remove("tool:c");
         assert!(again.tools_in_order().is_none());
     }

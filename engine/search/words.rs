@@ -22,7 +22,9 @@ pub(crate) fn expand_identifiers(text: &str) -> String {
     out
 }
 
-/// The camelCase parts of one alphanumeric word.
+/// The camelCase parts of one alphanumeric word. Not `heck`'s word rules: a search also
+/// splits at digits (`HTTPServer2` is `HTTP Server 2`, so "server" finds it), keeps the
+/// letters' case and borrows the parts rather than building a string for each.
 pub(crate) fn split_camel(word: &str) -> Vec<&str> {
     let chars: Vec<(usize, char)> = word.char_indices().collect();
     let mut parts = Vec::new();

@@ -4,6 +4,12 @@
 //! reading a field its result does not have is caught) instead of `any`.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use full_moon::ast::luau::TypeInfo;
+use full_moon::ast::Stmt;
+use full_moon::node::Node;
+use full_moon::tokenizer::TokenType;
 
 /// How deep aliases naming aliases are written out.
 const MAX_DEPTH: usize = 4;
@@ -15,10 +21,19 @@ const MAX_LEN: usize = 4096;
 /// `export type N = ...`, without type parameters) replaced by its definition in
 /// parentheses. Names it does not define are left as they are.
 pub fn inline_aliases(written: &str, source: &str) -> String {
-    let aliases = aliases(source);
+    // The surface's declarations are read once: a check asks about them per call.
+    static SURFACE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    let read;
+    let aliases = match source == super::SURFACE {
+        true => SURFACE.get_or_init(|| aliases(source)),
+        false => {
+            read = aliases(source);
+            &read
+        }
+    };
     let mut text = written.to_string();
     for _ in 0..MAX_DEPTH {
-        let next = substitute(&text, &aliases);
+        let next = substitute(&text, aliases);
         if next == text || next.len() > MAX_LEN {
             break;
         }
@@ -27,58 +42,49 @@ pub fn inline_aliases(written: &str, source: &str) -> String {
     text
 }
 
-/// The top-level aliases of `source`, each definition on one line without comments.
+/// The top-level aliases of `source` (read as Luau reads it), each definition on one line
+/// without comments; none when the source does not parse.
 fn aliases(source: &str) -> BTreeMap<String, String> {
-    let mut found = BTreeMap::new();
-    let mut lines = source.lines();
-    while let Some(line) = lines.next() {
-        let Some(rest) = line
-            .strip_prefix("export type ")
-            .or_else(|| line.strip_prefix("type "))
-        else {
-            continue;
-        };
-        let Some((name, definition)) = rest.split_once('=') else {
-            continue;
-        };
-        let name = name.trim();
-        if !is_identifier(name) {
-            continue;
+    // Most tools define no type: their source is not parsed again.
+    if !source.contains("type ") {
+        return BTreeMap::new();
+    }
+    let found = crate::assets::with_luau(source, |ast| {
+        let mut found = BTreeMap::new();
+        for stmt in ast.nodes().stmts() {
+            let decl = match stmt {
+                Stmt::TypeDeclaration(decl) => decl,
+                Stmt::ExportedTypeDeclaration(exported) => exported.type_declaration(),
+                _ => continue,
+            };
+            if decl.generics().is_none() {
+                let name = decl.type_name().token().to_string();
+                found.insert(name, one_line(decl.type_definition()));
+            }
         }
-        let mut text = uncommented(definition).to_string();
-        while depth(&text) > 0 {
-            let Some(more) = lines.next() else { break };
-            text.push(' ');
-            text.push_str(uncommented(more));
-        }
-        if depth(&text) == 0 {
-            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            found.insert(name.to_string(), text);
+        found
+    });
+    found.unwrap_or_default()
+}
+
+/// `ty` as written, comments left out and every run of spaces and line breaks one space.
+fn one_line(ty: &TypeInfo) -> String {
+    let mut text = String::new();
+    // In the order written (a table's braces come before its fields).
+    let mut tokens: Vec<_> = ty.tokens().collect();
+    tokens.sort_by_key(|t| t.token().start_position().bytes());
+    for token in tokens {
+        let all = token.leading_trivia().chain([token.token()]);
+        for part in all.chain(token.trailing_trivia()) {
+            match part.token_type() {
+                TokenType::SingleLineComment { .. } | TokenType::MultiLineComment { .. } => {
+                    text.push(' ');
+                }
+                _ => text.push_str(&part.to_string()),
+            }
         }
     }
-    found
-}
-
-fn uncommented(line: &str) -> &str {
-    line.split("--").next().unwrap_or("")
-}
-
-fn is_identifier(word: &str) -> bool {
-    word.chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// Open brackets minus closed ones.
-fn depth(text: &str) -> i64 {
-    text.chars()
-        .map(|c| match c {
-            '{' | '(' | '[' => 1,
-            '}' | ')' | ']' => -1,
-            _ => 0,
-        })
-        .sum()
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// One pass of replacing alias names in `text` (not field names, not `module.Name`).
@@ -145,6 +151,22 @@ mod tests {
         );
         assert_eq!(inline_aliases("shared.Counts", source), "shared.Counts");
         assert_eq!(inline_aliases("Unknown", source), "Unknown");
+    }
+
+    #[test]
+    fn aliases_are_read_as_luau_reads_them() {
+        // Brackets in a comment or a string, and an alias inside a function, fool no count.
+        let source = "type Mode = \"(\" | \"{\" -- a ( comment {\n\
+             type Box<T> = { value: T }\n\
+             local function f()\n\ttype Inner = number\nend\n\
+             export type Wrapped = {\n\t--[[ long\n comment ]] mode: Mode,\n}\n";
+        assert_eq!(inline_aliases("Mode", source), "(\"(\" | \"{\")");
+        assert_eq!(
+            inline_aliases("Wrapped", source),
+            "({ mode: (\"(\" | \"{\"), })"
+        );
+        assert_eq!(inline_aliases("Box", source), "Box");
+        assert_eq!(inline_aliases("Inner", source), "Inner");
     }
 
     #[test]

@@ -11,6 +11,9 @@
 
 use std::fmt::{self, Write};
 
+// A field named by a reserved word is written `["end"]: T`.
+use crate::assets::names::KEYWORDS;
+
 /// One Luau type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ty {
@@ -245,12 +248,6 @@ impl fmt::Display for Ty {
         f.write_str(&out)
     }
 }
-
-/// Luau's reserved words: a field with such a name is written `["end"]: T`.
-const KEYWORDS: [&str; 21] = [
-    "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in", "local",
-    "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
-];
 
 fn write_ty(out: &mut String, ty: &Ty, form: Form) {
     match ty {

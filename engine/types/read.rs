@@ -130,6 +130,46 @@ pub(crate) fn read(text: &str, slot: Slot) -> Result<Reading, ParseError> {
     })
 }
 
+/// Each function type's parameter list and return type as written (`(key: string)` and
+/// `CachedResult?`), `None` for text that is not one function type; read in one parse, so
+/// none is read when one of them is not a type.
+pub(crate) fn function_parts<'a>(
+    texts: impl IntoIterator<Item = &'a str>,
+) -> Vec<Option<(String, String)>> {
+    let texts: Vec<&str> = texts.into_iter().collect();
+    let source: String = texts
+        .iter()
+        .map(|text| alias_source(&text.replace('\n', " "), Slot::Param))
+        .collect();
+    let parts = with_luau_within(&source, MAX_TYPE_DEPTH, |ast| {
+        let parts = ast.nodes().stmts().map(|stmt| {
+            let Stmt::TypeDeclaration(decl) = stmt else {
+                return None;
+            };
+            let TypeInfo::Callback {
+                parentheses,
+                arguments,
+                return_type,
+                ..
+            } = decl.type_definition()
+            else {
+                return None;
+            };
+            let (open, close) = parentheses.tokens();
+            let params = format!("{open}{arguments}{close}");
+            Some((
+                params.trim().to_string(),
+                return_type.to_string().trim().to_string(),
+            ))
+        });
+        parts.collect::<Vec<_>>()
+    });
+    parts
+        .ok()
+        .filter(|parts| parts.len() == texts.len())
+        .unwrap_or_else(|| vec![None; texts.len()])
+}
+
 #[derive(Default)]
 struct Reader {
     shorthand: bool,
@@ -402,6 +442,28 @@ fn compact(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_docstring_type_ends_where_the_reader_reads_one_type() {
+        let lines = [
+            (
+                "{ sep: string?, f: (x: number) -> number }",
+                "How to split.",
+            ),
+            ("(number) -> string", "The callback."),
+            ("string | number", "The value."),
+            ("{ [string]: { number } }?", "Counts by key."),
+            ("\"upper\" | \"lower\"", "The case."),
+            ("Map<string, number>", "A generic."),
+            ("(a: number, b: number) -> (number, string)", "Returns two."),
+        ];
+        for (ty, description) in lines {
+            let doc = crate::assets::Docstring::parse(&format!("--!arg x {ty} {description}\n"));
+            assert_eq!(doc.args[0].ty, ty);
+            assert_eq!(doc.args[0].description, description);
+            assert!(read(ty, Slot::Param).is_ok(), "{ty} does not read");
+        }
+    }
 
     #[test]
     fn reads_primitives_and_optionals() {

@@ -31,7 +31,15 @@ pub fn surface_functions() -> &'static [SurfaceFunction] {
 /// A member typed by a table type of the surface (`results: ResultsSurface`) stands for
 /// that table's functions, named `results.get`, ...
 fn read(members: &str) -> Vec<SurfaceFunction> {
-    read_under(members, "")
+    // Each function's type, read in one parse, makes its signature.
+    let found = read_under(members, "");
+    let parts = super::read::function_parts(found.iter().map(|f| f.signature.as_str()));
+    let signed = found.into_iter().zip(parts).filter_map(|(f, parts)| {
+        let (params, returns) = parts?;
+        let signature = format!("{}{params} -> {returns}", f.name);
+        Some(SurfaceFunction { signature, ..f })
+    });
+    signed.collect()
 }
 
 /// The members of the surface's `export type <name> = { ... }`, as text.
@@ -65,37 +73,18 @@ fn read_under(members: &str, prefix: &str) -> Vec<SurfaceFunction> {
             }
             continue;
         }
-        let (params, returns) = split_arrow(ty);
         let (examples, description): (Vec<&str>, Vec<&str>) =
             doc.drain(..).partition(|l| l.starts_with("e.g. "));
         out.push(SurfaceFunction {
             identity: format!("tools.{name}"),
             name: name.to_string(),
-            signature: format!("{name}{params} -> {returns}"),
+            // The type as written until `read` makes it the signature.
+            signature: ty.to_string(),
             description: description.join(" "),
             examples: examples.iter().map(|e| e[5..].to_string()).collect(),
         });
     }
     out
-}
-
-/// `(params)` and what follows its closing parenthesis' ` -> `.
-fn split_arrow(ty: &str) -> (&str, &str) {
-    let mut depth = 0i32;
-    for (at, c) in ty.char_indices() {
-        match c {
-            '(' | '{' => depth += 1,
-            ')' | '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    let rest = &ty[at + 1..];
-                    return (&ty[..=at], rest.strip_prefix(" -> ").unwrap_or(rest));
-                }
-            }
-            _ => {}
-        }
-    }
-    (ty, "()")
 }
 
 #[cfg(test)]

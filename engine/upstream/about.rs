@@ -8,6 +8,7 @@
 //! line is drawn from the tools, their actions ("create entities, add observations, ...")
 //! and the phrase most of their descriptions share ("knowledge graph").
 
+use heck::ToKebabCase;
 use serde_json::{json, Value};
 
 use super::catalogue::UpstreamTool;
@@ -184,20 +185,7 @@ fn names(text: &str, tool: &str) -> bool {
 /// A tool's name as the words of an action: `create_entities` and `createEntities` are
 /// "create entities".
 fn action(name: &str) -> String {
-    let mut words = String::new();
-    let mut prev: Option<char> = None;
-    for c in name.chars() {
-        let boundary = !c.is_alphanumeric()
-            || (c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit()));
-        if boundary && !words.is_empty() && !words.ends_with(' ') {
-            words.push(' ');
-        }
-        if c.is_alphanumeric() {
-            words.extend(c.to_lowercase());
-        }
-        prev = Some(c);
-    }
-    words.trim_end().to_string()
+    name.to_kebab_case().replace('-', " ")
 }
 
 /// Words that do not open or close a shared phrase ("the knowledge graph" is "knowledge
@@ -330,6 +318,7 @@ mod tests {
         assert_eq!(action("create_entities"), "create entities");
         assert_eq!(action("getCurrentTime"), "get current time");
         assert_eq!(action("get-env"), "get env");
+        assert_eq!(action("parseHTMLDoc"), "parse html doc");
     }
 
     #[test]

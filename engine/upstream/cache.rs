@@ -11,7 +11,6 @@
 //! atomically (a hidden temporary file beside it, fsync, rename).
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -144,17 +143,9 @@ impl Cache {
         });
         let bytes = serde_json::to_vec(&body).map_err(std::io::Error::other)?;
         let name = format!("{}-{key}.json", server.name);
-        let temp = self.dir.join(crate::vfs::atomic::temp_name(&name));
-        let written = (|| {
-            let mut file = std::fs::File::create_new(&temp)?;
-            file.write_all(&bytes)?;
-            file.sync_all()?;
-            std::fs::rename(&temp, self.dir.join(&name))
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
-        written?;
+        // The temporary name carries the pid, so a later write can tell an abandoned one.
+        let temp = format!("{}{}-", crate::vfs::atomic::TEMP_PREFIX, std::process::id());
+        crate::cache::replace(&self.dir.join(&name), &bytes, &temp, 0o666)?;
         self.remove_others(server, &name);
         // As a reader will see it: the same bounds on what the server said.
         let catalogue = Catalogue {

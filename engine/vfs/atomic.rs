@@ -5,7 +5,8 @@
 //! Everything here acts through a handle on the folder that holds the target (see
 //! `super::walk`): the temporary entry is created in that folder and renamed within it,
 //! so what is published lands in the folder that was checked, even if its path is swapped
-//! for a symlink meanwhile.
+//! for a symlink meanwhile. That is why these writes are not `tempfile`'s (which names the
+//! folder by path, as `crate::cache::replace` may for the engine's own files).
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};

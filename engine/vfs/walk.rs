@@ -10,6 +10,11 @@
 //! as a file or changed. Whatever the caller then does acts on the handles the walk
 //! returns, so a folder swapped for a symlink meanwhile cannot redirect it: the swap
 //! replaces a name, and the walk holds the folder itself.
+//!
+//! Not `cap-std`: its `Dir` keeps a path beneath the folder too, but resolves links itself
+//! and hands back only the file, so the real path a link leads to, by which hidden and
+//! read-only folders are refused, is never known here; and it has no rename that refuses
+//! to replace (`rename_new`), which publishing a folder relies on when two writers race.
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
