@@ -177,8 +177,11 @@ impl CodemodeServer {
 
     fn tool_list(&self, served: &Served) -> Vec<Tool> {
         let limits = served.pool.limits();
-        // A policy edit the watcher has not read in yet still decides this listing.
-        served.registry.refresh_policy();
+        if self.shared.options.expose_tools {
+            // A policy edit the watcher has not read in yet still decides which tools
+            // are exposed (a read of the policy file, so only when tools are exposed).
+            served.registry.refresh_policy();
+        }
         let index = served.registry.snapshot();
         let upstream = served.registry.upstream_views(&index);
         let mut tools = vec![
