@@ -29,10 +29,12 @@ const SCHEMA: u32 = 9;
 const FILE: &str = "tools";
 
 /// One tool folder as cached.
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct CachedTool {
     pub(crate) stamp: Stamp,
     pub(crate) verdict: Result<(), String>,
+    /// The encoded reading (`super::codec`): a range of the cache file when read.
+    #[serde(serialize_with = "blob_bytes", deserialize_with = "blob_in_file")]
     pub(crate) body: Blob,
 }
 
@@ -217,17 +219,22 @@ impl AssetCache {
                 rel: &key.1,
                 listing: *listing,
                 others: Cow::Borrowed(others),
-                tools: Vec::new(),
+                tools: Cow::Borrowed(&[]),
             });
         }
         for (key, members) in &groups {
             let (listing, others) = listings.get(*key).cloned().unwrap_or_default();
-            let tools = members
+            let tools: Vec<(String, CachedTool)> = members
                 .iter()
                 .map(|&at| {
                     let (body, verdict) = &bodies[at];
                     let dir_name = entries[at].rel.rsplit('/').next().unwrap_or_default();
-                    ToolRecord::new(dir_name, &entries[at].stamp, verdict, body.bytes())
+                    let tool = CachedTool {
+                        stamp: entries[at].stamp.clone(),
+                        verdict: verdict.clone(),
+                        body: body.clone(),
+                    };
+                    (dir_name.to_string(), tool)
                 })
                 .collect();
             folders.push(FolderRecord {
@@ -235,21 +242,16 @@ impl AssetCache {
                 rel: &key.1,
                 listing,
                 others: Cow::Owned(others),
-                tools,
+                tools: Cow::Owned(tools),
             });
         }
         for (root, rel, folder) in others {
-            let tools = folder
-                .tools
-                .iter()
-                .map(|(name, c)| ToolRecord::new(name, &c.stamp, &c.verdict, c.body.bytes()))
-                .collect();
             folders.push(FolderRecord {
                 root,
                 rel,
                 listing: folder.listing,
                 others: Cow::Borrowed(&folder.others),
-                tools,
+                tools: Cow::Borrowed(&folder.tools),
             });
         }
         if let Err(e) = crate::cache::write(&self.path, KIND, SCHEMA, &folders) {
@@ -267,58 +269,44 @@ struct FolderRecord<'a> {
     rel: &'a str,
     listing: Listing,
     others: Cow<'a, BoxFiles>,
-    /// Sorted by folder name.
-    #[serde(borrow)]
-    tools: Vec<ToolRecord<'a>>,
+    /// By folder name, sorted.
+    tools: Cow<'a, [(String, CachedTool)]>,
 }
 
-/// One tool folder as the file stores it.
-#[derive(Serialize, Deserialize)]
-struct ToolRecord<'a> {
-    dir_name: &'a str,
-    stamp: Cow<'a, Stamp>,
-    #[serde(borrow)]
-    verdict: Result<(), &'a str>,
-    /// The encoded reading (`super::codec`), kept as a range of the file when read.
-    #[serde(serialize_with = "crate::cache::as_bytes")]
-    body: &'a [u8],
+thread_local! {
+    /// The cache file being decoded on this thread: bodies are kept as ranges of it.
+    static DECODING: std::cell::RefCell<Option<Arc<FileBytes>>> = const {
+        std::cell::RefCell::new(None)
+    };
 }
 
-impl<'a> ToolRecord<'a> {
-    fn new(
-        dir_name: &'a str,
-        stamp: &'a Stamp,
-        verdict: &'a Result<(), String>,
-        body: &'a [u8],
-    ) -> ToolRecord<'a> {
-        ToolRecord {
-            dir_name,
-            stamp: Cow::Borrowed(stamp),
-            verdict: verdict.as_ref().map(|_| ()).map_err(String::as_str),
-            body,
+fn blob_bytes<S: serde::Serializer>(body: &Blob, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_bytes(body.bytes())
+}
+
+/// A body borrowed from the file [`decode`] reads, kept as its place in that file (serde
+/// hands a value no context, so the file is the thread's while it is decoded).
+fn blob_in_file<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Blob, D::Error> {
+    let bytes = <&'de [u8]>::deserialize(deserializer)?;
+    DECODING.with_borrow(|file| {
+        let Some(file) = file else {
+            return Ok(Blob::new(bytes.to_vec()));
+        };
+        let at = (bytes.as_ptr() as usize).wrapping_sub(file.as_ptr() as usize);
+        match file.get(at..at.wrapping_add(bytes.len())) {
+            Some(_) => Ok(Blob::slice(file, at..at + bytes.len())),
+            None => Ok(Blob::new(bytes.to_vec())),
         }
-    }
+    })
 }
 
 fn decode(file: Arc<FileBytes>, body: std::ops::Range<usize>) -> Option<Roots> {
-    let folders: Vec<FolderRecord> = crate::cache::decode(&file[body])?;
-    // Bodies are borrowed from the file: each is kept as its place in it.
-    let start = file.as_ptr() as usize;
+    DECODING.set(Some(file.clone()));
+    let folders: Option<Vec<FolderRecord>> = crate::cache::decode(&file[body]);
+    DECODING.set(None);
     let mut roots: Roots = HashMap::default();
-    for folder in folders {
-        let tools: Vec<(String, CachedTool)> = folder
-            .tools
-            .into_iter()
-            .map(|t| {
-                let at = t.body.as_ptr() as usize - start;
-                let cached = CachedTool {
-                    stamp: t.stamp.into_owned(),
-                    verdict: t.verdict.map_err(str::to_string),
-                    body: Blob::slice(&file, at..at + t.body.len()),
-                };
-                (t.dir_name.to_string(), cached)
-            })
-            .collect();
+    for folder in folders? {
+        let tools = folder.tools.into_owned();
         // Written sorted; a file that is not cannot be looked up by name.
         if !tools.is_sorted_by(|a, b| a.0 < b.0) {
             return None;
