@@ -268,6 +268,17 @@ fn checked(data: &[u8], kind: &[u8; 4], schema: u32) -> Option<usize> {
 
 /// Writes `file` (from [`header`]) to `path` atomically, with its checksum.
 pub fn write(path: &Path, file: Writer) -> std::io::Result<()> {
+    replace(path, file, true)
+}
+
+/// Like [`write`], without waiting for the disk: for a small file whose loss (a crash
+/// leaves it empty or cut short, and its checksum fails) costs only work done again,
+/// where a sync would cost each writer milliseconds.
+pub fn write_unsynced(path: &Path, file: Writer) -> std::io::Result<()> {
+    replace(path, file, false)
+}
+
+fn replace(path: &Path, file: Writer, sync: bool) -> std::io::Result<()> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let mut data = file.into_bytes();
     let sum = crc32fast::hash(&data);
@@ -282,7 +293,9 @@ pub fn write(path: &Path, file: Writer) -> std::io::Result<()> {
         // A new file: a link planted under the temporary name is not followed.
         let mut f = std::fs::File::create_new(&temp)?;
         f.write_all(&data)?;
-        f.sync_data()?;
+        if sync {
+            f.sync_data()?;
+        }
         std::fs::rename(&temp, path)
     })();
     if result.is_err() {
