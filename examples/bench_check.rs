@@ -3,17 +3,25 @@
 //!
 //! ```text
 //! cargo build --release && cargo run --release --example bench_check
+//! cargo run --release --example bench_check -- one-shot   # section 4 alone
 //! ```
 //!
 //! 1. Check cost: one 30-line agent-style script checked against the bundled world's
 //!    declarations by the `codemode-check` process (a round trip over its pipe, the
 //!    declarations already loaded), and the whole pre-run step (that plus the verdict),
 //!    against running the same script unchecked in process; an empty script's round trip
-//!    is the part that is not the solver's. Target: check p50 <= 1 ms.
+//!    is the part that is not the solver's. Target: check p50 <= 1 ms. A checked run is
+//!    timed with a new script each time (a comment added) and with the same script again,
+//!    whose reply the engine keeps.
 //! 2. What loading the declarations costs (once per index snapshot): starting the
 //!    checker and loading them, against one check.
 //! 3. `tool_exec` round trip over MCP stdio with `--check certain` against `--check off`,
-//!    interleaved. Target: at most 20% added.
+//!    interleaved, with a new script each request and with the same script again.
+//!    Target: at most 20% added (1.5x at most).
+//! 4. One-shot `codemode run` of `return 1` and of one tool call, with the default check
+//!    against `--check off`, interleaved: in a world without `.codemode/` (each run checks
+//!    afresh: a new checker process), in one with it (the same script again: the checker's
+//!    reply kept there), and there with a new script each run. Target: at most 1.3x.
 //!
 //! Medians of many runs; compare ratios, not absolute times.
 
@@ -91,6 +99,9 @@ fn binary(name: &str) -> PathBuf {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("one-shot") {
+        return one_shot();
+    }
     let world = tempfile::tempdir().unwrap();
     let registry = Arc::new(Registry::open(world.path(), &[], true).expect("the world opens"));
     let index = registry.snapshot();
@@ -129,9 +140,11 @@ fn main() {
     checked.set_checking(Some(Arc::new(Checking::new(Mode::Certain, own))));
     assert!(checked.exec(SCRIPT, Output::Capture).ok);
     let (mut check, mut step, mut run) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut overlapped, mut first) = (Vec::new(), Vec::new());
+    let (mut overlapped, mut first, mut again) = (Vec::new(), Vec::new(), Vec::new());
     let mut empty = Vec::new();
-    for _ in 0..SAMPLES {
+    for i in 0..SAMPLES {
+        // A new script each time, or the reply kept for the last one would answer.
+        let fresh = format!("{SCRIPT}-- {i}\n");
         empty.push(timed(|| checker.check(&declarations, "").unwrap()).1);
         check.push(timed(|| checker.check(&declarations, SCRIPT).unwrap()).1);
         step.push(
@@ -142,12 +155,14 @@ fn main() {
             .1,
         );
         run.push(timed(|| unchecked.exec(SCRIPT, Output::Capture)).1);
-        overlapped.push(timed(|| checked.exec(SCRIPT, Output::Capture)).1);
+        overlapped.push(timed(|| checked.exec(&fresh, Output::Capture)).1);
+        again.push(timed(|| checked.exec(SCRIPT, Output::Capture)).1);
         // As a REPL entry (a fresh session each time) the verdict comes before the run.
         let mut session = Session::new();
-        first.push(timed(|| checked.exec_session(SCRIPT, Output::Capture, &mut session)).1);
+        let entry = format!("{fresh}-- entry\n");
+        first.push(timed(|| checked.exec_session(&entry, Output::Capture, &mut session)).1);
     }
-    let (overlapped, first) = (median_us(overlapped), median_us(first));
+    let (overlapped, first, again) = (median_us(overlapped), median_us(first), median_us(again));
     let (check, step, run) = (median_us(check), median_us(step), median_us(run));
     let empty = median_us(empty);
     let load = median_us(loads);
@@ -162,9 +177,13 @@ fn main() {
     println!("  the same script run checked in process     {overlapped:8.1} us  (it runs while it is checked)");
     println!("  the same, the verdict first (a REPL entry) {first:8.1} us");
     println!(
-        "  pre-run step / run = {:.2}x; checked run / unchecked run = {:.2}x",
+        "  the same script again, checked             {again:8.1} us  (the reply kept in memory)"
+    );
+    println!(
+        "  pre-run step / run = {:.2}x; checked run / unchecked run = {:.2}x; again: {:.2}x",
         step / run,
-        overlapped / run
+        overlapped / run,
+        again / run
     );
     println!("  start the checker + load declarations + check: {load:8.1} us = {:.0}x one check (once per process and index snapshot)", load / check);
 
@@ -172,21 +191,100 @@ fn main() {
     let bin = binary("codemode");
     let mut on = start_serve(&bin, world.path(), "certain");
     let mut off = start_serve(&bin, world.path(), "off");
-    let (mut with, mut without) = (Vec::new(), Vec::new());
-    for i in 0..ROUND_TRIPS {
-        let id = 100 + i;
-        with.push(timed(|| on.request(id, "tools/call", tool_exec(SCRIPT))).1);
-        without.push(timed(|| off.request(id, "tools/call", tool_exec(SCRIPT))).1);
+    println!("tool_exec round trip over MCP stdio:");
+    for same in [false, true] {
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        for i in 0..ROUND_TRIPS {
+            let id = 100 + i;
+            let script = match same {
+                true => SCRIPT.to_string(),
+                false => format!("{SCRIPT}-- {i}\n"),
+            };
+            with.push(timed(|| on.request(id, "tools/call", tool_exec(&script))).1);
+            without.push(timed(|| off.request(id, "tools/call", tool_exec(&script))).1);
+        }
+        let (with, without) = (median_us(with), median_us(without));
+        println!(
+            "  {}",
+            match same {
+                false => "a new script each request (each checked):",
+                true => "the same script again (the reply kept in memory):",
+            }
+        );
+        println!("    --check off                              {without:8.1} us");
+        println!("    --check certain                          {with:8.1} us");
+        println!(
+            "    added by the check: {:.1} us = {:+.1}% (target <= 20%); with / without = {:.2}x (target <= 1.5x)",
+            with - without,
+            100.0 * (with - without) / without,
+            with / without
+        );
     }
-    let (with, without) = (median_us(with), median_us(without));
-    println!("tool_exec round trip over MCP stdio, the same script:");
-    println!("  --check off                                {without:8.1} us");
-    println!("  --check certain                            {with:8.1} us");
+    drop((on, off));
+
+    one_shot();
+}
+
+/// How many runs of each one-shot case.
+const ONE_SHOT_ROUNDS: usize = 40;
+
+/// 4. `codemode run` with the default check against `--check off`, interleaved.
+fn one_shot() {
+    let bin = binary("codemode");
+    let scripts = tempfile::tempdir().unwrap();
+    let bare = tempfile::tempdir().unwrap();
+    let kept = tempfile::tempdir().unwrap();
+    std::fs::create_dir(kept.path().join(".codemode")).unwrap();
+    let run = |world: &Path, check: Option<&str>, source: &str| {
+        let file = scripts.path().join("script.luau");
+        std::fs::write(&file, source).unwrap();
+        let mut command = Command::new(&bin);
+        command.env_remove("CODEMODE_CHECK");
+        if let Some(check) = check {
+            command.args(["--check", check]);
+        }
+        command.arg("--world").arg(world).arg("run").arg(&file);
+        let (out, took) = timed(|| command.output().expect("codemode runs"));
+        assert!(
+            out.status.success(),
+            "{source}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        took
+    };
     println!(
-        "  added by the check: {:.1} us = {:+.1}% (target <= 20%)",
-        with - without,
-        100.0 * (with - without) / without
+        "one-shot `codemode run`, the default check / --check off, median of {ONE_SHOT_ROUNDS}:"
     );
+    for (what, script) in [
+        ("return 1", "return 1"),
+        (
+            "one tool call",
+            "return tools.text.slugify(\"Hello World\")",
+        ),
+    ] {
+        for (place, world, fresh) in [
+            ("no .codemode/ (checked afresh)", bare.path(), false),
+            (".codemode/, the same script again", kept.path(), false),
+            (".codemode/, a new script each run", kept.path(), true),
+        ] {
+            let (mut on, mut off) = (Vec::new(), Vec::new());
+            // Once first: the kept reply (or the index cache) of a world is written once.
+            run(world, None, script);
+            for i in 0..ONE_SHOT_ROUNDS {
+                let source = match fresh {
+                    true => format!("{script} -- {i}"),
+                    false => script.to_string(),
+                };
+                on.push(run(world, None, &source));
+                off.push(run(world, Some("off"), &source));
+            }
+            let (on, off) = (median_us(on) / 1e3, median_us(off) / 1e3);
+            println!(
+                "  {what:<14} {place:<36} {on:6.2} ms / {off:6.2} ms = {:.2}x (target <= 1.3x)",
+                on / off
+            );
+        }
+    }
 }
 
 fn tool_exec(script: &str) -> Value {

@@ -295,14 +295,34 @@ pub fn write<T: Serialize + ?Sized>(
     schema: u32,
     value: &T,
 ) -> std::io::Result<()> {
+    replace_with(path, &framed(kind, schema, value)?, ".tmp-", 0o666, true)
+}
+
+/// Like [`write`], without waiting for the disk: for a small file whose loss (a crash
+/// leaves it empty or cut short, and its checksum fails) costs only work done again,
+/// where a sync would cost each writer milliseconds.
+pub fn write_unsynced<T: Serialize + ?Sized>(
+    path: &Path,
+    kind: &[u8; 4],
+    schema: u32,
+    value: &T,
+) -> std::io::Result<()> {
+    replace_with(path, &framed(kind, schema, value)?, ".tmp-", 0o666, false)
+}
+
+/// `value` after the header, followed by the checksum of both.
+fn framed<T: Serialize + ?Sized>(
+    kind: &[u8; 4],
+    schema: u32,
+    value: &T,
+) -> std::io::Result<Vec<u8>> {
     let header: Header = (*kind, schema, ENGINE_VERSION);
-    let data = postcard::to_extend(&header, Vec::new())
+    let mut data = postcard::to_extend(&header, Vec::new())
         .and_then(|data| postcard::to_extend(value, data))
         .map_err(std::io::Error::other)?;
-    let mut data = data;
     let sum = crc32fast::hash(&data);
     data.extend_from_slice(&sum.to_le_bytes());
-    replace(path, &data, ".tmp-", 0o666)
+    Ok(data)
 }
 
 /// Replaces the file at `path` with `bytes` whole: a new file beside it, named `prefix`
@@ -310,6 +330,16 @@ pub fn write<T: Serialize + ?Sized>(
 /// planted under its name), synced and renamed over `path`. A reader sees the old file or
 /// the new one; a failed write leaves nothing behind.
 pub fn replace(path: &Path, bytes: &[u8], prefix: &str, mode: u32) -> std::io::Result<()> {
+    replace_with(path, bytes, prefix, mode, true)
+}
+
+fn replace_with(
+    path: &Path,
+    bytes: &[u8],
+    prefix: &str,
+    mode: u32,
+    sync: bool,
+) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut temp = tempfile::Builder::new()
@@ -317,7 +347,9 @@ pub fn replace(path: &Path, bytes: &[u8], prefix: &str, mode: u32) -> std::io::R
         .permissions(std::fs::Permissions::from_mode(mode))
         .tempfile_in(dir)?;
     temp.write_all(bytes)?;
-    temp.as_file().sync_data()?;
+    if sync {
+        temp.as_file().sync_data()?;
+    }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

@@ -1,12 +1,20 @@
 //! The checker an engine asks, in which mode, and the declarations of the last index
 //! snapshot it checked against (built once per snapshot and toolbox set, shared by every
 //! run).
+//!
+//! A process that checks one script and exits (`codemode run`, `codemode exec`) shares
+//! nothing: it declares in full only the toolboxes the script names when that gives the
+//! verdict the whole world's declarations give (see [`super::named::only_by_name`]), so
+//! neither the engine (reading and compiling every tool to declare it) nor the checker
+//! (loading every declaration) works for toolboxes the script never reaches.
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, Weak};
 
+use super::named::only_by_name;
+use super::replies::Recent;
 use super::{named_toolboxes, sort, with_modules, Checker, CheckerError, Declarations};
-use super::{Diagnostic, Mode};
+use super::{Checked, Diagnostic, Mode, Replies};
 use crate::assets::AssetIndex;
 
 /// A world of at most this many tools is declared whole for every script: its
@@ -31,6 +39,13 @@ const KEPT_SETS: usize = 8;
 pub struct Checking {
     mode: Mode,
     checker: Checker,
+    /// True when each script is declared for on its own (see [`Checking::one_shot`]).
+    one_shot: bool,
+    /// What the checker said about the last scripts.
+    recent: Recent,
+    /// What it said about scripts before, kept on disk (see
+    /// [`Checking::keeping_replies`]).
+    replies: Option<Replies>,
     /// The declarations built for the last snapshot checked against.
     declarations: Mutex<Option<Held>>,
 }
@@ -71,8 +86,58 @@ impl Checking {
         Checking {
             mode,
             checker,
+            one_shot: false,
+            recent: Recent::default(),
+            replies: None,
             declarations: Mutex::new(None),
         }
+    }
+
+    /// The same, keeping what the checker says about each script in `world` (see
+    /// [`Replies`]), and reading it back for a script checked before against the same
+    /// declarations: for a process that runs one script (a server's checker is warm).
+    /// Nothing is kept in a world without a `.codemode/` folder.
+    pub fn keeping_replies(mut self, world: &std::path::Path) -> Checking {
+        self.replies = self
+            .checker
+            .identity()
+            .and_then(|identity| Replies::of(world, identity));
+        self
+    }
+
+    /// True when what the checker said about `source` was kept (against some
+    /// declarations): a process need not start the checker ahead for it.
+    pub fn holds_reply(&self, source: &str) -> bool {
+        // As the run reads it (see `Runtime::exec`).
+        let source = source.strip_prefix(crate::assets::BOM).unwrap_or(source);
+        self.replies.as_ref().is_some_and(|r| r.holds(source))
+    }
+
+    /// What the checker said about `source` against `declarations`, when it was kept: by
+    /// this process, for one of the last scripts it checked, or on disk.
+    pub fn kept_reply(&self, declarations: &Declarations, source: &str) -> Option<Checked> {
+        self.recent
+            .get(declarations, source)
+            .or_else(|| self.replies.as_ref()?.get(declarations, source))
+    }
+
+    /// Keeps what the checker said about `source` against `declarations` (see
+    /// [`Checking::kept_reply`]).
+    pub fn keep_reply(&self, declarations: &Declarations, source: &str, checked: &Checked) {
+        self.recent.put(declarations, source, checked);
+        if let Some(replies) = &self.replies {
+            replies.put(declarations, source, checked);
+        }
+    }
+
+    /// The same, for a process that checks one script: a script that reaches toolboxes
+    /// only by their names is checked against declarations holding those in full (the
+    /// others typed `any`), which its verdict does not tell from the whole world's; any
+    /// other script against the whole world's. A process that checks many (a server, a
+    /// REPL) loads the whole world's once and checks each script against them.
+    pub fn one_shot(mut self) -> Checking {
+        self.one_shot = true;
+        self
     }
 
     /// The mode.
@@ -103,7 +168,13 @@ impl Checking {
         text: impl FnOnce(Option<&BTreeSet<String>>) -> String,
     ) -> Declarations {
         let tools = index.tools.len() + upstream.iter().map(|(_, n)| n).sum::<usize>();
-        let named = (tools > WHOLE_WORLD_TOOLS).then(|| declared_in_full(index, upstream, source));
+        let named = if tools > WHOLE_WORLD_TOOLS {
+            Some(declared_in_full(index, upstream, source))
+        } else if self.one_shot {
+            exactly_named(index, upstream, source)
+        } else {
+            None
+        };
         let mut held = self.declarations.lock().unwrap_or_else(|e| e.into_inner());
         let current = held.as_ref().is_some_and(|h| {
             h.catalogues == catalogues
@@ -232,6 +303,33 @@ impl Checking {
             others,
         })
     }
+}
+
+/// The toolboxes a script of a small world reaches, when declaring only those in full
+/// gives the verdict the whole world's declarations give: it reaches `tools` only by
+/// literal names, and each is a toolbox (of `index` or `upstream`) or a function of
+/// `tools`. A misspelt name is left to the whole world's declarations, so the checker's
+/// message about it is the one it always gives.
+fn exactly_named(
+    index: &AssetIndex,
+    upstream: &[(&str, usize)],
+    source: &str,
+) -> Option<BTreeSet<String>> {
+    if !only_by_name(source) {
+        return None;
+    }
+    let named = named_toolboxes(source, usize::MAX);
+    let known = |name: &String| {
+        index.has_toolbox(name)
+            || upstream.iter().any(|(u, _)| u == name)
+            || crate::types::surface_functions().iter().any(|f| {
+                f.identity
+                    .strip_prefix("tools.")
+                    .and_then(|rest| rest.split('.').next())
+                    == Some(name.as_str())
+            })
+    };
+    named.iter().all(known).then_some(named)
 }
 
 /// The toolboxes `source` names that its declarations hold in full: in name order, as

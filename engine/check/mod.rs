@@ -14,6 +14,8 @@
 //!   from its syntax tree (`script.rs`);
 //! - `literal.rs` reads the table literals a script passes straight to tools, whose
 //!   misspelt fields the checker lets through;
+//! - `replies.rs` keeps what the checker said about a script, for its next run against
+//!   the same declarations: in memory, and on disk for the next process;
 //! - `tool.rs` prepares a tool's source for the checker;
 //! - `diagnostic.rs` is one thing the checker said, as the envelope shows it.
 
@@ -24,6 +26,7 @@ mod literal;
 mod mode;
 mod named;
 mod process;
+mod replies;
 mod script;
 mod tool;
 mod verdict;
@@ -33,7 +36,8 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use error::CheckerError;
 pub use literal::{option_literals, OptionLiteral};
 pub use mode::Mode;
-pub use named::named_toolboxes;
+pub use named::{named_toolboxes, only_by_name};
 pub use process::{Checked, Checker, Declarations, PendingCheck, CHECKER_ENV, CHECKER_PROGRAM};
+pub use replies::{Recent, Replies};
 pub use tool::{tool_source, with_modules, WithModules};
 pub use verdict::{judge, judge_with, not_one_table, sort, Certain, Verdict};

@@ -6,6 +6,10 @@
 //! in a comment or a string is declared for nothing; a toolbox it misses (reached through
 //! an alias of `tools`, or an index that is not a literal) is typed `any`, so the script
 //! is checked less there, never refused.
+//!
+//! [`only_by_name`] says when the scan misses nothing: every use of `tools` in the code
+//! names its field literally. A one-shot run declares only what such a script names,
+//! with the same verdict as against the whole world.
 
 use std::collections::BTreeSet;
 
@@ -40,6 +44,142 @@ pub fn named_toolboxes(source: &str, limit: usize) -> BTreeSet<String> {
         }
     }
     named
+}
+
+/// True when `source` reaches the `tools` global only as `tools.<name>` or
+/// `tools["<name>"]` outside its strings and comments: an alias (`local t = tools`), a
+/// computed key or `tools` passed on could reach any toolbox, and then only the whole
+/// world's declarations give the script the verdict it would get against them. Where
+/// in doubt it says false (a comment between `tools` and its field, interpolated strings
+/// nested past [`MAX_NESTING`]).
+pub fn only_by_name(source: &str) -> bool {
+    code(source, 0, 0).is_some()
+}
+
+/// How deep interpolated strings (`` `{`{x}`}` ``) are followed.
+const MAX_NESTING: usize = 16;
+
+/// Reads code from `at` to the end, or (`nesting` > 0, inside an interpolated string's
+/// braces) to the `}` that closes it; where it stopped, or `None` at a `tools` reached
+/// other than by a literal name.
+fn code(source: &str, mut at: usize, nesting: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    // Braces of table constructors opened inside an interpolation.
+    let mut depth = 0usize;
+    while at < bytes.len() {
+        let b = bytes[at];
+        if b == b'-' && bytes.get(at + 1) == Some(&b'-') {
+            at = past_comment(bytes, at + 2);
+        } else if b == b'"' || b == b'\'' {
+            at = past_quoted(bytes, at);
+        } else if let Some(level) = long_bracket(bytes, at) {
+            at = past_long(bytes, at + level + 2, level);
+        } else if b == b'`' {
+            at = past_interpolated(source, at, nesting)?;
+        } else if b == b'{' {
+            depth += 1;
+            at += 1;
+        } else if b == b'}' {
+            if nesting > 0 && depth == 0 {
+                return Some(at + 1);
+            }
+            depth = depth.saturating_sub(1);
+            at += 1;
+        } else if is_word(b) {
+            let end = at
+                + bytes[at..]
+                    .iter()
+                    .position(|&c| !is_word(c))
+                    .unwrap_or(bytes.len() - at);
+            let field = at > 0 && matches!(bytes[at - 1], b'.' | b':');
+            if &bytes[at..end] == b"tools" && !field && !names_a_field(&source[end..]) {
+                return None;
+            }
+            at = end;
+        } else {
+            at += 1;
+        }
+    }
+    Some(at)
+}
+
+/// Where the interpolated string that starts at `at` ends, its `{...}` read as code.
+fn past_interpolated(source: &str, at: usize, nesting: usize) -> Option<usize> {
+    if nesting >= MAX_NESTING {
+        return None;
+    }
+    let bytes = source.as_bytes();
+    let mut i = at + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'`' => return Some(i + 1),
+            b'{' => i = code(source, i + 1, nesting + 1)?,
+            _ => i += 1,
+        }
+    }
+    Some(bytes.len())
+}
+
+/// True when `rest` (what follows a `tools`) starts with `.<name>` or `["<name>"]`.
+fn names_a_field(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    if let Some(field) = rest.strip_prefix('.') {
+        return word(field.trim_start()).is_some();
+    }
+    let Some(key) = rest.strip_prefix('[') else {
+        return false;
+    };
+    let key = key.trim_start();
+    let Some(name) = quoted(key) else {
+        return false;
+    };
+    // The quotes and the name, then the closing bracket: `tools["a" .. b]` is computed.
+    key[name.len() + 2..].trim_start().starts_with(']')
+}
+
+/// Where a comment that starts at `at` (past its `--`) ends.
+fn past_comment(bytes: &[u8], at: usize) -> usize {
+    if let Some(level) = long_bracket(bytes, at) {
+        return past_long(bytes, at + level + 2, level);
+    }
+    bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |n| at + n + 1)
+}
+
+/// Where a quoted string that starts at `at` ends (a line break ends an unfinished one).
+fn past_quoted(bytes: &[u8], at: usize) -> usize {
+    let quote = bytes[at];
+    let mut i = at + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\n' => return i + 1,
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The level of the long bracket `[==[` that starts at `at`, when one does.
+fn long_bracket(bytes: &[u8], at: usize) -> Option<usize> {
+    if bytes.get(at) != Some(&b'[') {
+        return None;
+    }
+    let level = bytes[at + 1..].iter().take_while(|&&b| b == b'=').count();
+    (bytes.get(at + 1 + level) == Some(&b'[')).then_some(level)
+}
+
+/// Where the long string or comment whose text starts at `at` ends (`]==]` of `level`).
+fn past_long(bytes: &[u8], at: usize, level: usize) -> usize {
+    let mut close = vec![b']'];
+    close.extend(std::iter::repeat_n(b'=', level));
+    close.push(b']');
+    memchr::memmem::find(&bytes[at.min(bytes.len())..], &close)
+        .map_or(bytes.len(), |n| at + n + close.len())
 }
 
 fn is_word(b: u8) -> bool {
@@ -80,6 +220,38 @@ mod tests {
         let source = "local mytools = {}\nmytools.a = 1\nlocal t = tools_x.b\n\
                       local d = tools[name]\nlocal e = tools['not a name']\nlocal f = tools.9x";
         assert!(names(source).is_empty(), "{:?}", names(source));
+    }
+
+    #[test]
+    fn only_literal_fields_of_tools_are_reached_by_name() {
+        for source in [
+            "return tools.text.slugify('x')",
+            "local a = tools [ \"json\" ].parse(s)\nreturn tools\n\t.math.add(1, 2)",
+            "-- the tools we need\nprint(\"tools: \" .. tools.list().stdout)",
+            "--[==[ local t = tools ]==] local s = [[tools]] return config.tools, x:tools()",
+            "local s = 'it\\'s tools' return 1",
+            "return `{#tools.list().stdout} lines, {({ n = 1 }).n} {`{tools.text.slugify('a b')}`}`",
+            "return 1",
+        ] {
+            assert!(only_by_name(source), "{source}");
+        }
+        for source in [
+            "local t = tools\nreturn t.text.slugify('x')",
+            "return tools[name].run()",
+            "return tools['te' .. 'xt'].slugify('x')",
+            "for k in pairs(tools) do end",
+            "f(tools)",
+            "return `{tools}`",
+            "return `it's {f(tools)}`, 'x'",
+            "return `{ { t = tools } }`",
+            "return tools --[[ why ]] .text.slugify('x')",
+            "return tools:list()",
+        ] {
+            assert!(!only_by_name(source), "{source}");
+        }
+        // Nested interpolations are followed only so deep (and never past the stack).
+        let deep = format!("return {}", "`{".repeat(100_000));
+        assert!(!only_by_name(&deep));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use parking_lot::lock_api::ArcMutexGuard;
 use parking_lot::RawMutex;
@@ -73,6 +73,12 @@ impl Declarations {
     /// The text.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// What tells this text from another (as the checker knows it: see
+    /// `engine/checker/main.rs`): its key and length.
+    pub(crate) fn mark(&self) -> (u64, usize) {
+        (self.key, self.text.len())
     }
 }
 
@@ -197,6 +203,21 @@ impl Checker {
             .into_iter()
             .find(|path| path.is_file())
             .ok_or_else(|| beside.display().to_string())
+    }
+
+    /// What tells this checker binary from another, for replies kept on disk: its path,
+    /// size and modification time (a rebuilt checker may say other things of the same
+    /// script). `None` when there is no binary to run.
+    pub fn identity(&self) -> Option<String> {
+        let path = self.program.as_ref().ok()?;
+        let meta = std::fs::metadata(path).ok()?;
+        let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+        Some(format!(
+            "{}\0{}\0{}",
+            path.display(),
+            meta.len(),
+            modified.as_nanos()
+        ))
     }
 
     /// Starts the checker process now without waiting for it, so it readies itself while

@@ -38,7 +38,7 @@ pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let mut runtime = cli.script_runtime()?;
+    let mut runtime = cli.one_shot_runtime(&source)?;
     cli.open_audit(runtime.registry(), "exec");
     let envelope = runtime
         .exec(&source, Output::Capture)

@@ -263,11 +263,7 @@ impl Cli {
         purpose: Use,
         profile_name: Option<&str>,
     ) -> anyhow::Result<Arc<Registry>> {
-        let world = match &self.world {
-            Some(w) => w.clone(),
-            None => std::env::current_dir()
-                .context("cannot read the current directory; pass --world DIR")?,
-        };
+        let world = self.world_dir()?;
         // Read first: a policy that cannot be used stops start-up before any work.
         let profile = match world.is_dir() {
             true => codemode::policy::load(&world, profile_name)?,
@@ -306,6 +302,15 @@ impl Cli {
         Ok(Arc::new(registry))
     }
 
+    /// The world's folder: `--world`, else the current directory.
+    fn world_dir(&self) -> anyhow::Result<PathBuf> {
+        match &self.world {
+            Some(w) => Ok(w.clone()),
+            None => std::env::current_dir()
+                .context("cannot read the current directory; pass --world DIR"),
+        }
+    }
+
     /// Keeps a long-running command's world current: fetches, in the background, the
     /// tools of every MCP server not fetched yet, and starts live reload (of tool folders,
     /// the policy and the MCP configuration). A watcher that cannot start (e.g. the
@@ -326,11 +331,38 @@ impl Cli {
         }
     }
 
-    /// A runtime for scripts: the type checker is started first, so it readies itself
-    /// while the index is read.
+    /// A runtime for the REPL's scripts.
     fn script_runtime(&self) -> anyhow::Result<Runtime> {
-        let checking = self.checking();
-        if let Some(checking) = &checking {
+        self.runtime_prestarted(self.checking(), true)
+    }
+
+    /// A runtime for a process that runs `source` and exits (`run`, `exec`): the script
+    /// is checked against the declarations of what it names (see
+    /// [`codemode::Checking::one_shot`]), and what the checker says is kept in the world
+    /// for the next run of the same script, whose checker is then not started.
+    fn one_shot_runtime(&self, source: &str) -> anyhow::Result<Runtime> {
+        let checking = match self.new_checking() {
+            Some(checking) => {
+                let checking = checking.one_shot();
+                Some(Arc::new(match self.world_dir() {
+                    Ok(world) => checking.keeping_replies(&world),
+                    Err(_) => checking,
+                }))
+            }
+            None => None,
+        };
+        let kept = checking.as_ref().is_some_and(|c| c.holds_reply(source));
+        self.runtime_prestarted(checking, !kept)
+    }
+
+    /// A runtime checking with `checking`, whose checker is started first when `prestart`,
+    /// so it readies itself while the index is read.
+    fn runtime_prestarted(
+        &self,
+        checking: Option<Arc<codemode::Checking>>,
+        prestart: bool,
+    ) -> anyhow::Result<Runtime> {
+        if let Some(checking) = checking.as_ref().filter(|_| prestart) {
             checking.checker().prestart();
         }
         let mut runtime = Runtime::new(self.registry()?, self.limits())?;
@@ -367,11 +399,15 @@ impl Cli {
 
     /// The type checker scripts pass before they run (`--check`), none when off.
     pub(crate) fn checking(&self) -> Option<Arc<codemode::Checking>> {
+        self.new_checking().map(Arc::new)
+    }
+
+    fn new_checking(&self) -> Option<codemode::Checking> {
         use codemode::check::{Checker, Mode};
         let mode: Mode = self.check.parse().unwrap_or_default();
         (mode != Mode::Off).then(|| {
             let checker = Checker::new(Duration::from_millis(self.check_timeout_ms));
-            Arc::new(codemode::Checking::new(mode, checker))
+            codemode::Checking::new(mode, checker)
         })
     }
 }

@@ -9,11 +9,15 @@ use super::{limit_flag, read_script, Cli};
 /// Runs the script; prints its returned value (as JSON) after its own output.
 pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let source = read_script(file)?;
-    let mut runtime = cli.script_runtime()?;
+    let mut runtime = cli.one_shot_runtime(&source)?;
     cli.open_audit(runtime.registry(), "run");
     let envelope = runtime
         .exec(&source, Output::Stream)
         .name_limits(limit_flag);
+    // As `exec`: the process ends soon, and freeing the runtime would only delay it (its
+    // type checker stopped and waited for, where it exits by itself when its input closes
+    // with this process).
+    std::mem::forget(runtime);
     // What the type checker said without stopping the run is in `codemode exec`'s
     // envelope; here stderr is the script's, so only the log (-v) repeats it.
     for d in &envelope.diagnostics {

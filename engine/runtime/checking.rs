@@ -12,7 +12,7 @@ use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::bind::{fits_literal, stray_field, wrong_kind};
 use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
-use crate::check::{option_literals, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
+use crate::check::{option_literals, Checked, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::{cut, gate};
 use crate::types::{inline_aliases, surface_functions, SurfaceFunction, Ty, SURFACE};
@@ -65,12 +65,17 @@ impl Checking {
             checking: self.clone(),
             pending: None,
             degraded: None,
+            declarations: None,
         };
         if self.mode() == Mode::Off {
             return sent;
         }
         let started = Instant::now();
         let mut declarations = self.declarations(registry, index, source);
+        if let Some(kept) = self.kept_reply(&declarations, source) {
+            sent.pending = Some(Ok(Asked::Kept(kept)));
+            return sent;
+        }
         loop {
             let left = budget.saturating_sub(started.elapsed());
             match self.checker().send(&declarations, source, left, session) {
@@ -102,7 +107,12 @@ impl Checking {
                     declarations = fewer;
                 }
                 outcome => {
-                    sent.pending = Some(outcome);
+                    sent.pending = Some(outcome.map(Asked::Checker));
+                    // A reply against declarations cut back is not kept: the next run
+                    // sends the whole ones first.
+                    if sent.degraded.is_none() {
+                        sent.declarations = Some(declarations);
+                    }
                     return sent;
                 }
             }
@@ -114,9 +124,20 @@ impl Checking {
 pub(crate) struct Sent {
     checking: Arc<Checking>,
     /// `None` when nothing is checked (`--check off`).
-    pending: Option<Result<PendingCheck, CheckerError>>,
+    pending: Option<Result<Asked, CheckerError>>,
     /// What was left unchecked when the declarations had to be cut back.
     degraded: Option<Diagnostic>,
+    /// The declarations the checker was sent, so its reply can be kept (see
+    /// [`Checking::keep_reply`]).
+    declarations: Option<Declarations>,
+}
+
+/// Where a script's diagnostics come from.
+pub(crate) enum Asked {
+    /// The checker, asked now.
+    Checker(PendingCheck),
+    /// What it said about the same script against the same declarations before.
+    Kept(Checked),
 }
 
 impl Sent {
@@ -150,7 +171,7 @@ impl Sent {
     /// True when [`Sent::verdict`] would not wait for the checker.
     pub(crate) fn ready(&self) -> bool {
         match &self.pending {
-            Some(Ok(pending)) => pending.ready(),
+            Some(Ok(Asked::Checker(pending))) => pending.ready(),
             _ => true,
         }
     }
@@ -173,7 +194,16 @@ impl Sent {
             unread,
             fitting,
         } = stray_options(index, source);
-        let checked = match pending.and_then(PendingCheck::finish) {
+        let checked = match pending {
+            Ok(Asked::Kept(kept)) => Ok(kept),
+            Ok(Asked::Checker(pending)) => pending.finish().inspect(|checked| {
+                if let Some(declarations) = &self.declarations {
+                    self.checking.keep_reply(declarations, source, checked);
+                }
+            }),
+            Err(e) => Err(e),
+        };
+        let checked = match checked {
             Ok(checked) => checked,
             Err(problem) => {
                 tracing::info!("{problem}");
