@@ -1703,6 +1703,12 @@ fn a_toolbox_the_script_creates_is_a_warning_not_an_error() {
     let (envelope, code) = exec(world.path(), &[], script);
     assert_eq!(code, 0, "{envelope}");
     assert_eq!(envelope["value"], "HI!", "{envelope}");
+    // The default mode does not say so beside a run that worked; `warn` does.
+    assert!(envelope.get("diagnostics").is_none(), "{envelope}");
+    std::fs::remove_dir_all(world.path().join("mine.toolbox")).unwrap();
+    let (envelope, code) = exec(world.path(), &["--check", "warn"], script);
+    assert_eq!(code, 0, "{envelope}");
+    assert_eq!(envelope["value"], "HI!", "{envelope}");
     let said = &envelope["diagnostics"][0];
     assert_eq!(said["severity"], "warning", "{envelope}");
     assert!(

@@ -23,6 +23,10 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// What the checker said.
     pub message: String,
+    /// Said only beside a run that failed (see [`super::Mode::shown`]): a note about the
+    /// check's own state that tells the author of a script that worked nothing to act on.
+    #[serde(skip)]
+    pub quiet: bool,
 }
 
 impl Diagnostic {
@@ -34,6 +38,13 @@ impl Diagnostic {
             column: 1,
             severity: Severity::Warning,
             message: message.into(),
+            quiet: false,
         }
+    }
+
+    /// This diagnostic, said only beside a run that failed.
+    pub fn quiet(mut self) -> Diagnostic {
+        self.quiet = true;
+        self
     }
 }

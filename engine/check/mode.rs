@@ -30,13 +30,14 @@ impl Mode {
 
     /// What a run's envelope carries of the check's report, none twice. Under `certain` a
     /// script that ran to its end carries no errors: the run answered the checker's doubts,
-    /// and an error beside working code invites a reader to "fix" it. Warnings and notes
-    /// about the check itself stay; `warn` and `strict` keep everything, as does a run
-    /// that failed (the doubts may say why).
+    /// and an error beside working code invites a reader to "fix" it. Warnings stay (a
+    /// misspelt option the tool ignored), quiet notes do not (see [`Diagnostic::quiet`]).
+    /// `warn` and `strict` keep everything, as does a run that failed (the doubts may say
+    /// why).
     pub fn shown(self, ran_ok: bool, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         let mut seen = HashSet::new();
         diagnostics.retain(|d| {
-            !(self == Mode::Certain && ran_ok && d.severity == Severity::Error)
+            !(self == Mode::Certain && ran_ok && (d.severity == Severity::Error || d.quiet))
                 && seen.insert((d.line, d.column, d.message.clone()))
         });
         diagnostics
@@ -68,5 +69,43 @@ impl fmt::Display for Mode {
             Mode::Certain => "certain",
             Mode::Strict => "strict",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Severity;
+
+    #[test]
+    fn a_run_that_worked_under_certain_carries_warnings_but_no_errors_or_quiet_notes() {
+        let error = Diagnostic {
+            line: 2,
+            column: 1,
+            severity: Severity::Error,
+            message: "Key 'x' not found".into(),
+            quiet: false,
+        };
+        let warning = Diagnostic {
+            severity: Severity::Warning,
+            message: "has no field \"seperator\"".into(),
+            ..error.clone()
+        };
+        let loading = Diagnostic::note("the type checker is still loading").quiet();
+        let all = vec![
+            error.clone(),
+            warning.clone(),
+            loading.clone(),
+            warning.clone(),
+        ];
+        assert_eq!(
+            Mode::Certain.shown(true, all.clone()),
+            vec![warning.clone()]
+        );
+        assert_eq!(
+            Mode::Certain.shown(false, all.clone()),
+            vec![error.clone(), warning.clone(), loading.clone()]
+        );
+        assert_eq!(Mode::Warn.shown(true, all.clone()).len(), 3);
     }
 }

@@ -210,6 +210,7 @@ mod tests {
                 column: 7,
                 severity: Severity::Error,
                 message: message.into(),
+                quiet: false,
             }],
             timed_out: false,
             limit: Duration::from_millis(500),

@@ -341,6 +341,7 @@ fn made_as_it_runs(source: &str, diagnostic: &mut Diagnostic) {
         diagnostic.message = format!(
             "tools.{key} is not a toolbox yet; this script writes tools as it runs, so the check before the run cannot see the ones it creates"
         );
+        diagnostic.quiet = true;
     }
 }
 

@@ -61,7 +61,7 @@ function() return tools.s.b({{}}) end}}) -> {{{{ok, value?, error?}}}}.\n\
 Author: tools.createToolbox{{name=\"mine\", description=\"...\"}}; \
 tools.create{{toolbox=\"mine\", name=\"shout\", description=\"...\", args={{{{name=\"text\", type=\"string\", \
 description=\"...\"}}}}, code=\"return string.upper(text)\"}} then tools.mine.shout(\"hi\"). \
-To change a bundled tool, tools.install(\"box\") first. These return {{ok, error?}}.\n\
+Both save to the world at once and return {{ok, error?}}; to change a bundled tool, tools.install(\"box\") first.\n\
 Result: return x -> value (JSON); print -> stdout. On failure error={{kind, message, line?, hint?}}; \
 kind type = a certain mistake found before anything ran; denied = policy.\n\
 Limits: {} ms, {} MiB, {} output bytes. Each call starts fresh; no io/os/require; vfs.read/write/list \
@@ -79,7 +79,7 @@ call a hit from \
 tool_exec as tools.<box>.<signature> (tools of MCP servers, from mcp:<server>, take one table). \
 An empty query lists the catalogue (or one toolbox). \
 Rows below the relevance threshold are left out (no rows: nothing fits); all = true returns them too. \
-Options: toolbox (only that one), limit (1 to 100, default 10), mode (\"keyword\" or \"semantic\"), all.";
+Options: toolbox (only that one), limit (1 to 100; default 5, a listing 10), mode (\"keyword\" or \"semantic\"), all.";
 
 /// `inputSchema` of `tool_exec`.
 pub(crate) fn tool_exec_schema() -> Map<String, Value> {
@@ -147,7 +147,7 @@ pub(crate) fn search_tools_schema() -> Map<String, Value> {
         "properties": {
             "query": {"type": "string", "description": "Words describing the job; empty lists the catalogue"},
             "toolbox": {"type": "string", "description": "Search only this toolbox"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "At most this many rows (default 10)"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "At most this many rows (default 5; a listing 10)"},
             "mode": {"type": "string", "enum": ["keyword", "semantic"]},
             "all": {"type": "boolean", "description": "Also rows below the relevance threshold (default false: no rows means nothing fits)"}
         },

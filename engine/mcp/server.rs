@@ -631,6 +631,11 @@ fn first_sentence(description: &str) -> String {
     format!("{}...", &sentence[..end])
 }
 
+/// Rows `search_tools` returns for a query when no limit is given: they go straight into
+/// the model's context, and search is tuned for the right tool in the first five. A listing
+/// (an empty query) keeps the engine's default.
+const SEARCH_TOOLS_LIMIT: usize = 5;
+
 /// The arguments of `search_tools`, checked as `tools.search` and `codemode search` check
 /// theirs: `query` and the options `mode`, `toolbox`, `limit` by their JSON names.
 fn search_request(args: &Map<String, Value>) -> Result<SearchRequest, String> {
@@ -643,7 +648,12 @@ fn search_request(args: &Map<String, Value>) -> Result<SearchRequest, String> {
         .iter()
         .filter(|(name, _)| name.as_str() != "query")
         .map(|(name, value)| (name.clone(), Given::from_json(value)));
-    SearchRequest::check(query, options).map_err(|e| format!("search_tools: {}", e.message("")))
+    let mut request = SearchRequest::check(query, options)
+        .map_err(|e| format!("search_tools: {}", e.message("")))?;
+    if !args.contains_key("limit") && !request.query.trim().is_empty() {
+        request.limit = SEARCH_TOOLS_LIMIT;
+    }
+    Ok(request)
 }
 
 /// The toolboxes a script of `index` may call, by name, each marked when an MCP server

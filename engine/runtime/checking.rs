@@ -206,7 +206,14 @@ impl Sent {
         let checked = match checked {
             Ok(checked) => checked,
             Err(problem) => {
-                tracing::info!("{problem}");
+                // A checker missing or crashing is the operator's to fix, and an envelope
+                // of a run that succeeded under `certain` does not carry the note.
+                match problem {
+                    CheckerError::Missing { .. } | CheckerError::Broken(_) => {
+                        tracing::warn!("{problem}")
+                    }
+                    _ => tracing::info!("{problem}"),
+                }
                 let mut notes: Vec<Diagnostic> = self.degraded.into_iter().collect();
                 notes.push(Diagnostic::note(problem.to_string()));
                 return Preflight::Go(notes);
@@ -402,6 +409,7 @@ fn stray_options(index: &AssetIndex, source: &str) -> Options {
                 ),
                 None => format!("argument {param}: {}", stray.detail),
             },
+            quiet: false,
         };
         if !stray.refused {
             diagnostic.severity = Severity::Warning;
@@ -671,6 +679,7 @@ mod tests {
                 column: 1,
                 severity: Severity::Error,
                 message: "A".repeat(20_000),
+                quiet: false,
             })
             .collect();
         let shown = bounded(many);
