@@ -59,7 +59,7 @@ pub use check::Checking;
 pub use host::{definitions, definitions_granted};
 pub use registry::{Registry, Watcher};
 pub use runtime::{
-    Args, Call, Called, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, Runtime, Session,
-    Surface,
+    Args, Call, Called, Check, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, RunRequest,
+    Runtime, Session, Surface,
 };
 pub use sandbox::{Limits, StopCause, StopCheck};

@@ -160,7 +160,8 @@ fn main() {
         // As a REPL entry (a fresh session each time) the verdict comes before the run.
         let mut session = Session::new();
         let entry = format!("{fresh}-- entry\n");
-        first.push(timed(|| checked.exec_session(&entry, Output::Capture, &mut session)).1);
+        first
+            .push(timed(|| checked.run(codemode::RunRequest::new(&entry).session(&mut session))).1);
     }
     let (overlapped, first, again) = (median_us(overlapped), median_us(first), median_us(again));
     let (check, step, run) = (median_us(check), median_us(step), median_us(run));

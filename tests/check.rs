@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use codemode::check::{Checked, Checker, Declarations, Mode, Severity};
-use codemode::{Checking, ErrorKind, Limits, Output, Pool, Registry, Runtime, Session};
+use codemode::{Checking, ErrorKind, Limits, Output, Pool, Registry, RunRequest, Runtime, Session};
 use common::{codemode, exec, text, World};
 use serde_json::{json, Value};
 
@@ -403,13 +403,9 @@ fn a_repl_session_sees_its_earlier_globals() {
     let world = World::new();
     let mut rt = runtime(&world, Mode::Certain);
     let mut session = Session::new();
-    let first = rt.exec_session("name = 'Hello World'", Output::Capture, &mut session);
+    let first = rt.run(RunRequest::new("name = 'Hello World'").session(&mut session));
     assert!(first.ok, "{}", first.to_json());
-    let second = rt.exec_session(
-        "return tools.text.slugify(name)",
-        Output::Capture,
-        &mut session,
-    );
+    let second = rt.run(RunRequest::new("return tools.text.slugify(name)").session(&mut session));
     assert_eq!(
         second.value,
         Some(serde_json::json!("hello-world")),
@@ -420,11 +416,7 @@ fn a_repl_session_sees_its_earlier_globals() {
         .diagnostics
         .iter()
         .all(|d| !d.message.contains("Unknown global")));
-    let wrong = rt.exec_session(
-        "return tools.text.slugify(name, 1)",
-        Output::Capture,
-        &mut session,
-    );
+    let wrong = rt.run(RunRequest::new("return tools.text.slugify(name, 1)").session(&mut session));
     assert_eq!(wrong.error.map(|e| e.kind), Some(ErrorKind::Type));
 }
 

@@ -414,10 +414,12 @@ fn time_is_capped_by_timeout_ms_by_the_deadline_and_by_a_stop() {
     let mut rt = runtime_granting(&world, &grant, limits());
     let asked = Instant::now();
     let stop: codemode::StopCheck = Arc::new(move || asked.elapsed() > Duration::from_millis(300));
-    let got = rt.exec_stoppable(
-        &format!("return http.request({{ url = '{}' }})", server.url("/slow")),
-        Output::Capture,
-        stop,
+    let got = rt.run(
+        codemode::RunRequest::new(&format!(
+            "return http.request({{ url = '{}' }})",
+            server.url("/slow")
+        ))
+        .stop(stop),
     );
     let error = got.error.as_ref().expect("stopped");
     assert_eq!(

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use codemode::runtime::ScriptError;
-use codemode::{Envelope, ErrorKind, Output};
+use codemode::{Envelope, ErrorKind, RunRequest};
 
 use super::{limit_flag, read_script, Cli};
 
@@ -41,7 +41,7 @@ pub fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let mut runtime = cli.one_shot_runtime(&source)?;
     cli.open_audit(runtime.registry(), "exec");
     let envelope = runtime
-        .exec(&source, Output::Capture)
+        .run(RunRequest::new(&source))
         .name_limits(limit_flag);
     outln!("{}", envelope.to_json())?;
     // The process ends here: freeing the VM and the index would only delay the exit (a

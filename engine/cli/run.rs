@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use codemode::Output;
+use codemode::{Output, RunRequest};
 
 use super::{limit_flag, read_script, Cli};
 
@@ -12,7 +12,7 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let mut runtime = cli.one_shot_runtime(&source)?;
     cli.open_audit(runtime.registry(), "run");
     let envelope = runtime
-        .exec(&source, Output::Stream)
+        .run(RunRequest::new(&source).output(Output::Stream))
         .name_limits(limit_flag);
     // As `exec`: the process ends soon, and freeing the runtime would only delay it (its
     // type checker stopped and waited for, where it exits by itself when its input closes

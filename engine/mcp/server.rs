@@ -24,7 +24,7 @@ use crate::audit::Agent as AuditAgent;
 use crate::auth::Agent;
 use crate::registry::Registry;
 use crate::runtime::{
-    refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, Runtime, Surface,
+    refused, Args, Call, Envelope, ErrorKind, Output, Pool, PoolError, RunRequest, Runtime, Surface,
 };
 use crate::sandbox::StopCheck;
 use crate::search::{Given, SearchRequest};
@@ -122,9 +122,8 @@ impl CodemodeServer {
                 ),
             );
         }
-        let run = self.on_pool(&served, agent, ct, move |runtime, stop| match stop {
-            Some(stop) => runtime.exec_stoppable(&source, Output::Capture, stop),
-            None => runtime.exec(&source, Output::Capture),
+        let run = self.on_pool(&served, agent, ct, move |runtime, stop| {
+            runtime.run(RunRequest::new(&source).stop_if(stop))
         });
         run.await
             .unwrap_or_else(|refused| refused)

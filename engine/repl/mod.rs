@@ -18,7 +18,7 @@ use rustyline::{Config, Editor};
 use serde_json::Value as Json;
 
 use crate::check::Severity;
-use crate::runtime::{Envelope, Output, Runtime, Session};
+use crate::runtime::{Envelope, Output, RunRequest, Runtime, Session};
 use crate::sandbox::StopCause;
 
 pub use complete::ReplHelper;
@@ -155,7 +155,7 @@ impl Repl {
     fn members(&mut self) -> Vec<String> {
         let script =
             "local names = {} for k in pairs(tools) do table.insert(names, k) end return names";
-        match self.runtime.exec(script, Output::Capture).value {
+        match self.runtime.run(RunRequest::new(script)).value {
             Some(Json::Array(items)) => items
                 .into_iter()
                 .filter_map(|v| v.as_str().map(str::to_string))
@@ -209,9 +209,10 @@ impl Repl {
     }
 
     fn eval(&mut self, source: &str) -> std::io::Result<()> {
-        let envelope = self
-            .runtime
-            .exec_session(source, Output::Stream, &mut self.session);
+        let request = RunRequest::new(source)
+            .output(Output::Stream)
+            .session(&mut self.session);
+        let envelope = self.runtime.run(request);
         // Only a closed stdout cancels an entry here: the session ends, as its reader did.
         if envelope.error.as_ref().and_then(|e| e.limit) == Some(StopCause::Cancelled) {
             return Err(std::io::ErrorKind::BrokenPipe.into());

@@ -217,14 +217,14 @@ impl Runtime {
             });
         }
         if let Some(upstream) = upstream_call(&self.registry, &index, &call)? {
-            let envelope = self.exec_in(Body::Upstream(&upstream), output, None, stop, index);
+            let envelope = self.run_body(Body::Upstream(&upstream), output, stop, index);
             return Ok(Called {
                 envelope,
                 rendered: None,
             });
         }
         let mut bound = bind(&index, &self.registry, call)?;
-        let envelope = self.exec_in(Body::Call(&mut bound), output, None, stop, index);
+        let envelope = self.run_body(Body::Call(&mut bound), output, stop, index);
         let rendered = match (&envelope.value, bound.rendered && envelope.ok) {
             (Some(value), true) => Some(Rendered::read(value)),
             _ => None,
@@ -241,7 +241,7 @@ impl Runtime {
     /// Runs `surface` with prints captured, stopped early when `stop` says so.
     pub fn run_surface(&mut self, surface: &Surface, stop: Option<StopCheck>) -> Envelope {
         let index = self.begin_snapshot();
-        let envelope = self.exec_in(Body::Surface(surface), Output::Capture, None, stop, index);
+        let envelope = self.run_body(Body::Surface(surface), Output::Capture, stop, index);
         self.record_run(&envelope);
         envelope
     }

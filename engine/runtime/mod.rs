@@ -1,8 +1,9 @@
 //! Running scripts: the runtime composes the sandbox (`crate::sandbox`), the host's
 //! capabilities (`crate::host`) and a registry, runs one script at a time and builds the
-//! result envelope. This file holds the run loop ([`Runtime::exec`] and the private
-//! `exec_in` every run goes through); [`Runtime::call`] and [`Runtime::surface`] (in
-//! `call.rs`) run a tool or a `tools` function the same way, without source;
+//! result envelope. This file holds the run loop: [`Runtime::run`] takes a [`RunRequest`]
+//! (`request.rs`), the one way a script runs, and every run (a script, or a tool or `tools`
+//! function that [`Runtime::call`] and [`Runtime::surface`] in `call.rs` call without
+//! source) is readied and completed by the same two steps (`ready`, `complete`);
 //! `edits.rs` checks the tools a long-running process sees edited.
 
 mod audit;
@@ -12,6 +13,7 @@ mod edits;
 mod envelope;
 mod pool;
 mod report;
+mod request;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,6 +25,7 @@ pub use checking::warm_up;
 pub use edits::{check_edits, EditReport};
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
 pub use pool::{refused, Pool, PoolError};
+pub use request::{Check, RunRequest};
 
 use crate::assets::AssetIndex;
 use crate::audit::{Agent, Trail};
@@ -52,6 +55,18 @@ struct Readied {
     tools: Arc<AssetIndex>,
     /// Whether the VM took the run.
     begun: mlua::Result<()>,
+}
+
+/// A script on its way through [`Runtime::run`].
+struct Script<'a> {
+    /// The source, without a byte-order mark (some editors on Windows start files with one).
+    source: &'a str,
+    output: Output,
+    /// A REPL session's environment, or `None` for a fresh one.
+    env: Option<mlua::Table>,
+    stop: Option<StopCheck>,
+    /// A REPL entry: its globals come from entries the checker does not see.
+    in_session: bool,
 }
 
 /// How a run treats `print`.
@@ -160,70 +175,62 @@ impl Runtime {
         &self.registry
     }
 
-    /// Runs `source` and returns its envelope. Never panics on script behaviour;
-    /// a VM left unusable (memory breach) is replaced before the next run.
+    /// Runs `request` and returns its envelope: the one way a script runs. Never panics on
+    /// script behaviour; a VM left unusable (memory breach) is replaced before the next
+    /// run. The run's audit line is written once the envelope is final.
+    pub fn run(&mut self, request: RunRequest<'_>) -> Envelope {
+        let check = request.check_when();
+        let RunRequest {
+            source,
+            output,
+            session,
+            stop,
+            ..
+        } = request;
+        // First: a policy edit may replace the VM, and a session's table with it.
+        let index = self.begin_snapshot();
+        let in_session = session.is_some();
+        let env = session.and_then(|session| self.session_env(session));
+        let script = Script {
+            source: source.strip_prefix(crate::assets::BOM).unwrap_or(source),
+            output,
+            env,
+            stop,
+            in_session,
+        };
+        let envelope = self.run_checked(script, check, index);
+        self.record_run(&envelope);
+        envelope
+    }
+
+    /// Shorthand for [`Runtime::run`] of `source` with its prints going to `output`.
     pub fn exec(&mut self, source: &str, output: Output) -> Envelope {
-        let index = self.begin_snapshot();
-        self.exec_checked(source, output, None, None, false, index)
+        self.run(RunRequest::new(source).output(output))
     }
 
-    /// Runs `source` like [`Runtime::exec`], asking `stop` every few thousand instructions
-    /// whether to stop early (its caller went away); a stopped run fails with kind `limit`.
-    pub fn exec_stoppable(&mut self, source: &str, output: Output, stop: StopCheck) -> Envelope {
-        let index = self.begin_snapshot();
-        self.exec_checked(source, output, None, Some(stop), false, index)
-    }
-
-    /// Runs `source` in `session`'s environment, so its globals persist to the next entry.
-    /// Limits apply to each call as to [`Runtime::exec`].
-    pub fn exec_session(
-        &mut self,
-        source: &str,
-        output: Output,
-        session: &mut Session,
-    ) -> Envelope {
-        // First: a policy edit may replace the VM, and the session's table with it.
-        let index = self.begin_snapshot();
-        let env = match &session.env {
+    /// `session`'s environment in this VM: made anew (and the session told) when the VM
+    /// it was made in is gone.
+    fn session_env(&mut self, session: &mut Session) -> Option<mlua::Table> {
+        match &session.env {
             Some((generation, env)) if *generation == self.generation => Some(env.clone()),
             _ => {
                 session.reset = session.env.is_some();
                 session.env = self.vm.script_env().ok().map(|env| (self.generation, env));
                 session.env.as_ref().map(|(_, env)| env.clone())
             }
-        };
-        self.exec_checked(source, output, env, None, true, index)
+        }
     }
 
-    /// Type-checks `source` (when a checker is set) and runs it over `index` unless the
-    /// check stops it; its audit line is written once the envelope is final.
-    fn exec_checked(
+    /// Type-checks the script as `check` says (when a checker is set) and runs it over
+    /// `index` unless the check stops it.
+    fn run_checked(
         &mut self,
-        source: &str,
-        output: Output,
-        env: Option<mlua::Table>,
-        stop: Option<StopCheck>,
-        session: bool,
-        index: Arc<AssetIndex>,
-    ) -> Envelope {
-        let envelope = self.exec_unrecorded(source, output, env, stop, session, index);
-        self.record_run(&envelope);
-        envelope
-    }
-
-    fn exec_unrecorded(
-        &mut self,
-        source: &str,
-        output: Output,
-        env: Option<mlua::Table>,
-        stop: Option<StopCheck>,
-        session: bool,
+        script: Script<'_>,
+        check: Check,
         index: Arc<AssetIndex>,
     ) -> Envelope {
         let started = Instant::now();
-        // A byte-order mark (some editors on Windows start files with one) is not Luau.
-        let source = source.strip_prefix(crate::assets::BOM).unwrap_or(source);
-        let checking = self.checking.clone();
+        let checking = self.checking.clone().filter(|_| check != Check::Off);
         // The check's time is the run's: it waits at most half the run's timeout for the
         // checker (a check cut there lets the script run unchecked), and the run gets
         // what is left.
@@ -231,24 +238,22 @@ impl Runtime {
             c.send_preflight(
                 &self.registry,
                 &index,
-                source,
+                script.source,
                 self.limits.timeout / 2,
-                session,
+                script.in_session,
             )
         });
         // The run is readied while the checker reads the script in its own process.
-        let readied = self.ready(output, index.clone());
-        // A one-off run whose output is captured goes on while it is checked: nothing it
-        // does leaves the run before the verdict (every effect waits for it at the gate),
-        // and a refused run's envelope is the refusal. A session's entry (its globals
-        // outlive it) and a run that prints as it goes wait for the verdict first.
+        let readied = self.ready(script.output, index.clone());
         let sent = match sent {
-            Some(sent) if output == Output::Capture && !session => {
-                return self.exec_overlapped(started, readied, sent, source, env, stop, index);
+            Some(sent) if check == Check::Overlap => {
+                return self.run_overlapped(started, readied, sent, script, index);
             }
             sent => sent,
         };
-        let diagnostics = match sent.map(|s| s.verdict(&self.registry, &index, source, session)) {
+        let verdict =
+            sent.map(|s| s.verdict(&self.registry, &index, script.source, script.in_session));
+        let diagnostics = match verdict {
             None => Vec::new(),
             Some(Preflight::Go(diagnostics)) => diagnostics,
             Some(Preflight::Stop(mut envelope)) => {
@@ -258,30 +263,38 @@ impl Runtime {
             }
         };
         self.spent = started.elapsed();
-        let mut envelope = self.complete(readied, Body::Source(source), env, stop);
+        let mut envelope = self.complete(
+            readied,
+            Body::Source(script.source),
+            script.env,
+            script.stop,
+        );
         self.spent = Duration::ZERO;
         envelope.diagnostics = self.shown(envelope.ok, diagnostics);
         envelope.elapsed_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
         envelope
     }
 
-    /// Runs `source` in the run [`Runtime::ready`] began while the checker checks it (see
-    /// `sandbox/gate.rs`), and builds its envelope: the refusal when the check refused it.
-    #[allow(clippy::too_many_arguments)]
-    fn exec_overlapped(
+    /// Runs the script in the run [`Runtime::ready`] began while the checker checks it
+    /// (see `sandbox/gate.rs`), and builds its envelope: the refusal when the check
+    /// refused it.
+    fn run_overlapped(
         &mut self,
         started: Instant,
         readied: Readied,
         sent: checking::Sent,
-        source: &str,
-        env: Option<mlua::Table>,
-        stop: Option<StopCheck>,
+        script: Script<'_>,
         index: Arc<AssetIndex>,
     ) -> Envelope {
-        let (verdict, said) = sent.into_gate(self.registry.clone(), index, source);
+        let (verdict, said) = sent.into_gate(self.registry.clone(), index, script.source);
         self.spent = started.elapsed();
         gate::set(verdict);
-        let mut envelope = self.complete(readied, Body::Source(source), env, stop);
+        let mut envelope = self.complete(
+            readied,
+            Body::Source(script.source),
+            script.env,
+            script.stop,
+        );
         // The run ended before it reached outside itself or heard the verdict: wait for it.
         if let Some(mut verdict) = gate::take() {
             verdict(true);
@@ -314,17 +327,17 @@ impl Runtime {
         }
     }
 
-    /// Runs `body` over `index` (a snapshot of the registry) and builds its envelope.
-    fn exec_in(
+    /// Runs `body` (a tool or a `tools` function called without source) over `index` (a
+    /// snapshot of the registry) and builds its envelope.
+    fn run_body(
         &mut self,
         body: Body<'_>,
         output: Output,
-        env: Option<mlua::Table>,
         stop: Option<StopCheck>,
         index: Arc<AssetIndex>,
     ) -> Envelope {
         let readied = self.ready(output, index);
-        self.complete(readied, body, env, stop)
+        self.complete(readied, body, None, stop)
     }
 
     /// Hands the VM a run's state over `index`; what [`Runtime::complete`] runs next, or
@@ -364,7 +377,7 @@ impl Runtime {
             begun,
         } = readied;
         let outcome = match begun {
-            Ok(()) => self.run(body, env, stop),
+            Ok(()) => self.call_body(body, env, stop),
             Err(e) => Err(e),
         };
         let Finished {
@@ -504,7 +517,7 @@ impl Runtime {
     }
 
     /// Loads and calls the script (or calls the body's function), and converts what it returned.
-    fn run(
+    fn call_body(
         &self,
         body: Body<'_>,
         env: Option<mlua::Table>,

@@ -18,7 +18,7 @@ use std::time::Duration;
 use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::{Envelope, ErrorKind, Output, Runtime, ScriptError, StartError};
+use super::{Envelope, ErrorKind, RunRequest, Runtime, ScriptError, StartError};
 use crate::check::Checking;
 use crate::registry::Registry;
 use crate::sandbox::{disarm_deadline, set_long_run_hook, set_wait_hook, Limits, StopCheck};
@@ -217,16 +217,15 @@ impl Pool {
     }
 
     /// Like [`Pool::run`], and once running, the script is stopped early when `stop` says
-    /// so (see [`Runtime::exec_stoppable`]): an MCP client cancelled its request.
+    /// so (see [`RunRequest::stop`]): an MCP client cancelled its request.
     pub async fn run_stoppable(
         &self,
         source: &str,
         stop: Option<StopCheck>,
     ) -> Result<Envelope, PoolError> {
         let source = source.to_string();
-        let run = self.run_with(stop, move |runtime, stop| match stop {
-            Some(stop) => runtime.exec_stoppable(&source, Output::Capture, stop),
-            None => runtime.exec(&source, Output::Capture),
+        let run = self.run_with(stop, move |runtime, stop| {
+            runtime.run(RunRequest::new(&source).stop_if(stop))
         });
         match run.await {
             Err(PoolError::Panicked) => Ok(PoolError::Panicked.envelope()),
