@@ -221,8 +221,8 @@ fn a_tool_whose_signature_changed_is_checked_again() {
 fn a_world_without_a_settings_folder_keeps_nothing() {
     let setup = Setup::new(false);
     for _ in 0..2 {
-        let (envelope, code) = setup.exec("return 1");
-        assert_eq!((code, &envelope["value"]), (0, &Value::from(1)));
+        let (envelope, code) = setup.exec("return tools.text.slugify('A')");
+        assert_eq!((code, &envelope["value"]), (0, &Value::from("a")));
     }
     assert_eq!(setup.starts(), 2);
     assert!(!setup.world.path().join(".codemode").exists());
@@ -231,7 +231,7 @@ fn a_world_without_a_settings_folder_keeps_nothing() {
 #[test]
 fn a_script_cannot_write_what_is_kept() {
     let setup = Setup::new(true);
-    setup.exec("return 1");
+    setup.exec("return tools.text.slugify('A')");
     let (envelope, _) =
         setup.exec("local ok = pcall(vfs.write, '.codemode/cache/check/forged', 'x')\nreturn ok");
     assert_eq!(envelope["value"], false, "{envelope}");
@@ -289,4 +289,30 @@ fn a_process_checks_a_script_it_ran_before_against_the_same_declarations_once() 
     let after = runtime.exec(fine, Output::Capture);
     assert_eq!(after.value, first.value);
     assert_eq!(checks(notes.path()), 3);
+}
+
+#[test]
+fn a_script_that_names_nothing_of_the_host_starts_no_checker_under_the_default_mode() {
+    let setup = Setup::new(false);
+    let pure = "local total = 0\nfor i = 1, 10 do total += i end\nprint(total)\nreturn total";
+    let (envelope, code) = setup.exec(pure);
+    assert_eq!((code, &envelope["value"]), (0, &Value::from(55)));
+    let (out, _, code) = setup.run(pure);
+    assert_eq!((out.as_str(), code), ("55\n55\n", 0));
+    assert_eq!(setup.starts(), 0, "nothing for the check to decide");
+    // The host reached through a computed name is checked.
+    let (envelope, _) = setup.exec("return _G['tools'].text.slugify('A b')");
+    assert_eq!(envelope["value"], "a-b");
+    assert_eq!(setup.starts(), 1);
+    // `warn` reports everything, so it checks a pure script too.
+    let out = output(
+        command()
+            .env("CODEMODE_CHECKER", &setup.checker)
+            .arg("--world")
+            .arg(setup.world.path())
+            .args(["--check", "warn", "exec"]),
+        pure,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(setup.starts(), 2);
 }

@@ -140,6 +140,18 @@ impl Checking {
         self
     }
 
+    /// Whether `source` is sent to the checker. Under `certain` only a mistake at a call
+    /// into the host stops a run (see `verdict.rs`), and a script that names no host
+    /// global (see [`super::HOST_GLOBALS`]) makes none: it is not checked, and a one-shot
+    /// run of it starts no checker process (which costs more than the run).
+    pub fn decides(&self, source: &str) -> bool {
+        match self.mode {
+            Mode::Off => false,
+            Mode::Certain => !super::reaches_no_host(source),
+            Mode::Warn | Mode::Strict => true,
+        }
+    }
+
     /// The mode.
     pub fn mode(&self) -> Mode {
         self.mode

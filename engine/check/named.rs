@@ -13,6 +13,24 @@
 
 use std::collections::BTreeSet;
 
+/// The globals through which a script reaches the host: codemode's own (a test holds every
+/// global the host's linker registers to this list) and Luau's ways to reach a global by a
+/// computed name.
+pub const HOST_GLOBALS: [&str; 6] = ["tools", "vfs", "http", "shell", "_G", "getfenv"];
+
+/// True when `source` names none of [`HOST_GLOBALS`] as a word anywhere (in code, a
+/// string or a comment): then no call into the host can be in it.
+pub fn reaches_no_host(source: &str) -> bool {
+    let bytes = source.as_bytes();
+    HOST_GLOBALS.iter().all(|global| {
+        source.match_indices(global).all(|(start, _)| {
+            let end = start + global.len();
+            let joined = |at: usize| bytes.get(at).is_some_and(|&b| is_word(b));
+            (start > 0 && joined(start - 1)) || joined(end)
+        })
+    })
+}
+
 /// The toolbox names `source` reaches as `tools.<name>` or `tools["<name>"]`, sorted.
 /// At most `limit` names are kept (the first ones by position): a script that names more
 /// has the rest typed `any`.
@@ -203,6 +221,26 @@ fn quoted(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_reaches_the_host_only_by_naming_one_of_its_globals() {
+        for pure in [
+            "return 1",
+            "local toolset = 2\nreturn toolset",
+            "print(#'shells')",
+        ] {
+            assert!(reaches_no_host(pure), "{pure}");
+        }
+        for reaching in [
+            "return tools.text.slugify('a')",
+            "local t = tools\nreturn t",
+            "return _G['to' .. 'ols']",
+            "return getfenv(1).vfs",
+            "-- http\nreturn 1",
+        ] {
+            assert!(!reaches_no_host(reaching), "{reaching}");
+        }
+    }
 
     fn names(source: &str) -> Vec<String> {
         named_toolboxes(source, 64).into_iter().collect()

@@ -339,7 +339,9 @@ impl Cli {
     /// A runtime for a process that runs `source` and exits (`run`, `exec`): the script
     /// is checked against the declarations of what it names (see
     /// [`codemode::Checking::one_shot`]), and what the checker says is kept in the world
-    /// for the next run of the same script, whose checker is then not started.
+    /// for the next run of the same script, whose checker is then not started; nor is it
+    /// for a script the check has nothing to decide about (see
+    /// [`codemode::Checking::decides`]).
     fn one_shot_runtime(&self, source: &str) -> anyhow::Result<Runtime> {
         let checking = match self.new_checking() {
             Some(checking) => {
@@ -351,8 +353,10 @@ impl Cli {
             }
             None => None,
         };
-        let kept = checking.as_ref().is_some_and(|c| c.holds_reply(source));
-        self.runtime_prestarted(checking, !kept)
+        let asked = checking
+            .as_ref()
+            .is_some_and(|c| c.decides(source) && !c.holds_reply(source));
+        self.runtime_prestarted(checking, asked)
     }
 
     /// A runtime checking with `checking`, whose checker is started first when `prestart`,

@@ -312,3 +312,37 @@ fn no_host_module_makes_a_function_of_its_own() {
         );
     }
 }
+
+#[test]
+fn every_global_the_host_adds_is_one_a_script_must_name_to_reach_it() {
+    // Under `certain` a script that names none of these is not type-checked (see
+    // `check/named.rs`): a global added here and missing there would let a script call
+    // into the host unchecked.
+    let vm = Vm::new(&linker(&everything())).unwrap();
+    let plain = mlua::Lua::new();
+    let standard: std::collections::BTreeSet<String> = plain
+        .globals()
+        .pairs::<String, Value>()
+        .map(|pair| pair.unwrap().0)
+        .collect();
+    // The sandbox hides the globals behind a proxy; scripts read them through this.
+    let globals: mlua::Table = crate::sandbox::env_meta(&vm.lua)
+        .unwrap()
+        .raw_get("__index")
+        .unwrap();
+    let all: std::collections::BTreeSet<String> = globals
+        .pairs::<String, Value>()
+        .map(|pair| pair.unwrap().0)
+        .collect();
+    let added: Vec<String> = all
+        .into_iter()
+        .filter(|name| !standard.contains(name))
+        .collect();
+    assert!(!added.is_empty());
+    for name in &added {
+        assert!(
+            crate::check::HOST_GLOBALS.contains(&name.as_str()),
+            "the global `{name}` is not in check::HOST_GLOBALS"
+        );
+    }
+}

@@ -67,7 +67,7 @@ impl Checking {
             degraded: None,
             declarations: None,
         };
-        if self.mode() == Mode::Off {
+        if !self.decides(source) {
             return sent;
         }
         let started = Instant::now();
