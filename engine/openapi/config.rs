@@ -167,14 +167,16 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
     let base_url = text(fields, "baseUrl")?.ok_or(
         "has no \"baseUrl\"; add \"baseUrl\": the URL its paths are below, e.g. \"https://api.example.com\"",
     )?;
-    let base = url::Url::parse(&base_url).map_err(|e| {
-        format!("\"baseUrl\" is not a URL ({e}); write it as https://host/path")
-    })?;
+    let base = url::Url::parse(&base_url)
+        .map_err(|e| format!("\"baseUrl\" is not a URL ({e}); write it as https://host/path"))?;
     if !matches!(base.scheme(), "http" | "https") || base.host_str().is_none() {
         return Err("\"baseUrl\" must be an http:// or https:// URL with a host".into());
     }
     if base.query().is_some() || base.fragment().is_some() {
-        return Err("\"baseUrl\" must not have a query or a fragment; write only scheme, host and path".into());
+        return Err(
+            "\"baseUrl\" must not have a query or a fragment; write only scheme, host and path"
+                .into(),
+        );
     }
     let methods = match fields.get("methods") {
         None | Some(Value::Null) => DEFAULT_METHODS.iter().map(|m| m.to_string()).collect(),
@@ -184,12 +186,10 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
                 let method = item.as_str().map(str::to_ascii_uppercase);
                 match method {
                     Some(m) if METHODS.contains(&m.as_str()) => methods.push(m),
-                    _ => {
-                        return Err(format!(
-                            "\"methods\" holds {item}, which is not an HTTP method; list some of {}",
-                            METHODS.join(", ")
-                        ))
-                    }
+                    _ => return Err(format!(
+                        "\"methods\" holds {item}, which is not an HTTP method; list some of {}",
+                        METHODS.join(", ")
+                    )),
                 }
             }
             methods
@@ -241,7 +241,13 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
 pub fn fetched_path(world: &Path, name: &str) -> PathBuf {
     let safe: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     world.join(FETCHED_DIR).join(format!("{safe}.spec"))
 }
@@ -264,7 +270,9 @@ fn expand(text: &str, field: &str, env: &dyn Fn(&str) -> Option<String>) -> Resu
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
         let end = after.find('}').ok_or_else(|| {
-            format!("\"{field}\" has a '${{' without its '}}'; write ${{NAME}} or ${{NAME:-default}}")
+            format!(
+                "\"{field}\" has a '${{' without its '}}'; write ${{NAME}} or ${{NAME:-default}}"
+            )
         })?;
         let (name, default) = match after[..end].split_once(":-") {
             Some((name, default)) => (name, Some(default)),

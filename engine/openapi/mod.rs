@@ -75,7 +75,10 @@ pub fn call(
     };
     let allow = crate::net::Allow::new(&[host]);
     let mut headers = made.headers;
-    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("accept")) {
+    if !headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("accept"))
+    {
         headers.push(("Accept".into(), "application/json".into()));
     }
     // Some APIs (GitHub's) refuse a request that does not say who makes it.

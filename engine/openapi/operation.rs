@@ -18,10 +18,13 @@ use super::spec::Version;
 
 /// Nodes one input schema may have (see `schema`).
 const INPUT_BUDGET: usize = 1500;
-/// Nodes one output schema may have: a result's type shows its first levels.
-const OUTPUT_BUDGET: usize = 120;
-/// Most characters of an operation's description kept.
-const MAX_DESCRIPTION: usize = 1500;
+/// Nodes one output schema may have: a result's type shows its first fields. The
+/// checker loads every tool's declaration at once, and GitHub's 639 reading operations
+/// with results of 25 nodes each are already more than it takes ("too complex").
+const OUTPUT_BUDGET: usize = 12;
+/// Most characters of an operation's description kept: its first paragraph says what it
+/// does; the rest (media types, rate limits, fine print) would drown that for search.
+const MAX_DESCRIPTION: usize = 400;
 
 const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -119,7 +122,11 @@ fn tool(
     // Operation parameters override the path's of the same name and place.
     let mut parameters: Vec<&Value> = Vec::new();
     let own = operation.get("parameters").and_then(Value::as_array);
-    for parameter in shared.into_iter().flatten().chain(own.into_iter().flatten()) {
+    for parameter in shared
+        .into_iter()
+        .flatten()
+        .chain(own.into_iter().flatten())
+    {
         let parameter = follow(inputs, parameter);
         let key = |p: &Value| (p.get("name").cloned(), p.get("in").cloned());
         parameters.retain(|p| key(p) != key(parameter));
@@ -156,9 +163,10 @@ fn tool(
             .cloned()
             .unwrap_or_else(|| json!({}));
         let mut made = inputs.inline(&schema, INPUT_BUDGET);
-        if let (Some(description), Value::Object(map)) =
-            (parameter.get("description").and_then(Value::as_str), &mut made)
-        {
+        if let (Some(description), Value::Object(map)) = (
+            parameter.get("description").and_then(Value::as_str),
+            &mut made,
+        ) {
             map.insert("description".into(), description.into());
         }
         if place == "path" || parameter.get("required") == Some(&Value::Bool(true)) {
@@ -181,7 +189,9 @@ fn tool(
             let made = inputs.inline(schema, INPUT_BUDGET);
             let fields = made.get("properties").and_then(Value::as_object);
             let flat = media_is_json(&media)
-                && fields.is_some_and(|f| !f.is_empty() && f.keys().all(|k| !properties.contains_key(k)));
+                && fields.is_some_and(|f| {
+                    !f.is_empty() && f.keys().all(|k| !properties.contains_key(k))
+                });
             if flat {
                 let fields = fields.cloned().unwrap_or_default();
                 let keys: Vec<Value> = fields.keys().map(|k| Value::String(k.clone())).collect();
@@ -193,7 +203,11 @@ fn tool(
                 properties.extend(fields);
                 body_plan = json!({"type": media, "keys": keys});
             } else {
-                let key = if properties.contains_key("body") { "requestBody" } else { "body" };
+                let key = if properties.contains_key("body") {
+                    "requestBody"
+                } else {
+                    "body"
+                };
                 if body_required {
                     required.push(Value::String(key.into()));
                 }
@@ -227,11 +241,12 @@ fn tool(
         description.push_str(summary.trim_end_matches('.'));
         description.push('.');
     }
-    if !long.is_empty() && long != summary {
+    if !long.is_empty() && long.trim_end_matches('.') != summary.trim_end_matches('.') {
         if !description.is_empty() {
             description.push_str("\n\n");
         }
-        description.push_str(&cut(long, MAX_DESCRIPTION));
+        let first = long.split("\n\n").next().unwrap_or(long).trim();
+        description.push_str(&cut(first, MAX_DESCRIPTION));
     }
     if !description.is_empty() {
         description.push_str("\n\n");
@@ -336,7 +351,10 @@ mod tests {
         assert_eq!(get["inputSchema"]["required"], json!(["id"]));
         assert_eq!(get["inputSchema"]["properties"]["id"]["type"], "integer");
         assert_eq!(get["outputSchema"]["properties"]["name"]["type"], "string");
-        assert!(get["description"].as_str().unwrap().ends_with("GET /pets/{id} (tags: pets)"));
+        assert!(get["description"]
+            .as_str()
+            .unwrap()
+            .ends_with("GET /pets/{id} (tags: pets)"));
         let patch = &described.tools[1];
         assert_eq!(patch["name"], "patch_pets_id");
         assert_eq!(patch["inputSchema"]["required"], json!(["id", "name"]));

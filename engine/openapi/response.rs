@@ -41,7 +41,11 @@ pub(crate) fn decode(call: &str, response: &Response) -> Result<Value, String> {
         return Err(format!(
             "{call} answered HTTP {} {reason}{}",
             response.status,
-            if body.is_empty() { String::new() } else { format!(": {body}") }
+            if body.is_empty() {
+                String::new()
+            } else {
+                format!(": {body}")
+            }
         ));
     }
     let mut value = match json {

@@ -77,7 +77,9 @@ impl<'a> Inliner<'a> {
     pub(crate) fn resolve(&self, pointer: &str) -> Option<&'a Value> {
         let path = pointer.strip_prefix('#')?;
         let path = path.replace("~1", "/").replace("~0", "~");
-        let path = percent_encoding::percent_decode_str(&path).decode_utf8().ok()?;
+        let path = percent_encoding::percent_decode_str(&path)
+            .decode_utf8()
+            .ok()?;
         self.root.pointer(&path)
     }
 
@@ -101,7 +103,9 @@ impl<'a> Inliner<'a> {
             let mut out = self.walk(target, depth, top);
             self.refs.pop();
             // 3.1 lets a `$ref` carry its own description beside it.
-            if let (Some(Value::String(own)), Value::Object(map)) = (fields.get("description"), &mut out) {
+            if let (Some(Value::String(own)), Value::Object(map)) =
+                (fields.get("description"), &mut out)
+            {
                 if self.side == Side::Input || top {
                     map.insert("description".into(), Value::String(cut(own)));
                 }
@@ -179,7 +183,11 @@ impl<'a> Inliner<'a> {
     fn hidden(&self, property: &Value) -> bool {
         let mut property = property;
         for _ in 0..8 {
-            match property.get("$ref").and_then(Value::as_str).and_then(|p| self.resolve(p)) {
+            match property
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|p| self.resolve(p))
+            {
                 Some(target) => property = target,
                 None => break,
             }
@@ -267,7 +275,10 @@ mod tests {
         let pet = json!({"$ref": "#/components/schemas/Pet"});
         let input = Inliner::new(&doc, Side::Input).inline(&pet, 1000);
         assert_eq!(input["type"], "object");
-        assert_eq!(input["properties"]["name"]["type"], json!(["string", "null"]));
+        assert_eq!(
+            input["properties"]["name"]["type"],
+            json!(["string", "null"])
+        );
         assert!(input["properties"].get("id").is_none(), "{input}");
         assert_eq!(input["required"], json!(["name"]));
         assert_eq!(input["properties"]["tag"]["enum"], json!(["a", "b"]));

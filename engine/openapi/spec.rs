@@ -22,7 +22,8 @@ pub(crate) enum Version {
 /// Reads the description at `path`: the document and its version, or what is wrong with
 /// it and the fix.
 pub(crate) fn read(path: &Path) -> Result<(Value, Version), String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {} ({e})", path.display()))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {} ({e})", path.display()))?;
     if meta.len() > MAX_BYTES {
         return Err(format!(
             "{} is {} bytes, more than the {MAX_BYTES} read",
@@ -67,9 +68,7 @@ pub(crate) fn parse(text: &str) -> Result<(Value, Version), String> {
             ))
         }
         None => {
-            return Err(
-                "has no \"openapi\" version field; is it an OpenAPI description?".into(),
-            )
+            return Err("has no \"openapi\" version field; is it an OpenAPI description?".into())
         }
     };
     // The crates check the whole document's shape; their message says where it is wrong.
@@ -80,7 +79,11 @@ pub(crate) fn parse(text: &str) -> Result<(Value, Version), String> {
     checked.map_err(|e| {
         format!(
             "is not a valid OpenAPI {} description: {e}; fix the description",
-            if version == Version::V30 { "3.0" } else { "3.1" }
+            if version == Version::V30 {
+                "3.0"
+            } else {
+                "3.1"
+            }
         )
     })?;
     Ok((document, version))

@@ -26,7 +26,9 @@ pub(crate) fn add(world: &Path, configs: &mut Configs) {
         let name = match toolbox_name(&entry.original) {
             Ok(name) => name,
             Err(message) => {
-                configs.problems.push(problem(message.replace("server", "API")));
+                configs
+                    .problems
+                    .push(problem(message.replace("server", "API")));
                 continue;
             }
         };

@@ -221,7 +221,10 @@ impl Catalogue {
                     .cloned()
                     .map(printable_words),
                 annotations: tool.get("annotations").filter(|a| a.is_object()).cloned(),
-                request: tool.get("x-codemode-request").filter(|r| r.is_object()).cloned(),
+                request: tool
+                    .get("x-codemode-request")
+                    .filter(|r| r.is_object())
+                    .cloned(),
             });
         }
         Self {

@@ -9,10 +9,10 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::{mpsc, Mutex, Semaphore};
 
+use super::about::ServerAbout;
 use super::cache::Cache;
 use super::catalogue::{Catalogue, Listing, ServerView};
 use super::client::{CallEnd, Connection};
-use super::about::ServerAbout;
 use super::config::{Configs, ServerConfig, Transport};
 use super::error::UpstreamError;
 use super::pending::{PendingCall, Phase, Slot};
@@ -532,7 +532,9 @@ impl Shared {
                 _ = cancel.cancelled() => return None,
             };
             slot.set_phase(Phase::Sent);
-            return self.call_api(&server, api, tool, label, arguments, cancel).await;
+            return self
+                .call_api(&server, api, tool, label, arguments, cancel)
+                .await;
         }
         let (_permit, connection) = tokio::select! {
             ready = ready => match ready {
@@ -583,7 +585,9 @@ impl Shared {
             .find(|t| t.original == tool)
             .and_then(|t| t.request.clone())
         else {
-            return failed(format!("{label}: no such operation in the API's description"));
+            return failed(format!(
+                "{label}: no such operation in the API's description"
+            ));
         };
         let (api, world, label_owned) = (api.clone(), self.world.clone(), label.to_string());
         let stop = cancel.clone();
