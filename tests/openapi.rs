@@ -465,6 +465,7 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
         "spec": root().join("tests/openapi/httpbin.yaml"),
         "baseUrl": bin.url(),
         "methods": ["GET", "POST"],
+        "tools": {"uuid": {"cache": {"ttlSeconds": 60}}},
     }}));
     std::fs::write(
         world.path().join(".codemode/http.json"),
@@ -527,6 +528,11 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
     let audit = std::fs::read_to_string(world.path().join(".codemode/audit.jsonl")).unwrap();
     assert!(audit.contains("bin.bearer"), "{audit}");
     assert!(!audit.contains(TOKEN));
+    // The result cache answers a GET again, across processes.
+    let first = value(&run("return tools.bin.uuid().uuid", "10000")).clone();
+    let second = value(&run("return tools.bin.uuid().uuid", "10000")).clone();
+    assert!(first.is_string());
+    assert_eq!(first, second, "the cached uuid");
     // A call past the run's deadline is cancelled, and the run says which.
     let started = Instant::now();
     let envelope = run("return tools.bin.delay({ seconds = 5 })", "1500");

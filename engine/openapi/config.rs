@@ -13,8 +13,8 @@
 //! take codemode's environment (a value taken is masked wherever text leaves), and each
 //! API that cannot be used is a problem naming the file, the API and the fix while the
 //! others still load. A relative `spec` is relative to the file's folder. A `spec` that is
-//! a URL is read from the copy `codemode api sync` fetched into
-//! `.codemode/cache/openapi/`, never from the network while a script runs. Credentials are
+//! a URL is read from its copy in `.codemode/cache/openapi/`, never from the network
+//! while a script runs (codemode does not fetch it yet: the operator saves it). Credentials are
 //! not written here: `.codemode/http.json` attaches them by host, as for `http.request`.
 
 use std::path::{Path, PathBuf};
@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 /// Where a world keeps its APIs, relative to the world.
 pub const APIS_FILE: &str = ".codemode/apis.json";
 
-/// Where `codemode api sync` keeps the descriptions it fetched, relative to the world.
+/// Where the copies of descriptions given by URL are kept, relative to the world.
 pub const FETCHED_DIR: &str = ".codemode/cache/openapi";
 
 /// The methods an API allows when its entry lists none: reading only.
@@ -39,7 +39,7 @@ const METHODS: [&str; 8] = [
 pub struct Api {
     /// The description's file (the fetched copy when `spec_url` is set).
     pub spec: PathBuf,
-    /// Where `codemode api sync` fetches the description from, when `spec` is a URL.
+    /// Where the description comes from, when `spec` is a URL.
     pub spec_url: Option<String>,
     /// Every request goes to a path below this URL (no trailing `/`).
     pub base_url: String,
@@ -186,10 +186,12 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
                 let method = item.as_str().map(str::to_ascii_uppercase);
                 match method {
                     Some(m) if METHODS.contains(&m.as_str()) => methods.push(m),
-                    _ => return Err(format!(
+                    _ => {
+                        return Err(format!(
                         "\"methods\" holds {item}, which is not an HTTP method; list some of {}",
                         METHODS.join(", ")
-                    )),
+                    ))
+                    }
                 }
             }
             methods
@@ -212,7 +214,8 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
         Ok(_) => return Err(format!("\"spec\" {} is not a file; point it at the description", path.display())),
         Err(_) if is_url => {
             return Err(format!(
-                "its description at {spec} is not fetched yet; run `codemode api sync {name}` (a script never fetches it)"
+                "its description at {spec} is not fetched (codemode never fetches one while scripts run, and does not fetch them yet); save it as {} or anywhere outside the world, and point \"spec\" at the file",
+                path.display()
             ))
         }
         Err(e) => {
@@ -237,7 +240,7 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
     }))
 }
 
-/// Where `codemode api sync` keeps the description of the API named `name`.
+/// Where the copy of the description of the API named `name` is kept.
 pub fn fetched_path(world: &Path, name: &str) -> PathBuf {
     let safe: String = name
         .chars()
@@ -336,7 +339,7 @@ mod tests {
         find("nospec", "has no \"spec\"");
         find("nobase", "has no \"baseUrl\"");
         find("missing", "fix the path");
-        find("remote", "codemode api sync remote");
+        find("remote", "point \"spec\" at the file");
         find("verbs", "not an HTTP method");
         find("typo", "credentials go in .codemode/http.json");
         find("unset", "${CODEMODE_SURELY_UNSET}, which is not set");
