@@ -42,6 +42,7 @@ pub(crate) mod host;
 pub mod interop;
 pub mod mcp;
 pub mod net;
+pub mod openapi;
 pub mod policy;
 pub mod registry;
 pub mod repl;

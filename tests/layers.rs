@@ -6,11 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 23] = [
+const GRAPH: [(&str, &[&str]); 24] = [
     // The secret values the configuration holds, masked wherever text leaves.
     ("secrets", &[]),
     ("cache", &[]),
     ("net", &["secrets"]),
+    ("openapi", &["net", "secrets"]),
     ("shell", &[]),
     // A grant names what `shell.run` may start: one rule for both.
     ("policy", &["net", "shell"]),
@@ -25,7 +26,10 @@ const GRAPH: [(&str, &[&str]); 23] = [
     // The client of the type checker process; it reads scripts with the assets' parser.
     ("check", &["assets"]),
     ("interop", &["assets"]),
-    ("upstream", &["assets", "bind", "cache", "secrets", "vfs"]),
+    (
+        "upstream",
+        &["assets", "bind", "cache", "openapi", "secrets", "vfs"],
+    ),
     ("search", &["assets", "cache", "types", "upstream"]),
     (
         "registry",

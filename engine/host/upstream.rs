@@ -298,10 +298,16 @@ pub(crate) fn policy(lua: &Lua, server: &str, tool: &str) -> mlua::Result<Option
     let Some(config) = upstreams.server(server) else {
         return Ok(None);
     };
-    let (limits, cache) =
+    let (limits, mut cache) =
         config
             .settings
             .of(&found.original, &found.name, found.annotations.as_ref());
+    // An operation of an HTTP API that may change something is never answered from the
+    // cache, whatever its entry says.
+    let method = found.request.as_ref().and_then(|r| r.get("method"));
+    if method.is_some_and(|m| m != "GET" && m != "HEAD") {
+        cache = None;
+    }
     // The server's whole configuration too (its command, arguments, environment, headers,
     // secrets included, only hashed): another account's results are not this one's.
     let stamp = serde_json::to_string(&(

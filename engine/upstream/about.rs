@@ -257,6 +257,7 @@ mod tests {
             input_schema: json!({"type": "object"}),
             output_schema: None,
             annotations: None,
+            request: None,
         }
     }
 

@@ -25,6 +25,10 @@ use super::config::{ServerConfig, Transport};
 /// Where the cache lives, relative to the world.
 pub(crate) const CACHE_DIR: &str = ".codemode/cache/mcp";
 
+/// The version of the way descriptions become tools (`crate::openapi`): a change makes
+/// every API's catalogue be made again.
+const OPENAPI_READER: u64 = 2;
+
 /// Format of the files; a file of another version is ignored (as if never fetched).
 const VERSION: u64 = 1;
 
@@ -232,6 +236,18 @@ pub(crate) fn key(server: &ServerConfig) -> String {
             "http": {
                 "url": url,
                 "headers": headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), Value::from(v.expose()))).collect::<serde_json::Map<_, _>>(),
+            }
+        }),
+        // The description's size and time are in the key: an edited description is
+        // parsed again, an unchanged one never.
+        Transport::OpenApi(api) => json!({
+            "name": server.name,
+            "openapi": {
+                "spec": api.spec.to_string_lossy(),
+                "stamp": api.stamp,
+                "baseUrl": api.base_url,
+                "methods": api.methods,
+                "reader": OPENAPI_READER,
             }
         }),
     };

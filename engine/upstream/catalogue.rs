@@ -27,6 +27,8 @@ pub struct UpstreamTool {
     pub output_schema: Option<Value>,
     /// Its `annotations` (`readOnlyHint`, ...), as the server sent them.
     pub annotations: Option<Value>,
+    /// For an operation of an HTTP API, the plan its call follows (see `crate::openapi`).
+    pub request: Option<Value>,
 }
 
 impl UpstreamTool {
@@ -219,6 +221,10 @@ impl Catalogue {
                     .cloned()
                     .map(printable_words),
                 annotations: tool.get("annotations").filter(|a| a.is_object()).cloned(),
+                request: tool
+                    .get("x-codemode-request")
+                    .filter(|r| r.is_object())
+                    .cloned(),
             });
         }
         Self {

@@ -223,6 +223,11 @@ impl Connection {
                     broken: AtomicBool::new(false),
                 })
             }
+            // An API's calls are HTTP requests of their own (see `Upstreams`): never here.
+            Transport::OpenApi(_) => Err(failed(
+                "it is an HTTP API, which is called without an MCP connection".into(),
+                String::new(),
+            )),
             Transport::Http { url, headers, .. } => {
                 let mut custom = HashMap::new();
                 for (name, value) in headers {

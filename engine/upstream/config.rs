@@ -54,6 +54,9 @@ pub enum Transport {
         /// string): masked wherever the URL is shown.
         url_secrets: Vec<Secret>,
     },
+    /// An HTTP API with an OpenAPI description (`.codemode/apis.json`): its operations
+    /// are the tools, a call is an HTTP request (see `crate::openapi`).
+    OpenApi(crate::openapi::Api),
 }
 
 /// One usable server.
@@ -87,14 +90,17 @@ impl ServerConfig {
                 url_secrets,
                 ..
             } => Redactor::new(headers.values().chain(url_secrets)),
+            // Its credentials live in http.json, remembered (and masked) as secrets there.
+            Transport::OpenApi(_) => Redactor::new(std::iter::empty()),
         }
     }
 
-    /// `stdio` or `http`, for messages.
+    /// `stdio`, `http` or `openapi`, for messages.
     pub fn kind(&self) -> &'static str {
         match self.transport {
             Transport::Stdio { .. } => "stdio",
             Transport::Http { .. } => "http",
+            Transport::OpenApi(_) => "openapi",
         }
     }
 }
@@ -166,6 +172,7 @@ pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
             }),
         }
     }
+    super::apis::add(world, &mut configs);
     // Checked once every file is read: a server is refused where the world is known.
     for server in std::mem::take(&mut configs.servers) {
         match super::guard::world_reach(&server, world) {
@@ -431,7 +438,7 @@ fn server(file: &Path, original: &str, entry: &Value) -> Result<Option<ServerCon
                 None => String::new(),
             })
             .collect(),
-        Transport::Http { .. } => Vec::new(),
+        Transport::Http { .. } | Transport::OpenApi(_) => Vec::new(),
     };
     Ok(Some(ServerConfig {
         name,
@@ -451,7 +458,7 @@ enum Kind {
 }
 
 /// The toolbox name for a server name, or why there is none.
-fn toolbox_name(original: &str) -> Result<String, String> {
+pub(crate) fn toolbox_name(original: &str) -> Result<String, String> {
     if original.trim().is_empty() {
         return Err("the server's name is empty; give it a name such as \"files\"".into());
     }

@@ -88,6 +88,16 @@ pub enum UpstreamError {
         /// The server's message (text content), cut and with secrets masked.
         message: String,
     },
+    /// An HTTP API's description could not be read, or a call of one of its operations
+    /// failed (a status other than 2xx, with the API's error body; a refused or failed
+    /// request). Secrets are masked.
+    #[error("{message}")]
+    Api {
+        /// The call (`api.operation`), or the API's name for its description.
+        call: String,
+        /// What went wrong, naming the call and the fix.
+        message: String,
+    },
     /// The catalogue cache could not be written.
     #[error(
         "cannot write the catalogue cache in {dir}: {message}; check that the folder is writable"

@@ -26,6 +26,7 @@
 //! from a server is masked before it goes into an error or a log line.
 
 mod about;
+mod apis;
 pub mod cache;
 mod catalogue;
 mod client;

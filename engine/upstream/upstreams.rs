@@ -9,10 +9,11 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::{mpsc, Mutex, Semaphore};
 
+use super::about::ServerAbout;
 use super::cache::Cache;
 use super::catalogue::{Catalogue, Listing, ServerView};
 use super::client::{CallEnd, Connection};
-use super::config::{Configs, ServerConfig};
+use super::config::{Configs, ServerConfig, Transport};
 use super::error::UpstreamError;
 use super::pending::{PendingCall, Phase, Slot};
 use super::process;
@@ -524,6 +525,17 @@ impl Shared {
             let connection = self.connect(&server).await?;
             Ok::<_, UpstreamError>((permit, connection))
         };
+        if let Transport::OpenApi(api) = &server.config.transport {
+            let ready = server.in_flight.clone().acquire_owned();
+            let _permit = tokio::select! {
+                permit = ready => permit.ok()?,
+                _ = cancel.cancelled() => return None,
+            };
+            slot.set_phase(Phase::Sent);
+            return self
+                .call_api(&server, api, tool, label, arguments, cancel)
+                .await;
+        }
         let (_permit, connection) = tokio::select! {
             ready = ready => match ready {
                 Ok(ready) => ready,
@@ -543,6 +555,58 @@ impl Shared {
         }
     }
 
+    /// Calls the operation `tool` of the HTTP API `api` (see `crate::openapi`): its plan
+    /// is read from the cached catalogue, the request runs on a blocking thread that asks
+    /// `cancel` while it waits. `None` when the caller cancelled.
+    async fn call_api(
+        &self,
+        server: &Server,
+        api: &crate::openapi::Api,
+        tool: &str,
+        label: &str,
+        arguments: serde_json::Map<String, Value>,
+        cancel: &tokio_util::sync::CancellationToken,
+    ) -> Option<Result<Value, UpstreamError>> {
+        let failed = |message: String| {
+            Some(Err(UpstreamError::Api {
+                call: label.to_string(),
+                message,
+            }))
+        };
+        let Some(catalogue) = self.cache.read(&server.config) else {
+            return failed(format!(
+                "{label}: the operations of API '{}' are not read yet; run codemode mcp sync {}",
+                server.config.original_name, server.config.name
+            ));
+        };
+        let Some(plan) = catalogue
+            .tools
+            .iter()
+            .find(|t| t.original == tool)
+            .and_then(|t| t.request.clone())
+        else {
+            return failed(format!(
+                "{label}: no such operation in the API's description"
+            ));
+        };
+        let (api, world, label_owned) = (api.clone(), self.world.clone(), label.to_string());
+        let stop = cancel.clone();
+        let outcome = tokio::task::spawn_blocking(move || {
+            crate::openapi::call(&api, &world, &label_owned, &plan, &arguments, &|| {
+                stop.is_cancelled()
+            })
+        })
+        .await;
+        if cancel.is_cancelled() {
+            return None;
+        }
+        match outcome {
+            Ok(Ok(value)) => Some(Ok(value)),
+            Ok(Err(message)) => failed(message),
+            Err(e) => failed(format!("{label}: the request's thread failed ({e})")),
+        }
+    }
+
     /// Fetches `name`'s tools into the cache; with `only_missing`, returns the cached
     /// catalogue instead when there is one (a fetch that ran meanwhile included).
     async fn fetch(&self, name: &str, only_missing: bool) -> Result<Catalogue, UpstreamError> {
@@ -556,6 +620,9 @@ impl Shared {
             }
         }
         let fetched = async {
+            if let Transport::OpenApi(api) = &server.config.transport {
+                return self.describe(&server, api).await;
+            }
             let connection = self.connect(&server).await?;
             let tools = tokio::time::timeout(self.options.list_timeout, connection.list_tools())
                 .await
@@ -568,6 +635,40 @@ impl Shared {
         *server.failed_at.lock().unwrap_or_else(|e| e.into_inner()) =
             fetched.is_err().then(std::time::Instant::now);
         fetched
+    }
+
+    /// Reads an API's description into the cache, on a blocking thread (a large one
+    /// takes a while, once).
+    async fn describe(
+        &self,
+        server: &Server,
+        api: &crate::openapi::Api,
+    ) -> Result<Catalogue, UpstreamError> {
+        let api = api.clone();
+        let failed = |message: String| UpstreamError::Api {
+            call: server.config.name.clone(),
+            message: format!(
+                "API '{}' in {}: {message}",
+                server.config.original_name,
+                server.config.file.display()
+            ),
+        };
+        let described = tokio::task::spawn_blocking(move || crate::openapi::describe(&api))
+            .await
+            .map_err(|e| failed(e.to_string()))?
+            .map_err(failed)?;
+        if !described.left_out.is_empty() {
+            tracing::info!(
+                "API '{}': {} operations left out (their methods are not in \"methods\")",
+                server.config.name,
+                described.left_out.len()
+            );
+        }
+        let listing = Listing {
+            about: ServerAbout::from_json(Some(&described.about)),
+            tools: described.tools,
+        };
+        self.store(server, &listing)
     }
 
     fn store(&self, server: &Server, tools: &Listing) -> Result<Catalogue, UpstreamError> {

@@ -1,0 +1,58 @@
+//! What an answer becomes for the script: a 2xx answer's body decoded (JSON when it says
+//! so or reads as JSON, text otherwise, nothing when empty), and any other status an
+//! error quoting the API's own error body. Secrets are masked in both (`crate::secrets`),
+//! after `crate::net` decoded a compressed body.
+
+use serde_json::Value;
+
+use super::operation::media_is_json;
+use crate::net::Response;
+
+/// Most characters of an error body quoted in the error.
+const MAX_ERROR_BODY: usize = 2000;
+
+/// The value of `response` to `call` (`METHOD /path`), or the error a script sees.
+pub(crate) fn decode(call: &str, response: &Response) -> Result<Value, String> {
+    let media = response
+        .headers
+        .iter()
+        .find(|(name, _)| name == "content-type")
+        .map_or("", |(_, value)| value.as_str());
+    let text = String::from_utf8_lossy(&response.body);
+    let json = if media_is_json(media) || media.is_empty() {
+        serde_json::from_str::<Value>(&text).ok()
+    } else {
+        None
+    };
+    if !(200..300).contains(&response.status) {
+        let body = match &json {
+            Some(value) => value.to_string(),
+            None => text.trim().to_string(),
+        };
+        let body = crate::secrets::mask(&body);
+        let body: String = match body.char_indices().nth(MAX_ERROR_BODY) {
+            Some((at, _)) => format!("{}...", &body[..at]),
+            None => body.into_owned(),
+        };
+        let reason = http::StatusCode::from_u16(response.status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or("");
+        return Err(format!(
+            "{call} answered HTTP {} {reason}{}",
+            response.status,
+            if body.is_empty() {
+                String::new()
+            } else {
+                format!(": {body}")
+            }
+        ));
+    }
+    let mut value = match json {
+        Some(value) => value,
+        None if text.trim().is_empty() => Value::Null,
+        None => Value::String(text.into_owned()),
+    };
+    crate::secrets::mask_json(&mut value);
+    Ok(value)
+}

@@ -1,0 +1,581 @@
+//! HTTP APIs with an OpenAPI description as toolboxes (`.codemode/apis.json`), against
+//! descriptions and servers nobody here wrote, installed by `tests/openapi/setup.sh`
+//! (pinned, once, under the target directory): GitHub's published description
+//! (`@octokit/openapi`) for import, listing, types, search and policy at scale; the
+//! example descriptions of `@readme/oas-examples` served by the Prism mock server on
+//! loopback (OpenAPI 3.1 JSON and 3.0 YAML), and refused when Swagger 2.0; `httpbin`
+//! for status codes, redirects, headers and compressed bodies, under a description of
+//! its endpoints (`tests/openapi/httpbin.yaml`). No request leaves the machine.
+//!
+//! Setup failures fail the tests: CI installs node and python3, so a missing dependency
+//! there is a bug, not a reason to skip.
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// Prism and httpbin are processes of their own; two cores run these tests one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `<target>/openapi-deps`, set up once per test binary.
+fn deps() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_BIN_EXE_codemode"))
+            .parent()
+            .and_then(Path::parent)
+            .expect("the binary lives in <target>/<profile>/")
+            .join("openapi-deps");
+        let out = Command::new("bash")
+            .arg(root().join("tests/openapi/setup.sh"))
+            .arg(&dir)
+            .output()
+            .expect("bash runs tests/openapi/setup.sh");
+        assert!(
+            out.status.success(),
+            "tests/openapi/setup.sh failed (node, npm, python3 and the package registries are needed):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+    })
+}
+
+fn github_spec() -> PathBuf {
+    deps().join("node_modules/@octokit/openapi/generated/api.github.com.json")
+}
+
+fn example(rel: &str) -> PathBuf {
+    deps().join("node_modules/@readme/oas-examples").join(rel)
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A server process on loopback, killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(mut command: Command, port: u16, what: &str) -> Server {
+        let child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
+        let mut server = Server { child, port };
+        let until = Instant::now() + Duration::from_secs(90);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = server.child.try_wait() {
+                panic!("{what} exited ({status}) before it listened");
+            }
+            assert!(Instant::now() < until, "{what} did not listen within 90 s");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        server
+    }
+
+    /// Prism serving `spec` (its examples as answers, requests checked against it).
+    fn prism(spec: &Path) -> Server {
+        let port = free_port();
+        let mut command = Command::new(deps().join("node_modules/.bin/prism"));
+        command
+            .args(["mock", "-h", "127.0.0.1", "-p", &port.to_string()])
+            .arg(spec);
+        Server::start(command, port, "Prism")
+    }
+
+    fn httpbin() -> Server {
+        let port = free_port();
+        let mut command = Command::new(deps().join("venv/bin/python"));
+        command.args([
+            "-m",
+            "httpbin.core",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+        ]);
+        Server::start(command, port, "httpbin")
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A world whose `.codemode/apis.json` holds `apis`.
+fn world(apis: Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".codemode")).unwrap();
+    std::fs::write(
+        dir.path().join(".codemode/apis.json"),
+        serde_json::to_string_pretty(&json!({ "apis": apis })).unwrap(),
+    )
+    .unwrap();
+    dir
+}
+
+/// Runs `script` with `codemode exec` (extra global flags first) and returns the envelope.
+fn exec(world: &Path, flags: &[&str], script: &str) -> Value {
+    // Unchecked unless the test asks: the checks here are the engine's own, at the call.
+    let mut args: Vec<&str> = flags.to_vec();
+    if !flags.contains(&"--check") {
+        args.extend(["--check", "off"]);
+    }
+    args.push("exec");
+    let out = common::codemode(world, &args, script);
+    common::envelope(&out)
+}
+
+fn value(envelope: &Value) -> &Value {
+    assert_eq!(envelope["ok"], true, "{envelope:#}");
+    &envelope["value"]
+}
+
+fn error(envelope: &Value) -> String {
+    assert_eq!(envelope["ok"], false, "{envelope:#}");
+    envelope["error"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn github_world() -> tempfile::TempDir {
+    world(json!({"github": {
+        "spec": github_spec(),
+        "baseUrl": "https://api.github.com",
+        "methods": ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+    }}))
+}
+
+/// Every operation of GitHub's description is a tool that scripts list, get, call by
+/// its typed signature and search; `codemode types` declares them for the checker.
+#[test]
+fn githubs_description_is_listed_typed_and_searchable() {
+    let _serial = serial();
+    let spec: Value = serde_json::from_slice(&std::fs::read(github_spec()).unwrap()).unwrap();
+    let operations = spec["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().keys())
+        .filter(|m| ["get", "put", "post", "delete", "patch", "head"].contains(&m.as_str()))
+        .count();
+    assert!(operations > 1000, "{operations}");
+    let world = github_world();
+    let started = Instant::now();
+    let envelope = exec(
+        world.path(),
+        &["--timeout-ms", "120000"],
+        r#"
+        local rows = tools.list(3, "github").value
+        local typed = 0
+        for _, row in rows do
+            if string.find(row.signature, "args: {", 1, true) then typed += 1 end
+        end
+        local pulls = tools.get("github.pulls_list")
+        return { count = #rows, typed = typed, signature = pulls.signature, description = pulls.description }
+        "#,
+    );
+    let cold = started.elapsed();
+    let got = value(&envelope);
+    assert_eq!(got["count"], operations, "every operation is a tool");
+    assert!(got["typed"].as_u64().unwrap() > 1000, "{got}");
+    let signature = got["signature"].as_str().unwrap();
+    assert!(
+        signature.starts_with("pulls_list(args: { owner: string, repo: string, state: (\"open\" | \"closed\" | \"all\")?"),
+        "{signature}"
+    );
+    assert!(signature.contains("): { { url: string"), "{signature}");
+    assert!(
+        got["description"]
+            .as_str()
+            .unwrap()
+            .contains("GET /repos/{owner}/{repo}/pulls (tags: pulls)"),
+        "{got}"
+    );
+    // Parsed once: the next process reads the cached catalogue.
+    let cache = world.path().join(".codemode/cache/mcp");
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1);
+    let started = Instant::now();
+    let envelope = exec(world.path(), &[], "return #tools.list(1, 'github').value");
+    let cached = started.elapsed();
+    assert_eq!(value(&envelope), &json!(operations));
+    assert!(cached < cold, "cached {cached:?}, cold {cold:?}");
+
+    // The checker takes the declarations: a right call is clean, a wrong one is named.
+    // (Past 1,000 tools a toolbox is typed `any` for the checker; the 639 reading
+    // operations, the default methods, are declared in full.)
+    let all = world;
+    let world = self::world(
+        json!({"github": {"spec": github_spec(), "baseUrl": "https://api.github.com"}}),
+    );
+    let reading = exec(world.path(), &[], "return #tools.list(1, 'github').value");
+    assert_eq!(value(&reading), &json!(639));
+    let right = exec(
+        world.path(),
+        &["--check", "strict"],
+        r#"
+        local function open_titles(owner: string, repo: string): { string }
+            local titles = {}
+            for _, pr in tools.github.pulls_list({ owner = owner, repo = repo, state = "open" }) do
+                if not pr.draft then table.insert(titles, pr.title) end
+            end
+            return titles
+        end
+        return type(open_titles)
+        "#,
+    );
+    let diagnostics = right["diagnostics"].as_array().cloned().unwrap_or_default();
+    assert!(diagnostics.is_empty(), "{right:#}");
+    let wrong = exec(
+        world.path(),
+        &["--check", "strict"],
+        "local function f() return tools.github.pulls_list({ repo = 'r', state = 'shut' }) end return type(f)",
+    );
+    let said = wrong["diagnostics"].to_string();
+    assert!(
+        said.contains("missing field 'owner'") && said.contains("got '\\\"shut\\\"'"),
+        "{wrong:#}"
+    );
+    let types = common::codemode(world.path(), &["types"], "");
+    let declared = common::text(&types.stdout);
+    assert!(types.status.success(), "{}", common::text(&types.stderr));
+    assert!(
+        declared.contains("pulls_list: (args: {"),
+        "{}",
+        &declared[..2000]
+    );
+    let world = all;
+
+    // Search: thirty everyday requests, the right operation in the top five.
+    let requests: Vec<(String, Vec<String>)> = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/openapi/github_requests.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(requests.len(), 30);
+    let mut script = String::from("local requests = {\n");
+    for (request, wanted) in &requests {
+        script.push_str(&format!(
+            "{{ {}, {{ {} }} }},\n",
+            json!(request),
+            wanted
+                .iter()
+                .map(|w| json!(w).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    script.push_str(
+        r#"}
+        local hits, misses = 0, {}
+        for _, r in requests do
+            local rows = tools.search(r[1], { limit = 5, toolbox = "github", all = true }).value
+            local found, got = false, {}
+            for _, row in rows do
+                table.insert(got, row.name)
+                if table.find(r[2], row.name) then found = true end
+            end
+            if found then hits += 1 else table.insert(misses, r[1] .. " => " .. table.concat(got, " ")) end
+        end
+        return { hits = hits, misses = misses }
+        "#,
+    );
+    let envelope = exec(world.path(), &["--timeout-ms", "120000"], &script);
+    let got = value(&envelope);
+    let hits = got["hits"].as_u64().unwrap();
+    eprintln!(
+        "search: {hits} of 30 in the top 5; misses: {:#}",
+        got["misses"]
+    );
+    assert!(hits >= 24, "{got:#}");
+}
+
+/// A profile's rules name operations as they name any tool (`github.pulls_*`).
+#[test]
+fn policy_globs_allow_and_deny_operations() {
+    let _serial = serial();
+    let world = github_world();
+    std::fs::write(
+        world.path().join(".codemode/policy.json"),
+        r#"{"profiles": {"default": {"default": "deny", "allow": ["github.pulls_*"], "deny": ["github.pulls_merge*"]}}}"#,
+    )
+    .unwrap();
+    let envelope = exec(
+        world.path(),
+        &["--timeout-ms", "120000"],
+        r#"
+        local names = {}
+        for _, row in tools.list(1, "github").value do table.insert(names, row.name) end
+        return { names = names, merge = tools.get("github.pulls_merge") == nil }
+        "#,
+    );
+    let got = value(&envelope);
+    let names: Vec<&str> = got["names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(names.len() > 20, "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("pulls_") && !n.starts_with("pulls_merge")),
+        "{names:?}"
+    );
+    assert!(names.contains(&"pulls_list"));
+    assert_eq!(got["merge"], true);
+    let refused = exec(
+        world.path(),
+        &[],
+        "return tools.github.issues_list_for_repo({ owner = 'o', repo = 'r' })",
+    );
+    assert_eq!(refused["error"]["kind"], "denied", "{refused:#}");
+    assert!(
+        error(&refused).contains("issues_list_for_repo"),
+        "{refused:#}"
+    );
+}
+
+/// Prism serves descriptions nobody here wrote (3.1 JSON, 3.0 YAML): calls are checked
+/// before they are sent, answered from the description's examples, and a status other
+/// than 2xx fails with the API's own error body; the credential of `http.json` goes to
+/// the API's host outside the script.
+#[test]
+fn prism_answers_calls_made_from_31_json_and_30_yaml() {
+    let _serial = serial();
+    let train = Server::prism(&example("3.1/json/train-travel.json"));
+    let pets = Server::prism(&example("3.0/yaml/petstore.yaml"));
+    let world = world(json!({
+        "train": {"spec": example("3.1/json/train-travel.json"), "baseUrl": train.url(), "methods": ["GET", "POST"]},
+        "pets": {"spec": example("3.0/yaml/petstore.yaml"), "baseUrl": pets.url()},
+    }));
+    // Without a credential, the API's own answer: 401 and its problem body.
+    let envelope = exec(world.path(), &[], "return tools.train.get_stations()");
+    let message = error(&envelope);
+    assert!(
+        message.contains("HTTP 401")
+            && message.contains("You do not have the necessary permissions"),
+        "{message}"
+    );
+    std::fs::write(
+        world.path().join(".codemode/http.json"),
+        format!(
+            r#"{{"credentials": {{"127.0.0.1:{}": {{"headers": {{"Authorization": "Bearer ${{CODEMODE_TEST_TRAIN_TOKEN}}"}}}},
+                "127.0.0.1:{}": {{"headers": {{"api_key": "special-key", "Authorization": "Bearer pets"}}}}}}}}"#,
+            train.port, pets.port
+        ),
+    )
+    .unwrap();
+    let run = |script: &str| {
+        let out = common::output(
+            common::command()
+                .env("CODEMODE_TEST_TRAIN_TOKEN", "train-t0ken-4411")
+                .arg("--world")
+                .arg(world.path())
+                .arg("exec"),
+            script,
+        );
+        common::envelope(&out)
+    };
+    let envelope = run(r#"
+        local stations = tools.train.get_stations()
+        local trips = tools.train.get_trips({ origin = "efdbb9d1-02c2-4bc3-afb7-6788d8782b1e",
+            destination = "b2e783e1-c824-4d63-b37a-d8d698862f1d", date = "2024-02-01T09:00:00Z", dogs = true })
+        local booked = tools.train.create_booking({
+            trip_id = "4f4e4e1c-c824-4d63-b37a-d8d698862f1d", passenger_name = "Ada Lovelace" })
+        return { stations = stations, trips = trips, booked = booked }
+        "#);
+    let got = value(&envelope);
+    assert!(
+        got["stations"]["data"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty()),
+        "{got:#}"
+    );
+    assert!(got["trips"]["data"].is_array(), "{got:#}");
+    assert!(
+        got["booked"]["id"].is_string() || got["booked"]["trip_id"].is_string(),
+        "{got:#}"
+    );
+    assert!(!envelope.to_string().contains("train-t0ken-4411"));
+    // A call the schema refuses is never sent: a required parameter missing, a wrong type.
+    let envelope = run("return tools.train.get_trips({ origin = 'x', date = 5 })");
+    let message = error(&envelope);
+    assert!(
+        message.contains("destination") || message.contains("date"),
+        "{message}"
+    );
+    // DELETE is not among this API's methods: the operation is not a tool.
+    let envelope = run("return tools.get('train.delete_booking') == nil");
+    assert_eq!(value(&envelope), &json!(true));
+    // The 3.0 YAML description: path parameters, a query list.
+    let envelope = exec(
+        world.path(),
+        &[],
+        r#"
+        local pet = tools.pets.getPetById({ petId = 7 })
+        local found = tools.pets.findPetsByStatus({ status = { "available", "sold" } })
+        return { name = pet.name, found = #found }
+        "#,
+    );
+    let got = value(&envelope);
+    assert!(got["name"].is_string(), "{got:#}");
+    assert!(got["found"].as_u64().unwrap() >= 1, "{got:#}");
+}
+
+/// httpbin: statuses, redirects (to the same host followed, to another refused), echoed
+/// and compressed credentials masked, bodies sent as JSON, the run's deadline cancelling a
+/// slow call. The token shows nowhere: not in a value, an error, the envelope, the log on
+/// stderr or the audit log.
+#[test]
+fn httpbin_statuses_redirects_and_echoed_credentials() {
+    let _serial = serial();
+    let bin = Server::httpbin();
+    let world = world(json!({"bin": {
+        "spec": root().join("tests/openapi/httpbin.yaml"),
+        "baseUrl": bin.url(),
+        "methods": ["GET", "POST"],
+        "tools": {"uuid": {"cache": {"ttlSeconds": 60}}},
+    }}));
+    std::fs::write(
+        world.path().join(".codemode/http.json"),
+        format!(
+            r#"{{"credentials": {{"127.0.0.1:{}": {{"headers": {{"Authorization": "Bearer ${{CODEMODE_TEST_BIN_TOKEN}}"}}}}}}}}"#,
+            bin.port
+        ),
+    )
+    .unwrap();
+    const TOKEN: &str = "bin-s3cret-77Qx";
+    let run = |script: &str, timeout: &str| {
+        let out = common::output(
+            common::command()
+                .env("CODEMODE_TEST_BIN_TOKEN", TOKEN)
+                .args(["-vv", "--timeout-ms", timeout, "--audit", "file", "--world"])
+                .arg(world.path())
+                .arg("exec"),
+            script,
+        );
+        let stderr = common::text(&out.stderr);
+        assert!(!stderr.contains(TOKEN), "the log shows the token: {stderr}");
+        common::envelope(&out)
+    };
+    let envelope = run(
+        &format!(
+            r#"
+            local bearer = tools.bin.bearer()
+            local headers = tools.bin.headers()
+            local zipped = tools.bin.gzip()
+            local same = tools.bin.redirectTo({{ url = "/headers" }})
+            local echoed = tools.bin.anything({{ name = "ada", count = 3 }})
+            local ok, teapot = pcall(tools.bin.status, {{ code = 418 }})
+            local ok2, away = pcall(tools.bin.redirectTo, {{ url = "http://localhost:{port}/headers" }})
+            return {{ bearer = bearer, auth = headers.headers.Authorization, zipped = zipped.headers.Authorization,
+                same = same.headers.Authorization, json = echoed.json, teapot = tostring(teapot), away = tostring(away) }}
+            "#,
+            port = bin.port
+        ),
+        "10000",
+    );
+    let got = value(&envelope).clone();
+    assert_eq!(got["bearer"]["authenticated"], true, "{got:#}");
+    assert_eq!(got["bearer"]["token"], "***", "{got:#}");
+    // The whole header value is the secret http.json holds: masked whole.
+    assert_eq!(got["auth"], "***");
+    assert_eq!(got["zipped"], "***");
+    assert_eq!(got["same"], "***");
+    assert_eq!(got["json"], json!({"name": "ada", "count": 3}));
+    let teapot = got["teapot"].as_str().unwrap();
+    assert!(
+        teapot.contains("HTTP 418") && teapot.contains("teapot"),
+        "{teapot}"
+    );
+    let away = got["away"].as_str().unwrap();
+    assert!(
+        away.contains("localhost") && away.contains("refused"),
+        "{away}"
+    );
+    assert!(!envelope.to_string().contains(TOKEN));
+    let audit = std::fs::read_to_string(world.path().join(".codemode/audit.jsonl")).unwrap();
+    assert!(audit.contains("bin.bearer"), "{audit}");
+    assert!(!audit.contains(TOKEN));
+    // The result cache answers a GET again, across processes.
+    let first = value(&run("return tools.bin.uuid().uuid", "10000")).clone();
+    let second = value(&run("return tools.bin.uuid().uuid", "10000")).clone();
+    assert!(first.is_string());
+    assert_eq!(first, second, "the cached uuid");
+    // A call past the run's deadline is cancelled, and the run says which.
+    let started = Instant::now();
+    let envelope = run("return tools.bin.delay({ seconds = 5 })", "1500");
+    let message = error(&envelope);
+    assert!(message.contains("bin.delay"), "{message}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// Problems name the file, the API and the fix; the other APIs still load.
+#[test]
+fn bad_entries_and_swagger_are_named_with_the_fix() {
+    let _serial = serial();
+    let world = world(json!({
+        "old": {"spec": example("2.0/json/petstore.json"), "baseUrl": "http://127.0.0.1:9"},
+        "nowhere": {"spec": "missing.yaml", "baseUrl": "http://127.0.0.1:9"},
+        "open": {"spec": "../open.json", "baseUrl": "http://127.0.0.1:9"},
+        "pets": {"spec": example("3.0/yaml/petstore.yaml"), "baseUrl": "http://127.0.0.1:9"},
+    }));
+    std::fs::copy(
+        example("3.0/json/petstore.json"),
+        world.path().join("open.json"),
+    )
+    .unwrap();
+    let out = common::codemode(world.path(), &["check"], "");
+    let said = format!("{}{}", common::text(&out.stdout), common::text(&out.stderr));
+    assert!(
+        said.contains("apis.json: server 'nowhere'") && said.contains("fix the path"),
+        "{said}"
+    );
+    assert!(
+        said.contains("server 'open'") && said.contains("inside the world"),
+        "{said}"
+    );
+    let envelope = exec(world.path(), &[], "return tools.old.listPets()");
+    let message = error(&envelope);
+    assert!(
+        message.contains("Swagger 2.0") && message.contains("convert it"),
+        "{message}"
+    );
+    let envelope = exec(world.path(), &[], "return #tools.list(1, 'pets').value");
+    assert!(value(&envelope).as_u64().unwrap() >= 5);
+}
