@@ -23,8 +23,10 @@ const GRAPH: [(&str, &[&str]); 24] = [
     ("audit", &["cache"]),
     ("types", &["assets"]),
     ("bind", &["assets", "types"]),
-    // The client of the type checker process; it reads scripts with the assets' parser.
-    ("check", &["assets"]),
+    // The client of the type checker process; it reads scripts with the assets' parser,
+    // keeps the checker's replies as the other caches are kept, and knows the `tools`
+    // functions by the type model's list.
+    ("check", &["assets", "cache", "types"]),
     ("interop", &["assets"]),
     (
         "upstream",

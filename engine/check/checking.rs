@@ -108,7 +108,7 @@ impl Checking {
     /// True when what the checker said about `source` was kept (against some
     /// declarations): a process need not start the checker ahead for it.
     pub fn holds_reply(&self, source: &str) -> bool {
-        // As the run reads it (see `Runtime::exec`).
+        // As the run reads it (see `Runtime::run`).
         let source = source.strip_prefix(crate::assets::BOM).unwrap_or(source);
         self.replies.as_ref().is_some_and(|r| r.holds(source))
     }

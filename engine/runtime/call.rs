@@ -1,7 +1,7 @@
 //! Runs without source: one tool called with arguments bound in Rust, or one function of
 //! the `tools` surface called with JSON values.
 //!
-//! Both go through the same path as a script ([`Runtime::exec`]): the run's index
+//! Both go through the same path as a script ([`Runtime::run`]): the run's index
 //! snapshot, the memory limit, the deadline and stop check, the output cap and the
 //! envelope. Only the body differs: instead of compiling source, the run fetches the tool
 //! as the prelude does ([`load_tool`]) or the surface function from the prelude's `tools`
@@ -163,7 +163,7 @@ impl Runtime {
             .map(|called| called.envelope)
     }
 
-    /// Runs `call` as [`Runtime::exec`] runs a script: prints are captured or streamed as
+    /// Runs `call` as [`Runtime::run`] runs a script: prints are captured or streamed as
     /// `output` says, and `stop` is asked every few thousand instructions whether to stop.
     /// Its audit line is written once its envelope is final (a refused binding's outcome
     /// is `type`: the arguments did not fit the tool's schema).

@@ -7,7 +7,7 @@
 //! holds only its own VM. A script waiting on something outside the VM (an MCP server, an
 //! HTTP request) lends its place meanwhile: the next caller runs on another VM, made when
 //! none is idle, so slow servers cannot hold every place while the cores sit idle. Each
-//! run gets a fresh environment (see [`Runtime::exec`]), and a VM that hit its memory
+//! run gets a fresh environment (see [`Runtime::run`]), and a VM that hit its memory
 //! limit is replaced by the runtime itself, so nothing one run does is seen by the next.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
