@@ -61,7 +61,7 @@ function() return tools.s.b({{}}) end}}) -> {{{{ok, value?, error?}}}}.\n\
 Author: tools.createToolbox{{name=\"mine\", description=\"...\"}}; \
 tools.create{{toolbox=\"mine\", name=\"shout\", description=\"...\", args={{{{name=\"text\", type=\"string\", \
 description=\"...\"}}}}, code=\"return string.upper(text)\"}} then tools.mine.shout(\"hi\"). \
-Both save to the world at once and return {{ok, error?}}; to change a bundled tool, tools.install(\"box\") first.\n\
+Both save at once and return {{ok, error?}}; to change a bundled tool, tools.install(\"box\") first.\n\
 Result: return x -> value (JSON); print -> stdout. On failure error={{kind, message, line?, hint?}}; \
 kind type = a certain mistake found before anything ran; denied = policy.\n\
 Limits: {} ms, {} MiB, {} output bytes. Each call starts fresh; no io/os/require; vfs.read/write/list \

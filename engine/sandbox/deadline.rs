@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 use mlua::{ffi, Lua};
 
+use super::running::running;
+
 /// The clock is read on every this many interrupts: they come every few instructions,
 /// so the deadline stays exact to microseconds.
 const CLOCK_EVERY: u32 = 16;
@@ -44,20 +46,8 @@ pub(crate) type HandOff = fn(Option<&mut dyn FnMut()>);
 /// called again, in nanoseconds.
 type LongRunHook = (HandOff, u64, u64);
 
+// The thread's duties, not its run's: a pool's worker sets them once for all its runs.
 thread_local! {
-    /// Deadline of the run executing on this thread, in nanoseconds since [`epoch`]; 0 = none.
-    static DEADLINE: Cell<u64> = const { Cell::new(0) };
-    /// Set once the deadline passed.
-    static EXPIRED: Cell<bool> = const { Cell::new(false) };
-    static TICKS: Cell<u32> = const { Cell::new(0) };
-    /// The stop check of the run on this thread, if it has one.
-    static STOP: RefCell<Option<StopCheck>> = const { RefCell::new(None) };
-    /// Set when the stop check, not the clock, ended the run.
-    static STOPPED: Cell<bool> = const { Cell::new(false) };
-    /// Set when the run's type check refused it while it ran (see `gate.rs`).
-    static REFUSED: Cell<bool> = const { Cell::new(false) };
-    /// When (in [`epoch`] nanoseconds) to call the long-run hook next; 0 = never.
-    static LONG_RUN_AT: Cell<u64> = const { Cell::new(0) };
     /// The long-run hook and how often it is called again while the run goes on.
     static LONG_RUN: Cell<Option<LongRunHook>> = const { Cell::new(None) };
     /// Told when the run on this thread starts and ends waiting outside the VM.
@@ -82,30 +72,30 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
     if gc >= 0 {
         return; // a GC step, not a safepoint of the script
     }
-    let at = DEADLINE.get();
+    let at = running(|r| r.deadline.get());
     if at == 0 {
         return;
     }
-    let tick = TICKS.get().wrapping_add(1);
-    TICKS.set(tick);
-    if !EXPIRED.get() && tick.is_multiple_of(CLOCK_EVERY) {
+    let tick = running(|r| r.ticks.get()).wrapping_add(1);
+    running(|r| r.ticks.set(tick));
+    if !running(|r| r.expired.get()) && tick.is_multiple_of(CLOCK_EVERY) {
         let now = now_nanos();
-        let long_run_at = LONG_RUN_AT.get();
+        let long_run_at = running(|r| r.long_run_at.get());
         if now >= at {
-            EXPIRED.set(true);
+            running(|r| r.expired.set(true));
         } else if long_run_at != 0 && now >= long_run_at {
             if let Some((hook, _, every)) = LONG_RUN.get() {
-                LONG_RUN_AT.set(now.saturating_add(every));
+                running(|r| r.long_run_at.set(now.saturating_add(every)));
                 hook(None);
             }
         } else if tick.is_multiple_of(STOP_EVERY) && stop_requested() {
-            EXPIRED.set(true);
-            STOPPED.set(true);
+            running(|r| r.expired.set(true));
+            running(|r| r.stopped.set(true));
         } else {
             super::gate::ask(now);
         }
     }
-    if EXPIRED.get() {
+    if running(|r| r.expired.get()) {
         let message = expiry();
         // SAFETY: called by Luau at a safepoint of `state`, where raising an error is allowed.
         unsafe { ffi::luaL_error(state, message.as_ptr()) }
@@ -115,21 +105,21 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
 /// What the interrupt would raise now, reading the clock every time (for [`fence`]d
 /// functions, whose calls may each do a lot of work).
 fn expired_message() -> Option<&'static std::ffi::CStr> {
-    let at = DEADLINE.get();
+    let at = running(|r| r.deadline.get());
     if at == 0 {
         return None;
     }
-    if !EXPIRED.get() {
-        let tick = TICKS.get().wrapping_add(1);
-        TICKS.set(tick);
+    if !running(|r| r.expired.get()) {
+        let tick = running(|r| r.ticks.get()).wrapping_add(1);
+        running(|r| r.ticks.set(tick));
         if now_nanos() >= at {
-            EXPIRED.set(true);
+            running(|r| r.expired.set(true));
         } else if tick.is_multiple_of(STOP_EVERY) && stop_requested() {
-            EXPIRED.set(true);
-            STOPPED.set(true);
+            running(|r| r.expired.set(true));
+            running(|r| r.stopped.set(true));
         }
     }
-    EXPIRED.get().then(expiry)
+    running(|r| r.expired.get()).then(expiry)
 }
 
 /// For a host function the linker made, at every call: fails as the interrupt would once
@@ -145,9 +135,9 @@ pub(super) fn entering() -> mlua::Result<()> {
 
 /// What every call raises once the run is cut off.
 fn expiry() -> &'static std::ffi::CStr {
-    if REFUSED.get() {
+    if running(|r| r.refused.get()) {
         c"the run was stopped: its type check found a certain mistake"
-    } else if STOPPED.get() {
+    } else if running(|r| r.stopped.get()) {
         c"the run was stopped by its caller"
     } else {
         c"the script ran past its deadline"
@@ -162,14 +152,14 @@ pub(super) fn clock() -> u64 {
 /// Cuts the run on this thread off because its type check refused it: every later call
 /// fails, as after the deadline, so a `pcall` cannot go on past the refusal.
 pub(super) fn refuse() {
-    REFUSED.set(true);
-    STOPPED.set(true);
-    EXPIRED.set(true);
+    running(|r| r.refused.set(true));
+    running(|r| r.stopped.set(true));
+    running(|r| r.expired.set(true));
 }
 
 /// True once the run's type check refused it.
 pub(super) fn refused() -> bool {
-    REFUSED.get()
+    running(|r| r.refused.get())
 }
 
 /// Calls its upvalue with its arguments after looking at the deadline.
@@ -247,13 +237,13 @@ unsafe extern "C-unwind" fn budgeted(state: *mut ffi::lua_State) -> c_int {
     }
     // SAFETY: upvalue 2 is the number `budget` closed over.
     let ms = unsafe { ffi::lua_tonumberx(state, ffi::lua_upvalueindex(2), std::ptr::null_mut()) };
-    let outer = DEADLINE.get();
+    let outer = running(|r| r.deadline.get());
     let until = now_nanos()
         .saturating_add((ms.max(0.0) * 1e6) as u64)
         .max(1);
     let tightened = outer == 0 || until < outer;
     if tightened {
-        DEADLINE.set(until);
+        running(|r| r.deadline.set(until));
     }
     // SAFETY: as in `fenced`: the arguments are on the stack, upvalue 1 is the function.
     let status = unsafe {
@@ -263,18 +253,18 @@ unsafe extern "C-unwind" fn budgeted(state: *mut ffi::lua_State) -> c_int {
         ffi::lua_pcall(state, n, ffi::LUA_MULTRET, 0)
     };
     if tightened {
-        DEADLINE.set(outer);
+        running(|r| r.deadline.set(outer));
         let now = now_nanos();
-        let over = !STOPPED.get() && (EXPIRED.get() || now >= until);
+        let over = !running(|r| r.stopped.get()) && (running(|r| r.expired.get()) || now >= until);
         if over && outer != 0 && now >= outer {
             // The run's own deadline passed too: that is what stops the run.
-            EXPIRED.set(true);
+            running(|r| r.expired.set(true));
             if status == 0 {
                 // SAFETY: a C function of `state`, where raising an error is allowed.
                 unsafe { ffi::luaL_error(state, c"the script ran past its deadline".as_ptr()) }
             }
         } else if over {
-            EXPIRED.set(false);
+            running(|r| r.expired.set(false));
             // A full heap is the run's memory limit, whatever else passed: raised as it came.
             if status != ffi::LUA_ERRMEM {
                 // SAFETY: upvalue 3 is the function that raises the tool's timeout; its
@@ -315,7 +305,7 @@ pub(crate) fn budget(
 }
 
 fn stop_requested() -> bool {
-    STOP.with_borrow(|stop| stop.as_ref().is_some_and(|stop| stop()))
+    running(|r| r.stop.borrow().as_ref().is_some_and(|stop| stop()))
 }
 
 /// Installs the interrupt in a VM (once, when the VM is built).
@@ -343,7 +333,7 @@ pub(crate) fn set_long_run_hook(hook: Option<(HandOff, Duration, Duration)>) {
         }
         None => {
             LONG_RUN.set(None);
-            LONG_RUN_AT.set(0);
+            running(|r| r.long_run_at.set(0));
         }
     }
 }
@@ -393,24 +383,27 @@ pub(crate) fn set_wait_hook(hook: Option<WaitHook>) {
 
 /// Starts the deadline (and the stop check, if any) of a run on this thread.
 pub(crate) fn arm(timeout: Duration, stop: Option<StopCheck>) {
-    EXPIRED.set(false);
-    STOPPED.set(false);
-    REFUSED.set(false);
-    TICKS.set(0);
-    STOP.set(stop);
+    running(|r| r.expired.set(false));
+    running(|r| r.stopped.set(false));
+    running(|r| r.refused.set(false));
+    running(|r| r.ticks.set(0));
+    drop(running(|r| r.stop.replace(stop)));
     let now = now_nanos();
-    DEADLINE.set(now.saturating_add(timeout.as_nanos() as u64).max(1));
+    running(|r| {
+        r.deadline
+            .set(now.saturating_add(timeout.as_nanos() as u64).max(1))
+    });
     // The run starts now: the time its type check took before it is not the script's, and
     // counted, it handed a short script's thread off (a millisecond's pause) at its first
     // line.
     if let Some((_, after, _)) = LONG_RUN.get() {
-        LONG_RUN_AT.set(now.saturating_add(after).max(1));
+        running(|r| r.long_run_at.set(now.saturating_add(after).max(1)));
     }
 }
 
 /// What is left of the run's deadline on this thread (`None` outside a run).
 pub(crate) fn remaining() -> Option<Duration> {
-    match DEADLINE.get() {
+    match running(|r| r.deadline.get()) {
         0 => None,
         at => Some(Duration::from_nanos(at.saturating_sub(now_nanos()))),
     }
@@ -418,26 +411,26 @@ pub(crate) fn remaining() -> Option<Duration> {
 
 /// True once the run's caller asked it to stop.
 pub(crate) fn stop_asked() -> bool {
-    STOPPED.get() || stop_requested()
+    running(|r| r.stopped.get()) || stop_requested()
 }
 
 /// For host code that waits or works outside Luau (a compile, a long builtin): fails
 /// the way the interrupt would once the run's deadline has passed or its caller asked to
 /// stop, and marks the run cut off so that every later interrupt fails too.
 pub fn check() -> mlua::Result<()> {
-    let at = DEADLINE.get();
+    let at = running(|r| r.deadline.get());
     if at == 0 {
         return Ok(());
     }
-    if !EXPIRED.get() {
+    if !running(|r| r.expired.get()) {
         if now_nanos() >= at {
-            EXPIRED.set(true);
+            running(|r| r.expired.set(true));
         } else if stop_requested() {
-            EXPIRED.set(true);
-            STOPPED.set(true);
+            running(|r| r.expired.set(true));
+            running(|r| r.stopped.set(true));
         }
     }
-    if !EXPIRED.get() {
+    if !running(|r| r.expired.get()) {
         return Ok(());
     }
     Err(mlua::Error::runtime(expiry().to_string_lossy()))
@@ -445,11 +438,11 @@ pub fn check() -> mlua::Result<()> {
 
 /// Ends the run's deadline; says whether and why the interrupt cut the run off.
 pub(crate) fn disarm() -> Option<Cutoff> {
-    DEADLINE.set(0);
-    STOP.set(None);
-    let stopped = STOPPED.replace(false);
-    REFUSED.set(false);
-    match (EXPIRED.replace(false), stopped) {
+    running(|r| r.deadline.set(0));
+    drop(running(|r| r.stop.replace(None)));
+    let stopped = running(|r| r.stopped.replace(false));
+    running(|r| r.refused.set(false));
+    match (running(|r| r.expired.replace(false)), stopped) {
         (false, _) => None,
         (true, false) => Some(Cutoff::Deadline),
         (true, true) => Some(Cutoff::Stopped),

@@ -9,7 +9,7 @@
 //! a while before its first effect reads the checker's reply as soon as it is there: the
 //! checker is free for other scripts at once, and a refused script stops at once.
 
-use std::cell::{Cell, RefCell};
+use super::running::running;
 
 /// The verdict on the run on this thread. Asked with `false`, it answers `None` while the
 /// checker has not answered; asked with `true`, it waits for the answer. `Some(true)`: the
@@ -20,24 +20,20 @@ pub(crate) type Verdict = Box<dyn FnMut(bool) -> Option<bool>>;
 /// a check takes a fraction of a millisecond or more.
 const ASK_EVERY: u64 = 100_000;
 
-thread_local! {
-    /// The verdict not yet given on the run on this thread.
-    static VERDICT: RefCell<Option<Verdict>> = const { RefCell::new(None) };
-    /// When (in the deadline's clock) the interrupt asks next; 0 = nothing to ask.
-    static ASK_AT: Cell<u64> = const { Cell::new(0) };
-}
-
 /// Makes the run about to start on this thread wait for `verdict` before its first effect.
 /// The caller takes it back with [`take`] when the run ends.
 pub(crate) fn set(verdict: Verdict) {
-    VERDICT.set(Some(verdict));
-    ASK_AT.set(super::deadline::clock().saturating_add(ASK_EVERY));
+    drop(running(|r| r.verdict.replace(Some(verdict))));
+    running(|r| {
+        r.ask_at
+            .set(super::deadline::clock().saturating_add(ASK_EVERY))
+    });
 }
 
 /// The verdict still not given when the run ended, for its caller to wait for.
 pub(crate) fn take() -> Option<Verdict> {
-    ASK_AT.set(0);
-    VERDICT.take()
+    running(|r| r.ask_at.set(0));
+    running(|r| r.verdict.take())
 }
 
 /// Whether the run may do what reaches outside it: waits for the verdict when it has not
@@ -60,12 +56,12 @@ pub(super) fn pass() -> bool {
 /// Asks for the verdict when it is time to (`now` in the deadline's clock), without
 /// waiting; called from the interrupt.
 pub(super) fn ask(now: u64) {
-    let at = ASK_AT.get();
+    let at = running(|r| r.ask_at.get());
     if at == 0 || now < at {
         return;
     }
-    let Some(mut verdict) = VERDICT.take() else {
-        ASK_AT.set(0);
+    let Some(mut verdict) = running(|r| r.verdict.take()) else {
+        running(|r| r.ask_at.set(0));
         return;
     };
     // Called from Luau's interrupt: a panic must not unwind through the VM's frames. One
@@ -74,11 +70,11 @@ pub(super) fn ask(now: u64) {
     let asked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| verdict(false)));
     match asked.unwrap_or(Some(true)) {
         None => {
-            VERDICT.set(Some(verdict));
-            ASK_AT.set(now.saturating_add(ASK_EVERY));
+            drop(running(|r| r.verdict.replace(Some(verdict))));
+            running(|r| r.ask_at.set(now.saturating_add(ASK_EVERY)));
         }
         Some(go) => {
-            ASK_AT.set(0);
+            running(|r| r.ask_at.set(0));
             if !go {
                 super::deadline::refuse();
             }

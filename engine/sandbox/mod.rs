@@ -24,6 +24,7 @@ mod hosterror;
 mod json;
 mod limits;
 mod linker;
+mod running;
 mod stop;
 mod vm;
 
