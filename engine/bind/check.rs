@@ -14,14 +14,14 @@ pub const NODE_BUDGET: usize = 100_000;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mismatch {
     /// Where in the value: `""` for the value itself, `.sep`, `[2]`.
-    pub path: String,
+    pub(crate) path: String,
     /// What was expected and what was found.
-    pub detail: String,
+    pub(crate) detail: String,
     /// True when a table carried a field its type does not declare.
-    pub unknown_field: bool,
+    pub(crate) unknown_field: bool,
     /// What was found (`a number`, `the string "x"`) when the value itself has the wrong
     /// type, rather than something inside it.
-    pub found: Option<String>,
+    pub(crate) found: Option<String>,
 }
 
 /// Checks `value` against `ty`.
@@ -36,7 +36,7 @@ pub fn check<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
 
 /// As [`check`], but a table may carry fields its record type does not declare: what one
 /// tool returns (a parsed date with all its parts) is passed on to the next whole.
-pub fn check_open<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
+pub(crate) fn check_open<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
     let mut walker = Walker {
         budget: NODE_BUDGET,
         path: Vec::new(),
@@ -354,13 +354,13 @@ fn kind_of(ty: &Ty) -> Option<&'static str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrayField {
     /// Which of the names given.
-    pub at: usize,
+    pub(crate) at: usize,
     /// What is wrong, in the words a call uses when it refuses a misspelt field.
-    pub detail: String,
+    pub(crate) detail: String,
     /// True when the call refuses it: a misspelling of a declared field the literal lacks
     /// (`maxLenght` for `maxLength`), or a value of the wrong kind (see [`wrong_kind`]).
     /// Otherwise the call lets it through and the tool never reads it.
-    pub refused: bool,
+    pub(crate) refused: bool,
 }
 
 /// For a table literal with the field names `names` given where `ty` goes: the first name

@@ -62,7 +62,7 @@ fn yaml_string(text: &str) -> String {
 }
 
 /// Renders the whole SKILL.md.
-pub fn render(toolbox: &BoxDoc) -> String {
+pub(crate) fn render(toolbox: &BoxDoc) -> String {
     let mut md = String::new();
     let _ = writeln!(
         md,

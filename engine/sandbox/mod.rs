@@ -27,7 +27,7 @@ mod linker;
 mod stop;
 mod vm;
 
-pub(crate) use compile::load_text;
+pub use compile::load_text;
 pub(crate) use context::with_run;
 pub use context::{with_context, Context, Run};
 #[cfg(test)]
