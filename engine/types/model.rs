@@ -12,7 +12,7 @@
 use std::fmt::{self, Write};
 
 // A field named by a reserved word is written `["end"]: T`.
-use crate::assets::names::KEYWORDS;
+use crate::assets::names::is_plain_name;
 
 /// One Luau type.
 #[derive(Debug, Clone, PartialEq)]
@@ -411,15 +411,6 @@ fn write_member(out: &mut String, ty: &Ty, form: Form) {
     } else {
         write_ty(out, ty, form);
     }
-}
-
-fn is_plain_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !KEYWORDS.contains(&name)
 }
 
 /// A double-quoted Luau string literal holding `s`.
