@@ -108,26 +108,17 @@ impl Vfs {
             }
             Outcome::Missing { .. } => return Err(not_found(rel)),
         };
+        let too_large = || file_too_large(rel, "the file", max_bytes, "read a smaller file");
         let size = file.metadata().map_err(|e| VfsError::io(rel, e))?.len();
         if size > max_bytes as u64 {
-            return Err(file_too_large(
-                rel,
-                "the file",
-                max_bytes,
-                "read a smaller file",
-            ));
+            return Err(too_large());
         }
         let mut bytes = Vec::with_capacity(size as usize);
         file.take(max_bytes as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| VfsError::io(rel, e))?;
         if bytes.len() > max_bytes {
-            return Err(file_too_large(
-                rel,
-                "the file",
-                max_bytes,
-                "read a smaller file",
-            ));
+            return Err(too_large());
         }
         Ok(bytes)
     }
