@@ -8,7 +8,7 @@
 use super::meta::{Arg, Returns};
 
 /// Renders `name(a: T, ...): R`; `vararg` is the type of a trailing `...` when there is one.
-pub fn call_signature(
+pub(crate) fn call_signature(
     name: &str,
     args: &[Arg],
     vararg: Option<&str>,

@@ -18,7 +18,7 @@ pub(crate) fn too_large(bytes: usize) -> String {
 
 /// Where `source` holds a NUL byte, as `line: message`: Luau's lexer takes the byte for the
 /// end of the source, so what follows it would be skipped without a word.
-pub(crate) fn nul_problem(source: &[u8]) -> Option<String> {
+pub fn nul_problem(source: &[u8]) -> Option<String> {
     let at = source.iter().position(|&b| b == 0)?;
     let before = &source[..at];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;

@@ -61,32 +61,32 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// One `--!arg NAME TYPE DESCRIPTION` line.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DocArg {
+pub(crate) struct DocArg {
     /// Parameter name.
-    pub name: String,
+    pub(crate) name: String,
     /// Type token (no spaces).
-    pub ty: String,
+    pub(crate) ty: String,
     /// The rest of the line.
-    pub description: String,
+    pub(crate) description: String,
 }
 
 /// Everything the docstring lines of one file say.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Docstring {
     /// `--!desc` lines, in order.
-    pub desc: Vec<String>,
+    pub(crate) desc: Vec<String>,
     /// `--!arg` lines, in order.
-    pub args: Vec<DocArg>,
+    pub(crate) args: Vec<DocArg>,
     /// `--!return TYPE DESCRIPTION`.
-    pub returns: Option<(String, String)>,
+    pub(crate) returns: Option<(String, String)>,
     /// `--!example` lines.
-    pub examples: Vec<String>,
+    pub(crate) examples: Vec<String>,
     /// `--!flag NAME [SHORT]`.
-    pub flags: Vec<(String, Option<String>)>,
+    pub(crate) flags: Vec<(String, Option<String>)>,
     /// `--!rest NAME`.
-    pub rest: Option<String>,
+    pub(crate) rest: Option<String>,
     /// Lines that look like docstrings but could not be read, with why.
-    pub problems: Vec<String>,
+    pub(crate) problems: Vec<String>,
 }
 
 impl Docstring {

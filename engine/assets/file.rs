@@ -12,9 +12,9 @@ use super::compile::{too_large, MAX_SOURCE_BYTES};
 
 /// The longest `README.md` the index reads (a toolbox's or a tool's): its first line is
 /// the purpose listings show, the rest (up to 20,000 characters) is searched.
-pub const MAX_README_BYTES: usize = 128 * 1024;
+pub(crate) const MAX_README_BYTES: usize = 128 * 1024;
 /// The longest `.metadata` the index reads: a description, tags and a few settings.
-pub const MAX_METADATA_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_METADATA_BYTES: usize = 64 * 1024;
 
 /// The most the index reads of a file named `name`.
 fn cap(name: &str) -> usize {
@@ -89,7 +89,7 @@ pub(crate) fn read_text(path: &Path, name: &str) -> io::Result<String> {
 pub(crate) const BOM: char = '\u{feff}';
 
 /// How a read error of the file at `path` reads to the author.
-pub(crate) fn unreadable(path: &str, e: &io::Error) -> String {
+pub fn unreadable(path: &str, e: &io::Error) -> String {
     match e.kind() {
         io::ErrorKind::FileTooLarge => format!("{path} {e}"),
         _ => format!("{path} cannot be read: {e}"),

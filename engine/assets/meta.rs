@@ -27,7 +27,7 @@ pub struct Arg {
     /// What the parameter means.
     pub description: String,
     /// True when the type is optional (`T?`).
-    pub optional: bool,
+    pub(crate) optional: bool,
 }
 
 /// The `--!return` docstring merged with the signature's return type.
@@ -44,10 +44,10 @@ pub struct Returns {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Flag {
     /// The parameter (or options field) the flag sets.
-    pub name: String,
+    pub(crate) name: String,
     /// Optional one-letter alias.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub short: Option<String>,
+    pub(crate) short: Option<String>,
 }
 
 /// Everything the four metadata sources say about one tool.
@@ -74,10 +74,10 @@ pub struct ToolMeta {
     /// Tags from `.metadata`.
     pub tags: Vec<String>,
     /// `--!flag` annotations.
-    pub flags: Vec<Flag>,
+    pub(crate) flags: Vec<Flag>,
     /// `--!rest` parameter.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rest: Option<String>,
+    pub(crate) rest: Option<String>,
     /// The type of a trailing `...` in the signature: the tool takes any number of such
     /// values after its parameters.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,8 +92,8 @@ pub struct ToolMeta {
     pub has_render: bool,
     /// `limits` from `.metadata`: the tool's own budget per call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limits: Option<ToolLimits>,
+    pub(crate) limits: Option<ToolLimits>,
     /// `cache` from `.metadata`: how long its results are reused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache: Option<CachePolicy>,
+    pub(crate) cache: Option<CachePolicy>,
 }

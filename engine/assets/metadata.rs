@@ -5,16 +5,16 @@ use serde_json::Value;
 
 /// Tags one `.metadata` may give: they are words for search, and everything that reads
 /// them (search, docs, export) compares them with each other.
-pub const MAX_TAGS: usize = 32;
+pub(crate) const MAX_TAGS: usize = 32;
 /// The longest tag.
-pub const MAX_TAG_CHARS: usize = 64;
+pub(crate) const MAX_TAG_CHARS: usize = 64;
 /// The longest description `tools.createToolbox` and `tools.create` write, and the most of
 /// a toolbox's description (its README's first line, or `.metadata`) a listing shows: one
 /// huge description would otherwise fill a listing's output cap and hide what follows it.
-pub const MAX_DESCRIPTION_CHARS: usize = 2000;
+pub(crate) const MAX_DESCRIPTION_CHARS: usize = 2000;
 
 /// Why `text` is too long for a description, or `None`.
-pub fn description_problem(text: &str) -> Option<String> {
+pub(crate) fn description_problem(text: &str) -> Option<String> {
     let chars = text.chars().count();
     (chars > MAX_DESCRIPTION_CHARS).then(|| {
         format!(
@@ -33,21 +33,21 @@ pub(crate) fn cut_to_cap(text: &str) -> Option<String> {
 /// The fields of `.metadata` the engine reads; others are kept by the author and ignored.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
-pub struct Metadata {
+pub(crate) struct Metadata {
     /// Toolbox description (used when the README has no purpose line).
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     /// Tags for search.
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
     /// `ready` | `planned` | `deprecated`.
-    pub status: Option<String>,
+    pub(crate) status: Option<String>,
     /// `"workflow"` marks a workflow toolbox.
-    pub kind: Option<String>,
+    pub(crate) kind: Option<String>,
     /// `{"timeoutMs": N, "maxOutputBytes": N}`: the tool's own budget per call.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub limits: Option<Value>,
+    pub(crate) limits: Option<Value>,
     /// `{"ttlSeconds": N}`: results of the tool are kept and reused for that long.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cache: Option<Value>,
+    pub(crate) cache: Option<Value>,
 }
 
 /// The budget one tool's calls are held to, on top of the run's own limits.
@@ -56,10 +56,10 @@ pub struct Metadata {
 pub struct ToolLimits {
     /// A call that runs longer fails with `timeout`, naming the tool and this limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timeout_ms: Option<u64>,
+    pub(crate) timeout_ms: Option<u64>,
     /// A result larger than this (as JSON) is cut, as the envelope cuts a value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_output_bytes: Option<u64>,
+    pub(crate) max_output_bytes: Option<u64>,
 }
 
 /// How long a tool's results are reused (the result cache).
@@ -67,13 +67,13 @@ pub struct ToolLimits {
 #[serde(rename_all = "camelCase")]
 pub struct CachePolicy {
     /// Seconds a stored result is returned instead of running the tool again.
-    pub ttl_seconds: u64,
+    pub(crate) ttl_seconds: u64,
 }
 
 /// The longest per-tool timeout: an hour (the run's deadline usually ends a call first).
-pub const MAX_TOOL_TIMEOUT_MS: u64 = 3_600_000;
+pub(crate) const MAX_TOOL_TIMEOUT_MS: u64 = 3_600_000;
 /// The longest a result may be kept: 30 days.
-pub const MAX_TTL_SECONDS: u64 = 30 * 24 * 3600;
+pub(crate) const MAX_TTL_SECONDS: u64 = 30 * 24 * 3600;
 
 /// `"<path>: "` before a message about the file at `path`; nothing when the caller
 /// names the file itself.
@@ -111,7 +111,7 @@ fn positive(
 }
 
 /// How a JSON value's type reads in an error message ("a string", "an array").
-pub fn json_kind(value: &Value) -> &'static str {
+pub(crate) fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -154,7 +154,7 @@ fn fields<'a>(
 
 /// Reads a `"limits"` object (of a tool's `.metadata`, or of a server in `mcp.json`);
 /// the error names `path` and the fix.
-pub fn parse_limits(value: &Value, path: &str) -> Result<ToolLimits, String> {
+pub(crate) fn parse_limits(value: &Value, path: &str) -> Result<ToolLimits, String> {
     let example = "{\"limits\": {\"timeoutMs\": 2000, \"maxOutputBytes\": 65536}}";
     let object = fields(
         value,
@@ -171,7 +171,11 @@ pub fn parse_limits(value: &Value, path: &str) -> Result<ToolLimits, String> {
 
 /// Reads a `"cache"` object; `extra` names further fields the caller reads itself (a
 /// server's `"readOnlyHints"`).
-pub fn parse_cache(value: &Value, path: &str, extra: &[&str]) -> Result<CachePolicy, String> {
+pub(crate) fn parse_cache(
+    value: &Value,
+    path: &str,
+    extra: &[&str],
+) -> Result<CachePolicy, String> {
     let example = "{\"cache\": {\"ttlSeconds\": 300}}";
     let mut known = vec!["ttlSeconds"];
     known.extend_from_slice(extra);
@@ -259,7 +263,7 @@ fn misspelt_key(value: &Value) -> Option<(&str, &'static str)> {
 }
 
 /// The purpose of a README: its first descriptive line (not a heading, badge or comment).
-pub fn readme_purpose(text: &str) -> Option<String> {
+pub(crate) fn readme_purpose(text: &str) -> Option<String> {
     let mut in_front_matter = false;
     let mut in_fence = false;
     for (i, line) in text.lines().enumerate() {

@@ -30,16 +30,14 @@ use imbl::OrdMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use callsig::call_signature;
-pub(crate) use compile::nul_problem;
+pub use compile::nul_problem;
 pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
 pub use docstring::{first_sentence, printable, Docstring};
 pub(crate) use file::BOM;
-pub use file::{MAX_METADATA_BYTES, MAX_README_BYTES};
 pub use meta::{Arg, Flag, Origin, Returns, ToolMeta};
-pub use metadata::{
+pub(crate) use metadata::{
     description_problem, json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy,
-    Metadata, ToolLimits, MAX_DESCRIPTION_CHARS, MAX_TAGS, MAX_TAG_CHARS,
+    Metadata, ToolLimits, MAX_TAGS, MAX_TAG_CHARS,
 };
 pub use model::{BoxKind, Bytecode, Module, Registration, ToolEntry, ToolboxFolder};
 pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
@@ -111,7 +109,7 @@ pub(crate) type ToolKey = (FolderKey, String);
 /// one go is several times faster than a persistent one built by inserts; the price is a
 /// copy of the map (tens of milliseconds at that size) when a later snapshot changes it,
 /// which only a long-lived process whose world changes pays.
-pub type ToolMap<K> = Arc<BTreeMap<K, Arc<ToolEntry>>>;
+pub(crate) type ToolMap<K> = Arc<BTreeMap<K, Arc<ToolEntry>>>;
 
 /// One row of `tools.toolboxes()`: toolboxes of the same name are merged.
 #[derive(Debug, Clone, Serialize)]
@@ -122,9 +120,9 @@ pub struct ToolboxSummary {
     pub purpose: String,
     /// How many tools it holds (registered or not).
     #[serde(rename = "toolCount")]
-    pub tool_count: usize,
+    pub(crate) tool_count: usize,
     /// Toolbox or workflow.
-    pub kind: BoxKind,
+    pub(crate) kind: BoxKind,
     /// Where the folder that speaks for the toolbox was found.
     pub from: Origin,
     /// True when that folder is the world's and a library holds a toolbox of the same
@@ -138,7 +136,7 @@ pub struct ToolboxSummary {
 #[derive(Debug, Clone, Default)]
 pub struct AssetIndex {
     /// The roots, world first, then libraries in precedence order.
-    pub roots: Arc<Vec<Root>>,
+    pub(crate) roots: Arc<Vec<Root>>,
     /// Every toolbox folder, by key.
     pub folders: OrdMap<FolderKey, Arc<ToolboxFolder>>,
     /// Every tool by identity; the world shadows the library. Shared by the snapshots
@@ -304,7 +302,7 @@ impl AssetIndex {
     /// The same snapshot as a profile with `rules` sees it: the tools they deny are gone
     /// from every listing, lookup and hint, and so are toolboxes left with no tool. Updates
     /// of the new snapshot ([`AssetIndex::apply`]) keep the rules.
-    pub fn restricted(&self, rules: Arc<ToolRules>) -> AssetIndex {
+    pub(crate) fn restricted(&self, rules: Arc<ToolRules>) -> AssetIndex {
         if rules.is_open() && self.rules.is_none() {
             return self.clone();
         }
@@ -318,7 +316,7 @@ impl AssetIndex {
     /// name, server name as written) reserved: a folder of such a name is left out of
     /// every listing and lookup, and named in `problems`, so the server answers for its
     /// name. Updates of the new snapshot keep the names.
-    pub fn reserving(&self, servers: BTreeMap<String, String>) -> AssetIndex {
+    pub(crate) fn reserving(&self, servers: BTreeMap<String, String>) -> AssetIndex {
         if servers.is_empty() && self.reserved.is_empty() {
             return self.clone();
         }
@@ -333,7 +331,7 @@ impl AssetIndex {
     /// wrote, not a tool, so it is left out of every listing and lookup and named in
     /// `problems`; otherwise a script allowed only a file server's tools could plant a
     /// tool that another profile's scripts call. Updates of the new snapshot keep them.
-    pub fn serving(&self, folders: Vec<(PathBuf, String)>) -> AssetIndex {
+    pub(crate) fn serving(&self, folders: Vec<(PathBuf, String)>) -> AssetIndex {
         if folders.is_empty() && self.served.is_empty() {
             return self.clone();
         }
@@ -357,7 +355,7 @@ impl AssetIndex {
     }
 
     /// The server whose toolbox name `name` is, as its configuration file writes it.
-    pub fn reserved_by(&self, name: &str) -> Option<&str> {
+    pub(crate) fn reserved_by(&self, name: &str) -> Option<&str> {
         self.reserved.get(name).map(String::as_str)
     }
 
@@ -394,23 +392,23 @@ impl AssetIndex {
     }
 
     /// Why the profile refuses every tool of `toolbox`, if it does.
-    pub fn toolbox_denial(&self, toolbox: &str) -> Option<Denial> {
+    pub(crate) fn toolbox_denial(&self, toolbox: &str) -> Option<Denial> {
         self.rules.as_ref()?.toolbox_denial(toolbox)
     }
 
     /// True when the profile's rules (or a server's reserved name) leave something out.
-    pub fn is_restricted(&self) -> bool {
+    pub(crate) fn is_restricted(&self) -> bool {
         self.rules.is_some() || !self.hidden.is_empty()
     }
 
     /// True when a toolbox folder of this name exists but the profile hides it.
-    pub fn hides_toolbox(&self, name: &str) -> bool {
+    pub(crate) fn hides_toolbox(&self, name: &str) -> bool {
         self.hidden.contains(name)
     }
 
     /// The world-relative folders (`box.toolbox/name.tool`) of the world's tools the
     /// profile denies: what `vfs` may not change under a profile that cannot see them.
-    pub fn denied_world_folders(&self) -> Vec<String> {
+    pub(crate) fn denied_world_folders(&self) -> Vec<String> {
         if self.rules.is_none() {
             return Vec::new();
         }
@@ -422,7 +420,7 @@ impl AssetIndex {
     }
 
     /// True when some toolbox folder has this name, hidden by the profile or not.
-    pub fn has_folder(&self, name: &str) -> bool {
+    pub(crate) fn has_folder(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
     }
 
@@ -505,7 +503,7 @@ impl AssetIndex {
     }
 
     /// The folders of one toolbox name, in precedence order (world first).
-    pub fn folders_named<'a>(
+    pub(crate) fn folders_named<'a>(
         &'a self,
         name: &str,
     ) -> impl Iterator<Item = &'a Arc<ToolboxFolder>> + 'a {
@@ -593,7 +591,7 @@ impl AssetIndex {
     }
 
     /// How many tool folders the roots on disk hold (shadowed ones too).
-    pub fn tools_on_disk(&self) -> usize {
+    pub(crate) fn tools_on_disk(&self) -> usize {
         self.located
             .values()
             .filter(|e| self.roots[e.folder.0].dir().is_some())
@@ -606,7 +604,7 @@ impl AssetIndex {
     }
 
     /// Every tool of one toolbox, in name order.
-    pub fn tools_in<'a>(
+    pub(crate) fn tools_in<'a>(
         &'a self,
         toolbox: &'a str,
     ) -> impl Iterator<Item = &'a Arc<ToolEntry>> + 'a {

@@ -57,7 +57,7 @@ pub struct ToolEntry {
     /// Key into [`super::AssetIndex::folders`]: the toolbox folder this tool lives in.
     pub folder: super::FolderKey,
     /// Path of the tool folder relative to its root (for messages).
-    pub rel: String,
+    pub(crate) rel: String,
     /// Where the tool was found.
     pub origin: Origin,
     /// What the files looked like when read: how the cache tells they did not change.
@@ -238,7 +238,7 @@ impl ToolEntry {
     }
 
     /// README.md text, shown at tier 3 and in docs.
-    pub fn readme(&self) -> Option<&str> {
+    pub(crate) fn readme(&self) -> Option<&str> {
         match &self.content {
             Content::Read { readme, .. } => readme.as_deref(),
             Content::Cached(_) => self.decoded().and_then(|d| d.readme.as_deref()),
@@ -276,7 +276,7 @@ impl ToolEntry {
     }
 
     /// Callable (with its bytecode) or not (with the reason); compiles on first call.
-    pub fn registration(&self) -> Registration {
+    pub(crate) fn registration(&self) -> Registration {
         if let Err(reason) = self.verdict() {
             return Registration::Unregistered(reason.clone());
         }
@@ -316,15 +316,15 @@ impl ToolEntry {
 /// Where a tool folder is: its root, its toolbox folder and its own folder name.
 pub(crate) struct ToolLocation<'a> {
     /// Every root.
-    pub roots: &'a Arc<Vec<Root>>,
+    pub(crate) roots: &'a Arc<Vec<Root>>,
     /// The root the toolbox lives in.
-    pub root: &'a Root,
+    pub(crate) root: &'a Root,
     /// Key of the toolbox folder.
-    pub folder: &'a FolderKey,
+    pub(crate) folder: &'a FolderKey,
     /// Toolbox name.
-    pub toolbox: &'a str,
+    pub(crate) toolbox: &'a str,
     /// The tool folder's name (`slugify.tool`).
-    pub dir_name: &'a str,
+    pub(crate) dir_name: &'a str,
 }
 
 /// Reads one tool folder's files. Never fails: problems make the tool unregistered.
@@ -371,7 +371,7 @@ impl Blob {
     }
 
     /// The bytes.
-    pub(crate) fn bytes(&self) -> &[u8] {
+    pub fn bytes(&self) -> &[u8] {
         &self.data[self.range.clone()]
     }
 }
@@ -382,24 +382,24 @@ pub struct ToolboxFolder {
     /// The toolbox name.
     pub name: String,
     /// Which root the folder is in (index into the registry's roots).
-    pub root: usize,
+    pub(crate) root: usize,
     /// Path of the folder relative to its root.
-    pub path: String,
+    pub(crate) path: String,
     /// Where it was found.
-    pub origin: Origin,
+    pub(crate) origin: Origin,
     /// README purpose, or `.metadata` description.
     pub purpose: String,
     /// Tags from `.metadata`.
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
     /// Toolbox or workflow.
-    pub kind: BoxKind,
+    pub(crate) kind: BoxKind,
     /// `<m>.module/init.luau` modules: `require(".<m>")`.
     pub modules: Vec<Module>,
     /// Problems with the folder itself (bad `.metadata`, an unreadable module).
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// Why the folder could not be listed, when it could not: its tools are unknown, not
     /// absent (the same text is one of `warnings`).
-    pub unlisted: Option<String>,
+    pub(crate) unlisted: Option<String>,
 }
 
 /// One `<m>.module/init.luau` of a toolbox, compiled on first use (a `require`, or
@@ -417,12 +417,12 @@ pub struct Module {
 
 impl Module {
     /// The module's source, when its file could be read.
-    pub fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         self.source.as_deref().ok()
     }
 
     /// A module whose file was read (or not).
-    pub fn new(name: String, path: String, source: Result<Arc<str>, String>) -> Module {
+    pub(crate) fn new(name: String, path: String, source: Result<Arc<str>, String>) -> Module {
         Module {
             name,
             path,

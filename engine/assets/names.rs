@@ -26,17 +26,23 @@ pub(crate) const KEYWORDS: [&str; 21] = [
     "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
 ];
 
+/// True when `name` is a Luau identifier (`^[A-Za-z_][A-Za-z0-9_]*$`) and not a keyword:
+/// `t.name` reads as a field, any other key needs `t["name"]`.
+pub(crate) fn is_plain_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&name)
+}
+
 /// Longest allowed name.
 pub(crate) const MAX_NAME_LEN: usize = 64;
 
 /// Checks that `name` is a Luau identifier of at most 64 characters.
 /// The error says what a valid name looks like.
 pub(crate) fn check_name(kind: &str, name: &str) -> Result<(), String> {
-    let mut chars = name.chars();
-    let valid_start = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    let valid_rest = chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
     if name.len() > MAX_NAME_LEN {
         return Err(format!(
             "{kind} name '{}…' is {} characters long; use at most {MAX_NAME_LEN}",
@@ -49,7 +55,7 @@ pub(crate) fn check_name(kind: &str, name: &str) -> Result<(), String> {
             "{kind} name '{name}' is a Luau keyword, so `tools.<box>.{name}` would not parse; pick another name (e.g. '{name}_' or 'do_{name}')"
         ));
     }
-    if !valid_start || !valid_rest {
+    if !is_plain_name(name) {
         return Err(format!(
             "{kind} name '{name}' is not a Luau identifier; use letters, digits and _ and start with a letter or _ (e.g. '{}')",
             suggest_identifier(name)

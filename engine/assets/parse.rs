@@ -60,7 +60,7 @@ pub enum ParseError {
 impl ParseError {
     /// True when the engine refused to read the source, rather than finding it invalid:
     /// Luau itself may still accept it, but nothing can be learnt from it.
-    pub fn is_unreadable(&self) -> bool {
+    pub(crate) fn is_unreadable(&self) -> bool {
         !matches!(self, ParseError::Syntax { .. })
     }
 }

@@ -10,7 +10,7 @@ use super::file::read_text;
 use super::meta::Origin;
 
 /// How deep below a root the discovery walk looks for `*.toolbox` folders.
-pub(crate) const MAX_DEPTH: usize = 6;
+pub const MAX_DEPTH: usize = 6;
 
 /// Directory names the walk never enters (build output, dependencies).
 pub(crate) const SKIPPED_DIRS: [&str; 3] = ["target", "node_modules", "__pycache__"];
@@ -40,18 +40,18 @@ pub struct FileSet {
 
 impl FileSet {
     /// True when the folder holds a file of this name.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.files.iter().any(|(n, _)| n == name)
     }
 
     /// Why the folder could not be listed, when it could not: its files are unknown, not
     /// missing.
-    pub fn unlisted(&self) -> Option<&str> {
+    pub(crate) fn unlisted(&self) -> Option<&str> {
         self.unlisted.as_deref()
     }
 
     /// The file names, sorted.
-    pub fn names(&self) -> Vec<&str> {
+    pub(crate) fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.files.iter().map(|(n, _)| n.as_str()).collect();
         names.sort_unstable();
         names
@@ -120,9 +120,9 @@ pub(crate) fn link_problem(rel: &str) -> String {
 #[derive(Debug, Clone)]
 pub struct Root {
     /// World or library.
-    pub origin: Origin,
+    pub(crate) origin: Origin,
     /// Where the files are.
-    pub source: RootSource,
+    pub(crate) source: RootSource,
 }
 
 impl Root {
@@ -144,7 +144,7 @@ impl Root {
     }
 
     /// The bundled toolboxes.
-    pub fn bundled(dir: &'static Dir<'static>) -> Root {
+    pub(crate) fn bundled(dir: &'static Dir<'static>) -> Root {
         Root {
             origin: Origin::Library,
             source: RootSource::Bundled(dir),
@@ -152,7 +152,7 @@ impl Root {
     }
 
     /// The directory on disk, when the root has one.
-    pub fn dir(&self) -> Option<&Path> {
+    pub(crate) fn dir(&self) -> Option<&Path> {
         match &self.source {
             RootSource::Disk(p) => Some(p),
             RootSource::Bundled(_) => None,
@@ -160,7 +160,7 @@ impl Root {
     }
 
     /// A path a person can read: absolute on disk, `<bundled>/...` otherwise.
-    pub fn display(&self, rel: &str) -> String {
+    pub(crate) fn display(&self, rel: &str) -> String {
         match &self.source {
             RootSource::Disk(p) => p.join(rel).display().to_string(),
             RootSource::Bundled(_) => format!("<bundled>/{rel}"),
@@ -169,7 +169,7 @@ impl Root {
 
     /// Reads a text file below the root. On disk, a symlink that leads out of the root is
     /// refused, and so is what is not a regular file or is over its cap (see `file.rs`).
-    pub fn read(&self, rel: &str) -> io::Result<String> {
+    pub(crate) fn read(&self, rel: &str) -> io::Result<String> {
         match &self.source {
             RootSource::Disk(root) => {
                 let path = root.join(rel);
@@ -232,7 +232,7 @@ impl Root {
     }
 
     /// Reads `name` from a listed folder; only symlinks pay for the containment check.
-    pub fn read_listed(&self, set: &FileSet, name: &str) -> Option<io::Result<String>> {
+    pub(crate) fn read_listed(&self, set: &FileSet, name: &str) -> Option<io::Result<String>> {
         let (_, symlink) = set.files.iter().find(|(n, _)| n == name)?;
         let rel = format!("{}/{name}", set.rel);
         Some(match (&self.source, symlink) {

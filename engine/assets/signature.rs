@@ -8,9 +8,9 @@ use super::parse::{with_luau, ParseError};
 #[derive(Debug, Clone, PartialEq)]
 pub struct SigParam {
     /// Name (`...` for varargs).
-    pub name: String,
+    pub(crate) name: String,
     /// Type as written, when annotated.
-    pub ty: Option<String>,
+    pub(crate) ty: Option<String>,
 }
 
 /// What the source says about the returned function.

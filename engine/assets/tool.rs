@@ -140,7 +140,7 @@ pub(crate) fn read_folder(
 
 /// What [`load_tool`] read, waiting for the signature to be merged in.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Draft {
+pub(crate) struct Draft {
     name: String,
     toolbox: String,
     purpose: Option<String>,
@@ -166,11 +166,11 @@ impl Draft {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Reading {
     /// The assembled metadata.
-    pub meta: ToolMeta,
+    pub(crate) meta: ToolMeta,
     /// Non-fatal findings (docstring/signature mismatches).
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// Why the tool cannot be called, when the files alone say so.
-    pub refusal: Option<String>,
+    pub(crate) refusal: Option<String>,
 }
 
 /// Merges the docstring, the typed signature, `.metadata` and README into [`ToolMeta`].

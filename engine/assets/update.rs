@@ -41,7 +41,7 @@ impl Plan {
 impl AssetIndex {
     /// A new snapshot with the changes at `paths` (absolute paths on disk) read in.
     /// Paths outside every root, or in places the index never reads, are ignored.
-    pub fn apply(&self, paths: &[PathBuf]) -> AssetIndex {
+    pub(crate) fn apply(&self, paths: &[PathBuf]) -> AssetIndex {
         let mut plan = self.plan(paths);
         let mut next = self.clone();
         if plan.is_empty() {
@@ -67,7 +67,7 @@ impl AssetIndex {
 
     /// True when some of `paths` is a place the index reads (so [`AssetIndex::apply`]
     /// would change something).
-    pub fn touches(&self, paths: &[PathBuf]) -> bool {
+    pub(crate) fn touches(&self, paths: &[PathBuf]) -> bool {
         !self.plan(paths).is_empty()
     }
 

@@ -13,12 +13,12 @@ pub struct Agent {
 
 impl Agent {
     /// The agent named `name` (a server's authenticated agent).
-    pub fn named(name: impl Into<Arc<str>>) -> Agent {
+    pub(crate) fn named(name: impl Into<Arc<str>>) -> Agent {
         Agent { name: name.into() }
     }
 
     /// Whoever runs the command line on this machine: `local`.
-    pub fn local() -> Agent {
+    pub(crate) fn local() -> Agent {
         Agent::named("local")
     }
 

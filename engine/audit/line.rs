@@ -37,7 +37,7 @@ pub struct Line<'a> {
     #[serde(default, skip_serializing_if = "is_false")]
     pub cached: bool,
     /// The run, `<process id>-<n>`: a run's call lines and its run line share it.
-    pub run: Cow<'a, str>,
+    pub(crate) run: Cow<'a, str>,
     /// How many tool calls a run made (run lines only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calls: Option<u64>,

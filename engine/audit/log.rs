@@ -69,7 +69,7 @@ impl Log {
     }
 
     /// The front end whose runs this log records.
-    pub fn front(&self) -> &str {
+    pub(crate) fn front(&self) -> &str {
         &self.front
     }
 

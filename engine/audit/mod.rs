@@ -27,4 +27,4 @@ pub use agent::Agent;
 pub use line::{Kind, Line};
 pub use log::{Log, DEFAULT_MAX_BYTES, FILE, KEEP};
 pub use tail::{tail, Tail, TailError};
-pub use trail::{Trail, FLUSH_BYTES};
+pub(crate) use trail::Trail;

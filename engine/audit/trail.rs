@@ -9,14 +9,14 @@ use super::line::{millis, now};
 use super::{Agent, Kind, Line, Log};
 
 /// A trail holding more than this writes it out before taking another line.
-pub const FLUSH_BYTES: usize = 64 * 1024;
+pub(crate) const FLUSH_BYTES: usize = 64 * 1024;
 
 /// Runs started by this process, for the run ids.
 static RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// One run's lines: call lines as the calls end, the run line last, written to the log
 /// in one append (or several, past [`FLUSH_BYTES`]).
-pub struct Trail {
+pub(crate) struct Trail {
     log: Arc<Log>,
     agent: Agent,
     profile: String,
@@ -27,7 +27,7 @@ pub struct Trail {
 
 impl Trail {
     /// The trail of a new run for `agent` under `profile`, written to `log`.
-    pub fn new(log: Arc<Log>, agent: Agent, profile: &str) -> Trail {
+    pub(crate) fn new(log: Arc<Log>, agent: Agent, profile: &str) -> Trail {
         let n = RUNS.fetch_add(1, Ordering::Relaxed) + 1;
         Trail {
             log,
@@ -42,7 +42,7 @@ impl Trail {
     /// Records a call of the tool `identity` that ended with `outcome` (`ok` or an error
     /// kind) after `elapsed`, giving back about `bytes`; `cached` when the result cache
     /// answered it.
-    pub fn call(
+    pub(crate) fn call(
         &mut self,
         identity: &str,
         outcome: &str,
@@ -59,7 +59,7 @@ impl Trail {
 
     /// Ends the run: its line (`run:<front end>`, `outcome`, `elapsed`, `bytes`) goes
     /// after its calls, and everything not yet written is written.
-    pub fn finish(mut self, outcome: &str, elapsed: Duration, bytes: u64) {
+    pub(crate) fn finish(mut self, outcome: &str, elapsed: Duration, bytes: u64) {
         let identity = format!("run:{}", self.log.front());
         let calls = Some(self.calls);
         self.push(Kind::Run, &identity, outcome, elapsed, bytes, false, calls);

@@ -30,7 +30,7 @@ pub struct AgentEntry {
     /// When it was added, as an HTTP date (UTC).
     pub created: String,
     /// The SHA-256 of its token, lower-case hex.
-    pub token_sha256: String,
+    pub(crate) token_sha256: String,
 }
 
 /// The whole file: agents by name.
@@ -168,7 +168,7 @@ impl Agents {
     }
 
     /// The agent holding `token`, if any. Every agent's hash is compared, in constant time.
-    pub fn verify(&self, token: &str) -> Option<Agent> {
+    pub(crate) fn verify(&self, token: &str) -> Option<Agent> {
         let known = self.current();
         let entries = known.as_ref().as_ref().ok()?;
         let digest = digest_bytes(&hash_token(token))?;

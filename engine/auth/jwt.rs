@@ -137,7 +137,7 @@ impl JwtVerifier {
     }
 
     /// The agent a JWT stands for, or why it is refused (said to the client).
-    pub fn verify(&self, token: &str) -> Result<Agent, String> {
+    pub(crate) fn verify(&self, token: &str) -> Result<Agent, String> {
         self.reread_changed_file();
         let header = decode_header(token).map_err(|e| format!("not a JWT ({e})"))?;
         let keys = self.keys.read().unwrap_or_else(|e| e.into_inner()).clone();

@@ -15,7 +15,7 @@ mod token;
 
 pub use agents::{AgentEntry, Agents, AgentsFile, AGENTS_FILE};
 pub use jwt::{JwksSource, JwtConfig, JwtVerifier};
-pub use token::{hash_token, new_token, TOKEN_PREFIX};
+pub(crate) use token::TOKEN_PREFIX;
 
 /// An authenticated caller: its name and the profile every run, tool call and denial of
 /// its requests is decided by. The MCP server finds it in the HTTP request's extensions
@@ -24,9 +24,9 @@ pub use token::{hash_token, new_token, TOKEN_PREFIX};
 pub struct Agent {
     /// The name the operator gave it (`codemode agent add NAME`), or for a JWT, its
     /// `sub` claim prefixed with `jwt:`.
-    pub name: String,
+    pub(crate) name: String,
     /// The profile of `.codemode/policy.json` its runs get.
-    pub profile: String,
+    pub(crate) profile: String,
 }
 
 /// Why agents could not be read, written or checked.

@@ -6,10 +6,10 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 
 /// What every agent token starts with.
-pub const TOKEN_PREFIX: &str = "cm_";
+pub(crate) const TOKEN_PREFIX: &str = "cm_";
 
 /// A new random token. Fails only when the system's random source does.
-pub fn new_token() -> Result<String, getrandom::Error> {
+pub(crate) fn new_token() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;
     let text = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
@@ -17,7 +17,7 @@ pub fn new_token() -> Result<String, getrandom::Error> {
 }
 
 /// The SHA-256 of `token`, as lower-case hex: what the agents file keeps.
-pub fn hash_token(token: &str) -> String {
+pub(crate) fn hash_token(token: &str) -> String {
     let digest = Sha256::digest(token.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }

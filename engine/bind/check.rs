@@ -14,35 +14,25 @@ pub const NODE_BUDGET: usize = 100_000;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mismatch {
     /// Where in the value: `""` for the value itself, `.sep`, `[2]`.
-    pub path: String,
+    pub(crate) path: String,
     /// What was expected and what was found.
-    pub detail: String,
+    pub(crate) detail: String,
     /// True when a table carried a field its type does not declare.
-    pub unknown_field: bool,
+    pub(crate) unknown_field: bool,
     /// What was found (`a number`, `the string "x"`) when the value itself has the wrong
     /// type, rather than something inside it.
-    pub found: Option<String>,
+    pub(crate) found: Option<String>,
 }
 
 /// Checks `value` against `ty`.
 pub fn check<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
-    let mut walker = Walker {
-        budget: NODE_BUDGET,
-        path: Vec::new(),
-        open: false,
-    };
-    walker.check(ty, value)
+    Walker::new(false).check(ty, value)
 }
 
 /// As [`check`], but a table may carry fields its record type does not declare: what one
 /// tool returns (a parsed date with all its parts) is passed on to the next whole.
-pub fn check_open<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
-    let mut walker = Walker {
-        budget: NODE_BUDGET,
-        path: Vec::new(),
-        open: true,
-    };
-    walker.check(ty, value)
+pub(crate) fn check_open<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
+    Walker::new(true).check(ty, value)
 }
 
 struct Walker {
@@ -53,6 +43,24 @@ struct Walker {
 }
 
 impl Walker {
+    fn new(open: bool) -> Walker {
+        Walker {
+            budget: NODE_BUDGET,
+            path: Vec::new(),
+            open,
+        }
+    }
+
+    /// A mismatch inside the value, not of the value itself.
+    fn inside(&self, detail: String, unknown_field: bool) -> Mismatch {
+        Mismatch {
+            path: self.path.concat(),
+            detail,
+            unknown_field,
+            found: None,
+        }
+    }
+
     fn mismatch(&self, ty: &Ty, kind: &Kind) -> Mismatch {
         let got = match kind {
             Kind::String(s) if s.chars().count() <= 40 => format!("the string \"{s}\""),
@@ -132,16 +140,14 @@ impl Walker {
                     }
                     None => String::new(),
                 };
-                return Err(Mismatch {
-                    path: self.path.concat(),
-                    detail: format!(
+                return Err(self.inside(
+                    format!(
                         "expected {}, got a table with a non-array key {}{instead}",
                         Ty::Array(Box::new(item.clone())),
                         show_key(key)
                     ),
-                    unknown_field: false,
-                    found: None,
-                });
+                    false,
+                ));
             };
             self.path.push(format!("[{i}]"));
             let result = self.check(item, v);
@@ -175,12 +181,7 @@ impl Walker {
     /// One entry of a map, or one a record's indexer takes: its key must fit `k`.
     fn entry<V: Shape>(&mut self, k: &Ty, v: &Ty, key: &Key, item: &V) -> Result<(), Mismatch> {
         if !key_fits(k, key) {
-            return Err(Mismatch {
-                path: self.path.concat(),
-                detail: format!("key {} is not a {k}", show_key(key)),
-                unknown_field: false,
-                found: None,
-            });
+            return Err(self.inside(format!("key {} is not a {k}", show_key(key)), false));
         }
         self.path.push(format!("[{}]", show_key(key)));
         let result = self.check(v, item);
@@ -199,16 +200,14 @@ impl Walker {
             let result = match value.field(&field.name) {
                 Some(v) => self.check(&field.ty, &v),
                 None if field.ty.accepts_nil() => Ok(()),
-                None => Err(Mismatch {
-                    path: self.path.concat(),
-                    detail: format!(
+                None => Err(self.inside(
+                    format!(
                         "missing (a {} is required){}",
                         field.ty,
                         self.misspelling_of(&field.name, value)
                     ),
-                    unknown_field: false,
-                    found: None,
-                }),
+                    false,
+                )),
             };
             self.path.pop();
             result?;
@@ -225,16 +224,14 @@ impl Walker {
                 self.entry(k, v, &key, &item)?;
             } else {
                 let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-                return Err(Mismatch {
-                    path: self.path.concat(),
-                    detail: format!(
+                return Err(self.inside(
+                    format!(
                         "has no field {} (fields: {})",
                         show_key(&key),
                         names.join(", ")
                     ),
-                    unknown_field: true,
-                    found: None,
-                });
+                    true,
+                ));
             }
         }
         Ok(())
@@ -256,16 +253,14 @@ impl Walker {
                 .find(|f| value.field(&f.name).is_none() && close(name, &f.name));
             if let Some(meant) = meant {
                 let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-                return Err(Mismatch {
-                    path: self.path.concat(),
-                    detail: format!(
+                return Err(self.inside(
+                    format!(
                         "has no field \"{name}\"; did you mean \"{}\"? (fields: {})",
                         meant.name,
                         names.join(", ")
                     ),
-                    unknown_field: true,
-                    found: None,
-                });
+                    true,
+                ));
             }
         }
         Ok(())
@@ -354,13 +349,13 @@ fn kind_of(ty: &Ty) -> Option<&'static str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrayField {
     /// Which of the names given.
-    pub at: usize,
+    pub(crate) at: usize,
     /// What is wrong, in the words a call uses when it refuses a misspelt field.
-    pub detail: String,
+    pub(crate) detail: String,
     /// True when the call refuses it: a misspelling of a declared field the literal lacks
     /// (`maxLenght` for `maxLength`), or a value of the wrong kind (see [`wrong_kind`]).
     /// Otherwise the call lets it through and the tool never reads it.
-    pub refused: bool,
+    pub(crate) refused: bool,
 }
 
 /// For a table literal with the field names `names` given where `ty` goes: the first name

@@ -24,7 +24,7 @@ use crate::assets::names::nearest;
 use crate::types::Ty;
 
 /// Most words one command line may hold.
-pub const MAX_WORDS: usize = 4096;
+pub(crate) const MAX_WORDS: usize = 4096;
 
 /// Where a `--name` lands.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,7 +34,7 @@ enum Target<'a> {
 }
 
 /// Parses `words` into one JSON slot per parameter (`None` when not given), then checks them.
-pub fn parse_command_line(
+pub(crate) fn parse_command_line(
     schema: &Schema,
     words: &[String],
     cwd: &Path,
@@ -267,7 +267,7 @@ impl<'a> Reader<'a> {
 /// Reads one word as `ty`: string and Path as written (Path resolved against `cwd`),
 /// number and boolean strictly, a union of string literals against its members, and
 /// anything else as JSON, `true`/`false`/`null`, a number, a comma run of numbers, or text.
-pub fn read_word(ty: &Ty, word: &str, cwd: &Path, label: &str) -> Result<Json, Refusal> {
+pub(crate) fn read_word(ty: &Ty, word: &str, cwd: &Path, label: &str) -> Result<Json, Refusal> {
     let bad = |what: String| Refusal::new(Reason::BadValue, format!("{label}: {what}"));
     let ty = ty.without_nil();
     if let Some(choices) = ty.literal_choices() {

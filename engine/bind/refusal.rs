@@ -32,7 +32,7 @@ pub enum Reason {
 
 impl Reason {
     /// The code as Luau sees it.
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             Reason::UnknownFlag => "unknown-flag",
             Reason::MissingValue => "missing-value",
@@ -61,7 +61,7 @@ pub struct Refusal {
 
 impl Refusal {
     /// A refusal with a reason and a message.
-    pub fn new(reason: Reason, message: impl Into<String>) -> Refusal {
+    pub(crate) fn new(reason: Reason, message: impl Into<String>) -> Refusal {
         Refusal {
             reason,
             message: message.into(),

@@ -8,39 +8,39 @@ use crate::types::{Field, Ty};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Param {
     /// The parameter name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its type, read.
-    pub ty: Ty,
+    pub(crate) ty: Ty,
     /// Its type as written, for messages.
-    pub written: String,
+    pub(crate) written: String,
     /// What it means.
-    pub description: String,
+    pub(crate) description: String,
 }
 
 /// A `--!flag`: a boolean parameter or options field set by `--NAME` or `-SHORT`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlagSpec {
     /// The parameter or field it sets.
-    pub name: String,
+    pub(crate) name: String,
     /// One-letter alias.
-    pub short: Option<char>,
+    pub(crate) short: Option<char>,
 }
 
 /// Everything binding needs to know about one tool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schema {
     /// `"<box>.<name>"`.
-    pub identity: String,
+    pub(crate) identity: String,
     /// Parameters in order.
-    pub params: Vec<Param>,
+    pub(crate) params: Vec<Param>,
     /// `--!flag` annotations that name a parameter or an options field.
-    pub flags: Vec<FlagSpec>,
+    pub(crate) flags: Vec<FlagSpec>,
     /// Index of the `--!rest` parameter.
-    pub rest: Option<usize>,
+    pub(crate) rest: Option<usize>,
     /// Index and fields of the trailing options table (a last parameter typed `{ f: T, ... }`).
-    pub options: Option<(usize, Vec<Field>)>,
+    pub(crate) options: Option<(usize, Vec<Field>)>,
     /// The type of the values a trailing `...` takes after the parameters, if any.
-    pub vararg: Option<Ty>,
+    pub(crate) vararg: Option<Ty>,
 }
 
 impl Schema {
@@ -125,12 +125,12 @@ impl Schema {
     }
 
     /// The parameter with this name.
-    pub fn param(&self, name: &str) -> Option<usize> {
+    pub(crate) fn param(&self, name: &str) -> Option<usize> {
         self.params.iter().position(|p| p.name == name)
     }
 
     /// The options field with this name.
-    pub fn field(&self, name: &str) -> Option<&Field> {
+    pub(crate) fn field(&self, name: &str) -> Option<&Field> {
         self.options
             .as_ref()
             .and_then(|(_, fields)| fields.iter().find(|f| f.name == name))
@@ -145,7 +145,7 @@ impl Schema {
     }
 
     /// The flag with this long name.
-    pub fn flag(&self, name: &str) -> Option<&FlagSpec> {
+    pub(crate) fn flag(&self, name: &str) -> Option<&FlagSpec> {
         self.flags.iter().find(|f| f.name == name)
     }
 
@@ -158,7 +158,7 @@ impl Schema {
     /// `--!flag` ones and the `--!rest` one. The options table is last, so a JSON word can
     /// still fill it, unless the tool has a `--!rest` parameter or a trailing `...` (which
     /// take every word left).
-    pub fn positional(&self) -> Vec<usize> {
+    pub(crate) fn positional(&self) -> Vec<usize> {
         let options = self.options.as_ref().map(|(o, _)| *o);
         let takes_the_rest = self.rest.is_some() || self.vararg.is_some();
         (0..self.params.len())
@@ -169,7 +169,7 @@ impl Schema {
     }
 
     /// Every name a `--NAME` may use: parameters and options fields.
-    pub fn long_names(&self) -> Vec<&str> {
+    pub(crate) fn long_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
         if let Some((_, fields)) = &self.options {
             names.extend(fields.iter().map(|f| f.name.as_str()));

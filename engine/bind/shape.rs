@@ -48,7 +48,7 @@ pub trait Shape: Sized {
 }
 
 /// The Luau type name of a kind, for messages.
-pub fn type_name(kind: &Kind) -> &'static str {
+pub(crate) fn type_name(kind: &Kind) -> &'static str {
     match kind {
         Kind::Nil => "nil",
         Kind::Boolean(_) => "boolean",

@@ -14,7 +14,7 @@ use crate::assets::names::nearest;
 /// Who reads the refusal messages: a Luau author, a person at a shell, or a program that
 /// sent JSON arguments (an MCP client).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     /// Name parameters as Luau does: `opts.sep`.
     Luau,
     /// As [`Style::Luau`], for a direct call `tools.<box>.<name>(...)`: values by position,
@@ -27,7 +27,7 @@ pub enum Style {
 }
 
 /// Checks each slot (one per parameter, `None` when not given) against its type.
-pub fn check_slots<V: Shape>(
+pub(crate) fn check_slots<V: Shape>(
     schema: &Schema,
     slots: &[Option<V>],
     style: Style,
@@ -185,7 +185,7 @@ const MAX_ENTRIES: usize = 256;
 /// Reads `tools.bind`'s argument table into one slot per parameter: integer keys by
 /// position, string keys by parameter name, and names of the options table's fields
 /// gathered into that table. A key `n` (from `table.pack`) is ignored.
-pub fn collect_lua(
+pub(crate) fn collect_lua(
     lua: &Lua,
     schema: &Schema,
     args: &LuaValue,
@@ -263,7 +263,7 @@ pub fn collect_lua(
 
 /// The values of a direct call `tools.<box>.<name>(...)`, one slot per parameter (and per
 /// value a trailing `...` takes); trailing `nil`s are no values.
-pub fn collect_positional(
+pub(crate) fn collect_positional(
     schema: &Schema,
     values: Vec<LuaValue>,
 ) -> Result<Vec<Option<LuaValue>>, Refusal> {
@@ -286,7 +286,7 @@ pub fn collect_positional(
 /// Reads JSON arguments into one slot per parameter: an array by position, an object by
 /// parameter name, with names of the options table's fields gathered into that table
 /// (as [`collect_lua`] reads a Luau table). `null` is a value not given.
-pub fn collect_json(schema: &Schema, args: Json) -> Result<Vec<Option<Json>>, Refusal> {
+pub(crate) fn collect_json(schema: &Schema, args: Json) -> Result<Vec<Option<Json>>, Refusal> {
     let mut slots: Vec<Option<Json>> = vec![None; schema.params.len()];
     match args {
         Json::Null => {}

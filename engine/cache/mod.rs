@@ -21,16 +21,16 @@ pub const CACHE_DIR: &str = ".codemode/cache";
 const MAX_FILE_BYTES: u64 = 2 << 30;
 
 /// The engine's version: a cache written by another build is not trusted.
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A world of at most this many tools on disk is read about as fast as its cache: it gets
 /// no cache folder of its own (see [`wanted`]).
-pub const MIN_TOOLS: usize = 64;
+pub(crate) const MIN_TOOLS: usize = 64;
 
 /// Whether `world`, holding `tools` tools on disk, should have caches written: when it
 /// holds more than [`MIN_TOOLS`], or already has a `.codemode/` folder (where its owner
 /// keeps configuration). So `codemode exec` run in any folder leaves nothing behind.
-pub fn wanted(world: &Path, tools: usize) -> bool {
+pub(crate) fn wanted(world: &Path, tools: usize) -> bool {
     tools > MIN_TOOLS || world.join(".codemode").is_dir()
 }
 
@@ -42,7 +42,7 @@ pub fn path(world: &Path, name: &str) -> PathBuf {
 /// The folder for one cache of `world` (created when missing), or `None` when it cannot
 /// be created (a read-only world) or is not the world's own (see [`inside`]): callers
 /// then work without a cache.
-pub fn dir(world: &Path, name: &str) -> Option<PathBuf> {
+pub(crate) fn dir(world: &Path, name: &str) -> Option<PathBuf> {
     match inside(world, &format!("{CACHE_DIR}/{name}")) {
         Ok(dir) => Some(dir),
         Err(e) => {
@@ -56,7 +56,7 @@ pub fn dir(world: &Path, name: &str) -> Option<PathBuf> {
 /// folder on the way is a real folder of the world: a world (a cloned repository) may
 /// ship `.codemode/cache` as a symbolic link to anywhere, and the engine writes only
 /// inside the world. The error says which part is not a folder and what to do.
-pub fn inside(world: &Path, rel: &str) -> std::io::Result<PathBuf> {
+pub(crate) fn inside(world: &Path, rel: &str) -> std::io::Result<PathBuf> {
     let mut at = world.to_path_buf();
     for part in rel.split('/').filter(|p| !p.is_empty()) {
         at.push(part);
@@ -109,7 +109,7 @@ pub fn look(world: &Path, rel: &str) -> Place {
 }
 
 /// The error for a part of the way that is not a folder.
-pub fn not_a_folder(at: &Path) -> std::io::Error {
+pub(crate) fn not_a_folder(at: &Path) -> std::io::Error {
     std::io::Error::other(format!(
         "{} is not a folder (a symbolic link or a file): codemode writes its own files only inside the world; remove it and a folder is made",
         at.display()
@@ -128,7 +128,7 @@ pub fn plain_or_missing(path: &Path) -> bool {
 
 /// Opens `path` for reading without following a symbolic link and without waiting on a
 /// FIFO; `None` unless it is a regular file of at most `max` bytes.
-pub fn open_plain(path: &Path, max: u64) -> Option<std::fs::File> {
+pub(crate) fn open_plain(path: &Path, max: u64) -> Option<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::File::options()
         .read(true)
@@ -173,7 +173,7 @@ const MAP_FROM_BYTES: u64 = 1 << 20;
 
 /// The bytes of a cache file: read into memory, or mapped.
 #[derive(Debug)]
-pub enum FileBytes {
+pub(crate) enum FileBytes {
     /// Read whole.
     Read(Vec<u8>),
     /// Mapped read-only.
@@ -192,7 +192,7 @@ impl std::ops::Deref for FileBytes {
 }
 
 /// A cache file read whole; [`Body::bytes`] is what follows its header.
-pub struct Body {
+pub(crate) struct Body {
     data: FileBytes,
     start: usize,
 }
@@ -205,20 +205,20 @@ impl Body {
 
     /// The whole file, where the body starts in it and where it ends (before the
     /// checksum): nothing is copied, so entries can keep ranges of it.
-    pub fn into_parts(self) -> (FileBytes, std::ops::Range<usize>) {
+    pub(crate) fn into_parts(self) -> (FileBytes, std::ops::Range<usize>) {
         let end = self.data.len() - 4;
         (self.data, self.start..end)
     }
 
     /// The body as the value [`write`] stored, borrowing from the file.
-    pub fn value<'a, T: Deserialize<'a>>(&'a self) -> Option<T> {
+    pub(crate) fn value<'a, T: Deserialize<'a>>(&'a self) -> Option<T> {
         decode(self.bytes())
     }
 }
 
 /// The value `bytes` hold whole (nothing left over), borrowing from them; `None` when they
 /// are not one.
-pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
+pub(crate) fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
     match postcard::take_from_bytes(bytes) {
         Ok((value, [])) => Some(value),
         _ => None,
@@ -226,14 +226,14 @@ pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
 }
 
 /// `value` in the form [`decode`] reads.
-pub fn encode<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+pub(crate) fn encode<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     // Writing to memory fails only for a value serde cannot express (none of the caches').
     postcard::to_stdvec(value).unwrap_or_default()
 }
 
 /// Writes a byte run as one (`serialize_with`): serde would write a slice of bytes one
 /// element at a time.
-pub fn as_bytes<S: Serializer, B: AsRef<[u8]>>(
+pub(crate) fn as_bytes<S: Serializer, B: AsRef<[u8]>>(
     bytes: &B,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
@@ -242,7 +242,7 @@ pub fn as_bytes<S: Serializer, B: AsRef<[u8]>>(
 
 /// The body of a cache file of `kind` and `schema`, when the file is whole and was
 /// written by this engine; `None` otherwise.
-pub fn read(path: &Path, kind: &[u8; 4], schema: u32) -> Option<Body> {
+pub(crate) fn read(path: &Path, kind: &[u8; 4], schema: u32) -> Option<Body> {
     // A world can ship any file here: a link, a FIFO, or one larger than a real cache is
     // not read.
     let Some(mut file) = open_plain(path, MAX_FILE_BYTES) else {
@@ -289,7 +289,7 @@ fn checked(data: &[u8], kind: &[u8; 4], schema: u32) -> Option<usize> {
 }
 
 /// Writes `value` to `path` atomically, as a file of `kind` and `schema`, with its checksum.
-pub fn write<T: Serialize + ?Sized>(
+pub(crate) fn write<T: Serialize + ?Sized>(
     path: &Path,
     kind: &[u8; 4],
     schema: u32,
@@ -301,7 +301,7 @@ pub fn write<T: Serialize + ?Sized>(
 /// Like [`write`], without waiting for the disk: for a small file whose loss (a crash
 /// leaves it empty or cut short, and its checksum fails) costs only work done again,
 /// where a sync would cost each writer milliseconds.
-pub fn write_unsynced<T: Serialize + ?Sized>(
+pub(crate) fn write_unsynced<T: Serialize + ?Sized>(
     path: &Path,
     kind: &[u8; 4],
     schema: u32,
@@ -329,7 +329,7 @@ fn framed<T: Serialize + ?Sized>(
 /// and random letters, created with `mode` (less the umask; never opened through a link
 /// planted under its name), synced and renamed over `path`. A reader sees the old file or
 /// the new one; a failed write leaves nothing behind.
-pub fn replace(path: &Path, bytes: &[u8], prefix: &str, mode: u32) -> std::io::Result<()> {
+pub(crate) fn replace(path: &Path, bytes: &[u8], prefix: &str, mode: u32) -> std::io::Result<()> {
     replace_with(path, bytes, prefix, mode, true)
 }
 

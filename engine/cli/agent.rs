@@ -33,7 +33,7 @@ pub enum AgentCommand {
 
 /// Runs `codemode agent ...`.
 pub fn agent(cli: &Cli, command: &AgentCommand) -> anyhow::Result<ExitCode> {
-    let world = super::cache::world(cli)?;
+    let world = cli.world_dir()?;
     if !world.is_dir() {
         anyhow::bail!(
             "world {} is not a directory; pass an existing one with --world DIR",

@@ -5,7 +5,6 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use codemode::audit::{tail, Kind, Line, Log};
 use codemode::Registry;
 
@@ -55,11 +54,7 @@ fn operated(world: &Path) -> bool {
 
 /// Prints the last lines of the log. Exit 0, or 2 when it cannot be read.
 pub fn audit(cli: &Cli, args: &AuditArgs) -> anyhow::Result<ExitCode> {
-    let world = match &cli.world {
-        Some(w) => w.clone(),
-        None => std::env::current_dir()
-            .context("cannot read the current directory; pass --world DIR")?,
-    };
+    let world = cli.world_dir()?;
     let wanted = args.agent.as_deref();
     let found = tail(&world, args.lines, |line| {
         wanted.is_none_or(|agent| line.agent == agent)

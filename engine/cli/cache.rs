@@ -30,19 +30,9 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// The world directory: `--world`, else the current directory.
-pub(super) fn world(cli: &Cli) -> anyhow::Result<PathBuf> {
-    match &cli.world {
-        Some(w) => Ok(w.clone()),
-        None => {
-            std::env::current_dir().context("cannot read the current directory; pass --world DIR")
-        }
-    }
-}
-
 /// Runs `codemode cache ...`.
 pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
-    let world = world(cli)?;
+    let world = cli.world_dir()?;
     let path = world.join(".codemode").join(FILE);
     match command {
         CacheCommand::Stats { json } => stats(&path, *json),

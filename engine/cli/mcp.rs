@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Subcommand;
 use codemode::upstream::{self, UpstreamOptions, Upstreams};
 
@@ -29,11 +28,7 @@ pub fn mcp(cli: &Cli, command: &McpCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<ExitCode> {
-    let world = match &cli.world {
-        Some(w) => w.clone(),
-        None => std::env::current_dir()
-            .context("cannot read the current directory; pass --world DIR")?,
-    };
+    let world = cli.world_dir()?;
     let configs = upstream::load(&world, extra);
     let mut failed = false;
     for problem in &configs.problems {

@@ -303,7 +303,7 @@ impl Cli {
     }
 
     /// The world's folder: `--world`, else the current directory.
-    fn world_dir(&self) -> anyhow::Result<PathBuf> {
+    pub(super) fn world_dir(&self) -> anyhow::Result<PathBuf> {
         match &self.world {
             Some(w) => Ok(w.clone()),
             None => std::env::current_dir()

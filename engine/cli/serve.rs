@@ -202,7 +202,7 @@ async fn authentication(cli: &Cli, args: &ServeArgs) -> anyhow::Result<Authentic
         }
         return Ok(Authentication::Off);
     }
-    let world = super::cache::world(cli)?;
+    let world = cli.world_dir()?;
     let agents = Agents::new(&world);
     if let Err(why) = agents.count() {
         anyhow::bail!("{why}");

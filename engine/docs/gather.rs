@@ -11,34 +11,34 @@ use super::scan::{scan, SourceFacts};
 #[derive(Debug, Clone)]
 pub(crate) struct ToolDoc {
     /// The indexed tool.
-    pub entry: Arc<ToolEntry>,
+    pub(crate) entry: Arc<ToolEntry>,
     /// Folder name in the docs (`word-count`).
-    pub slug: String,
+    pub(crate) slug: String,
     /// `init.luau` relative to its root (`text.toolbox/wordCount.tool/init.luau`).
-    pub source_path: String,
+    pub(crate) source_path: String,
     /// Calls, requires and raised errors found in the source.
-    pub facts: SourceFacts,
+    pub(crate) facts: SourceFacts,
     /// Tags (the tool's, then its toolbox's and the toolbox name).
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
 }
 
 /// One toolbox with its tools.
 #[derive(Debug, Clone)]
 pub(crate) struct BoxDoc {
     /// The toolbox name.
-    pub name: String,
+    pub(crate) name: String,
     /// Folder and skill name in the docs (`my-box`).
-    pub slug: String,
+    pub(crate) slug: String,
     /// What it is for.
-    pub purpose: String,
+    pub(crate) purpose: String,
     /// Toolbox or workflow.
-    pub kind: BoxKind,
+    pub(crate) kind: BoxKind,
     /// Its `<m>.module` names.
-    pub modules: Vec<String>,
+    pub(crate) modules: Vec<String>,
     /// Tags from its `.metadata`.
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
     /// Its tools, by name.
-    pub tools: Vec<ToolDoc>,
+    pub(crate) tools: Vec<ToolDoc>,
 }
 
 /// Gathers every toolbox of the index; the error names clashing doc folder names.
@@ -100,6 +100,6 @@ pub(super) fn check_unique<'a>(
 }
 
 /// The first sentence of a description, without its final period.
-pub(crate) fn first_sentence(description: &str) -> &str {
+pub fn first_sentence(description: &str) -> &str {
     crate::assets::first_sentence(description).trim_end_matches('.')
 }

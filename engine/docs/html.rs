@@ -11,7 +11,7 @@ const CSS: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
 /// Escapes text for HTML content and attribute values.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -45,7 +45,7 @@ pub(super) fn prose(text: &str) -> String {
 }
 
 /// Renders the page for these toolboxes; `title` names the world.
-pub fn render(title: &str, boxes: &[BoxDoc], servers: &[ServerDoc]) -> String {
+pub(crate) fn render(title: &str, boxes: &[BoxDoc], servers: &[ServerDoc]) -> String {
     let total: usize = boxes.iter().map(|b| b.tools.len()).sum::<usize>()
         + servers.iter().map(|s| s.tools.len()).sum::<usize>();
     let mut html = String::new();

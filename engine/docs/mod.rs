@@ -24,9 +24,6 @@ use std::path::{Path, PathBuf};
 use crate::assets::AssetIndex;
 use crate::upstream::ServerView;
 
-pub use html::escape;
-pub use scan::{scan, SourceFacts};
-
 /// Why the docs could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum DocsError {

@@ -19,23 +19,23 @@ const MAX_ERRORS: usize = 12;
 
 /// The facts found in one `init.luau`.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct SourceFacts {
+pub(crate) struct SourceFacts {
     /// Identities (`box.tool`) of other tools the source names.
-    pub calls: BTreeSet<String>,
+    pub(crate) calls: BTreeSet<String>,
     /// Modules it requires (`.shared`, ...).
-    pub requires: BTreeSet<String>,
+    pub(crate) requires: BTreeSet<String>,
     /// Messages of `error("...")` calls with a literal message, in source order.
-    pub errors: Vec<String>,
+    pub(crate) errors: Vec<String>,
     /// True when the source uses the `vfs` global.
-    pub uses_vfs: bool,
+    pub(crate) uses_vfs: bool,
     /// True when the source uses the `http` global (granted by some profiles only).
-    pub uses_http: bool,
+    pub(crate) uses_http: bool,
     /// True when the source uses the `shell` global (granted by some profiles only).
-    pub uses_shell: bool,
+    pub(crate) uses_shell: bool,
 }
 
 /// Scans `source`; a file that does not parse yields no facts.
-pub fn scan(source: &str) -> SourceFacts {
+pub(crate) fn scan(source: &str) -> SourceFacts {
     with_luau(source, |ast| {
         let mut facts = SourceFacts::default();
         facts.visit_ast(ast);

@@ -62,7 +62,7 @@ fn yaml_string(text: &str) -> String {
 }
 
 /// Renders the whole SKILL.md.
-pub fn render(toolbox: &BoxDoc) -> String {
+pub(crate) fn render(toolbox: &BoxDoc) -> String {
     let mut md = String::new();
     let _ = writeln!(
         md,
@@ -94,11 +94,7 @@ pub fn render(toolbox: &BoxDoc) -> String {
             "- It needs `tools.{}.{}`{}",
             meta.toolbox,
             meta.name,
-            if what.is_empty() {
-                String::new()
-            } else {
-                format!(": {what}")
-            }
+            colon(what)
         );
     }
     if callable(toolbox).next().is_none() {
@@ -115,15 +111,7 @@ pub fn render(toolbox: &BoxDoc) -> String {
             .iter()
             .map(|a| {
                 let what = a.description.trim_end_matches('.');
-                format!(
-                    "`{}`{}",
-                    a.name,
-                    if what.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {what}")
-                    }
-                )
+                format!("`{}`{}", a.name, colon(what))
             })
             .collect();
         let _ = writeln!(
@@ -147,11 +135,7 @@ pub fn render(toolbox: &BoxDoc) -> String {
                 "- `{}` returns `{}`{}",
                 tool.entry.meta().name,
                 r.ty,
-                if r.description.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", r.description)
-                }
+                colon(&r.description)
             );
         }
     }
@@ -197,4 +181,13 @@ fn workflow(md: &mut String, toolbox: &BoxDoc) {
     }
     md.push_str("4. Chain several calls in the same script instead of one call per request; only the returned value comes back.\n");
     md.push_str("5. If the result has `ok = false`, fix the call using `error.message` and `error.hint`, then run again.\n\n");
+}
+
+/// `": text"`, or nothing when `text` is empty.
+fn colon(text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!(": {text}")
+    }
 }

@@ -43,7 +43,7 @@ pub fn purpose(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
 }
 
 /// Renders the whole TOOL.md.
-pub fn render(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
+pub(crate) fn render(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
     let meta = &tool.entry.meta();
     let mut md = String::new();
     let _ = writeln!(md, "# Tool Spec: {}\n", kebab(&meta.identity));

@@ -18,13 +18,13 @@ use super::tool_md::cell;
 const MAX_SCHEMA_BYTES: usize = 16 * 1024;
 
 /// One server's pages, gathered once.
-pub struct ServerDoc<'a> {
+pub(crate) struct ServerDoc<'a> {
     /// The server as listings show it.
-    pub view: &'a ServerView,
+    pub(crate) view: &'a ServerView,
     /// Folder and skill name in the docs.
-    pub slug: String,
+    pub(crate) slug: String,
     /// Its tools with their folder names and Luau types.
-    pub tools: Vec<(&'a UpstreamTool, String, ToolTypes)>,
+    pub(crate) tools: Vec<(&'a UpstreamTool, String, ToolTypes)>,
 }
 
 /// Gathers every server. Folder names come from the mapped names; names another party
@@ -32,7 +32,7 @@ pub struct ServerDoc<'a> {
 /// (`日本語` maps to `___`), so a taken name gets `-2`, `-3`, ... as mapped names get `_2`,
 /// and an empty one is `tool` (or `server`). A server's folder never takes one of
 /// `folders` (the toolbox folders' names).
-pub fn gather<'a>(
+pub(crate) fn gather<'a>(
     upstream: &'a [ServerView],
     folders: impl IntoIterator<Item = String>,
 ) -> Vec<ServerDoc<'a>> {
@@ -77,7 +77,7 @@ fn call_line(server: &str, tool: &UpstreamTool, types: &ToolTypes) -> String {
 }
 
 /// The server's SKILL.md.
-pub fn skill_md(doc: &ServerDoc) -> String {
+pub(crate) fn skill_md(doc: &ServerDoc) -> String {
     let name = &doc.view.name;
     let names: Vec<&str> = doc.tools.iter().map(|(t, _, _)| t.name.as_str()).collect();
     let purpose = doc.view.purpose();
@@ -140,7 +140,7 @@ pub fn skill_md(doc: &ServerDoc) -> String {
 }
 
 /// One tool's TOOL.md.
-pub fn tool_md(doc: &ServerDoc, tool: &UpstreamTool, types: &ToolTypes) -> String {
+pub(crate) fn tool_md(doc: &ServerDoc, tool: &UpstreamTool, types: &ToolTypes) -> String {
     let name = &doc.view.name;
     let call = call_line(name, tool, types);
     let mut md = String::new();
@@ -224,7 +224,7 @@ pub fn tool_md(doc: &ServerDoc, tool: &UpstreamTool, types: &ToolTypes) -> Strin
 }
 
 /// The server's section of `index.html`.
-pub fn html_section(html: &mut String, doc: &ServerDoc) {
+pub(crate) fn html_section(html: &mut String, doc: &ServerDoc) {
     let name = &doc.view.name;
     let _ = writeln!(
         html,

@@ -16,14 +16,14 @@ pub(crate) mod cache;
 #[cfg(test)]
 mod classes;
 mod declarations;
-pub(crate) mod http;
+pub mod http;
 pub(crate) mod install;
 pub(crate) mod instance;
 mod permission;
 pub(crate) mod render;
 pub(crate) mod results;
 pub(crate) mod search;
-pub(crate) mod shell;
+pub mod shell;
 pub(crate) mod state;
 pub(crate) mod threads;
 pub(crate) mod upstream;

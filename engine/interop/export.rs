@@ -143,14 +143,14 @@ pub fn tags(index: &AssetIndex, entry: &ToolEntry) -> Vec<String> {
 #[derive(Debug, Default)]
 pub struct Extras {
     /// Declared capabilities, when the author listed some.
-    pub capabilities: Option<Vec<String>>,
+    pub(crate) capabilities: Option<Vec<String>>,
     /// Declared ISO 639-1 languages.
-    pub languages: Vec<String>,
+    pub(crate) languages: Vec<String>,
 }
 
 impl Extras {
     /// Reads the fields from the tool's `.metadata`; missing or malformed means none.
-    pub fn read(index: &AssetIndex, entry: &ToolEntry) -> Extras {
+    pub(crate) fn read(index: &AssetIndex, entry: &ToolEntry) -> Extras {
         let rel = format!("{}/{}.tool/.metadata", entry.folder.1, entry.meta().name);
         let Some(value) = index
             .roots

@@ -15,7 +15,6 @@ mod paths;
 pub use check::{check, CheckReport, Finding};
 pub use export::{description, entry_point, export, tags, Exported, Extras};
 pub use model::{ToolsJson, ToolsJsonEntry, ToolsJsonMeta, SCHEMA_VERSION, STATUSES};
-pub use paths::relative;
 
 /// Why an export could not be written.
 #[derive(Debug, thiserror::Error)]

@@ -12,41 +12,41 @@ pub const STATUSES: [&str; 3] = ["ready", "planned", "deprecated"];
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ToolsJson {
     /// Semantic version of the schema.
-    pub version: String,
+    pub(crate) version: String,
     /// The tool entries.
     pub tools: Vec<ToolsJsonEntry>,
     /// Optional facts about the registry.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub meta: Option<ToolsJsonMeta>,
+    pub(crate) meta: Option<ToolsJsonMeta>,
 }
 
 /// One tool of a tools.json file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ToolsJsonEntry {
     /// Unique, lowercase, hyphen-separated name.
-    pub name: String,
+    pub(crate) name: String,
     /// One-paragraph description.
-    pub description: String,
+    pub(crate) description: String,
     /// Path of the entry point, relative to the directory holding the file.
-    pub location: String,
+    pub(crate) location: String,
     /// `ready`, `planned` or `deprecated`.
-    pub status: String,
+    pub(crate) status: String,
     /// The operations the tool offers.
-    pub capabilities: Vec<String>,
+    pub(crate) capabilities: Vec<String>,
     /// ISO 639-1 codes of the human languages the tool handles, when it handles any.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub languages: Vec<String>,
+    pub(crate) languages: Vec<String>,
     /// Words a skill loader matches requests against.
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
 }
 
 /// The optional `meta` object.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ToolsJsonMeta {
     /// Path of the repository (here: the world), relative to the file.
-    pub repo: String,
+    pub(crate) repo: String,
     /// ISO 8601 date the file was written.
-    pub created: String,
+    pub(crate) created: String,
     /// What the tools are for.
-    pub purpose: String,
+    pub(crate) purpose: String,
 }

@@ -4,7 +4,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// The path of `target` seen from directory `base`, with `/` separators (`../lib/x.luau`).
 /// Both paths should be absolute and canonical; a path on another prefix (drive) stays absolute.
-pub fn relative(base: &Path, target: &Path) -> String {
+pub(crate) fn relative(base: &Path, target: &Path) -> String {
     let base: Vec<Component> = base.components().collect();
     let target_parts: Vec<Component> = target.components().collect();
     if base.first() != target_parts.first() {

@@ -21,7 +21,7 @@ const MAX_TOOLBOX_LINE: usize = 340;
 /// may call (an MCP server's marked so), so a model knows at once what is there and a
 /// server added while serving shows (with `tools/list_changed`). Kept under 1,500 bytes
 /// (a test holds it there): it is read on every conversation's first screen.
-pub fn tool_exec(limits: &Limits, toolboxes: &[(String, bool)]) -> String {
+pub(crate) fn tool_exec(limits: &Limits, toolboxes: &[(String, bool)]) -> String {
     let mut text = tool_exec_body(limits);
     text.push_str(&toolbox_line(toolboxes));
     text

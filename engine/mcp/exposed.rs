@@ -14,7 +14,7 @@ use crate::upstream::{ServerView, UpstreamTool};
 const MAX_NAME: usize = 64;
 
 /// The MCP name of a tool: `<box>__<name>`.
-pub fn mcp_name(toolbox: &str, name: &str) -> String {
+pub(crate) fn mcp_name(toolbox: &str, name: &str) -> String {
     format!("{toolbox}__{name}")
 }
 

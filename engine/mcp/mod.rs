@@ -40,14 +40,13 @@ use rmcp::ServiceExt;
 
 use sessions::BoundedSessions;
 
-pub use exposed::mcp_name;
 pub use gate::Authentication;
 pub use limits::HttpLimits;
 pub use origin::{Origin, OriginPolicy};
 pub use profiles::{MakeServed, Served};
 pub use schema::{input_schema, json_schema, VARARG_PROPERTY};
 pub use server::{CodemodeServer, ServeOptions, MAX_SCRIPT_BYTES, SEARCH_TOOLS, TOOL_EXEC};
-pub use stdio::{StdioTransport, MAX_FRAME_BYTES};
+pub(crate) use stdio::{StdioTransport, MAX_FRAME_BYTES};
 
 /// Why the server stopped or could not start.
 #[derive(Debug, thiserror::Error)]

@@ -75,7 +75,7 @@ impl Origin {
     }
 
     /// `http(s)://localhost`, `127.0.0.1` or `[::1]`, any port.
-    pub fn is_loopback(&self) -> bool {
+    pub(crate) fn is_loopback(&self) -> bool {
         matches!(self.host.as_str(), "localhost" | "127.0.0.1" | "[::1]")
     }
 
@@ -109,7 +109,7 @@ pub struct OriginPolicy {
 
 impl OriginPolicy {
     /// Loopback origins plus exactly `allowed` (same scheme, host and port).
-    pub fn new(allowed: impl IntoIterator<Item = Origin>) -> OriginPolicy {
+    pub(crate) fn new(allowed: impl IntoIterator<Item = Origin>) -> OriginPolicy {
         OriginPolicy {
             allowed: allowed.into_iter().collect(),
         }
@@ -140,7 +140,7 @@ impl OriginPolicy {
     }
 
     /// The same policy for rmcp's own Origin check, which stays on behind ours.
-    pub fn rmcp_allowlist(&self) -> Vec<String> {
+    pub(crate) fn rmcp_allowlist(&self) -> Vec<String> {
         let loopback = ["http", "https"]
             .into_iter()
             .flat_map(|scheme| {

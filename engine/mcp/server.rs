@@ -60,12 +60,6 @@ pub struct CodemodeServer {
 }
 
 impl CodemodeServer {
-    /// A server over `pool` and `registry`. With `expose_tools`, call from inside a tokio
-    /// runtime: it starts the poller that notices changes of the tool set.
-    pub fn new(pool: Arc<Pool>, registry: Arc<Registry>, options: ServeOptions) -> Self {
-        CodemodeServer::per_profile(pool, registry, options, "default".into(), None)
-    }
-
     /// A server whose own pool (for requests without an [`Agent`]: stdio, `--no-auth`)
     /// serves profile `own_profile`, and which runs an agent's requests on a pool of the
     /// agent's profile, made by `make` the first time (see [`Served`]).
@@ -103,7 +97,7 @@ impl CodemodeServer {
     /// Runs `source` for `agent` (its profile's pool; the server's own without one). A
     /// request cancelled (or whose client went away) before a VM is free leaves the
     /// script unrun; one cancelled while it runs stops it early.
-    pub async fn exec(
+    pub(crate) async fn exec(
         &self,
         agent: Option<&Agent>,
         source: String,
@@ -657,7 +651,7 @@ fn search_request(args: &Map<String, Value>) -> Result<SearchRequest, String> {
 
 /// The toolboxes a script of `index` may call, by name, each marked when an MCP server
 /// stands behind it.
-pub(crate) fn toolboxes(
+pub fn toolboxes(
     index: &crate::assets::AssetIndex,
     upstream: &[crate::upstream::ServerView],
 ) -> Vec<(String, bool)> {

@@ -27,7 +27,7 @@ use super::MAX_SCRIPT_BYTES;
 
 /// The longest frame read: room for a script at the size cap plus JSON escaping (as for
 /// HTTP bodies), so an oversized script gets tool_exec's own message.
-pub const MAX_FRAME_BYTES: usize = 4 * MAX_SCRIPT_BYTES;
+pub(crate) const MAX_FRAME_BYTES: usize = 4 * MAX_SCRIPT_BYTES;
 
 /// JSON-RPC: the bytes are not JSON.
 const PARSE_ERROR: i64 = -32700;
@@ -41,7 +41,7 @@ const CLOSE_WAIT: Duration = Duration::from_secs(5);
 type Outgoing = (Vec<u8>, oneshot::Sender<io::Result<()>>);
 
 /// The server side of MCP over a byte stream pair (stdin and stdout).
-pub struct StdioTransport<R> {
+pub(crate) struct StdioTransport<R> {
     read: BufReader<R>,
     /// The frame being read; kept across cancelled reads.
     line: Vec<u8>,
@@ -60,7 +60,7 @@ pub struct StdioTransport<R> {
 impl<R: AsyncRead + Unpin> StdioTransport<R> {
     /// Reads frames from `read` and writes them to `write` (call inside a tokio runtime:
     /// it starts the writing task).
-    pub fn new<W>(read: R, write: W) -> StdioTransport<R>
+    pub(crate) fn new<W>(read: R, write: W) -> StdioTransport<R>
     where
         W: AsyncWrite + Unpin + Send + 'static,
     {
@@ -77,8 +77,9 @@ impl<R: AsyncRead + Unpin> StdioTransport<R> {
         }
     }
 
-    /// With a different cap on one frame (tests).
-    pub fn with_max_frame(mut self, bytes: usize) -> Self {
+    /// With a different cap on one frame.
+    #[cfg(test)]
+    pub(crate) fn with_max_frame(mut self, bytes: usize) -> Self {
         self.max_frame = bytes;
         self
     }

@@ -25,7 +25,7 @@ impl Capabilities {
     /// The same text for the same grants, whatever order a policy file lists them in:
     /// cached results are kept per fingerprint, so a profile never reads back what a
     /// tool returned under wider grants.
-    pub fn fingerprint(&self) -> String {
+    pub(crate) fn fingerprint(&self) -> String {
         let sorted = |list: &[String]| {
             let mut list = list.to_vec();
             list.sort();

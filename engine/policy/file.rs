@@ -82,7 +82,7 @@ fn fix(name: &str, known: &[String]) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
     /// Which tools it may see and call.
-    pub rules: ToolRules,
+    pub(crate) rules: ToolRules,
     /// What host capabilities it holds.
     pub capabilities: Capabilities,
 }

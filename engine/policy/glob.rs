@@ -12,12 +12,12 @@ use serde::{Deserialize, Deserializer};
 
 /// One `allow` or `deny` pattern of a profile, checked when the policy file is read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pattern(String);
+pub(crate) struct Pattern(String);
 
 impl Pattern {
     /// The pattern, or why it cannot be one: empty, with spaces or control characters, or
     /// naming a toolbox without its tools (`ops` instead of `ops.*`).
-    pub fn new(text: &str) -> Result<Pattern, String> {
+    pub(crate) fn new(text: &str) -> Result<Pattern, String> {
         if text.is_empty() {
             return Err("an empty pattern matches no tool; remove it".into());
         }
@@ -69,18 +69,18 @@ impl Pattern {
     }
 
     /// The pattern as written.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 
     /// True when the whole of `text` matches.
-    pub fn matches(&self, text: &str) -> bool {
+    pub(crate) fn matches(&self, text: &str) -> bool {
         matches(self.0.as_bytes(), text.as_bytes())
     }
 
     /// True when some text that starts with `prefix` matches: the pattern may allow or
     /// deny something in the toolbox whose identities start with `prefix`.
-    pub fn may_match_after(&self, prefix: &str) -> bool {
+    pub(crate) fn may_match_after(&self, prefix: &str) -> bool {
         // The pattern positions reachable after reading `prefix`, a star standing for
         // any run: when one is left, the rest of the pattern matches some continuation.
         let pattern = self.0.as_bytes();
@@ -104,7 +104,7 @@ impl Pattern {
 
     /// True when every text that starts with `prefix` matches (`ops.*` and `o*` cover
     /// every tool of `ops`): with a trailing star, matching the prefix alone is enough.
-    pub fn covers_all_after(&self, prefix: &str) -> bool {
+    pub(crate) fn covers_all_after(&self, prefix: &str) -> bool {
         self.0.ends_with('*') && self.matches(prefix)
     }
 }

@@ -11,5 +11,4 @@ mod rules;
 
 pub use capabilities::Capabilities;
 pub use file::{load, parse, PolicyError, Profile, DEFAULT_PROFILE, MAX_FILE_BYTES, POLICY_FILE};
-pub use glob::Pattern;
 pub use rules::{Denial, ToolRules, Verdict};

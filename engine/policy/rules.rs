@@ -19,22 +19,22 @@ pub enum Verdict {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolRules {
     /// The profile's name, for messages.
-    pub profile: String,
+    pub(crate) profile: String,
     /// What happens to tools no pattern names.
-    pub default: Verdict,
+    pub(crate) default: Verdict,
     /// Tools let through when the default is deny.
-    pub allow: Vec<Pattern>,
+    pub(crate) allow: Vec<Pattern>,
     /// Tools refused whatever else matches them.
-    pub deny: Vec<Pattern>,
+    pub(crate) deny: Vec<Pattern>,
 }
 
 /// The rule that refused a tool or a toolbox.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Denial {
     /// The profile that holds the rule.
-    pub profile: String,
+    pub(crate) profile: String,
     /// The `deny` pattern that matched; `None` when the profile's default (deny) did.
-    pub pattern: Option<String>,
+    pub(crate) pattern: Option<String>,
 }
 
 impl fmt::Display for Denial {
@@ -56,7 +56,7 @@ impl fmt::Display for Denial {
 
 impl ToolRules {
     /// Rules that let every tool through (a world without a policy file).
-    pub fn open(profile: &str) -> ToolRules {
+    pub(crate) fn open(profile: &str) -> ToolRules {
         ToolRules {
             profile: profile.to_string(),
             default: Verdict::Allow,
@@ -66,12 +66,12 @@ impl ToolRules {
     }
 
     /// True when these rules refuse nothing, so nothing needs filtering.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.default == Verdict::Allow && self.deny.is_empty()
     }
 
     /// Why the tool `identity` (`box.tool`) is refused, or `None` when it is allowed.
-    pub fn denial(&self, identity: &str) -> Option<Denial> {
+    pub(crate) fn denial(&self, identity: &str) -> Option<Denial> {
         if let Some(rule) = self.deny.iter().find(|p| p.matches(identity)) {
             return Some(self.denied_by(Some(rule)));
         }
@@ -83,13 +83,13 @@ impl ToolRules {
     }
 
     /// True when the tool `identity` is allowed.
-    pub fn allows(&self, identity: &str) -> bool {
+    pub(crate) fn allows(&self, identity: &str) -> bool {
         self.denial(identity).is_none()
     }
 
     /// Why every tool of `toolbox` is refused whatever it is called, or `None` when some
     /// tool of it could be allowed.
-    pub fn toolbox_denial(&self, toolbox: &str) -> Option<Denial> {
+    pub(crate) fn toolbox_denial(&self, toolbox: &str) -> Option<Denial> {
         let prefix = format!("{toolbox}.");
         if let Some(rule) = self.deny.iter().find(|p| p.covers_all_after(&prefix)) {
             return Some(self.denied_by(Some(rule)));

@@ -238,11 +238,6 @@ impl Registry {
         Ok(Registry::build(roots(world, libraries, bundled)?, false))
     }
 
-    /// A registry over the given roots.
-    pub fn from_roots(roots: Vec<Root>) -> Registry {
-        Registry::build(roots, true)
-    }
-
     /// A registry over `roots`, reading the world's search index ahead when `preload`.
     fn build(roots: Vec<Root>, preload: bool) -> Registry {
         let roots = Arc::new(roots);
@@ -332,7 +327,7 @@ impl Registry {
     /// rules for every snapshot handed out after this. A file that cannot be used keeps
     /// the profile in force, with a warning that says why. True when the profile changed.
     /// Does nothing unless the registry follows the policy file.
-    pub fn refresh_policy(&self) -> bool {
+    pub(crate) fn refresh_policy(&self) -> bool {
         let Some(followed) = &self.policy else {
             return false;
         };
@@ -402,12 +397,12 @@ impl Registry {
     }
 
     /// The audit log runs over this registry write to, when one is set.
-    pub fn audit(&self) -> Option<&Arc<crate::audit::Log>> {
+    pub(crate) fn audit(&self) -> Option<&Arc<crate::audit::Log>> {
         self.audit.get()
     }
 
     /// The tool rules of the profile this registry serves.
-    pub fn rules(&self) -> Arc<ToolRules> {
+    pub(crate) fn rules(&self) -> Arc<ToolRules> {
         self.rules.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
@@ -467,12 +462,12 @@ impl Registry {
     }
 
     /// The roots, world first.
-    pub fn roots(&self) -> &[Root] {
+    pub(crate) fn roots(&self) -> &[Root] {
         &self.roots
     }
 
     /// The filesystem confined to the world (library folders inside it are read-only).
-    pub fn vfs(&self) -> &Vfs {
+    pub(crate) fn vfs(&self) -> &Vfs {
         &self.vfs
     }
 
@@ -501,7 +496,7 @@ impl Registry {
     /// what it said before, and the problem is logged and kept for
     /// [`Registry::upstream_problems`]. Returns what changed; nothing when the servers
     /// were never attached. For processes that outlive an edit (`serve`, `repl`).
-    pub fn refresh_upstreams(&self) -> crate::upstream::Reconfigured {
+    pub(crate) fn refresh_upstreams(&self) -> crate::upstream::Reconfigured {
         let Some(extra) = self.mcp_files.get() else {
             return Default::default();
         };
@@ -615,13 +610,13 @@ impl Registry {
     }
 
     /// See [`Registry::set_fetch_on_use`].
-    pub fn fetches_on_use(&self) -> bool {
+    pub(crate) fn fetches_on_use(&self) -> bool {
         self.fetch_on_use.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// One number for the state of `views`' catalogues (see [`ServerView::stamp`]): it
     /// changes when a server's tools are fetched or refreshed, or a server comes or goes.
-    pub fn catalogues_stamp(views: &[ServerView]) -> u64 {
+    pub(crate) fn catalogues_stamp(views: &[ServerView]) -> u64 {
         ServerView::stamp(views)
     }
 
@@ -682,7 +677,7 @@ impl Registry {
 
     /// True when `name` is a configured server the profile hides (it allows none of its
     /// tools), so a call of one of them is refused as denied rather than unknown.
-    pub fn hides_server(&self, index: &AssetIndex, name: &str) -> bool {
+    pub(crate) fn hides_server(&self, index: &AssetIndex, name: &str) -> bool {
         let Some(upstreams) = self.upstreams() else {
             return false;
         };
@@ -721,7 +716,7 @@ impl Registry {
     /// toolbox: its scripts are told that, and learn nothing of the server's entry.
     /// Written for a script: paths inside the world are relative to it, as `vfs` names
     /// them, so a script learns nothing of where the world lies on the machine.
-    pub fn unusable_server(&self, index: &AssetIndex, toolbox: &str) -> Option<String> {
+    pub(crate) fn unusable_server(&self, index: &AssetIndex, toolbox: &str) -> Option<String> {
         if index.toolbox_denial(toolbox).is_some() {
             return None;
         }

@@ -106,7 +106,7 @@ impl std::fmt::Debug for Watcher {
 
 impl Watcher {
     /// Watches every root on disk of `registry` recursively.
-    pub fn start(registry: &Arc<Registry>) -> Result<Watcher, WatchError> {
+    pub(crate) fn start(registry: &Arc<Registry>) -> Result<Watcher, WatchError> {
         let (tx, rx) = channel::<notify::Result<Event>>();
         let mut watcher = notify::recommended_watcher(tx).map_err(|source| WatchError::Watch {
             path: registry.world().to_path_buf(),

@@ -11,21 +11,21 @@ use rustyline::{Context, Helper};
 use crate::registry::Registry;
 
 /// The REPL's rustyline helper: completion only.
-pub struct ReplHelper {
+pub(crate) struct ReplHelper {
     registry: Arc<Registry>,
     members: Vec<String>,
 }
 
 impl ReplHelper {
     /// A helper completing `tools` members (as the prelude defines them) and the registry's tools.
-    pub fn new(registry: Arc<Registry>, members: Vec<String>) -> ReplHelper {
+    pub(crate) fn new(registry: Arc<Registry>, members: Vec<String>) -> ReplHelper {
         ReplHelper { registry, members }
     }
 
     /// Full words that complete `word` (`tools.te` gives `tools.text`, ...). A word that is
     /// already whole (`tools.text`, after a Tab completed it) gives what can follow it
     /// (`tools.text.slugify`, ...), so the next Tab keeps it and goes on.
-    pub fn candidates(&self, word: &str) -> Vec<String> {
+    pub(crate) fn candidates(&self, word: &str) -> Vec<String> {
         let found = self.matching(word);
         if found.len() == 1 && found[0] == word {
             let deeper = self.matching(&format!("{word}."));

@@ -12,7 +12,7 @@ use mlua::chunk::Compiler;
 
 /// What to do with the input so far.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Prepared {
+pub(crate) enum Prepared {
     /// The input is unfinished: read another line.
     Incomplete,
     /// Run this chunk (it may still fail; the run reports how).
@@ -20,7 +20,7 @@ pub enum Prepared {
 }
 
 /// Decides whether `buffer` is complete, and if so how to run it.
-pub fn prepare(buffer: &str) -> Prepared {
+pub(crate) fn prepare(buffer: &str) -> Prepared {
     let expression = format!("return {buffer}");
     match Compiler::new().compile(&expression) {
         Ok(_) => return Prepared::Run(expression),
@@ -43,7 +43,7 @@ pub fn prepare(buffer: &str) -> Prepared {
 
 /// Rewrites top-level `local a, b = ...` to `a, b = ...`, `local x` to `x = nil` and
 /// `local function f` to `function f`, so the names land in the session environment.
-pub fn persist_locals(source: &str) -> String {
+pub(crate) fn persist_locals(source: &str) -> String {
     let Ok(edits) = with_luau(source, local_edits) else {
         return source.to_string();
     };

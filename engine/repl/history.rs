@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 /// The history file path, when one can be named.
-pub fn history_path() -> Option<PathBuf> {
+pub(crate) fn history_path() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("CODEMODE_HISTORY").filter(|p| !p.is_empty()) {
         return Some(PathBuf::from(path));
     }

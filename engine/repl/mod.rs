@@ -21,10 +21,10 @@ use crate::check::Severity;
 use crate::runtime::{Envelope, Output, RunRequest, Runtime, Session};
 use crate::sandbox::StopCause;
 
-pub use complete::ReplHelper;
-pub use entry::{persist_locals, prepare, Prepared};
-pub use history::history_path;
-pub use pretty::pretty;
+pub(crate) use complete::ReplHelper;
+pub(crate) use entry::{prepare, Prepared};
+pub(crate) use history::history_path;
+pub(crate) use pretty::pretty;
 
 /// What the REPL prints for `:help`.
 pub(crate) const HELP: &str = "\
@@ -85,7 +85,7 @@ impl Repl {
     }
 
     /// Reads entries from `input` line by line, without prompts or history.
-    pub fn scripted(&mut self, input: impl BufRead) -> std::io::Result<()> {
+    pub(crate) fn scripted(&mut self, input: impl BufRead) -> std::io::Result<()> {
         for line in input.lines() {
             if self.line(&line?)? == Flow::Quit {
                 return Ok(());

@@ -6,7 +6,7 @@ use serde_json::Value as Json;
 const LINE: usize = 72;
 
 /// A Luau-looking rendering of a value: `{ a = 1, b = { "x" } }`, over several lines when long.
-pub fn pretty(value: &Json) -> String {
+pub(crate) fn pretty(value: &Json) -> String {
     let mut out = String::new();
     write(value, 0, &mut out);
     out

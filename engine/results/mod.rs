@@ -15,6 +15,6 @@ mod key;
 mod shared;
 mod store;
 
-pub use key::{key, KEY_CHARS};
+pub(crate) use key::key;
 pub use shared::{foreign_files, Shared};
 pub use store::{Entry, NewEntry, Stats, Store, StoreError, DEFAULT_CAP_BYTES, FILE};

@@ -27,7 +27,7 @@ pub struct Shared {
 impl Shared {
     /// The store of `world` (`<world>/.codemode/results.db`), the same one for every
     /// caller in this process.
-    pub fn for_world(world: &Path) -> Arc<Shared> {
+    pub(crate) fn for_world(world: &Path) -> Arc<Shared> {
         static ALL: OnceLock<Mutex<HashMap<PathBuf, Arc<Shared>>>> = OnceLock::new();
         let path = world.join(".codemode").join(FILE);
         let mut all = ALL
@@ -89,17 +89,17 @@ impl Shared {
     }
 
     /// The unexpired row of `key` in `scope`, if the store holds one.
-    pub fn get(&self, key: &str, scope: &str, now_ms: i64) -> Option<Entry> {
+    pub(crate) fn get(&self, key: &str, scope: &str, now_ms: i64) -> Option<Entry> {
         self.with(|s| s.get(key, scope, now_ms)).flatten()
     }
 
     /// Stores a result; false when it was not kept (too large, or no usable store).
-    pub fn put(&self, new: &NewEntry) -> bool {
+    pub(crate) fn put(&self, new: &NewEntry) -> bool {
         self.with(|s| s.put(new)).unwrap_or(false)
     }
 
     /// See [`Store::search`]; empty when there is no usable store.
-    pub fn search(
+    pub(crate) fn search(
         &self,
         query: &str,
         scope: &str,

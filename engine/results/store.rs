@@ -53,7 +53,7 @@ pub enum StoreError {
 impl StoreError {
     /// True when waiting could help (another process holds the lock); otherwise the
     /// store is unusable until someone fixes or removes the file.
-    pub fn is_transient(&self) -> bool {
+    pub(crate) fn is_transient(&self) -> bool {
         matches!(self, StoreError::Locked { .. })
     }
 }
@@ -62,41 +62,41 @@ impl StoreError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     /// Its key.
-    pub key: String,
+    pub(crate) key: String,
     /// The tool that returned it.
-    pub identity: String,
+    pub(crate) identity: String,
     /// JSON: for a contract, its `brief`; otherwise the array of returned values.
-    pub brief: String,
+    pub(crate) brief: String,
     /// JSON of the contract's `raw`; `None` when the tool returned no contract.
-    pub raw: Option<String>,
+    pub(crate) raw: Option<String>,
     /// The contract's `indexTerms`, one per line.
-    pub terms: String,
+    pub(crate) terms: String,
     /// When it was stored and when it stops being returned (ms since the Unix epoch).
-    pub created_ms: i64,
+    pub(crate) created_ms: i64,
     /// See `created_ms`.
-    pub expires_ms: i64,
+    pub(crate) expires_ms: i64,
 }
 
 /// A result to store.
 #[derive(Debug, Clone)]
 pub struct NewEntry<'a> {
     /// Its key.
-    pub key: &'a str,
+    pub(crate) key: &'a str,
     /// Who may read it back: the fingerprint of the capabilities it was made with (see
     /// `Capabilities::fingerprint`); a run reads only rows of its own scope.
-    pub scope: &'a str,
+    pub(crate) scope: &'a str,
     /// The tool.
-    pub identity: &'a str,
+    pub(crate) identity: &'a str,
     /// See [`Entry::brief`].
-    pub brief: &'a str,
+    pub(crate) brief: &'a str,
     /// See [`Entry::raw`].
-    pub raw: Option<&'a str>,
+    pub(crate) raw: Option<&'a str>,
     /// See [`Entry::terms`].
-    pub terms: &'a [String],
+    pub(crate) terms: &'a [String],
     /// Now, in ms since the Unix epoch.
-    pub now_ms: i64,
+    pub(crate) now_ms: i64,
     /// How long the result is returned.
-    pub ttl: Duration,
+    pub(crate) ttl: Duration,
 }
 
 /// What `codemode cache stats` shows.
@@ -224,7 +224,12 @@ impl Store {
     }
 
     /// The row of `key` stored in `scope`, unless it expired.
-    pub fn get(&self, key: &str, scope: &str, now_ms: i64) -> Result<Option<Entry>, StoreError> {
+    pub(crate) fn get(
+        &self,
+        key: &str,
+        scope: &str,
+        now_ms: i64,
+    ) -> Result<Option<Entry>, StoreError> {
         let found = self
             .conn
             .prepare_cached(
@@ -254,7 +259,7 @@ impl Store {
     /// Stores `new` (replacing a row of the same key), then removes expired rows and the
     /// least recently used ones beyond the cap. A result larger than a quarter of the cap
     /// is not kept. Returns whether it was stored.
-    pub fn put(&mut self, new: &NewEntry) -> Result<bool, StoreError> {
+    pub(crate) fn put(&mut self, new: &NewEntry) -> Result<bool, StoreError> {
         let terms = new.terms.join("\n");
         let bytes = (new.brief.len() + new.raw.map_or(0, str::len) + terms.len() + 128) as u64;
         if bytes > self.cap_bytes / 4 {
@@ -322,7 +327,7 @@ impl Store {
     /// (an empty query: the most recent), at most `limit`, and no more rows once they hold
     /// `max_bytes` (the first row always comes, whatever its size): what a search reads
     /// into memory stays bounded however large the store is.
-    pub fn search(
+    pub(crate) fn search(
         &self,
         query: &str,
         scope: &str,

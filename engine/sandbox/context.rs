@@ -73,7 +73,7 @@ impl<T> DerefMut for Context<'_, T> {
 
 /// What a VM holds while a run goes on: the sandbox's accounting and the host's data, in
 /// one place, so a host function reaches both with one lookup.
-pub(crate) struct Slot {
+pub struct Slot {
     pub(crate) run: Run,
     pub(crate) data: Box<dyn Any + Send>,
 }

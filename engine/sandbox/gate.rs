@@ -14,7 +14,7 @@ use super::running::running;
 /// The verdict on the run on this thread. Asked with `false`, it answers `None` while the
 /// checker has not answered; asked with `true`, it waits for the answer. `Some(true)`: the
 /// run may go on; `Some(false)`: it is refused.
-pub(crate) type Verdict = Box<dyn FnMut(bool) -> Option<bool>>;
+pub type Verdict = Box<dyn FnMut(bool) -> Option<bool>>;
 
 /// How often the interrupt asks, in nanoseconds: a poll of a pipe costs a system call, and
 /// a check takes a fraction of a millisecond or more.

@@ -28,7 +28,7 @@ mod running;
 mod stop;
 mod vm;
 
-pub(crate) use compile::load_text;
+pub use compile::load_text;
 pub(crate) use context::with_run;
 pub use context::{with_context, Context, Run};
 #[cfg(test)]

@@ -81,7 +81,7 @@ pub enum Role {
 
 impl Role {
     /// The file a role's text is read from.
-    pub fn file(self, asset: AssetType) -> &'static str {
+    pub(crate) fn file(self, asset: AssetType) -> &'static str {
         match (self, asset) {
             (Role::Tag, _) => ".metadata",
             (Role::Readme, _) => "README.md",
@@ -99,36 +99,36 @@ impl Role {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AssetDoc {
     /// Unique key: `tool:<identity>` or `toolbox:<name>`.
-    pub key: String,
+    pub(crate) key: String,
     /// Tool, toolbox or workflow.
-    pub asset_type: AssetType,
+    pub(crate) asset_type: AssetType,
     /// `<box>.<name>` for a tool, the toolbox name otherwise.
-    pub identity: String,
+    pub(crate) identity: String,
     /// The tool's or toolbox's name.
-    pub name: String,
+    pub(crate) name: String,
     /// The toolbox it belongs to (itself for a toolbox).
-    pub toolbox: String,
+    pub(crate) toolbox: String,
     /// `world`, `library`, or `mcp:<server>` for a tool of an upstream MCP server.
-    pub from: String,
+    pub(crate) from: String,
     /// True when the world holds this asset (or, for an upstream server, configures it).
-    pub installed: bool,
+    pub(crate) installed: bool,
     /// True when the registry holds a callable function (toolboxes: always).
-    pub registered: bool,
+    pub(crate) registered: bool,
     /// One line for listings.
-    pub description: String,
+    pub(crate) description: String,
     /// How a tool is called after `tools.<box>.` (`name(a: T): R`); none for toolboxes.
-    pub signature: Option<String>,
+    pub(crate) signature: Option<String>,
     /// Searchable text by role.
-    pub fields: Vec<(Role, String)>,
+    pub(crate) fields: Vec<(Role, String)>,
     /// What the asset belongs to, when its own text is read in that light: for a tool of
     /// an upstream server, the server (its toolbox name and title; see
     /// [`AssetDoc::meaning`]). Empty otherwise.
-    pub context: String,
+    pub(crate) context: String,
 }
 
 impl AssetDoc {
     /// The doc of one tool.
-    pub fn tool(entry: &ToolEntry) -> AssetDoc {
+    pub(crate) fn tool(entry: &ToolEntry) -> AssetDoc {
         let m = &entry.meta();
         let args: Vec<String> = m
             .args
@@ -209,7 +209,7 @@ impl AssetDoc {
     /// The doc of one tool of an upstream MCP server (`view`), from its cached catalogue.
     /// What the server's instructions say of the tool is its README; the server itself is
     /// the context its meaning is read in.
-    pub fn upstream_tool(view: &ServerView, tool: &UpstreamTool) -> AssetDoc {
+    pub(crate) fn upstream_tool(view: &ServerView, tool: &UpstreamTool) -> AssetDoc {
         let server = view.name.as_str();
         let types = tool.types();
         let args: Vec<String> = types
@@ -259,7 +259,7 @@ impl AssetDoc {
 
     /// The doc of an upstream server as a toolbox: described by [`ServerView::purpose`],
     /// tagged with its names, its instructions as its README.
-    pub fn upstream_toolbox(view: &ServerView) -> AssetDoc {
+    pub(crate) fn upstream_toolbox(view: &ServerView) -> AssetDoc {
         let purpose = view.purpose();
         let about = view.about();
         let mut tags = format!("mcp {}", view.original);
@@ -290,7 +290,7 @@ impl AssetDoc {
     }
 
     /// The docs of an upstream server: its toolbox and its cached tools.
-    pub fn upstream(view: &ServerView) -> Vec<AssetDoc> {
+    pub(crate) fn upstream(view: &ServerView) -> Vec<AssetDoc> {
         let mut docs = vec![AssetDoc::upstream_toolbox(view)];
         docs.extend(
             view.tools()
@@ -301,7 +301,7 @@ impl AssetDoc {
     }
 
     /// The text the semantic model embeds: name words, then the roles that say what it does.
-    pub fn meaning_text(&self) -> String {
+    pub(crate) fn meaning_text(&self) -> String {
         let mut text = super::words::name_words(&self.name);
         for (role, value) in &self.fields {
             if matches!(
@@ -340,7 +340,7 @@ impl AssetDoc {
     }
 
     /// The text of one role.
-    pub fn field(&self, role: Role) -> &str {
+    pub(crate) fn field(&self, role: Role) -> &str {
         self.fields
             .iter()
             .find(|(r, _)| *r == role)
@@ -348,7 +348,7 @@ impl AssetDoc {
     }
 
     /// A GUID stable for the asset across runs and machines (FNV-1a of the key).
-    pub fn guid(&self) -> String {
+    pub(crate) fn guid(&self) -> String {
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
         for b in self.key.bytes() {
             hash ^= b as u64;

@@ -54,7 +54,7 @@ impl StaticModel {
     }
 
     /// WordLlama's table (parsed once per process).
-    pub fn wordllama() -> &'static StaticModel {
+    pub(crate) fn wordllama() -> &'static StaticModel {
         static MODEL: OnceLock<StaticModel> = OnceLock::new();
         MODEL.get_or_init(|| {
             StaticModel::new(
@@ -109,7 +109,7 @@ impl StaticModel {
     /// token of MiniLM's vocabulary), cosine `close` or more, nearest first, `word` itself
     /// left out; none for another word or model. Kept per process: a scan of the table
     /// takes milliseconds.
-    pub fn neighbours(&self, word: &str, close: f32) -> Vec<String> {
+    pub(crate) fn neighbours(&self, word: &str, close: f32) -> Vec<String> {
         static KEPT: OnceLock<Mutex<HashMap<String, Vec<String>>>> = OnceLock::new();
         let Tokenizer::WordPiece(pieces) = &self.tokenizer else {
             return Vec::new();

@@ -47,7 +47,7 @@ pub struct Tuning {
     /// Boost per role field.
     pub boosts: Vec<(Role, f32)>,
     /// Boost of the toolbox-name field.
-    pub toolbox_boost: f32,
+    pub(crate) toolbox_boost: f32,
     /// Boost of a misspelt-name match (edit distance 1 or 2).
     pub fuzzy_boost: f32,
     /// How much the other fields add to a word's best field (0 = max only, 1 = sum).
@@ -86,12 +86,12 @@ impl Default for Tuning {
 /// One keyword hit: the asset's key, its score and where it carries each query word.
 pub(crate) struct KeywordHit {
     /// The asset key.
-    pub key: String,
+    pub(crate) key: String,
     /// BM25 score summed over the query's words.
-    pub score: f32,
+    pub(crate) score: f32,
     /// For each analyzed query word (in [`KeywordIndex::analyze`] order), the best role
     /// that carries it (the toolbox name counts as the name), `None` when none does.
-    pub found: Vec<Option<Role>>,
+    pub(crate) found: Vec<Option<Role>>,
 }
 
 /// The index, its writer and reader, and the analyzers the queries reuse.
@@ -145,13 +145,13 @@ pub(crate) const ROLES: [Role; 7] = [
 
 impl KeywordIndex {
     /// An empty index in RAM.
-    pub fn new(tuning: Tuning) -> tantivy::Result<KeywordIndex> {
+    pub(crate) fn new(tuning: Tuning) -> tantivy::Result<KeywordIndex> {
         KeywordIndex::open(tuning, None)
     }
 
     /// The index in `dir` (created when missing), or an empty one in RAM when `dir` is
     /// `None`. Fails when the folder holds an index of another schema or a damaged one.
-    pub fn open(tuning: Tuning, dir: Option<&Path>) -> tantivy::Result<KeywordIndex> {
+    pub(crate) fn open(tuning: Tuning, dir: Option<&Path>) -> tantivy::Result<KeywordIndex> {
         let mut schema = Schema::builder();
         let key = schema.add_text_field("key", STRING | STORED);
         let scope = schema.add_text_field("scope", STRING);
@@ -214,19 +214,19 @@ impl KeywordIndex {
     }
 
     /// The payload of the last commit (see [`KeywordIndex::commit`]).
-    pub fn payload(&self) -> Option<String> {
+    pub(crate) fn payload(&self) -> Option<String> {
         self.index.load_metas().ok()?.payload
     }
 
     /// Removes every doc (visible after [`KeywordIndex::commit`]).
-    pub fn clear(&mut self) -> tantivy::Result<()> {
+    pub(crate) fn clear(&mut self) -> tantivy::Result<()> {
         self.writer()?.delete_all_documents()?;
         Ok(())
     }
 
     /// Adds or replaces the doc of `key` with `d` (from [`KeywordIndex::document`];
     /// visible after [`KeywordIndex::commit`]).
-    pub fn add(&mut self, key: &str, d: TantivyDocument) -> tantivy::Result<()> {
+    pub(crate) fn add(&mut self, key: &str, d: TantivyDocument) -> tantivy::Result<()> {
         self.delete(key)?;
         self.writer()?.add_document(d)?;
         Ok(())
@@ -255,7 +255,7 @@ impl KeywordIndex {
     }
 
     /// Removes a doc by key.
-    pub fn delete(&mut self, key: &str) -> tantivy::Result<()> {
+    pub(crate) fn delete(&mut self, key: &str) -> tantivy::Result<()> {
         let term = Term::from_field_text(self.key, key);
         self.writer()?.delete_term(term);
         Ok(())
@@ -263,7 +263,7 @@ impl KeywordIndex {
 
     /// Commits with `payload` (read back by [`KeywordIndex::payload`]) and reloads the
     /// reader, so the change is searchable at once. An index on disk closes its writer.
-    pub fn commit(&mut self, payload: &str) -> tantivy::Result<()> {
+    pub(crate) fn commit(&mut self, payload: &str) -> tantivy::Result<()> {
         let writer = self.writer()?;
         let mut prepared = writer.prepare_commit()?;
         prepared.set_payload(payload);
@@ -280,7 +280,7 @@ impl KeywordIndex {
     /// per segment (its terms looked up, its scorers built), and a large build writes a
     /// segment each time the writer's memory fills (8 of them for 100,000 tools). Worth
     /// its time after a large change only; small edits leave merging to tantivy's policy.
-    pub fn compact(&mut self) -> tantivy::Result<()> {
+    pub(crate) fn compact(&mut self) -> tantivy::Result<()> {
         let segments = self.index.searchable_segment_ids()?;
         if segments.len() < 2 {
             return Ok(());
@@ -297,7 +297,7 @@ impl KeywordIndex {
     }
 
     /// The analyzed (lower-cased, stemmed) words of `text`, unique, in order.
-    pub fn analyze(&self, text: &str) -> Vec<String> {
+    pub(crate) fn analyze(&self, text: &str) -> Vec<String> {
         let mut analyzer = self.words.clone();
         let expanded = expand_identifiers(text);
         let mut stream = analyzer.token_stream(&expanded);
@@ -314,7 +314,7 @@ impl KeywordIndex {
     /// the field that holds it most often; 0 for a word with a digit (an order number or a
     /// date tells no tool from another). A word no asset holds is as rare as can be: a
     /// request for a pizza is not answered by the tool that holds its other words.
-    pub fn rarity(&self, words: &[String]) -> tantivy::Result<Vec<f32>> {
+    pub(crate) fn rarity(&self, words: &[String]) -> tantivy::Result<Vec<f32>> {
         let searcher = self.reader.searcher();
         let docs = searcher.num_docs() as f32;
         let mut fields: Vec<Field> = self.roles.values().copied().collect();
@@ -336,7 +336,7 @@ impl KeywordIndex {
     }
 
     /// Keys of assets whose name or identity is one of the query's words.
-    pub fn exact(&self, query: &str) -> tantivy::Result<Vec<String>> {
+    pub(crate) fn exact(&self, query: &str) -> tantivy::Result<Vec<String>> {
         let candidates = candidate_names(query);
         if candidates.is_empty() {
             return Ok(Vec::new());
@@ -358,7 +358,7 @@ impl KeywordIndex {
 
     /// The best `limit` keyword hits (only tools of toolbox `scope`, when given) and how
     /// many assets matched in all (when `count`; else how many hits there are).
-    pub fn search(
+    pub(crate) fn search(
         &self,
         query: &str,
         limit: usize,

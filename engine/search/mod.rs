@@ -22,7 +22,7 @@ mod store;
 mod surface;
 mod table;
 mod wordpiece;
-pub mod words;
+pub(crate) mod words;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -57,13 +57,13 @@ pub struct SearchResult {
     pub rows: Vec<Row>,
     /// How many assets matched in all: those clearing the relevance threshold, or with
     /// `all`, every asset that shares a word with the query or is close in meaning.
-    pub total: usize,
+    pub(crate) total: usize,
     /// How many rows `all` adds for the same request and limit: matches below the
     /// relevance threshold, not shown (0 with `all`). No rows but some weak ones means
     /// "nothing fits; these are guesses".
-    pub weak: usize,
+    pub(crate) weak: usize,
     /// The mode that ranked them.
-    pub mode: Mode,
+    pub(crate) mode: Mode,
 }
 
 /// Why a search could not run.
@@ -104,7 +104,7 @@ struct State {
 /// The search index on disk being read on another thread while a fresh process reads its
 /// world: on a world of 100,000 tools, opening the index and reading the vector table was
 /// a sixth of the first search, on one core while the other had nothing to do.
-pub struct Preload {
+pub(crate) struct Preload {
     started: std::thread::JoinHandle<Preloaded>,
 }
 
@@ -119,7 +119,7 @@ enum Preloaded {
 
 impl Preload {
     /// Starts reading the index of `world`, when one was written there before.
-    pub fn start(world: &Path) -> Option<Preload> {
+    pub(crate) fn start(world: &Path) -> Option<Preload> {
         let store = Store::existing(world)?;
         // The tables' tokenizers take about 15 ms to read: the first search by meaning
         // needs them, and this thread's reading of the index need not wait for them.
@@ -201,7 +201,7 @@ impl SearchService {
     /// A service that keeps its index in the cache of `world`, which holds `tools` tools
     /// on disk (in RAM when the world is too small to want a cache, see
     /// [`crate::cache::wanted`], or cannot hold one).
-    pub fn for_world(world: &Path, tools: usize) -> SearchService {
+    pub(crate) fn for_world(world: &Path, tools: usize) -> SearchService {
         SearchService {
             store: Store::open(world, tools),
             ..SearchService::new()
@@ -210,7 +210,7 @@ impl SearchService {
 
     /// The same service starting from what `preload` read (checked against the disk by the
     /// first search, as any state read earlier is).
-    pub fn with_preload(self, preload: Option<Preload>) -> SearchService {
+    pub(crate) fn with_preload(self, preload: Option<Preload>) -> SearchService {
         match (&self.store, preload) {
             (Some(_), Some(preload)) => SearchService {
                 preload: Mutex::new(Some(preload)),
@@ -422,7 +422,7 @@ impl SearchService {
 
     /// Runs one search over `index` and the cached catalogues of the `upstream` servers
     /// (their tools rank with the others, `from = "mcp:<server>"`); no server is started.
-    pub fn search_with(
+    pub(crate) fn search_with(
         &self,
         index: &Arc<AssetIndex>,
         upstream: &[ServerView],

@@ -25,7 +25,7 @@ pub struct Fusion {
     /// Weight of the meaning ranking.
     pub meaning_weight: f32,
     /// How many candidates each side contributes.
-    pub depth: usize,
+    pub(crate) depth: usize,
     /// Cosine from which an asset counts as a match by meaning (for `total`).
     pub close: f32,
     /// How strongly a keyword hit's share of the fusion follows its coverage of the
@@ -95,15 +95,15 @@ impl Default for Fusion {
 #[derive(Debug, Clone, Serialize)]
 pub struct Matched {
     /// The best role any query word was found in (`meaning` when none).
-    pub role: Role,
+    pub(crate) role: Role,
     /// The file that role's text is read from.
-    pub file: &'static str,
+    pub(crate) file: &'static str,
     /// How many of the query's words the asset carries.
-    pub words: usize,
+    pub(crate) words: usize,
     /// How many words the query has.
-    pub of: usize,
+    pub(crate) of: usize,
     /// The keyword score (BM25 over role fields, boosted by role).
-    pub weight: f32,
+    pub(crate) weight: f32,
 }
 
 /// One result row.
@@ -112,36 +112,36 @@ pub struct Row {
     /// `<box>.<name>` for a tool, the toolbox name for a toolbox or workflow.
     pub identity: String,
     /// The tool's or toolbox's name.
-    pub name: String,
+    pub(crate) name: String,
     /// The toolbox.
-    pub toolbox: String,
+    pub(crate) toolbox: String,
     /// `tool`, `toolbox` or `workflow`.
     #[serde(rename = "assetType")]
-    pub asset_type: AssetType,
+    pub(crate) asset_type: AssetType,
     /// Whether the registry holds the function a call would run.
-    pub registered: bool,
+    pub(crate) registered: bool,
     /// `world`, `library`, or `mcp:<server>` for a tool of an upstream MCP server.
-    pub from: String,
+    pub(crate) from: String,
     /// One line: what it does.
-    pub description: String,
+    pub(crate) description: String,
     /// How a tool is called after `tools.<box>.` (`name(a: T): R`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signature: Option<String>,
+    pub(crate) signature: Option<String>,
     /// Why a query hit it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub matched: Option<Matched>,
+    pub(crate) matched: Option<Matched>,
     /// Stable id of the asset.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub guid: Option<String>,
+    pub(crate) guid: Option<String>,
     /// Whether the world holds it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub installed: Option<bool>,
+    pub(crate) installed: Option<bool>,
     /// The `tool_exec` script that acts on it.
     #[serde(rename = "use", skip_serializing_if = "Option::is_none")]
-    pub use_script: Option<String>,
+    pub(crate) use_script: Option<String>,
     /// The call that copies its library toolbox into the world.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub install: Option<String>,
+    pub(crate) install: Option<String>,
     /// Relevance in 0..1, to three places.
     #[serde(
         skip_serializing_if = "Option::is_none",

@@ -38,7 +38,7 @@ impl Mode {
     }
 
     /// Semantic: the static model is compiled into every build.
-    pub fn default_mode() -> Mode {
+    pub(crate) fn default_mode() -> Mode {
         Mode::Semantic
     }
 
@@ -68,7 +68,7 @@ pub enum Given {
 
 impl Given {
     /// A JSON argument (MCP, or a front end that builds JSON).
-    pub fn from_json(value: &Json) -> Given {
+    pub(crate) fn from_json(value: &Json) -> Given {
         match value {
             Json::Null => Given::Absent,
             Json::String(s) => Given::Text(s.clone()),
@@ -164,7 +164,7 @@ impl BadRequest {
     }
 
     /// What to try instead, for a reader that wants a next step.
-    pub fn hint(&self) -> &'static str {
+    pub(crate) fn hint(&self) -> &'static str {
         match self {
             BadRequest::Query(_) | BadRequest::QueryTooLong(_) => {
                 "search with a few words: tools.search('send an email'), or '' to list"
@@ -192,9 +192,9 @@ pub struct SearchRequest {
     /// Ranking mode.
     pub mode: Mode,
     /// Only assets of this toolbox.
-    pub toolbox: Option<String>,
+    pub(crate) toolbox: Option<String>,
     /// How many rows `value` holds, from 1 to [`MAX_LIMIT`].
-    pub limit: usize,
+    pub(crate) limit: usize,
     /// Every row up to `limit`, also those below the relevance threshold (which are
     /// otherwise dropped, so that "nothing fits" reads as no rows).
     pub all: bool,

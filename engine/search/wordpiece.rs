@@ -18,7 +18,7 @@ pub(crate) struct WordPiece {
 
 impl WordPiece {
     /// Reads a `vocab.txt` (one token a line; the line number is the id).
-    pub fn new(vocab: &'static str) -> WordPiece {
+    pub(crate) fn new(vocab: &'static str) -> WordPiece {
         let ids = vocab
             .lines()
             .enumerate()
@@ -28,12 +28,12 @@ impl WordPiece {
     }
 
     /// The row of `word` when it is one whole token of the vocabulary.
-    pub fn word(&self, word: &str) -> Option<u32> {
+    pub(crate) fn word(&self, word: &str) -> Option<u32> {
         self.ids.get(word).copied()
     }
 
     /// Token ids of `text`, special and unknown tokens left out.
-    pub fn ids(&self, text: &str, out: &mut Vec<u32>) {
+    pub(crate) fn ids(&self, text: &str, out: &mut Vec<u32>) {
         for word in basic_words(text) {
             self.word_pieces(&word, out);
         }

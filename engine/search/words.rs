@@ -87,7 +87,7 @@ pub(crate) fn spelt_words(text: &str) -> Vec<String> {
 }
 
 /// The query, cut to `MAX_QUERY_CHARS` on a character boundary.
-pub fn bounded(query: &str) -> &str {
+pub(crate) fn bounded(query: &str) -> &str {
     match query.char_indices().nth(MAX_QUERY_CHARS) {
         Some((at, _)) => &query[..at],
         None => query,

@@ -60,17 +60,12 @@ const HIDDEN: &str = ".codemode";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Support {
     /// The Landlock ABI the kernel reports (0: none, or Landlock is disabled).
-    pub abi: i32,
+    pub(crate) abi: i32,
 }
 
 impl Support {
-    /// Whether every wall of this module is enforced.
-    pub fn is_full(self) -> bool {
-        self.abi >= FULL_ABI
-    }
-
     /// What is missing, for warnings and refusals (`None` when nothing is).
-    pub fn shortfall(self) -> Option<String> {
+    pub(crate) fn shortfall(self) -> Option<String> {
         match self.abi {
             a if a >= FULL_ABI => None,
             a if a <= 0 => Some(
@@ -156,14 +151,14 @@ pub fn admit(support: Support, unconfined_allowed: bool, cmd: &str) -> Result<()
 #[derive(Debug, Clone)]
 pub struct Confinement {
     /// The world: its top-level entries but `.codemode` are readable and writable.
-    pub world: PathBuf,
+    pub(crate) world: PathBuf,
     /// Whether the network is open: TCP bind and connect, and sockets of every kind.
-    pub network: bool,
+    pub(crate) network: bool,
 }
 
 /// A ruleset ready for a child to enter.
 #[derive(Debug)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// The ruleset (none when the kernel has no Landlock).
     ruleset: Option<OwnedFd>,
     /// The seccomp filter refusing sockets, for a command without the network.
@@ -172,7 +167,7 @@ pub struct Prepared {
 
 impl Prepared {
     /// Builds the ruleset for `program` under `confinement`, in the parent.
-    pub fn new(confinement: &Confinement, program: &Path) -> Result<Prepared, String> {
+    pub(crate) fn new(confinement: &Confinement, program: &Path) -> Result<Prepared, String> {
         // The newest rights this crate knows; the kernel enforces those it has, and
         // [`support`] says which it lacks.
         let abi = ABI::V10;
@@ -228,7 +223,7 @@ impl Prepared {
 
     /// Confines the calling process. Runs in the child between fork and exec: it makes
     /// only system calls (no allocation, no lock).
-    pub fn enter(&self) -> std::io::Result<()> {
+    pub(crate) fn enter(&self) -> std::io::Result<()> {
         // SAFETY: plain system calls on integers and a descriptor this value owns.
         unsafe {
             if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {

@@ -19,4 +19,4 @@ mod sockets;
 pub use command::{grantable, resolve, FIXED_PATH};
 pub use confine::{admit, support, Confinement, Support, DEVICES, FULL_ABI, SYSTEM};
 pub use error::ShellError;
-pub use process::{run, Finished, Spec};
+pub(crate) use process::{run, Spec};

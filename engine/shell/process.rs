@@ -27,40 +27,40 @@ const DRAIN: Duration = Duration::from_millis(500);
 
 /// What to start.
 #[derive(Debug)]
-pub struct Spec {
+pub(crate) struct Spec {
     /// The command as the script named it (for messages).
-    pub cmd: String,
+    pub(crate) cmd: String,
     /// The program ([`super::resolve`]).
-    pub program: PathBuf,
+    pub(crate) program: PathBuf,
     /// Its arguments, passed as they are.
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
     /// What to write to its standard input (none: it reads an empty input).
-    pub stdin: Option<Vec<u8>>,
+    pub(crate) stdin: Option<Vec<u8>>,
     /// Its working folder, opened inside the world.
-    pub cwd: OwnedFd,
+    pub(crate) cwd: OwnedFd,
     /// `HOME` for the process (the world).
-    pub home: PathBuf,
+    pub(crate) home: PathBuf,
     /// How long it may run.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
     /// The most bytes kept of each of stdout and stderr.
-    pub max_output: usize,
+    pub(crate) max_output: usize,
     /// What the kernel lets it (and what it starts) reach.
-    pub confinement: Confinement,
+    pub(crate) confinement: Confinement,
 }
 
 /// How a process ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finished {
+pub(crate) struct Finished {
     /// The exit code, or 128 plus the signal that ended it.
-    pub code: i32,
+    pub(crate) code: i32,
     /// What it wrote to stdout (at most the cap).
-    pub stdout: Vec<u8>,
+    pub(crate) stdout: Vec<u8>,
     /// What it wrote to stderr (at most the cap).
-    pub stderr: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
     /// Whether stdout was cut at the cap.
-    pub stdout_cut: bool,
+    pub(crate) stdout_cut: bool,
     /// Whether stderr was cut at the cap.
-    pub stderr_cut: bool,
+    pub(crate) stderr_cut: bool,
 }
 
 /// One captured stream: what was kept, whether more came, whether it has ended.
@@ -119,7 +119,7 @@ fn wait_unreaped(pid: i32) {
 }
 
 /// Starts `spec` and waits for it, asking `stop` as it waits.
-pub fn run(spec: Spec, stop: &dyn Fn() -> bool) -> Result<Finished, ShellError> {
+pub(crate) fn run(spec: Spec, stop: &dyn Fn() -> bool) -> Result<Finished, ShellError> {
     let mut command = Command::new(&spec.program);
     command
         .args(&spec.args)

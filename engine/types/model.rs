@@ -12,7 +12,7 @@
 use std::fmt::{self, Write};
 
 // A field named by a reserved word is written `["end"]: T`.
-use crate::assets::names::KEYWORDS;
+use crate::assets::names::is_plain_name;
 
 /// One Luau type.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,12 +81,12 @@ pub struct Field {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Callback {
     /// Generic parameters: `T`, and `U...` for a pack.
-    pub generics: Vec<String>,
+    pub(crate) generics: Vec<String>,
     /// Parameters: a name when written (`(op: string) -> ()`), and the type; the last may
     /// be a [`Ty::Variadic`] or a [`Ty::GenericPack`].
-    pub params: Vec<(Option<String>, Ty)>,
+    pub(crate) params: Vec<(Option<String>, Ty)>,
     /// What it returns: a type, or a [`Ty::Pack`], [`Ty::Variadic`] or [`Ty::GenericPack`].
-    pub returns: Ty,
+    pub(crate) returns: Ty,
 }
 
 impl Ty {
@@ -119,7 +119,7 @@ impl Ty {
     }
 
     /// The type without its `nil` member: `T?` gives `T`.
-    pub fn without_nil(&self) -> Ty {
+    pub(crate) fn without_nil(&self) -> Ty {
         match self {
             Ty::Union(members) => {
                 let rest: Vec<Ty> = members
@@ -138,7 +138,7 @@ impl Ty {
     }
 
     /// The members of a union of string literals (`"a" | "b"`, optionally `?`), if it is one.
-    pub fn literal_choices(&self) -> Option<Vec<&str>> {
+    pub(crate) fn literal_choices(&self) -> Option<Vec<&str>> {
         match self {
             Ty::Literal(s) => Some(vec![s.as_str()]),
             Ty::Union(members) => {
@@ -158,7 +158,7 @@ impl Ty {
     }
 
     /// The named fields, when the type (without `nil`) is a record.
-    pub fn record_fields(&self) -> Option<Vec<Field>> {
+    pub(crate) fn record_fields(&self) -> Option<Vec<Field>> {
         match self.without_nil() {
             Ty::Record(fields, _) if !fields.is_empty() => Some(fields),
             _ => None,
@@ -167,7 +167,7 @@ impl Ty {
 
     /// The JSON type a value of this type has, with its article (`a string`, `an array`),
     /// when there is one: for messages to callers that send JSON.
-    pub fn json_kind(&self) -> Option<&'static str> {
+    pub(crate) fn json_kind(&self) -> Option<&'static str> {
         let kind = |ty: &Ty| match ty {
             Ty::String | Ty::Path | Ty::Literal(_) => Some("a string"),
             Ty::Number => Some("a number"),
@@ -188,15 +188,10 @@ impl Ty {
         }
     }
 
-    /// True when the type (without `nil`) is a boolean.
-    pub fn is_boolean(&self) -> bool {
-        matches!(self.without_nil(), Ty::Boolean | Ty::BoolLiteral(_))
-    }
-
     /// The type as Luau text a definition file can hold: like [`fmt::Display`], but the
     /// docstring shorthands `table` and `function` become `{ [any]: any }` and
     /// `(...any) -> ...any`. The text reads back as the same type.
-    pub fn declaration(&self) -> String {
+    pub(crate) fn declaration(&self) -> String {
         let mut out = String::new();
         write_ty(&mut out, self, Form::Declaration);
         out
@@ -204,7 +199,7 @@ impl Ty {
 
     /// Builds a union: nested unions are flattened, repeats dropped, `nil` put last; a
     /// union holding `any` is `any`, and a union of one member is that member.
-    pub fn union(members: Vec<Ty>) -> Ty {
+    pub(crate) fn union(members: Vec<Ty>) -> Ty {
         let mut flat = Vec::new();
         let mut nil = false;
         for m in members {
@@ -416,15 +411,6 @@ fn write_member(out: &mut String, ty: &Ty, form: Form) {
     } else {
         write_ty(out, ty, form);
     }
-}
-
-fn is_plain_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !KEYWORDS.contains(&name)
 }
 
 /// A double-quoted Luau string literal holding `s`.

@@ -10,15 +10,15 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SurfaceFunction {
     /// `tools.<name>`.
-    pub identity: String,
+    pub(crate) identity: String,
     /// The member's name (`create`).
-    pub name: String,
+    pub(crate) name: String,
     /// `create(args: CreateArgs) -> WriteResult`, as declared.
-    pub signature: String,
+    pub(crate) signature: String,
     /// The doc comment without its `e.g.` lines.
-    pub description: String,
+    pub(crate) description: String,
     /// The doc comment's `e.g.` lines.
-    pub examples: Vec<String>,
+    pub(crate) examples: Vec<String>,
 }
 
 /// Every member of `ToolsSurface`, in declaration order.

@@ -77,7 +77,7 @@ struct SlotState {
 
 /// Where a request leaves its result.
 #[derive(Default)]
-pub(crate) struct Slot {
+pub struct Slot {
     state: Mutex<SlotState>,
 }
 
@@ -107,7 +107,7 @@ impl Slot {
     }
 
     /// Why the caller cancelled, for the server.
-    pub(crate) fn reason(&self) -> String {
+    pub fn reason(&self) -> String {
         self.lock()
             .reason
             .clone()

@@ -15,7 +15,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags, Stat};
 
 /// What an entry is, without following a symlink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     File,
     Dir,
     Symlink,
@@ -60,19 +60,19 @@ const DIR_FLAGS: OFlags = OFlags::RDONLY
 
 impl Dir {
     /// Opens the folder at `path` (the world itself, whose path is trusted).
-    pub fn open(path: &Path) -> io::Result<Dir> {
+    pub(crate) fn open(path: &Path) -> io::Result<Dir> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
         let fd = rustix::fs::open(c_name(path.as_os_str())?, flags, Mode::empty())?;
         Ok(Dir(fd))
     }
 
     /// A second handle on the same folder.
-    pub fn try_clone(&self) -> io::Result<Dir> {
+    pub(crate) fn try_clone(&self) -> io::Result<Dir> {
         Ok(Dir(self.0.try_clone()?))
     }
 
     /// The descriptor itself, for a caller that acts in the folder (a process started in it).
-    pub fn into_fd(self) -> OwnedFd {
+    pub(crate) fn into_fd(self) -> OwnedFd {
         self.0
     }
 
@@ -82,13 +82,13 @@ impl Dir {
     }
 
     /// Opens the folder `name` inside this one; a symlink there fails (`ELOOP` or `ENOTDIR`).
-    pub fn open_dir(&self, name: &OsStr) -> io::Result<Dir> {
+    pub(crate) fn open_dir(&self, name: &OsStr) -> io::Result<Dir> {
         self.open_at(name, DIR_FLAGS, 0).map(Dir)
     }
 
     /// Opens the file `name` inside this one with `flags` (`libc::O_*`); a symlink there
     /// fails (`ELOOP`).
-    pub fn open_file(&self, name: &OsStr, flags: libc::c_int) -> io::Result<File> {
+    pub(crate) fn open_file(&self, name: &OsStr, flags: libc::c_int) -> io::Result<File> {
         let flags = OFlags::from_bits_retain(flags as _)
             | OFlags::NOFOLLOW
             | OFlags::CLOEXEC
@@ -97,7 +97,7 @@ impl Dir {
     }
 
     /// Creates the new file `name` inside this one, for writing; fails if anything is there.
-    pub fn create_new(&self, name: &OsStr) -> io::Result<File> {
+    pub(crate) fn create_new(&self, name: &OsStr) -> io::Result<File> {
         let flags = OFlags::WRONLY
             | OFlags::CREATE
             | OFlags::EXCL
@@ -108,13 +108,13 @@ impl Dir {
     }
 
     /// What `name` inside this folder is (a symlink is reported, not followed).
-    pub fn kind_of(&self, name: &OsStr) -> io::Result<Kind> {
+    pub(crate) fn kind_of(&self, name: &OsStr) -> io::Result<Kind> {
         let st = stat_at(&self.0, name)?;
         Ok(Kind::of(FileType::from_raw_mode(st.st_mode)))
     }
 
     /// The device and inode of `name` inside this folder (not followed).
-    pub fn identity_of(&self, name: &OsStr) -> io::Result<(u64, u64)> {
+    pub(crate) fn identity_of(&self, name: &OsStr) -> io::Result<(u64, u64)> {
         let st = stat_at(&self.0, name)?;
         Ok((st.st_dev, st.st_ino))
     }
@@ -125,19 +125,19 @@ impl Dir {
     }
 
     /// The target of the symlink `name` inside this folder (`EINVAL` when it is not one).
-    pub fn read_link(&self, name: &OsStr) -> io::Result<OsString> {
+    pub(crate) fn read_link(&self, name: &OsStr) -> io::Result<OsString> {
         let target = rustix::fs::readlinkat(&self.0, c_name(name)?, Vec::new())?;
         Ok(OsString::from_vec(target.into_bytes()))
     }
 
     /// Creates the folder `name` inside this one.
-    pub fn mkdir(&self, name: &OsStr) -> io::Result<()> {
+    pub(crate) fn mkdir(&self, name: &OsStr) -> io::Result<()> {
         let mode = Mode::from_raw_mode(0o777);
         Ok(rustix::fs::mkdirat(&self.0, c_name(name)?, mode)?)
     }
 
     /// Renames `from` to `to`, both inside this folder; replaces a file at `to`.
-    pub fn rename(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+    pub(crate) fn rename(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
         let (from, to) = (c_name(from)?, c_name(to)?);
         Ok(rustix::fs::renameat(&self.0, from, &self.0, to)?)
     }
@@ -145,7 +145,7 @@ impl Dir {
     /// Renames `from` to `to`, both inside this folder, only if nothing is at `to`
     /// (`AlreadyExists` otherwise). Where the system cannot say "no replace", a check
     /// before the rename stands in, and only an empty folder can be replaced in between.
-    pub fn rename_new(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+    pub(crate) fn rename_new(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
         let exists = || io::Error::new(io::ErrorKind::AlreadyExists, "exists");
         let (c_from, c_to) = (c_name(from)?, c_name(to)?);
         let no_replace = RenameFlags::NOREPLACE;
@@ -166,7 +166,7 @@ impl Dir {
     }
 
     /// Removes the file or symlink `name` inside this folder.
-    pub fn remove_file(&self, name: &OsStr) -> io::Result<()> {
+    pub(crate) fn remove_file(&self, name: &OsStr) -> io::Result<()> {
         Ok(rustix::fs::unlinkat(
             &self.0,
             c_name(name)?,
@@ -175,7 +175,7 @@ impl Dir {
     }
 
     /// Removes the empty folder `name` inside this folder.
-    pub fn remove_dir(&self, name: &OsStr) -> io::Result<()> {
+    pub(crate) fn remove_dir(&self, name: &OsStr) -> io::Result<()> {
         Ok(rustix::fs::unlinkat(
             &self.0,
             c_name(name)?,
@@ -193,7 +193,7 @@ impl Dir {
     }
 
     /// Flushes the folder's entries to disk (best effort).
-    pub fn sync(&self) {
+    pub(crate) fn sync(&self) {
         let _ = rustix::fs::fsync(&self.0);
     }
 }

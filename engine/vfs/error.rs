@@ -79,7 +79,7 @@ pub enum VfsError {
 
 impl VfsError {
     /// Wraps an I/O error, turning "not found" into [`VfsError::NotFound`].
-    pub fn io(path: &str, source: io::Error) -> VfsError {
+    pub(crate) fn io(path: &str, source: io::Error) -> VfsError {
         if source.kind() == io::ErrorKind::NotFound {
             let parent = path.rsplit_once('/').map_or("", |(p, _)| p).to_string();
             return VfsError::NotFound {

@@ -11,11 +11,11 @@
 //! through the handle of the folder it checked (see `walk`), so another process swapping
 //! a folder for a symlink mid-way cannot send a read, write or removal out of the world.
 
-pub mod atomic;
+pub(crate) mod atomic;
 mod dir;
 mod error;
 mod path;
-pub(crate) use path::shorten;
+pub use path::shorten;
 mod walk;
 
 use std::ffi::{OsStr, OsString};
@@ -35,11 +35,11 @@ pub(crate) const MAX_ENTRIES: usize = 10_000;
 
 /// One row of [`Vfs::list`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DirEntry {
+pub(crate) struct DirEntry {
     /// The entry's name.
-    pub name: String,
+    pub(crate) name: String,
     /// `file`, `dir` or `symlink`.
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
 }
 
 /// A filesystem confined to one world directory.
@@ -60,24 +60,11 @@ impl Vfs {
         Vfs { world, read_only }
     }
 
-    /// The world directory.
-    pub fn world(&self) -> &Path {
-        &self.world
-    }
-
     /// Where a world-relative path leads on disk (symlinks followed), checked (see the
     /// module docs). For showing a path only: opening the result by path again would
     /// reopen the window a concurrent rename can use; the methods below act safely.
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, VfsError> {
         self.lead(rel, None)
-    }
-
-    /// Like [`Vfs::resolve`], and refuses the world itself and read-only folders.
-    pub fn resolve_writable(&self, rel: &str) -> Result<PathBuf, VfsError> {
-        if path::components(rel)?.is_empty() {
-            return Err(world_itself(rel));
-        }
-        self.lead(rel, Some(&self.read_only))
     }
 
     fn lead(&self, rel: &str, read_only: Option<&[PathBuf]>) -> Result<PathBuf, VfsError> {
@@ -121,26 +108,17 @@ impl Vfs {
             }
             Outcome::Missing { .. } => return Err(not_found(rel)),
         };
+        let too_large = || file_too_large(rel, "the file", max_bytes, "read a smaller file");
         let size = file.metadata().map_err(|e| VfsError::io(rel, e))?.len();
         if size > max_bytes as u64 {
-            return Err(file_too_large(
-                rel,
-                "the file",
-                max_bytes,
-                "read a smaller file",
-            ));
+            return Err(too_large());
         }
         let mut bytes = Vec::with_capacity(size as usize);
         file.take(max_bytes as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| VfsError::io(rel, e))?;
         if bytes.len() > max_bytes {
-            return Err(file_too_large(
-                rel,
-                "the file",
-                max_bytes,
-                "read a smaller file",
-            ));
+            return Err(too_large());
         }
         Ok(bytes)
     }
@@ -208,7 +186,7 @@ impl Vfs {
     }
 
     /// The entries of a folder, sorted by name, without the engine's temporary entries.
-    pub fn list(&self, rel: &str) -> Result<Vec<DirEntry>, VfsError> {
+    pub(crate) fn list(&self, rel: &str) -> Result<Vec<DirEntry>, VfsError> {
         let names = checked_names(rel)?;
         let mut walker = Walker::new(&self.world, rel, None);
         let mut at = walker.start()?;
@@ -308,7 +286,7 @@ impl Vfs {
     /// An open handle on the folder at `rel` (the world itself for `""`), resolved like
     /// every other path here, so that a process can be started in it (`fchdir`) without a
     /// path that a concurrent symlink swap could redirect out of the world.
-    pub fn open_dir(&self, rel: &str) -> Result<OwnedFd, VfsError> {
+    pub(crate) fn open_dir(&self, rel: &str) -> Result<OwnedFd, VfsError> {
         let names = checked_names(rel)?;
         let mut walker = Walker::new(&self.world, rel, None);
         let mut at = walker.start()?;
@@ -323,7 +301,7 @@ impl Vfs {
     }
 
     /// True when something exists at the path (a bad path is still an error).
-    pub fn exists(&self, rel: &str) -> Result<bool, VfsError> {
+    pub(crate) fn exists(&self, rel: &str) -> Result<bool, VfsError> {
         let names = checked_names(rel)?;
         let mut walker = Walker::new(&self.world, rel, None);
         let mut at = walker.start()?;
@@ -388,7 +366,7 @@ impl Vfs {
     }
 
     /// The world-relative form of a path on disk inside the world.
-    pub fn relative(&self, full: &Path) -> Option<String> {
+    pub(crate) fn relative(&self, full: &Path) -> Option<String> {
         let rel = full.strip_prefix(&self.world).ok()?;
         Some(rel.to_string_lossy().replace('\\', "/"))
     }

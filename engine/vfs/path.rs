@@ -113,7 +113,7 @@ pub(crate) fn check_new_path(path: &str) -> Result<(), VfsError> {
 }
 
 /// The path cut to a length fit for a message.
-pub(crate) fn shorten(path: &str) -> String {
+pub fn shorten(path: &str) -> String {
     let clean: String = path
         .chars()
         .map(|c| if c.is_control() { '?' } else { c })

@@ -41,24 +41,24 @@ pub(crate) struct At {
 
 impl At {
     /// The folder the walk stands in.
-    pub fn dir(&self) -> &Dir {
+    pub(crate) fn dir(&self) -> &Dir {
         self.dirs.last().expect("the world handle is never popped")
     }
 
     /// The real names from the world down to that folder.
-    pub fn real(&self) -> &[OsString] {
+    pub(crate) fn real(&self) -> &[OsString] {
         &self.real
     }
 
     /// The real names of `name` inside that folder.
-    pub fn real_of(&self, name: &OsStr) -> Vec<OsString> {
+    pub(crate) fn real_of(&self, name: &OsStr) -> Vec<OsString> {
         let mut real = self.real.clone();
         real.push(name.to_os_string());
         real
     }
 
     /// Another set of handles on the same place, to walk on from without moving this one.
-    pub fn try_clone(&self) -> io::Result<At> {
+    pub(crate) fn try_clone(&self) -> io::Result<At> {
         Ok(At {
             dirs: self
                 .dirs
@@ -135,7 +135,11 @@ pub(crate) struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    pub fn new(world: &'a Path, rel: &'a str, read_only: Option<&'a [PathBuf]>) -> Walker<'a> {
+    pub(crate) fn new(
+        world: &'a Path,
+        rel: &'a str,
+        read_only: Option<&'a [PathBuf]>,
+    ) -> Walker<'a> {
         Walker {
             world,
             rel,
@@ -146,7 +150,7 @@ impl<'a> Walker<'a> {
     }
 
     /// A handle on the world folder.
-    pub fn start(&self) -> Result<At, VfsError> {
+    pub(crate) fn start(&self) -> Result<At, VfsError> {
         let root = Dir::open(self.world).map_err(|e| self.io(e))?;
         Ok(At {
             dirs: vec![root],
@@ -155,12 +159,12 @@ impl<'a> Walker<'a> {
     }
 
     /// An I/O error about the caller's path.
-    pub fn io(&self, e: io::Error) -> VfsError {
+    pub(crate) fn io(&self, e: io::Error) -> VfsError {
         VfsError::io(self.rel, e)
     }
 
     /// The error for a path whose entries keep being swapped under the walk.
-    pub fn changed(&self) -> VfsError {
+    pub(crate) fn changed(&self) -> VfsError {
         self.io(io::Error::other(
             "it kept changing while the engine opened it (another program is renaming it); try again",
         ))
@@ -193,7 +197,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The path on disk of real names below the world.
-    pub fn path_of(&self, real: &[OsString]) -> PathBuf {
+    pub(crate) fn path_of(&self, real: &[OsString]) -> PathBuf {
         let mut full = self.world.to_path_buf();
         full.extend(real);
         full
@@ -203,7 +207,7 @@ impl<'a> Walker<'a> {
     /// one); the last is treated as `last` says. With `create`, missing folders on the way
     /// are created (after the check), never through a symlink. `at` is left in the folder
     /// that holds the outcome (or in the folder itself, for [`Outcome::Folder`]).
-    pub fn walk(
+    pub(crate) fn walk(
         &mut self,
         at: &mut At,
         names: &[&OsStr],
