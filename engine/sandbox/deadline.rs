@@ -11,23 +11,20 @@
 //! with other duties (an async runtime's worker) may ask, through [`set_long_run_hook`],
 //! to be called back once a run has gone on for a while, to hand those duties off.
 
-use std::cell::{Cell, RefCell};
 use std::os::raw::c_int;
-use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mlua::{ffi, Lua};
 
-use super::running::running;
+use super::handoff::long_run;
+pub use super::running::StopCheck;
+use super::running::{clock, running};
 
 /// The clock is read on every this many interrupts: they come every few instructions,
 /// so the deadline stays exact to microseconds.
 const CLOCK_EVERY: u32 = 16;
 /// The stop check is asked on every this many interrupts (it may take a lock).
 const STOP_EVERY: u32 = 1024;
-
-/// Asked during a run whether its caller wants it stopped; `true` stops it.
-pub type StopCheck = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// Why a run was cut off by the interrupt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,36 +33,6 @@ pub(crate) enum Cutoff {
     Deadline,
     /// The run's [`StopCheck`] said stop.
     Stopped,
-}
-
-/// Hands the thread's other duties off; given work (host code about to block the
-/// thread), runs that work with the duties handed off.
-pub(crate) type HandOff = fn(Option<&mut dyn FnMut()>);
-
-/// A long-run hook, how long a run goes on before it is first called and how often it is
-/// called again, in nanoseconds.
-type LongRunHook = (HandOff, u64, u64);
-
-// The thread's duties, not its run's: a pool's worker sets them once for all its runs.
-thread_local! {
-    /// The long-run hook and how often it is called again while the run goes on.
-    static LONG_RUN: Cell<Option<LongRunHook>> = const { Cell::new(None) };
-    /// Told when the run on this thread starts and ends waiting outside the VM.
-    static WAIT_HOOK: RefCell<Option<WaitHook>> = const { RefCell::new(None) };
-}
-
-/// Called with `true` when a run starts waiting outside the VM (see [`blocking`]); when it
-/// answers `true`, it is called with `false` once the wait ends. A pool lends the waiting
-/// run's place to another script this way.
-pub(crate) type WaitHook = Arc<dyn Fn(bool) -> bool + Send + Sync>;
-
-fn epoch() -> Instant {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    *EPOCH.get_or_init(Instant::now)
-}
-
-fn now_nanos() -> u64 {
-    epoch().elapsed().as_nanos() as u64
 }
 
 unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
@@ -79,12 +46,12 @@ unsafe extern "C-unwind" fn interrupt(state: *mut ffi::lua_State, gc: c_int) {
     let tick = running(|r| r.ticks.get()).wrapping_add(1);
     running(|r| r.ticks.set(tick));
     if !running(|r| r.expired.get()) && tick.is_multiple_of(CLOCK_EVERY) {
-        let now = now_nanos();
+        let now = clock();
         let long_run_at = running(|r| r.long_run_at.get());
         if now >= at {
             running(|r| r.expired.set(true));
         } else if long_run_at != 0 && now >= long_run_at {
-            if let Some((hook, _, every)) = LONG_RUN.get() {
+            if let Some((hook, _, every)) = long_run() {
                 running(|r| r.long_run_at.set(now.saturating_add(every)));
                 hook(None);
             }
@@ -112,7 +79,7 @@ fn expired_message() -> Option<&'static std::ffi::CStr> {
     if !running(|r| r.expired.get()) {
         let tick = running(|r| r.ticks.get()).wrapping_add(1);
         running(|r| r.ticks.set(tick));
-        if now_nanos() >= at {
+        if clock() >= at {
             running(|r| r.expired.set(true));
         } else if tick.is_multiple_of(STOP_EVERY) && stop_requested() {
             running(|r| r.expired.set(true));
@@ -142,24 +109,6 @@ fn expiry() -> &'static std::ffi::CStr {
     } else {
         c"the script ran past its deadline"
     }
-}
-
-/// The clock the deadline is kept in (nanoseconds since the first use).
-pub(super) fn clock() -> u64 {
-    now_nanos()
-}
-
-/// Cuts the run on this thread off because its type check refused it: every later call
-/// fails, as after the deadline, so a `pcall` cannot go on past the refusal.
-pub(super) fn refuse() {
-    running(|r| r.refused.set(true));
-    running(|r| r.stopped.set(true));
-    running(|r| r.expired.set(true));
-}
-
-/// True once the run's type check refused it.
-pub(super) fn refused() -> bool {
-    running(|r| r.refused.get())
 }
 
 /// Calls its upvalue with its arguments after looking at the deadline.
@@ -238,9 +187,7 @@ unsafe extern "C-unwind" fn budgeted(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: upvalue 2 is the number `budget` closed over.
     let ms = unsafe { ffi::lua_tonumberx(state, ffi::lua_upvalueindex(2), std::ptr::null_mut()) };
     let outer = running(|r| r.deadline.get());
-    let until = now_nanos()
-        .saturating_add((ms.max(0.0) * 1e6) as u64)
-        .max(1);
+    let until = clock().saturating_add((ms.max(0.0) * 1e6) as u64).max(1);
     let tightened = outer == 0 || until < outer;
     if tightened {
         running(|r| r.deadline.set(until));
@@ -254,7 +201,7 @@ unsafe extern "C-unwind" fn budgeted(state: *mut ffi::lua_State) -> c_int {
     };
     if tightened {
         running(|r| r.deadline.set(outer));
-        let now = now_nanos();
+        let now = clock();
         let over = !running(|r| r.stopped.get()) && (running(|r| r.expired.get()) || now >= until);
         if over && outer != 0 && now >= outer {
             // The run's own deadline passed too: that is what stops the run.
@@ -319,68 +266,6 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
     }
 }
 
-/// Calls `hook` once the next run on this thread has gone on for `after`, then every
-/// `every` while it goes on (`None` clears it). Set before [`arm`], cleared after [`disarm`].
-pub(crate) fn set_long_run_hook(hook: Option<(HandOff, Duration, Duration)>) {
-    match hook {
-        // The countdown starts when the run does ([`arm`]).
-        Some((hook, after, every)) => {
-            LONG_RUN.set(Some((
-                hook,
-                after.as_nanos() as u64,
-                every.as_nanos() as u64,
-            )));
-        }
-        None => {
-            LONG_RUN.set(None);
-            running(|r| r.long_run_at.set(0));
-        }
-    }
-}
-
-/// Runs `wait`, host code that blocks the thread until something outside the VM answers
-/// (an upstream MCP server, an HTTP request), through the long-run hook when the run set
-/// one: no Luau runs while it waits, so the interrupt cannot hand the thread's other
-/// duties off, and an async worker blocked here would hold up every task queued on it
-/// (another client's request, the reply writer) until the wait ends.
-pub(crate) fn blocking<R>(wait: impl FnOnce() -> R) -> R {
-    let told = WAIT_HOOK
-        .with_borrow(Clone::clone)
-        .filter(|hook| hook(true));
-    // Told of the wait's end however it ends (a panic in host code included).
-    let _ended = told.map(WaitEnded);
-    let Some((hook, _, _)) = LONG_RUN.get() else {
-        return wait();
-    };
-    let mut pending = Some(wait);
-    let mut done = None;
-    hook(Some(&mut || {
-        if let Some(wait) = pending.take() {
-            done = Some(wait());
-        }
-    }));
-    match (done, pending) {
-        (Some(done), _) => done,
-        // A hook that did not run the work: run it here.
-        (None, Some(wait)) => wait(),
-        (None, None) => unreachable!("the work ran and gave a result"),
-    }
-}
-
-/// Tells a [`WaitHook`] that the wait ended, when dropped.
-struct WaitEnded(WaitHook);
-
-impl Drop for WaitEnded {
-    fn drop(&mut self) {
-        (self.0)(false);
-    }
-}
-
-/// Sets (or, with `None`, clears) the hook told of the waits of runs on this thread.
-pub(crate) fn set_wait_hook(hook: Option<WaitHook>) {
-    WAIT_HOOK.set(hook);
-}
-
 /// Starts the deadline (and the stop check, if any) of a run on this thread.
 pub(crate) fn arm(timeout: Duration, stop: Option<StopCheck>) {
     running(|r| r.expired.set(false));
@@ -388,7 +273,7 @@ pub(crate) fn arm(timeout: Duration, stop: Option<StopCheck>) {
     running(|r| r.refused.set(false));
     running(|r| r.ticks.set(0));
     drop(running(|r| r.stop.replace(stop)));
-    let now = now_nanos();
+    let now = clock();
     running(|r| {
         r.deadline
             .set(now.saturating_add(timeout.as_nanos() as u64).max(1))
@@ -396,7 +281,7 @@ pub(crate) fn arm(timeout: Duration, stop: Option<StopCheck>) {
     // The run starts now: the time its type check took before it is not the script's, and
     // counted, it handed a short script's thread off (a millisecond's pause) at its first
     // line.
-    if let Some((_, after, _)) = LONG_RUN.get() {
+    if let Some((_, after, _)) = long_run() {
         running(|r| r.long_run_at.set(now.saturating_add(after).max(1)));
     }
 }
@@ -405,7 +290,7 @@ pub(crate) fn arm(timeout: Duration, stop: Option<StopCheck>) {
 pub(crate) fn remaining() -> Option<Duration> {
     match running(|r| r.deadline.get()) {
         0 => None,
-        at => Some(Duration::from_nanos(at.saturating_sub(now_nanos()))),
+        at => Some(Duration::from_nanos(at.saturating_sub(clock()))),
     }
 }
 
@@ -423,7 +308,7 @@ pub fn check() -> mlua::Result<()> {
         return Ok(());
     }
     if !running(|r| r.expired.get()) {
-        if now_nanos() >= at {
+        if clock() >= at {
             running(|r| r.expired.set(true));
         } else if stop_requested() {
             running(|r| r.expired.set(true));
@@ -452,6 +337,7 @@ pub(crate) fn disarm() -> Option<Cutoff> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sandbox::set_long_run_hook;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     static HANDED_OFF: AtomicUsize = AtomicUsize::new(0);

@@ -9,12 +9,9 @@
 //! a while before its first effect reads the checker's reply as soon as it is there: the
 //! checker is free for other scripts at once, and a refused script stops at once.
 
-use super::running::running;
-
-/// The verdict on the run on this thread. Asked with `false`, it answers `None` while the
-/// checker has not answered; asked with `true`, it waits for the answer. `Some(true)`: the
-/// run may go on; `Some(false)`: it is refused.
-pub type Verdict = Box<dyn FnMut(bool) -> Option<bool>>;
+use super::handoff::blocking;
+pub(crate) use super::running::Verdict;
+use super::running::{clock, refuse, refused, running};
 
 /// How often the interrupt asks, in nanoseconds: a poll of a pipe costs a system call, and
 /// a check takes a fraction of a millisecond or more.
@@ -24,10 +21,7 @@ const ASK_EVERY: u64 = 100_000;
 /// The caller takes it back with [`take`] when the run ends.
 pub(crate) fn set(verdict: Verdict) {
     drop(running(|r| r.verdict.replace(Some(verdict))));
-    running(|r| {
-        r.ask_at
-            .set(super::deadline::clock().saturating_add(ASK_EVERY))
-    });
+    running(|r| r.ask_at.set(clock().saturating_add(ASK_EVERY)));
 }
 
 /// The verdict still not given when the run ended, for its caller to wait for.
@@ -40,15 +34,15 @@ pub(crate) fn take() -> Option<Verdict> {
 /// come, and stops a refused run (every later call fails, as after the deadline). Only the
 /// linker asks (`linker.rs`), for every host function of a class that acts.
 pub(super) fn pass() -> bool {
-    if super::deadline::refused() {
+    if refused() {
         return false;
     }
     let Some(mut verdict) = take() else {
         return true;
     };
-    let go = super::deadline::blocking(|| verdict(true)).unwrap_or(true);
+    let go = blocking(|| verdict(true)).unwrap_or(true);
     if !go {
-        super::deadline::refuse();
+        refuse();
     }
     go
 }
@@ -76,7 +70,7 @@ pub(super) fn ask(now: u64) {
         Some(go) => {
             running(|r| r.ask_at.set(0));
             if !go {
-                super::deadline::refuse();
+                refuse();
             }
         }
     }

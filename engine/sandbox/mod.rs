@@ -20,6 +20,7 @@ mod coroutines;
 mod deadline;
 mod from_json;
 pub(crate) mod gate;
+mod handoff;
 mod hosterror;
 mod json;
 mod limits;
@@ -35,10 +36,11 @@ pub use context::{with_context, Context, Run};
 pub(crate) use coroutines::is_raw_resume;
 pub use deadline::StopCheck;
 pub(crate) use deadline::{
-    blocking, budget, check as check_deadline, disarm as disarm_deadline,
-    remaining as deadline_remaining, set_long_run_hook, set_wait_hook, stop_asked, Cutoff,
+    budget, check as check_deadline, disarm as disarm_deadline, remaining as deadline_remaining,
+    stop_asked, Cutoff,
 };
 pub(crate) use from_json::from_json;
+pub(crate) use handoff::{blocking, set_long_run_hook, set_wait_hook};
 pub use hosterror::HostError;
 pub(crate) use hosterror::{cut, find_host_error, MAX_HINT_BYTES, MAX_MESSAGE_BYTES};
 pub(crate) use json::to_json;

@@ -8,9 +8,16 @@
 //! (`gate.rs`).
 
 use std::cell::{Cell, RefCell};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
-use super::deadline::StopCheck;
-use super::gate::Verdict;
+/// Asked during a run whether its caller wants it stopped; `true` stops it.
+pub type StopCheck = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// The verdict on the run on this thread. Asked with `false`, it answers `None` while the
+/// checker has not answered; asked with `true`, it waits for the answer. `Some(true)`: the
+/// run may go on; `Some(false)`: it is refused.
+pub(crate) type Verdict = Box<dyn FnMut(bool) -> Option<bool>>;
 
 /// See the module's documentation; every field belongs to the run on this thread.
 pub(super) struct Running {
@@ -54,4 +61,27 @@ thread_local! {
 /// `f` of the run on this thread.
 pub(super) fn running<R>(f: impl FnOnce(&Running) -> R) -> R {
     RUNNING.with(f)
+}
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// The clock the deadline is kept in (nanoseconds since the first use).
+pub(super) fn clock() -> u64 {
+    epoch().elapsed().as_nanos() as u64
+}
+
+/// Cuts the run on this thread off because its type check refused it: every later call
+/// fails, as after the deadline, so a `pcall` cannot go on past the refusal.
+pub(super) fn refuse() {
+    running(|r| r.refused.set(true));
+    running(|r| r.stopped.set(true));
+    running(|r| r.expired.set(true));
+}
+
+/// True once the run's type check refused it.
+pub(super) fn refused() -> bool {
+    running(|r| r.refused.get())
 }
