@@ -312,12 +312,12 @@ fn a_check_whose_reply_is_left_unread_does_not_answer_the_next_one() {
     // was readied) must not leave its reply in the pipe for the next script.
     drop(
         checker
-            .send(&declarations, wrong, checker.timeout(), false)
+            .send(&declarations, wrong, checker.timeout())
             .unwrap(),
     );
     assert_eq!(errors(checker.check(&declarations, right).unwrap()), 0);
     let pending = checker
-        .send(&declarations, wrong, checker.timeout(), false)
+        .send(&declarations, wrong, checker.timeout())
         .unwrap();
     assert_eq!(errors(pending.finish().unwrap()), 1);
     assert_eq!(errors(checker.check(&declarations, right).unwrap()), 0);

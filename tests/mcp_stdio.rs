@@ -881,3 +881,25 @@ fn list_changed_is_sent_as_soon_as_a_script_adds_a_tool() {
         .collect();
     assert!(names.contains(&"mine__shout"), "{names:?}");
 }
+
+#[test]
+fn a_fresh_servers_first_script_is_checked_before_it_acts() {
+    // The first script reaches the server while its checker starts and loads the
+    // declarations: it waits for them rather than act unchecked.
+    for round in 0..3 {
+        let world = tempfile::tempdir().unwrap();
+        let mut s = Server::start_in(world.path(), &[]);
+        let envelope = s.exec(
+            1,
+            "vfs.write('out.txt', 'hello')\nreturn tools.text.slugfy('x')",
+        );
+        assert_eq!(
+            envelope["error"]["kind"], "type",
+            "round {round}: {envelope}"
+        );
+        assert!(
+            !world.path().join("out.txt").exists(),
+            "round {round}: the refused script wrote its file"
+        );
+    }
+}

@@ -19,9 +19,6 @@ pub enum CheckerError {
     /// The declarations of the tools did not load.
     #[error("the tools' declarations did not load into the type checker ({0}); the script ran unchecked (run `codemode types` to see them)")]
     Declarations(String),
-    /// Another script is starting the checker or loading declarations into it.
-    #[error("the type checker is still loading the tools' declarations; the script ran unchecked")]
-    Loading,
     /// Other scripts held the checker for the whole time a run may wait for it.
     #[error("the type checker was busy with other scripts for {0} ms, as long as a run waits for it; the script ran unchecked")]
     Busy(u64),

@@ -7,7 +7,6 @@ use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
@@ -91,8 +90,6 @@ pub struct Checker {
     process: Arc<parking_lot::Mutex<Option<Process>>>,
     /// When the checker last failed on its own (not on a script), and why.
     failed: Failed,
-    /// True while a check starts the checker or loads declarations.
-    loading: AtomicBool,
 }
 
 /// When a checker last failed on its own, and why: shared with the pending checks, which
@@ -107,22 +104,6 @@ fn cool_down(failed: &Failed, error: CheckerError) -> CheckerError {
 
 /// The checker's slot, held: by a check from its request to its reply.
 type Slot = ArcMutexGuard<RawMutex, Option<Process>>;
-
-/// Sets a flag while it lives.
-struct Loading<'a>(&'a AtomicBool);
-
-impl<'a> Loading<'a> {
-    fn new(flag: &'a AtomicBool) -> Loading<'a> {
-        flag.store(true, Ordering::Relaxed);
-        Loading(flag)
-    }
-}
-
-impl Drop for Loading<'_> {
-    fn drop(&mut self) {
-        self.0.store(false, Ordering::Relaxed);
-    }
-}
 
 /// A running checker.
 struct Process {
@@ -185,7 +166,6 @@ impl Checker {
             timeout,
             process: Arc::new(parking_lot::Mutex::new(None)),
             failed: Arc::new(Mutex::new(None)),
-            loading: AtomicBool::new(false),
         }
     }
 
@@ -256,7 +236,7 @@ impl Checker {
         self.check_within(declarations, source, self.timeout)
     }
 
-    /// Like [`Checker::check`] (patient: see [`Checker::send`]), waiting at most `budget` in all (or the timeout, when that
+    /// Like [`Checker::check`] waiting at most `budget` in all (or the timeout, when that
     /// is shorter): the time spent waiting for other scripts' checks comes out of it, and
     /// when it runs out before the checker is free the error says so.
     pub fn check_within(
@@ -265,7 +245,7 @@ impl Checker {
         source: &str,
         budget: Duration,
     ) -> Result<Checked, CheckerError> {
-        self.send(declarations, source, budget, true)?.finish()
+        self.send(declarations, source, budget)?.finish()
     }
 
     /// Sends `source` to be checked against `declarations` (loading them first when the
@@ -276,15 +256,13 @@ impl Checker {
     /// is shorter).
     ///
     /// While the checker starts or loads declarations (a server's warm-up, a new
-    /// snapshot), a script that is not `patient` runs unchecked rather than wait for it;
-    /// a patient one (a REPL entry, whose author just wrote the tools being loaded, or a
-    /// tool's own check) waits within its budget.
+    /// snapshot), a script waits for it within its budget: run unchecked meanwhile, an
+    /// agent's first script to a fresh server would act before any check.
     pub fn send(
         &self,
         declarations: &Declarations,
         source: &str,
         budget: Duration,
-        patient: bool,
     ) -> Result<PendingCheck, CheckerError> {
         let budget = budget.min(self.timeout);
         let asked = Instant::now();
@@ -306,9 +284,6 @@ impl Checker {
         }
         let mut slot = match self.process.try_lock_arc() {
             Some(slot) => slot,
-            None if !patient && self.loading.load(Ordering::Relaxed) => {
-                return Err(CheckerError::Loading)
-            }
             None => self.wait_for(budget)?,
         };
         // What is left of the budget after the wait; the checker's own timeout is that.
@@ -316,7 +291,6 @@ impl Checker {
         if timeout.is_zero() {
             return Err(CheckerError::Busy(budget.as_millis() as u64));
         }
-        let loading = Loading::new(&self.loading);
         if slot.is_none() {
             match self.start() {
                 Ok(process) => *slot = Some(process),
@@ -328,9 +302,6 @@ impl Checker {
         let Some(process) = slot.as_mut() else {
             return Err(CheckerError::Broken("it is not running".into()));
         };
-        if process.loaded.contains(&declarations.key) {
-            drop(loading);
-        }
         let millis = (timeout.as_millis() as u64).max(1);
         let request =
             json!({ "check": source, "key": declarations.key, "timeoutMs": millis }).to_string();

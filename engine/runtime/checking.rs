@@ -52,14 +52,13 @@ impl Checking {
     /// for the checker, its queue included). When the checker cannot load the
     /// declarations, the script is sent against ones cut back as far as it takes (see
     /// [`Checking::degraded`]), with a diagnostic saying what was left unchecked. A
-    /// `session` entry waits for declarations being loaded (see [`crate::check::Checker::send`]).
+    /// script waits for declarations being loaded (see [`crate::check::Checker::send`]).
     pub(crate) fn send_preflight(
         self: &Arc<Self>,
         registry: &Registry,
         index: &Arc<AssetIndex>,
         source: &str,
         budget: Duration,
-        session: bool,
     ) -> Sent {
         let mut sent = Sent {
             checking: self.clone(),
@@ -78,7 +77,7 @@ impl Checking {
         }
         loop {
             let left = budget.saturating_sub(started.elapsed());
-            match self.checker().send(&declarations, source, left, session) {
+            match self.checker().send(&declarations, source, left) {
                 Err(CheckerError::Declarations(why)) => {
                     let views = registry.upstream_views(index);
                     let upstream: Vec<(&str, usize)> = views

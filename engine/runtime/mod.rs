@@ -240,7 +240,6 @@ impl Runtime {
                 &index,
                 script.source,
                 self.limits.timeout / 2,
-                script.in_session,
             )
         });
         // The run is readied while the checker reads the script in its own process.
