@@ -533,6 +533,20 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
     let second = value(&run("return tools.bin.uuid().uuid", "10000")).clone();
     assert!(first.is_string());
     assert_eq!(first, second, "the cached uuid");
+    // An empty body is nil, as a script tests it; a path parameter of dots is refused
+    // before anything is sent.
+    let envelope = run(
+        "local empty = tools.bin.status({ code = 200 })\nlocal ok, dots = pcall(tools.bin.item, { name = '..' })\nreturn { empty = empty == nil, dots = tostring(dots), dotted = tools.bin.item({ name = 'a..b' }).url }",
+        "10000",
+    );
+    assert_eq!(value(&envelope)["empty"], true, "{envelope}");
+    let dots = value(&envelope)["dots"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(dots.contains("cannot be empty, `.` or `..`"), "{envelope}");
+    let dotted = value(&envelope)["dotted"].as_str().unwrap_or_default();
+    assert!(dotted.ends_with("/anything/items/a..b"), "{envelope}");
     // A call past the run's deadline is cancelled, and the run says which.
     let started = Instant::now();
     let envelope = run("return tools.bin.delay({ seconds = 5 })", "1500");

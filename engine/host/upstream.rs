@@ -481,6 +481,11 @@ fn finish(
         )
         .into_lua());
     }
+    // Nothing answered (an API's empty body) is `nil`, so `if result then` reads as it
+    // should; a null inside a value stays the JSON null.
+    if result.is_null() {
+        return Ok(Value::Nil);
+    }
     lua.to_value(&result)
 }
 

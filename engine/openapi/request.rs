@@ -54,6 +54,14 @@ pub(crate) fn make(plan: &Value, args: &Map<String, Value>) -> Result<Made, Stri
         match place {
             "path" => {
                 let text = scalar_list(value, key)?.join(",");
+                // A segment of dots is a step in the path, which every URL parser
+                // resolves (`%2E%2E` too): the request would reach a path no operation
+                // describes, with the API's credentials.
+                if text.is_empty() || text.chars().all(|c| c == '.') {
+                    return Err(format!(
+                        "`{key}` is {text:?}: a path parameter cannot be empty, `.` or `..` (it would change the path {path})"
+                    ));
+                }
                 let encoded = utf8_percent_encode(&text, ENCODED).to_string();
                 path = path.replace(&format!("{{{name}}}"), &encoded);
             }
@@ -215,5 +223,21 @@ mod tests {
         assert_eq!(made.body.unwrap(), br#"{"title":"hi"}"#);
         let e = make(&plan, &Map::new()).unwrap_err();
         assert!(e.contains("`owner` is missing"), "{e}");
+    }
+
+    #[test]
+    fn a_path_parameter_cannot_step_out_of_its_path() {
+        let plan = json!({"method": "GET", "path": "/secrets/{name}",
+            "params": [{"key": "name", "name": "name", "in": "path"}]});
+        for value in ["..", ".", "", "..."] {
+            let args = json!({ "name": value });
+            let e = make(&plan, args.as_object().unwrap()).unwrap_err();
+            assert!(e.contains("cannot be empty, `.` or `..`"), "{value}: {e}");
+        }
+        let args = json!({ "name": "..x" });
+        assert_eq!(
+            make(&plan, args.as_object().unwrap()).unwrap().target,
+            "/secrets/..x"
+        );
     }
 }
