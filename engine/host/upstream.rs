@@ -133,8 +133,9 @@ fn visible(lua: &Lua) -> mlua::Result<Option<(Arc<Upstreams>, Vec<ServerView>)>>
 /// error naming the server, how it was started and its stderr tail. Every server (a
 /// search) is fetched side by side and waited for at most [`SEARCH_WAIT`]: one that is
 /// slow, hung or broken is left out of this search (its fetch goes on), not allowed to
-/// hold every search up; one whose fetch is already running, or failed lately, is not
-/// waited for at all.
+/// hold every search up; one whose fetch failed lately is not waited for at all. A fetch
+/// already running (`serve` fetches every missing server as it starts) is waited for
+/// like a new one: an agent's first search comes a second after the start.
 pub(crate) fn fetched(
     lua: &Lua,
     wanted: Option<&str>,
@@ -150,7 +151,7 @@ pub(crate) fn fetched(
         .filter(|v| v.catalogue.is_none())
         .filter(|v| match wanted {
             Some(name) => name == v.name,
-            None => !upstreams.failed_lately(&v.name, RETRY_AFTER) && !upstreams.fetching(&v.name),
+            None => !upstreams.failed_lately(&v.name, RETRY_AFTER),
         })
         .collect();
     if missing.is_empty() {

@@ -372,13 +372,6 @@ impl Upstreams {
         })
     }
 
-    /// True while `server`'s tools are being fetched.
-    pub fn fetching(&self, server: &str) -> bool {
-        self.shared
-            .server(server)
-            .is_some_and(|s| s.fetching.try_lock().is_err())
-    }
-
     /// Serves `configs` from now on: a server whose entry is unchanged keeps its
     /// connection; a changed one is stopped and starts again (as configured now) on its
     /// next use; a removed one is stopped; an added one starts on its first use. A call

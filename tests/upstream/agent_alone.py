@@ -76,7 +76,25 @@ async def description(client: Client) -> str:
     return next(t.description for t in tools if t.name == "tool_exec")
 
 
+async def first_search() -> None:
+    """An agent's first call is a search, a moment after the server started: the servers
+    still being fetched in the background are waited for, not left out."""
+    world = Path(tempfile.mkdtemp(prefix="codemode-first-"))
+    try:
+        (world / ".codemode").mkdir()
+        write_config(world, {"clock": clock(), "everything": everything()})
+        params = StdioServerParameters(command=BIN, args=["serve", "--world", str(world)])
+        async with Client(params, mode="legacy") as c:
+            found = await c.call_tool("search_tools", {"query": "current time in a time zone"})
+            rows = json.loads(found.content[0].text)["value"]
+            names = [r["identity"] for r in rows]
+            assert "clock.get_current_time" in names, rows
+    finally:
+        shutil.rmtree(world, ignore_errors=True)
+
+
 async def main() -> None:
+    await first_search()
     world = Path(tempfile.mkdtemp(prefix="codemode-alone-"))
     timings: dict[str, float] = {}
     try:
