@@ -547,6 +547,14 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
     assert!(dots.contains("cannot be empty, `.` or `..`"), "{envelope}");
     let dotted = value(&envelope)["dotted"].as_str().unwrap_or_default();
     assert!(dotted.ends_with("/anything/items/a..b"), "{envelope}");
+    // An operation the description lacks is a certain mistake (the catalogue is the
+    // description as it is, not a server's that may have changed): nothing runs.
+    let envelope = run(
+        "vfs.write('sent.txt', 'x')\nreturn tools.bin.itme({ name = 'a' })",
+        "10000",
+    );
+    assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
+    assert!(!world.path().join("sent.txt").exists(), "{envelope}");
     // A call past the run's deadline is cancelled, and the run says which.
     let started = Instant::now();
     let envelope = run("return tools.bin.delay({ seconds = 5 })", "1500");

@@ -220,7 +220,11 @@ impl Sent {
         };
         let degraded = self.degraded;
         let upstream = registry.upstream_views(index);
-        let is_upstream = |toolbox: &str| upstream.iter().any(|v| v.name == toolbox);
+        let may_be_stale = |toolbox: &str| {
+            upstream
+                .iter()
+                .any(|v| v.name == toolbox && !v.from_description())
+        };
         let mut verdict = judge_with(
             source,
             checked.diagnostics,
@@ -231,12 +235,13 @@ impl Sent {
                     return true;
                 };
                 let error = &found.diagnostic;
-                // An upstream server's catalogue may be stale, so a tool it lacks or an
+                // An MCP server's catalogue may be stale, so a tool it lacks or an
                 // argument it types otherwise may be right by now; but its tools take one
                 // table of named arguments, whatever the catalogue says, and refuse
-                // anything else at run time.
+                // anything else at run time. An API's operations are read from its
+                // description as it is: exact.
                 let toolbox = tool.split('.').next().unwrap_or_default();
-                if is_upstream(toolbox) && !not_one_table(&error.message) {
+                if may_be_stale(toolbox) && !not_one_table(&error.message) {
                     return false;
                 }
                 // A call the profile denies, or of a tool that cannot be called, is not
