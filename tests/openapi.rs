@@ -379,6 +379,12 @@ fn prism_answers_calls_made_from_31_json_and_30_yaml() {
         "train": {"spec": example("3.1/json/train-travel.json"), "baseUrl": train.url(), "methods": ["GET", "POST"]},
         "pets": {"spec": example("3.0/yaml/petstore.yaml"), "baseUrl": pets.url()},
     }));
+    // A listing and a search from the shell read the descriptions (no sync, no server
+    // started for them).
+    let listed = common::text(&common::codemode(world.path(), &["list", "2", "pets"], "").stdout);
+    assert!(listed.contains("findPets"), "{listed}");
+    let found = common::text(&common::codemode(world.path(), &["search", "find pets"], "").stdout);
+    assert!(found.contains("pets.findPets"), "{found}");
     // Without a credential, the API's own answer: 401 and its problem body.
     let envelope = exec(world.path(), &[], "return tools.train.get_stations()");
     let message = error(&envelope);

@@ -143,12 +143,12 @@ pub(crate) fn fetched(
     let Some((upstreams, views)) = visible(lua)? else {
         return Ok(None);
     };
-    if !registry(lua)?.fetches_on_use() {
-        return Ok(Some((upstreams, views)));
-    }
+    // A one-shot listing or search starts no server, but reads an API's description.
+    let on_use = registry(lua)?.fetches_on_use();
     let missing: Vec<&ServerView> = views
         .iter()
         .filter(|v| v.catalogue.is_none())
+        .filter(|v| on_use || upstreams.is_description(&v.name))
         .filter(|v| match wanted {
             Some(name) => name == v.name,
             None => !upstreams.failed_lately(&v.name, RETRY_AFTER),
