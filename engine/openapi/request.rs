@@ -51,9 +51,12 @@ pub(crate) fn make(plan: &Value, args: &Map<String, Value>) -> Result<Made, Stri
             }
             continue;
         };
+        // Path and header parameters are of the `simple` style, unexploded by default.
+        let exploded = param.get("explode").and_then(Value::as_bool) == Some(true);
         match place {
             "path" => {
-                let text = scalar_list(value, key)?.join(",");
+                let items = scalar_list(value, key, exploded)?;
+                let text = items.join(",");
                 // A segment of dots is a step in the path, which every URL parser
                 // resolves (`%2E%2E` too): the request would reach a path no operation
                 // describes, with the API's credentials.
@@ -62,7 +65,12 @@ pub(crate) fn make(plan: &Value, args: &Map<String, Value>) -> Result<Made, Stri
                         "`{key}` is {text:?}: a path parameter cannot be empty, `.` or `..` (it would change the path {path})"
                     ));
                 }
-                let encoded = utf8_percent_encode(&text, ENCODED).to_string();
+                // The commas between items are the style's own: each item is encoded.
+                let encoded: Vec<String> = items
+                    .iter()
+                    .map(|item| utf8_percent_encode(item, ENCODED).to_string())
+                    .collect();
+                let encoded = encoded.join(",");
                 path = path.replace(&format!("{{{name}}}"), &encoded);
             }
             "query" => {
@@ -83,7 +91,7 @@ pub(crate) fn make(plan: &Value, args: &Map<String, Value>) -> Result<Made, Stri
                         }
                     }
                     Value::Array(_) if explode => {
-                        for item in scalar_list(value, key)? {
+                        for item in scalar_list(value, key, false)? {
                             query.push((name.to_string(), item));
                         }
                     }
@@ -93,11 +101,15 @@ pub(crate) fn make(plan: &Value, args: &Map<String, Value>) -> Result<Made, Stri
                             "pipeDelimited" => "|",
                             _ => ",",
                         };
-                        query.push((name.to_string(), scalar_list(value, key)?.join(joiner)));
+                        let items = scalar_list(value, key, false)?;
+                        query.push((name.to_string(), items.join(joiner)));
                     }
                 }
             }
-            _ => headers.push((name.to_string(), scalar_list(value, key)?.join(","))),
+            _ => headers.push((
+                name.to_string(),
+                scalar_list(value, key, exploded)?.join(","),
+            )),
         }
     }
     let mut body = None;
@@ -190,10 +202,24 @@ fn scalar(value: &Value, key: &str) -> Result<String, String> {
     }
 }
 
-/// A value, or each item of a list, as text.
-fn scalar_list(value: &Value, key: &str) -> Result<Vec<String>, String> {
+/// A value, each item of a list, or each field of an object as text, as OpenAPI's
+/// `simple` and `form` styles lay them out: an object's fields as `key,value` pairs, or
+/// as `key=value` when `exploded`.
+fn scalar_list(value: &Value, key: &str, exploded: bool) -> Result<Vec<String>, String> {
     match value {
         Value::Array(items) => items.iter().map(|v| scalar(v, key)).collect(),
+        Value::Object(fields) => {
+            let mut out = Vec::with_capacity(fields.len() * 2);
+            for (k, v) in fields {
+                let v = scalar(v, key)?;
+                if exploded {
+                    out.push(format!("{k}={v}"));
+                } else {
+                    out.extend([k.clone(), v]);
+                }
+            }
+            Ok(out)
+        }
         other => Ok(vec![scalar(other, key)?]),
     }
 }
@@ -223,6 +249,23 @@ mod tests {
         assert_eq!(made.body.unwrap(), br#"{"title":"hi"}"#);
         let e = make(&plan, &Map::new()).unwrap_err();
         assert!(e.contains("`owner` is missing"), "{e}");
+    }
+
+    #[test]
+    fn objects_are_laid_out_in_the_simple_and_form_styles() {
+        let plan = json!({"method": "GET", "path": "/p/{id}",
+            "params": [{"key": "id", "name": "id", "in": "path"},
+                       {"key": "f", "name": "f", "in": "query", "explode": false},
+                       {"key": "g", "name": "g", "in": "query"},
+                       {"key": "X-O", "name": "X-O", "in": "header", "explode": true}]});
+        let args = json!({"id": {"a": 1, "b": "x"}, "f": {"c": 2}, "g": {"d": 3},
+            "X-O": {"e": true}});
+        let made = make(&plan, args.as_object().unwrap()).unwrap();
+        assert_eq!(made.target, "/p/a,1,b,x?f=c%2C2&d=3");
+        assert!(made.headers.contains(&("X-O".into(), "e=true".into())));
+        let nested = json!({"id": {"a": {"deep": 1}}});
+        let e = make(&plan, nested.as_object().unwrap()).unwrap_err();
+        assert!(e.contains("not a table"), "{e}");
     }
 
     #[test]
