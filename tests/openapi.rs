@@ -443,6 +443,21 @@ fn prism_answers_calls_made_from_31_json_and_30_yaml() {
     // DELETE is not among this API's methods: the operation is not a tool.
     let envelope = run("return tools.get('train.delete_booking') == nil");
     assert_eq!(value(&envelope), &json!(true));
+    // Called anyway, the check names it an operation left out, and where the methods
+    // are; unchecked, the call says the same.
+    let script =
+        "local ok, e = pcall(tools.train.delete_booking, { bookingId = 'x' })\nreturn tostring(e)";
+    let envelope = run(script);
+    let hint = envelope["error"]["hint"].as_str().unwrap_or_default();
+    assert!(
+        hint.contains("has no operation `delete_booking`") && hint.contains("\"methods\""),
+        "{envelope}"
+    );
+    let envelope = exec(world.path(), &["--check", "off"], script);
+    assert!(
+        error(&envelope).contains("no operation named 'delete_booking' in the API 'train'"),
+        "{envelope}"
+    );
     // The 3.0 YAML description: path parameters, a query list.
     let envelope = exec(
         world.path(),

@@ -196,10 +196,17 @@ pub(crate) fn fetched(
         }
         Err(e) => Err(HostError::hinted(
             format!("fetching the tools of tools.{server}: {e}"),
-            format!(
+            if upstreams.is_description(server) {
+                format!(
+                    "fix the API's entry '{}' in .codemode/apis.json, or its description; the next use reads it again",
+                    missing[0].original
+                )
+            } else {
+                format!(
                 "fix the server's entry '{}' in .codemode/mcp.json (an edit is read at once while codemode serves); the next use fetches again",
                 missing[0].original
-            ),
+            )
+            },
         )
         .into_lua()),
     }
@@ -379,7 +386,8 @@ fn start(
     let Some(found) = known.tools().iter().find(|t| t.name == tool) else {
         let names = known.tools().iter().map(|t| t.name.as_str());
         let near = crate::assets::names::nearest(tool, names);
-        let hint = match (&known.catalogue, near.first()) {
+        let api = upstreams.is_description(server);
+        let mut hint = match (&known.catalogue, near.first()) {
             (Some(_), Some(best)) => format!(
                 "did you mean tools.{server}.{best}? tools.list('{server}', 2) lists its tools"
             ),
@@ -389,11 +397,14 @@ fn start(
             ),
             (None, _) => format!("its tools are not fetched yet: run codemode mcp sync {server}"),
         };
-        return Err(HostError::hinted(
-            format!("no tool named '{tool}' on MCP server '{server}'"),
-            hint,
-        )
-        .into_lua());
+        let message = if api {
+            // The operations an entry leaves out are those of methods it does not list.
+            hint.push_str("; an operation of a method the API's entry in .codemode/apis.json does not list under \"methods\" (GET and HEAD by default) is left out");
+            format!("no operation named '{tool}' in the API '{server}'")
+        } else {
+            format!("no tool named '{tool}' on MCP server '{server}'")
+        };
+        return Err(HostError::hinted(message, hint).into_lua());
     };
     let signature = found.signature();
     // Checked as a folder tool's direct call is: a missing required property, a wrong

@@ -300,9 +300,24 @@ impl Sent {
                     Some(found.map_or_else(|| format!("{name}({{ ... }})"), |t| t.signature()))
                 });
                 let toolbox = tool.as_deref().map(|t| t.split('.').next().unwrap_or(t));
+                // An operation an API's description lacks: the nearest it has, and why
+                // one may be left out.
+                let missing_operation = tool.as_deref().and_then(|tool| {
+                    let (toolbox, name) = tool.split_once('.')?;
+                    let api = upstream
+                        .iter()
+                        .find(|v| v.name == toolbox && v.from_description())?;
+                    if api.tools().iter().any(|t| t.name == name) {
+                        return None;
+                    }
+                    let near = crate::assets::names::nearest(name, api.tools().iter().map(|t| t.name.as_str()));
+                    let near = near.first().map(|best| format!("did you mean tools.{toolbox}.{best}? ")).unwrap_or_default();
+                    Some(format!("nothing took effect: the API '{toolbox}' has no operation `{name}`; {near}tools.list('{toolbox}', 2) lists them; an operation of a method its entry in .codemode/apis.json does not list under \"methods\" (GET and HEAD by default) is left out"))
+                });
                 let hint = match toolbox.and_then(|b| registry.unusable_server(index, b)) {
                     Some(problem) => format!("nothing took effect: an MCP server of that name is configured but cannot be used: {problem}"),
-                    None => hint(index, tool.as_deref(), served),
+                    None => missing_operation
+                        .unwrap_or_else(|| hint(index, tool.as_deref(), served)),
                 };
                 let message = shortened(&error.message);
                 let mut envelope = super::pool::refused(ErrorKind::Type, &message);
