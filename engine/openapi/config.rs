@@ -264,6 +264,20 @@ fn text(fields: &Map<String, Value>, key: &str) -> Result<Option<String>, String
     }
 }
 
+/// True for `scheme://host[:port][/]` and nothing more.
+fn is_bare_origin(value: &str) -> bool {
+    let Ok(url) = url::Url::parse(value) else {
+        return false;
+    };
+    matches!(url.scheme(), "http" | "https")
+        && url.username().is_empty()
+        && url.password().is_none()
+        && url.path() == "/"
+        && url.query().is_none()
+        && url.fragment().is_none()
+        && value.trim_end_matches('/').len() == url.origin().ascii_serialization().len()
+}
+
 /// Replaces `${NAME}` and `${NAME:-default}` with `env`; a value taken from it is masked
 /// from then on. The error names the variable and the field, never a value.
 fn expand(text: &str, field: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
@@ -283,7 +297,12 @@ fn expand(text: &str, field: &str, env: &dyn Fn(&str) -> Option<String>) -> Resu
         };
         match (env(name), default) {
             (Some(value), _) => {
-                crate::secrets::remember(&value);
+                // A bare origin (`https://api.example.com:8443`) is where the API is,
+                // not a secret: masked, every link the API returns would be cut. A token
+                // in a URL's path, query or user part is masked as any value is.
+                if !is_bare_origin(&value) {
+                    crate::secrets::remember(&value);
+                }
                 out.push_str(&value);
             }
             (None, Some(default)) => out.push_str(default),
@@ -302,6 +321,26 @@ fn expand(text: &str, field: &str, env: &dyn Fn(&str) -> Option<String>) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_origin_from_the_environment_is_not_a_secret_and_a_token_in_a_url_is() {
+        for origin in [
+            "http://127.0.0.1:8001",
+            "https://api.example.com/",
+            "http://localhost:9",
+        ] {
+            assert!(is_bare_origin(origin), "{origin}");
+        }
+        for secret in [
+            "https://api.telegram.org/bot123:abc",
+            "https://user:pass@api.example.com",
+            "https://api.example.com/?key=k",
+            "not a url",
+            "s3cret-token",
+        ] {
+            assert!(!is_bare_origin(secret), "{secret}");
+        }
+    }
 
     #[test]
     fn each_bad_api_names_file_api_and_fix() {
