@@ -16,8 +16,13 @@ const ABBREVIATIONS: [&str; 7] = ["etc", "vs", "cf", "approx", "incl", "al", "re
 /// The first sentence of a description, with its period: up to the first period and
 /// space that end a sentence, or the whole text. A period after a digit (`1. item`), a
 /// single letter (`z. B.`), a word holding a period (`e.g.`) or a common abbreviation
-/// (`etc.`) ends none.
+/// (`etc.`) ends none; a blank line ends one that has no period.
 pub fn first_sentence(description: &str) -> &str {
+    // A paragraph ends a sentence that has no full stop (a summary line).
+    let description = match description.find("\n\n") {
+        Some(end) => description[..end].trim_end(),
+        None => description,
+    };
     let mut from = 0;
     while let Some(at) = description[from..].find(". ").map(|i| from + i) {
         let word = description[..at]
@@ -255,6 +260,10 @@ mod tests {
         );
         assert_eq!(first_sentence("Ask (see below). Then"), "Ask (see below).");
         assert_eq!(first_sentence(""), "");
+        assert_eq!(
+            first_sentence("Returns all pets\nthe user sees\n\nMore text. Here."),
+            "Returns all pets\nthe user sees"
+        );
     }
 
     #[test]

@@ -37,8 +37,10 @@ impl Mode {
     pub fn shown(self, ran_ok: bool, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         let mut seen = HashSet::new();
         diagnostics.retain(|d| {
+            // A note about the check's own state is said once a line.
+            let column = if d.quiet { 0 } else { d.column };
             !(self == Mode::Certain && ran_ok && (d.severity == Severity::Error || d.quiet))
-                && seen.insert((d.line, d.column, d.message.clone()))
+                && seen.insert((d.line, column, d.message.clone()))
         });
         diagnostics
     }
@@ -92,6 +94,10 @@ mod tests {
             ..error.clone()
         };
         let loading = Diagnostic::note("the type checker is still loading").quiet();
+        let again = Diagnostic {
+            column: 9,
+            ..loading.clone()
+        };
         let all = vec![
             error.clone(),
             warning.clone(),
