@@ -1265,7 +1265,7 @@ fn a_script_cannot_take_the_name_of_a_configured_server_and_the_server_wins_on_d
     let (out, err, code) = run(world, None, &["check"], "");
     assert_eq!(code, 1, "{out}{err}");
     assert!(
-        format!("{out}{err}").contains("has the name of MCP server 'my-files'"),
+        format!("{out}{err}").contains("has the name of MCP server or API 'my-files'"),
         "{out}{err}"
     );
 }

@@ -561,11 +561,17 @@ impl AssetIndex {
         let mut taken = Vec::new();
         for (name, server) in self.reserved.iter() {
             for folder in self.folders_named(name) {
+                let root = &self.roots[folder.root];
+                // A bundled toolbox cannot be renamed: the configured name can.
+                let fix = if root.dir().is_some() {
+                    "rename or remove the folder, or rename the server or API"
+                } else {
+                    "rename the server in .codemode/mcp.json, or the API in .codemode/apis.json"
+                };
                 taken.push(format!(
-                    "{}: this toolbox folder has the name of MCP server '{server}' (tools.{name}), \
-                     which answers for that name: the folder's tools are left out; rename or \
-                     remove the folder",
-                    self.roots[folder.root].display(&folder.path)
+                    "{}: this toolbox folder has the name of MCP server or API '{server}' (tools.{name}), \
+                     which answers for that name: the folder's tools are left out; {fix}",
+                    root.display(&folder.path)
                 ));
             }
         }
