@@ -1,6 +1,9 @@
 //! codemode: a code-mode tool engine. Sandboxed Luau scripts drive tools that live as
 //! folders on disk; the folders are the registry.
 //!
+//! An embedder opens a [`World`], makes a [`Runtime`] over it and runs [`RunRequest`]s,
+//! each answered by an [`Envelope`] (see `world/mod.rs` for an example).
+//!
 //! - [`auth`] says who may call `codemode serve --http` and with which profile
 //!   (agent tokens, JWTs);
 //! - [`assets`] finds and reads toolboxes and tools (the asset index);
@@ -55,6 +58,7 @@ pub mod shell;
 pub mod types;
 pub mod upstream;
 pub mod vfs;
+pub mod world;
 
 pub use check::Checking;
 pub use host::{definitions, definitions_granted};
@@ -64,3 +68,4 @@ pub use runtime::{
     Runtime, Session, Surface,
 };
 pub use sandbox::{Limits, StopCause, StopCheck};
+pub use world::World;

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 24] = [
+const GRAPH: [(&str, &[&str]); 25] = [
     // The secret values the configuration holds, masked wherever text leaves.
     ("secrets", &[]),
     ("cache", &[]),
@@ -70,6 +70,11 @@ const GRAPH: [(&str, &[&str]); 24] = [
     (
         "repl",
         &["assets", "check", "registry", "runtime", "sandbox"],
+    ),
+    // The embedder's front door: a world opened as the command line opens it.
+    (
+        "world",
+        &["check", "policy", "registry", "runtime", "sandbox"],
     ),
 ];
 

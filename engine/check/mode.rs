@@ -103,6 +103,7 @@ mod tests {
             warning.clone(),
             loading.clone(),
             warning.clone(),
+            again,
         ];
         assert_eq!(
             Mode::Certain.shown(true, all.clone()),

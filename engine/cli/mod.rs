@@ -263,43 +263,43 @@ impl Cli {
         purpose: Use,
         profile_name: Option<&str>,
     ) -> anyhow::Result<Arc<Registry>> {
-        let world = self.world_dir()?;
-        // Read first: a policy that cannot be used stops start-up before any work.
-        let profile = match world.is_dir() {
-            true => codemode::policy::load(&world, profile_name)?,
-            // Opening the world below says what is wrong with it.
-            false => codemode::policy::Profile::open(),
+        let dir = self.world_dir()?;
+        let options = codemode::world::Options {
+            libraries: self.library.clone(),
+            bundled: !self.no_bundled,
+            profile: profile_name.map(str::to_string),
+            mcp_files: self.mcp_config.clone(),
+            searching: matches!(purpose, Use::Searching),
+            // The runtimes are made here, with the command's own check and limits.
+            check: codemode::check::Mode::Off,
+            ..Default::default()
         };
-        let open = match purpose {
-            Use::Searching => Registry::open,
-            Use::NotSearching => Registry::open_unsearched,
-        };
-        let registry = open(&world, &self.library, !self.no_bundled)
-            .map_err(|e| {
-                use codemode::registry::RegistryError as E;
-                let fix = match &e {
-                    E::World { .. } => {
-                        "pass an existing directory with --world DIR (or set CODEMODE_WORLD)"
-                            .to_string()
-                    }
-                    E::InsideWorld { parent, .. } => format!("pass --world {parent}"),
-                    E::Library { .. } => {
-                        "pass an existing directory with --library DIR".to_string()
-                    }
-                };
-                anyhow::anyhow!("{e}; {fix}")
-            })?
-            .with_profile(profile)
-            // A process that outlives an edit of the policy applies it to its next run.
-            .follow_policy(profile_name);
-        registry.attach_upstreams(&self.mcp_config);
+        let world = codemode::World::open_with(&dir, &options).map_err(|e| {
+            use codemode::registry::RegistryError as E;
+            use codemode::world::OpenError;
+            let fix = match &e {
+                OpenError::Folder(E::World { .. }) => {
+                    "pass an existing directory with --world DIR (or set CODEMODE_WORLD)"
+                        .to_string()
+                }
+                OpenError::Folder(E::InsideWorld { parent, .. }) => {
+                    format!("pass --world {parent}")
+                }
+                OpenError::Folder(E::Library { .. }) => {
+                    "pass an existing directory with --library DIR".to_string()
+                }
+                OpenError::Policy(_) => return anyhow::anyhow!("{e}"),
+            };
+            anyhow::anyhow!("{e}; {fix}")
+        })?;
+        let registry = world.registry().clone();
         if let Some(warning) = shell_warning(&registry) {
             tracing::warn!("{warning}");
         }
         for problem in registry.upstream_problems() {
             tracing::warn!("{problem}");
         }
-        Ok(Arc::new(registry))
+        Ok(registry)
     }
 
     /// The world's folder: `--world`, else the current directory.
