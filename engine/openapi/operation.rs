@@ -181,6 +181,13 @@ fn tool(
         }
         plan_params.push(plan);
     }
+    // An argument's documentation is read by the agent and the search index: a link's
+    // target is neither's business (its words would count as the argument's).
+    for property in properties.values_mut() {
+        if let Some(Value::String(text)) = property.get_mut("description") {
+            *text = unlink(text);
+        }
+    }
     let mut body_plan = Value::Null;
     if let Some(body) = operation.get("requestBody") {
         let body = follow(inputs, body);
@@ -236,7 +243,8 @@ fn tool(
         .map(|schema| outputs.inline(schema, OUTPUT_BUDGET));
     let summary = text("summary");
     let mut description = String::new();
-    let long = text("description");
+    let long = unlink(text("description"));
+    let long = long.as_str();
     if !summary.is_empty() {
         description.push_str(summary.trim_end_matches('.'));
         description.push('.');
@@ -315,6 +323,47 @@ fn fallback_name(method: &str, path: &str) -> String {
     name
 }
 
+/// `text` with each Markdown link written as its words (`[Git References](https://...)`
+/// is "Git References") and bare URLs left out: a URL's words (`docs github com rest
+/// using the rest api`) say nothing of what an operation does, and would rank it for
+/// requests it does not answer.
+fn unlink(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let (before, after) = rest.split_at(open);
+        out.push_str(&drop_urls(before));
+        let link = after.find("](").and_then(|mid| {
+            let close = after[mid..].find(')')? + mid;
+            // A link's words hold no bracket; otherwise it is not a link.
+            (!after[1..mid].contains(['[', ']'])).then_some((mid, close))
+        });
+        match link {
+            Some((mid, close)) => {
+                out.push_str(&after[1..mid]);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('[');
+                rest = &after[1..];
+            }
+        }
+    }
+    out.push_str(&drop_urls(rest));
+    out
+}
+
+/// `text` without its `http://` and `https://` URLs.
+fn drop_urls(text: &str) -> String {
+    text.split(' ')
+        .filter(|w| {
+            let w = w.trim_start_matches(['(', '"', '<', '\'']);
+            !(w.starts_with("http://") || w.starts_with("https://"))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}...", &text[..at]),
@@ -325,6 +374,18 @@ fn cut(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_read_as_their_words() {
+        assert_eq!(
+            unlink("See \"[Git References](https://git-scm.com/book)\" in the docs."),
+            "See \"Git References\" in the docs."
+        );
+        assert_eq!(
+            unlink("Specs from https://github.com/github/x with [a] b and [c](d"),
+            "Specs from with [a] b and [c](d"
+        );
+    }
 
     #[test]
     fn parameters_and_body_make_one_table_and_a_plan() {
