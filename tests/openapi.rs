@@ -552,6 +552,126 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
     );
 }
 
+/// A description given by URL is read from its copy, which `codemode api sync` fetches
+/// (here from a static server on loopback serving descriptions nobody here wrote): never
+/// while a script runs, and a failed fetch (an error status, a Swagger 2.0 file) leaves
+/// the copy as it was.
+#[test]
+fn api_sync_fetches_a_description_given_by_url() {
+    let _serial = serial();
+    let port = free_port();
+    let mut command = Command::new("python3");
+    command
+        .args([
+            "-m",
+            "http.server",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+        ])
+        .arg(example(""));
+    let files = Server::start(command, port, "python -m http.server");
+    let base = files.url();
+    let url = |rel: &str| format!("{base}/{rel}");
+    let world = world(json!({
+        "pets": {"spec": url("3.0/json/petstore.json"), "baseUrl": "http://127.0.0.1:9"},
+        "train": {"spec": url("3.1/yaml/train-travel.yaml"), "baseUrl": "http://127.0.0.1:9"},
+    }));
+    // Not fetched: the API is a problem that says how to fetch it, and a run fetches nothing.
+    let out = common::codemode(world.path(), &["check"], "");
+    let said = format!("{}{}", common::text(&out.stdout), common::text(&out.stderr));
+    assert!(said.contains("run codemode api sync pets"), "{said}");
+    let envelope = exec(
+        world.path(),
+        &[],
+        "return tools.get('pets.getPetById') == nil",
+    );
+    assert_eq!(value(&envelope), &json!(true));
+    let copy = world.path().join(".codemode/cache/openapi/pets.spec");
+    assert!(!copy.exists());
+
+    let out = common::codemode(world.path(), &["api", "sync"], "");
+    let said = common::text(&out.stdout);
+    assert!(out.status.success(), "{said}{}", common::text(&out.stderr));
+    assert!(
+        said.contains("pets: ") && said.contains("(OpenAPI 3.0.0, ") && said.contains("train: "),
+        "{said}"
+    );
+    let served = std::fs::read(example("3.0/json/petstore.json")).unwrap();
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        served,
+        "the copy is what was served"
+    );
+    // Read from the copy, with the static server gone.
+    drop(files);
+    let envelope = exec(
+        world.path(),
+        &[],
+        "return { pets = #tools.list(1, 'pets').value, train = #tools.list(1, 'train').value }",
+    );
+    let got = value(&envelope);
+    assert!(got["pets"].as_u64().unwrap() >= 3, "{got}");
+    let envelope = exec(
+        world.path(),
+        &[],
+        "return tools.get('pets.getPetById') ~= nil",
+    );
+    assert_eq!(value(&envelope), &json!(true));
+    assert!(got["train"].as_u64().unwrap() >= 3, "{got}");
+
+    // Failures: the copy stays; the command says what happened and exits 1.
+    let files = Server::start(
+        {
+            let mut command = Command::new("python3");
+            command
+                .args([
+                    "-m",
+                    "http.server",
+                    &port.to_string(),
+                    "--bind",
+                    "127.0.0.1",
+                    "--directory",
+                ])
+                .arg(example(""));
+            command
+        },
+        port,
+        "python -m http.server",
+    );
+    for (spec, needle) in [
+        (url("3.0/json/no-such-file.json"), "HTTP 404"),
+        (url("2.0/json/petstore.json"), "Swagger 2.0"),
+    ] {
+        std::fs::write(
+            world.path().join(".codemode/apis.json"),
+            json!({"apis": {"pets": {"spec": spec, "baseUrl": "http://127.0.0.1:9"}}}).to_string(),
+        )
+        .unwrap();
+        let out = common::codemode(world.path(), &["api", "sync", "pets"], "");
+        let said = common::text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains("pets: failed") && said.contains(needle),
+            "{said}"
+        );
+        assert_eq!(
+            std::fs::read(&copy).unwrap(),
+            served,
+            "the copy is unchanged"
+        );
+    }
+    let out = common::codemode(world.path(), &["api", "sync", "nosuch"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        common::text(&out.stdout).contains("no API 'nosuch'"),
+        "{}",
+        common::text(&out.stdout)
+    );
+    drop(files);
+}
+
 /// Problems name the file, the API and the fix; the other APIs still load.
 #[test]
 fn bad_entries_and_swagger_are_named_with_the_fix() {

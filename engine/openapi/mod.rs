@@ -7,6 +7,8 @@
 //!
 //! - [`config`] reads `<world>/.codemode/apis.json` (the description's file, the base
 //!   URL, the methods allowed) with a problem per API that cannot be used;
+//! - [`copy`] fetches a description given by URL into the cache, when the operator runs
+//!   `codemode api sync` (never while a script runs);
 //! - `spec` reads the description (JSON or YAML), checks it as OpenAPI 3.0 or 3.1 with
 //!   the `openapiv3` and `oas3` crates, and refuses Swagger 2.0 with the way to convert it;
 //! - `operation` makes each operation a tool in the shape of an MCP `tools/list` item
@@ -23,6 +25,7 @@
 //! host attaches the headers `.codemode/http.json` gives the API's host, to that host only.
 
 pub mod config;
+pub mod copy;
 mod operation;
 mod request;
 mod response;
@@ -34,7 +37,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-pub use config::{fetched_path, Api, ApiEntry, ApiProblem, APIS_FILE};
+pub use config::{fetched_path, spec_urls, Api, ApiEntry, ApiProblem, SpecUrl, APIS_FILE};
 pub use operation::Described;
 
 /// The largest answer body read from an API (what a script takes in from one MCP call).
