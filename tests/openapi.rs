@@ -672,6 +672,34 @@ fn api_sync_fetches_a_description_given_by_url() {
     drop(files);
 }
 
+/// An edit of `.codemode/apis.json` while `codemode serve` runs is applied and announced
+/// to the agent (the official MCP Python SDK): see `tests/openapi/apis_edit.py`.
+#[test]
+fn apis_edited_while_serving_are_announced() {
+    let _serial = serial();
+    let train = Server::prism(&example("3.1/json/train-travel.json"));
+    let out = Command::new(common::mcp_python())
+        .arg(root().join("tests/openapi/apis_edit.py"))
+        .arg(common::bin())
+        .arg(example("3.0/yaml/petstore.yaml"))
+        .arg(example("3.1/json/train-travel.json"))
+        .arg(train.url())
+        .output()
+        .expect("the venv's python runs");
+    let stdout = common::text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        common::text(&out.stderr)
+    );
+    let timings: Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    eprintln!("apis.json edits announced after: {timings}");
+    for key in ["added_announced_s", "removed_announced_s"] {
+        let seconds = timings[key].as_f64().unwrap();
+        assert!(seconds < 5.0, "{key}: {seconds} s");
+    }
+}
+
 /// Problems name the file, the API and the fix; the other APIs still load.
 #[test]
 fn bad_entries_and_swagger_are_named_with_the_fix() {
