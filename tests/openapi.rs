@@ -552,6 +552,63 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
     );
 }
 
+/// An API with `"response"` in apis.json answers `{ status, headers, body }` (the headers
+/// it names), typed so; the same description without it answers the body alone.
+#[test]
+fn an_api_may_answer_status_and_headers_beside_the_body() {
+    let _serial = serial();
+    let bin = Server::httpbin();
+    let spec = root().join("tests/openapi/httpbin.yaml");
+    let world = world(json!({
+        "bin": {"spec": spec, "baseUrl": bin.url()},
+        "binx": {"spec": spec, "baseUrl": bin.url(),
+                 "response": {"headers": ["Content-Type", "X-Not-Sent"]}},
+    }));
+    let envelope = exec(
+        world.path(),
+        &[],
+        r#"
+        local whole = tools.binx.uuid()
+        local created = tools.binx.status({ code = 201 })
+        local ok, missing = pcall(tools.binx.status, { code = 404 })
+        return { plain = tools.bin.uuid().uuid, status = whole.status, headers = whole.headers,
+            uuid = whole.body.uuid, created = created.status, empty = created.body == nil,
+            missing = tostring(missing), signature = tools.get("binx.uuid").signature }
+        "#,
+    );
+    let got = value(&envelope);
+    assert!(got["plain"].is_string(), "{got:#}");
+    assert_eq!(got["status"], 200, "{got:#}");
+    assert_eq!(
+        got["headers"],
+        json!({"content-type": "application/json"}),
+        "{got:#}"
+    );
+    assert!(got["uuid"].is_string(), "{got:#}");
+    assert_eq!(got["created"], 201, "{got:#}");
+    assert_eq!(got["empty"], true, "{got:#}");
+    assert!(
+        got["missing"].as_str().unwrap().contains("HTTP 404"),
+        "{got:#}"
+    );
+    let signature = got["signature"].as_str().unwrap();
+    assert!(
+        signature.contains("status: number") && signature.contains("body: {"),
+        "{signature}"
+    );
+    // The checker reads the wrapped type: a script using it is clean under strict.
+    let checked = exec(
+        world.path(),
+        &["--check", "strict"],
+        "local function f(): number return tools.binx.uuid().status end return type(f)",
+    );
+    let diagnostics = checked["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(diagnostics.is_empty(), "{checked:#}");
+}
+
 /// A description given by URL is read from its copy, which `codemode api sync` fetches
 /// (here from a static server on loopback serving descriptions nobody here wrote): never
 /// while a script runs, and a failed fetch (an error status, a Swagger 2.0 file) leaves

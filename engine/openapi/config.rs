@@ -48,6 +48,9 @@ pub struct Api {
     /// The description file's size and modification time when the file was read: a
     /// changed description is another catalogue.
     pub stamp: String,
+    /// With `"response"`: each operation answers `{ status, headers, body }`, `headers`
+    /// holding these (lower-case) names' values; without, the body alone.
+    pub response: Option<Vec<String>>,
 }
 
 /// One usable entry of `apis.json`.
@@ -155,10 +158,10 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
     for key in fields.keys() {
         if !matches!(
             key.as_str(),
-            "spec" | "baseUrl" | "methods" | "limits" | "cache" | "tools" | "disabled"
+            "spec" | "baseUrl" | "methods" | "response" | "limits" | "cache" | "tools" | "disabled"
         ) {
             return Err(format!(
-                "has no field \"{key}\"; an API has \"spec\", \"baseUrl\", \"methods\", \"limits\", \"cache\", \"tools\" and \"disabled\" (credentials go in .codemode/http.json)"
+                "has no field \"{key}\"; an API has \"spec\", \"baseUrl\", \"methods\", \"response\", \"limits\", \"cache\", \"tools\" and \"disabled\" (credentials go in .codemode/http.json)"
             ));
         }
     }
@@ -197,6 +200,29 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
             methods
         }
         Some(_) => return Err("\"methods\" must be a list such as [\"GET\", \"POST\"]".into()),
+    };
+    let response = match fields.get("response") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(response)) => {
+            let wrong = || {
+                "\"response\" takes {\"headers\": [\"link\", \"etag\"]}: the answer's headers to keep beside its status".to_string()
+            };
+            if response.keys().any(|k| k != "headers") {
+                return Err(wrong());
+            }
+            let names = match response.get("headers") {
+                None => Vec::new(),
+                Some(Value::Array(names)) => names
+                    .iter()
+                    .map(|n| n.as_str().map(str::to_ascii_lowercase).ok_or_else(wrong))
+                    .collect::<Result<Vec<_>, _>>()?,
+                Some(_) => return Err(wrong()),
+            };
+            Some(names)
+        }
+        Some(_) => {
+            return Err("\"response\" must be an object such as {\"headers\": [\"link\"]}".into())
+        }
     };
     let is_url = spec.starts_with("http://") || spec.starts_with("https://");
     let (path, spec_url) = if is_url {
@@ -237,6 +263,7 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
         base_url: base_url.trim_end_matches('/').to_string(),
         methods,
         stamp: format!("{}-{modified}", meta.len()),
+        response,
     }))
 }
 

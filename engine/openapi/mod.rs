@@ -50,7 +50,12 @@ const MAX_TIME: Duration = Duration::from_secs(600);
 /// The operations of `api`'s description as tools (see `operation`).
 pub fn describe(api: &Api) -> Result<Described, String> {
     let (document, version) = spec::read(&api.spec)?;
-    Ok(operation::tools(&document, version, &api.methods))
+    Ok(operation::tools(
+        &document,
+        version,
+        &api.methods,
+        api.response.as_deref(),
+    ))
 }
 
 /// Makes the request `plan` (a tool's `x-codemode-request`) describes from `args`, sends
@@ -102,5 +107,9 @@ pub fn call(
     let call = format!("{label} ({method} {path})");
     let response = crate::net::fetch(request, &allow, &credentials, stop)
         .map_err(|e| crate::secrets::mask(&format!("{call}: {e}")).into_owned())?;
-    response::decode(&call, &response)
+    let body = response::decode(&call, &response)?;
+    match plan.get("answer") {
+        Some(answer) => Ok(response::whole(&response, answer, body)),
+        None => Ok(body),
+    }
 }

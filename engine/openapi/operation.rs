@@ -43,7 +43,13 @@ pub struct Described {
 }
 
 /// The operations of `document` whose methods are among `methods` (upper-case), as tools.
-pub(crate) fn tools(document: &Value, _version: Version, methods: &[String]) -> Described {
+/// With `response` (header names), each answers `{ status, headers, body }`.
+pub(crate) fn tools(
+    document: &Value,
+    _version: Version,
+    methods: &[String],
+    response: Option<&[String]>,
+) -> Described {
     let mut inputs = Inliner::new(document, Side::Input);
     let mut outputs = Inliner::new(document, Side::Output);
     let mut tools = Vec::new();
@@ -67,14 +73,11 @@ pub(crate) fn tools(document: &Value, _version: Version, methods: &[String]) -> 
                 ));
                 continue;
             }
-            tools.push(tool(
-                &mut inputs,
-                &mut outputs,
-                &upper,
-                path,
-                operation,
-                shared,
-            ));
+            let mut made = tool(&mut inputs, &mut outputs, &upper, path, operation, shared);
+            if let Some(names) = response {
+                whole_answer(&mut made, names);
+            }
+            tools.push(made);
         }
     }
     let info = document.get("info").cloned().unwrap_or_default();
@@ -290,6 +293,30 @@ fn tool(
     tool
 }
 
+/// Makes `tool` answer `{ status, headers, body }` (see `response::whole`): its output
+/// type wraps the body's, and its plan says which headers to keep.
+fn whole_answer(tool: &mut Value, names: &[String]) {
+    let body = tool
+        .as_object_mut()
+        .and_then(|t| t.remove("outputSchema"))
+        .unwrap_or_else(|| json!({}));
+    let headers: Map<String, Value> = names
+        .iter()
+        .map(|n| (n.clone(), json!({"type": "string"})))
+        .collect();
+    tool["outputSchema"] = json!({
+        "type": "object",
+        "required": ["status", "headers"],
+        "properties": {
+            "status": {"type": "integer", "description": "the answer's HTTP status"},
+            "headers": {"type": "object", "properties": headers,
+                        "description": "the headers apis.json names, when the answer had them"},
+            "body": body,
+        },
+    });
+    tool["x-codemode-request"]["answer"] = json!({ "headers": names });
+}
+
 /// The body's media type and schema: JSON first, then a form, then text.
 fn media(body: &Value) -> Option<(String, &Value)> {
     let content = body.get("content")?.as_object()?;
@@ -404,7 +431,7 @@ mod tests {
             }}
         });
         let all = ["GET".to_string(), "PATCH".to_string()];
-        let described = tools(&doc, Version::V30, &all);
+        let described = tools(&doc, Version::V30, &all, None);
         assert_eq!(described.tools.len(), 2);
         assert_eq!(described.left_out.len(), 1, "DELETE is not allowed");
         let get = &described.tools[0];

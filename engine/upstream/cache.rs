@@ -247,6 +247,7 @@ pub(crate) fn key(server: &ServerConfig) -> String {
                 "stamp": api.stamp,
                 "baseUrl": api.base_url,
                 "methods": api.methods,
+                "response": api.response,
                 "reader": OPENAPI_READER,
             }
         }),
