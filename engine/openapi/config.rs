@@ -411,6 +411,7 @@ mod tests {
                 "verbs": {"spec": "spec.json", "baseUrl": "http://a", "methods": ["GET", "FETCH"]},
                 "typo": {"spec": "spec.json", "baseUrl": "http://a", "headers": {}},
                 "unset": {"spec": "spec.json", "baseUrl": "${CODEMODE_SURELY_UNSET}"},
+                "resp": {"spec": "spec.json", "baseUrl": "http://a", "response": {"header": ["link"]}},
                 "off": {"disabled": true}
             }}"#,
         );
@@ -432,6 +433,7 @@ mod tests {
         find("verbs", "not an HTTP method");
         find("typo", "credentials go in .codemode/http.json");
         find("unset", "${CODEMODE_SURELY_UNSET}, which is not set");
-        assert_eq!(problems.len(), 7, "{problems:#?}");
+        find("resp", "the answer's headers to keep");
+        assert_eq!(problems.len(), 8, "{problems:#?}");
     }
 }
