@@ -528,7 +528,14 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
     );
     let away = got["away"].as_str().unwrap();
     assert!(
-        away.contains("localhost") && away.contains("refused"),
+        away.contains("localhost")
+            && away.contains("refused")
+            && away.contains("API 'bin' reaches only 127.0.0.1:")
+            && away.contains(".codemode/apis.json"),
+        "{away}"
+    );
+    assert!(
+        !away.contains("capabilities.http") && !away.contains("http.request"),
         "{away}"
     );
     assert!(!envelope.to_string().contains(TOKEN));

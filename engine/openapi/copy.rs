@@ -64,8 +64,14 @@ pub fn fetch(world: &std::path::Path, spec: &SpecUrl) -> Result<Fetched, String>
         max_body: super::spec::MAX_BYTES as usize,
     };
     let allow = crate::net::Allow::new(&[host]);
-    let response = crate::net::fetch(request, &allow, &credentials, &|| false)
-        .map_err(|e| masked(format!("{e}; check the URL, or that the host answers")))?;
+    let response =
+        crate::net::fetch(request, &allow, &credentials, &|| false).map_err(|e| match e {
+            crate::net::NetError::Refused { url, why, .. } => masked(format!(
+                "fetching {url} was refused: {why}; only the host of \"spec\" in {} is reached (a redirect elsewhere is not followed): point \"spec\" at the description's final URL",
+                super::APIS_FILE
+            )),
+            other => masked(format!("{other}; check the URL, or that the host answers")),
+        })?;
     if !(200..300).contains(&response.status) {
         let body = String::from_utf8_lossy(&response.body);
         let body: String = body.chars().take(300).collect();

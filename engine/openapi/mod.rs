@@ -26,6 +26,7 @@
 
 pub mod config;
 pub mod copy;
+mod failure;
 mod operation;
 mod request;
 mod response;
@@ -81,7 +82,7 @@ pub fn call(
         (Some(host), None) => host.to_string(),
         (None, _) => return Err(format!("{label}: the base URL {base} has no host")),
     };
-    let allow = crate::net::Allow::new(&[host]);
+    let allow = crate::net::Allow::new(std::slice::from_ref(&host));
     let mut headers = made.headers;
     if !headers
         .iter()
@@ -105,8 +106,9 @@ pub fn call(
     };
     let path = plan.get("path").and_then(Value::as_str).unwrap_or("");
     let call = format!("{label} ({method} {path})");
+    let api_name = label.split_once('.').map_or(label, |(api, _)| api);
     let response = crate::net::fetch(request, &allow, &credentials, stop)
-        .map_err(|e| crate::secrets::mask(&format!("{call}: {e}")).into_owned())?;
+        .map_err(|e| failure::explain(e, &call, api_name, &host))?;
     let body = response::decode(&call, &response)?;
     match plan.get("answer") {
         Some(answer) => Ok(response::whole(&response, answer, body)),
