@@ -19,6 +19,7 @@ macro_rules! out {
 }
 
 mod agent;
+mod api;
 mod audit;
 mod cache;
 mod call;
@@ -164,6 +165,11 @@ enum Command {
     Mcp {
         #[command(subcommand)]
         command: mcp::McpCommand,
+    },
+    /// HTTP APIs of .codemode/apis.json: `api sync` fetches the descriptions given by URL
+    Api {
+        #[command(subcommand)]
+        command: api::ApiCommand,
     },
     /// The result cache of tools with "cache" in their .metadata: `cache stats`, `cache clear`
     Cache {
@@ -435,6 +441,7 @@ pub fn main() -> ExitCode {
         Command::Docs { out } => docs::docs(&cli, out),
         Command::Registry { command } => registry::registry(&cli, command),
         Command::Mcp { command } => mcp::mcp(&cli, command),
+        Command::Api { command } => api::api(&cli, command),
         Command::Cache { command } => cache::cache(&cli, command),
         Command::Audit(args) => audit::audit(&cli, args),
         Command::Serve(args) => serve::serve(&cli, args),

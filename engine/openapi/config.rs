@@ -14,8 +14,8 @@
 //! API that cannot be used is a problem naming the file, the API and the fix while the
 //! others still load. A relative `spec` is relative to the file's folder. A `spec` that is
 //! a URL is read from its copy in `.codemode/cache/openapi/`, never from the network
-//! while a script runs (codemode does not fetch it yet: the operator saves it). Credentials are
-//! not written here: `.codemode/http.json` attaches them by host, as for `http.request`.
+//! while a script runs: `codemode api sync` fetches it (see `copy`). Credentials are not
+//! written here: `.codemode/http.json` attaches them by host, as for `http.request`.
 
 use std::path::{Path, PathBuf};
 
@@ -48,6 +48,9 @@ pub struct Api {
     /// The description file's size and modification time when the file was read: a
     /// changed description is another catalogue.
     pub stamp: String,
+    /// With `"response"`: each operation answers `{ status, headers, body }`, `headers`
+    /// holding these (lower-case) names' values; without, the body alone.
+    pub response: Option<Vec<String>>,
 }
 
 /// One usable entry of `apis.json`.
@@ -155,16 +158,16 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
     for key in fields.keys() {
         if !matches!(
             key.as_str(),
-            "spec" | "baseUrl" | "methods" | "limits" | "cache" | "tools" | "disabled"
+            "spec" | "baseUrl" | "methods" | "response" | "limits" | "cache" | "tools" | "disabled"
         ) {
             return Err(format!(
-                "has no field \"{key}\"; an API has \"spec\", \"baseUrl\", \"methods\", \"limits\", \"cache\", \"tools\" and \"disabled\" (credentials go in .codemode/http.json)"
+                "has no field \"{key}\"; an API has \"spec\", \"baseUrl\", \"methods\", \"response\", \"limits\", \"cache\", \"tools\" and \"disabled\" (credentials go in .codemode/http.json)"
             ));
         }
     }
-    let spec = text(fields, "spec")?
+    let spec = text_field(fields, "spec")?
         .ok_or("has no \"spec\"; add \"spec\": the path of its OpenAPI description (JSON or YAML), or its URL")?;
-    let base_url = text(fields, "baseUrl")?.ok_or(
+    let base_url = text_field(fields, "baseUrl")?.ok_or(
         "has no \"baseUrl\"; add \"baseUrl\": the URL its paths are below, e.g. \"https://api.example.com\"",
     )?;
     let base = url::Url::parse(&base_url)
@@ -198,6 +201,29 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
         }
         Some(_) => return Err("\"methods\" must be a list such as [\"GET\", \"POST\"]".into()),
     };
+    let response = match fields.get("response") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(response)) => {
+            let wrong = || {
+                "\"response\" takes {\"headers\": [\"link\", \"etag\"]}: the answer's headers to keep beside its status".to_string()
+            };
+            if response.keys().any(|k| k != "headers") {
+                return Err(wrong());
+            }
+            let names = match response.get("headers") {
+                None => Vec::new(),
+                Some(Value::Array(names)) => names
+                    .iter()
+                    .map(|n| n.as_str().map(str::to_ascii_lowercase).ok_or_else(wrong))
+                    .collect::<Result<Vec<_>, _>>()?,
+                Some(_) => return Err(wrong()),
+            };
+            Some(names)
+        }
+        Some(_) => {
+            return Err("\"response\" must be an object such as {\"headers\": [\"link\"]}".into())
+        }
+    };
     let is_url = spec.starts_with("http://") || spec.starts_with("https://");
     let (path, spec_url) = if is_url {
         (fetched_path(world, name), Some(spec.clone()))
@@ -214,7 +240,7 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
         Ok(_) => return Err(format!("\"spec\" {} is not a file; point it at the description", path.display())),
         Err(_) if is_url => {
             return Err(format!(
-                "its description at {spec} is not fetched (codemode never fetches one while scripts run, and does not fetch them yet); save it as {} or anywhere outside the world, and point \"spec\" at the file",
+                "its description at {spec} is not fetched yet (codemode never fetches one while scripts run); run codemode api sync {name}, which saves it as {}",
                 path.display()
             ))
         }
@@ -237,7 +263,70 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
         base_url: base_url.trim_end_matches('/').to_string(),
         methods,
         stamp: format!("{}-{modified}", meta.len()),
+        response,
     }))
+}
+
+/// An API whose description is given by URL, and where its copy is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecUrl {
+    /// Its name in the file.
+    pub api: String,
+    /// The description's URL (`${NAME}` replaced).
+    pub url: String,
+    /// Where its copy is kept (see [`fetched_path`]).
+    pub path: PathBuf,
+}
+
+/// The APIs of `<world>/.codemode/apis.json` whose `spec` is a URL (disabled ones left
+/// out), whether fetched or not, and a problem for each entry (or the file) not read.
+pub fn spec_urls(world: &Path) -> (Vec<SpecUrl>, Vec<ApiProblem>) {
+    let file = world.join(APIS_FILE);
+    let problem = |api: Option<&String>, message: String| ApiProblem {
+        file: file.clone(),
+        api: api.cloned(),
+        message: crate::secrets::mask(&message).into_owned(),
+    };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), Vec::new()),
+        Err(e) => {
+            let message = format!("cannot read it ({e}); check its permissions");
+            return (Vec::new(), vec![problem(None, message)]);
+        }
+    };
+    let root: Value = match serde_json::from_str(text.trim_start_matches('\u{feff}')) {
+        Ok(root) => root,
+        Err(e) => {
+            let message = format!("not valid JSON ({e}); fix the file");
+            return (Vec::new(), vec![problem(None, message)]);
+        }
+    };
+    let empty = Map::new();
+    let apis = root
+        .get("apis")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let (mut urls, mut problems) = (Vec::new(), Vec::new());
+    for (name, entry) in apis {
+        let Some(fields) = entry.as_object() else {
+            continue;
+        };
+        if fields.get("disabled") == Some(&Value::Bool(true)) {
+            continue;
+        }
+        match text_field(fields, "spec") {
+            Ok(Some(url)) if url.starts_with("http://") || url.starts_with("https://") => urls
+                .push(SpecUrl {
+                    api: name.clone(),
+                    url,
+                    path: fetched_path(world, name),
+                }),
+            Ok(_) => {}
+            Err(message) => problems.push(problem(Some(name), message)),
+        }
+    }
+    (urls, problems)
 }
 
 /// Where the copy of the description of the API named `name` is kept.
@@ -256,7 +345,7 @@ pub fn fetched_path(world: &Path, name: &str) -> PathBuf {
 }
 
 /// A string field, `${NAME}` replaced.
-fn text(fields: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+fn text_field(fields: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
     match fields.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => expand(s, key, &|n| std::env::var(n).ok()).map(Some),
@@ -361,6 +450,7 @@ mod tests {
                 "verbs": {"spec": "spec.json", "baseUrl": "http://a", "methods": ["GET", "FETCH"]},
                 "typo": {"spec": "spec.json", "baseUrl": "http://a", "headers": {}},
                 "unset": {"spec": "spec.json", "baseUrl": "${CODEMODE_SURELY_UNSET}"},
+                "resp": {"spec": "spec.json", "baseUrl": "http://a", "response": {"header": ["link"]}},
                 "off": {"disabled": true}
             }}"#,
         );
@@ -378,10 +468,11 @@ mod tests {
         find("nospec", "has no \"spec\"");
         find("nobase", "has no \"baseUrl\"");
         find("missing", "fix the path");
-        find("remote", "point \"spec\" at the file");
+        find("remote", "run codemode api sync remote");
         find("verbs", "not an HTTP method");
         find("typo", "credentials go in .codemode/http.json");
         find("unset", "${CODEMODE_SURELY_UNSET}, which is not set");
-        assert_eq!(problems.len(), 7, "{problems:#?}");
+        find("resp", "the answer's headers to keep");
+        assert_eq!(problems.len(), 8, "{problems:#?}");
     }
 }

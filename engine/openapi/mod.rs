@@ -7,6 +7,8 @@
 //!
 //! - [`config`] reads `<world>/.codemode/apis.json` (the description's file, the base
 //!   URL, the methods allowed) with a problem per API that cannot be used;
+//! - [`copy`] fetches a description given by URL into the cache, when the operator runs
+//!   `codemode api sync` (never while a script runs);
 //! - `spec` reads the description (JSON or YAML), checks it as OpenAPI 3.0 or 3.1 with
 //!   the `openapiv3` and `oas3` crates, and refuses Swagger 2.0 with the way to convert it;
 //! - `operation` makes each operation a tool in the shape of an MCP `tools/list` item
@@ -23,6 +25,8 @@
 //! host attaches the headers `.codemode/http.json` gives the API's host, to that host only.
 
 pub mod config;
+pub mod copy;
+mod failure;
 mod operation;
 mod request;
 mod response;
@@ -34,7 +38,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-pub use config::{fetched_path, Api, ApiEntry, ApiProblem, APIS_FILE};
+pub use config::{fetched_path, spec_urls, Api, ApiEntry, ApiProblem, SpecUrl, APIS_FILE};
 pub use operation::Described;
 
 /// The largest answer body read from an API (what a script takes in from one MCP call).
@@ -47,7 +51,12 @@ const MAX_TIME: Duration = Duration::from_secs(600);
 /// The operations of `api`'s description as tools (see `operation`).
 pub fn describe(api: &Api) -> Result<Described, String> {
     let (document, version) = spec::read(&api.spec)?;
-    Ok(operation::tools(&document, version, &api.methods))
+    Ok(operation::tools(
+        &document,
+        version,
+        &api.methods,
+        api.response.as_deref(),
+    ))
 }
 
 /// Makes the request `plan` (a tool's `x-codemode-request`) describes from `args`, sends
@@ -73,7 +82,7 @@ pub fn call(
         (Some(host), None) => host.to_string(),
         (None, _) => return Err(format!("{label}: the base URL {base} has no host")),
     };
-    let allow = crate::net::Allow::new(&[host]);
+    let allow = crate::net::Allow::new(std::slice::from_ref(&host));
     let mut headers = made.headers;
     if !headers
         .iter()
@@ -97,7 +106,12 @@ pub fn call(
     };
     let path = plan.get("path").and_then(Value::as_str).unwrap_or("");
     let call = format!("{label} ({method} {path})");
+    let api_name = label.split_once('.').map_or(label, |(api, _)| api);
     let response = crate::net::fetch(request, &allow, &credentials, stop)
-        .map_err(|e| crate::secrets::mask(&format!("{call}: {e}")).into_owned())?;
-    response::decode(&call, &response)
+        .map_err(|e| failure::explain(e, &call, api_name, &host))?;
+    let body = response::decode(&call, &response)?;
+    match plan.get("answer") {
+        Some(answer) => Ok(response::whole(&response, answer, body)),
+        None => Ok(body),
+    }
 }

@@ -43,7 +43,13 @@ pub struct Described {
 }
 
 /// The operations of `document` whose methods are among `methods` (upper-case), as tools.
-pub(crate) fn tools(document: &Value, _version: Version, methods: &[String]) -> Described {
+/// With `response` (header names), each answers `{ status, headers, body }`.
+pub(crate) fn tools(
+    document: &Value,
+    _version: Version,
+    methods: &[String],
+    response: Option<&[String]>,
+) -> Described {
     let mut inputs = Inliner::new(document, Side::Input);
     let mut outputs = Inliner::new(document, Side::Output);
     let mut tools = Vec::new();
@@ -67,14 +73,11 @@ pub(crate) fn tools(document: &Value, _version: Version, methods: &[String]) -> 
                 ));
                 continue;
             }
-            tools.push(tool(
-                &mut inputs,
-                &mut outputs,
-                &upper,
-                path,
-                operation,
-                shared,
-            ));
+            let mut made = tool(&mut inputs, &mut outputs, &upper, path, operation, shared);
+            if let Some(names) = response {
+                whole_answer(&mut made, names);
+            }
+            tools.push(made);
         }
     }
     let info = document.get("info").cloned().unwrap_or_default();
@@ -181,6 +184,13 @@ fn tool(
         }
         plan_params.push(plan);
     }
+    // An argument's documentation is read by the agent and the search index: a link's
+    // target is neither's business (its words would count as the argument's).
+    for property in properties.values_mut() {
+        if let Some(Value::String(text)) = property.get_mut("description") {
+            *text = unlink(text);
+        }
+    }
     let mut body_plan = Value::Null;
     if let Some(body) = operation.get("requestBody") {
         let body = follow(inputs, body);
@@ -236,7 +246,8 @@ fn tool(
         .map(|schema| outputs.inline(schema, OUTPUT_BUDGET));
     let summary = text("summary");
     let mut description = String::new();
-    let long = text("description");
+    let long = unlink(text("description"));
+    let long = long.as_str();
     if !summary.is_empty() {
         description.push_str(summary.trim_end_matches('.'));
         description.push('.');
@@ -282,6 +293,30 @@ fn tool(
     tool
 }
 
+/// Makes `tool` answer `{ status, headers, body }` (see `response::whole`): its output
+/// type wraps the body's, and its plan says which headers to keep.
+fn whole_answer(tool: &mut Value, names: &[String]) {
+    let body = tool
+        .as_object_mut()
+        .and_then(|t| t.remove("outputSchema"))
+        .unwrap_or_else(|| json!({}));
+    let headers: Map<String, Value> = names
+        .iter()
+        .map(|n| (n.clone(), json!({"type": "string"})))
+        .collect();
+    tool["outputSchema"] = json!({
+        "type": "object",
+        "required": ["status", "headers"],
+        "properties": {
+            "status": {"type": "integer", "description": "the answer's HTTP status"},
+            "headers": {"type": "object", "properties": headers,
+                        "description": "the headers apis.json names, when the answer had them"},
+            "body": body,
+        },
+    });
+    tool["x-codemode-request"]["answer"] = json!({ "headers": names });
+}
+
 /// The body's media type and schema: JSON first, then a form, then text.
 fn media(body: &Value) -> Option<(String, &Value)> {
     let content = body.get("content")?.as_object()?;
@@ -315,6 +350,47 @@ fn fallback_name(method: &str, path: &str) -> String {
     name
 }
 
+/// `text` with each Markdown link written as its words (`[Git References](https://...)`
+/// is "Git References") and bare URLs left out: a URL's words (`docs github com rest
+/// using the rest api`) say nothing of what an operation does, and would rank it for
+/// requests it does not answer.
+fn unlink(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let (before, after) = rest.split_at(open);
+        out.push_str(&drop_urls(before));
+        let link = after.find("](").and_then(|mid| {
+            let close = after[mid..].find(')')? + mid;
+            // A link's words hold no bracket; otherwise it is not a link.
+            (!after[1..mid].contains(['[', ']'])).then_some((mid, close))
+        });
+        match link {
+            Some((mid, close)) => {
+                out.push_str(&after[1..mid]);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('[');
+                rest = &after[1..];
+            }
+        }
+    }
+    out.push_str(&drop_urls(rest));
+    out
+}
+
+/// `text` without its `http://` and `https://` URLs.
+fn drop_urls(text: &str) -> String {
+    text.split(' ')
+        .filter(|w| {
+            let w = w.trim_start_matches(['(', '"', '<', '\'']);
+            !(w.starts_with("http://") || w.starts_with("https://"))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}...", &text[..at]),
@@ -325,6 +401,18 @@ fn cut(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_read_as_their_words() {
+        assert_eq!(
+            unlink("See \"[Git References](https://git-scm.com/book)\" in the docs."),
+            "See \"Git References\" in the docs."
+        );
+        assert_eq!(
+            unlink("Specs from https://github.com/github/x with [a] b and [c](d"),
+            "Specs from with [a] b and [c](d"
+        );
+    }
 
     #[test]
     fn parameters_and_body_make_one_table_and_a_plan() {
@@ -343,7 +431,7 @@ mod tests {
             }}
         });
         let all = ["GET".to_string(), "PATCH".to_string()];
-        let described = tools(&doc, Version::V30, &all);
+        let described = tools(&doc, Version::V30, &all, None);
         assert_eq!(described.tools.len(), 2);
         assert_eq!(described.left_out.len(), 1, "DELETE is not allowed");
         let get = &described.tools[0];

@@ -56,3 +56,24 @@ pub(crate) fn decode(call: &str, response: &Response) -> Result<Value, String> {
     crate::secrets::mask_json(&mut value);
     Ok(value)
 }
+
+/// The answer of an API with `"response"` in `apis.json`: `{ status, headers, body }`
+/// (no `body` when the answer had none),
+/// `headers` holding the values of the names `answer` lists (`{"headers": [...]}`) that
+/// came back, secrets masked.
+pub(crate) fn whole(response: &Response, answer: &Value, body: Value) -> Value {
+    let mut headers = serde_json::Map::new();
+    let wanted = answer.get("headers").and_then(Value::as_array);
+    for name in wanted.into_iter().flatten().filter_map(Value::as_str) {
+        if let Some((_, value)) = response.headers.iter().find(|(n, _)| n == name) {
+            let value = crate::secrets::mask(value).into_owned();
+            headers.insert(name.to_string(), Value::String(value));
+        }
+    }
+    let mut whole = serde_json::json!({ "status": response.status, "headers": headers });
+    // An empty body is left out (nil), as the body alone would be.
+    if !body.is_null() {
+        whole["body"] = body;
+    }
+    whole
+}

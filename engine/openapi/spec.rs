@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The largest description read (GitHub's is 13 MB as JSON).
-const MAX_BYTES: u64 = 128 * 1024 * 1024;
+pub(crate) const MAX_BYTES: u64 = 128 * 1024 * 1024;
 
 /// Which OpenAPI a document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

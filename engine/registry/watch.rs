@@ -13,8 +13,8 @@
 //!
 //! The world's `.codemode/` is watched too (the folder itself, not its cache): an edit of
 //! the policy file is read in by [`Registry::refresh_policy`], so a serving process
-//! applies a revoked grant without a restart, and an edit of `mcp.json` by
-//! [`Registry::refresh_upstreams`], so an added server is there for the next script.
+//! applies a revoked grant without a restart, and an edit of `mcp.json` or `apis.json` by
+//! [`Registry::refresh_upstreams`], so an added server or API is there for the next script.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -250,9 +250,11 @@ fn touched_settings(
             );
         }
     }
+    // The HTTP APIs of `apis.json` are upstream servers too (`crate::openapi`).
+    let apis = registry.world().join(crate::openapi::APIS_FILE);
     let touched =
         |file: &Path| batch.rescan || batch.paths.iter().any(|p| *p == settings || p == file);
-    (touched(&policy), touched(&mcp))
+    (touched(&policy), touched(&mcp) || touched(&apis))
 }
 
 /// Collects events until they stop for [`QUIET`] (at most [`MAX_DELAY`]), then applies them.

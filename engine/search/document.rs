@@ -124,6 +124,16 @@ pub struct AssetDoc {
     /// an upstream server, the server (its toolbox name and title; see
     /// [`AssetDoc::meaning`]). Empty otherwise.
     pub(crate) context: String,
+    /// Its title, when it has one: an upstream tool's name for people (an API
+    /// operation's `summary`), indexed as its name is, and a request that spells it
+    /// names the tool.
+    pub(crate) title: Option<String>,
+    /// Whether its arguments' text is part of its meaning (see
+    /// [`AssetDoc::meaning_text`]). Not for an operation of an HTTP API: its parameters'
+    /// documentation is often longer than the operation's own and shared by hundreds of
+    /// operations ("The account owner of the repository"), so in a mean of token vectors
+    /// it would outweigh what the operation does. It is still found by its words.
+    pub(crate) arguments_mean: bool,
 }
 
 impl AssetDoc {
@@ -167,6 +177,8 @@ impl AssetDoc {
                 (Role::Readme, readme.to_string()),
             ],
             context: String::new(),
+            title: None,
+            arguments_mean: true,
         }
     }
 
@@ -194,6 +206,8 @@ impl AssetDoc {
                 (Role::Description, folder.purpose.clone()),
             ],
             context: String::new(),
+            title: None,
+            arguments_mean: true,
         })
     }
 
@@ -254,6 +268,8 @@ impl AssetDoc {
                 (Role::Readme, readme),
             ],
             context: server_context(view),
+            title: tool.title.clone(),
+            arguments_mean: tool.request.is_none(),
         }
     }
 
@@ -286,6 +302,8 @@ impl AssetDoc {
                 (Role::Readme, instructions.unwrap_or_default()),
             ],
             context: String::new(),
+            title: None,
+            arguments_mean: true,
         }
     }
 
@@ -300,14 +318,17 @@ impl AssetDoc {
         docs
     }
 
-    /// The text the semantic model embeds: name words, then the roles that say what it does.
+    /// The text the semantic model embeds: name words, then the roles that say what it does
+    /// (the arguments only when [`AssetDoc::arguments_mean`]).
     pub(crate) fn meaning_text(&self) -> String {
         let mut text = super::words::name_words(&self.name);
         for (role, value) in &self.fields {
-            if matches!(
-                role,
-                Role::Tag | Role::Description | Role::Argument | Role::Returns
-            ) {
+            let said = match role {
+                Role::Tag | Role::Description | Role::Returns => true,
+                Role::Argument => self.arguments_mean,
+                _ => false,
+            };
+            if said {
                 text.push('\n');
                 text.push_str(value);
             }

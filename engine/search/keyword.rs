@@ -243,7 +243,14 @@ impl KeywordIndex {
         );
         for (role, value) in &doc.fields {
             let value = match role {
-                Role::Name => format!("{} {}", doc.name, name_words(&doc.name)),
+                // A title is the name people call the tool by (`pulls_list` is "List pull
+                // requests"): its words count as the name's.
+                Role::Name => format!(
+                    "{} {} {}",
+                    doc.name,
+                    name_words(&doc.name),
+                    doc.title.as_deref().unwrap_or("")
+                ),
                 _ => expand_identifiers(value),
             };
             d.add_text(self.roles[role], value);
@@ -558,6 +565,8 @@ mod tests {
             signature: None,
             fields: vec![(Role::Description, description.to_string())],
             context: String::new(),
+            title: None,
+            arguments_mean: true,
         }
     }
 

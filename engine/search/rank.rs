@@ -980,6 +980,15 @@ fn spells(words: &[String], doc: &AssetDoc) -> bool {
     if name == words {
         return true;
     }
+    // A title is a name too: "create a pull request" names the operation `pulls_create`
+    // whose title it is.
+    if doc
+        .title
+        .as_deref()
+        .is_some_and(|t| spelt_words(t) == words)
+    {
+        return true;
+    }
     let toolbox = spelt_words(&doc.toolbox);
     let n = toolbox.len();
     words.len() == n + name.len()
@@ -1100,6 +1109,8 @@ mod tests {
             signature: None,
             fields: Vec::new(),
             context: String::new(),
+            title: None,
+            arguments_mean: true,
         }
     }
 

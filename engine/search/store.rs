@@ -17,7 +17,7 @@ use crate::cache::{Place, CACHE_DIR};
 
 const KIND: &[u8; 4] = b"CMST";
 /// Bumped when the table's layout or what the index holds changes.
-const SCHEMA: u32 = 4;
+const SCHEMA: u32 = 5;
 /// How long a process waits for another to finish updating the index before it indexes
 /// in RAM: well inside a run's default deadline (10 s), since the search that waits is
 /// part of a run, and an index of 10,000 tools is built in RAM in about a second.

@@ -27,5 +27,7 @@ pub(crate) fn surface_docs() -> impl Iterator<Item = AssetDoc> {
             (Role::Readme, String::new()),
         ],
         context: String::new(),
+        title: None,
+        arguments_mean: true,
     })
 }

@@ -27,7 +27,7 @@ pub(crate) const CACHE_DIR: &str = ".codemode/cache/mcp";
 
 /// The version of the way descriptions become tools (`crate::openapi`): a change makes
 /// every API's catalogue be made again.
-const OPENAPI_READER: u64 = 2;
+const OPENAPI_READER: u64 = 3;
 
 /// Format of the files; a file of another version is ignored (as if never fetched).
 const VERSION: u64 = 1;
@@ -247,6 +247,7 @@ pub(crate) fn key(server: &ServerConfig) -> String {
                 "stamp": api.stamp,
                 "baseUrl": api.base_url,
                 "methods": api.methods,
+                "response": api.response,
                 "reader": OPENAPI_READER,
             }
         }),
