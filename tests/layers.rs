@@ -11,7 +11,8 @@ const GRAPH: [(&str, &[&str]); 25] = [
     ("secrets", &[]),
     ("cache", &[]),
     ("net", &["secrets"]),
-    ("openapi", &["net", "secrets"]),
+    // `codemode api sync` replaces a fetched description as the caches are replaced.
+    ("openapi", &["cache", "net", "secrets"]),
     ("shell", &[]),
     // A grant names what `shell.run` may start: one rule for both.
     ("policy", &["net", "shell"]),
@@ -33,10 +34,11 @@ const GRAPH: [(&str, &[&str]); 25] = [
         &["assets", "bind", "cache", "openapi", "secrets", "vfs"],
     ),
     ("search", &["assets", "cache", "types", "upstream"]),
+    // The watcher reads `.codemode/apis.json` beside `mcp.json`.
     (
         "registry",
         &[
-            "assets", "audit", "cache", "policy", "search", "secrets", "upstream", "vfs",
+            "assets", "audit", "cache", "openapi", "policy", "search", "secrets", "upstream", "vfs",
         ],
     ),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads
