@@ -115,6 +115,14 @@ impl Credentials {
                     problem(format!("'{name}' (for {pattern}) is not a header name"))
                 })?;
                 match (expand(&value, env), &mut headers) {
+                    // A header carries visible ASCII: a server may read other bytes in
+                    // another encoding and echo them in a form no mask knows.
+                    (Ok(value), Ok(_)) if !value.bytes().all(|b| b == b'\t' || (b' '..=b'~').contains(&b)) => {
+                        crate::secrets::remember(&value);
+                        headers = Err(format!(
+                            "the header {name} for {pattern} holds a character a header does not carry (only visible ASCII); encode the value as the API asks (Base64, percent-encoding)"
+                        ))
+                    }
                     (Ok(value), Ok(list)) => {
                         crate::secrets::remember(&value);
                         list.push((name, value))
@@ -212,6 +220,17 @@ mod tests {
         );
         assert_eq!(c.for_host("b.com", 443, 443).unwrap()[0].1, "s3cret");
         assert!(c.for_host("c.com", 443, 443).unwrap().is_empty());
+        // A value that is not visible ASCII is refused for its hosts, never quoted.
+        let c = Credentials::parse(
+            r#"{"credentials": {"a.com": {"headers": {"X": "s3crét"}}}}"#,
+            &env,
+        )
+        .unwrap();
+        let e = c.for_host("a.com", 443, 443).unwrap_err().to_string();
+        assert!(
+            e.contains("only visible ASCII") && !e.contains("s3cr"),
+            "{e}"
+        );
         let e = Credentials::parse(r#"{"credentials": {"a.com": {"header": {}}}}"#, &env)
             .unwrap_err()
             .to_string();
