@@ -11,7 +11,7 @@ const GRAPH: [(&str, &[&str]); 24] = [
     ("secrets", &[]),
     ("cache", &[]),
     ("net", &["secrets"]),
-    ("openapi", &["net", "secrets"]),
+    ("openapi", &["cache", "net", "secrets"]),
     ("shell", &[]),
     // A grant names what `shell.run` may start: one rule for both.
     ("policy", &["net", "shell"]),
