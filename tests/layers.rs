@@ -34,11 +34,10 @@ const GRAPH: [(&str, &[&str]); 25] = [
         &["assets", "bind", "cache", "openapi", "secrets", "vfs"],
     ),
     ("search", &["assets", "cache", "types", "upstream"]),
-    // The watcher reads `.codemode/apis.json` beside `mcp.json`.
     (
         "registry",
         &[
-            "assets", "audit", "cache", "openapi", "policy", "search", "secrets", "upstream", "vfs",
+            "assets", "audit", "cache", "policy", "search", "secrets", "upstream", "vfs",
         ],
     ),
     // The sandbox knows nothing of capabilities, registries or front ends; it reads

@@ -251,7 +251,7 @@ fn touched_settings(
         }
     }
     // The HTTP APIs of `apis.json` are upstream servers too (`crate::openapi`).
-    let apis = registry.world().join(crate::openapi::APIS_FILE);
+    let apis = registry.world().join(crate::upstream::config::APIS_FILE);
     let touched =
         |file: &Path| batch.rescan || batch.paths.iter().any(|p| *p == settings || p == file);
     (touched(&policy), touched(&mcp) || touched(&apis))

@@ -29,6 +29,9 @@ use crate::assets::names::RESERVED;
 /// Where a world keeps its own server list, relative to the world.
 pub const DEFAULT_CONFIG: &str = ".codemode/mcp.json";
 
+/// Where a world keeps its HTTP APIs (`crate::openapi`), served as servers are.
+pub use crate::openapi::APIS_FILE;
+
 /// How codemode reaches one server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Transport {
