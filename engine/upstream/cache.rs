@@ -102,7 +102,7 @@ impl Cache {
             &mut text,
         )
         .ok()?;
-        let parsed: Value = match serde_json::from_str(&text) {
+        let mut parsed: Value = match serde_json::from_str(&text) {
             Ok(v) => v,
             Err(e) => {
                 tracing::warn!(
@@ -121,10 +121,12 @@ impl Cache {
             .get("fetchedAtMs")
             .and_then(Value::as_u64)
             .unwrap_or(0);
-        let tools = parsed.get("tools").and_then(Value::as_array)?;
+        let Some(Value::Array(tools)) = parsed.get_mut("tools").map(Value::take) else {
+            return None;
+        };
         Some(Catalogue {
             about: ServerAbout::from_json(parsed.get("about")),
-            ..Catalogue::from_raw(&server.name, fetched, tools)
+            ..Catalogue::from_owned(&server.name, fetched, tools)
         })
     }
 

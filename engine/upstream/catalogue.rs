@@ -152,18 +152,18 @@ pub struct Listing {
 impl Catalogue {
     /// Builds the catalogue from the raw `tools` array of one or more `tools/list` pages.
     pub fn from_raw(server: &str, fetched_at_ms: u64, raw: &[Value]) -> Self {
+        Self::from_owned(server, fetched_at_ms, raw.to_vec())
+    }
+
+    /// [`Catalogue::from_raw`] of tools the caller gives up: a large catalogue (an API's
+    /// thousand operations, read from the cache by every process) is not copied.
+    pub fn from_owned(server: &str, fetched_at_ms: u64, mut raw: Vec<Value>) -> Self {
         // A server may quote a secret it was given (a description naming its key): masked
         // before anything reads it, listings and the search index alike, whose scores
         // would otherwise tell a script's right guess of it from a wrong one.
-        let masked: Vec<Value> = raw
-            .iter()
-            .map(|tool| {
-                let mut tool = tool.clone();
-                crate::secrets::mask_json(&mut tool);
-                tool
-            })
-            .collect();
-        let raw = masked.as_slice();
+        for tool in &mut raw {
+            crate::secrets::mask_json(tool);
+        }
         let mut problems = Vec::new();
         let originals: Vec<Option<&str>> = raw
             .iter()
@@ -183,7 +183,16 @@ impl Catalogue {
             .collect();
         let mut seen = std::collections::BTreeSet::new();
         let mut tools = Vec::new();
-        for (i, (tool, original)) in raw.iter().zip(&originals).enumerate() {
+        // The names are the tools' own: owned here, so each tool can be taken apart below.
+        let originals: Vec<Option<String>> =
+            originals.iter().map(|o| o.map(str::to_string)).collect();
+        drop(names);
+        let assigned: std::collections::HashMap<String, (String, Option<String>)> = assigned
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        for (i, (mut tool, original)) in raw.into_iter().zip(&originals).enumerate() {
+            let original = original.as_deref();
             let Some(original) = original.filter(|n| !n.is_empty()) else {
                 problems.push(format!("tool #{} has no name; left out", i + 1));
                 continue;
@@ -194,18 +203,24 @@ impl Catalogue {
                 ));
                 continue;
             }
-            let (name, note) = assigned[original].clone();
+            let (name, note) = assigned[&original.to_string()].clone();
             problems.extend(note);
             let text = |key: &str| {
                 tool.get(key)
                     .and_then(Value::as_str)
                     .map(|t| crate::assets::printable(t).into_owned())
             };
+            let (title, description) = (text("title"), text("description").unwrap_or_default());
             // MCP requires an object schema. Without one the tool is still offered, taking
             // one table that nothing is checked against (as `{"type": "object"}` says),
             // so a tool that takes no arguments stays callable.
-            let input_schema = match tool.get("inputSchema") {
-                Some(schema @ Value::Object(_)) => printable_words(schema.clone()),
+            let mut take = |key: &str| tool.as_object_mut().and_then(|t| t.remove(key));
+            let input = take("inputSchema");
+            let output = take("outputSchema");
+            let annotations = take("annotations");
+            let request = take("x-codemode-request");
+            let input_schema = match input {
+                Some(schema @ Value::Object(_)) => printable_words(schema),
                 other => {
                     problems.push(format!(
                         "'{original}' has {}; it takes any arguments, unchecked",
@@ -221,19 +236,12 @@ impl Catalogue {
             tools.push(UpstreamTool {
                 name,
                 original: original.to_string(),
-                title: text("title"),
-                description: text("description").unwrap_or_default(),
+                title,
+                description,
                 input_schema,
-                output_schema: tool
-                    .get("outputSchema")
-                    .filter(|s| s.is_object())
-                    .cloned()
-                    .map(printable_words),
-                annotations: tool.get("annotations").filter(|a| a.is_object()).cloned(),
-                request: tool
-                    .get("x-codemode-request")
-                    .filter(|r| r.is_object())
-                    .cloned(),
+                output_schema: output.filter(|s| s.is_object()).map(printable_words),
+                annotations: annotations.filter(|a| a.is_object()),
+                request: request.filter(|r| r.is_object()),
             });
         }
         Self {
