@@ -492,7 +492,7 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
         "spec": root().join("tests/openapi/httpbin.yaml"),
         "baseUrl": bin.url(),
         "methods": ["GET", "POST"],
-        "tools": {"uuid": {"cache": {"ttlSeconds": 60}}},
+        "tools": {"uuid": {"cache": {"ttlSeconds": 60}}, "delay": {"limits": {"timeoutMs": 400}}},
     }}));
     std::fs::write(
         world.path().join(".codemode/http.json"),
@@ -589,6 +589,49 @@ fn httpbin_statuses_redirects_and_echoed_credentials() {
     );
     assert_eq!(envelope["error"]["kind"], "type", "{envelope}");
     assert!(!world.path().join("sent.txt").exists(), "{envelope}");
+    // Operations side by side, as any tools are.
+    let envelope = run(
+        "local r = tools.parallel({ function() return tools.bin.uuid().uuid end, function() return tools.bin.item({ name = 'p' }).url end })\nreturn { r[1].ok, r[2].ok, r[2].value }",
+        "10000",
+    );
+    let got = value(&envelope);
+    assert_eq!(
+        (&got[0], &got[1]),
+        (&json!(true), &json!(true)),
+        "{envelope}"
+    );
+    assert!(got[2]
+        .as_str()
+        .unwrap_or_default()
+        .ends_with("/anything/items/p"));
+    // An operation's own time limit (apis.json `tools.delay.limits`) ends its call, and
+    // the run goes on.
+    let started = Instant::now();
+    let envelope = run(
+        "local ok, e = pcall(tools.bin.delay, { seconds = 3 })\nreturn { ok, tostring(e) }",
+        "10000",
+    );
+    let got = value(&envelope);
+    assert_eq!(got[0], false, "{envelope}");
+    assert!(
+        got[1].as_str().unwrap_or_default().contains("bin.delay"),
+        "{envelope}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    // The docs pages list the operations.
+    let out = world.path().join("site");
+    let written = common::codemode(world.path(), &["docs", "--out", out.to_str().unwrap()], "");
+    assert!(
+        written.status.success(),
+        "{}",
+        common::text(&written.stderr)
+    );
+    let skill = std::fs::read_to_string(out.join("bin/SKILL.md")).unwrap_or_default();
+    assert!(skill.contains("item"), "{skill}");
     // A call past the run's deadline is cancelled, and the run says which.
     let started = Instant::now();
     let envelope = run("return tools.bin.delay({ seconds = 5 })", "1500");
