@@ -3,13 +3,14 @@
 //! Luau calls the interrupt at every loop back-edge and call, and inside the pattern
 //! matcher, so it must cost next to nothing: it is a plain C callback (not an mlua
 //! closure, which costs a Rust callback frame per loop iteration) that reads the
-//! deadline of the run on the current thread and reads the clock only every few calls.
+//! deadline of the run on the current thread (`running.rs`) and reads the clock only
+//! every few calls.
 //! After expiry it fails on every call, so a `pcall` loop cannot swallow the timeout.
 //!
 //! A run may also carry a [`StopCheck`] (an MCP request its client cancelled): it is asked
 //! far less often than the clock is read, and stops the run the same way. And a thread
-//! with other duties (an async runtime's worker) may ask, through [`set_long_run_hook`],
-//! to be called back once a run has gone on for a while, to hand those duties off.
+//! with other duties (an async runtime's worker) may ask (`handoff.rs`) to be called back
+//! once a run has gone on for a while, to hand those duties off.
 
 use std::os::raw::c_int;
 use std::time::Duration;

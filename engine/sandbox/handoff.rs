@@ -37,7 +37,8 @@ pub(super) fn long_run() -> Option<LongRunHook> {
 }
 
 /// Calls `hook` once the next run on this thread has gone on for `after`, then every
-/// `every` while it goes on (`None` clears it). Set before the run's deadline is armed, cleared after it is disarmed.
+/// `every` while it goes on (`None` clears it). Set before the run's deadline is armed,
+/// cleared after it is disarmed.
 pub(crate) fn set_long_run_hook(hook: Option<(HandOff, Duration, Duration)>) {
     match hook {
         // The countdown starts when the run does (`deadline::arm`).
