@@ -205,8 +205,8 @@ impl Sent {
         let checked = match checked {
             Ok(checked) => checked,
             Err(problem) => {
-                // A checker missing or crashing is the operator's to fix, and an envelope
-                // of a run that succeeded under `certain` does not carry the note.
+                // A checker missing or crashing is the operator's to fix: logged where an
+                // operator looks, beside the note the envelope carries.
                 match problem {
                     CheckerError::Missing { .. } | CheckerError::Broken(_) => {
                         tracing::warn!("{problem}")
