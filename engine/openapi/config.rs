@@ -348,7 +348,13 @@ pub fn fetched_path(world: &Path, name: &str) -> PathBuf {
 fn text_field(fields: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
     match fields.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => expand(s, key, &|n| std::env::var(n).ok()).map(Some),
+        // A bare origin (`https://api.example.com:8443`) is where the API is, not a
+        // secret: masked, every link the API returns would be cut. A token in a URL's
+        // path, query or user part is masked as any value is.
+        Some(Value::String(s)) => {
+            let env = |name: &str| std::env::var(name).ok();
+            crate::secrets::expand(s, key, env, |v| !is_bare_origin(v)).map(|(s, _)| Some(s))
+        }
         Some(_) => Err(format!("\"{key}\" must be a string")),
     }
 }
@@ -365,46 +371,6 @@ fn is_bare_origin(value: &str) -> bool {
         && url.query().is_none()
         && url.fragment().is_none()
         && value.trim_end_matches('/').len() == url.origin().ascii_serialization().len()
-}
-
-/// Replaces `${NAME}` and `${NAME:-default}` with `env`; a value taken from it is masked
-/// from then on. The error names the variable and the field, never a value.
-fn expand(text: &str, field: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let end = after.find('}').ok_or_else(|| {
-            format!(
-                "\"{field}\" has a '${{' without its '}}'; write ${{NAME}} or ${{NAME:-default}}"
-            )
-        })?;
-        let (name, default) = match after[..end].split_once(":-") {
-            Some((name, default)) => (name, Some(default)),
-            None => (&after[..end], None),
-        };
-        match (env(name), default) {
-            (Some(value), _) => {
-                // A bare origin (`https://api.example.com:8443`) is where the API is,
-                // not a secret: masked, every link the API returns would be cut. A token
-                // in a URL's path, query or user part is masked as any value is.
-                if !is_bare_origin(&value) {
-                    crate::secrets::remember(&value);
-                }
-                out.push_str(&value);
-            }
-            (None, Some(default)) => out.push_str(default),
-            (None, None) => {
-                return Err(format!(
-                    "\"{field}\" uses ${{{name}}}, which is not set in codemode's environment; set it, or write ${{{name}:-default}}"
-                ))
-            }
-        }
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
 }
 
 #[cfg(test)]

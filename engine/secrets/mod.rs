@@ -20,7 +20,9 @@
 //! Masking is one pass over the text, whatever the number of forms (Aho-Corasick,
 //! leftmost-longest, so a form containing another is masked whole).
 
+mod expand;
 mod forms;
 mod set;
 
+pub(crate) use expand::expand;
 pub use set::{mask, mask_bytes, mask_json, remember, MASK, MIN_SECRET_LEN};

@@ -581,8 +581,8 @@ fn string_map(
     }
 }
 
-/// Replaces `${NAME}` and `${NAME:-default}` with codemode's environment. The error names
-/// the variable and the field, never the value (env and header values are secrets).
+/// Replaces `${NAME}` and `${NAME:-default}` with codemode's environment (see
+/// [`crate::secrets::expand`]); every value taken is masked from then on.
 fn expand(text: &str, field: &str) -> Result<String, String> {
     expand_with(text, field, |name| std::env::var(name).ok())
 }
@@ -595,66 +595,15 @@ fn expand_with(
     expand_noting(text, field, lookup).map(|(out, _)| out)
 }
 
-/// [`expand_with`], and the values it took from the environment (`lookup`); defaults are
-/// written in the file, so they are not among them.
+/// [`expand_with`], and the values it took from the environment (`lookup`).
 fn expand_noting(
     text: &str,
     field: &str,
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<(String, Vec<String>), String> {
-    let mut used = Vec::new();
-    if !text.contains("${") {
-        return Ok((text.to_string(), used));
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else {
-            return Err(format!(
-                "\"{field}\" has a '${{' without its '}}'; write ${{NAME}} or ${{NAME:-default}}"
-            ));
-        };
-        let inner = &after[..end];
-        let (name, default) = match inner.split_once(":-") {
-            Some((name, default)) => (name, Some(default)),
-            None => (inner, None),
-        };
-        let valid = name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
-            return Err(format!(
-                "\"{field}\" has ${{{}}}, which is not a variable name; write ${{NAME}} or ${{NAME:-default}}",
-                cut_name(inner)
-            ));
-        }
-        match (lookup(name), default) {
-            (Some(value), _) => {
-                // Whatever field it lands in (an argument such as `--key=${KEY}` too),
-                // a value taken from the environment is masked wherever text leaves.
-                crate::secrets::remember(&value);
-                out.push_str(&value);
-                used.push(value);
-            }
-            (None, Some(default)) => out.push_str(default),
-            (None, None) => {
-                return Err(format!(
-                    "\"{field}\" uses ${{{name}}}, which is not set in codemode's environment; set it, or write ${{{name}:-default}}"
-                ))
-            }
-        }
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    Ok((out, used))
-}
-
-fn cut_name(name: &str) -> String {
-    name.chars().take(40).collect()
+    // Whatever field it lands in (an argument such as `--key=${KEY}` too), a value taken
+    // from the environment is masked wherever text leaves.
+    crate::secrets::expand(text, field, lookup, |_| true)
 }
 
 fn json_kind(v: &Value) -> &'static str {
