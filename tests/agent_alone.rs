@@ -7,28 +7,17 @@ mod common;
 #[path = "upstream/servers.rs"]
 mod servers;
 
-use std::process::Command;
-
-use serde_json::{json, Value};
+use serde_json::json;
 use servers::*;
 
 /// The whole loop through the official MCP Python SDK: see `tests/upstream/agent_alone.py`.
 #[test]
 fn an_agent_alone_uses_never_synced_servers_and_sees_edits_while_serving() {
     let _serial = serial();
-    let out = Command::new(common::mcp_python())
-        .arg(root().join("tests/upstream/agent_alone.py"))
-        .arg(common::bin())
-        .arg(installed())
-        .output()
-        .expect("the venv's python runs");
-    let stdout = common::text(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        common::text(&out.stderr)
+    let timings = common::sdk_client(
+        "tests/upstream/agent_alone.py",
+        [common::bin().as_os_str(), installed().as_os_str()],
     );
-    let timings: Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
     eprintln!("edits announced after: {timings}");
     for key in ["added_announced_s", "removed_announced_s"] {
         // The watcher applies an edit within a fraction of a second; the bound leaves

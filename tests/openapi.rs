@@ -35,22 +35,11 @@ fn root() -> &'static Path {
 fn deps() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_BIN_EXE_codemode"))
-            .parent()
-            .and_then(Path::parent)
-            .expect("the binary lives in <target>/<profile>/")
-            .join("openapi-deps");
-        let out = Command::new("bash")
-            .arg(root().join("tests/openapi/setup.sh"))
-            .arg(&dir)
-            .output()
-            .expect("bash runs tests/openapi/setup.sh");
-        assert!(
-            out.status.success(),
-            "tests/openapi/setup.sh failed (node, npm, python3 and the package registries are needed):\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+        common::install(
+            "tests/openapi/setup.sh",
+            "openapi-deps",
+            "node, npm, python3 and the package registries are needed",
+        )
     })
 }
 
@@ -117,6 +106,16 @@ impl Server {
             &port.to_string(),
         ]);
         Server::start(command, port, "httpbin")
+    }
+
+    /// Python's static file server over the example descriptions, on `port`.
+    fn example_files(port: u16) -> Server {
+        let mut command = Command::new("python3");
+        command
+            .args(["-m", "http.server", &port.to_string()])
+            .args(["--bind", "127.0.0.1", "--directory"])
+            .arg(example(""));
+        Server::start(command, port, "python -m http.server")
     }
 
     fn url(&self) -> String {
@@ -709,18 +708,7 @@ fn an_api_may_answer_status_and_headers_beside_the_body() {
 fn api_sync_fetches_a_description_given_by_url() {
     let _serial = serial();
     let port = free_port();
-    let mut command = Command::new("python3");
-    command
-        .args([
-            "-m",
-            "http.server",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-            "--directory",
-        ])
-        .arg(example(""));
-    let files = Server::start(command, port, "python -m http.server");
+    let files = Server::example_files(port);
     let base = files.url();
     let url = |rel: &str| format!("{base}/{rel}");
     let world = world(json!({
@@ -771,24 +759,7 @@ fn api_sync_fetches_a_description_given_by_url() {
     assert!(got["train"].as_u64().unwrap() >= 3, "{got}");
 
     // Failures: the copy stays; the command says what happened and exits 1.
-    let files = Server::start(
-        {
-            let mut command = Command::new("python3");
-            command
-                .args([
-                    "-m",
-                    "http.server",
-                    &port.to_string(),
-                    "--bind",
-                    "127.0.0.1",
-                    "--directory",
-                ])
-                .arg(example(""));
-            command
-        },
-        port,
-        "python -m http.server",
-    );
+    let files = Server::example_files(port);
     for (spec, needle) in [
         (url("3.0/json/no-such-file.json"), "HTTP 404"),
         (url("2.0/json/petstore.json"), "Swagger 2.0"),
@@ -827,21 +798,15 @@ fn api_sync_fetches_a_description_given_by_url() {
 fn apis_edited_while_serving_are_announced() {
     let _serial = serial();
     let train = Server::prism(&example("3.1/json/train-travel.json"));
-    let out = Command::new(common::mcp_python())
-        .arg(root().join("tests/openapi/apis_edit.py"))
-        .arg(common::bin())
-        .arg(example("3.0/yaml/petstore.yaml"))
-        .arg(example("3.1/json/train-travel.json"))
-        .arg(train.url())
-        .output()
-        .expect("the venv's python runs");
-    let stdout = common::text(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        common::text(&out.stderr)
+    let timings = common::sdk_client(
+        "tests/openapi/apis_edit.py",
+        [
+            common::bin().into_os_string(),
+            example("3.0/yaml/petstore.yaml").into_os_string(),
+            example("3.1/json/train-travel.json").into_os_string(),
+            train.url().into(),
+        ],
     );
-    let timings: Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
     eprintln!("apis.json edits announced after: {timings}");
     for key in ["added_announced_s", "removed_announced_s"] {
         let seconds = timings[key].as_f64().unwrap();

@@ -5,9 +5,7 @@ mod common;
 #[path = "upstream/servers.rs"]
 mod servers;
 
-use std::process::Command;
-
-use serde_json::{json, Value};
+use serde_json::json;
 use servers::*;
 
 #[test]
@@ -23,20 +21,14 @@ fn a_script_waiting_upstream_holds_up_no_other_request() {
         )
     };
     assert_eq!(code, Some(0), "{err}");
-    let out = Command::new(common::mcp_python())
-        .arg(root().join("tests/upstream/beside_client.py"))
-        .arg(common::bin())
-        .arg(dir.path())
-        .arg("8")
-        .output()
-        .expect("the venv's python runs");
-    let stdout = common::text(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        common::text(&out.stderr)
+    let report = common::sdk_client(
+        "tests/upstream/beside_client.py",
+        [
+            common::bin().as_os_str(),
+            dir.path().as_os_str(),
+            "8".as_ref(),
+        ],
     );
-    let report: Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
     for round in report["rounds"].as_array().unwrap() {
         let seconds = |what: &str| round[what][0].as_f64().unwrap();
         assert!(

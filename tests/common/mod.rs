@@ -141,23 +141,50 @@ pub fn codemode_closed_stdout(
 pub fn mcp_python() -> &'static PathBuf {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
-        let venv = Path::new(env!("CARGO_BIN_EXE_codemode"))
-            .parent()
-            .and_then(Path::parent)
-            .expect("the binary lives in <target>/<profile>/")
-            .join("mcp-venv");
-        let out = Command::new("bash")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/setup.sh"))
-            .arg(&venv)
-            .output()
-            .expect("bash runs tests/mcp/setup.sh");
-        assert!(
-            out.status.success(),
-            "tests/mcp/setup.sh failed (python3 and access to the package index are needed):\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+        install(
+            "tests/mcp/setup.sh",
+            "mcp-venv",
+            "python3 and access to the package index are needed",
+        )
     })
+}
+
+/// Runs `script` (a client written with the official MCP Python SDK, under `tests/`) with
+/// `args`; it must succeed, and its one line of JSON on stdout is the answer.
+pub fn sdk_client<I, S>(script: &str, args: I) -> serde_json::Value
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = Command::new(mcp_python())
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(script))
+        .args(args)
+        .output()
+        .expect("the venv's python runs");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    serde_json::from_str(stdout.trim()).expect("one JSON line")
+}
+
+/// Runs the setup script `script` (which installs pinned packages once) into
+/// `<target>/<folder>`, and returns the path it prints; a failure says what `needs` says.
+pub fn install(script: &str, folder: &str, needs: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_BIN_EXE_codemode"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("the binary lives in <target>/<profile>/")
+        .join(folder);
+    let out = Command::new("bash")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(script))
+        .arg(&dir)
+        .output()
+        .unwrap_or_else(|e| panic!("bash runs {script}: {e}"));
+    assert!(
+        out.status.success(),
+        "{script} failed ({needs}):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
 }
 
 /// The lines a child process writes to `out`, read on a thread of their own so a test can

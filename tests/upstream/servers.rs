@@ -26,22 +26,11 @@ pub fn root() -> &'static Path {
 pub fn installed() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_BIN_EXE_codemode"))
-            .parent()
-            .and_then(Path::parent)
-            .expect("the binary lives in <target>/<profile>/")
-            .join("upstream-servers");
-        let out = Command::new("bash")
-            .arg(root().join("tests/upstream/setup.sh"))
-            .arg(&dir)
-            .output()
-            .expect("bash runs tests/upstream/setup.sh");
-        assert!(
-            out.status.success(),
-            "tests/upstream/setup.sh failed (node, npm, python3 and the package registries are needed):\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+        crate::common::install(
+            "tests/upstream/setup.sh",
+            "upstream-servers",
+            "node, npm, python3 and the package registries are needed",
+        )
     })
 }
 
