@@ -16,19 +16,18 @@ import json
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from mcp import Client, StdioServerParameters
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
+from sdk_agent import Announcements, description, exec_, save_whole  # noqa: E402
 
 BIN, PETS, TRAIN, TRAIN_URL = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 
 
 def write_apis(world: Path, apis: dict) -> None:
-    # Written whole and renamed in, as an editor saves.
-    part = world / ".codemode" / "apis.json.part"
-    part.write_text(json.dumps({"apis": apis}, indent=2))
-    part.rename(world / ".codemode" / "apis.json")
+    save_whole(world / ".codemode" / "apis.json", {"apis": apis})
 
 
 def pets() -> dict:
@@ -39,34 +38,15 @@ def train() -> dict:
     return {"spec": TRAIN, "baseUrl": TRAIN_URL}
 
 
-def envelope(result) -> dict:
-    assert result.structured_content is not None, f"no structuredContent: {result}"
-    return result.structured_content
-
-
-async def exec_(client: Client, script: str) -> dict:
-    return envelope(await client.call_tool("tool_exec", {"script": script}))
-
-
-async def description(client: Client) -> str:
-    tools = (await client.list_tools(cache_mode="bypass")).tools
-    return next(t.description for t in tools if t.name == "tool_exec")
-
-
 async def main() -> None:
     world = Path(tempfile.mkdtemp(prefix="codemode-apis-"))
     timings: dict[str, float] = {}
     try:
         (world / ".codemode").mkdir()
         write_apis(world, {"pets": pets()})
-        changes: asyncio.Queue = asyncio.Queue()
-
-        async def on_message(message):
-            if getattr(message, "method", None) == "notifications/tools/list_changed":
-                changes.put_nowait(time.monotonic())
-
+        heard = Announcements()
         params = StdioServerParameters(command=BIN, args=["serve", "--world", str(world)])
-        async with Client(params, mode="legacy", message_handler=on_message) as c:
+        async with Client(params, mode="legacy", message_handler=heard.handler) as c:
             listed = await exec_(c, "return #tools.list(1, 'pets').value")
             assert listed["ok"] and listed["value"] >= 3, listed
             absent = await exec_(c, "return tools.get('train.get_stations') == nil")
@@ -74,12 +54,9 @@ async def main() -> None:
 
             # 1. An API added while serving: announced, named, and called by the next
             # script (Prism answers 401 without a credential: the request was made).
-            while not changes.empty():
-                changes.get_nowait()
-            edited = time.monotonic()
-            write_apis(world, {"pets": pets(), "train": train()})
-            announced = await asyncio.wait_for(changes.get(), timeout=10)
-            timings["added_announced_s"] = round(announced - edited, 3)
+            timings["added_announced_s"] = await heard.after(
+                lambda: write_apis(world, {"pets": pets(), "train": train()})
+            )
             assert " train" in await description(c), await description(c)
             called = await exec_(
                 c,
@@ -99,12 +76,9 @@ async def main() -> None:
             assert kept["ok"] and kept["value"] >= 3, kept
 
             # 3. An API removed while serving: announced, its toolbox gone.
-            while not changes.empty():
-                changes.get_nowait()
-            edited = time.monotonic()
-            write_apis(world, {"train": train()})
-            announced = await asyncio.wait_for(changes.get(), timeout=10)
-            timings["removed_announced_s"] = round(announced - edited, 3)
+            timings["removed_announced_s"] = await heard.after(
+                lambda: write_apis(world, {"train": train()})
+            )
             assert " pets" not in await description(c), await description(c)
             gone = await exec_(c, "return tools.pets.getPetById({ petId = 1 })")
             assert not gone["ok"] and "pets" in gone["error"]["message"], gone

@@ -22,6 +22,9 @@ from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
+from sdk_agent import Announcements, description, exec_, save_whole  # noqa: E402
+
 BIN, SERVERS = sys.argv[1], Path(sys.argv[2]).resolve()
 EVERYTHING = SERVERS / "node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 TIME_SERVER = SERVERS / "venv/bin/mcp-server-time"
@@ -38,10 +41,7 @@ def clock() -> dict:
 
 
 def write_config(world: Path, servers: dict) -> None:
-    # Written whole and renamed in, as an editor saves.
-    part = world / ".codemode" / "mcp.json.part"
-    part.write_text(json.dumps({"mcpServers": servers}, indent=2))
-    part.rename(world / ".codemode" / "mcp.json")
+    save_whole(world / ".codemode" / "mcp.json", {"mcpServers": servers})
 
 
 def marked_processes() -> list[int]:
@@ -58,22 +58,8 @@ def marked_processes() -> list[int]:
     return found
 
 
-def envelope(result) -> dict:
-    assert result.structured_content is not None, f"no structuredContent: {result}"
-    return result.structured_content
-
-
-async def exec_(client: Client, script: str) -> dict:
-    return envelope(await client.call_tool("tool_exec", {"script": script}))
-
-
 def errors_in(env: dict) -> list:
     return [d for d in env.get("diagnostics", []) if d.get("severity") == "error"]
-
-
-async def description(client: Client) -> str:
-    tools = (await client.list_tools(cache_mode="bypass")).tools
-    return next(t.description for t in tools if t.name == "tool_exec")
 
 
 async def first_search() -> None:
@@ -100,14 +86,9 @@ async def main() -> None:
     try:
         (world / ".codemode").mkdir()
         write_config(world, {"everything": everything()})
-        changes: asyncio.Queue = asyncio.Queue()
-
-        async def on_message(message):
-            if getattr(message, "method", None) == "notifications/tools/list_changed":
-                changes.put_nowait(time.monotonic())
-
+        heard = Announcements()
         params = StdioServerParameters(command=BIN, args=["serve", "--world", str(world)])
-        async with Client(params, mode="legacy", message_handler=on_message) as c:
+        async with Client(params, mode="legacy", message_handler=heard.handler) as c:
             # 1. Never synced: the first script calls the server's tool, and succeeds
             # with nothing but a value (no checker noise).
             first = await exec_(c, "return tools.everything.get_sum({a = 2, b = 3})")
@@ -125,12 +106,9 @@ async def main() -> None:
 
             # 2. A server added while serving: announced, named in the description, and
             # callable by the next script, side by side.
-            while not changes.empty():
-                changes.get_nowait()
-            edited = time.monotonic()
-            write_config(world, {"everything": everything(), "clock": clock()})
-            announced = await asyncio.wait_for(changes.get(), timeout=10)
-            timings["added_announced_s"] = round(announced - edited, 3)
+            timings["added_announced_s"] = await heard.after(
+                lambda: write_config(world, {"everything": everything(), "clock": clock()})
+            )
             assert "clock (MCP)" in await description(c)
             both = await exec_(
                 c,
@@ -157,12 +135,9 @@ async def main() -> None:
 
             # 4. A server removed while serving: announced, its process stopped, its
             # toolbox gone.
-            while not changes.empty():
-                changes.get_nowait()
-            edited = time.monotonic()
-            write_config(world, {"everything": everything()})
-            announced = await asyncio.wait_for(changes.get(), timeout=10)
-            timings["removed_announced_s"] = round(announced - edited, 3)
+            timings["removed_announced_s"] = await heard.after(
+                lambda: write_config(world, {"everything": everything()})
+            )
             assert "clock" not in await description(c)
             gone = await exec_(c, "return tools.clock.get_current_time({timezone = 'UTC'})")
             assert not gone["ok"] and "clock" in gone["error"]["message"], gone
