@@ -13,7 +13,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::schema::{Inliner, Side};
+use super::schema::{cut, Inliner, Side};
 use super::spec::Version;
 
 /// Nodes one input schema may have (see `schema`).
@@ -389,13 +389,6 @@ fn drop_urls(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}...", &text[..at]),
-        None => text.to_string(),
-    }
 }
 
 #[cfg(test)]

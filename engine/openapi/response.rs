@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::operation::media_is_json;
+use super::schema::cut;
 use crate::net::Response;
 
 /// Most characters of an error body quoted in the error.
@@ -30,10 +31,7 @@ pub(crate) fn decode(call: &str, response: &Response) -> Result<Value, String> {
             None => text.trim().to_string(),
         };
         let body = crate::secrets::mask(&body);
-        let body: String = match body.char_indices().nth(MAX_ERROR_BODY) {
-            Some((at, _)) => format!("{}...", &body[..at]),
-            None => body.into_owned(),
-        };
+        let body = cut(&body, MAX_ERROR_BODY);
         let reason = http::StatusCode::from_u16(response.status)
             .ok()
             .and_then(|s| s.canonical_reason())

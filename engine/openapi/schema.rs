@@ -107,7 +107,10 @@ impl<'a> Inliner<'a> {
                 (fields.get("description"), &mut out)
             {
                 if self.side == Side::Input || top {
-                    map.insert("description".into(), Value::String(cut(own)));
+                    map.insert(
+                        "description".into(),
+                        Value::String(cut(own, MAX_DESCRIPTION)),
+                    );
                 }
             }
             return out;
@@ -123,7 +126,10 @@ impl<'a> Inliner<'a> {
         }
         if let Some(Value::String(text)) = fields.get("description") {
             if self.side == Side::Input || top {
-                out.insert("description".into(), Value::String(cut(text)));
+                out.insert(
+                    "description".into(),
+                    Value::String(cut(text, MAX_DESCRIPTION)),
+                );
             }
         }
         if fields.get("nullable") == Some(&Value::Bool(true)) {
@@ -249,8 +255,9 @@ impl<'a> Inliner<'a> {
     }
 }
 
-fn cut(text: &str) -> String {
-    match text.char_indices().nth(MAX_DESCRIPTION) {
+/// `text` cut to `max` characters, with `...` when it was longer.
+pub(super) fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}...", &text[..at]),
         None => text.to_string(),
     }

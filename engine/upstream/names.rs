@@ -6,18 +6,12 @@ use std::collections::BTreeSet;
 
 use sha2::{Digest, Sha256};
 
-use crate::assets::names::{KEYWORDS, MAX_NAME_LEN};
+use crate::assets::names::{is_plain_name, KEYWORDS, MAX_NAME_LEN};
 
 /// True if `name` is usable as is: `^[A-Za-z_][A-Za-z0-9_]*$`, at most 64 bytes, not a
 /// Luau keyword.
 pub(crate) fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && name.len() <= MAX_NAME_LEN
-        && !KEYWORDS.contains(&name)
+    is_plain_name(name) && name.len() <= MAX_NAME_LEN
 }
 
 /// The identifier an upstream name is known by: every other character becomes `_`
