@@ -37,7 +37,9 @@ pub use error::CheckerError;
 pub use literal::{option_literals, OptionLiteral};
 pub use mode::Mode;
 pub use named::{named_toolboxes, only_by_name, reaches_no_host, HOST_GLOBALS};
-pub use process::{Checked, Checker, Declarations, PendingCheck, CHECKER_ENV, CHECKER_PROGRAM};
+pub use process::{
+    Checked, Checker, Declarations, PendingCheck, CHECKER_ENV, CHECKER_PROGRAM, DEFAULT_TIMEOUT,
+};
 pub use replies::{Recent, Replies};
 pub use tool::{tool_source, with_modules, WithModules};
 pub use verdict::{judge, judge_with, not_one_table, sort, Certain, Verdict};

@@ -27,6 +27,10 @@ pub const CHECKER_ENV: &str = "CODEMODE_CHECKER";
 /// the checker's time grows with the text.
 const MAX_SOURCE_BYTES: usize = 256 * 1024;
 
+/// How long one script's check may take unless told otherwise (`--check-timeout-ms`):
+/// past it the script runs unchecked.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
+
 /// How long loading a world's declarations may take (a fresh checker and every tool's
 /// type; tens of milliseconds for the bundled world).
 const DECLARATIONS_DEADLINE: Duration = Duration::from_secs(3);

@@ -100,7 +100,7 @@ pub struct Cli {
 
     /// How long the type check of one script may take, in milliseconds; past it the
     /// script runs unchecked
-    #[arg(long, global = true, default_value_t = 500, value_name = "MS",
+    #[arg(long, global = true, default_value_t = codemode::check::DEFAULT_TIMEOUT.as_millis() as u64, value_name = "MS",
           value_parser = clap::value_parser!(u64).range(1..=60_000))]
     check_timeout_ms: u64,
 

@@ -68,7 +68,7 @@ impl Default for Options {
             searching: true,
             limits: Limits::default(),
             check: Mode::default(),
-            check_timeout: Duration::from_millis(500),
+            check_timeout: crate::check::DEFAULT_TIMEOUT,
         }
     }
 }
