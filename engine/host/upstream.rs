@@ -148,7 +148,7 @@ pub(crate) fn fetched(
     let missing: Vec<&ServerView> = views
         .iter()
         .filter(|v| v.catalogue.is_none())
-        .filter(|v| on_use || upstreams.is_description(&v.name))
+        .filter(|v| on_use || v.description)
         .filter(|v| match wanted {
             Some(name) => name == v.name,
             None => !upstreams.failed_lately(&v.name, RETRY_AFTER),
@@ -196,7 +196,7 @@ pub(crate) fn fetched(
         }
         Err(e) => Err(HostError::hinted(
             format!("fetching the tools of tools.{server}: {e}"),
-            if upstreams.is_description(server) {
+            if missing[0].description {
                 format!(
                     "fix the API's entry '{}' in .codemode/apis.json, or its description; the next use reads it again",
                     missing[0].original
@@ -386,7 +386,7 @@ fn start(
     let Some(found) = known.tools().iter().find(|t| t.name == tool) else {
         let names = known.tools().iter().map(|t| t.name.as_str());
         let near = crate::assets::names::nearest(tool, names);
-        let api = upstreams.is_description(server);
+        let api = known.description;
         let mut hint = match (&known.catalogue, near.first()) {
             (Some(_), Some(best)) => format!(
                 "did you mean tools.{server}.{best}? tools.list('{server}', 2) lists its tools"

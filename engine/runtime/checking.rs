@@ -220,11 +220,8 @@ impl Sent {
         };
         let degraded = self.degraded;
         let upstream = registry.upstream_views(index);
-        let may_be_stale = |toolbox: &str| {
-            upstream
-                .iter()
-                .any(|v| v.name == toolbox && !v.from_description())
-        };
+        let may_be_stale =
+            |toolbox: &str| upstream.iter().any(|v| v.name == toolbox && !v.description);
         let mut verdict = judge_with(
             source,
             checked.diagnostics,
@@ -306,7 +303,7 @@ impl Sent {
                     let (toolbox, name) = tool.split_once('.')?;
                     let api = upstream
                         .iter()
-                        .find(|v| v.name == toolbox && v.from_description())?;
+                        .find(|v| v.name == toolbox && v.description)?;
                     if api.tools().iter().any(|t| t.name == name) {
                         return None;
                     }

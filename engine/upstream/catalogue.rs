@@ -64,18 +64,13 @@ pub struct ServerView {
     pub original: String,
     /// Its tools as last synced; `None` until `codemode mcp sync` fetched them.
     pub catalogue: Option<Arc<Catalogue>>,
+    /// True for an HTTP API read from its OpenAPI description (a file the operator
+    /// keeps), not a running server: fetching its tools reads a file and starts nothing,
+    /// and its catalogue is exact, not a copy that may have gone stale.
+    pub description: bool,
 }
 
 impl ServerView {
-    /// True when its tools were read from an OpenAPI description (a file the operator
-    /// keeps), not listed by a running server: the catalogue is exact, not a copy that may
-    /// have gone stale.
-    pub fn from_description(&self) -> bool {
-        self.catalogue
-            .as_ref()
-            .is_some_and(|c| c.tools.iter().any(|t| t.request.is_some()))
-    }
-
     /// One line saying what the toolbox is for, in the server's words (see
     /// [`ServerAbout::purpose`]), or how to fetch its tools when they are not.
     pub fn purpose(&self) -> String {

@@ -205,14 +205,6 @@ impl Upstreams {
         self.shared.server(name).map(|s| s.config.clone())
     }
 
-    /// True when `name` is an HTTP API read from its OpenAPI description: fetching its
-    /// tools reads a file and starts no process.
-    pub fn is_description(&self, name: &str) -> bool {
-        self.shared
-            .server(name)
-            .is_some_and(|s| matches!(s.config.transport, Transport::OpenApi(_)))
-    }
-
     /// The cache these servers' catalogues live in.
     pub fn cache(&self) -> &Cache {
         &self.shared.cache
@@ -234,6 +226,7 @@ impl Upstreams {
                 name: s.config.name.clone(),
                 original: s.config.original_name.clone(),
                 catalogue: self.shared.cache.read(&s.config),
+                description: matches!(s.config.transport, Transport::OpenApi(_)),
             })
             .collect()
     }
