@@ -8,7 +8,8 @@
 //!   the last snapshot (whole for a small world, by the toolboxes a script names for a
 //!   large one: `named.rs` finds them);
 //! - `process.rs` starts the checker and exchanges one request and reply at a time (a
-//!   script's reply is read after the run is readied: [`PendingCheck`]);
+//!   script's reply is read after the run is readied: [`PendingCheck`]); a one-shot run
+//!   asks the user's resident checker instead, whose socket `resident.rs` finds;
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
 //!   reported, by [`Mode`], reading where the script calls tools and binds their results
 //!   from its syntax tree (`script.rs`);
@@ -27,6 +28,7 @@ mod mode;
 mod named;
 mod process;
 mod replies;
+mod resident;
 mod script;
 mod tool;
 mod verdict;

@@ -4,7 +4,9 @@
 
 use std::hash::{BuildHasher, Hasher};
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -89,6 +91,8 @@ impl Declarations {
 pub struct Checker {
     program: Result<PathBuf, String>,
     timeout: Duration,
+    /// The socket of the resident checker this one asks (see [`Checker::resident`]).
+    resident: Option<PathBuf>,
     /// The running checker; a pending check owns the lock until its reply is read (the
     /// run it belongs to may go on meanwhile: see [`PendingCheck`]).
     process: Arc<parking_lot::Mutex<Option<Process>>>,
@@ -111,11 +115,12 @@ type Slot = ArcMutexGuard<RawMutex, Option<Process>>;
 
 /// A running checker.
 struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    /// Its replies, read on the asking thread: a reader thread between the pipe and the
-    /// caller cost each check a second wake-up.
-    stdout: ChildStdout,
+    /// The checker started for this engine; `None` for a connection to the resident,
+    /// whose child serving it ends when the connection closes.
+    child: Option<Child>,
+    /// Requests one way and replies the other. Replies are read on the asking thread: a
+    /// reader thread between the pipe and the caller cost each check a second wake-up.
+    link: Link,
     /// What was read past the last whole reply line.
     unread: Vec<u8>,
     /// The keys of the declarations it holds, most recently used last (it keeps
@@ -123,10 +128,45 @@ struct Process {
     loaded: Vec<u64>,
 }
 
+/// How requests reach a checker.
+enum Link {
+    /// The pipes of a checker started for this engine.
+    Pipes(ChildStdin, ChildStdout),
+    /// A connection to the resident checker.
+    Socket(UnixStream),
+}
+
+impl Link {
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            Link::Pipes(stdin, _) => stdin.write_all(bytes),
+            Link::Socket(stream) => stream.write_all(bytes),
+        }
+    }
+
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Link::Pipes(_, stdout) => stdout.read(buffer),
+            Link::Socket(stream) => stream.read(buffer),
+        }
+    }
+
+    /// Where replies arrive, to wait on.
+    fn replies(&self) -> BorrowedFd<'_> {
+        match self {
+            Link::Pipes(_, stdout) => stdout.as_fd(),
+            Link::Socket(stream) => stream.as_fd(),
+        }
+    }
+}
+
 impl Drop for Process {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // A resident's child serving this connection ends with it, or by its deadline.
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -168,9 +208,24 @@ impl Checker {
         Checker {
             program,
             timeout,
+            resident: None,
             process: Arc::new(parking_lot::Mutex::new(None)),
             failed: Arc::new(Mutex::new(None)),
         }
+    }
+
+    /// The same checker, asking the user's resident checker: a process that checks one
+    /// script and exits (`codemode run`) would otherwise spend more starting a checker
+    /// (Luau's builtins take 12–20 ms to register) than on its run. The first such run
+    /// starts the checker as usual, and it stays after the run (see
+    /// `engine/checker/resident.rs`); later runs connect to it. Nothing changes when the
+    /// binary is named by `$CODEMODE_CHECKER` (someone's own build or wrapper, not the
+    /// engine's to share) or no private folder for the socket can be had.
+    pub fn resident(mut self) -> Checker {
+        if std::env::var_os(CHECKER_ENV).is_none() {
+            self.resident = self.identity().and_then(|id| super::resident::socket(&id));
+        }
+        self
     }
 
     /// Where the checker binary is: `$CODEMODE_CHECKER`, else beside the running
@@ -353,6 +408,15 @@ impl Checker {
             .map_err(|beside| CheckerError::Missing {
                 beside: beside.clone(),
             })?;
+        if let Some(socket) = &self.resident {
+            match UnixStream::connect(socket) {
+                Ok(stream) => {
+                    tracing::debug!("asked the resident type checker at {}", socket.display());
+                    return Ok(Process::new(None, Link::Socket(stream)));
+                }
+                Err(_) => start_resident(program, socket),
+            }
+        }
         let mut child = Command::new(program)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -365,13 +429,26 @@ impl Checker {
             let _ = child.kill();
             return Err(CheckerError::Broken("its pipes could not be opened".into()));
         };
-        Ok(Process {
-            child,
-            stdin,
-            stdout,
-            unread: Vec::new(),
-            loaded: Vec::new(),
-        })
+        Ok(Process::new(Some(child), Link::Pipes(stdin, stdout)))
+    }
+}
+
+/// Starts the resident checker serving on `socket` for the runs after this one, which
+/// checks with a checker of its own meanwhile. It outlives this process, so it holds
+/// nothing of it: no standard streams, and a process group of its own (a Ctrl-C at the
+/// terminal stops the run, not the resident). A resident already starting keeps the socket,
+/// and this one ends.
+fn start_resident(program: &Path, socket: &Path) {
+    let started = Command::new(program)
+        .env(super::resident::RESIDENT_ENV, socket)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn();
+    match started {
+        Ok(_) => tracing::debug!("started the resident type checker at {}", socket.display()),
+        Err(e) => tracing::debug!("the resident type checker did not start: {e}"),
     }
 }
 
@@ -394,7 +471,7 @@ impl PendingCheck {
     /// for other scripts.
     pub fn ready(&self) -> bool {
         self.slot.as_ref().is_none_or(|process| {
-            process.unread.contains(&b'\n') || readable(&process.stdout, Duration::ZERO)
+            process.unread.contains(&b'\n') || readable(process.link.replies(), Duration::ZERO)
         })
     }
 
@@ -454,6 +531,15 @@ impl Drop for PendingCheck {
 }
 
 impl Process {
+    fn new(child: Option<Child>, link: Link) -> Process {
+        Process {
+            child,
+            link,
+            unread: Vec::new(),
+            loaded: Vec::new(),
+        }
+    }
+
     /// Loads `declarations` into the checker, under their key.
     fn load(&mut self, declarations: &Declarations) -> Result<(), CheckerError> {
         self.loaded.retain(|k| *k != declarations.key);
@@ -486,7 +572,7 @@ impl Process {
         let mut line = String::with_capacity(request.len() + 1);
         line.push_str(request);
         line.push('\n');
-        self.stdin
+        self.link
             .write_all(line.as_bytes())
             .map_err(|e| CheckerError::Broken(format!("cannot write to it: {e}")))
     }
@@ -509,19 +595,21 @@ impl Process {
                 )));
             }
             let left = until.saturating_duration_since(Instant::now());
-            if left.is_zero() || !readable(&self.stdout, left) {
+            if left.is_zero() || !readable(self.link.replies(), left) {
                 if Instant::now() < until {
                     continue;
                 }
                 return Err(CheckerError::Slow(deadline.as_millis() as u64));
             }
-            match self.stdout.read(&mut chunk) {
+            match self.link.read(&mut chunk) {
                 Ok(0) => {
-                    let status = self
-                        .child
-                        .wait()
-                        .map(|s| s.to_string())
-                        .unwrap_or_else(|e| e.to_string());
+                    let status = match self.child.as_mut() {
+                        Some(child) => child
+                            .wait()
+                            .map(|s| s.to_string())
+                            .unwrap_or_else(|e| e.to_string()),
+                        None => "the resident checker closed the connection".into(),
+                    };
                     return Err(CheckerError::Broken(format!("it exited: {status}")));
                 }
                 Ok(n) => self.unread.extend_from_slice(&chunk[..n]),
@@ -532,10 +620,10 @@ impl Process {
     }
 }
 
-/// True when `stdout` has something to read (or has closed) within `wait`.
-fn readable(stdout: &ChildStdout, wait: Duration) -> bool {
+/// True when `replies` has something to read (or has closed) within `wait`.
+fn readable(replies: BorrowedFd<'_>, wait: Duration) -> bool {
     let mut fd = libc::pollfd {
-        fd: stdout.as_raw_fd(),
+        fd: replies.as_raw_fd(),
         events: libc::POLLIN,
         revents: 0,
     };

@@ -19,12 +19,18 @@
 //!
 //! The process ends when its input closes. Its address space is capped, so a script
 //! written to make the checker allocate without end kills only the checker.
+//!
+//! Started with `CODEMODE_CHECK_RESIDENT` naming a socket, it is instead the user's
+//! resident checker, which one-shot runs connect to (see `resident.rs`); each connection
+//! speaks the same protocol.
 
-use std::io::{BufRead, Write};
+mod resident;
+
 use std::time::Duration;
 
 use luau_analyze::{CheckOptions, Checker, Severity};
 use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 
 /// The address space the checker may use: the bundled world's declarations and a large
 /// script take tens of megabytes, so this is far from any honest need.
@@ -39,41 +45,93 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
 
 fn main() {
     cap_memory();
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     // Luau's builtins are registered before the first request: an engine starts the
-    // checker early and sends the declarations later, so this overlaps its own work.
-    let mut spare = Checker::new().ok();
-    let mut checkers = Vec::new();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let reply = match serde_json::from_str::<Value>(&line) {
-            Ok(request) => answer(&request, &mut checkers, &mut spare),
+    // checker early and sends the declarations later, so this overlaps its own work. A
+    // resident's children inherit the ready checker.
+    let mut state = State {
+        checkers: Vec::new(),
+        spare: Checker::new().ok(),
+    };
+    if let Some(socket) = std::env::var_os(resident::RESIDENT_ENV) {
+        resident::run(std::path::Path::new(&socket), &mut state);
+    }
+    resident::serve(
+        std::io::stdin().lock(),
+        std::io::stdout().lock(),
+        &mut state,
+    );
+}
+
+/// The checkers with declarations loaded, most recently used last, and a fresh one made
+/// ahead for the next declarations.
+struct State {
+    checkers: Vec<Loaded>,
+    spare: Option<Checker>,
+}
+
+/// A checker with declarations loaded, under the key its client names them by and the
+/// digest of their text: a resident's clients may name different texts by one key.
+struct Loaded {
+    key: u64,
+    digest: [u8; 32],
+    checker: Checker,
+}
+
+impl resident::Serve for State {
+    fn answer(&mut self, line: &str) -> String {
+        match serde_json::from_str::<Value>(line) {
+            Ok(request) => answer(&request, &mut self.checkers, &mut self.spare),
             Err(e) => json!({"ok": false, "error": format!("the request is not JSON: {e}")}),
-        };
-        if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
-            break;
+        }
+        .to_string()
+    }
+
+    fn within(&self, line: &str) -> Duration {
+        let timeout = serde_json::from_str::<Value>(line)
+            .ok()
+            .and_then(|request| request.get("timeoutMs")?.as_u64());
+        // A load of declarations (a fresh checker and a world's types) takes longer.
+        timeout.map_or(Duration::from_secs(5), Duration::from_millis)
+    }
+
+    fn loads(&self, line: &str) -> bool {
+        line.starts_with("{\"defs\"")
+    }
+
+    fn restock(&mut self) {
+        if self.spare.is_none() {
+            self.spare = Checker::new().ok();
         }
     }
 }
 
-/// The reply to one request. `checkers` holds the loaded declarations by key, most
-/// recently used last.
-fn answer(
-    request: &Value,
-    checkers: &mut Vec<(u64, Checker)>,
-    spare: &mut Option<Checker>,
-) -> Value {
+/// The reply to one request. `checkers` holds the loaded declarations, most recently used
+/// last.
+fn answer(request: &Value, checkers: &mut Vec<Loaded>, spare: &mut Option<Checker>) -> Value {
     let key = request.get("key").and_then(Value::as_u64).unwrap_or(0);
     if let Some(defs) = request.get("defs").and_then(Value::as_str) {
-        checkers.retain(|(k, _)| *k != key);
+        let digest: [u8; 32] = Sha256::digest(defs.as_bytes()).into();
+        // Held already (a resident's earlier client sent the same text): kept, not loaded
+        // again.
+        if let Some(at) = checkers
+            .iter()
+            .position(|l| l.key == key && l.digest == digest)
+        {
+            let held = checkers.remove(at);
+            checkers.push(held);
+            return json!({"ok": true});
+        }
+        checkers.retain(|l| l.key != key);
         return match load(defs, spare.take()) {
-            Ok(fresh) => {
+            Ok(checker) => {
                 if checkers.len() >= HELD {
                     checkers.remove(0);
                 }
-                checkers.push((key, fresh));
+                checkers.push(Loaded {
+                    key,
+                    digest,
+                    checker,
+                });
                 json!({"ok": true})
             }
             Err(error) => json!({"ok": false, "error": error}),
@@ -82,12 +140,12 @@ fn answer(
     let Some(source) = request.get("check").and_then(Value::as_str) else {
         return json!({"ok": false, "error": "a request holds `defs` or `check`"});
     };
-    let Some(at) = checkers.iter().position(|(k, _)| *k == key) else {
+    let Some(at) = checkers.iter().position(|l| l.key == key) else {
         return json!({"ok": false, "unloaded": true, "error": "no declarations are loaded under this key"});
     };
     let held = checkers.remove(at);
     checkers.push(held);
-    let Some((_, checker)) = checkers.last_mut() else {
+    let Some(Loaded { checker, .. }) = checkers.last_mut() else {
         return json!({"ok": false, "unloaded": true, "error": "no declarations are loaded under this key"});
     };
     let timeout = request

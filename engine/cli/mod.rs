@@ -349,7 +349,7 @@ impl Cli {
     /// for a script the check has nothing to decide about (see
     /// [`codemode::Checking::decides`]).
     fn one_shot_runtime(&self, source: &str) -> anyhow::Result<Runtime> {
-        let checking = match self.new_checking() {
+        let checking = match self.new_checking(true) {
             Some(checking) => {
                 let checking = checking.one_shot();
                 Some(Arc::new(match self.world_dir() {
@@ -409,14 +409,21 @@ impl Cli {
 
     /// The type checker scripts pass before they run (`--check`), none when off.
     pub(crate) fn checking(&self) -> Option<Arc<codemode::Checking>> {
-        self.new_checking().map(Arc::new)
+        self.new_checking(false).map(Arc::new)
     }
 
-    fn new_checking(&self) -> Option<codemode::Checking> {
+    /// The checking `--check` asks for; a process that checks one script and exits asks
+    /// the user's `resident` checker (see [`codemode::check::Checker::resident`]).
+    fn new_checking(&self, resident: bool) -> Option<codemode::Checking> {
         use codemode::check::{Checker, Mode};
         let mode: Mode = self.check.parse().unwrap_or_default();
         (mode != Mode::Off).then(|| {
             let checker = Checker::new(Duration::from_millis(self.check_timeout_ms));
+            let checker = if resident {
+                checker.resident()
+            } else {
+                checker
+            };
             codemode::Checking::new(mode, checker)
         })
     }

@@ -1,0 +1,221 @@
+//! The resident checker one-shot runs share (`engine/checker/resident.rs`): the first
+//! `codemode exec` starts it, later ones connect to it instead of starting a checker of
+//! their own, and each still gets the verdict a checker of its own gives. A script that
+//! hangs its checker reaches only its own run; a resident that died is replaced; a socket
+//! folder others may enter is never used.
+//!
+//! Each test has its own `XDG_RUNTIME_DIR`, so its own resident, stopped when it ends.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::{command, output, text, World};
+use serde_json::Value;
+
+/// A script with a certain mistake: a field its tool's result lacks.
+const WRONG: &str = "local counts = tools.text.wordCount('a b')\nreturn counts.wrods\n";
+
+/// A type function that never returns: the solver runs it while checking.
+const HANGS: &str = "local _ = tools\ntype function loop(t)\n  while true do end\n  return t\nend\ntype X = loop<number>\nreturn 'ran'\n";
+
+/// A runtime folder of one test, whose resident is stopped when it is dropped.
+struct Runtime {
+    dir: tempfile::TempDir,
+    world: World,
+}
+
+impl Runtime {
+    fn new() -> Runtime {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        Runtime {
+            dir,
+            world: World::new(),
+        }
+    }
+
+    fn sockets(&self) -> PathBuf {
+        self.dir.path().join("codemode")
+    }
+
+    /// `codemode exec` of `script` with `args` first: the envelope and what it logged.
+    fn exec(&self, args: &[&str], script: &str) -> (Value, String) {
+        let out = output(
+            command()
+                .env("XDG_RUNTIME_DIR", self.dir.path())
+                .env("CODEMODE_LOG", "codemode=debug")
+                .arg("--world")
+                .arg(self.world.path())
+                .args(args)
+                .arg("exec"),
+            script,
+        );
+        let envelope = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(&out.stdout)));
+        (envelope, text(&out.stderr))
+    }
+
+    /// The resident's process id, once it serves (its lock file names it).
+    fn resident(&self) -> Option<u32> {
+        let folder = std::fs::read_dir(self.sockets()).ok()?;
+        let mut socket = false;
+        let mut pid = None;
+        for entry in folder.flatten() {
+            let path = entry.path();
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("sock") => socket = true,
+                Some("lock") => pid = read_pid(&path),
+                _ => {}
+            }
+        }
+        pid.filter(|pid| socket && alive(*pid))
+    }
+
+    /// Waits for a resident other than `not` to serve.
+    fn wait_for_resident(&self, not: Option<u32>) -> u32 {
+        let started = Instant::now();
+        loop {
+            if let Some(pid) = self.resident().filter(|pid| Some(*pid) != not) {
+                return pid;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "no resident checker in {}",
+                self.sockets().display()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        if let Some(pid) = self.resident() {
+            kill(pid);
+        }
+    }
+}
+
+fn read_pid(lock: &Path) -> Option<u32> {
+    std::fs::read_to_string(lock).ok()?.trim().parse().ok()
+}
+
+fn alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .unwrap_or_default()
+            .contains(") Z ")
+}
+
+fn kill(pid: u32) {
+    let _ = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status();
+}
+
+fn refused(envelope: &Value) -> bool {
+    envelope["ok"] == false
+        && envelope["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("wrods"))
+        && envelope["error"]["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("nothing took effect"))
+}
+
+#[test]
+fn one_shot_runs_after_the_first_ask_the_resident_checker() {
+    let runtime = Runtime::new();
+    let (first, said) = runtime.exec(&[], "return tools.text.slugify('Hello World')");
+    assert_eq!(first["value"], "hello-world", "{first}");
+    assert!(said.contains("started the resident type checker"), "{said}");
+    let pid = runtime.wait_for_resident(None);
+
+    let (wrong, said) = runtime.exec(&[], WRONG);
+    assert!(refused(&wrong), "{wrong}");
+    assert!(said.contains("asked the resident type checker"), "{said}");
+    let (right, said) = runtime.exec(&[], "return tools.text.wordCount('a b').words");
+    assert_eq!(right["value"], 2, "{right}");
+    assert!(said.contains("asked the resident type checker"), "{said}");
+    assert_eq!(
+        runtime.resident(),
+        Some(pid),
+        "one resident serves them all"
+    );
+}
+
+#[test]
+fn a_script_that_hangs_the_checker_reaches_only_its_own_run() {
+    let runtime = Runtime::new();
+    runtime.exec(&[], "return tools.text.slugify('x')");
+    let pid = runtime.wait_for_resident(None);
+    let hanging = {
+        let runtime_dir = runtime.dir.path().to_path_buf();
+        let world = runtime.world.path().to_path_buf();
+        std::thread::spawn(move || {
+            let out = output(
+                command()
+                    .env("XDG_RUNTIME_DIR", runtime_dir)
+                    .arg("--world")
+                    .arg(world)
+                    .args(["--check-timeout-ms", "300", "exec"]),
+                HANGS,
+            );
+            serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        })
+    };
+    // Other runs meanwhile are checked as ever.
+    let others: Vec<_> = (0..4).map(|_| runtime.exec(&[], WRONG)).collect();
+    for (envelope, said) in &others {
+        assert!(refused(envelope), "{envelope}");
+        assert!(said.contains("asked the resident type checker"), "{said}");
+    }
+    let hung = hanging.join().unwrap();
+    assert_eq!(hung["value"], "ran", "{hung}");
+    assert_eq!(
+        runtime.resident(),
+        Some(pid),
+        "the resident outlives the hang"
+    );
+    let (after, _) = runtime.exec(&[], WRONG);
+    assert!(refused(&after), "{after}");
+}
+
+#[test]
+fn a_resident_that_died_is_replaced() {
+    let runtime = Runtime::new();
+    runtime.exec(&[], "return 1 + #tools.list()");
+    let first = runtime.wait_for_resident(None);
+    kill(first);
+    // Its socket file is left behind: a run finds nobody there, checks with a checker of
+    // its own, and starts another resident.
+    let (wrong, said) = runtime.exec(&[], WRONG);
+    assert!(refused(&wrong), "{wrong}");
+    assert!(said.contains("started the resident type checker"), "{said}");
+    let second = runtime.wait_for_resident(Some(first));
+    let (again, said) = runtime.exec(&[], WRONG);
+    assert!(refused(&again), "{again}");
+    assert!(said.contains("asked the resident type checker"), "{said}");
+    assert_eq!(runtime.resident(), Some(second));
+}
+
+#[test]
+fn a_socket_folder_others_may_enter_is_not_used() {
+    let runtime = Runtime::new();
+    std::fs::create_dir(runtime.sockets()).unwrap();
+    std::fs::set_permissions(runtime.sockets(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    for _ in 0..2 {
+        let (wrong, said) = runtime.exec(&[], WRONG);
+        assert!(refused(&wrong), "{wrong}");
+        assert!(!said.contains("resident"), "{said}");
+    }
+    let left: Vec<_> = std::fs::read_dir(runtime.sockets())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
