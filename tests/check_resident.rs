@@ -46,6 +46,7 @@ impl Runtime {
         let out = output(
             command()
                 .env("XDG_RUNTIME_DIR", self.dir.path())
+                .env("SOME_API_TOKEN", "secret-value")
                 .env("CODEMODE_LOG", "codemode=debug")
                 .arg("--world")
                 .arg(self.world.path())
@@ -133,6 +134,20 @@ fn one_shot_runs_after_the_first_ask_the_resident_checker() {
     assert_eq!(first["value"], "hello-world", "{first}");
     assert!(said.contains("started the resident type checker"), "{said}");
     let pid = runtime.wait_for_resident(None);
+    // It holds nothing of the run that started it: an environment may hold credentials.
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
+    let names: Vec<String> = environ
+        .split(|b| *b == 0)
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            String::from_utf8_lossy(v)
+                .split('=')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(names, ["CODEMODE_CHECK_RESIDENT"]);
 
     let (wrong, said) = runtime.exec(&[], WRONG);
     assert!(refused(&wrong), "{wrong}");

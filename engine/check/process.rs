@@ -417,7 +417,11 @@ impl Checker {
                 Err(_) => start_resident(program, socket),
             }
         }
+        // The checker reads nothing of the environment, which may hold credentials; `PATH`
+        // stays for a wrapper script named by `$CODEMODE_CHECKER`.
         let mut child = Command::new(program)
+            .env_clear()
+            .envs(std::env::var_os("PATH").map(|path| ("PATH", path)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -435,12 +439,15 @@ impl Checker {
 
 /// Starts the resident checker serving on `socket` for the runs after this one, which
 /// checks with a checker of its own meanwhile. It outlives this process, so it holds
-/// nothing of it: no standard streams, and a process group of its own (a Ctrl-C at the
-/// terminal stops the run, not the resident). A resident already starting keeps the socket,
-/// and this one ends.
+/// nothing of it: no environment (which may hold credentials), no working folder, no
+/// standard streams, and a process group of its own (a Ctrl-C at the terminal stops the
+/// run, not the resident). A resident already starting keeps the socket, and this one
+/// ends.
 fn start_resident(program: &Path, socket: &Path) {
     let started = Command::new(program)
+        .env_clear()
         .env(super::resident::RESIDENT_ENV, socket)
+        .current_dir("/")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
