@@ -234,3 +234,25 @@ fn a_socket_folder_others_may_enter_is_not_used() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn a_client_that_says_nothing_holds_no_one_else_up() {
+    let runtime = Runtime::new();
+    runtime.exec(&[], "return tools.text.slugify('x')");
+    let pid = runtime.wait_for_resident(None);
+    let socket = std::fs::read_dir(runtime.sockets())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "sock"))
+        .unwrap();
+    // Connected, silent, and kept open past the runs below.
+    let silent: Vec<_> = (0..3)
+        .map(|_| std::os::unix::net::UnixStream::connect(&socket).unwrap())
+        .collect();
+    let (wrong, said) = runtime.exec(&[], WRONG);
+    assert!(refused(&wrong), "{wrong}");
+    assert!(said.contains("asked the resident type checker"), "{said}");
+    assert_eq!(runtime.resident(), Some(pid));
+    drop(silent);
+}

@@ -261,7 +261,8 @@ impl Checker {
 
     /// Starts the checker process now without waiting for it, so it readies itself while
     /// the caller does other work (a fresh process reading its index). Does nothing when
-    /// it runs already, failed lately or cannot be found: the first check says why.
+    /// it runs already, failed lately, cannot be found (the first check says why) or is
+    /// the resident.
     pub fn prestart(&self) {
         let failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
         if failed
@@ -271,6 +272,11 @@ impl Checker {
             return;
         }
         drop(failed);
+        // A resident is asked when the declarations are ready, not before: it reads a
+        // connection's first request before it takes the next connection.
+        if self.resident.as_ref().is_some_and(|socket| socket.exists()) {
+            return;
+        }
         let Some(mut slot) = self.process.try_lock() else {
             return;
         };

@@ -19,7 +19,7 @@
 //! the socket's lock serves; the other ends. The resident ends after [`IDLE`] without a
 //! connection.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -39,8 +39,15 @@ const IDLE: Duration = Duration::from_secs(300);
 /// solver looks at its timeout between steps, not during one.
 const GRACE: Duration = Duration::from_secs(1);
 
-/// How long the resident waits for a connection's first request.
-const FIRST_REQUEST: Duration = Duration::from_secs(2);
+/// How long the resident waits for a connection's first request (the engine connects
+/// with its declarations ready); other connections are taken meanwhile.
+const FIRST_REQUEST: Duration = Duration::from_secs(5);
+
+/// How often connections still sending their first request are looked at again.
+const POLL_WAITING: Duration = Duration::from_millis(100);
+
+/// The longest first request read: a large world's declarations are a few megabytes.
+const MAX_FIRST_REQUEST: usize = 64 << 20;
 
 /// When the process started: the clock [`DEADLINE`] counts on.
 static STARTED: OnceLock<Instant> = OnceLock::new();
@@ -104,48 +111,126 @@ pub fn run(socket: &Path, state: &mut dyn Serve) {
     unsafe {
         libc::signal(libc::SIGCHLD, libc::SIG_IGN);
     }
+    let _ = listener.set_nonblocking(true);
+    let mut waiting: Vec<Waiting> = Vec::new();
+    let mut last = Instant::now();
     loop {
-        if !readable(&listener, IDLE) {
+        waiting.retain(|w| w.since.elapsed() < FIRST_REQUEST);
+        if waiting.is_empty() && last.elapsed() >= IDLE {
             let _ = std::fs::remove_file(socket);
             std::process::exit(0);
         }
-        if let Ok((stream, _)) = listener.accept() {
-            connection(stream, state);
+        let wait = if waiting.is_empty() {
+            IDLE.saturating_sub(last.elapsed())
+        } else {
+            POLL_WAITING
+        };
+        let ready = readable(&listener, &waiting, wait);
+        if ready.first() == Some(&true) {
+            while let Ok((stream, _)) = listener.accept() {
+                if stream.set_nonblocking(true).is_ok() {
+                    waiting.push(Waiting::new(stream));
+                }
+            }
+            last = Instant::now();
         }
-        state.restock();
+        // Each connection that sent its first line (or closed) leaves the waiting list.
+        let mut at = 0;
+        for is_ready in ready.into_iter().skip(1) {
+            if is_ready && waiting[at].read() {
+                let done = waiting.remove(at);
+                if let Some(first) = done.first_line() {
+                    connection(done.stream, first, done.rest, state);
+                    state.restock();
+                }
+            } else {
+                at += 1;
+            }
+        }
     }
 }
 
-/// Takes one connection: reads its first request, answers a load of declarations here
-/// (kept for later connections), and forks a child that serves the rest.
-fn connection(stream: UnixStream, state: &mut dyn Serve) {
-    // A client sends its first request at once; one that does not holds the resident
-    // for this long at most.
-    let _ = stream.set_read_timeout(Some(FIRST_REQUEST));
-    let Ok(reading) = stream.try_clone() else {
-        return;
-    };
-    let mut input = BufReader::new(reading);
-    let mut first = String::new();
-    if !matches!(input.read_line(&mut first), Ok(n) if n > 0) {
-        return;
+/// A connection whose first request has not all come yet.
+struct Waiting {
+    stream: UnixStream,
+    since: Instant,
+    read: Vec<u8>,
+    /// The first line, once it is whole, and what came after it.
+    rest: Vec<u8>,
+    closed: bool,
+}
+
+impl Waiting {
+    fn new(stream: UnixStream) -> Waiting {
+        Waiting {
+            stream,
+            since: Instant::now(),
+            read: Vec::new(),
+            rest: Vec::new(),
+            closed: false,
+        }
     }
-    let first = first.trim_end();
+
+    /// Reads what has come; true when the first line is whole or the client is gone.
+    fn read(&mut self) -> bool {
+        let mut chunk = [0u8; 64 * 1024];
+        loop {
+            match (&self.stream).read(&mut chunk) {
+                Ok(0) => {
+                    self.closed = true;
+                    return true;
+                }
+                Ok(n) => self.read.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+            if let Some(end) = self.read.iter().position(|b| *b == b'\n') {
+                self.rest = self.read.split_off(end + 1);
+                return true;
+            }
+            if self.read.len() > MAX_FIRST_REQUEST {
+                self.closed = true;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn first_line(&self) -> Option<String> {
+        if self.closed {
+            return None;
+        }
+        String::from_utf8(self.read.clone())
+            .ok()
+            .map(|line| line.trim_end().to_string())
+    }
+}
+
+/// Answers a connection's first request here when it loads declarations (kept for the
+/// connections after), and forks a child that serves the rest of it.
+fn connection(stream: UnixStream, first: String, rest: Vec<u8>, state: &mut dyn Serve) {
     let early = state
-        .loads(first)
-        .then(|| within_alarm(state.within(first) + GRACE, || state.answer(first)));
+        .loads(&first)
+        .then(|| within_alarm(state.within(&first) + GRACE, || state.answer(&first)));
     // SAFETY: this process has one thread, so the child's copy of it holds no lock
     // another thread took.
     if unsafe { libc::fork() } != 0 {
         // The parent (or a failed fork: the client then checks with a checker of its own).
         return;
     }
-    let _ = stream.set_read_timeout(None);
+    let _ = stream.set_nonblocking(false);
     watch_deadline();
+    let Ok(reading) = stream.try_clone() else {
+        std::process::exit(1);
+    };
     let mut output = &stream;
-    let reply = early.unwrap_or_else(|| state.answer(first));
+    let reply = early.unwrap_or_else(|| state.answer(&first));
     if writeln!(output, "{reply}").is_ok() {
-        serve(input, output, state);
+        serve(
+            BufReader::new(Cursor::new(rest).chain(reading)),
+            output,
+            state,
+        );
     }
     std::process::exit(0);
 }
@@ -189,16 +274,24 @@ fn watch_deadline() {
     });
 }
 
-/// True when a connection waits on `listener` within `wait`.
-fn readable(listener: &UnixListener, wait: Duration) -> bool {
-    let mut fd = libc::pollfd {
-        fd: listener.as_raw_fd(),
+/// Which of `listener` (first) and the `waiting` connections have something to read
+/// within `wait`.
+fn readable(listener: &UnixListener, waiting: &[Waiting], wait: Duration) -> Vec<bool> {
+    let fd = |fd: i32| libc::pollfd {
+        fd,
         events: libc::POLLIN,
         revents: 0,
     };
+    let mut fds: Vec<libc::pollfd> = std::iter::once(fd(listener.as_raw_fd()))
+        .chain(waiting.iter().map(|w| fd(w.stream.as_raw_fd())))
+        .collect();
     let millis = wait.as_millis().min(i32::MAX as u128) as libc::c_int;
-    // SAFETY: poll reads and writes the one pollfd it is given, which lives on this stack.
-    unsafe { libc::poll(&mut fd, 1, millis) > 0 }
+    // SAFETY: poll reads and writes the pollfds it is given, which live in `fds`.
+    let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
+    if ready <= 0 {
+        return vec![false; fds.len()];
+    }
+    fds.iter().map(|f| f.revents != 0).collect()
 }
 
 /// The socket's lock file, held (an exclusive `flock`) with this process's id written in
