@@ -15,7 +15,7 @@ use parking_lot::RawMutex;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{CheckerError, Diagnostic};
+use super::{CheckerError, Diagnostic, Kind};
 
 /// The checker binary's name, looked for beside the running executable.
 pub const CHECKER_PROGRAM: &str = "codemode-check";
@@ -139,10 +139,24 @@ struct Reply {
     #[serde(default, rename = "timedOut")]
     timed_out: bool,
     #[serde(default)]
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<Said>,
     /// True when the checker no longer holds the declarations a check named.
     #[serde(default)]
     unloaded: bool,
+}
+
+/// A diagnostic as the checker sends it: [`Diagnostic`]'s fields and its [`Kind`], which
+/// the envelope leaves out.
+#[derive(Deserialize)]
+struct Said {
+    #[serde(flatten)]
+    diagnostic: Diagnostic,
+    #[serde(default = "other")]
+    kind: Kind,
+}
+
+fn other() -> Kind {
+    Kind::Other
 }
 
 /// What one check found.
@@ -415,7 +429,14 @@ impl PendingCheck {
         }
         match reply {
             Ok(reply) if reply.ok => Ok(Checked {
-                diagnostics: reply.diagnostics,
+                diagnostics: reply
+                    .diagnostics
+                    .into_iter()
+                    .map(|said| Diagnostic {
+                        kind: said.kind,
+                        ..said.diagnostic
+                    })
+                    .collect(),
                 timed_out: reply.timed_out,
                 limit: self.timeout,
             }),

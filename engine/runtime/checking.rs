@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::bind::{fits_literal, stray_field, wrong_kind};
-use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
+use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations, Kind};
 use crate::check::{option_literals, Checked, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::{cut, gate};
@@ -238,7 +238,7 @@ impl Sent {
                 // anything else at run time. An API's operations are read from its
                 // description as it is: exact.
                 let toolbox = tool.split('.').next().unwrap_or_default();
-                if may_be_stale(toolbox) && !not_one_table(&error.message) {
+                if may_be_stale(toolbox) && !not_one_table(&error.kind) {
                     return false;
                 }
                 // A call the profile denies, or of a tool that cannot be called, is not
@@ -272,8 +272,7 @@ impl Sent {
         verdict.report.retain(|d| {
             !fitting.iter().any(|(name, line, column)| {
                 (d.line, d.column) == (*line, *column)
-                    && d.message.starts_with("Expected this to be")
-                    && d.message.ends_with(&format!("but got '{name}'"))
+                    && matches!(&d.kind, Kind::Mismatch { given, .. } if given == name)
             })
         });
         verdict.report.extend(unread);
@@ -425,6 +424,7 @@ fn stray_options(index: &AssetIndex, source: &str) -> Options {
                 ),
                 None => format!("argument {param}: {}", stray.detail),
             },
+            kind: Kind::Note,
             quiet: false,
         };
         if !stray.refused {
@@ -695,6 +695,7 @@ mod tests {
                 column: 1,
                 severity: Severity::Error,
                 message: "A".repeat(20_000),
+                kind: Kind::Note,
                 quiet: false,
             })
             .collect();
