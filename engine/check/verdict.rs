@@ -12,7 +12,6 @@
 use super::script::{Place, ToolCalls};
 use super::{Counted, Diagnostic, Extension, KeyOwner, Kind, Mode, Severity};
 use crate::assets::with_luau;
-use crate::types::Ty;
 
 /// The checker's diagnostics, sorted for a run.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -662,12 +661,7 @@ fn sure(kind: &Kind) -> bool {
     let Some((wanted, got)) = mismatch(kind) else {
         return true;
     };
-    // Where a value that may be nil is wanted, one of another type may be meant for a
-    // part of it the checker's reasoning does not follow (the solver explains such a
-    // mismatch member by member, `nil` among them).
-    if optional(wanted) {
-        return false;
-    }
+
     let scalar = |t: &str| {
         matches!(t, "string" | "number" | "boolean" | "nil")
             || t.starts_with('"')
@@ -753,15 +747,6 @@ fn mismatch(kind: &Kind) -> Option<(&str, &str)> {
     match kind {
         Kind::Mismatch { wanted, given } => Some((wanted, given)),
         _ => None,
-    }
-}
-
-/// True for a type that holds `nil`: `T?`, `A | nil`, `nil`.
-fn optional(ty: &str) -> bool {
-    match Ty::parse(ty) {
-        Ty::Nil => true,
-        Ty::Union(members) => members.contains(&Ty::Nil),
-        _ => false,
     }
 }
 
