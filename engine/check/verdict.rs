@@ -12,6 +12,7 @@
 use super::script::{Place, ToolCalls};
 use super::{Counted, Diagnostic, Extension, KeyOwner, Kind, Mode, Severity};
 use crate::assets::with_luau;
+use crate::types::Ty;
 
 /// The checker's diagnostics, sorted for a run.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -191,10 +192,11 @@ fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
     let Some((wanted, got)) = mismatch(&diagnostic.kind) else {
         return diagnostic;
     };
-    let wanted = wanted.trim_end_matches('?');
-    if !list_type(wanted) || !record_type(got) {
+    let (Ty::Array(wanted), Ty::Record(fields, None)) =
+        (Ty::parse(wanted.trim_end_matches('?')), Ty::parse(got))
+    else {
         return diagnostic;
-    }
+    };
     let at = (diagnostic.line, diagnostic.column);
     let Some(mut word) = word_at(source, at).map(str::to_string) else {
         return diagnostic;
@@ -205,17 +207,10 @@ fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
         word = format!("{}(...)", dotted_at(source, at).join("."));
         subject = format!("what {word} returns");
     }
-    let of_tables = |list: &str| {
-        table_entries(list).is_some_and(|e| e.first().is_some_and(|t| t.starts_with('{')))
-    };
-    let lists: Vec<String> = table_entries(got)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|entry| {
-            let (name, ty) = entry.split_once(':')?;
-            let ty = ty.trim();
-            (list_type(ty) && of_tables(ty) == of_tables(wanted)).then(|| format!("{word}.{name}"))
-        })
+    let lists: Vec<String> = fields
+        .iter()
+        .filter(|field| matches!(&field.ty, Ty::Array(of) if table(of) == table(&wanted)))
+        .map(|field| format!("{word}.{}", field.name))
         .collect();
     let pass = match lists.as_slice() {
         [] => String::new(),
@@ -595,18 +590,20 @@ fn colon_call(kind: &Kind) -> bool {
     mismatch(kind).is_some_and(|(_, got)| got.starts_with("Toolbox_"))
 }
 
-/// True when `ty` is a union at its top level (`number | string`, not `{ a: A | B }`):
-/// a value that may be any of them.
+/// True when `ty` is a union (`number | string`, not `{ a: A | B }`): a value that may be
+/// any of them.
 fn union(ty: &str) -> bool {
-    at_top_level(ty, '|')
+    matches!(Ty::parse(ty), Ty::Union(_))
 }
 
-/// True when `text` holds `wanted` outside any brackets.
-fn at_top_level(text: &str, wanted: char) -> bool {
-    split_at_top_level(text, wanted).len() > 1
+/// True for a table type written out: a record, a map, a list, `{}`.
+fn table(ty: &Ty) -> bool {
+    matches!(ty, Ty::Record(..) | Ty::Map(..) | Ty::Array(_) | Ty::Table)
 }
 
-/// `text` split at each `separator` outside any brackets, each piece trimmed.
+/// `text` split at each `separator` outside any brackets, each piece trimmed: for a
+/// table type the checker may have cut short, which the type model does not read (its
+/// fields are still worth a suggestion).
 fn split_at_top_level(text: &str, separator: char) -> Vec<&str> {
     let mut pieces = Vec::new();
     let (mut depth, mut from) = (0i32, 0);
@@ -717,29 +714,14 @@ fn table_given(kind: &Kind) -> bool {
     })
 }
 
-/// The entries of a table type's braces split at its top-level commas: `["a: number",
-/// "b: string"]` for `{ a: number, b: string }`; `None` when `ty` is not in braces.
-fn table_entries(ty: &str) -> Option<Vec<&str>> {
-    let inner = ty.trim().strip_prefix('{')?.strip_suffix('}')?;
-    Some(split_at_top_level(inner, ','))
-}
-
 /// True for a list type: `{string}`, `{ { [string]: any } }`.
 fn list_type(ty: &str) -> bool {
-    table_entries(ty).is_some_and(
-        |entries| matches!(entries.as_slice(), [one] if !one.is_empty() && !at_top_level(one, ':')),
-    )
+    matches!(Ty::parse(ty), Ty::Array(_))
 }
 
 /// True for a record of named fields and nothing else: `{ columns: {string}, rows: ... }`.
 fn record_type(ty: &str) -> bool {
-    table_entries(ty).is_some_and(|entries| {
-        entries.iter().all(|entry| {
-            entry.split_once(':').is_some_and(|(name, _)| {
-                !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-            })
-        })
-    })
+    matches!(Ty::parse(ty), Ty::Record(_, None))
 }
 
 /// The wanted and the given type of a [`Kind::Mismatch`].
