@@ -64,8 +64,12 @@ pub enum Kind {
     /// broken; a misspelt field of a table literal).
     #[default]
     Note,
-    /// An error of a kind no verdict reads apart.
-    Other,
+    /// An error of a kind no verdict reads apart, with the types it names.
+    Other {
+        /// The types, as Luau prints them.
+        #[serde(default)]
+        types: Vec<String>,
+    },
     /// A lint, by Luau's name for it (`LocalUnused`).
     Lint {
         /// The lint's name.

@@ -156,7 +156,7 @@ struct Said {
 }
 
 fn other() -> Kind {
-    Kind::Other
+    Kind::Other { types: Vec::new() }
 }
 
 /// What one check found.

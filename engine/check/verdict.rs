@@ -369,13 +369,17 @@ fn unknown_global(kind: &Kind) -> bool {
 
 /// The types a diagnostic names, as Luau prints them.
 fn types(kind: &Kind) -> impl Iterator<Item = &str> {
+    let named: &[String] = match kind {
+        Kind::Other { types } => types,
+        _ => &[],
+    };
     let (a, b) = match kind {
         Kind::Mismatch { wanted, given } => (Some(wanted), Some(given)),
         Kind::MissingKey { of, .. } => (Some(of), None),
         Kind::CannotExtend { table, .. } => (Some(table), None),
         _ => (None, None),
     };
-    a.into_iter().chain(b).map(String::as_str)
+    a.into_iter().chain(b).chain(named).map(String::as_str)
 }
 
 impl ToolCalls {

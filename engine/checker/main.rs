@@ -20,9 +20,10 @@
 //!   loads it again).
 //!
 //! A diagnostic's `kind` is what it is as data, so the engine never reads `message` (the
-//! English a Luau upgrade may reword): `"other"`, `"maybeNil"`, `"noReturn"`,
+//! English a Luau upgrade may reword): `"maybeNil"`, `"noReturn"`,
 //! `"notCallable"`, `"gaveUp"` (the solver stopped short: too complex, or incomplete),
 //! `"internal"`, `"timedOut"`; or an object of one field naming the kind:
+//! `{"other": {"types"}}` (an error of another kind, with the types it names),
 //! `{"lint": {"name"}}` (Luau's name of the lint, `LocalUnused`), `{"mismatch": {"wanted",
 //! "given"}}` (types), `{"missingKey": {"of", "key", "owner"}}` (`owner` is `"table"`,
 //! `"extern"`, `"suggested"` when Luau names a key of another case, or `"scalar"`),
@@ -144,7 +145,7 @@ fn kind(data: &Data) -> Value {
     let of = |names: &[&'static str]| names.get(data.context as usize).copied().unwrap_or("other");
     match data.kind {
         1 => json!({"lint": {"name": data.first}}),
-        3 if data.context == 2 => json!("other"),
+        3 if data.context == 2 => json!({"other": {"types": [data.second]}}),
         3 | 4 => json!({"mismatch": {"wanted": data.first, "given": data.second}}),
         5 => json!({"missingKey": {
             "of": data.first,
@@ -167,7 +168,7 @@ fn kind(data: &Data) -> Value {
         12 | 13 => json!("gaveUp"),
         14 => json!("internal"),
         15 => json!("timedOut"),
-        _ => json!("other"),
+        _ => json!({"other": {"types": data.first.lines().collect::<Vec<_>>()}}),
     }
 }
 

@@ -229,7 +229,8 @@ struct ErrorFields
 
 uint32_t clamp_u32(size_t value);
 
-// The kind and fields of one of Luau's type errors, from its TypeErrorData alternative.
+// The kind and fields of one of Luau's type errors, from its TypeErrorData alternative. An
+// error of another kind (CM_KIND_OTHER) names in `first` the types it holds, one a line.
 ErrorFields fields_of(const Luau::TypeError& error)
 {
     ErrorFields f;
@@ -303,6 +304,37 @@ ErrorFields fields_of(const Luau::TypeError& error)
     {
         f.kind = CM_KIND_CANNOT_CALL_NON_FUNCTION;
         f.first = Luau::toString(e->ty);
+    }
+    else if (const auto* e = Luau::get_if<Luau::NotATable>(&data))
+        f.first = Luau::toString(e->ty);
+    else if (const auto* e = Luau::get_if<Luau::CannotCompareUnrelatedTypes>(&data))
+        f.first = Luau::toString(e->left) + "\n" + Luau::toString(e->right);
+    else if (const auto* e = Luau::get_if<Luau::OnlyTablesCanHaveMethods>(&data))
+        f.first = Luau::toString(e->tableType);
+    else if (const auto* e = Luau::get_if<Luau::MissingProperties>(&data))
+        f.first = Luau::toString(e->superType) + "\n" + Luau::toString(e->subType);
+    else if (const auto* e = Luau::get_if<Luau::MissingUnionProperty>(&data))
+    {
+        f.first = Luau::toString(e->type);
+        for (Luau::TypeId ty : e->missing)
+            f.first += "\n" + Luau::toString(ty);
+    }
+    else if (const auto* e = Luau::get_if<Luau::TypesAreUnrelated>(&data))
+        f.first = Luau::toString(e->left) + "\n" + Luau::toString(e->right);
+    else if (const auto* e = Luau::get_if<Luau::UninhabitedTypeFunction>(&data))
+        f.first = Luau::toString(e->ty);
+    else if (const auto* e = Luau::get_if<Luau::CannotAssignToNever>(&data))
+    {
+        f.first = Luau::toString(e->rhsType);
+        for (Luau::TypeId ty : e->cause)
+            f.first += "\n" + Luau::toString(ty);
+    }
+    else if (const auto* e = Luau::get_if<Luau::GenericBoundsMismatch>(&data))
+    {
+        for (Luau::TypeId ty : e->lowerBounds)
+            f.first += (f.first.empty() ? "" : "\n") + Luau::toString(ty);
+        for (Luau::TypeId ty : e->upperBounds)
+            f.first += (f.first.empty() ? "" : "\n") + Luau::toString(ty);
     }
     else if (Luau::get_if<Luau::CodeTooComplex>(&data) || Luau::get_if<Luau::UnificationTooComplex>(&data) ||
              Luau::get_if<Luau::NormalizationTooComplex>(&data))
