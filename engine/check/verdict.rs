@@ -24,6 +24,36 @@ pub struct Verdict {
     pub report: Vec<Diagnostic>,
 }
 
+impl Verdict {
+    /// Puts a misspelt field of a table literal given to `tool` (codemode's own finding)
+    /// after the checker's certain errors, which read further into the script; but at the
+    /// same tool, first: the misspelt field is the cause and says more ("did you mean
+    /// \"name\"?" where the checker says the literal lacks `name`).
+    pub fn misspelt_field(&mut self, diagnostic: Diagnostic, tool: String, mode: Mode) {
+        let same_tool = matches!(&self.stop, Some((_, Some(t))) if *t == tool);
+        if (self.stop.is_none() || same_tool) && mode != Mode::Warn {
+            if let Some((replaced, _)) = self.stop.replace((diagnostic, Some(tool))) {
+                self.report.push(replaced);
+            }
+        } else {
+            self.report.push(diagnostic);
+        }
+    }
+
+    /// Drops a mismatch given `name` at (`line`, `column`) for each of `fitting`: a local
+    /// that holds a literal whose every field is declared and of its kind, passed where a
+    /// table type is wanted ("Expected this to be '{ sep: string? }?', but got 'opts'"):
+    /// Luau's tables are invariant in their fields, and the call takes it.
+    pub fn drop_fitting(&mut self, fitting: &[(String, u32, u32)]) {
+        self.report.retain(|d| {
+            !fitting.iter().any(|(name, line, column)| {
+                (d.line, d.column) == (*line, *column)
+                    && matches!(&d.kind, Kind::Mismatch { given, .. } if given == name)
+            })
+        });
+    }
+}
+
 /// An error the checker found that may stop a run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Certain {

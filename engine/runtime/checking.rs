@@ -12,7 +12,7 @@ use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::bind::{fits_literal, stray_field, wrong_kind};
 use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations, Kind};
-use crate::check::{option_literals, Checked, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
+use crate::check::{option_literals, Checked, Diagnostic, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::{cut, gate};
 use crate::types::{inline_aliases, surface_functions, SurfaceFunction, Ty, SURFACE};
@@ -253,28 +253,10 @@ impl Sent {
                 !found.probe || misspells_one(index, tool)
             },
         );
-        // After the checker's own certain errors: it reads further into the script. But at
-        // the same tool, the misspelt field is the cause and says more ("did you mean
-        // \"name\"?" where the checker says the literal lacks `name`).
         if let Some((diagnostic, tool)) = misspelt {
-            let same_tool = matches!(&verdict.stop, Some((_, Some(t))) if *t == tool);
-            if (verdict.stop.is_none() || same_tool) && self.checking.mode() != Mode::Warn {
-                if let Some((replaced, _)) = verdict.stop.replace((diagnostic, Some(tool))) {
-                    verdict.report.push(replaced);
-                }
-            } else {
-                verdict.report.push(diagnostic);
-            }
+            verdict.misspelt_field(diagnostic, tool, self.checking.mode());
         }
-        // "Expected this to be '{ sep: string? }?', but got 'opts'" where `opts` holds a
-        // literal whose every field is declared and of its kind: Luau's tables are
-        // invariant in their fields, and the call takes it.
-        verdict.report.retain(|d| {
-            !fitting.iter().any(|(name, line, column)| {
-                (d.line, d.column) == (*line, *column)
-                    && matches!(&d.kind, Kind::Mismatch { given, .. } if given == name)
-            })
-        });
+        verdict.drop_fitting(&fitting);
         verdict.report.extend(unread);
         verdict.report.sort_by_key(|d| (d.line, d.column));
         verdict.report.extend(degraded);
