@@ -516,13 +516,18 @@ impl Process {
     fn receive(&mut self, deadline: Duration) -> Result<Reply, CheckerError> {
         let until = Instant::now() + deadline;
         let mut chunk = [0u8; 8192];
+        // Where the search for the line's end goes on from: a long reply (a type quoted in
+        // each of many diagnostics) comes in thousands of reads, each scanned once.
+        let mut scanned = 0;
         loop {
-            if let Some(end) = memchr::memchr(b'\n', &self.unread) {
+            if let Some(end) = memchr::memchr(b'\n', &self.unread[scanned..]).map(|at| scanned + at)
+            {
                 let line: Vec<u8> = self.unread.drain(..=end).collect();
                 return serde_json::from_slice(&line).map_err(|e| {
                     CheckerError::Broken(format!("its reply is not understood: {e}"))
                 });
             }
+            scanned = self.unread.len();
             if self.unread.len() > MAX_REPLY_BYTES {
                 return Err(CheckerError::Broken(format!(
                     "its reply is longer than {} MiB",
