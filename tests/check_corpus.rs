@@ -222,3 +222,95 @@ fn the_default_mode_stops_the_wrong_scripts_and_refuses_no_correct_one() {
         "the default mode refuses correct scripts: {refused:?}\n{table}"
     );
 }
+
+/// What a run's verdict is, without any message: whether it ran, where and how it was
+/// stopped, and where each diagnostic beside it is and how serious.
+fn verdict(envelope: &codemode::Envelope) -> String {
+    let stop = envelope.error.as_ref().map_or("ran".to_string(), |e| {
+        format!("stopped {:?} at {:?}:{:?}", e.kind, e.line, e.column)
+    });
+    let beside: Vec<String> = envelope
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {:?}", d.line, d.column, d.severity))
+        .collect();
+    format!("{stop}; {}", beside.join(", "))
+}
+
+/// A checker that forwards every request to `codemode-check` and replaces the message of
+/// every diagnostic in its replies with the same sentence.
+const SWAPPING_CHECKER: &str = r#"#!/usr/bin/env python3
+import json, subprocess, sys
+checker = subprocess.Popen([sys.argv[0] + ".real"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+for line in sys.stdin:
+    checker.stdin.write(line)
+    checker.stdin.flush()
+    reply = json.loads(checker.stdout.readline())
+    for d in reply.get("diagnostics", []):
+        d["message"] = "something is wrong here"
+    print(json.dumps(reply), flush=True)
+"#;
+
+#[test]
+fn no_verdict_depends_on_what_the_checkers_messages_say() {
+    let world = World::new();
+    let dir = tempfile::tempdir().unwrap();
+    let swapping = dir.path().join("codemode-check");
+    std::fs::write(&swapping, SWAPPING_CHECKER).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_codemode-check"),
+        dir.path().join("codemode-check.real"),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&swapping, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let scripts: Vec<(String, String)> = corpus("correct")
+        .into_iter()
+        .map(|(n, s)| (format!("correct/{n}"), s))
+        .chain(
+            corpus("wrong")
+                .into_iter()
+                .map(|(n, s)| (format!("wrong/{n}"), s)),
+        )
+        .collect();
+    let mut dump = String::new();
+    let mut changed = Vec::new();
+    for mode in [Mode::Certain, Mode::Strict] {
+        let mut plain = runtime(&world, mode);
+        let mut swapped = runtime_checking(&world, |_| {
+            let checker = Checker::with_program(Ok(swapping.clone()), Duration::from_secs(5));
+            Checking::new(mode, checker)
+        });
+        let mut swaps = 0;
+        for (name, source) in &scripts {
+            let expected = plain.exec(source, Output::Capture);
+            let got = swapped.exec(source, Output::Capture);
+            swaps += got
+                .diagnostics
+                .iter()
+                .filter(|d| d.message.contains("something is wrong here"))
+                .count();
+            dump.push_str(&format!("{mode} {name}: {}\n", verdict(&expected)));
+            if verdict(&got) != verdict(&expected) {
+                changed.push(format!(
+                    "{name} under --check {mode}: {} with the checker's messages, {} with them replaced",
+                    verdict(&expected),
+                    verdict(&got)
+                ));
+            }
+        }
+        assert!(
+            swaps > 0,
+            "the messages were not replaced under --check {mode}"
+        );
+    }
+    // The verdicts, for comparing one checker or engine with another.
+    if let Some(path) = std::env::var_os("CHECK_CORPUS_VERDICTS") {
+        std::fs::write(path, dump).unwrap();
+    }
+    assert!(
+        changed.is_empty(),
+        "verdicts that changed with the messages:\n{}",
+        changed.join("\n")
+    );
+}

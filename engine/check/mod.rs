@@ -34,7 +34,7 @@ mod tool;
 mod verdict;
 
 pub use checking::{Checking, ToolCheck, MAX_DECLARED_TOOLS, WHOLE_WORLD_TOOLS};
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Counted, Diagnostic, Extension, KeyOwner, Kind, Severity};
 pub use error::CheckerError;
 pub use literal::{option_literals, OptionLiteral};
 pub use mode::Mode;

@@ -86,6 +86,7 @@ mod tests {
             column: 1,
             severity: Severity::Error,
             message: "Key 'x' not found".into(),
+            kind: crate::check::Kind::Other { types: Vec::new() },
             quiet: false,
         };
         let warning = Diagnostic {

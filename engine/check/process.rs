@@ -17,7 +17,7 @@ use parking_lot::RawMutex;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{CheckerError, Diagnostic};
+use super::{CheckerError, Diagnostic, Kind};
 
 /// The checker binary's name, looked for beside the running executable.
 pub const CHECKER_PROGRAM: &str = "codemode-check";
@@ -179,10 +179,24 @@ struct Reply {
     #[serde(default, rename = "timedOut")]
     timed_out: bool,
     #[serde(default)]
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<Said>,
     /// True when the checker no longer holds the declarations a check named.
     #[serde(default)]
     unloaded: bool,
+}
+
+/// A diagnostic as the checker sends it: [`Diagnostic`]'s fields and its [`Kind`], which
+/// the envelope leaves out.
+#[derive(Deserialize)]
+struct Said {
+    #[serde(flatten)]
+    diagnostic: Diagnostic,
+    #[serde(default = "other")]
+    kind: Kind,
+}
+
+fn other() -> Kind {
+    Kind::Other { types: Vec::new() }
 }
 
 /// What one check found.
@@ -505,7 +519,14 @@ impl PendingCheck {
         }
         match reply {
             Ok(reply) if reply.ok => Ok(Checked {
-                diagnostics: reply.diagnostics,
+                diagnostics: reply
+                    .diagnostics
+                    .into_iter()
+                    .map(|said| Diagnostic {
+                        kind: said.kind,
+                        ..said.diagnostic
+                    })
+                    .collect(),
                 timed_out: reply.timed_out,
                 limit: self.timeout,
             }),
@@ -594,13 +615,18 @@ impl Process {
     fn receive(&mut self, deadline: Duration) -> Result<Reply, CheckerError> {
         let until = Instant::now() + deadline;
         let mut chunk = [0u8; 8192];
+        // Where the search for the line's end goes on from: a long reply (a type quoted in
+        // each of many diagnostics) comes in thousands of reads, each scanned once.
+        let mut scanned = 0;
         loop {
-            if let Some(end) = memchr::memchr(b'\n', &self.unread) {
+            if let Some(end) = memchr::memchr(b'\n', &self.unread[scanned..]).map(|at| scanned + at)
+            {
                 let line: Vec<u8> = self.unread.drain(..=end).collect();
                 return serde_json::from_slice(&line).map_err(|e| {
                     CheckerError::Broken(format!("its reply is not understood: {e}"))
                 });
             }
+            scanned = self.unread.len();
             if self.unread.len() > MAX_REPLY_BYTES {
                 return Err(CheckerError::Broken(format!(
                     "its reply is longer than {} MiB",

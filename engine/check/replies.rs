@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use super::{Checked, Declarations, Diagnostic};
+use super::{Checked, Declarations, Diagnostic, Kind};
 use crate::cache::{self, Place};
 
 /// The cache's folder, under the world's cache folder.
@@ -33,11 +33,12 @@ const FOLDER: &str = "check";
 
 /// The kind and schema of an entry's file.
 const KIND: &[u8; 4] = b"CHKR";
-const SCHEMA: u32 = 2;
+const SCHEMA: u32 = 3;
 
 /// An entry: SHA-256 of the declarations, the checker's identity, SHA-256 of the script,
-/// and what the checker said.
-type Entry<'a> = ([u8; 32], &'a str, [u8; 32], Vec<Diagnostic>);
+/// and what the checker said, each diagnostic with its kind (which the envelope's form of
+/// a diagnostic leaves out).
+type Entry<'a> = ([u8; 32], &'a str, [u8; 32], Vec<(Diagnostic, Kind)>);
 
 /// The most entries kept: past this the oldest are removed, down to three quarters.
 pub const MAX_ENTRIES: usize = 256;
@@ -120,8 +121,11 @@ impl Replies {
         (declared == digest(declarations.text().as_bytes())
             && checker == self.checker
             && script == digest(source.as_bytes()))
-        .then_some(Checked {
-            diagnostics,
+        .then(|| Checked {
+            diagnostics: diagnostics
+                .into_iter()
+                .map(|(diagnostic, kind)| Diagnostic { kind, ..diagnostic })
+                .collect(),
             timed_out: false,
             limit: Duration::ZERO,
         })
@@ -145,7 +149,11 @@ impl Replies {
             digest(declarations.text().as_bytes()),
             &self.checker,
             digest(source.as_bytes()),
-            checked.diagnostics.clone(),
+            checked
+                .diagnostics
+                .iter()
+                .map(|d| (d.clone(), d.kind.clone()))
+                .collect(),
         );
         let Some(dir) = cache::dir(&self.world, FOLDER) else {
             return;
@@ -210,6 +218,12 @@ mod tests {
                 column: 7,
                 severity: Severity::Error,
                 message: message.into(),
+                // What the verdict reads: kept with the entry (the envelope leaves it out).
+                kind: Kind::MissingKey {
+                    of: "{ a: number }".into(),
+                    key: "b".into(),
+                    owner: crate::check::KeyOwner::Table,
+                },
                 quiet: false,
             }],
             timed_out: false,

@@ -10,8 +10,9 @@
 //! result), read from the syntax tree.
 
 use super::script::{Place, ToolCalls};
-use super::{Diagnostic, Mode, Severity};
+use super::{Counted, Diagnostic, Extension, KeyOwner, Kind, Mode, Severity};
 use crate::assets::with_luau;
+use crate::types::Ty;
 
 /// The checker's diagnostics, sorted for a run.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -21,6 +22,36 @@ pub struct Verdict {
     pub stop: Option<(Diagnostic, Option<String>)>,
     /// What is reported beside the run (the stopping error is not repeated here).
     pub report: Vec<Diagnostic>,
+}
+
+impl Verdict {
+    /// Puts a misspelt field of a table literal given to `tool` (codemode's own finding)
+    /// after the checker's certain errors, which read further into the script; but at the
+    /// same tool, first: the misspelt field is the cause and says more ("did you mean
+    /// \"name\"?" where the checker says the literal lacks `name`).
+    pub fn misspelt_field(&mut self, diagnostic: Diagnostic, tool: String, mode: Mode) {
+        let same_tool = matches!(&self.stop, Some((_, Some(t))) if *t == tool);
+        if (self.stop.is_none() || same_tool) && mode != Mode::Warn {
+            if let Some((replaced, _)) = self.stop.replace((diagnostic, Some(tool))) {
+                self.report.push(replaced);
+            }
+        } else {
+            self.report.push(diagnostic);
+        }
+    }
+
+    /// Drops a mismatch given `name` at (`line`, `column`) for each of `fitting`: a local
+    /// that holds a literal whose every field is declared and of its kind, passed where a
+    /// table type is wanted ("Expected this to be '{ sep: string? }?', but got 'opts'"):
+    /// Luau's tables are invariant in their fields, and the call takes it.
+    pub fn drop_fitting(&mut self, fitting: &[(String, u32, u32)]) {
+        self.report.retain(|d| {
+            !fitting.iter().any(|(name, line, column)| {
+                (d.line, d.column) == (*line, *column)
+                    && matches!(&d.kind, Kind::Mismatch { given, .. } if given == name)
+            })
+        });
+    }
 }
 
 /// An error the checker found that may stop a run.
@@ -98,7 +129,7 @@ pub fn sort(
     // what it says besides is about its own unfinished reasoning (`*blocked-155*` types,
     // internal errors asking for a bug report), not the script: nothing is certain, and
     // one note says so where thousands of such errors would have been.
-    if diagnostics.iter().any(|d| gave_up(&d.message)) {
+    if diagnostics.iter().any(|d| d.kind == Kind::GaveUp) {
         return (Vec::new(), unfinished(diagnostics));
     }
     // Read only when there is an error to place; a deep tree on the indexing threads,
@@ -112,7 +143,7 @@ pub fn sort(
     let mut certain = Vec::new();
     let mut others = Vec::new();
     for mut diagnostic in diagnostics {
-        if noise(&diagnostic) || (session && diagnostic.message.starts_with("Unknown global")) {
+        if noise(&diagnostic) || (session && unknown_global(&diagnostic.kind)) {
             continue;
         }
         if too_few_for_pcall(source, &diagnostic) {
@@ -124,13 +155,11 @@ pub fn sort(
         }
         // A tool reached by a computed key (`tools.text[name]`): the checker cannot follow
         // it, the run can. Worth a word, not an error beside a script that works.
-        if diagnostic
-            .message
-            .starts_with("Cannot add indexer to table 'Toolbox_")
+        if matches!(&diagnostic.kind, Kind::CannotExtend { table, what: Extension::Indexer } if table.starts_with("Toolbox_"))
         {
             diagnostic.severity = Severity::Warning;
         }
-        if colon_call(&diagnostic.message) {
+        if colon_call(&diagnostic.kind) {
             diagnostic.message = format!(
                 "{}; a tool is called with a dot, not a colon: tools.<box>.<tool>(...)",
                 diagnostic.message
@@ -139,7 +168,7 @@ pub fn sort(
         if diagnostic.severity == Severity::Error
             && calls.as_ref().is_some_and(|c| c.through_pcall(&diagnostic))
         {
-            if sure(&diagnostic.message) && !table_given(&diagnostic.message) {
+            if sure(&diagnostic.kind) && !table_given(&diagnostic.kind) {
                 diagnostic.severity = Severity::Warning;
                 others.push(diagnostic);
             }
@@ -179,8 +208,9 @@ pub fn sort(
         .map(|c| &mut c.diagnostic)
         .chain(others.iter_mut())
     {
-        name_the_tools_table(source, diagnostic);
-        name_a_near_field(diagnostic);
+        if !name_the_tools_table(source, diagnostic) {
+            name_a_near_field(diagnostic);
+        }
     }
     (certain, others)
 }
@@ -189,13 +219,14 @@ pub fn sort(
 /// [`ToolCalls::record_for_a_list`]): the record's fields that are lists of the kind
 /// wanted (`parsed.rows`).
 fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
-    let Some((wanted, got)) = mismatch(&diagnostic.message) else {
+    let Some((wanted, got)) = mismatch(&diagnostic.kind) else {
         return diagnostic;
     };
-    let wanted = wanted.trim_end_matches('?');
-    if !list_type(wanted) || !record_type(got) {
+    let (Ty::Array(wanted), Ty::Record(fields, None)) =
+        (Ty::parse(wanted.trim_end_matches('?')), Ty::parse(got))
+    else {
         return diagnostic;
-    }
+    };
     let at = (diagnostic.line, diagnostic.column);
     let Some(mut word) = word_at(source, at).map(str::to_string) else {
         return diagnostic;
@@ -206,17 +237,10 @@ fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
         word = format!("{}(...)", dotted_at(source, at).join("."));
         subject = format!("what {word} returns");
     }
-    let of_tables = |list: &str| {
-        table_entries(list).is_some_and(|e| e.first().is_some_and(|t| t.starts_with('{')))
-    };
-    let lists: Vec<String> = table_entries(got)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|entry| {
-            let (name, ty) = entry.split_once(':')?;
-            let ty = ty.trim();
-            (list_type(ty) && of_tables(ty) == of_tables(wanted)).then(|| format!("{word}.{name}"))
-        })
+    let lists: Vec<String> = fields
+        .iter()
+        .filter(|field| matches!(&field.ty, Ty::Array(of) if table(of) == table(&wanted)))
+        .map(|field| format!("{word}.{}", field.name))
         .collect();
     let pass = match lists.as_slice() {
         [] => String::new(),
@@ -235,19 +259,20 @@ fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
 /// of a named table's keys (`Toolbox_text`), not of a table type written out, which is what
 /// a tool's result is.
 fn name_a_near_field(diagnostic: &mut Diagnostic) {
-    let message = &diagnostic.message;
-    let Some(key) = missing_key(message) else {
+    let Kind::MissingKey {
+        of,
+        key,
+        owner: KeyOwner::Table,
+    } = &diagnostic.kind
+    else {
         return;
     };
-    let Some((_, table)) = message.split_once(" not found in table '{") else {
-        return;
-    };
-    if message.contains("Did you mean") {
-        return;
-    }
     // The type may be cut short by the checker (`password: string? …`): its braces need
     // not close.
-    let table = table.split('\'').next().unwrap_or_default();
+    let Some(table) = of.strip_prefix('{') else {
+        return;
+    };
+    let table = table.strip_suffix('}').unwrap_or(table);
     let near = split_at_top_level(table, ',')
         .into_iter()
         .filter_map(|entry| {
@@ -268,50 +293,41 @@ fn name_a_near_field(diagnostic: &mut Diagnostic) {
 /// trailing parameters (`pcall(tools.json.parse, text)`) as ones `pcall` must pass, so
 /// the complaint may be wrong, and `pcall` catches what it raises when it is right.
 fn too_few_for_pcall(source: &str, diagnostic: &Diagnostic) -> bool {
-    diagnostic.message.starts_with("Argument count mismatch")
-        && diagnostic.message.contains("but only")
+    matches!(diagnostic.kind, Kind::Count { of: Counted::Arguments, expected, actual } if 0 < actual && actual < expected)
         && rest_of_line(source, (diagnostic.line, diagnostic.column))
             .is_some_and(|rest| rest.starts_with("pcall(") || rest.starts_with("xpcall("))
 }
 
 /// Rewords "Key 'txt' not found in table '{ bind: ..., callable: ... }'" at `tools.txt`
 /// to name the table `tools`: the checker spells out the whole surface of `tools`, which
-/// tells a reader nothing about what is wrong.
-fn name_the_tools_table(source: &str, diagnostic: &mut Diagnostic) {
-    let Some(key) = missing_key(&diagnostic.message) else {
-        return;
+/// tells a reader nothing about what is wrong. True when it does.
+fn name_the_tools_table(source: &str, diagnostic: &mut Diagnostic) -> bool {
+    let Kind::MissingKey {
+        of,
+        key,
+        owner: KeyOwner::Table,
+    } = &diagnostic.kind
+    else {
+        return false;
     };
-    let surface = format!("Key '{key}' not found in table '{{ ");
     let at = rest_of_line(source, (diagnostic.line, diagnostic.column));
-    if diagnostic.message.starts_with(&surface)
-        && at.is_some_and(|rest| rest.starts_with(&format!("tools.{key}")))
-    {
+    if of.starts_with("{ ") && at.is_some_and(|rest| rest.starts_with(&format!("tools.{key}"))) {
         diagnostic.message = format!(
             "Key '{key}' not found in table 'tools': no toolbox or function of tools has that name"
         );
+        return true;
     }
-}
-
-/// The start of what the checker says when its solver stopped short of the whole script.
-const GAVE_UP: [&str; 3] = [
-    "Type inference failed to complete",
-    "Code is too complex to typecheck",
-    "Internal error: Code is too complex to typecheck",
-];
-
-fn gave_up(message: &str) -> bool {
-    GAVE_UP.iter().any(|start| message.starts_with(start))
+    false
 }
 
 /// What is kept of an unfinished check's diagnostics: a note that the check did not
 /// finish, then the warnings and errors (as warnings: none is sure) that do not speak of
 /// the solver's own state.
 fn unfinished(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    // A blocked type (`*blocked-155*`) is one the solver had not worked out yet.
     let own_state = |d: &Diagnostic| {
-        gave_up(&d.message)
-            || d.message.contains("*blocked")
-            || d.message.starts_with("Internal error")
-            || d.message.contains("please report this bug")
+        matches!(d.kind, Kind::GaveUp | Kind::Internal)
+            || types(&d.kind).any(|t| t.contains("*blocked"))
     };
     let mut kept = vec![Diagnostic::note(
         "the type check did not finish on this script (Luau's solver stopped at its limits), so nothing it found stops the run; shorter functions or type annotations let it finish",
@@ -332,7 +348,7 @@ fn unfinished(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 /// spelt out) at `tools.mine` in a script that writes tools: the toolbox is most likely
 /// one the script creates before it calls it, which no check ahead of the run can see.
 fn made_as_it_runs(source: &str, diagnostic: &mut Diagnostic) {
-    let Some(key) = missing_key(&diagnostic.message) else {
+    let Some(key) = missing_key(&diagnostic.kind).map(str::to_string) else {
         return;
     };
     let at = rest_of_line(source, (diagnostic.line, diagnostic.column));
@@ -342,27 +358,58 @@ fn made_as_it_runs(source: &str, diagnostic: &mut Diagnostic) {
             "tools.{key} is not a toolbox yet; this script writes tools as it runs, so the check before the run cannot see the ones it creates"
         );
         diagnostic.quiet = true;
+        // Codemode's word about its check now, no longer the checker's missing key.
+        diagnostic.kind = Kind::Note;
     }
 }
 
-/// Lints that say nothing an agent's script needs: the start of each message. A one-line
-/// script puts statements on one line and binds results it only returns or prints.
-/// Codemode's own docstring lines (`--!desc`) read to Luau as unknown comment directives.
-const NOISE: [&str; 3] = [
-    "A new statement is on the same line",
-    "Comment directive",
-    "Unknown comment directive",
+/// Lints that say nothing an agent's script needs, by Luau's name: a one-line script puts
+/// statements on one line and binds results it only returns or prints; codemode's own
+/// docstring lines (`--!desc`) read to Luau as unknown comment directives.
+const NOISE: [&str; 2] = ["SameLineStatement", "CommentDirective"];
+
+/// Warnings that are dropped too: unused locals, functions and imports, and shadowed names.
+const NOISE_WARNINGS: [&str; 4] = [
+    "LocalUnused",
+    "FunctionUnused",
+    "ImportUnused",
+    "LocalShadow",
 ];
 
-/// True for a warning that is dropped (see [`NOISE`]): also unused locals, functions and
-/// imports, and shadowed names; and the solver's complaint that a result iterated with
-/// `pairs` has no indexer (`'{+ [K]: V +}'`), which `pairs` does not need.
+/// True for a warning that is dropped (see [`NOISE`]), and for the solver's complaint
+/// that a result iterated with `pairs` has no indexer (`{+ [K]: V +}`), which `pairs` does
+/// not need.
 fn noise(diagnostic: &Diagnostic) -> bool {
-    let message = &diagnostic.message;
-    NOISE.iter().any(|start| message.starts_with(start))
-        || message.contains("'{+ [K]: V +}'")
-        || (diagnostic.severity == Severity::Warning
-            && (message.contains(" is never used") || message.contains(" shadows ")))
+    if let Kind::Lint { name } = &diagnostic.kind {
+        return NOISE.contains(&name.as_str())
+            || (diagnostic.severity == Severity::Warning
+                && NOISE_WARNINGS.contains(&name.as_str()));
+    }
+    types(&diagnostic.kind).any(|t| t == "{+ [K]: V +}")
+}
+
+/// True for a global nothing assigned, said by the type checker or by the lint.
+fn unknown_global(kind: &Kind) -> bool {
+    match kind {
+        Kind::UnknownGlobal { .. } => true,
+        Kind::Lint { name } => name == "UnknownGlobal",
+        _ => false,
+    }
+}
+
+/// The types a diagnostic names, as Luau prints them.
+fn types(kind: &Kind) -> impl Iterator<Item = &str> {
+    let named: &[String] = match kind {
+        Kind::Other { types } => types,
+        _ => &[],
+    };
+    let (a, b) = match kind {
+        Kind::Mismatch { wanted, given } => (Some(wanted), Some(given)),
+        Kind::MissingKey { of, .. } => (Some(of), None),
+        Kind::CannotExtend { table, .. } => (Some(table), None),
+        _ => (None, None),
+    };
+    a.into_iter().chain(b).chain(named).map(String::as_str)
 }
 
 impl ToolCalls {
@@ -384,7 +431,7 @@ impl ToolCalls {
     /// given to it), or a missing field of a local bound to a tool's result. Unknown
     /// globals are never certain: a script may set them before the call.
     fn certain(&self, source: &str, diagnostic: &Diagnostic) -> Option<Option<String>> {
-        if diagnostic.message.starts_with("Unknown global") {
+        if unknown_global(&diagnostic.kind) {
             return None;
         }
         let at = (diagnostic.line, diagnostic.column);
@@ -394,7 +441,7 @@ impl ToolCalls {
         // A toolbox or tool the script looks up for itself before it calls it (`if
         // tools.callable("extra.fancify") then`), or calls where an error is caught (`pcall(
         // function() ... end)`): an optional tool, absent from this world, is no mistake.
-        if let Some(key) = missing_key(&diagnostic.message) {
+        if let Some(key) = missing_key(&diagnostic.kind) {
             let path = dotted_at(source, at);
             let names_a_tool = path.first() == Some(&"tools")
                 && path
@@ -422,7 +469,7 @@ impl ToolCalls {
         // Arguments spread from a list, `...` or `select` (in the call, or through locals
         // bound from one) are counted and typed only by the run; a name the world lacks
         // is still a slip.
-        if missing_key(&diagnostic.message).is_none() {
+        if missing_key(&diagnostic.kind).is_none() {
             let spread_call = call.is_some_and(|(s, e, _, _)| self.spread.contains(&(*s, *e)));
             if spread_call || self.spread_local(word_at(source, at), at) {
                 return None;
@@ -433,7 +480,7 @@ impl ToolCalls {
             // argument count, the tool's name) or about an expression the call begins
             // (`tools.text.truncate(s, 3) + 1`), which is the script's own Luau: the run
             // may well do it (Luau turns "5" + 1 into 6).
-            if *start == at && !about_the_call(&diagnostic.message) {
+            if *start == at && !about_the_call(&diagnostic.kind) {
                 return None;
             }
             // A script that writes tools may change the one it calls (delete and create it
@@ -446,8 +493,8 @@ impl ToolCalls {
             }
             // A field read inside the arguments (`tools.text.slugify(r.source)`) is judged
             // as one anywhere else is: the script may have added it to the result.
-            if *start == at || missing_key(&diagnostic.message).is_none() {
-                let sure = sure(&diagnostic.message) || self.record_for_a_list(source, diagnostic);
+            if *start == at || missing_key(&diagnostic.kind).is_none() {
+                let sure = sure(&diagnostic.kind) || self.record_for_a_list(source, diagnostic);
                 return sure.then(|| tool.clone());
             }
         }
@@ -460,7 +507,7 @@ impl ToolCalls {
     /// is not a list. Only for a local that holds the result as it is and is used as a
     /// value nowhere else (nothing can have put a list in it).
     fn record_for_a_list(&self, source: &str, diagnostic: &Diagnostic) -> bool {
-        let Some((wanted, got)) = mismatch(&diagnostic.message) else {
+        let Some((wanted, got)) = mismatch(&diagnostic.kind) else {
             return false;
         };
         if !list_type(wanted.trim_end_matches('?')) || !record_type(got) {
@@ -480,7 +527,7 @@ impl ToolCalls {
     /// a call through `tools` is given straight (`tools.markdown.table(
     /// tools.table.parseCsv(csv))`): the call refuses a table that is not a list.
     fn call_for_a_list(&self, source: &str, diagnostic: &Diagnostic) -> Option<Option<String>> {
-        let (wanted, got) = mismatch(&diagnostic.message)?;
+        let (wanted, got) = mismatch(&diagnostic.kind)?;
         if !list_type(wanted.trim_end_matches('?')) || !record_type(got) {
             return None;
         }
@@ -510,7 +557,7 @@ impl ToolCalls {
     /// where its errors may be caught (see [`ToolCalls::in_caught`]), in a script that
     /// neither names it in a string nor writes tools.
     fn probe(&self, source: &str, diagnostic: &Diagnostic) -> Option<String> {
-        let key = missing_key(&diagnostic.message)?;
+        let key = missing_key(&diagnostic.kind)?;
         let at = (diagnostic.line, diagnostic.column);
         let path = dotted_at(source, at);
         let names = path.get(1..path.len().min(3))?;
@@ -531,7 +578,7 @@ impl ToolCalls {
         diagnostic: &Diagnostic,
         at: super::script::Place,
     ) -> Option<Option<String>> {
-        let key = missing_key(&diagnostic.message)?;
+        let key = missing_key(&diagnostic.kind)?;
         let word = word_at(source, at)?;
         // `tools.text.slugfy` passed as a value (`pcall(tools.text.slugfy, s)`): looking up
         // a tool the toolbox lacks raises, before anything is called. Not inside a
@@ -560,31 +607,37 @@ impl ToolCalls {
 /// True for what the checker says about a call as a whole, at its first character: the
 /// number of arguments, a name the toolbox or `tools` does not have, or a value that is
 /// not a function.
-fn about_the_call(message: &str) -> bool {
-    message.starts_with("Argument count mismatch")
-        || message.starts_with("Cannot call")
-        || missing_key(message).is_some()
-        || colon_call(message)
+fn about_the_call(kind: &Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Count {
+            of: Counted::Arguments,
+            ..
+        } | Kind::NotCallable
+    ) || missing_key(kind).is_some()
+        || colon_call(kind)
 }
 
 /// True when a toolbox is passed where a tool's first argument goes: the tool was called
 /// with a colon (`tools.text:slugify(s)`), which passes the toolbox itself first.
-fn colon_call(message: &str) -> bool {
-    mismatch(message).is_some_and(|(_, got)| got.starts_with("Toolbox_"))
+fn colon_call(kind: &Kind) -> bool {
+    mismatch(kind).is_some_and(|(_, got)| got.starts_with("Toolbox_"))
 }
 
-/// True when `ty` is a union at its top level (`number | string`, not `{ a: A | B }`):
-/// a value that may be any of them.
+/// True when `ty` is a union (`number | string`, not `{ a: A | B }`): a value that may be
+/// any of them.
 fn union(ty: &str) -> bool {
-    at_top_level(ty, '|')
+    matches!(Ty::parse(ty), Ty::Union(_))
 }
 
-/// True when `text` holds `wanted` outside any brackets.
-fn at_top_level(text: &str, wanted: char) -> bool {
-    split_at_top_level(text, wanted).len() > 1
+/// True for a table type written out: a record, a map, a list, `{}`.
+fn table(ty: &Ty) -> bool {
+    matches!(ty, Ty::Record(..) | Ty::Map(..) | Ty::Array(_) | Ty::Table)
 }
 
-/// `text` split at each `separator` outside any brackets, each piece trimmed.
+/// `text` split at each `separator` outside any brackets, each piece trimmed: for a
+/// table type the checker may have cut short, which the type model does not read (its
+/// fields are still worth a suggestion).
 fn split_at_top_level(text: &str, separator: char) -> Vec<&str> {
     let mut pieces = Vec::new();
     let (mut depth, mut from) = (0i32, 0);
@@ -603,19 +656,15 @@ fn split_at_top_level(text: &str, separator: char) -> Vec<&str> {
     pieces
 }
 
-/// The key a "Key 'k' not found in table ..." or "Type 'number' does not have key 'k'"
-/// message says is missing. Only a scalar's keys are: `unknown` (a field a tool's type
-/// leaves open) may hold anything at run time.
-fn missing_key(message: &str) -> Option<&str> {
-    let rest = if let Some(rest) = message.strip_prefix("Key '") {
-        rest.contains("not found").then_some(rest)?
-    } else {
-        let (ty, rest) = message
-            .strip_prefix("Type '")?
-            .split_once("' does not have key '")?;
-        matches!(ty, "number" | "string" | "boolean" | "nil").then_some(rest)?
+/// The key a [`Kind::MissingKey`] says is missing. Only a scalar's keys are, of the
+/// types that are not tables: `unknown` (a field a tool's type leaves open) may hold
+/// anything at run time.
+fn missing_key(kind: &Kind) -> Option<&str> {
+    let Kind::MissingKey { of, key, owner } = kind else {
+        return None;
     };
-    rest.split_once('\'').map(|(key, _)| key)
+    (*owner != KeyOwner::Scalar || matches!(of.as_str(), "number" | "string" | "boolean" | "nil"))
+        .then_some(key.as_str())
 }
 
 /// False for a mismatch that may well hold when the script runs: a value that may be nil
@@ -623,24 +672,27 @@ fn missing_key(message: &str) -> Option<&str> {
 /// where one of a few literals is wanted (it may be one of them), or one table type where
 /// another is wanted (Luau's tables are invariant in their fields, so a row with exact
 /// fields is refused where `{ [string]: any }` is wanted, though it fits at run time).
-fn sure(message: &str) -> bool {
+fn sure(kind: &Kind) -> bool {
     // `~T` (a negation) comes from the checker's own refinements of `if x then`, and its
     // complaints about them are about its reasoning, not the script. A function that
     // does not always return (`tools.parallel({ function() print(x) end })`) returns nil,
     // which the script may well expect.
-    if message.starts_with("Not all codepaths")
-        || message.contains("is not exactly")
-        || message.contains("'unknown'")
-        || message.contains("Cannot add indexer")
-        || message.contains("`nil`")
-        || message.contains("could be nil")
-        || message.contains('~')
+    if matches!(
+        kind,
+        Kind::NoReturn
+            | Kind::MaybeNil
+            | Kind::CannotExtend {
+                what: Extension::Indexer,
+                ..
+            }
+    ) || types(kind).any(|t| t == "unknown" || t.contains('~'))
     {
         return false;
     }
-    let Some((wanted, got)) = mismatch(message) else {
+    let Some((wanted, got)) = mismatch(kind) else {
         return true;
     };
+
     let scalar = |t: &str| {
         matches!(t, "string" | "number" | "boolean" | "nil")
             || t.starts_with('"')
@@ -666,17 +718,16 @@ fn sure(message: &str) -> bool {
 /// where a function of one table argument is wanted: more arguments than it takes, or a
 /// scalar where the table goes. An upstream server's tool refuses such a call at run
 /// time whatever its catalogue says.
-pub fn not_one_table(message: &str) -> bool {
-    if let Some(rest) = message.strip_prefix("Argument count mismatch. Function expects ") {
-        let count = |text: &str| {
-            text.split(|c: char| !c.is_ascii_digit())
-                .find(|w| !w.is_empty())
-                .and_then(|n| n.parse::<usize>().ok())
-        };
-        let (expects, given) = rest.split_once("but").unwrap_or((rest, ""));
-        return matches!((count(expects), count(given)), (Some(e), Some(g)) if g > e);
+pub fn not_one_table(kind: &Kind) -> bool {
+    if let Kind::Count {
+        of: Counted::Arguments,
+        expected,
+        actual,
+    } = kind
+    {
+        return actual > expected;
     }
-    mismatch(message).is_some_and(|(wanted, got)| {
+    mismatch(kind).is_some_and(|(wanted, got)| {
         wanted.trim_end_matches('?').starts_with('{')
             && (matches!(got, "string" | "number" | "boolean")
                 || got.starts_with('"')
@@ -687,8 +738,8 @@ pub fn not_one_table(message: &str) -> bool {
 /// True for "Expected this to be 'A', but got '{ ... }'" where `A` is not a scalar: a
 /// table literal refused where a table type (`HttpRequest`) is wanted, which is how
 /// the solver's inference through `pcall` goes wrong.
-fn table_given(message: &str) -> bool {
-    mismatch(message).is_some_and(|(wanted, got)| {
+fn table_given(kind: &Kind) -> bool {
+    mismatch(kind).is_some_and(|(wanted, got)| {
         got.starts_with('{')
             && !matches!(
                 wanted.trim_end_matches('?'),
@@ -697,45 +748,22 @@ fn table_given(message: &str) -> bool {
     })
 }
 
-/// The entries of a table type's braces split at its top-level commas: `["a: number",
-/// "b: string"]` for `{ a: number, b: string }`; `None` when `ty` is not in braces.
-fn table_entries(ty: &str) -> Option<Vec<&str>> {
-    let inner = ty.trim().strip_prefix('{')?.strip_suffix('}')?;
-    Some(split_at_top_level(inner, ','))
-}
-
 /// True for a list type: `{string}`, `{ { [string]: any } }`.
 fn list_type(ty: &str) -> bool {
-    table_entries(ty).is_some_and(
-        |entries| matches!(entries.as_slice(), [one] if !one.is_empty() && !at_top_level(one, ':')),
-    )
+    matches!(Ty::parse(ty), Ty::Array(_))
 }
 
 /// True for a record of named fields and nothing else: `{ columns: {string}, rows: ... }`.
 fn record_type(ty: &str) -> bool {
-    table_entries(ty).is_some_and(|entries| {
-        entries.iter().all(|entry| {
-            entry.split_once(':').is_some_and(|(name, _)| {
-                !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-            })
-        })
-    })
+    matches!(Ty::parse(ty), Ty::Record(_, None))
 }
 
-/// The wanted and the given type of an "Expected this to be 'A', but got 'B'" message.
-fn mismatch(message: &str) -> Option<(&str, &str)> {
-    let rest = message.strip_prefix("Expected this to be")?;
-    let (wanted, rest) = rest.split_once("but got")?;
-    let quoted =
-        |text: &str| -> Option<(usize, usize)> { Some((text.find('\'')?, text.rfind('\'')?)) };
-    let (a, b) = quoted(wanted)?;
-    let got_end = rest.find("; ").unwrap_or(rest.len());
-    let got = &rest[..got_end];
-    let (c, d) = quoted(got)?;
-    if a >= b || c >= d {
-        return None;
+/// The wanted and the given type of a [`Kind::Mismatch`].
+fn mismatch(kind: &Kind) -> Option<(&str, &str)> {
+    match kind {
+        Kind::Mismatch { wanted, given } => Some((wanted, given)),
+        _ => None,
     }
-    Some((&wanted[a + 1..b], &got[c + 1..d]))
 }
 
 /// The names of the dotted path that starts at `at` in `source`: `["tools", "text",

@@ -1,5 +1,6 @@
-//! `codemode-check`: Luau's type checker (the Analysis frontend, through luau-analyze) in
-//! a process of its own, which the engine starts once and talks to over a pipe.
+//! `codemode-check`: Luau's type checker (the Analysis frontend, through the shim in
+//! `vendor/luau-analyze`) in a process of its own, which the engine starts once and talks
+//! to over a pipe.
 //!
 //! It lives apart from `codemode` because luau-analyze and mlua each bundle a different
 //! version of Luau's C++ sources, and one binary cannot hold both (the `Luau::` symbols
@@ -13,9 +14,23 @@
 //!   "error": MESSAGE}`.
 //! - `{"check": SOURCE, "key": K, "timeoutMs": N}` checks one script in strict mode
 //!   against the declarations kept under `K`; the reply is `{"ok": true, "timedOut": BOOL,
-//!   "diagnostics": [{"line", "column", "endLine", "endColumn", "severity", "message"}]}`
-//!   with 1-based lines and columns (columns count characters, not bytes), or `{"ok": false, "unloaded": true, ...}` when
-//!   nothing is kept under `K` (the client loads it again).
+//!   "diagnostics": [{"line", "column", "endLine", "endColumn", "severity", "message",
+//!   "kind"}]}` with 1-based lines and columns (columns count characters, not bytes), or
+//!   `{"ok": false, "unloaded": true, ...}` when nothing is kept under `K` (the client
+//!   loads it again).
+//!
+//! A diagnostic's `kind` is what it is as data, so the engine never reads `message` (the
+//! English a Luau upgrade may reword): `"maybeNil"`, `"noReturn"`,
+//! `"notCallable"`, `"gaveUp"` (the solver stopped short: too complex, or incomplete),
+//! `"internal"`, `"timedOut"`; or an object of one field naming the kind:
+//! `{"other": {"types"}}` (an error of another kind, with the types it names),
+//! `{"lint": {"name"}}` (Luau's name of the lint, `LocalUnused`), `{"mismatch": {"wanted",
+//! "given"}}` (types), `{"missingKey": {"of", "key", "owner"}}` (`owner` is `"table"`,
+//! `"extern"`, `"suggested"` when Luau names a key of another case, or `"scalar"`),
+//! `{"count": {"of", "expected", "actual"}}` (`of` is `"arguments"`, `"results"`,
+//! `"values"` or `"returns"`), `{"unknownGlobal": {"name"}}`, `{"cannotExtend": {"table",
+//! "what"}}` (`what` is `"property"`, `"indexer"` or `"metatable"`). Types are as Luau
+//! prints them. `check::Kind` reads this.
 //!
 //! The process ends when its input closes. Its address space is capped, so a script
 //! written to make the checker allocate without end kills only the checker.
@@ -28,7 +43,7 @@ mod resident;
 
 use std::time::Duration;
 
-use luau_analyze::{CheckOptions, Checker, Severity};
+use luau_analyze::{CheckOptions, Checker, Data, Severity};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
@@ -173,12 +188,45 @@ fn answer(request: &Value, checkers: &mut Vec<Loaded>, spare: &mut Option<Checke
                             Severity::Warning => "warning",
                         },
                         "message": d.message,
+                        "kind": kind(&d.data),
                     })
                 })
                 .collect();
             json!({"ok": true, "timedOut": result.timed_out, "diagnostics": diagnostics})
         }
         Err(e) => json!({"ok": false, "error": e.to_string()}),
+    }
+}
+
+/// The `kind` of a diagnostic, from the shim's codes (see `luau_analyze::Data`).
+fn kind(data: &Data) -> Value {
+    let of = |names: &[&'static str]| names.get(data.context as usize).copied().unwrap_or("other");
+    match data.kind {
+        1 => json!({"lint": {"name": data.first}}),
+        3 if data.context == 2 => json!({"other": {"types": [data.second]}}),
+        3 | 4 => json!({"mismatch": {"wanted": data.first, "given": data.second}}),
+        5 => json!({"missingKey": {
+            "of": data.first,
+            "key": data.second,
+            "owner": of(&["table", "extern", "scalar", "suggested"]),
+        }}),
+        6 => json!({"count": {
+            "of": of(&["arguments", "results", "values", "returns"]),
+            "expected": data.expected,
+            "actual": data.actual,
+        }}),
+        7 => json!("maybeNil"),
+        8 if data.context == 0 => json!({"unknownGlobal": {"name": data.first}}),
+        9 => json!("noReturn"),
+        10 => json!({"cannotExtend": {
+            "table": data.first,
+            "what": of(&["property", "indexer", "metatable"]),
+        }}),
+        11 => json!("notCallable"),
+        12 | 13 => json!("gaveUp"),
+        14 => json!("internal"),
+        15 => json!("timedOut"),
+        _ => json!({"other": {"types": data.first.lines().collect::<Vec<_>>()}}),
     }
 }
 

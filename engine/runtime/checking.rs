@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::bind::{fits_literal, stray_field, wrong_kind};
-use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations};
-use crate::check::{option_literals, Checked, Diagnostic, Mode, PendingCheck, Severity, ToolCheck};
+use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations, Kind};
+use crate::check::{option_literals, Checked, Diagnostic, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::{cut, gate};
 use crate::types::{inline_aliases, surface_functions, SurfaceFunction, Ty, SURFACE};
@@ -238,7 +238,7 @@ impl Sent {
                 // anything else at run time. An API's operations are read from its
                 // description as it is: exact.
                 let toolbox = tool.split('.').next().unwrap_or_default();
-                if may_be_stale(toolbox) && !not_one_table(&error.message) {
+                if may_be_stale(toolbox) && !not_one_table(&error.kind) {
                     return false;
                 }
                 // A call the profile denies, or of a tool that cannot be called, is not
@@ -253,29 +253,10 @@ impl Sent {
                 !found.probe || misspells_one(index, tool)
             },
         );
-        // After the checker's own certain errors: it reads further into the script. But at
-        // the same tool, the misspelt field is the cause and says more ("did you mean
-        // \"name\"?" where the checker says the literal lacks `name`).
         if let Some((diagnostic, tool)) = misspelt {
-            let same_tool = matches!(&verdict.stop, Some((_, Some(t))) if *t == tool);
-            if (verdict.stop.is_none() || same_tool) && self.checking.mode() != Mode::Warn {
-                if let Some((replaced, _)) = verdict.stop.replace((diagnostic, Some(tool))) {
-                    verdict.report.push(replaced);
-                }
-            } else {
-                verdict.report.push(diagnostic);
-            }
+            verdict.misspelt_field(diagnostic, tool, self.checking.mode());
         }
-        // "Expected this to be '{ sep: string? }?', but got 'opts'" where `opts` holds a
-        // literal whose every field is declared and of its kind: Luau's tables are
-        // invariant in their fields, and the call takes it.
-        verdict.report.retain(|d| {
-            !fitting.iter().any(|(name, line, column)| {
-                (d.line, d.column) == (*line, *column)
-                    && d.message.starts_with("Expected this to be")
-                    && d.message.ends_with(&format!("but got '{name}'"))
-            })
-        });
+        verdict.drop_fitting(&fitting);
         verdict.report.extend(unread);
         verdict.report.sort_by_key(|d| (d.line, d.column));
         verdict.report.extend(degraded);
@@ -425,6 +406,7 @@ fn stray_options(index: &AssetIndex, source: &str) -> Options {
                 ),
                 None => format!("argument {param}: {}", stray.detail),
             },
+            kind: Kind::Note,
             quiet: false,
         };
         if !stray.refused {
@@ -695,6 +677,7 @@ mod tests {
                 column: 1,
                 severity: Severity::Error,
                 message: "A".repeat(20_000),
+                kind: Kind::Note,
                 quiet: false,
             })
             .collect();
