@@ -34,38 +34,57 @@
 //! The layers and which module imports which: `docs/architecture.md`. The command line
 //! (`engine/cli/`) is a thin binary over this library.
 
-pub mod assets;
-pub mod audit;
-pub mod auth;
-pub mod bind;
-pub mod cache;
-pub mod check;
-pub mod docs;
+pub(crate) mod assets;
+pub(crate) mod audit;
+pub(crate) mod auth;
+pub(crate) mod bind;
+pub(crate) mod cache;
+pub(crate) mod check;
+pub(crate) mod cli;
+pub(crate) mod docs;
 pub(crate) mod host;
-pub mod interop;
-pub mod mcp;
-pub mod net;
-pub mod openapi;
-pub mod policy;
-pub mod registry;
-pub mod repl;
-pub mod results;
-pub mod runtime;
-mod sandbox;
-pub mod search;
-pub mod secrets;
-pub mod shell;
-pub mod types;
-pub mod upstream;
-pub mod vfs;
-pub mod world;
+pub(crate) mod interop;
+pub(crate) mod mcp;
+pub(crate) mod net;
+pub(crate) mod openapi;
+pub(crate) mod policy;
+pub(crate) mod registry;
+pub(crate) mod repl;
+pub(crate) mod results;
+pub(crate) mod runtime;
+pub(crate) mod sandbox;
+pub(crate) mod search;
+pub(crate) mod secrets;
+pub(crate) mod shell;
+pub(crate) mod types;
+pub(crate) mod upstream;
+pub(crate) mod vfs;
+pub(crate) mod world;
 
-pub use check::Checking;
-pub use host::{definitions, definitions_granted};
-pub use registry::{Registry, Watcher};
+// The crate's own tests of its insides (`tests/internal/`, compiled into the library's
+// test binary) share `tests/common` with the integration tests, which name the crate
+// `codemode`.
+#[cfg(test)]
+extern crate self as codemode;
+#[cfg(test)]
+#[path = "../tests/internal/mod.rs"]
+mod tests;
+
+// The benchmarks of the engine's insides (`examples/internal/`), which the examples of the
+// same names run: not part of the facade.
+#[cfg(feature = "bench")]
+#[doc(hidden)]
+#[path = "../examples/internal/mod.rs"]
+pub mod benches;
+
+pub use bind::{Reason, Refusal};
+pub use check::{Diagnostic, Mode as CheckMode, Severity};
+pub use cli::main;
+pub use policy::PolicyError;
+pub use registry::RegistryError;
 pub use runtime::{
     Args, Call, Called, Check, Envelope, ErrorKind, Output, Pool, PoolError, Rendered, RunRequest,
-    Runtime, Session, Surface,
+    Runtime, ScriptError, Session, StartError, Surface, Truncation,
 };
 pub use sandbox::{Limits, StopCause, StopCheck};
-pub use world::World;
+pub use world::{OpenError, Options, World};
