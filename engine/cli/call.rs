@@ -2,15 +2,15 @@
 //! tool of a configured MCP server (`<server>.<tool> --field value ...`).
 //!
 //! The words are bound against the tool's schema (as `tools.parseCommandLine` reads
-//! them), the tool is called through [`crate::Runtime::run_call`], and the result
+//! them), the tool is called through [`crate::runtime::Runtime::run_call`], and the result
 //! prints through its `render.luau` (`err` to stderr, `exit` as the exit code) or, without
 //! one, as JSON. A refused command line prints the refusal and exits 2.
 
 use std::process::ExitCode;
 
 use crate::bind::{help, Schema};
+use crate::runtime::{Args, Call, Output};
 use crate::upstream::UpstreamTool;
-use crate::{Args, Call, Output};
 use anyhow::Context;
 use serde_json::Value as Json;
 
@@ -77,7 +77,7 @@ pub(crate) fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         eprintln!("codemode call {identity}: {}", error.message);
         // The run's hint names Luau (`tools.get(...)`); at a shell, the usage says more.
         match &error.hint {
-            _ if error.kind == crate::ErrorKind::Denied => {
+            _ if error.kind == crate::runtime::ErrorKind::Denied => {
                 eprintln!("hint: the profile decides which tools may be called; `codemode list` shows the ones it allows")
             }
             Some(hint) if hint.contains("tools.get(") => {

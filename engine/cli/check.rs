@@ -12,7 +12,7 @@ pub(crate) fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
     let index = registry.snapshot();
     // The files cannot always say whether a tool returns a function (`return make()`): each
     // tool is loaded once in the sandbox, under the limits, as a script calling it would.
-    let mut runtime = crate::Runtime::new(registry.clone(), cli.limits())?;
+    let mut runtime = crate::runtime::Runtime::new(registry.clone(), cli.limits())?;
     let mut broken = 0;
     let mut unloadable = 0;
     let mut warned = 0;
@@ -169,7 +169,7 @@ fn check_types(
 }
 
 /// Why loading the tool in the sandbox did not give a function, if it did not.
-fn load_failure(runtime: &mut crate::Runtime, identity: &str) -> Option<String> {
+fn load_failure(runtime: &mut crate::runtime::Runtime, identity: &str) -> Option<String> {
     let envelope = runtime.surface("get", vec![serde_json::json!(identity)]);
     if let Some(error) = envelope.error {
         return Some(format!("loading it failed: {}", error.message));

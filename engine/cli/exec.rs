@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::runtime::ScriptError;
-use crate::{Envelope, ErrorKind, RunRequest};
+use crate::runtime::{Envelope, ErrorKind, RunRequest};
 
 use super::{limit_flag, read_script, Cli};
 

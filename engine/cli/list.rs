@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::Surface;
+use crate::runtime::Surface;
 use serde_json::Value as Json;
 
 use super::{print_value, Cli};

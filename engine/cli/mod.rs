@@ -41,7 +41,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::registry::Registry;
-use crate::{Limits, Runtime};
+use crate::runtime::Runtime;
+use crate::sandbox::Limits;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
@@ -281,7 +282,7 @@ impl Cli {
             check: crate::check::Mode::Off,
             ..Default::default()
         };
-        let world = crate::World::open_with(&dir, &options).map_err(|e| {
+        let world = crate::world::World::open_with(&dir, &options).map_err(|e| {
             use crate::registry::RegistryError as E;
             use crate::world::OpenError;
             let fix = match &e {
@@ -564,8 +565,8 @@ fn log_panics() {
 }
 
 /// The flag that raises the limit a run hit, for hints.
-pub(crate) fn limit_flag(cause: crate::StopCause) -> Option<String> {
-    use crate::StopCause as S;
+pub(crate) fn limit_flag(cause: crate::sandbox::StopCause) -> Option<String> {
+    use crate::sandbox::StopCause as S;
     match cause {
         S::Deadline => Some("--timeout-ms".into()),
         S::Memory => Some("--memory-mb".into()),
@@ -596,9 +597,9 @@ fn at_the_shell(hint: &str) -> String {
     out
 }
 
-fn print_value(command: &str, envelope: &crate::Envelope) -> anyhow::Result<ExitCode> {
+fn print_value(command: &str, envelope: &crate::runtime::Envelope) -> anyhow::Result<ExitCode> {
     // A cut listing must not pass for the whole one: say so where the reader looks last.
-    let named = crate::Envelope {
+    let named = crate::runtime::Envelope {
         value: None,
         ..envelope.clone()
     }

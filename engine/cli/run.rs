@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::{Output, RunRequest};
+use crate::runtime::{Output, RunRequest};
 
 use super::{limit_flag, read_script, Cli};
 
@@ -30,7 +30,7 @@ pub(crate) fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     }
     if let Some(error) = &envelope.error {
         // Only a closed stdout cancels a run here: its reader had all it wanted.
-        if error.limit == Some(crate::StopCause::Cancelled) {
+        if error.limit == Some(crate::sandbox::StopCause::Cancelled) {
             return Ok(ExitCode::SUCCESS);
         }
         let line = match (error.line, error.column) {

@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
+use crate::runtime::Surface;
 use crate::search::{Given, SearchRequest};
-use crate::Surface;
 use serde_json::Value as Json;
 
 use super::{print_value, Cli};

@@ -11,7 +11,7 @@ use crate::mcp::{
     self, Authentication, CodemodeServer, HttpLimits, HttpOptions, MakeServed, Origin,
     ServeOptions, Served,
 };
-use crate::Pool;
+use crate::runtime::Pool;
 use anyhow::Context;
 
 use super::Cli;
@@ -164,7 +164,7 @@ pub(crate) fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
 const SERVE_OUTPUT_BYTES: usize = 128 * 1024;
 
 /// The limits of the CLI, with the server's own default output cap.
-fn serve_limits(cli: &Cli) -> crate::Limits {
+fn serve_limits(cli: &Cli) -> crate::sandbox::Limits {
     let mut limits = cli.limits();
     if cli.max_output_bytes.is_none() {
         limits.max_output_bytes = SERVE_OUTPUT_BYTES;

@@ -612,8 +612,8 @@ fn cli_sync_prints_each_server_and_fails_on_any_failure() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("time: 2 tools"));
 }
 
-/// `target/<profile>/examples/upstream_client`, built for these tests (`cargo test`
-/// builds examples too, but `cargo test --test upstream` does not).
+/// `target/<profile>/examples/upstream_client`, built for these tests (it reaches inside
+/// the crate, so it is built with the `bench` feature, which `cargo test` leaves off).
 fn example_client() -> &'static PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
@@ -623,7 +623,14 @@ fn example_client() -> &'static PathBuf {
         let mut build = Command::new(env!("CARGO"));
         build
             .current_dir(root())
-            .args(["build", "--quiet", "--example", "upstream_client"])
+            .args([
+                "build",
+                "--quiet",
+                "--features",
+                "bench",
+                "--example",
+                "upstream_client",
+            ])
             .env("CARGO_TARGET_DIR", target);
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             build.arg("--release");
