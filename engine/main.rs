@@ -1,7 +1,5 @@
-//! The `codemode` binary.
-
-mod cli;
+//! The `codemode` binary: the command line, which lives in the library (`engine/cli/`).
 
 fn main() -> std::process::ExitCode {
-    cli::main()
+    codemode::main()
 }

@@ -23,7 +23,7 @@ use std::process::{ChildStdin, Command};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::{Limits, Output, Pool, Registry, Runtime};
+use codemode::{CheckMode, Options, Output, World};
 use serde_json::{json, Value};
 
 #[path = "common/serve.rs"]
@@ -42,7 +42,12 @@ const SAMPLES: usize = 3;
 
 fn main() {
     let world = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worlds/mcp");
-    let registry = Arc::new(Registry::open(&world, &[], true).expect("the bench world opens"));
+    // No type check: the figures are of running, as a runtime made by hand runs.
+    let options = Options {
+        check: CheckMode::Off,
+        ..Options::default()
+    };
+    let opened = World::open_with(&world, &options).expect("the bench world opens");
 
     let bin = server_binary();
     let mut server = start_serve(&bin, &world, 1);
@@ -56,7 +61,7 @@ fn main() {
     }
     drop(server);
     let (ping, call, exec) = (median_us(ping), median_us(call), median_us(exec));
-    let (hot, idle) = in_process_us(&registry, ping);
+    let (hot, idle) = in_process_us(&opened, ping);
     println!("round trip, small script ({SMALL}):");
     println!("  in-process Runtime::exec, back to back      {hot:8.1} us");
     println!("  in-process Runtime::exec, idle {ping:4.0} us before {idle:8.1} us  (as a server between calls)");
@@ -88,8 +93,8 @@ fn main() {
         Rate::default(),
     );
     for _ in 0..SAMPLES {
-        pool1 = pool1.best(pool_rate(&registry, 1));
-        pool2 = pool2.best(pool_rate(&registry, 2));
+        pool1 = pool1.best(pool_rate(&opened, 1));
+        pool2 = pool2.best(pool_rate(&opened, 2));
         mcp1 = mcp1.best(start_serve(&bin, &world, 1).pipelined_rate());
         mcp2 = mcp2.best(start_serve(&bin, &world, 2).pipelined_rate());
     }
@@ -127,8 +132,8 @@ fn verdict(ratio: f64) -> &'static str {
 /// Median microseconds of `Runtime::exec` for the small script: run back to back, and
 /// run after sleeping `idle_us` (a server sleeps between one client's calls, and on a
 /// virtual machine a thread that slept runs its next few microseconds of work slower).
-fn in_process_us(registry: &Arc<Registry>, idle_us: f64) -> (f64, f64) {
-    let mut runtime = Runtime::new(registry.clone(), Limits::default()).unwrap();
+fn in_process_us(world: &World, idle_us: f64) -> (f64, f64) {
+    let mut runtime = world.runtime().unwrap();
     let mut run = |idle: Option<Duration>| {
         if let Some(idle) = idle {
             std::thread::sleep(idle);
@@ -150,9 +155,8 @@ fn in_process_us(registry: &Arc<Registry>, idle_us: f64) -> (f64, f64) {
 
 /// Scripts per second on a pool of `workers`, with BATCH scripts submitted at once from
 /// tasks of an async runtime with one thread more than workers (as the server has).
-fn pool_rate(registry: &Arc<Registry>, workers: usize) -> Rate {
-    let pool =
-        Arc::new(Pool::new(registry.clone(), Limits::default(), workers, BATCH * 2).unwrap());
+fn pool_rate(world: &World, workers: usize) -> Rate {
+    let pool = Arc::new(world.pool(workers, BATCH * 2).unwrap());
     for _ in 0..50 {
         pool.exec(SHORT);
     }

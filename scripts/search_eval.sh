@@ -14,4 +14,4 @@ if [ ! -d "$OUT/pkg/bfcl_eval/data" ]; then
 fi
 rm -rf "$OUT/world" "$OUT/queries.json"
 python3 scripts/search_eval_data.py "$OUT/pkg/bfcl_eval/data" "$OUT"
-cargo run --quiet --release --example search_eval -- "$OUT"
+cargo run --quiet --release --features bench --example search_eval -- "$OUT"

@@ -3,9 +3,9 @@
 to measure what ranking by a real transformer would gain (see docs/search.md, "What a
 transformer would gain").
 
-    CM_VECTORS_LOG=/tmp/texts.jsonl cargo run --release --example search_eval
+    CM_VECTORS_LOG=/tmp/texts.jsonl cargo run --release --features bench --example search_eval
     python3 scripts/teacher_vectors.py /tmp/texts.jsonl /tmp/vectors.jsonl
-    CM_VECTORS=/tmp/vectors.jsonl cargo run --release --example search_eval
+    CM_VECTORS=/tmp/vectors.jsonl cargo run --release --features bench --example search_eval
 
 The log holds one `["asset" | "request", text]` line per text the engine embedded; the
 output one `[role, text, [floats]]` line per distinct text, the teacher's pooled output

@@ -1,12 +1,14 @@
 //! The engine's module graph has no cycle, and no module imports one above it: each
 //! folder under `engine/` may use (`crate::<module>`) only the modules listed for it
 //! here, which is the graph `docs/architecture.md` draws. A new module must be placed.
+//! What is outside the library (the binaries, the integration tests, the examples) can
+//! reach only the facade `engine/lib.rs` re-exports: the compiler sees to that.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each module and the modules it may import, lowest layers first.
-const GRAPH: [(&str, &[&str]); 25] = [
+const GRAPH: [(&str, &[&str]); 26] = [
     // The secret values the configuration holds, masked wherever text leaves.
     ("secrets", &[]),
     ("cache", &[]),
@@ -77,10 +79,16 @@ const GRAPH: [(&str, &[&str]); 25] = [
         "world",
         &["check", "policy", "registry", "runtime", "sandbox"],
     ),
+    // The command line, the binary's whole front end: the top of the graph.
+    (
+        "cli",
+        &[
+            "assets", "audit", "auth", "bind", "cache", "check", "docs", "host", "interop", "mcp",
+            "openapi", "policy", "registry", "repl", "results", "runtime", "sandbox", "search",
+            "secrets", "shell", "types", "upstream", "world",
+        ],
+    ),
 ];
-
-/// The binary's front end, which uses the library only through `codemode::`.
-const BINARY: &str = "cli";
 
 /// The type checker's own binary, which uses neither the library nor mlua: its Luau and
 /// mlua's cannot link into one binary.
@@ -153,14 +161,6 @@ fn no_module_imports_one_it_may_not() {
     let allowed: BTreeMap<&str, &[&str]> = GRAPH.into_iter().collect();
     let mut wrong = Vec::new();
     for (module, uses) in actual() {
-        if module == BINARY {
-            if !uses.is_empty() {
-                wrong.push(format!(
-                    "{BINARY} (the binary) uses {uses:?}; use codemode:: instead"
-                ));
-            }
-            continue;
-        }
         if module == CHECKER {
             let code: String = walk(&engine().join(CHECKER))
                 .iter()

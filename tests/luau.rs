@@ -13,10 +13,9 @@
 //! the engine unusable.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
-use codemode::{Limits, Output, Registry, Runtime};
+use codemode::{CheckMode, Limits, Options, Output, World};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
@@ -73,9 +72,14 @@ fn run_spec(path: &Path) -> Result<(), Failed> {
     };
     let bundled =
         header(&source, "world").is_none() || source.lines().any(|l| l.trim() == "--!bundled");
-    let profile = codemode::policy::load(&world, header(&source, "profile"))?;
-    let registry = Arc::new(Registry::open(&world, &[], bundled)?.with_profile(profile));
-    let mut runtime = Runtime::new(registry, limits.clone())?;
+    let options = Options {
+        bundled,
+        profile: header(&source, "profile").map(str::to_string),
+        limits: limits.clone(),
+        check: CheckMode::Off,
+        ..Options::default()
+    };
+    let mut runtime = World::open_with(&world, &options)?.runtime()?;
     let envelope = runtime.exec(&source, Output::Capture);
     let deadline = limits.timeout + Duration::from_secs(1);
     if envelope.elapsed_ms > deadline.as_secs_f64() * 1000.0 {

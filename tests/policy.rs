@@ -12,43 +12,10 @@ use std::path::Path;
 use common::{codemode, exec, text, World};
 use serde_json::{json, Value};
 
-const POLICY: &str = r#"{ "profiles": {
-    "default": { "default": "allow", "deny": ["secret.*", "*.delete*"] },
-    "agent": { "default": "deny", "allow": ["text.*", "files.*", "github.*"],
-               "deny": ["text.shout", "*.delete*", "github.merge_*"] },
-    "readonly": { "default": "allow",
-                  "capabilities": { "authoring": false, "vfsWrite": false } },
-    "notes": { "default": "allow", "capabilities": { "authoring": false } }
-} }
-"#;
+#[path = "common/policy_world.rs"]
+mod policy_world;
 
-/// A tool `box.name` that returns "<name>:<arg>".
-fn tool(world: &World, identity: &str, description: &str) {
-    let name = identity.split_once('.').unwrap().1;
-    world.tool(
-        identity,
-        &format!(
-            "--!desc {description}\n--!arg x string Anything.\n--!return string Tagged.\n\
-             local function {name}(x: string): string\n\treturn \"{name}:\" .. x\nend\n\nreturn {name}\n"
-        ),
-    );
-}
-
-/// A world of four toolboxes (no bundled ones are read: every command gets
-/// `--no-bundled`) and the policy above.
-fn world() -> World {
-    let w = World::new();
-    tool(&w, "text.slugify", "Turn text into a slug.");
-    tool(&w, "text.shout", "Upper-case text.");
-    tool(&w, "files.read", "Read a file of the store.");
-    tool(&w, "files.delete_all", "Delete all files of the store.");
-    tool(&w, "files.undelete", "Bring back deleted files.");
-    tool(&w, "github.merge_pr", "Merge a pull request.");
-    tool(&w, "github.list_prs", "List pull requests.");
-    tool(&w, "secret.launch", "Launch the rockets.");
-    w.file(".codemode/policy.json", POLICY);
-    w
-}
+use policy_world::{tool, world, POLICY};
 
 /// `codemode --no-bundled [--profile P] ARGS`: (stdout, stderr, exit code).
 fn run(world: &Path, profile: Option<&str>, args: &[&str], stdin: &str) -> (String, String, i32) {
@@ -769,54 +736,6 @@ fn the_profile_applies_to_the_tools_of_upstream_servers() {
         );
         assert_denied(&envelope, rule);
     }
-}
-
-#[test]
-fn snapshots_after_edits_and_reloads_keep_the_profile() {
-    use codemode::Registry;
-    let w = world();
-    let profile = codemode::policy::load(w.path(), Some("agent")).unwrap();
-    let registry = Registry::open(w.path(), &[], false)
-        .unwrap()
-        .with_profile(profile);
-    let ids = |registry: &Registry| -> BTreeSet<String> {
-        registry.snapshot().tools.keys().cloned().collect()
-    };
-    let first = ids(&registry);
-    assert!(
-        first.contains("text.slugify") && !first.contains("text.shout"),
-        "{first:?}"
-    );
-
-    // A tool written later (an editor, git) that the profile denies stays out; one it
-    // allows comes in.
-    tool(&w, "files.delete_old", "Delete old files.");
-    tool(&w, "files.size", "Size of a file.");
-    let touched = [
-        w.path().join("files.toolbox/delete_old.tool"),
-        w.path().join("files.toolbox/size.tool"),
-    ];
-    let index = registry.apply_changes(&touched);
-    assert!(index.tool("files.size").is_some());
-    assert!(index.tool("files.delete_old").is_none());
-    assert!(index.denial("files.delete_old").is_some());
-
-    registry.reload();
-    let reloaded = ids(&registry);
-    assert!(reloaded.contains("files.size"), "{reloaded:?}");
-    for denied in [
-        "text.shout",
-        "files.delete_all",
-        "files.delete_old",
-        "github.merge_pr",
-        "secret.launch",
-    ] {
-        assert!(
-            !reloaded.contains(denied),
-            "{denied} came back after a reload"
-        );
-    }
-    assert!(!registry.snapshot().toolbox_names().contains(&"secret"));
 }
 
 #[test]

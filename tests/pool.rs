@@ -5,16 +5,21 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode::{ErrorKind, Limits, Pool, PoolError, Registry};
+use codemode::{CheckMode, ErrorKind, Limits, Options, Pool, PoolError, World};
 
 fn pool_over(world: &Path, workers: usize, max_pending: usize, timeout_ms: u64) -> Arc<Pool> {
-    let registry = Arc::new(Registry::open(world, &[], true).unwrap());
     let limits = Limits {
         timeout: Duration::from_millis(timeout_ms),
         memory_bytes: 64 * 1024 * 1024,
         ..Limits::default()
     };
-    Arc::new(Pool::new(registry, limits, workers, max_pending).unwrap())
+    let options = Options {
+        limits,
+        check: CheckMode::Off,
+        ..Options::default()
+    };
+    let world = World::open_with(world, &options).unwrap();
+    Arc::new(world.pool(workers, max_pending).unwrap())
 }
 
 fn pool(workers: usize, max_pending: usize, timeout_ms: u64) -> Arc<Pool> {

@@ -2,14 +2,11 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use codemode::{ErrorKind, Limits, Output, Registry, Runtime};
+use codemode::{ErrorKind, Limits, Output, Runtime};
 use common::World;
 
 fn runtime(world: &World) -> Runtime {
-    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
-    Runtime::new(registry, Limits::default()).unwrap()
+    common::runtime(world.path(), &[], true, Limits::default())
 }
 
 #[test]
@@ -165,9 +162,12 @@ fn world_shadows_library_and_shared_module_resolves_per_toolbox() {
             "t.which",
             "local shared = require('.shared')\nreturn function() return shared.who end",
         );
-    let registry =
-        Arc::new(Registry::open(world.path(), &[lib.path().to_path_buf()], false).unwrap());
-    let mut rt = Runtime::new(registry, Limits::default()).unwrap();
+    let mut rt = common::runtime(
+        world.path(),
+        &[lib.path().to_path_buf()],
+        false,
+        Limits::default(),
+    );
     let env = rt.exec(
         "return {tools.t.which(), tools.t.other(), tools.get('t.which').from}",
         Output::Capture,
@@ -183,12 +183,11 @@ fn world_shadows_library_and_shared_module_resolves_per_toolbox() {
 #[test]
 fn memory_breach_leaves_a_working_runtime() {
     let world = World::new();
-    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     let limits = Limits {
         memory_bytes: 32 << 20,
         ..Limits::default()
     };
-    let mut rt = Runtime::new(registry, limits).unwrap();
+    let mut rt = common::runtime(world.path(), &[], true, limits);
     for _ in 0..3 {
         let bomb = rt.exec(
             "local t = {} while true do table.insert(t, string.rep('x', 1000)) end",
@@ -210,12 +209,11 @@ fn writes_stop_before_the_disk_holding_the_world_fills() {
     // Each run's write budget is bounded, but runs follow one another: past the free-space
     // floor every write is refused, saying why, and nothing is written.
     let world = World::new();
-    let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     let limits = Limits {
         min_free_disk_bytes: u64::MAX,
         ..Limits::default()
     };
-    let mut rt = Runtime::new(registry, limits).unwrap();
+    let mut rt = common::runtime(world.path(), &[], true, limits);
     let refused = rt.exec("vfs.write('junk.txt', 'x') return 1", Output::Capture);
     let error = refused.error.expect("the write was allowed");
     assert!(error.message.contains("MiB free"), "{}", error.message);
@@ -273,12 +271,11 @@ fn a_tool_can_only_require_its_own_toolbox_modules() {
 fn the_largest_file_a_run_reads_or_writes_is_a_limit() {
     let world = World::new();
     world.file("big.txt", &"x".repeat(2000));
-    let registry = Arc::new(Registry::open(world.path(), &[], false).unwrap());
     let limits = Limits {
         max_file_bytes: 1024,
         ..Limits::default()
     };
-    let mut rt = Runtime::new(registry, limits).unwrap();
+    let mut rt = common::runtime(world.path(), &[], false, limits);
     let small = rt.exec(
         "vfs.write('small.txt', string.rep('y', 1000)) return #vfs.read('small.txt')",
         Output::Capture,

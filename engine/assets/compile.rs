@@ -1,11 +1,11 @@
 //! Compiling Luau source to bytecode, once per file version.
 
-pub use super::compiler::compiler;
+pub(crate) use super::compiler::compiler;
 
 /// The largest tool file (`init.luau`, a module, `render.luau`) the engine reads or
 /// compiles. Compiling runs outside any run's deadline (once per file version, for
 /// everyone), and Luau's compiler takes time and memory that grow faster than the source.
-pub const MAX_SOURCE_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_SOURCE_BYTES: usize = 256 * 1024;
 
 /// The message for a file over [`MAX_SOURCE_BYTES`].
 pub(crate) fn too_large(bytes: usize) -> String {
@@ -18,7 +18,7 @@ pub(crate) fn too_large(bytes: usize) -> String {
 
 /// Where `source` holds a NUL byte, as `line: message`: Luau's lexer takes the byte for the
 /// end of the source, so what follows it would be skipped without a word.
-pub fn nul_problem(source: &[u8]) -> Option<String> {
+pub(crate) fn nul_problem(source: &[u8]) -> Option<String> {
     let at = source.iter().position(|&b| b == 0)?;
     let before = &source[..at];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -35,7 +35,7 @@ pub fn nul_problem(source: &[u8]) -> Option<String> {
 
 /// Compiles `source` with the engine's settings. The error is the compiler's message, or
 /// says the source is over [`MAX_SOURCE_BYTES`].
-pub fn compile(source: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn compile(source: &str) -> Result<Vec<u8>, String> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err(format!("the source {}", too_large(source.len())));
     }

@@ -6,6 +6,6 @@ use mlua::chunk::Compiler;
 
 /// The engine's compiler settings. (No type information: it only serves native code
 /// generation, which the engine does not use.)
-pub fn compiler() -> Compiler {
+pub(crate) fn compiler() -> Compiler {
     Compiler::new().set_optimization_level(2)
 }

@@ -17,7 +17,7 @@ const ABBREVIATIONS: [&str; 7] = ["etc", "vs", "cf", "approx", "incl", "al", "re
 /// space that end a sentence, or the whole text. A period after a digit (`1. item`), a
 /// single letter (`z. B.`), a word holding a period (`e.g.`) or a common abbreviation
 /// (`etc.`) ends none; a blank line ends one that has no period.
-pub fn first_sentence(description: &str) -> &str {
+pub(crate) fn first_sentence(description: &str) -> &str {
     // A paragraph ends a sentence that has no full stop (a summary line).
     let description = match description.find("\n\n") {
         Some(end) => description[..end].trim_end(),
@@ -48,7 +48,7 @@ pub fn first_sentence(description: &str) -> &str {
 /// (`\u{1b}`): a description shown in a terminal (`codemode list`, `call --help`) or read
 /// back by an agent cannot clear the screen, move the cursor, retitle the window or
 /// overwrite what came before it on the line.
-pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     let control = |c: char| c.is_control() && c != '\n' && c != '\t';
     if !text.contains(control) {
         return std::borrow::Cow::Borrowed(text);
@@ -77,7 +77,7 @@ pub(crate) struct DocArg {
 
 /// Everything the docstring lines of one file say.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Docstring {
+pub(crate) struct Docstring {
     /// `--!desc` lines, in order.
     pub(crate) desc: Vec<String>,
     /// `--!arg` lines, in order.
@@ -96,7 +96,7 @@ pub struct Docstring {
 
 impl Docstring {
     /// Reads every `--!` line of `source` (Luau's own directives excepted).
-    pub fn parse(source: &str) -> Docstring {
+    pub(crate) fn parse(source: &str) -> Docstring {
         let mut doc = Docstring::default();
         for (number, line) in source.lines().enumerate() {
             let Some(rest) = line.trim_start().strip_prefix("--!") else {
@@ -169,7 +169,7 @@ impl Docstring {
     }
 
     /// The description: `--!desc` lines joined with spaces.
-    pub fn description(&self) -> String {
+    pub(crate) fn description(&self) -> String {
         self.desc.join(" ").trim().to_string()
     }
 }

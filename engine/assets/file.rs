@@ -89,7 +89,7 @@ pub(crate) fn read_text(path: &Path, name: &str) -> io::Result<String> {
 pub(crate) const BOM: char = '\u{feff}';
 
 /// How a read error of the file at `path` reads to the author.
-pub fn unreadable(path: &str, e: &io::Error) -> String {
+pub(crate) fn unreadable(path: &str, e: &io::Error) -> String {
     match e.kind() {
         io::ErrorKind::FileTooLarge => format!("{path} {e}"),
         _ => format!("{path} cannot be read: {e}"),

@@ -9,7 +9,7 @@ use super::{CachePolicy, ToolLimits};
 /// Where an asset was found. The world shadows the library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Origin {
+pub(crate) enum Origin {
     /// The writable directory the engine is bound to.
     World,
     /// A read-only toolbox folder: bundled or given with `--library`.
@@ -18,7 +18,7 @@ pub enum Origin {
 
 /// One parameter of a tool, merged from the signature and the `--!arg` docstring.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Arg {
+pub(crate) struct Arg {
     /// Parameter name.
     pub name: String,
     /// Luau type as written (the signature wins over the docstring).
@@ -32,7 +32,7 @@ pub struct Arg {
 
 /// The `--!return` docstring merged with the signature's return type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Returns {
+pub(crate) struct Returns {
     /// Luau type as written.
     #[serde(rename = "type")]
     pub ty: String,
@@ -42,7 +42,7 @@ pub struct Returns {
 
 /// A `--!flag NAME [SHORT]` annotation: a boolean set by `--NAME` or `-SHORT`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Flag {
+pub(crate) struct Flag {
     /// The parameter (or options field) the flag sets.
     pub(crate) name: String,
     /// Optional one-letter alias.
@@ -52,7 +52,7 @@ pub struct Flag {
 
 /// Everything the four metadata sources say about one tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolMeta {
+pub(crate) struct ToolMeta {
     /// `"<box>.<name>"`.
     pub identity: String,
     /// The tool's name (folder name without `.tool`).

@@ -53,7 +53,7 @@ pub(crate) struct Metadata {
 /// The budget one tool's calls are held to, on top of the run's own limits.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ToolLimits {
+pub(crate) struct ToolLimits {
     /// A call that runs longer fails with `timeout`, naming the tool and this limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) timeout_ms: Option<u64>,
@@ -65,7 +65,7 @@ pub struct ToolLimits {
 /// How long a tool's results are reused (the result cache).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CachePolicy {
+pub(crate) struct CachePolicy {
     /// Seconds a stored result is returned instead of running the tool again.
     pub(crate) ttl_seconds: u64,
 }
@@ -191,7 +191,7 @@ pub(crate) fn parse_cache(
 
 impl Metadata {
     /// Parses `.metadata` text; the error says which file and how to fix it.
-    pub fn parse(text: &str, path: &str) -> Result<Metadata, String> {
+    pub(crate) fn parse(text: &str, path: &str) -> Result<Metadata, String> {
         let value: Value = serde_json::from_str(text).map_err(|e| {
             format!("{path}: invalid JSON ({e}); expected e.g. {{\"tags\": [\"text\"], \"status\": \"ready\"}}")
         })?;

@@ -14,7 +14,7 @@ mod folder;
 mod meta;
 mod metadata;
 mod model;
-pub mod names;
+pub(crate) mod names;
 mod parse;
 mod root;
 mod signature;
@@ -30,25 +30,28 @@ use imbl::OrdMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use compile::nul_problem;
-pub use compile::{compile, compiler, MAX_SOURCE_BYTES};
-pub use docstring::{first_sentence, printable, Docstring};
+pub(crate) use compile::nul_problem;
+pub(crate) use compile::{compile, compiler};
+pub(crate) use docstring::{first_sentence, printable};
 pub(crate) use file::BOM;
-pub use meta::{Arg, Flag, Origin, Returns, ToolMeta};
+pub(crate) use meta::{Arg, Flag, Origin, Returns, ToolMeta};
 pub(crate) use metadata::{
     description_problem, json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy,
     Metadata, ToolLimits, MAX_TAGS, MAX_TAG_CHARS,
 };
-pub use model::{BoxKind, Bytecode, Module, Registration, ToolEntry, ToolboxFolder};
-pub use parse::{with_luau, with_luau_within, ParseError, MAX_DEPTH};
-pub use root::{read_folders, FileSet, Root, RootSource};
-pub use signature::{read_signature, Returned};
+pub(crate) use model::{BoxKind, Bytecode, Registration, ToolEntry, ToolboxFolder};
+pub(crate) use parse::{with_luau, with_luau_within, ParseError};
+pub(crate) use root::{read_folders, Root, RootSource};
 
 use crate::policy::{Denial, ToolRules};
 
 use cache::AssetCache;
+#[cfg(test)]
+pub(crate) use docstring::Docstring;
 use folder::load_folder;
 use model::ToolLocation;
+#[cfg(test)]
+pub(crate) use signature::read_signature;
 
 /// Stack for the threads that parse tools: `full_moon` recurses deeply (a debug build
 /// spends up to 256 KiB a level, so [`MAX_DEPTH`] levels need about 50 MiB), and a
@@ -113,7 +116,7 @@ pub(crate) type ToolMap<K> = Arc<BTreeMap<K, Arc<ToolEntry>>>;
 
 /// One row of `tools.toolboxes()`: toolboxes of the same name are merged.
 #[derive(Debug, Clone, Serialize)]
-pub struct ToolboxSummary {
+pub(crate) struct ToolboxSummary {
     /// The toolbox name.
     pub toolbox: String,
     /// What it is for.
@@ -134,7 +137,7 @@ pub struct ToolboxSummary {
 
 /// A snapshot of every asset the engine can see.
 #[derive(Debug, Clone, Default)]
-pub struct AssetIndex {
+pub(crate) struct AssetIndex {
     /// The roots, world first, then libraries in precedence order.
     pub(crate) roots: Arc<Vec<Root>>,
     /// Every toolbox folder, by key.
@@ -178,7 +181,7 @@ impl AssetIndex {
     /// that did not change since the world's index cache was written are taken from it;
     /// when anything changed, the cache is written again (reading, parsing and compiling
     /// the new tools first, so the next process does not).
-    pub fn build(roots: Arc<Vec<Root>>) -> AssetIndex {
+    pub(crate) fn build(roots: Arc<Vec<Root>>) -> AssetIndex {
         let started = std::time::Instant::now();
         let cache = AssetCache::open(&roots);
         let opened = started.elapsed();
@@ -387,7 +390,7 @@ impl AssetIndex {
     }
 
     /// Why the profile refuses the tool `identity`, if it does.
-    pub fn denial(&self, identity: &str) -> Option<Denial> {
+    pub(crate) fn denial(&self, identity: &str) -> Option<Denial> {
         self.rules.as_ref()?.denial(identity)
     }
 
@@ -605,7 +608,7 @@ impl AssetIndex {
     }
 
     /// The tool with this identity (`box.name`), registered or not.
-    pub fn tool(&self, identity: &str) -> Option<&Arc<ToolEntry>> {
+    pub(crate) fn tool(&self, identity: &str) -> Option<&Arc<ToolEntry>> {
         self.tools.get(identity)
     }
 
@@ -623,12 +626,12 @@ impl AssetIndex {
     }
 
     /// True when some folder carries this toolbox name and the profile shows it.
-    pub fn has_toolbox(&self, name: &str) -> bool {
+    pub(crate) fn has_toolbox(&self, name: &str) -> bool {
         !self.hidden.contains(name) && self.by_name.contains_key(name)
     }
 
     /// The folder that speaks for a toolbox name: the one of highest precedence.
-    pub fn toolbox(&self, name: &str) -> Option<&Arc<ToolboxFolder>> {
+    pub(crate) fn toolbox(&self, name: &str) -> Option<&Arc<ToolboxFolder>> {
         if self.hidden.contains(name) {
             return None;
         }
@@ -636,12 +639,12 @@ impl AssetIndex {
     }
 
     /// The folder a tool lives in.
-    pub fn folder(&self, key: &FolderKey) -> Option<&Arc<ToolboxFolder>> {
+    pub(crate) fn folder(&self, key: &FolderKey) -> Option<&Arc<ToolboxFolder>> {
         self.folders.get(key)
     }
 
     /// Toolbox names, sorted and unique.
-    pub fn toolbox_names(&self) -> Vec<&str> {
+    pub(crate) fn toolbox_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.by_name.keys().map(String::as_str).collect();
         if !self.hidden.is_empty() {
             names.retain(|n| !self.hidden.contains(*n));
@@ -650,7 +653,7 @@ impl AssetIndex {
     }
 
     /// One summary per toolbox name, sorted by name.
-    pub fn toolboxes(&self) -> Vec<ToolboxSummary> {
+    pub(crate) fn toolboxes(&self) -> Vec<ToolboxSummary> {
         self.toolbox_names()
             .into_iter()
             .filter_map(|name| {

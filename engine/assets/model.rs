@@ -14,7 +14,7 @@ use crate::cache::FileBytes;
 /// Whether a toolbox is a plain toolbox or a workflow (entry tool `start`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum BoxKind {
+pub(crate) enum BoxKind {
     /// A plain toolbox.
     Toolbox,
     /// A toolbox whose `.metadata` says `"kind": "workflow"`.
@@ -22,11 +22,11 @@ pub enum BoxKind {
 }
 
 /// Compiled Luau bytecode, shared between VMs and runs.
-pub type Bytecode = Arc<[u8]>;
+pub(crate) type Bytecode = Arc<[u8]>;
 
 /// Whether a tool can be called, and if not, why.
 #[derive(Debug, Clone)]
-pub enum Registration {
+pub(crate) enum Registration {
     /// The tool compiled; its bytecode is ready to instantiate.
     Registered(Bytecode),
     /// The tool is listed but never callable.
@@ -42,7 +42,7 @@ pub enum Registration {
 /// (`assets/cache.rs`) carries those results already: its metadata is decoded on first
 /// use and its source read from disk only when it is called.
 #[derive(Debug)]
-pub struct ToolEntry {
+pub(crate) struct ToolEntry {
     /// `"<box>.<name>"`.
     pub identity: String,
     /// Where the toolbox's name ends in `identity` (the name follows the dot): one string
@@ -158,7 +158,7 @@ impl ToolEntry {
     }
 
     /// Path of the tool folder a person can open.
-    pub fn path(&self) -> String {
+    pub(crate) fn path(&self) -> String {
         self.root().display(&self.rel)
     }
 
@@ -170,17 +170,17 @@ impl ToolEntry {
     }
 
     /// The tool's name.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.identity[self.dot + 1..]
     }
 
     /// The toolbox's name.
-    pub fn toolbox(&self) -> &str {
+    pub(crate) fn toolbox(&self) -> &str {
         &self.identity[..self.dot]
     }
 
     /// The `init.luau` source, when it can be read (a cached entry reads it now).
-    pub fn source(&self) -> Option<&str> {
+    pub(crate) fn source(&self) -> Option<&str> {
         self.later()
             .source
             .get_or_init(|| {
@@ -233,7 +233,7 @@ impl ToolEntry {
     }
 
     /// Everything the four metadata sources say (read on first call).
-    pub fn meta(&self) -> &ToolMeta {
+    pub(crate) fn meta(&self) -> &ToolMeta {
         &self.reading().meta
     }
 
@@ -246,7 +246,7 @@ impl ToolEntry {
     }
 
     /// Non-fatal findings for `codemode check` (docstring/signature mismatches).
-    pub fn warnings(&self) -> &[String] {
+    pub(crate) fn warnings(&self) -> &[String] {
         &self.reading().warnings
     }
 
@@ -287,12 +287,12 @@ impl ToolEntry {
     }
 
     /// True when the tool can be called (compiles once, unless the cache knows).
-    pub fn is_registered(&self) -> bool {
+    pub(crate) fn is_registered(&self) -> bool {
         self.verdict().is_ok()
     }
 
     /// The reason the tool cannot be called, if any.
-    pub fn reason(&self) -> Option<&str> {
+    pub(crate) fn reason(&self) -> Option<&str> {
         self.verdict().as_ref().err().map(String::as_str)
     }
 
@@ -371,14 +371,14 @@ impl Blob {
     }
 
     /// The bytes.
-    pub fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         &self.data[self.range.clone()]
     }
 }
 
 /// One `<box>.toolbox/` folder. Several folders (world, libraries) can share a name.
 #[derive(Debug, Clone)]
-pub struct ToolboxFolder {
+pub(crate) struct ToolboxFolder {
     /// The toolbox name.
     pub name: String,
     /// Which root the folder is in (index into the registry's roots).
@@ -405,7 +405,7 @@ pub struct ToolboxFolder {
 /// One `<m>.module/init.luau` of a toolbox, compiled on first use (a `require`, or
 /// `codemode check`): a process that never loads it never pays for it.
 #[derive(Debug, Clone)]
-pub struct Module {
+pub(crate) struct Module {
     /// The module's name (`shared` for `shared.module/`).
     pub name: String,
     /// `<box>.toolbox/<m>.module/init.luau`, for messages.
@@ -432,7 +432,7 @@ impl Module {
     }
 
     /// The module's bytecode, or why there is none (compiles on first call).
-    pub fn bytecode(&self) -> Result<Bytecode, String> {
+    pub(crate) fn bytecode(&self) -> Result<Bytecode, String> {
         self.compiled
             .get_or_init(|| {
                 let source = self.source.as_ref().map_err(Clone::clone)?;

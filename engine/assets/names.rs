@@ -1,7 +1,7 @@
 //! Names of toolboxes and tools: validation and "did you mean".
 
 /// Members of `tools`; a toolbox may not take one of these names.
-pub const RESERVED: [&str; 16] = [
+pub(crate) const RESERVED: [&str; 16] = [
     "toolboxes",
     "list",
     "search",

@@ -22,7 +22,7 @@ use super::parse_pool;
 
 /// Sources whose parse could nest deeper than this are refused without parsing. Code
 /// written by people stays far below (a deep tool file nests about 20 levels).
-pub const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 200;
 
 /// Sources whose estimate stays under this are parsed on the calling thread: a hop to
 /// the indexing threads would cost more. In a release build such a parse takes under
@@ -40,7 +40,7 @@ const SMALLEST_CALLER_STACK: usize = 2 << 20;
 
 /// Why a source could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ParseError {
+pub(crate) enum ParseError {
     /// The source is not valid Luau as `full_moon` reads it (`line N: ...`).
     #[error("line {line}: {message}")]
     Syntax {
@@ -69,7 +69,7 @@ impl ParseError {
 /// holds [`MAX_DEPTH`] levels; the tree is dropped there too. Errors say where the first
 /// problem is (`line N: ...`), that the source nests too deeply to read, or that the
 /// parser failed on it.
-pub fn with_luau<T: Send>(
+pub(crate) fn with_luau<T: Send>(
     source: &str,
     read: impl FnOnce(&Ast) -> T + Send,
 ) -> Result<T, ParseError> {
@@ -77,7 +77,7 @@ pub fn with_luau<T: Send>(
 }
 
 /// [`with_luau`] with a tighter depth limit, for text that is never more than a type.
-pub fn with_luau_within<T: Send>(
+pub(crate) fn with_luau_within<T: Send>(
     source: &str,
     max_depth: usize,
     read: impl FnOnce(&Ast) -> T + Send,

@@ -10,7 +10,7 @@ use super::file::read_text;
 use super::meta::Origin;
 
 /// How deep below a root the discovery walk looks for `*.toolbox` folders.
-pub const MAX_DEPTH: usize = 6;
+pub(crate) const MAX_DEPTH: usize = 6;
 
 /// Directory names the walk never enters (build output, dependencies).
 pub(crate) const SKIPPED_DIRS: [&str; 3] = ["target", "node_modules", "__pycache__"];
@@ -21,7 +21,7 @@ pub(crate) const IGNORE_MARKER: &str = ".codemode-ignore";
 
 /// Where a root's files live.
 #[derive(Debug, Clone)]
-pub enum RootSource {
+pub(crate) enum RootSource {
     /// A directory on disk.
     Disk(PathBuf),
     /// Files compiled into the binary.
@@ -30,7 +30,7 @@ pub enum RootSource {
 
 /// The files of one folder, from [`Root::files`].
 #[derive(Debug, Clone)]
-pub struct FileSet {
+pub(crate) struct FileSet {
     rel: String,
     /// File names, each with whether it is a symlink.
     files: Vec<(String, bool)>,
@@ -118,7 +118,7 @@ pub(crate) fn link_problem(rel: &str) -> String {
 
 /// One root of the registry: the world or a library.
 #[derive(Debug, Clone)]
-pub struct Root {
+pub(crate) struct Root {
     /// World or library.
     pub(crate) origin: Origin,
     /// Where the files are.
@@ -127,7 +127,7 @@ pub struct Root {
 
 impl Root {
     /// A root on disk. Paths are canonicalized so containment checks are exact.
-    pub fn disk(origin: Origin, path: &Path) -> io::Result<Root> {
+    pub(crate) fn disk(origin: Origin, path: &Path) -> io::Result<Root> {
         let path = path.canonicalize().map_err(|e| {
             io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display()))
         })?;
@@ -194,7 +194,7 @@ impl Root {
 
     /// The files directly inside folder `rel`, listed once so a tool folder costs one
     /// directory read instead of a stat per file it might hold.
-    pub fn files(&self, rel: &str) -> FileSet {
+    pub(crate) fn files(&self, rel: &str) -> FileSet {
         let mut files = Vec::new();
         let mut unlisted = None;
         match &self.source {
@@ -320,7 +320,7 @@ impl Root {
 /// reads: the folders the discovery walk enters, each toolbox folder, and the tool and
 /// module folders in it. A file watcher that watches these, and only these, sees every
 /// change the index can see (and not the `.codemode/` caches, dependencies or fixtures).
-pub fn read_folders(root: &Path, from: &Path) -> Vec<PathBuf> {
+pub(crate) fn read_folders(root: &Path, from: &Path) -> Vec<PathBuf> {
     let Ok(rel) = from.strip_prefix(root) else {
         return Vec::new();
     };

@@ -6,7 +6,7 @@ use super::parse::{with_luau, ParseError};
 
 /// One parameter as the signature declares it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SigParam {
+pub(crate) struct SigParam {
     /// Name (`...` for varargs).
     pub(crate) name: String,
     /// Type as written, when annotated.
@@ -15,7 +15,7 @@ pub struct SigParam {
 
 /// What the source says about the returned function.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Returned {
+pub(crate) enum Returned {
     /// The chunk returns a function whose signature we could read.
     Function {
         /// Parameters in order.
@@ -37,7 +37,7 @@ pub enum Returned {
 /// Most tools end with `return NAME` after a `local function NAME(...)`: for those only
 /// the function's header is parsed (the compiler has already checked the whole file),
 /// which keeps indexing thousands of tools cheap. Anything else gets a full parse.
-pub fn read_signature(source: &str, fallback_name: &str) -> Result<Returned, ParseError> {
+pub(crate) fn read_signature(source: &str, fallback_name: &str) -> Result<Returned, ParseError> {
     if let Some(snippet) = header_snippet(source) {
         if let Ok(found @ Returned::Function { .. }) = parse_returned(&snippet, fallback_name) {
             return Ok(found);

@@ -101,7 +101,7 @@ impl Stamper {
     }
 
     /// Notes a file name the folder holds (what is there, not its content).
-    pub fn name(&mut self, name: &str) {
+    pub(crate) fn name(&mut self, name: &str) {
         self.hasher.write(name.as_bytes());
         self.hasher.write_u8(0xfe);
     }

@@ -152,12 +152,12 @@ pub(crate) struct Draft {
 
 impl Draft {
     /// The tool's name.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 
     /// The toolbox's name.
-    pub fn toolbox(&self) -> &str {
+    pub(crate) fn toolbox(&self) -> &str {
         &self.toolbox
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 /// command line [`Agent::local`]. The profile is not part of it: a line names the profile
 /// the run's registry enforced, so the log cannot say one profile while another applied.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Agent {
+pub(crate) struct Agent {
     name: Arc<str>,
 }
 
@@ -23,7 +23,7 @@ impl Agent {
     }
 
     /// The agent's name.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 }

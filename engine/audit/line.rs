@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// What a line records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A whole run (a script, a `codemode call`, an MCP request).
     Run,
     /// One tool call inside a run, or one refused.
@@ -16,7 +16,7 @@ pub enum Kind {
 
 /// One line: serialised with `serde_json` as one object, read back the same way.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Line<'a> {
+pub(crate) struct Line<'a> {
     /// When it ended, RFC 3339 in UTC to the millisecond.
     pub time: Cow<'a, str>,
     /// The agent the run acted for.

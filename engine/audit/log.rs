@@ -7,20 +7,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// The log file's name, under `<world>/.codemode/`.
-pub const FILE: &str = "audit.jsonl";
+pub(crate) const FILE: &str = "audit.jsonl";
 
 /// The size past which the file is rotated, unless the front end sets another.
-pub const DEFAULT_MAX_BYTES: u64 = 10 << 20;
+pub(crate) const DEFAULT_MAX_BYTES: u64 = 10 << 20;
 
 /// Rotated files kept beside the live one (`audit.jsonl.1` is the newest).
-pub const KEEP: u32 = 5;
+pub(crate) const KEEP: u32 = 5;
 
 /// The lock file whose holder rotates: several processes may find the file full at once.
 const LOCK: &str = "audit.lock";
 
 /// An audit log: where its lines go and which front end writes them.
 #[derive(Debug)]
-pub struct Log {
+pub(crate) struct Log {
     sink: Sink,
     front: String,
     /// Set once a write failed, so the failure is reported once, not per run.
@@ -44,7 +44,7 @@ impl Log {
     /// The log of `world`'s `.codemode/audit.jsonl`, rotated past `max_bytes`, written by
     /// the front end `front` (`exec`, `serve`, ...). The folder is made at the first
     /// write, only as a real folder of the world (never through a link it ships).
-    pub fn file(world: &Path, front: &str, max_bytes: u64) -> Log {
+    pub(crate) fn file(world: &Path, front: &str, max_bytes: u64) -> Log {
         Log::with(
             Sink::File {
                 world: world.to_path_buf(),
@@ -56,7 +56,7 @@ impl Log {
     }
 
     /// A log written to stderr, line by line, by the front end `front`.
-    pub fn stderr(front: &str) -> Log {
+    pub(crate) fn stderr(front: &str) -> Log {
         Log::with(Sink::Stderr, front)
     }
 
@@ -71,14 +71,6 @@ impl Log {
     /// The front end whose runs this log records.
     pub(crate) fn front(&self) -> &str {
         &self.front
-    }
-
-    /// The file the log writes, when it writes one.
-    pub fn path(&self) -> Option<PathBuf> {
-        match &self.sink {
-            Sink::File { world, .. } => Some(world.join(".codemode").join(FILE)),
-            Sink::Stderr => None,
-        }
     }
 
     /// Appends whole lines in one write. A failure is reported on stderr (once) and the

@@ -23,8 +23,8 @@ mod log;
 mod tail;
 mod trail;
 
-pub use agent::Agent;
-pub use line::{Kind, Line};
-pub use log::{Log, DEFAULT_MAX_BYTES, FILE, KEEP};
-pub use tail::{tail, Tail, TailError};
+pub(crate) use agent::Agent;
+pub(crate) use line::{Kind, Line};
+pub(crate) use log::{Log, DEFAULT_MAX_BYTES, FILE, KEEP};
+pub(crate) use tail::tail;
 pub(crate) use trail::Trail;

@@ -8,7 +8,7 @@ use super::{Line, FILE, KEEP};
 
 /// Why the log could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum TailError {
+pub(crate) enum TailError {
     /// A file of the log exists but could not be read.
     #[error("cannot read the audit log {path}: {reason}")]
     Unreadable {
@@ -21,7 +21,7 @@ pub enum TailError {
 
 /// The last lines of the log.
 #[derive(Debug, Default)]
-pub struct Tail {
+pub(crate) struct Tail {
     /// The lines, oldest first, each as written and as read.
     pub lines: Vec<(String, Line<'static>)>,
     /// Lines that are not a log line (a file edited by hand, a line cut by a full disk).
@@ -30,7 +30,11 @@ pub struct Tail {
 
 /// The last `n` lines of `world`'s log (through its rotated files as far as needed)
 /// that `keep` accepts, oldest first. A world without a log has none.
-pub fn tail(world: &Path, n: usize, keep: impl Fn(&Line) -> bool) -> Result<Tail, TailError> {
+pub(crate) fn tail(
+    world: &Path,
+    n: usize,
+    keep: impl Fn(&Line) -> bool,
+) -> Result<Tail, TailError> {
     let dir = world.join(".codemode");
     let mut tail = Tail::default();
     let files =

@@ -16,7 +16,7 @@ use super::token::{digest_bytes, hash_token, new_token};
 use super::{Agent, AuthError};
 
 /// Where the agents file lives, under the world.
-pub const AGENTS_FILE: &str = ".codemode/agents.json";
+pub(crate) const AGENTS_FILE: &str = ".codemode/agents.json";
 
 /// The most bytes an agents file may hold (a few thousand agents).
 const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -24,7 +24,7 @@ const MAX_FILE_BYTES: u64 = 4 << 20;
 /// One agent as the file keeps it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct AgentEntry {
+pub(crate) struct AgentEntry {
     /// The profile of `.codemode/policy.json` its runs get.
     pub profile: String,
     /// When it was added, as an HTTP date (UTC).
@@ -36,14 +36,14 @@ pub struct AgentEntry {
 /// The whole file: agents by name.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct AgentsFile {
+pub(crate) struct AgentsFile {
     /// Every agent, by name.
     pub agents: BTreeMap<String, AgentEntry>,
 }
 
 impl AgentsFile {
     /// The file of `world`; empty when there is none.
-    pub fn load(world: &Path) -> Result<AgentsFile, AuthError> {
+    pub(crate) fn load(world: &Path) -> Result<AgentsFile, AuthError> {
         let path = world.join(AGENTS_FILE);
         match read(&path)? {
             Some(file) => Ok(file),
@@ -53,7 +53,7 @@ impl AgentsFile {
 
     /// Adds agent `name` with `profile`; returns its token, which is shown once and kept
     /// nowhere. The caller saves the file.
-    pub fn add(&mut self, name: &str, profile: &str) -> Result<String, AuthError> {
+    pub(crate) fn add(&mut self, name: &str, profile: &str) -> Result<String, AuthError> {
         check_name(name)?;
         if self.agents.contains_key(name) {
             return Err(AuthError::Exists(name.into()));
@@ -74,7 +74,7 @@ impl AgentsFile {
     }
 
     /// Removes agent `name`. The caller saves the file.
-    pub fn revoke(&mut self, name: &str) -> Result<(), AuthError> {
+    pub(crate) fn revoke(&mut self, name: &str) -> Result<(), AuthError> {
         self.agents
             .remove(name)
             .map(|_| ())
@@ -83,7 +83,7 @@ impl AgentsFile {
 
     /// Writes the file under `world`: to a new file (owner read/write only) that then
     /// replaces the old one, so a server never reads half of it.
-    pub fn save(&self, world: &Path) -> Result<(), AuthError> {
+    pub(crate) fn save(&self, world: &Path) -> Result<(), AuthError> {
         let path = world.join(AGENTS_FILE);
         let failed = |e: std::io::Error| AuthError::File {
             path: path.display().to_string(),
@@ -147,7 +147,7 @@ fn stamp(path: &Path) -> Stamp {
 
 /// The agents of a world as a running server sees them: re-read whenever the file changed.
 #[derive(Debug)]
-pub struct Agents {
+pub(crate) struct Agents {
     path: PathBuf,
     known: Mutex<(Stamp, Arc<Known>)>,
 }
@@ -157,7 +157,7 @@ type Known = Result<Vec<([u8; 32], Agent)>, String>;
 
 impl Agents {
     /// The agents of `world`, read now and again whenever the file changes.
-    pub fn new(world: &Path) -> Agents {
+    pub(crate) fn new(world: &Path) -> Agents {
         let path = world.join(AGENTS_FILE);
         let now = stamp(&path);
         let known = Arc::new(load_known(&path));
@@ -182,7 +182,7 @@ impl Agents {
     }
 
     /// How many agents can log in now, or why none can.
-    pub fn count(&self) -> Result<usize, String> {
+    pub(crate) fn count(&self) -> Result<usize, String> {
         self.current()
             .as_ref()
             .as_ref()

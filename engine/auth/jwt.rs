@@ -16,7 +16,7 @@ use super::{Agent, AuthError};
 
 /// Where the keys come from.
 #[derive(Debug, Clone, PartialEq)]
-pub enum JwksSource {
+pub(crate) enum JwksSource {
     /// A JWKS file on disk.
     File(PathBuf),
     /// An `http://` or `https://` URL serving the JWKS.
@@ -25,7 +25,7 @@ pub enum JwksSource {
 
 impl JwksSource {
     /// A URL when `text` starts with `http://` or `https://`, else a file path.
-    pub fn parse(text: &str) -> JwksSource {
+    pub(crate) fn parse(text: &str) -> JwksSource {
         match text.starts_with("https://") || text.starts_with("http://") {
             true => JwksSource::Url(text.into()),
             false => JwksSource::File(text.into()),
@@ -42,7 +42,7 @@ impl JwksSource {
 
 /// What a JWT must be to be accepted.
 #[derive(Debug, Clone)]
-pub struct JwtConfig {
+pub(crate) struct JwtConfig {
     /// The signing keys.
     pub jwks: JwksSource,
     /// The `iss` every token must carry.
@@ -57,7 +57,7 @@ pub struct JwtConfig {
 type Keys = Vec<(Option<String>, DecodingKey)>;
 
 /// Checks JWTs against a [`JwtConfig`].
-pub struct JwtVerifier {
+pub(crate) struct JwtVerifier {
     config: JwtConfig,
     /// The usable keys by `kid` (a key without one is tried for tokens without one).
     keys: RwLock<Arc<Keys>>,
@@ -75,7 +75,7 @@ impl std::fmt::Debug for JwtVerifier {
 
 impl JwtVerifier {
     /// A verifier whose keys are read now (for a URL: fetched, so call from a runtime).
-    pub async fn new(config: JwtConfig) -> Result<JwtVerifier, AuthError> {
+    pub(crate) async fn new(config: JwtConfig) -> Result<JwtVerifier, AuthError> {
         let verifier = JwtVerifier {
             config,
             keys: RwLock::new(Arc::new(Vec::new())),
@@ -86,12 +86,12 @@ impl JwtVerifier {
     }
 
     /// The configuration.
-    pub fn config(&self) -> &JwtConfig {
+    pub(crate) fn config(&self) -> &JwtConfig {
         &self.config
     }
 
     /// Reads the keys again (the file, or the URL).
-    pub async fn refresh(&self) -> Result<(), AuthError> {
+    pub(crate) async fn refresh(&self) -> Result<(), AuthError> {
         match &self.config.jwks {
             JwksSource::File(_) => self.read_file(),
             JwksSource::Url(url) => {

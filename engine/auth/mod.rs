@@ -13,15 +13,15 @@ mod agents;
 mod jwt;
 mod token;
 
-pub use agents::{AgentEntry, Agents, AgentsFile, AGENTS_FILE};
-pub use jwt::{JwksSource, JwtConfig, JwtVerifier};
+pub(crate) use agents::{Agents, AgentsFile, AGENTS_FILE};
+pub(crate) use jwt::{JwksSource, JwtConfig, JwtVerifier};
 pub(crate) use token::TOKEN_PREFIX;
 
 /// An authenticated caller: its name and the profile every run, tool call and denial of
 /// its requests is decided by. The MCP server finds it in the HTTP request's extensions
 /// (put there by the authentication layer) and hands it along with each run.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Agent {
+pub(crate) struct Agent {
     /// The name the operator gave it (`codemode agent add NAME`), or for a JWT, its
     /// `sub` claim prefixed with `jwt:`.
     pub(crate) name: String,
@@ -31,7 +31,7 @@ pub struct Agent {
 
 /// Why agents could not be read, written or checked.
 #[derive(Debug, thiserror::Error)]
-pub enum AuthError {
+pub(crate) enum AuthError {
     /// The agents file could not be read or written.
     #[error("{path}: {reason}")]
     File {

@@ -8,11 +8,11 @@ use super::shape::{type_name, Key, Kind, Shape};
 use crate::types::{Field, Ty};
 
 /// How many values one check reads at most.
-pub const NODE_BUDGET: usize = 100_000;
+pub(crate) const NODE_BUDGET: usize = 100_000;
 
 /// Why a value does not fit its type.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Mismatch {
+pub(crate) struct Mismatch {
     /// Where in the value: `""` for the value itself, `.sep`, `[2]`.
     pub(crate) path: String,
     /// What was expected and what was found.
@@ -25,7 +25,7 @@ pub struct Mismatch {
 }
 
 /// Checks `value` against `ty`.
-pub fn check<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
+pub(crate) fn check<V: Shape>(ty: &Ty, value: &V) -> Result<(), Mismatch> {
     Walker::new(false).check(ty, value)
 }
 
@@ -288,7 +288,7 @@ fn literal_record(ty: &Ty) -> Option<&[Field]> {
 /// first field whose literal is of another kind than the one its declared type takes
 /// (`{ maxLength = "10" }` for `maxLength: number?`). The call refuses it. Only a field
 /// declared as one kind (`number`, `number?`, `"a" | "b"`) is read.
-pub fn wrong_kind(ty: &Ty, names: &[&str], kinds: &[Option<&str>]) -> Option<StrayField> {
+pub(crate) fn wrong_kind(ty: &Ty, names: &[&str], kinds: &[Option<&str>]) -> Option<StrayField> {
     let fields = literal_record(ty)?;
     names
         .iter()
@@ -312,7 +312,7 @@ pub fn wrong_kind(ty: &Ty, names: &[&str], kinds: &[Option<&str>]) -> Option<Str
 /// True when a table literal with the field names `names`, whose values are of the kinds
 /// `kinds` (see [`wrong_kind`]), surely fits `ty`: each field is declared and takes one
 /// kind, the literal's, and every declared field it leaves out may be nil.
-pub fn fits_literal(ty: &Ty, names: &[&str], kinds: &[Option<&str>]) -> bool {
+pub(crate) fn fits_literal(ty: &Ty, names: &[&str], kinds: &[Option<&str>]) -> bool {
     let Some(fields) = literal_record(ty) else {
         return false;
     };
@@ -347,7 +347,7 @@ fn kind_of(ty: &Ty) -> Option<&'static str> {
 /// A field of a table literal that the type it is given for does not declare (see
 /// [`stray_field`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StrayField {
+pub(crate) struct StrayField {
     /// Which of the names given.
     pub(crate) at: usize,
     /// What is wrong, in the words a call uses when it refuses a misspelt field.
@@ -362,7 +362,7 @@ pub struct StrayField {
 /// that reads as a misspelling of a declared field the literal lacks, else the first name
 /// `ty` does not declare; `None` when every name is declared. Only a record without an
 /// indexer, or a union holding one such record (`{ sep: string? }?`), is read.
-pub fn stray_field(ty: &Ty, names: &[&str]) -> Option<StrayField> {
+pub(crate) fn stray_field(ty: &Ty, names: &[&str]) -> Option<StrayField> {
     let fields = literal_record(ty)?;
     let all: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
     let stray = |name: &&str| !all.contains(name);

@@ -20,14 +20,14 @@ mod slots;
 mod usage;
 mod value;
 
-pub use check::{check, fits_literal, stray_field, wrong_kind, Mismatch, StrayField, NODE_BUDGET};
+pub(crate) use check::{fits_literal, stray_field, wrong_kind};
 pub(crate) use cmdline::{parse_command_line, MAX_WORDS};
 pub use refusal::{Reason, Refusal};
-pub use schema::{FlagSpec, Param, Schema};
-pub use shape::{luau_type, Key, Kind, Shape};
+pub(crate) use schema::Schema;
+pub(crate) use shape::luau_type;
 pub(crate) use slots::{check_slots, collect_json, collect_lua, collect_positional, Style};
-pub use usage::{help, usage_line};
-pub use value::{lua_args, lua_value, MAX_DEPTH};
+pub(crate) use usage::help;
+pub(crate) use value::{lua_args, lua_value};
 
 #[cfg(test)]
 mod tests;

@@ -32,7 +32,7 @@ pub enum Reason {
 
 impl Reason {
     /// The code as Luau sees it.
-    pub(crate) fn code(self) -> &'static str {
+    pub fn code(self) -> &'static str {
         match self {
             Reason::UnknownFlag => "unknown-flag",
             Reason::MissingValue => "missing-value",

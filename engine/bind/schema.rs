@@ -6,7 +6,7 @@ use crate::types::{Field, Ty};
 
 /// One parameter of a tool.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Param {
+pub(crate) struct Param {
     /// The parameter name.
     pub(crate) name: String,
     /// Its type, read.
@@ -19,7 +19,7 @@ pub struct Param {
 
 /// A `--!flag`: a boolean parameter or options field set by `--NAME` or `-SHORT`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FlagSpec {
+pub(crate) struct FlagSpec {
     /// The parameter or field it sets.
     pub(crate) name: String,
     /// One-letter alias.
@@ -28,7 +28,7 @@ pub struct FlagSpec {
 
 /// Everything binding needs to know about one tool.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Schema {
+pub(crate) struct Schema {
     /// `"<box>.<name>"`.
     pub(crate) identity: String,
     /// Parameters in order.
@@ -45,7 +45,7 @@ pub struct Schema {
 
 impl Schema {
     /// Reads the schema from a tool's metadata.
-    pub fn from_meta(meta: &ToolMeta) -> Schema {
+    pub(crate) fn from_meta(meta: &ToolMeta) -> Schema {
         let params: Vec<Param> = meta
             .args
             .iter()
@@ -91,7 +91,7 @@ impl Schema {
 
     /// What binding ignores in `meta`'s docstring, each as a warning for `codemode check`:
     /// a `--!flag` written twice, a `--!rest` naming no parameter.
-    pub fn ignored_docs(meta: &ToolMeta) -> Vec<String> {
+    pub(crate) fn ignored_docs(meta: &ToolMeta) -> Vec<String> {
         let mut said = Vec::new();
         for (i, flag) in meta.flags.iter().enumerate() {
             if meta.flags[..i].iter().any(|f| f.name == flag.name) {
@@ -115,7 +115,7 @@ impl Schema {
 
     /// The `--!flag` names of `meta` that name no parameter and no options field, which
     /// binding therefore ignores.
-    pub fn ignored_flags(meta: &ToolMeta) -> Vec<String> {
+    pub(crate) fn ignored_flags(meta: &ToolMeta) -> Vec<String> {
         let schema = Schema::from_meta(meta);
         meta.flags
             .iter()
@@ -137,7 +137,7 @@ impl Schema {
     }
 
     /// The type of a parameter or (failing that) an options field.
-    pub fn slot_type(&self, name: &str) -> Option<&Ty> {
+    pub(crate) fn slot_type(&self, name: &str) -> Option<&Ty> {
         match self.param(name) {
             Some(i) => Some(&self.params[i].ty),
             None => self.field(name).map(|f| &f.ty),
@@ -150,7 +150,7 @@ impl Schema {
     }
 
     /// The flag with this one-letter alias.
-    pub fn short_flag(&self, short: char) -> Option<&FlagSpec> {
+    pub(crate) fn short_flag(&self, short: char) -> Option<&FlagSpec> {
         self.flags.iter().find(|f| f.short == Some(short))
     }
 

@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 
 /// What kind of value this is.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `nil` (and JSON `null`).
     Nil,
     /// A boolean.
@@ -28,7 +28,7 @@ pub enum Kind {
 
 /// A key of a table entry.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Key {
+pub(crate) enum Key {
     /// An integer key from 1.
     Index(usize),
     /// A string key.
@@ -38,7 +38,7 @@ pub enum Key {
 }
 
 /// A value the checker can read.
-pub trait Shape: Sized {
+pub(crate) trait Shape: Sized {
     /// The kind of the value.
     fn kind(&self) -> Kind;
     /// A table's field by name, `None` when absent or nil.
@@ -159,7 +159,7 @@ impl Shape for LuaValue {
 }
 
 /// The name Luau's `typeof` gives a value (mlua says "integer" for some numbers).
-pub fn luau_type(value: &LuaValue) -> &'static str {
+pub(crate) fn luau_type(value: &LuaValue) -> &'static str {
     match value {
         LuaValue::Integer(_) | LuaValue::Number(_) => "number",
         other => other.type_name(),

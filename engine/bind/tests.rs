@@ -4,6 +4,7 @@ use std::path::Path;
 
 use serde_json::{json, Value as Json};
 
+use super::usage::usage_line;
 use super::*;
 use crate::assets::{Arg, Flag, ToolMeta};
 

@@ -21,7 +21,7 @@ fn placeholder(ty: &Ty) -> String {
 }
 
 /// One line: `codemode call text.slugify <text> [--sep TEXT] [--verbose|-v] [<words>...]`.
-pub fn usage_line(schema: &Schema) -> String {
+pub(crate) fn usage_line(schema: &Schema) -> String {
     let mut parts = vec![format!("codemode call {}", schema.identity)];
     let options = schema.options.as_ref().map(|(o, _)| *o);
     for i in schema.positional() {
@@ -62,7 +62,7 @@ pub fn usage_line(schema: &Schema) -> String {
 }
 
 /// The full `--help` page.
-pub fn help(schema: &Schema, meta: &ToolMeta) -> String {
+pub(crate) fn help(schema: &Schema, meta: &ToolMeta) -> String {
     let mut out = String::new();
     out.push_str(&meta.identity);
     if !meta.description.is_empty() {

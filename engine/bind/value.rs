@@ -6,16 +6,16 @@ use serde_json::Value as Json;
 /// Values nested deeper than this are refused: the conversion recurses on the host's
 /// stack. JSON parsed by `serde_json` stops at 128 levels, so only a value built in code
 /// comes near.
-pub const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 
 /// A JSON value as a Luau value: `null` is `nil`, numbers are floats, arrays are
 /// sequences and objects are tables keyed by string.
-pub fn lua_value(lua: &Lua, json: &Json) -> mlua::Result<Value> {
+pub(crate) fn lua_value(lua: &Lua, json: &Json) -> mlua::Result<Value> {
     convert(lua, json, 0)
 }
 
 /// Bound slots (one per parameter, `None` when not given) as the values of a call.
-pub fn lua_args(lua: &Lua, slots: &[Option<Json>]) -> mlua::Result<Vec<Value>> {
+pub(crate) fn lua_args(lua: &Lua, slots: &[Option<Json>]) -> mlua::Result<Vec<Value>> {
     slots
         .iter()
         .map(|slot| slot.as_ref().map_or(Ok(Value::Nil), |j| lua_value(lua, j)))

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Where the caches live, relative to the world.
-pub const CACHE_DIR: &str = ".codemode/cache";
+pub(crate) const CACHE_DIR: &str = ".codemode/cache";
 
 /// The largest cache file read (the tool cache of a million tools is under this).
 const MAX_FILE_BYTES: u64 = 2 << 30;
@@ -35,7 +35,7 @@ pub(crate) fn wanted(world: &Path, tools: usize) -> bool {
 }
 
 /// Where one cache of `world` lives (it may not exist yet).
-pub fn path(world: &Path, name: &str) -> PathBuf {
+pub(crate) fn path(world: &Path, name: &str) -> PathBuf {
     world.join(CACHE_DIR).join(name)
 }
 
@@ -83,7 +83,7 @@ pub(crate) fn inside(world: &Path, rel: &str) -> std::io::Result<PathBuf> {
 
 /// What stands at `world/rel`, looked at without creating or following anything.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     /// Some folder on the way, or the last, does not exist.
     Missing,
     /// A real folder, and every folder on the way is one too.
@@ -95,7 +95,7 @@ pub enum Place {
 
 /// What stands at `world/rel` (see [`Place`]): for a reader or a remover that must neither
 /// create folders nor go through a link a world shipped.
-pub fn look(world: &Path, rel: &str) -> Place {
+pub(crate) fn look(world: &Path, rel: &str) -> Place {
     let mut at = world.to_path_buf();
     for part in rel.split('/').filter(|p| !p.is_empty()) {
         at.push(part);
@@ -119,7 +119,7 @@ pub(crate) fn not_a_folder(at: &Path) -> std::io::Error {
 /// True when `path`, if it exists, is a file the engine may open as its own: a regular
 /// file, not a symbolic link (its target may be outside the world), a FIFO (opening one
 /// waits for a writer forever) or a device.
-pub fn plain_or_missing(path: &Path) -> bool {
+pub(crate) fn plain_or_missing(path: &Path) -> bool {
     match std::fs::symlink_metadata(path) {
         Ok(meta) => meta.file_type().is_file(),
         Err(e) => e.kind() == std::io::ErrorKind::NotFound,
@@ -142,7 +142,7 @@ pub(crate) fn open_plain(path: &Path, max: u64) -> Option<std::fs::File> {
 /// Gives memory freed by a large build (reading a world, indexing it) back to the system.
 /// The allocator keeps freed pages for reuse, and building the index of 100,000 tools frees
 /// hundreds of megabytes that a long-lived process (`serve`) would otherwise hold.
-pub fn release_freed_memory() {
+pub(crate) fn release_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only returns free pages of the allocator's own heaps.
     unsafe {
@@ -157,7 +157,7 @@ pub fn release_freed_memory() {
 /// wait on. Only address space is taken ahead (pages are used as they are touched), but
 /// up to that much freed memory is kept at the top of each heap until the next
 /// [`release_freed_memory`]: long-lived processes do not ask.
-pub fn grow_heaps_in_large_steps() {
+pub(crate) fn grow_heaps_in_large_steps() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes a tuning value of the allocator; called before any
     // thread is started.
@@ -199,7 +199,7 @@ pub(crate) struct Body {
 
 impl Body {
     /// The bytes after the header (the checksum left out).
-    pub fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         &self.data[self.start..self.data.len() - 4]
     }
 

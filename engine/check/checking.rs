@@ -21,12 +21,12 @@ use crate::assets::AssetIndex;
 /// declarations load once per snapshot and every script is checked against them. A larger
 /// world declares in full only the toolboxes a script names, so a check costs the same in
 /// a world of 100,000 tools as in one of 1,000.
-pub const WHOLE_WORLD_TOOLS: usize = 1_000;
+pub(crate) const WHOLE_WORLD_TOOLS: usize = 1_000;
 
 /// The most tools a script's declarations hold in full in a larger world; toolboxes it
 /// names past this are typed `any` (checked less, never refused), so a script that names
 /// every toolbox cannot make its declarations as large as the world.
-pub const MAX_DECLARED_TOOLS: usize = 1_000;
+pub(crate) const MAX_DECLARED_TOOLS: usize = 1_000;
 
 /// The most toolbox names read from one script.
 const MAX_NAMED_TOOLBOXES: usize = 64;
@@ -36,7 +36,7 @@ const MAX_NAMED_TOOLBOXES: usize = 64;
 const KEPT_SETS: usize = 8;
 
 /// The checker runs ask before a script (or after a tool is written), and in which mode.
-pub struct Checking {
+pub(crate) struct Checking {
     mode: Mode,
     checker: Checker,
     /// True when each script is declared for on its own (see [`Checking::one_shot`]).
@@ -72,7 +72,7 @@ struct Built {
 
 /// What the checker says about a tool's `init.luau`.
 #[derive(Debug, Clone, Default)]
-pub struct ToolCheck {
+pub(crate) struct ToolCheck {
     /// Errors certain to fail when the tool runs (a call of another tool that does not
     /// fit it, a field its result does not have).
     pub errors: Vec<Diagnostic>,
@@ -82,7 +82,7 @@ pub struct ToolCheck {
 
 impl Checking {
     /// Checks with `checker` in `mode`.
-    pub fn new(mode: Mode, checker: Checker) -> Checking {
+    pub(crate) fn new(mode: Mode, checker: Checker) -> Checking {
         Checking {
             mode,
             checker,
@@ -97,7 +97,7 @@ impl Checking {
     /// [`Replies`]), and reading it back for a script checked before against the same
     /// declarations: for a process that runs one script (a server's checker is warm).
     /// Nothing is kept in a world without a `.codemode/` folder.
-    pub fn keeping_replies(mut self, world: &std::path::Path) -> Checking {
+    pub(crate) fn keeping_replies(mut self, world: &std::path::Path) -> Checking {
         self.replies = self
             .checker
             .identity()
@@ -107,7 +107,7 @@ impl Checking {
 
     /// True when what the checker said about `source` was kept (against some
     /// declarations): a process need not start the checker ahead for it.
-    pub fn holds_reply(&self, source: &str) -> bool {
+    pub(crate) fn holds_reply(&self, source: &str) -> bool {
         // As the run reads it (see `Runtime::run`).
         let source = source.strip_prefix(crate::assets::BOM).unwrap_or(source);
         self.replies.as_ref().is_some_and(|r| r.holds(source))
@@ -115,7 +115,7 @@ impl Checking {
 
     /// What the checker said about `source` against `declarations`, when it was kept: by
     /// this process, for one of the last scripts it checked, or on disk.
-    pub fn kept_reply(&self, declarations: &Declarations, source: &str) -> Option<Checked> {
+    pub(crate) fn kept_reply(&self, declarations: &Declarations, source: &str) -> Option<Checked> {
         self.recent
             .get(declarations, source)
             .or_else(|| self.replies.as_ref()?.get(declarations, source))
@@ -123,7 +123,7 @@ impl Checking {
 
     /// Keeps what the checker said about `source` against `declarations` (see
     /// [`Checking::kept_reply`]).
-    pub fn keep_reply(&self, declarations: &Declarations, source: &str, checked: &Checked) {
+    pub(crate) fn keep_reply(&self, declarations: &Declarations, source: &str, checked: &Checked) {
         self.recent.put(declarations, source, checked);
         if let Some(replies) = &self.replies {
             replies.put(declarations, source, checked);
@@ -135,7 +135,7 @@ impl Checking {
     /// others typed `any`), which its verdict does not tell from the whole world's; any
     /// other script against the whole world's. A process that checks many (a server, a
     /// REPL) loads the whole world's once and checks each script against them.
-    pub fn one_shot(mut self) -> Checking {
+    pub(crate) fn one_shot(mut self) -> Checking {
         self.one_shot = true;
         self
     }
@@ -144,7 +144,7 @@ impl Checking {
     /// into the host stops a run (see `verdict.rs`), and a script that names no host
     /// global (see [`super::HOST_GLOBALS`]) makes none: it is not checked, and a one-shot
     /// run of it starts no checker process (which costs more than the run).
-    pub fn decides(&self, source: &str) -> bool {
+    pub(crate) fn decides(&self, source: &str) -> bool {
         match self.mode {
             Mode::Off => false,
             Mode::Certain => !super::reaches_no_host(source),
@@ -153,12 +153,12 @@ impl Checking {
     }
 
     /// The mode.
-    pub fn mode(&self) -> Mode {
+    pub(crate) fn mode(&self) -> Mode {
         self.mode
     }
 
     /// The checker.
-    pub fn checker(&self) -> &Checker {
+    pub(crate) fn checker(&self) -> &Checker {
         &self.checker
     }
 
@@ -171,7 +171,7 @@ impl Checking {
     /// toolboxes. `catalogues` tells one state of the upstream catalogues from another
     /// (see `crate::upstream::ServerView::stamp`): declarations built for another are
     /// built again.
-    pub fn declarations_for(
+    pub(crate) fn declarations_for(
         &self,
         index: &Arc<AssetIndex>,
         upstream: &[(&str, usize)],
@@ -226,7 +226,7 @@ impl Checking {
     /// that failed too, with every toolbox typed `any` (the `tools` functions are still
     /// checked). `None` when there is nothing left to cut. They are kept in place of
     /// `failed`, so later scripts do not load it again.
-    pub fn degraded(
+    pub(crate) fn degraded(
         &self,
         index: &Arc<AssetIndex>,
         upstream: &[(&str, usize)],
@@ -268,21 +268,11 @@ impl Checking {
         Some(declarations)
     }
 
-    /// Checks a tool's source against `declarations`. Its toolbox modules stand for
-    /// `any` (see [`super::tool_source`]).
-    pub fn check_tool_against(
-        &self,
-        declarations: &Declarations,
-        source: &str,
-    ) -> Result<ToolCheck, CheckerError> {
-        self.check_tool_with(declarations, source, |_| None)
-    }
-
     /// Checks a tool's source against `declarations`, each toolbox module it requires
     /// typed from the module's source (`module` gives it by name; one it does not give
     /// stands for `any`). What the checker says about a module's own lines is left out:
     /// the tool is what is checked.
-    pub fn check_tool_with<'a>(
+    pub(crate) fn check_tool_with<'a>(
         &self,
         declarations: &Declarations,
         source: &str,

@@ -37,7 +37,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A note about the check itself (the checker was missing, slow or broken), placed at
     /// the script's start.
-    pub fn note(message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn note(message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             line: 1,
             column: 1,
@@ -49,7 +49,8 @@ impl Diagnostic {
     }
 
     /// This diagnostic, said only beside a run that failed.
-    pub fn quiet(mut self) -> Diagnostic {
+    #[cfg(test)]
+    pub(crate) fn quiet(mut self) -> Diagnostic {
         self.quiet = true;
         self
     }

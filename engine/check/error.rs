@@ -3,7 +3,7 @@
 
 /// A failure of the checker process, not of the script.
 #[derive(Debug, Clone, thiserror::Error)]
-pub enum CheckerError {
+pub(crate) enum CheckerError {
     /// The `codemode-check` binary is not where it is looked for.
     #[error("the type checker `{CHECKER_PROGRAM}` was not found beside {beside}; build it with `cargo build --bin {CHECKER_PROGRAM}` (or set {CHECKER_ENV} to its path); the script ran unchecked")]
     Missing {
@@ -32,7 +32,7 @@ use super::process::{CHECKER_ENV, CHECKER_PROGRAM};
 impl CheckerError {
     /// The message where a tool's source was being checked (`tools.create`), not a
     /// script's before its run: the tool is saved and callable either way.
-    pub fn about_a_tool(&self) -> String {
+    pub(crate) fn about_a_tool(&self) -> String {
         self.to_string()
             .replace(
                 "the script ran unchecked",

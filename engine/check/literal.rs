@@ -25,7 +25,7 @@ use crate::assets::with_luau;
 
 /// A table literal passed straight to a tool, every field of it named.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OptionLiteral {
+pub(crate) struct OptionLiteral {
     /// The tool called (`box.tool`).
     pub tool: String,
     /// The argument the literal is, from 0.
@@ -45,7 +45,7 @@ pub struct OptionLiteral {
 /// tools are left out for a script that writes tools as it runs (a tool may have other
 /// fields by the time it is called); none for a script that does not parse (the checker
 /// says why).
-pub fn option_literals(source: &str) -> Vec<OptionLiteral> {
+pub(crate) fn option_literals(source: &str) -> Vec<OptionLiteral> {
     // Most scripts pass no table literal at all; those cost no parse.
     if !source.contains("tools") || !source.contains('{') {
         return Vec::new();

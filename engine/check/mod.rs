@@ -33,15 +33,23 @@ mod script;
 mod tool;
 mod verdict;
 
-pub use checking::{Checking, ToolCheck, MAX_DECLARED_TOOLS, WHOLE_WORLD_TOOLS};
-pub use diagnostic::{Counted, Diagnostic, Extension, KeyOwner, Kind, Severity};
-pub use error::CheckerError;
-pub use literal::{option_literals, OptionLiteral};
+pub(crate) use checking::{Checking, ToolCheck, MAX_DECLARED_TOOLS};
+pub(crate) use diagnostic::{Counted, Extension, KeyOwner, Kind};
+pub use diagnostic::{Diagnostic, Severity};
+pub(crate) use error::CheckerError;
+pub(crate) use literal::option_literals;
 pub use mode::Mode;
-pub use named::{named_toolboxes, only_by_name, reaches_no_host, HOST_GLOBALS};
-pub use process::{
-    Checked, Checker, Declarations, PendingCheck, CHECKER_ENV, CHECKER_PROGRAM, DEFAULT_TIMEOUT,
-};
-pub use replies::{Recent, Replies};
-pub use tool::{tool_source, with_modules, WithModules};
-pub use verdict::{judge, judge_with, not_one_table, sort, Certain, Verdict};
+pub(crate) use named::{named_toolboxes, reaches_no_host};
+pub(crate) use process::{Checked, Checker, Declarations, PendingCheck, DEFAULT_TIMEOUT};
+pub(crate) use replies::Replies;
+pub(crate) use tool::with_modules;
+pub(crate) use verdict::{judge_with, not_one_table, sort};
+// What only the crate's own tests (and the benchmarks) reach.
+#[cfg(test)]
+pub(crate) use checking::WHOLE_WORLD_TOOLS;
+#[cfg(test)]
+pub(crate) use named::{only_by_name, HOST_GLOBALS};
+#[cfg(test)]
+pub(crate) use tool::tool_source;
+#[cfg(any(test, feature = "bench"))]
+pub(crate) use verdict::judge;

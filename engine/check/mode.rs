@@ -26,7 +26,7 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, as the flag spells them.
-    pub const NAMES: [&'static str; 4] = ["off", "warn", "certain", "strict"];
+    pub(crate) const NAMES: [&'static str; 4] = ["off", "warn", "certain", "strict"];
 
     /// What a run's envelope carries of the check's report, none twice. Under `certain` a
     /// script that ran to its end carries no errors: the run answered the checker's doubts,
@@ -34,7 +34,7 @@ impl Mode {
     /// misspelt option the tool ignored), quiet notes do not (see [`Diagnostic::quiet`]).
     /// `warn` and `strict` keep everything, as does a run that failed (the doubts may say
     /// why).
-    pub fn shown(self, ran_ok: bool, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    pub(crate) fn shown(self, ran_ok: bool, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         let mut seen = HashSet::new();
         diagnostics.retain(|d| {
             // A note about the check's own state is said once a line.

@@ -16,11 +16,11 @@ use std::collections::BTreeSet;
 /// The globals through which a script reaches the host: codemode's own (a test holds every
 /// global the host's linker registers to this list) and Luau's ways to reach a global by a
 /// computed name.
-pub const HOST_GLOBALS: [&str; 6] = ["tools", "vfs", "http", "shell", "_G", "getfenv"];
+pub(crate) const HOST_GLOBALS: [&str; 6] = ["tools", "vfs", "http", "shell", "_G", "getfenv"];
 
 /// True when `source` names none of [`HOST_GLOBALS`] as a word anywhere (in code, a
 /// string or a comment): then no call into the host can be in it.
-pub fn reaches_no_host(source: &str) -> bool {
+pub(crate) fn reaches_no_host(source: &str) -> bool {
     let bytes = source.as_bytes();
     HOST_GLOBALS.iter().all(|global| {
         source.match_indices(global).all(|(start, _)| {
@@ -34,7 +34,7 @@ pub fn reaches_no_host(source: &str) -> bool {
 /// The toolbox names `source` reaches as `tools.<name>` or `tools["<name>"]`, sorted.
 /// At most `limit` names are kept (the first ones by position): a script that names more
 /// has the rest typed `any`.
-pub fn named_toolboxes(source: &str, limit: usize) -> BTreeSet<String> {
+pub(crate) fn named_toolboxes(source: &str, limit: usize) -> BTreeSet<String> {
     let bytes = source.as_bytes();
     let mut named = BTreeSet::new();
     let mut from = 0;
@@ -70,7 +70,7 @@ pub fn named_toolboxes(source: &str, limit: usize) -> BTreeSet<String> {
 /// world's declarations give the script the verdict it would get against them. Where
 /// in doubt it says false (a comment between `tools` and its field, interpolated strings
 /// nested past [`MAX_NESTING`]).
-pub fn only_by_name(source: &str) -> bool {
+pub(crate) fn only_by_name(source: &str) -> bool {
     code(source, 0, 0).is_some()
 }
 

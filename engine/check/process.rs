@@ -20,10 +20,10 @@ use serde_json::json;
 use super::{CheckerError, Diagnostic, Kind};
 
 /// The checker binary's name, looked for beside the running executable.
-pub const CHECKER_PROGRAM: &str = "codemode-check";
+pub(crate) const CHECKER_PROGRAM: &str = "codemode-check";
 
 /// The environment variable that names the checker binary elsewhere.
-pub const CHECKER_ENV: &str = "CODEMODE_CHECKER";
+pub(crate) const CHECKER_ENV: &str = "CODEMODE_CHECKER";
 
 /// Scripts larger than this are run unchecked: agents' scripts are a few kilobytes, and
 /// the checker's time grows with the text.
@@ -31,7 +31,7 @@ const MAX_SOURCE_BYTES: usize = 256 * 1024;
 
 /// How long one script's check may take unless told otherwise (`--check-timeout-ms`):
 /// past it the script runs unchecked.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// How long loading a world's declarations may take (a fresh checker and every tool's
 /// type; tens of milliseconds for the bundled world).
@@ -58,14 +58,14 @@ const MAX_REPLY_BYTES: usize = 16 << 20;
 /// Declarations to check against, with a key that tells one text from another without
 /// sending it again.
 #[derive(Debug, Clone)]
-pub struct Declarations {
+pub(crate) struct Declarations {
     text: Arc<str>,
     key: u64,
 }
 
 impl Declarations {
     /// The declarations `text` (what `codemode types` writes).
-    pub fn new(text: impl Into<Arc<str>>) -> Declarations {
+    pub(crate) fn new(text: impl Into<Arc<str>>) -> Declarations {
         let text = text.into();
         let mut hasher = foldhash::fast::FixedState::with_seed(0x0C0D_E30D).build_hasher();
         hasher.write(text.as_bytes());
@@ -76,7 +76,7 @@ impl Declarations {
     }
 
     /// The text.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         &self.text
     }
 
@@ -88,7 +88,7 @@ impl Declarations {
 }
 
 /// A client of the `codemode-check` process, shared by the runs of one engine.
-pub struct Checker {
+pub(crate) struct Checker {
     program: Result<PathBuf, String>,
     timeout: Duration,
     /// The socket of the resident checker this one asks (see [`Checker::resident`]).
@@ -201,7 +201,7 @@ fn other() -> Kind {
 
 /// What one check found.
 #[derive(Debug, Clone, Default)]
-pub struct Checked {
+pub(crate) struct Checked {
     /// The diagnostics, in source order.
     pub diagnostics: Vec<Diagnostic>,
     /// True when the checker's own timeout cut the check short (what it found so far is
@@ -213,12 +213,12 @@ pub struct Checked {
 
 impl Checker {
     /// A checker found as [`Checker::locate`] says, giving each script at most `timeout`.
-    pub fn new(timeout: Duration) -> Checker {
+    pub(crate) fn new(timeout: Duration) -> Checker {
         Checker::with_program(Checker::locate(), timeout)
     }
 
     /// A checker that runs `program` (or reports why there is none).
-    pub fn with_program(program: Result<PathBuf, String>, timeout: Duration) -> Checker {
+    pub(crate) fn with_program(program: Result<PathBuf, String>, timeout: Duration) -> Checker {
         Checker {
             program,
             timeout,
@@ -235,7 +235,7 @@ impl Checker {
     /// `engine/checker/resident.rs`); later runs connect to it. Nothing changes when the
     /// binary is named by `$CODEMODE_CHECKER` (someone's own build or wrapper, not the
     /// engine's to share) or no private folder for the socket can be had.
-    pub fn resident(mut self) -> Checker {
+    pub(crate) fn resident(mut self) -> Checker {
         if std::env::var_os(CHECKER_ENV).is_none() {
             self.resident = self.identity().and_then(|id| super::resident::socket(&id));
         }
@@ -245,7 +245,7 @@ impl Checker {
     /// Where the checker binary is: `$CODEMODE_CHECKER`, else beside the running
     /// executable, else one folder up (a test binary runs from `target/<profile>/deps/`).
     /// The error names the folder it was looked for in.
-    pub fn locate() -> Result<PathBuf, String> {
+    pub(crate) fn locate() -> Result<PathBuf, String> {
         if let Some(path) = std::env::var_os(CHECKER_ENV) {
             return Ok(PathBuf::from(path));
         }
@@ -261,7 +261,7 @@ impl Checker {
     /// What tells this checker binary from another, for replies kept on disk: its path,
     /// size and modification time (a rebuilt checker may say other things of the same
     /// script). `None` when there is no binary to run.
-    pub fn identity(&self) -> Option<String> {
+    pub(crate) fn identity(&self) -> Option<String> {
         let path = self.program.as_ref().ok()?;
         let meta = std::fs::metadata(path).ok()?;
         let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
@@ -277,7 +277,7 @@ impl Checker {
     /// the caller does other work (a fresh process reading its index). Does nothing when
     /// it runs already, failed lately, cannot be found (the first check says why) or is
     /// the resident.
-    pub fn prestart(&self) {
+    pub(crate) fn prestart(&self) {
         let failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
         if failed
             .as_ref()
@@ -300,14 +300,15 @@ impl Checker {
     }
 
     /// The longest one script's check may take.
-    pub fn timeout(&self) -> Duration {
+    #[cfg(test)]
+    pub(crate) fn timeout(&self) -> Duration {
         self.timeout
     }
 
     /// Checks `source` against `declarations`, loading them first when the checker holds
     /// others. Never blocks past the timeout (plus a short grace): a checker that does
     /// not answer is stopped, and the next check starts a new one.
-    pub fn check(
+    pub(crate) fn check(
         &self,
         declarations: &Declarations,
         source: &str,
@@ -318,7 +319,7 @@ impl Checker {
     /// Like [`Checker::check`] waiting at most `budget` in all (or the timeout, when that
     /// is shorter): the time spent waiting for other scripts' checks comes out of it, and
     /// when it runs out before the checker is free the error says so.
-    pub fn check_within(
+    pub(crate) fn check_within(
         &self,
         declarations: &Declarations,
         source: &str,
@@ -337,7 +338,7 @@ impl Checker {
     /// While the checker starts or loads declarations (a server's warm-up, a new
     /// snapshot), a script waits for it within its budget: run unchecked meanwhile, an
     /// agent's first script to a fresh server would act before any check.
-    pub fn send(
+    pub(crate) fn send(
         &self,
         declarations: &Declarations,
         source: &str,
@@ -481,7 +482,7 @@ fn start_resident(program: &Path, socket: &Path) {
 
 /// A check sent to the checker whose reply is not read yet (see [`Checker::send`]). Dropped
 /// unfinished, it stops the checker, whose reply would otherwise answer the next request.
-pub struct PendingCheck {
+pub(crate) struct PendingCheck {
     failed: Failed,
     slot: Slot,
     declarations: Declarations,
@@ -496,7 +497,7 @@ impl PendingCheck {
     /// would not wait for the checker: a run that goes on while it is checked asks this
     /// now and then, and reads the reply as soon as it is there, which frees the checker
     /// for other scripts.
-    pub fn ready(&self) -> bool {
+    pub(crate) fn ready(&self) -> bool {
         self.slot.as_ref().is_none_or(|process| {
             process.unread.contains(&b'\n') || readable(process.link.replies(), Duration::ZERO)
         })
@@ -504,7 +505,7 @@ impl PendingCheck {
 
     /// Waits for the verdict: at most the check's timeout and a short grace, after which
     /// the checker is stopped (the next check starts a new one).
-    pub fn finish(mut self) -> Result<Checked, CheckerError> {
+    pub(crate) fn finish(mut self) -> Result<Checked, CheckerError> {
         self.answered = true;
         let deadline = self.timeout + GRACE;
         let Some(process) = self.slot.as_mut() else {

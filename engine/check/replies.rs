@@ -41,7 +41,7 @@ const SCHEMA: u32 = 3;
 type Entry<'a> = ([u8; 32], &'a str, [u8; 32], Vec<(Diagnostic, Kind)>);
 
 /// The most entries kept: past this the oldest are removed, down to three quarters.
-pub const MAX_ENTRIES: usize = 256;
+pub(crate) const MAX_ENTRIES: usize = 256;
 
 /// The largest entry kept (its diagnostics): a script that draws thousands of them is
 /// checked again rather than stored.
@@ -55,7 +55,7 @@ const MAX_RECENT_SOURCE: usize = 64 * 1024;
 /// with the mark of its declarations (see [`Declarations::mark`]: an entry does not hold
 /// the text alive after its snapshot is gone).
 #[derive(Default)]
-pub struct Recent {
+pub(crate) struct Recent {
     entries: Mutex<VecDeque<RecentReply>>,
 }
 
@@ -64,7 +64,7 @@ type RecentReply = ((u64, usize), Arc<str>, Checked);
 
 impl Recent {
     /// What the checker said about `source` against `declarations` lately.
-    pub fn get(&self, declarations: &Declarations, source: &str) -> Option<Checked> {
+    pub(crate) fn get(&self, declarations: &Declarations, source: &str) -> Option<Checked> {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries
             .iter()
@@ -75,7 +75,7 @@ impl Recent {
 
     /// Keeps what the checker said about `source` against `declarations` (not a reply
     /// cut short by its timeout, nor one about a long script).
-    pub fn put(&self, declarations: &Declarations, source: &str, checked: &Checked) {
+    pub(crate) fn put(&self, declarations: &Declarations, source: &str, checked: &Checked) {
         if checked.timed_out || source.len() > MAX_RECENT_SOURCE {
             return;
         }
@@ -91,7 +91,7 @@ impl Recent {
 
 /// The entries of one world, for one checker binary.
 #[derive(Debug, Clone)]
-pub struct Replies {
+pub(crate) struct Replies {
     world: PathBuf,
     /// What tells this checker binary from another (see [`super::Checker::identity`]).
     checker: String,
@@ -100,7 +100,7 @@ pub struct Replies {
 impl Replies {
     /// The entries of `world` for the checker `identity`, when the world has a
     /// `.codemode/` folder of its own.
-    pub fn of(world: &Path, checker: String) -> Option<Replies> {
+    pub(crate) fn of(world: &Path, checker: String) -> Option<Replies> {
         matches!(cache::look(world, ".codemode"), Place::Folder(_)).then(|| Replies {
             world: world.to_path_buf(),
             checker,
@@ -109,13 +109,13 @@ impl Replies {
 
     /// True when an entry for `source` exists (from some declarations): read before the
     /// world is, to start the checker only when the entry will not do.
-    pub fn holds(&self, source: &str) -> bool {
+    pub(crate) fn holds(&self, source: &str) -> bool {
         self.file(source)
             .is_some_and(|f| std::fs::symlink_metadata(f).is_ok_and(|m| m.is_file()))
     }
 
     /// What the checker said about `source` against `declarations`, when it was kept.
-    pub fn get(&self, declarations: &Declarations, source: &str) -> Option<Checked> {
+    pub(crate) fn get(&self, declarations: &Declarations, source: &str) -> Option<Checked> {
         let body = cache::read(&self.file(source)?, KIND, SCHEMA)?;
         let (declared, checker, script, diagnostics): Entry = body.value()?;
         (declared == digest(declarations.text().as_bytes())
@@ -133,7 +133,7 @@ impl Replies {
 
     /// Keeps what the checker said about `source` against `declarations` (not when its
     /// timeout cut the check short). A failure to write only costs the next run a check.
-    pub fn put(&self, declarations: &Declarations, source: &str, checked: &Checked) {
+    pub(crate) fn put(&self, declarations: &Declarations, source: &str, checked: &Checked) {
         let bytes: usize = checked
             .diagnostics
             .iter()

@@ -3,14 +3,14 @@
 /// `source` with each `require("...")` of a toolbox module written as `(nil :: any)`:
 /// the checker reads one file at a time, so what a module gives is unknown to it, and
 /// an unknown `require` would be an error of its own. Lines keep their numbers.
-pub fn tool_source(source: &str) -> String {
+pub(crate) fn tool_source(source: &str) -> String {
     replace_requires(source, |_| None)
 }
 
 /// A tool's source with its toolbox's modules in front, so the checker types what a
 /// `require` gives from the module's own source.
 #[derive(Debug, Clone, PartialEq)]
-pub struct WithModules {
+pub(crate) struct WithModules {
     /// The text to check.
     pub text: String,
     /// How many lines stand before the tool's first line.
@@ -27,7 +27,10 @@ const MODULE_LOCAL: &str = "__codemode_module_";
 /// each other in a cycle stay checkable), its `export type`s become local ones (a
 /// function body holds no exports), and a `require` of a module `module` does not know
 /// stands for `any`, as in [`tool_source`].
-pub fn with_modules<'a>(source: &str, module: impl Fn(&str) -> Option<&'a str>) -> WithModules {
+pub(crate) fn with_modules<'a>(
+    source: &str,
+    module: impl Fn(&str) -> Option<&'a str>,
+) -> WithModules {
     let mut text = String::new();
     let mut inlined: Vec<String> = Vec::new();
     let body = replace_requires(source, |name| {

@@ -16,7 +16,7 @@ use crate::types::Ty;
 
 /// The checker's diagnostics, sorted for a run.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     /// The error that stops the run, and the tool (`box.tool`) whose call it is at, when
     /// it is at one.
     pub stop: Option<(Diagnostic, Option<String>)>,
@@ -56,7 +56,7 @@ impl Verdict {
 
 /// An error the checker found that may stop a run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Certain {
+pub(crate) struct Certain {
     /// What the checker said.
     pub diagnostic: Diagnostic,
     /// The tool (`box.tool`, or `tools.<function>`) whose call or result it is about, when
@@ -72,14 +72,20 @@ pub struct Certain {
 /// Sorts `diagnostics` of `source` under `mode`. `session` is true for REPL entries,
 /// whose globals come from earlier entries the checker does not see: unknown globals are
 /// not reported for them. A probe (see [`Certain::probe`]) never stops the run here.
-pub fn judge(source: &str, diagnostics: Vec<Diagnostic>, mode: Mode, session: bool) -> Verdict {
+#[cfg(any(test, feature = "bench"))]
+pub(crate) fn judge(
+    source: &str,
+    diagnostics: Vec<Diagnostic>,
+    mode: Mode,
+    session: bool,
+) -> Verdict {
     judge_with(source, diagnostics, mode, session, |c| !c.probe)
 }
 
 /// Like [`judge`], where `stops` says whether a certain error may stop the run; each is
 /// judged on its own, and the first that may is the one that stops it (the others are
 /// reported).
-pub fn judge_with(
+pub(crate) fn judge_with(
     source: &str,
     diagnostics: Vec<Diagnostic>,
     mode: Mode,
@@ -120,7 +126,7 @@ pub fn judge_with(
 /// `pcall(f, ...)` passes on to `f` that may well hold at run time (the solver infers
 /// `f`'s parameters through `pcall`'s generics and refuses a table literal that fits).
 /// Any other error there is reported as a warning: `pcall` catches what it raises.
-pub fn sort(
+pub(crate) fn sort(
     source: &str,
     diagnostics: Vec<Diagnostic>,
     session: bool,
@@ -718,7 +724,7 @@ fn sure(kind: &Kind) -> bool {
 /// where a function of one table argument is wanted: more arguments than it takes, or a
 /// scalar where the table goes. An upstream server's tool refuses such a call at run
 /// time whatever its catalogue says.
-pub fn not_one_table(kind: &Kind) -> bool {
+pub(crate) fn not_one_table(kind: &Kind) -> bool {
     if let Kind::Count {
         of: Counted::Arguments,
         expected,

@@ -3,13 +3,13 @@
 
 use std::process::ExitCode;
 
+use crate::auth::{AgentsFile, AGENTS_FILE};
 use clap::Subcommand;
-use codemode::auth::{AgentsFile, AGENTS_FILE};
 
 use super::Cli;
 
 #[derive(Debug, Clone, Subcommand)]
-pub enum AgentCommand {
+pub(crate) enum AgentCommand {
     /// Add an agent: prints its bearer token once (only a hash of it is kept)
     Add {
         /// The agent's name (letters, digits, '-', '_', '.')
@@ -32,7 +32,7 @@ pub enum AgentCommand {
 }
 
 /// Runs `codemode agent ...`.
-pub fn agent(cli: &Cli, command: &AgentCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn agent(cli: &Cli, command: &AgentCommand) -> anyhow::Result<ExitCode> {
     let world = cli.world_dir()?;
     if !world.is_dir() {
         anyhow::bail!(
@@ -44,7 +44,7 @@ pub fn agent(cli: &Cli, command: &AgentCommand) -> anyhow::Result<ExitCode> {
     match command {
         AgentCommand::Add { name, profile } => {
             // A profile the policy file lacks would leave the agent unable to run anything.
-            codemode::policy::load(&world, Some(profile)).map_err(|e| {
+            crate::policy::load(&world, Some(profile)).map_err(|e| {
                 anyhow::anyhow!("{e}; agent '{name}' was not added (define the profile first, or pick one of those)")
             })?;
             let token = file.add(name, profile)?;

@@ -4,15 +4,15 @@
 
 use std::process::ExitCode;
 
+use crate::openapi;
 use anyhow::Context;
 use clap::Subcommand;
-use codemode::openapi;
 
 use super::Cli;
 
 /// What `codemode api` does.
 #[derive(Debug, Clone, Subcommand)]
-pub enum ApiCommand {
+pub(crate) enum ApiCommand {
     /// Fetch the descriptions .codemode/apis.json gives by URL (or one API's) into
     /// .codemode/cache/openapi/; exit 1 if any failed
     Sync {
@@ -22,7 +22,7 @@ pub enum ApiCommand {
 }
 
 /// Runs one `api` subcommand.
-pub fn api(cli: &Cli, command: &ApiCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn api(cli: &Cli, command: &ApiCommand) -> anyhow::Result<ExitCode> {
     match command {
         ApiCommand::Sync { api } => sync(cli, api.as_deref()),
     }

@@ -5,14 +5,14 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use codemode::audit::{tail, Kind, Line, Log};
-use codemode::Registry;
+use crate::audit::{tail, Kind, Line, Log};
+use crate::registry::Registry;
 
 use super::Cli;
 
 /// The `audit` flags.
 #[derive(Debug, Clone, clap::Args)]
-pub struct AuditArgs {
+pub(crate) struct AuditArgs {
     /// How many lines to show, the newest last
     #[arg(short = 'n', long = "lines", default_value_t = 20, value_name = "N")]
     lines: usize,
@@ -53,7 +53,7 @@ fn operated(world: &Path) -> bool {
 }
 
 /// Prints the last lines of the log. Exit 0, or 2 when it cannot be read.
-pub fn audit(cli: &Cli, args: &AuditArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn audit(cli: &Cli, args: &AuditArgs) -> anyhow::Result<ExitCode> {
     let world = cli.world_dir()?;
     let wanted = args.agent.as_deref();
     let found = tail(&world, args.lines, |line| {
@@ -64,7 +64,7 @@ pub fn audit(cli: &Cli, args: &AuditArgs) -> anyhow::Result<ExitCode> {
             outln!("{raw}")?;
         }
     } else if found.lines.is_empty() {
-        let path = world.join(".codemode").join(codemode::audit::FILE);
+        let path = world.join(".codemode").join(crate::audit::FILE);
         let whose = wanted.map_or(String::new(), |a| format!(" of agent '{a}'"));
         eprintln!(
             "codemode audit: no lines{whose} in {} (commands that run scripts write it when the world has a .codemode/ folder, or with --audit file)",

@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::results::{foreign_files, Store, StoreError, DEFAULT_CAP_BYTES, FILE};
 use anyhow::Context;
 use clap::Subcommand;
-use codemode::results::{foreign_files, Store, StoreError, DEFAULT_CAP_BYTES, FILE};
 
 use super::Cli;
 
 #[derive(Debug, Clone, Subcommand)]
-pub enum CacheCommand {
+pub(crate) enum CacheCommand {
     /// How many results are kept, how many bytes, and of which tools
     Stats {
         /// Print the numbers as JSON instead of text
@@ -31,7 +31,7 @@ fn now_ms() -> i64 {
 }
 
 /// Runs `codemode cache ...`.
-pub fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
     let world = cli.world_dir()?;
     let path = world.join(".codemode").join(FILE);
     match command {
@@ -62,7 +62,7 @@ fn not_plain(file: &Path) -> String {
 /// A link or a file where one of their folders goes is removed itself, never followed: a
 /// world may ship `.codemode/cache` as a link to another world's, or to anywhere.
 fn clear_indexes(world: &Path) -> anyhow::Result<()> {
-    use codemode::cache::{look, Place, CACHE_DIR};
+    use crate::cache::{look, Place, CACHE_DIR};
     let cache = world.join(CACHE_DIR);
     let mut unlinked = false;
     for rel in ["", "/search", "/search/index", "/assets"] {
@@ -82,21 +82,21 @@ fn clear_indexes(world: &Path) -> anyhow::Result<()> {
     }
     // And a link or a FIFO where one of their files goes (the turn's lock among them).
     for rel in ["search/lock", "search/table", "assets/tools"] {
-        let file = codemode::cache::path(world, rel);
-        if !codemode::cache::plain_or_missing(&file) {
+        let file = crate::cache::path(world, rel);
+        if !crate::cache::plain_or_missing(&file) {
             std::fs::remove_file(&file)
                 .with_context(|| format!("cannot remove {}; remove it by hand", file.display()))?;
             outln!("removed {} (not a plain file)", file.display())?;
             unlinked = true;
         }
     }
-    let search = codemode::search::clear_cache(world).with_context(|| {
+    let search = crate::search::clear_cache(world).with_context(|| {
         format!(
             "the search index under {} was not removed",
-            codemode::cache::path(world, "search").display()
+            crate::cache::path(world, "search").display()
         )
     })?;
-    let assets = codemode::cache::path(world, "assets");
+    let assets = crate::cache::path(world, "assets");
     let tools = look(world, &format!("{CACHE_DIR}/assets")) == Place::Folder(assets.clone());
     if tools {
         std::fs::remove_dir_all(&assets)
@@ -105,7 +105,7 @@ fn clear_indexes(world: &Path) -> anyhow::Result<()> {
     if search || tools || unlinked {
         outln!(
             "removed the index cache under {} (the next command rebuilds it)",
-            world.join(codemode::cache::CACHE_DIR).display()
+            world.join(crate::cache::CACHE_DIR).display()
         )?;
     }
     Ok(())

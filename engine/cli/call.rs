@@ -2,22 +2,22 @@
 //! tool of a configured MCP server (`<server>.<tool> --field value ...`).
 //!
 //! The words are bound against the tool's schema (as `tools.parseCommandLine` reads
-//! them), the tool is called through [`codemode::Runtime::run_call`], and the result
+//! them), the tool is called through [`crate::runtime::Runtime::run_call`], and the result
 //! prints through its `render.luau` (`err` to stderr, `exit` as the exit code) or, without
 //! one, as JSON. A refused command line prints the refusal and exits 2.
 
 use std::process::ExitCode;
 
+use crate::bind::{help, Schema};
+use crate::runtime::{Args, Call, Output};
+use crate::upstream::UpstreamTool;
 use anyhow::Context;
-use codemode::bind::{help, Schema};
-use codemode::upstream::UpstreamTool;
-use codemode::{Args, Call, Output};
 use serde_json::Value as Json;
 
 use super::Cli;
 
 /// Calls the tool named by the first word with the rest.
-pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
+pub(crate) fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
     let (identity, words) = match words.split_first() {
         Some((first, _)) if first == "--help" || first == "-h" => {
             let mut command = <Cli as clap::CommandFactory>::command();
@@ -77,7 +77,7 @@ pub fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         eprintln!("codemode call {identity}: {}", error.message);
         // The run's hint names Luau (`tools.get(...)`); at a shell, the usage says more.
         match &error.hint {
-            _ if error.kind == codemode::ErrorKind::Denied => {
+            _ if error.kind == crate::runtime::ErrorKind::Denied => {
                 eprintln!("hint: the profile decides which tools may be called; `codemode list` shows the ones it allows")
             }
             Some(hint) if hint.contains("tools.get(") => {
@@ -123,8 +123,8 @@ fn wants_help(schema: &Schema, words: &[String]) -> bool {
 /// `identity` with an MCP server and tool named as the server and mcp.json write them
 /// (`odd-server.get-thing`) turned into the names scripts use (`odd_server.get_thing`).
 fn as_configured(
-    registry: &codemode::Registry,
-    index: &codemode::assets::AssetIndex,
+    registry: &crate::registry::Registry,
+    index: &crate::assets::AssetIndex,
     identity: &str,
 ) -> String {
     if index.tool(identity).is_some() {
@@ -158,8 +158,8 @@ fn as_configured(
 /// mcp.json name it) when they are not in the cache yet, within `timeout`: its words are
 /// read against the tool's input schema.
 fn fetch_named(
-    registry: &codemode::Registry,
-    index: &codemode::assets::AssetIndex,
+    registry: &crate::registry::Registry,
+    index: &crate::assets::AssetIndex,
     identity: &str,
     timeout: std::time::Duration,
 ) -> anyhow::Result<()> {
@@ -192,8 +192,8 @@ fn fetch_named(
 
 /// The tool of a configured MCP server that `identity` names, from its cached catalogue.
 fn upstream_tool(
-    registry: &codemode::Registry,
-    index: &codemode::assets::AssetIndex,
+    registry: &crate::registry::Registry,
+    index: &crate::assets::AssetIndex,
     identity: &str,
 ) -> Option<(String, UpstreamTool)> {
     let (server, tool) = identity.split_once('.')?;

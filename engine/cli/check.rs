@@ -2,17 +2,17 @@
 
 use std::process::ExitCode;
 
-use codemode::bind::Schema;
+use crate::bind::Schema;
 
 use super::Cli;
 
 /// Prints each problem; exit 1 if a tool is not callable or the world has problems.
-pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
+pub(crate) fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
     let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     // The files cannot always say whether a tool returns a function (`return make()`): each
     // tool is loaded once in the sandbox, under the limits, as a script calling it would.
-    let mut runtime = codemode::Runtime::new(registry.clone(), cli.limits())?;
+    let mut runtime = crate::runtime::Runtime::new(registry.clone(), cli.limits())?;
     let mut broken = 0;
     let mut unloadable = 0;
     let mut warned = 0;
@@ -104,10 +104,10 @@ pub fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
 /// stays callable. Returns the errors and warnings printed.
 fn check_types(
     cli: &Cli,
-    registry: &codemode::Registry,
-    index: &std::sync::Arc<codemode::assets::AssetIndex>,
+    registry: &crate::registry::Registry,
+    index: &std::sync::Arc<crate::assets::AssetIndex>,
 ) -> anyhow::Result<(usize, usize)> {
-    use codemode::check::{Mode, Severity};
+    use crate::check::{Mode, Severity};
     let Some(checking) = cli.checking() else {
         return Ok((0, 0));
     };
@@ -139,7 +139,7 @@ fn check_types(
         }
         // What strict mode adds is about how code is written: only the world's own tools
         // are the user's to change (the bundled library would fail every strict check).
-        if entry.origin != codemode::assets::Origin::World {
+        if entry.origin != crate::assets::Origin::World {
             continue;
         }
         for d in &found.others {
@@ -169,7 +169,7 @@ fn check_types(
 }
 
 /// Why loading the tool in the sandbox did not give a function, if it did not.
-fn load_failure(runtime: &mut codemode::Runtime, identity: &str) -> Option<String> {
+fn load_failure(runtime: &mut crate::runtime::Runtime, identity: &str) -> Option<String> {
     let envelope = runtime.surface("get", vec![serde_json::json!(identity)]);
     if let Some(error) = envelope.error {
         return Some(format!("loading it failed: {}", error.message));
@@ -196,7 +196,7 @@ fn counted(n: usize, one: &str, many: &str) -> String {
 /// them waits for the fetch, and whether the server starts is not known), and of `"tools"`
 /// entries naming none of a server's tools.
 /// Starts no server. Returns how many warnings it printed.
-fn check_servers(registry: &codemode::Registry) -> anyhow::Result<usize> {
+fn check_servers(registry: &crate::registry::Registry) -> anyhow::Result<usize> {
     let Some(upstreams) = registry.upstreams() else {
         return Ok(0);
     };
@@ -224,7 +224,7 @@ fn check_servers(registry: &codemode::Registry) -> anyhow::Result<usize> {
 /// (`numbr`, one or two edits from `number`), when the tool does not define a type of that
 /// name: the type is published as the signature and binds any value, so the mistake shows
 /// nowhere else. (Docstring shorthands such as `int` and `bool` are types already.)
-fn misspelt_types(entry: &codemode::assets::ToolEntry) -> Vec<String> {
+fn misspelt_types(entry: &crate::assets::ToolEntry) -> Vec<String> {
     let source = entry.source().unwrap_or_default();
     let meta = entry.meta();
     let typed = meta
@@ -238,9 +238,9 @@ fn misspelt_types(entry: &codemode::assets::ToolEntry) -> Vec<String> {
         );
     typed
         .filter_map(|(what, ty)| {
-            let problem = codemode::types::type_problem(ty)?;
+            let problem = crate::types::type_problem(ty)?;
             let name = problem.strip_prefix('`')?.split_once("` is not a type;")?.0;
-            let meant = codemode::types::KNOWN_TYPES
+            let meant = crate::types::KNOWN_TYPES
                 .iter()
                 .find(|known| strsim::damerau_levenshtein(name, known) <= 2)?;
             let defined = source.lines().any(|line| {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use super::Cli;
 
 /// Writes the docs and says where they are.
-pub fn docs(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
+pub(crate) fn docs(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
     let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     let title = registry
@@ -14,7 +14,7 @@ pub fn docs(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
         .file_name()
         .map_or_else(|| "world".to_string(), |n| n.to_string_lossy().to_string());
     let upstream = registry.upstream_views(&index);
-    match codemode::docs::write_docs(&index, &upstream, out, &title) {
+    match crate::docs::write_docs(&index, &upstream, out, &title) {
         Ok(written) => {
             eprintln!(
                 "wrote {} files ({} tools in {} toolboxes) to {}; open {}",

@@ -2,13 +2,13 @@
 
 use std::process::ExitCode;
 
-use codemode::Surface;
+use crate::runtime::Surface;
 use serde_json::Value as Json;
 
 use super::{print_value, Cli};
 
 /// Prints `tools.list(...)`'s text, or its value with `--json`.
-pub fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> {
+pub(crate) fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> {
     if let Some(bad) = args
         .iter()
         .find(|a| a.parse::<i64>().is_ok_and(|n| !(1..=3).contains(&n)))

@@ -4,14 +4,14 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::upstream::{self, UpstreamOptions, Upstreams};
 use clap::Subcommand;
-use codemode::upstream::{self, UpstreamOptions, Upstreams};
 
 use super::Cli;
 
 /// What `codemode mcp` does.
 #[derive(Debug, Clone, Subcommand)]
-pub enum McpCommand {
+pub(crate) enum McpCommand {
     /// Start the configured MCP servers (or one), fetch their tools and update the cache
     /// in .codemode/cache/mcp/; exit 1 if any server failed
     Sync {
@@ -21,7 +21,7 @@ pub enum McpCommand {
 }
 
 /// Runs one `mcp` subcommand.
-pub fn mcp(cli: &Cli, command: &McpCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn mcp(cli: &Cli, command: &McpCommand) -> anyhow::Result<ExitCode> {
     match command {
         McpCommand::Sync { server } => sync(cli, server.as_deref(), &cli.mcp_config),
     }

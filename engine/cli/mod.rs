@@ -40,15 +40,17 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::registry::Registry;
+use crate::runtime::Runtime;
+use crate::sandbox::Limits;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use codemode::{Limits, Registry, Runtime};
 
 /// codemode: drive tools with Luau scripts. Tools are folders on disk
 /// (<box>.toolbox/<name>.tool/init.luau); scripts call them as tools.<box>.<name>(...).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "codemode", version, about, max_term_width = 100)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 
@@ -100,7 +102,7 @@ pub struct Cli {
 
     /// How long the type check of one script may take, in milliseconds; past it the
     /// script runs unchecked
-    #[arg(long, global = true, default_value_t = codemode::check::DEFAULT_TIMEOUT.as_millis() as u64, value_name = "MS",
+    #[arg(long, global = true, default_value_t = crate::check::DEFAULT_TIMEOUT.as_millis() as u64, value_name = "MS",
           value_parser = clap::value_parser!(u64).range(1..=60_000))]
     check_timeout_ms: u64,
 
@@ -112,7 +114,7 @@ pub struct Cli {
     audit: String,
 
     /// Size past which the audit file is rotated (to audit.jsonl.1, keeping 5)
-    #[arg(long, global = true, default_value_t = codemode::audit::DEFAULT_MAX_BYTES,
+    #[arg(long, global = true, default_value_t = crate::audit::DEFAULT_MAX_BYTES,
           value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     audit_max_bytes: u64,
 
@@ -270,19 +272,19 @@ impl Cli {
         profile_name: Option<&str>,
     ) -> anyhow::Result<Arc<Registry>> {
         let dir = self.world_dir()?;
-        let options = codemode::world::Options {
+        let options = crate::world::Options {
             libraries: self.library.clone(),
             bundled: !self.no_bundled,
             profile: profile_name.map(str::to_string),
             mcp_files: self.mcp_config.clone(),
             searching: matches!(purpose, Use::Searching),
             // The runtimes are made here, with the command's own check and limits.
-            check: codemode::check::Mode::Off,
+            check: crate::check::Mode::Off,
             ..Default::default()
         };
-        let world = codemode::World::open_with(&dir, &options).map_err(|e| {
-            use codemode::registry::RegistryError as E;
-            use codemode::world::OpenError;
+        let world = crate::world::World::open_with(&dir, &options).map_err(|e| {
+            use crate::registry::RegistryError as E;
+            use crate::world::OpenError;
             let fix = match &e {
                 OpenError::Folder(E::World { .. }) => {
                     "pass an existing directory with --world DIR (or set CODEMODE_WORLD)"
@@ -321,7 +323,7 @@ impl Cli {
     /// tools of every MCP server not fetched yet, and starts live reload (of tool folders,
     /// the policy and the MCP configuration). A watcher that cannot start (e.g. the
     /// system's inotify limit) is reported and the command goes on without it.
-    fn keep_current(&self, registry: &Arc<Registry>) -> Option<codemode::Watcher> {
+    fn keep_current(&self, registry: &Arc<Registry>) -> Option<crate::registry::Watcher> {
         if let Some(upstreams) = registry.upstreams() {
             upstreams.fetch_missing();
         }
@@ -344,10 +346,10 @@ impl Cli {
 
     /// A runtime for a process that runs `source` and exits (`run`, `exec`): the script
     /// is checked against the declarations of what it names (see
-    /// [`codemode::Checking::one_shot`]), and what the checker says is kept in the world
+    /// [`crate::check::Checking::one_shot`]), and what the checker says is kept in the world
     /// for the next run of the same script, whose checker is then not started; nor is it
     /// for a script the check has nothing to decide about (see
-    /// [`codemode::Checking::decides`]).
+    /// [`crate::check::Checking::decides`]).
     fn one_shot_runtime(&self, source: &str) -> anyhow::Result<Runtime> {
         let checking = match self.new_checking(true) {
             Some(checking) => {
@@ -369,7 +371,7 @@ impl Cli {
     /// so it readies itself while the index is read.
     fn runtime_prestarted(
         &self,
-        checking: Option<Arc<codemode::Checking>>,
+        checking: Option<Arc<crate::check::Checking>>,
         prestart: bool,
     ) -> anyhow::Result<Runtime> {
         if let Some(checking) = checking.as_ref().filter(|_| prestart) {
@@ -408,14 +410,14 @@ impl Cli {
     }
 
     /// The type checker scripts pass before they run (`--check`), none when off.
-    pub(crate) fn checking(&self) -> Option<Arc<codemode::Checking>> {
+    pub(crate) fn checking(&self) -> Option<Arc<crate::check::Checking>> {
         self.new_checking(false).map(Arc::new)
     }
 
     /// The checking `--check` asks for; a process that checks one script and exits asks
-    /// the user's `resident` checker (see [`codemode::check::Checker::resident`]).
-    fn new_checking(&self, resident: bool) -> Option<codemode::Checking> {
-        use codemode::check::{Checker, Mode};
+    /// the user's `resident` checker (see [`crate::check::Checker::resident`]).
+    fn new_checking(&self, resident: bool) -> Option<crate::check::Checking> {
+        use crate::check::{Checker, Mode};
         let mode: Mode = self.check.parse().unwrap_or_default();
         (mode != Mode::Off).then(|| {
             let checker = Checker::new(Duration::from_millis(self.check_timeout_ms));
@@ -424,7 +426,7 @@ impl Cli {
             } else {
                 checker
             };
-            codemode::Checking::new(mode, checker)
+            crate::check::Checking::new(mode, checker)
         })
     }
 }
@@ -435,7 +437,7 @@ pub fn main() -> ExitCode {
     // A command that reads the world once and exits trades a little memory for a faster
     // start; `serve` and `repl` live on, and keep their heaps small.
     if !matches!(cli.command, Command::Serve(_) | Command::Repl) {
-        codemode::cache::grow_heaps_in_large_steps();
+        crate::cache::grow_heaps_in_large_steps();
     }
     init_tracing(cli.verbose);
     log_panics();
@@ -538,7 +540,7 @@ impl std::io::Write for MaskedLine {
 
 impl Drop for MaskedLine {
     fn drop(&mut self) {
-        let masked = codemode::secrets::mask_bytes(&self.0);
+        let masked = crate::secrets::mask_bytes(&self.0);
         let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), &masked);
     }
 }
@@ -570,8 +572,8 @@ fn log_panics() {
 }
 
 /// The flag that raises the limit a run hit, for hints.
-pub(crate) fn limit_flag(cause: codemode::StopCause) -> Option<String> {
-    use codemode::StopCause as S;
+pub(crate) fn limit_flag(cause: crate::sandbox::StopCause) -> Option<String> {
+    use crate::sandbox::StopCause as S;
     match cause {
         S::Deadline => Some("--timeout-ms".into()),
         S::Memory => Some("--memory-mb".into()),
@@ -602,9 +604,9 @@ fn at_the_shell(hint: &str) -> String {
     out
 }
 
-fn print_value(command: &str, envelope: &codemode::Envelope) -> anyhow::Result<ExitCode> {
+fn print_value(command: &str, envelope: &crate::runtime::Envelope) -> anyhow::Result<ExitCode> {
     // A cut listing must not pass for the whole one: say so where the reader looks last.
-    let named = codemode::Envelope {
+    let named = crate::runtime::Envelope {
         value: None,
         ..envelope.clone()
     }
@@ -674,5 +676,5 @@ pub(crate) fn shell_warning(registry: &Registry) -> Option<String> {
     if granted.shell.is_empty() {
         return None;
     }
-    codemode::shell::support().warning(granted.shell_unconfined)
+    crate::shell::support().warning(granted.shell_unconfined)
 }

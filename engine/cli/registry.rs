@@ -3,15 +3,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::interop;
 use anyhow::Context;
 use clap::Subcommand;
-use codemode::interop;
 
 use super::Cli;
 
 /// What `codemode registry` does.
 #[derive(Debug, Clone, Subcommand)]
-pub enum RegistryCommand {
+pub(crate) enum RegistryCommand {
     /// Write the world's tools as a tools.json (stdout unless --out); locations are
     /// relative to the file's folder (to the current directory on stdout)
     Export {
@@ -27,7 +27,7 @@ pub enum RegistryCommand {
 }
 
 /// Runs one `registry` subcommand.
-pub fn registry(cli: &Cli, command: &RegistryCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn registry(cli: &Cli, command: &RegistryCommand) -> anyhow::Result<ExitCode> {
     match command {
         RegistryCommand::Export { out } => export(cli, out.as_deref()),
         RegistryCommand::Check { file } => check(file),

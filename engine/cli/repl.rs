@@ -2,16 +2,16 @@
 
 use std::process::ExitCode;
 
-use codemode::repl::Repl;
+use crate::repl::Repl;
 
 use super::Cli;
 
 /// Runs the REPL. Exit 0, or 1 when stdin is not a terminal and an entry failed.
-pub fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
+pub(crate) fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
     let runtime = cli.script_runtime()?;
     cli.open_audit(runtime.registry(), "repl");
     // As `serve`: the memory freed reading a large world goes back to the system.
-    codemode::cache::release_freed_memory();
+    crate::cache::release_freed_memory();
     // Edits made in an editor show in the next entry, without :reload.
     let _watcher = cli.keep_current(runtime.registry());
     if let Some(checking) = runtime.checking() {
@@ -29,10 +29,10 @@ pub fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
 /// Reports on stderr what is wrong with each tool the watcher sees edited (it does not
 /// compile, or has type errors), as it is saved.
 pub(crate) fn report_edits(
-    checking: std::sync::Arc<codemode::Checking>,
-    registry: &std::sync::Arc<codemode::Registry>,
+    checking: std::sync::Arc<crate::check::Checking>,
+    registry: &std::sync::Arc<crate::registry::Registry>,
 ) {
-    let started = codemode::runtime::check_edits(checking, registry, |report| {
+    let started = crate::runtime::check_edits(checking, registry, |report| {
         tracing::warn!("{report}");
     });
     if let Err(e) = started {

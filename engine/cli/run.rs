@@ -2,12 +2,12 @@
 
 use std::process::ExitCode;
 
-use codemode::{Output, RunRequest};
+use crate::runtime::{Output, RunRequest};
 
 use super::{limit_flag, read_script, Cli};
 
 /// Runs the script; prints its returned value (as JSON) after its own output.
-pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     let source = read_script(file)?;
     let mut runtime = cli.one_shot_runtime(&source)?;
     cli.open_audit(runtime.registry(), "run");
@@ -30,7 +30,7 @@ pub fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
     }
     if let Some(error) = &envelope.error {
         // Only a closed stdout cancels a run here: its reader had all it wanted.
-        if error.limit == Some(codemode::StopCause::Cancelled) {
+        if error.limit == Some(crate::sandbox::StopCause::Cancelled) {
             return Ok(ExitCode::SUCCESS);
         }
         let line = match (error.line, error.column) {

@@ -3,14 +3,14 @@
 
 use std::process::ExitCode;
 
-use codemode::search::{Given, SearchRequest};
-use codemode::Surface;
+use crate::runtime::Surface;
+use crate::search::{Given, SearchRequest};
 use serde_json::Value as Json;
 
 use super::{print_value, Cli};
 
 /// What `codemode search` was asked, as written on the command line.
-pub struct SearchArgs<'a> {
+pub(crate) struct SearchArgs<'a> {
     /// The query ("" lists).
     pub query: &'a str,
     /// `keyword` or `semantic`.
@@ -28,7 +28,7 @@ pub struct SearchArgs<'a> {
 /// Checks the options as `tools.search` checks its own (a refusal is a usage error, exit
 /// 2), then prints `tools.search(...)`'s text, or with `--json` its value, total and how
 /// many weak rows it hid (so a program tells "nothing at all" from "only weak matches").
-pub fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let text = |v: Option<&str>| v.map_or(Given::Absent, |s| Given::Text(s.to_string()));
     // A word that reads as a number is one, so "1.5" and "0" get the limit's own message.
     let limit = match args.limit {

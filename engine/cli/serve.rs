@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use std::time::Duration;
 
-use anyhow::Context;
-use codemode::auth::{Agents, JwksSource, JwtConfig, JwtVerifier};
-use codemode::mcp::{
+use crate::auth::{Agents, JwksSource, JwtConfig, JwtVerifier};
+use crate::mcp::{
     self, Authentication, CodemodeServer, HttpLimits, HttpOptions, MakeServed, Origin,
     ServeOptions, Served,
 };
-use codemode::Pool;
+use crate::runtime::Pool;
+use anyhow::Context;
 
 use super::Cli;
 
@@ -23,7 +23,7 @@ const MAX_WORKERS: usize = 256;
 
 /// The `serve` flags.
 #[derive(Debug, Clone, clap::Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8765)
     #[arg(long, value_name = "ADDR", value_parser = http_address)]
     http: Option<SocketAddr>,
@@ -85,12 +85,12 @@ pub struct ServeArgs {
 }
 
 /// Builds the pool and serves until the client (stdio) or the process (HTTP) ends.
-pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let registry = cli.registry()?;
     cli.open_audit(&registry, "serve");
     // Reading a large world frees hundreds of megabytes that this long-lived process
     // would otherwise hold (a one-shot command exits instead).
-    codemode::cache::release_freed_memory();
+    crate::cache::release_freed_memory();
     let _watcher = cli.keep_current(&registry);
     let workers = args.workers.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -108,7 +108,7 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     pool.set_checking(checking.clone());
     if let Some(checking) = checking {
         super::repl::report_edits(checking.clone(), &registry);
-        codemode::runtime::warm_up(checking, registry.clone());
+        crate::runtime::warm_up(checking, registry.clone());
     }
     let options = ServeOptions {
         expose_tools: args.expose_tools,
@@ -164,7 +164,7 @@ pub fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
 const SERVE_OUTPUT_BYTES: usize = 128 * 1024;
 
 /// The limits of the CLI, with the server's own default output cap.
-fn serve_limits(cli: &Cli) -> codemode::Limits {
+fn serve_limits(cli: &Cli) -> crate::sandbox::Limits {
     let mut limits = cli.limits();
     if cli.max_output_bytes.is_none() {
         limits.max_output_bytes = SERVE_OUTPUT_BYTES;
@@ -262,7 +262,7 @@ fn per_profile(cli: &Cli, workers: usize) -> MakeServed {
         Ok(Served {
             pool: Arc::new(pool),
             registry,
-            keep: watcher.map(|w| Box::new(w) as Box<dyn std::any::Any + Send + Sync>),
+            _keep: watcher.map(|w| Box::new(w) as Box<dyn std::any::Any + Send + Sync>),
         })
     })
 }

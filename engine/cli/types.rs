@@ -8,10 +8,10 @@ use anyhow::Context;
 use super::Cli;
 
 /// Writes the definitions to `out`, or stdout.
-pub fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
+pub(crate) fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
-    let text = codemode::definitions_granted(
+    let text = crate::host::definitions_granted(
         &index,
         &registry.upstream_views(&index),
         &registry.capabilities(),
@@ -28,7 +28,7 @@ pub fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
 }
 
 /// Writes `text` to `path` (creating its folder), or to stdout when there is no path.
-pub fn write_to(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
+pub(crate) fn write_to(path: Option<&Path>, text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     match path {
         None => std::io::stdout()

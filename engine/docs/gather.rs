@@ -100,6 +100,6 @@ pub(super) fn check_unique<'a>(
 }
 
 /// The first sentence of a description, without its final period.
-pub fn first_sentence(description: &str) -> &str {
+pub(crate) fn first_sentence(description: &str) -> &str {
     crate::assets::first_sentence(description).trim_end_matches('.')
 }

@@ -26,7 +26,7 @@ use crate::upstream::ServerView;
 
 /// Why the docs could not be written.
 #[derive(Debug, thiserror::Error)]
-pub enum DocsError {
+pub(crate) enum DocsError {
     /// Two toolboxes or tools map to the same folder name.
     #[error("{0}")]
     Clash(String),
@@ -42,7 +42,7 @@ pub enum DocsError {
 
 /// What was written.
 #[derive(Debug, Default)]
-pub struct Written {
+pub(crate) struct Written {
     /// Every file written, in order.
     pub files: Vec<PathBuf>,
     /// How many tools are documented.
@@ -58,7 +58,7 @@ const MANIFEST: &str = ".codemode-docs";
 
 /// Writes the docs of every toolbox and tool of `index`, and of the `upstream` servers'
 /// cached tools, into `out`; `title` heads the page.
-pub fn write_docs(
+pub(crate) fn write_docs(
     index: &AssetIndex,
     upstream: &[ServerView],
     out: &Path,

@@ -12,7 +12,7 @@ use super::tool_md::{call_line, cell};
 const MAX_DESCRIPTION: usize = 1000;
 
 /// The frontmatter description: purpose, then when to use it and which tools it offers.
-pub fn description(toolbox: &BoxDoc) -> String {
+pub(crate) fn description(toolbox: &BoxDoc) -> String {
     let purpose = toolbox.purpose.trim().trim_end_matches('.');
     let purpose = if purpose.is_empty() {
         format!("Tools of the codemode toolbox '{}'", toolbox.name)

@@ -27,7 +27,7 @@ pub(crate) fn call_line(tool: &ToolDoc) -> String {
 
 /// The tool's description (its README's purpose when it has no `--!desc`), or what is
 /// known when it has neither.
-pub fn purpose(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
+pub(crate) fn purpose(tool: &ToolDoc, toolbox: &BoxDoc) -> String {
     let meta = &tool.entry.meta();
     let mut text = meta.description.trim().to_string();
     if text.is_empty() {

@@ -66,13 +66,14 @@ fn toolbox_type(toolbox: &str) -> String {
 /// The whole definition file for the tools the index holds and the tools of the
 /// `upstream` servers (from their cached catalogues), for a world without a policy (no
 /// `http`, no `shell`).
-pub fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
+#[cfg(any(test, feature = "bench"))]
+pub(crate) fn definitions(index: &AssetIndex, upstream: &[ServerView]) -> String {
     definitions_granted(index, upstream, &Capabilities::default())
 }
 
 /// Like [`definitions`], declaring the capabilities `capabilities` grants (`http` and
 /// `shell` only when granted).
-pub fn definitions_granted(
+pub(crate) fn definitions_granted(
     index: &AssetIndex,
     upstream: &[ServerView],
     capabilities: &Capabilities,
@@ -84,7 +85,7 @@ pub fn definitions_granted(
 /// servers) `named` holds when it is `Some`: every other one is still a field of `tools`,
 /// typed `any`, so the text a type checker loads grows with what a script names, not with
 /// the world.
-pub fn definitions_named(
+pub(crate) fn definitions_named(
     index: &AssetIndex,
     upstream: &[ServerView],
     capabilities: &Capabilities,

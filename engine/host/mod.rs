@@ -16,14 +16,14 @@ pub(crate) mod cache;
 #[cfg(test)]
 mod classes;
 mod declarations;
-pub mod http;
+pub(crate) mod http;
 pub(crate) mod install;
 pub(crate) mod instance;
 mod permission;
 pub(crate) mod render;
 pub(crate) mod results;
 pub(crate) mod search;
-pub mod shell;
+pub(crate) mod shell;
 pub(crate) mod state;
 pub(crate) mod threads;
 pub(crate) mod upstream;
@@ -34,8 +34,11 @@ use crate::sandbox::{Linker, PreludeModule};
 
 pub(crate) use asset::AUTHORING;
 pub(crate) use cache::raised;
-pub use declarations::{definitions, definitions_granted, definitions_named};
-pub use state::State;
+#[cfg(any(test, feature = "bench"))]
+pub(crate) use declarations::definitions;
+pub(crate) use declarations::definitions_granted;
+pub(crate) use declarations::definitions_named;
+pub(crate) use state::State;
 
 /// The prelude modules, as `build.rs` compiled them, in the order they run.
 const PRELUDE: [PreludeModule; 2] = [

@@ -61,7 +61,7 @@ fn granted(
 
 /// Refuses `call` (`tools.create`, ...) unless the profile allows authoring, and refuses
 /// writing `target` (`box` or `box.tool`) when the profile denies that toolbox or tool.
-pub fn authoring(lua: &Lua, call: &str, target: Option<&str>) -> mlua::Result<()> {
+pub(crate) fn authoring(lua: &Lua, call: &str, target: Option<&str>) -> mlua::Result<()> {
     let (allowed, profile, index) = with_state(lua, |s| {
         (
             s.registry.capabilities().authoring,

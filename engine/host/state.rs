@@ -14,10 +14,10 @@ use crate::registry::Registry;
 use crate::sandbox::{with_context, Context};
 
 /// When an upstream call's own `limits.timeoutMs` (the ms) ends it, if it has one.
-pub type OwnLimit = Option<(std::time::Instant, u64)>;
+pub(crate) type OwnLimit = Option<(std::time::Instant, u64)>;
 
 /// The host's data for one run, handed to the sandbox when the run begins.
-pub struct State {
+pub(crate) struct State {
     /// The index the run started with, plus the run's own writes.
     pub index: Arc<AssetIndex>,
     /// Tool functions instantiated in this run, by identity.
@@ -51,7 +51,7 @@ pub struct State {
 
 impl State {
     /// A fresh state for a run over `index`, a snapshot of `registry`.
-    pub fn new(index: Arc<AssetIndex>, registry: Arc<Registry>) -> State {
+    pub(crate) fn new(index: Arc<AssetIndex>, registry: Arc<Registry>) -> State {
         State {
             index,
             tools: HashMap::new(),
@@ -103,6 +103,6 @@ pub(crate) fn with_state<R>(
 }
 
 /// The registry of the running script.
-pub fn registry(lua: &Lua) -> mlua::Result<Arc<Registry>> {
+pub(crate) fn registry(lua: &Lua) -> mlua::Result<Arc<Registry>> {
     with_state(lua, |s| s.registry.clone())
 }

@@ -31,7 +31,7 @@ const ENTRY_FIELDS: [&str; 7] = [
 
 /// Problems found in one place of the file.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// Where: `top level`, `meta` or `tools[3] "name"`.
     pub place: String,
     /// Every reason this place fails (empty when it only has warnings).
@@ -42,7 +42,7 @@ pub struct Finding {
 
 /// The result of checking one file.
 #[derive(Debug, Clone, Default)]
-pub struct CheckReport {
+pub(crate) struct CheckReport {
     /// Places with errors or warnings, in file order.
     pub findings: Vec<Finding>,
     /// How many tool entries the file holds.
@@ -53,13 +53,13 @@ pub struct CheckReport {
 
 impl CheckReport {
     /// True when nothing failed.
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         self.findings.iter().all(|f| f.errors.is_empty())
     }
 }
 
 /// Checks the text of a tools.json whose directory is `base` (locations resolve there).
-pub fn check(text: &str, base: &Path) -> CheckReport {
+pub(crate) fn check(text: &str, base: &Path) -> CheckReport {
     let mut report = CheckReport::default();
     if text.starts_with('\u{feff}') {
         report.findings.push(failure(

@@ -12,7 +12,7 @@ use super::InteropError;
 
 /// The document and the tools left out of it, with why.
 #[derive(Debug)]
-pub struct Exported {
+pub(crate) struct Exported {
     /// The tools.json document.
     pub document: ToolsJson,
     /// One line per tool that was not exported (bundled, or broken while `ready`).
@@ -24,7 +24,7 @@ pub struct Exported {
 /// Exported: every tool found in a directory on disk (the world and `--library` folders);
 /// bundled tools have no file to point at and are skipped, and so is a tool marked `ready`
 /// that does not load (a tools.json reader would try to run it).
-pub fn export(index: &AssetIndex, base: &Path) -> Result<Exported, InteropError> {
+pub(crate) fn export(index: &AssetIndex, base: &Path) -> Result<Exported, InteropError> {
     let mut tools = Vec::new();
     let mut identities = Vec::new();
     let mut skipped = Vec::new();
@@ -75,7 +75,7 @@ pub fn export(index: &AssetIndex, base: &Path) -> Result<Exported, InteropError>
 }
 
 /// The tool's `init.luau`, relative to its root.
-pub fn entry_point(entry: &ToolEntry) -> String {
+pub(crate) fn entry_point(entry: &ToolEntry) -> String {
     format!("{}/{}.tool/init.luau", entry.folder.1, entry.meta().name)
 }
 
@@ -95,7 +95,7 @@ fn entry_for(index: &AssetIndex, entry: &ToolEntry, location: String) -> ToolsJs
 }
 
 /// What a tool says about itself, or the call it offers when it says nothing.
-pub fn description(entry: &ToolEntry) -> String {
+pub(crate) fn description(entry: &ToolEntry) -> String {
     let meta = &entry.meta();
     if !meta.description.trim().is_empty() {
         return meta.description.trim().to_string();
@@ -111,7 +111,7 @@ pub fn description(entry: &ToolEntry) -> String {
 }
 
 /// The tool's tags, then its toolbox's tags and name: lowercase, spaces and `_` as `-`.
-pub fn tags(index: &AssetIndex, entry: &ToolEntry) -> Vec<String> {
+pub(crate) fn tags(index: &AssetIndex, entry: &ToolEntry) -> Vec<String> {
     let folder_tags = index
         .folder(&entry.folder)
         .map(|f| f.tags.clone())
@@ -141,7 +141,7 @@ pub fn tags(index: &AssetIndex, entry: &ToolEntry) -> Vec<String> {
 
 /// Optional `capabilities` and `languages` arrays of a tool's `.metadata`.
 #[derive(Debug, Default)]
-pub struct Extras {
+pub(crate) struct Extras {
     /// Declared capabilities, when the author listed some.
     pub(crate) capabilities: Option<Vec<String>>,
     /// Declared ISO 639-1 languages.

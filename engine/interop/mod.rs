@@ -9,16 +9,15 @@ mod check;
 mod date;
 mod export;
 mod model;
-pub mod name;
+pub(crate) mod name;
 mod paths;
 
-pub use check::{check, CheckReport, Finding};
-pub use export::{description, entry_point, export, tags, Exported, Extras};
-pub use model::{ToolsJson, ToolsJsonEntry, ToolsJsonMeta, SCHEMA_VERSION, STATUSES};
+pub(crate) use check::check;
+pub(crate) use export::{entry_point, export, tags};
 
 /// Why an export could not be written.
 #[derive(Debug, thiserror::Error)]
-pub enum InteropError {
+pub(crate) enum InteropError {
     /// Two identities map to the same tools.json name.
     #[error("tool names clash once written lowercase-hyphenated ({0}); rename one of each group")]
     NameClash(String),

@@ -3,14 +3,14 @@
 use serde::{Deserialize, Serialize};
 
 /// The schema version `codemode registry export` writes.
-pub const SCHEMA_VERSION: &str = "1.0.0";
+pub(crate) const SCHEMA_VERSION: &str = "1.0.0";
 
 /// The statuses a tool entry may carry.
-pub const STATUSES: [&str; 3] = ["ready", "planned", "deprecated"];
+pub(crate) const STATUSES: [&str; 3] = ["ready", "planned", "deprecated"];
 
 /// A whole tools.json file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ToolsJson {
+pub(crate) struct ToolsJson {
     /// Semantic version of the schema.
     pub(crate) version: String,
     /// The tool entries.
@@ -22,7 +22,7 @@ pub struct ToolsJson {
 
 /// One tool of a tools.json file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ToolsJsonEntry {
+pub(crate) struct ToolsJsonEntry {
     /// Unique, lowercase, hyphen-separated name.
     pub(crate) name: String,
     /// One-paragraph description.
@@ -42,7 +42,7 @@ pub struct ToolsJsonEntry {
 
 /// The optional `meta` object.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ToolsJsonMeta {
+pub(crate) struct ToolsJsonMeta {
     /// Path of the repository (here: the world), relative to the file.
     pub(crate) repo: String,
     /// ISO 8601 date the file was written.

@@ -73,7 +73,7 @@ reach the world's files.",
 }
 
 /// The description of `search_tools`.
-pub const SEARCH_TOOLS: &str = "Find tools by what they do (e.g. \"slug url\"). Returns \
+pub(crate) const SEARCH_TOOLS: &str = "Find tools by what they do (e.g. \"slug url\"). Returns \
 {value: rows, total} with identity, signature, description and relevance p (0 to 1) per row; \
 call a hit from \
 tool_exec as tools.<box>.<signature> (tools of MCP servers, from mcp:<server>, take one table). \

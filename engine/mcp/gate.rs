@@ -25,7 +25,7 @@ pub(crate) const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 
 /// How the HTTP server authenticates its callers.
 #[derive(Debug, Clone)]
-pub enum Authentication {
+pub(crate) enum Authentication {
     /// Nobody is asked who they are (loopback only, `--no-auth`).
     Off,
     /// Agent tokens from the world's agents file, and JWTs when a verifier is given.

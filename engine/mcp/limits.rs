@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 
 /// The HTTP server's limits.
 #[derive(Debug, Clone)]
-pub struct HttpLimits {
+pub(crate) struct HttpLimits {
     /// Time a client has to send a request's headers, then its whole body; also how long
     /// an idle keep-alive connection is kept.
     pub request_timeout: Duration,

@@ -40,17 +40,18 @@ use rmcp::ServiceExt;
 
 use sessions::BoundedSessions;
 
-pub use gate::Authentication;
-pub use limits::HttpLimits;
-pub use origin::{Origin, OriginPolicy};
-pub use profiles::{MakeServed, Served};
-pub use schema::{input_schema, json_schema, VARARG_PROPERTY};
-pub use server::{CodemodeServer, ServeOptions, MAX_SCRIPT_BYTES, SEARCH_TOOLS, TOOL_EXEC};
+pub(crate) use gate::Authentication;
+pub(crate) use limits::HttpLimits;
+pub(crate) use origin::{Origin, OriginPolicy};
+pub(crate) use profiles::{MakeServed, Served};
+#[cfg(test)]
+pub(crate) use schema::{input_schema, json_schema, VARARG_PROPERTY};
+pub(crate) use server::{CodemodeServer, ServeOptions, MAX_SCRIPT_BYTES};
 pub(crate) use stdio::{StdioTransport, MAX_FRAME_BYTES};
 
 /// Why the server stopped or could not start.
 #[derive(Debug, thiserror::Error)]
-pub enum ServeError {
+pub(crate) enum ServeError {
     /// The stdio session could not start.
     #[error("cannot start the MCP session on stdio: {0}")]
     Stdio(String),
@@ -74,7 +75,7 @@ pub enum ServeError {
 
 /// Serves one MCP session on stdin/stdout until the client closes stdin. Every frame
 /// that is not a message gets a JSON-RPC error; a last one without a newline is read.
-pub async fn serve_stdio(server: CodemodeServer) -> Result<(), ServeError> {
+pub(crate) async fn serve_stdio(server: CodemodeServer) -> Result<(), ServeError> {
     let (stdin, stdout) = rmcp::transport::stdio_pipes();
     let running = server
         .serve(StdioTransport::new(stdin, stdout))
@@ -87,7 +88,7 @@ pub async fn serve_stdio(server: CodemodeServer) -> Result<(), ServeError> {
 
 /// How the HTTP server listens and whom it lets in.
 #[derive(Debug, Clone)]
-pub struct HttpOptions {
+pub(crate) struct HttpOptions {
     /// Where to listen.
     pub addr: SocketAddr,
     /// Listen on a non-loopback address (and let any `Host` header through).
@@ -105,7 +106,7 @@ pub struct HttpOptions {
 /// an `Origin` header is refused (403) unless that origin is loopback or allowed; one
 /// without a valid bearer token gets 401 (unless authentication is off). `ready` is
 /// called with the bound address (useful with port 0).
-pub async fn serve_http(
+pub(crate) async fn serve_http(
     server: CodemodeServer,
     options: HttpOptions,
     ready: impl FnOnce(SocketAddr),

@@ -20,7 +20,7 @@ use axum::response::{IntoResponse, Response};
 
 /// An `http` or `https` origin: scheme, host and port (the scheme's default when omitted).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Origin {
+pub(crate) struct Origin {
     /// `http` or `https`.
     scheme: &'static str,
     /// Lower case; an IPv6 address in brackets, in its shortest form.
@@ -32,7 +32,7 @@ impl Origin {
     /// Parses an `Origin` header value: `scheme://host[:port]` with scheme `http` or
     /// `https`, nothing after the authority. `None` for anything else (`null`, other
     /// schemes, paths, user info).
-    pub fn parse(text: &str) -> Option<Origin> {
+    pub(crate) fn parse(text: &str) -> Option<Origin> {
         let (scheme, rest) = text.split_once("://")?;
         let (scheme, default_port) = match scheme.to_ascii_lowercase().as_str() {
             "http" => ("http", 80),
@@ -65,7 +65,7 @@ impl Origin {
 
     /// Parses an `--allow-origin` value: an origin as [`Origin::parse`] takes it, also
     /// with one trailing `/` (as copied from an address bar). The error says what is wanted.
-    pub fn parse_allowed(text: &str) -> Result<Origin, String> {
+    pub(crate) fn parse_allowed(text: &str) -> Result<Origin, String> {
         let trimmed = text.strip_suffix('/').unwrap_or(text);
         Origin::parse(trimmed).ok_or_else(|| {
             format!(
@@ -103,7 +103,7 @@ impl fmt::Display for Origin {
 
 /// The origins the server accepts: the loopback ones, and those allowed by name.
 #[derive(Debug, Clone, Default)]
-pub struct OriginPolicy {
+pub(crate) struct OriginPolicy {
     allowed: Vec<Origin>,
 }
 
@@ -117,7 +117,7 @@ impl OriginPolicy {
 
     /// `Ok` if a request carrying `Origin: value` may go through; otherwise the body of
     /// the 403: which origin was refused and how to allow it.
-    pub fn check(&self, value: &HeaderValue) -> Result<(), String> {
+    pub(crate) fn check(&self, value: &HeaderValue) -> Result<(), String> {
         let Ok(text) = value.to_str() else {
             return Err("Forbidden: the request's Origin header is not readable text; this server accepts browser requests only from loopback origins (http://localhost:PORT, http://127.0.0.1:PORT, http://[::1]:PORT) and those allowed with --allow-origin\n".into());
         };

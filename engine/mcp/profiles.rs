@@ -13,18 +13,18 @@ use crate::runtime::Pool;
 
 /// A pool and the registry its VMs run over, with whatever must live as long as they do
 /// (a file watcher).
-pub struct Served {
+pub(crate) struct Served {
     /// The VMs.
     pub pool: Arc<Pool>,
     /// What they see.
     pub registry: Arc<Registry>,
     /// Kept alive with the pool.
-    pub keep: Option<Box<dyn std::any::Any + Send + Sync>>,
+    pub _keep: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 /// Makes the pool of a profile, or says why it cannot (no such profile in the policy
 /// file, most often). Called off the async threads.
-pub type MakeServed = Arc<dyn Fn(&str) -> Result<Served, String> + Send + Sync>;
+pub(crate) type MakeServed = Arc<dyn Fn(&str) -> Result<Served, String> + Send + Sync>;
 
 pub(crate) struct Profiles {
     /// The server's own profile's name, and its pool.

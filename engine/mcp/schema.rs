@@ -12,12 +12,12 @@ use crate::assets::ToolMeta;
 use crate::types::{Field, Ty};
 
 /// The property that carries the values of a trailing `...`, as an array.
-pub const VARARG_PROPERTY: &str = "...";
+pub(crate) const VARARG_PROPERTY: &str = "...";
 
 /// The `inputSchema` object for a tool: one property per parameter, in order (and
 /// [`VARARG_PROPERTY`] for a trailing `...`); parameters whose type does not admit `nil`
 /// are required, and no other property is taken.
-pub fn input_schema(meta: &ToolMeta) -> Map<String, Value> {
+pub(crate) fn input_schema(meta: &ToolMeta) -> Map<String, Value> {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for arg in &meta.args {
@@ -62,7 +62,7 @@ fn described(mut schema: Value, description: &str) -> Value {
 
 /// The JSON Schema of the values of one type. `nil` is left to the caller: a record
 /// field or parameter that admits it is simply not required.
-pub fn json_schema(ty: &Ty) -> Value {
+pub(crate) fn json_schema(ty: &Ty) -> Value {
     if ty.accepts_anything() {
         return json!({});
     }

@@ -30,16 +30,16 @@ use crate::sandbox::StopCheck;
 use crate::search::{Given, SearchRequest};
 
 /// Name of the code-mode tool.
-pub const TOOL_EXEC: &str = "tool_exec";
+pub(crate) const TOOL_EXEC: &str = "tool_exec";
 /// Name of the search tool.
-pub const SEARCH_TOOLS: &str = "search_tools";
+pub(crate) const SEARCH_TOOLS: &str = "search_tools";
 /// Scripts longer than this are refused before they reach the compiler, whose work
 /// cannot be interrupted by the deadline.
-pub const MAX_SCRIPT_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_SCRIPT_BYTES: usize = 4 * 1024 * 1024;
 
 /// What the server offers besides the two code-mode tools.
 #[derive(Debug, Clone, Default)]
-pub struct ServeOptions {
+pub(crate) struct ServeOptions {
     /// Expose every registered tool as its own MCP tool.
     pub expose_tools: bool,
 }
@@ -55,7 +55,7 @@ struct Shared {
 /// The MCP server. Cheap to clone: every session (stdio, or one per HTTP client) shares
 /// the pools and the registries.
 #[derive(Clone)]
-pub struct CodemodeServer {
+pub(crate) struct CodemodeServer {
     shared: Arc<Shared>,
 }
 
@@ -63,7 +63,7 @@ impl CodemodeServer {
     /// A server whose own pool (for requests without an [`Agent`]: stdio, `--no-auth`)
     /// serves profile `own_profile`, and which runs an agent's requests on a pool of the
     /// agent's profile, made by `make` the first time (see [`Served`]).
-    pub fn per_profile(
+    pub(crate) fn per_profile(
         pool: Arc<Pool>,
         registry: Arc<Registry>,
         options: ServeOptions,
@@ -77,7 +77,7 @@ impl CodemodeServer {
         let own = Served {
             pool,
             registry,
-            keep: None,
+            _keep: None,
         };
         CodemodeServer {
             shared: Arc::new(Shared {
@@ -651,7 +651,7 @@ fn search_request(args: &Map<String, Value>) -> Result<SearchRequest, String> {
 
 /// The toolboxes a script of `index` may call, by name, each marked when an MCP server
 /// stands behind it.
-pub fn toolboxes(
+pub(crate) fn toolboxes(
     index: &crate::assets::AssetIndex,
     upstream: &[crate::upstream::ServerView],
 ) -> Vec<(String, bool)> {

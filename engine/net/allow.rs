@@ -38,7 +38,7 @@ impl Name {
 
 /// One allowed host pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HostPattern {
+pub(crate) struct HostPattern {
     /// For `*.example.org`, `example.org` (the pattern matches names below it only).
     name: Name,
     wildcard: bool,
@@ -48,7 +48,7 @@ pub struct HostPattern {
 impl HostPattern {
     /// Reads a pattern; says what is wrong with one that is not `host`, `*.domain`,
     /// `host:port` or `[v6]:port`.
-    pub fn parse(text: &str) -> Result<HostPattern, String> {
+    pub(crate) fn parse(text: &str) -> Result<HostPattern, String> {
         let text = text.trim();
         let bad = || {
             format!(
@@ -121,7 +121,7 @@ impl fmt::Display for HostPattern {
 
 /// How a host is allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Grant {
+pub(crate) enum Grant {
     /// No pattern names it.
     No,
     /// A wildcard names it: public addresses only.
@@ -132,14 +132,14 @@ pub enum Grant {
 
 /// The allowed host patterns of a profile.
 #[derive(Debug, Clone, Default)]
-pub struct Allow {
+pub(crate) struct Allow {
     patterns: Vec<HostPattern>,
 }
 
 impl Allow {
     /// The patterns of a grant; ones that do not parse are left out (and logged: the policy
     /// file's reader refuses them before a run gets here).
-    pub fn new(patterns: &[String]) -> Allow {
+    pub(crate) fn new(patterns: &[String]) -> Allow {
         let patterns = patterns
             .iter()
             .filter_map(|p| match HostPattern::parse(p) {
@@ -154,12 +154,12 @@ impl Allow {
     }
 
     /// Whether any host is allowed at all.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.patterns.is_empty()
     }
 
     /// How `host` (a URL's host, `[v6]` in brackets) on `port` is allowed.
-    pub fn grant(&self, host: &str, port: u16, default_port: u16) -> Grant {
+    pub(crate) fn grant(&self, host: &str, port: u16, default_port: u16) -> Grant {
         let Some(name) = Name::parse(host) else {
             return Grant::No;
         };
@@ -178,7 +178,7 @@ impl Allow {
     }
 
     /// The patterns, as written back (for messages).
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         self.patterns
             .iter()
             .map(ToString::to_string)

@@ -22,7 +22,7 @@ use super::allow::{Allow, Grant};
 use super::error::NetError;
 
 /// Where the credentials live, relative to the world.
-pub const CREDENTIALS_FILE: &str = ".codemode/http.json";
+pub(crate) const CREDENTIALS_FILE: &str = ".codemode/http.json";
 
 /// The largest credentials file read.
 const MAX_BYTES: u64 = 256 * 1024;
@@ -45,7 +45,7 @@ struct Entry {
 /// whose variable is not set holds the problem instead: it fails the requests to its
 /// hosts only, never a request elsewhere.
 #[derive(Default, Clone)]
-pub struct Credentials {
+pub(crate) struct Credentials {
     entries: Vec<(Allow, Headers)>,
 }
 
@@ -68,7 +68,7 @@ fn problem(why: impl Into<String>) -> NetError {
 
 impl Credentials {
     /// Reads the world's credentials file; none at all when it does not exist.
-    pub fn load(world: &Path) -> Result<Credentials, NetError> {
+    pub(crate) fn load(world: &Path) -> Result<Credentials, NetError> {
         use std::io::Read;
         let path = world.join(CREDENTIALS_FILE);
         let file = match std::fs::File::open(&path) {
@@ -93,7 +93,7 @@ impl Credentials {
     }
 
     /// Reads credentials from `text`, expanding `${NAME}` with `env`.
-    pub fn parse(
+    pub(crate) fn parse(
         text: &str,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Credentials, NetError> {
@@ -143,7 +143,7 @@ impl Credentials {
     /// The headers to attach to a request for `host` on `port`; an error when an entry
     /// for that host names a variable that is not set (the request would go out without
     /// the credentials it needs).
-    pub fn for_host(
+    pub(crate) fn for_host(
         &self,
         host: &str,
         port: u16,

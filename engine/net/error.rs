@@ -7,7 +7,7 @@ pub(crate) const GRANT: &str = "capabilities.http of the profile in .codemode/po
 
 /// Why `http.request` did not return a response.
 #[derive(Debug, thiserror::Error)]
-pub enum NetError {
+pub(crate) enum NetError {
     /// The request names something the grant or the address guard does not allow.
     #[error("http.request refused {url}: {why}; {fix}")]
     Refused {

@@ -23,14 +23,14 @@ use super::error::NetError;
 use super::guard::{check_address, refused_address, Target};
 
 /// Most redirects followed for one request (each one re-checked).
-pub const MAX_REDIRECTS: usize = 5;
+pub(crate) const MAX_REDIRECTS: usize = 5;
 
 /// How often a waiting thread asks its stop check.
 const STOP_POLL: Duration = Duration::from_millis(10);
 
 /// What a script asks for.
 #[derive(Debug, Clone)]
-pub struct Request {
+pub(crate) struct Request {
     /// `GET`, `POST`, ...
     pub method: String,
     /// An absolute `http://` or `https://` URL.
@@ -47,7 +47,7 @@ pub struct Request {
 
 /// What came back.
 #[derive(Debug, Clone)]
-pub struct Response {
+pub(crate) struct Response {
     /// The status code.
     pub status: u16,
     /// Header names (lower-case) and values; repeated headers joined with `, `.
@@ -74,7 +74,7 @@ fn runtime() -> Result<&'static tokio::runtime::Runtime, String> {
 
 /// Sends `request` if `allow` lets it through, attaching `credentials`, and waits for the
 /// response until `request.timeout`, or until `stop` says the run has stopped.
-pub fn fetch(
+pub(crate) fn fetch(
     request: Request,
     allow: &Allow,
     credentials: &Credentials,

@@ -15,7 +15,7 @@ use super::allow::{Allow, Grant};
 use super::error::{NetError, GRANT};
 
 /// The reserved range `ip` lies in, named for the refusal, or `None` for a public address.
-pub fn refused_range(ip: IpAddr) -> Option<&'static str> {
+pub(crate) fn refused_range(ip: IpAddr) -> Option<&'static str> {
     match ip {
         IpAddr::V4(v4) => refused_v4(v4),
         IpAddr::V6(v6) => refused_v6(v6),
@@ -76,7 +76,7 @@ fn refused_v6(ip: Ipv6Addr) -> Option<&'static str> {
 /// Whether `ip`, an address of a host the grant allows as `grant`, may be connected to.
 /// A reserved address is allowed only when a pattern names the host itself (with its
 /// port): a wildcard never reaches one.
-pub fn check_address(grant_exact: bool, ip: IpAddr) -> Result<(), &'static str> {
+pub(crate) fn check_address(grant_exact: bool, ip: IpAddr) -> Result<(), &'static str> {
     match refused_range(ip) {
         Some(range) if !grant_exact => Err(range),
         _ => Ok(()),
@@ -85,7 +85,7 @@ pub fn check_address(grant_exact: bool, ip: IpAddr) -> Result<(), &'static str> 
 
 /// A URL the grant allows, read and checked; its addresses are checked once resolved.
 #[derive(Debug, Clone)]
-pub struct Target {
+pub(crate) struct Target {
     /// The URL.
     pub url: Url,
     /// Its host as the URL holds it (`[v6]` in brackets, without a trailing dot for names).
@@ -101,7 +101,7 @@ pub struct Target {
 impl Target {
     /// Reads `url` and checks it against `allow`: scheme, host and port, and (for an
     /// address literal) the address guard.
-    pub fn parse(url: &str, allow: &Allow) -> Result<Target, NetError> {
+    pub(crate) fn parse(url: &str, allow: &Allow) -> Result<Target, NetError> {
         let parsed = Url::parse(url).map_err(|e| {
             NetError::Invalid(format!(
                 "'{}' is not a URL ({e}); write an absolute http:// or https:// URL",

@@ -13,8 +13,7 @@ mod error;
 mod fetch;
 mod guard;
 
-pub use allow::{Allow, Grant, HostPattern};
-pub use credentials::{Credentials, CREDENTIALS_FILE};
-pub use error::NetError;
-pub use fetch::{fetch, Request, Response, MAX_REDIRECTS};
-pub use guard::{check_address, refused_range, Target};
+pub(crate) use allow::{Allow, HostPattern};
+pub(crate) use credentials::Credentials;
+pub(crate) use error::NetError;
+pub(crate) use fetch::{fetch, Request, Response};

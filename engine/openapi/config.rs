@@ -22,10 +22,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 /// Where a world keeps its APIs, relative to the world.
-pub const APIS_FILE: &str = ".codemode/apis.json";
+pub(crate) const APIS_FILE: &str = ".codemode/apis.json";
 
 /// Where the copies of descriptions given by URL are kept, relative to the world.
-pub const FETCHED_DIR: &str = ".codemode/cache/openapi";
+pub(crate) const FETCHED_DIR: &str = ".codemode/cache/openapi";
 
 /// The methods an API allows when its entry lists none: reading only.
 const DEFAULT_METHODS: [&str; 2] = ["GET", "HEAD"];
@@ -36,7 +36,7 @@ const METHODS: [&str; 8] = [
 
 /// How codemode reaches one API.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Api {
+pub(crate) struct Api {
     /// The description's file (the fetched copy when `spec_url` is set).
     pub spec: PathBuf,
     /// Where the description comes from, when `spec` is a URL.
@@ -55,7 +55,7 @@ pub struct Api {
 
 /// One usable entry of `apis.json`.
 #[derive(Debug, Clone)]
-pub struct ApiEntry {
+pub(crate) struct ApiEntry {
     /// Its name in the file.
     pub original: String,
     /// The file it came from.
@@ -68,7 +68,7 @@ pub struct ApiEntry {
 
 /// A file or an API that could not be used, and what to do about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiProblem {
+pub(crate) struct ApiProblem {
     /// The file.
     pub file: PathBuf,
     /// The API's name in the file, when the problem is one API's.
@@ -79,7 +79,7 @@ pub struct ApiProblem {
 
 /// Reads `<world>/.codemode/apis.json` when it exists: the usable APIs, and a problem for
 /// each one (or the whole file) that is not.
-pub fn read(world: &Path) -> (Vec<ApiEntry>, Vec<ApiProblem>) {
+pub(crate) fn read(world: &Path) -> (Vec<ApiEntry>, Vec<ApiProblem>) {
     let file = world.join(APIS_FILE);
     if !file.exists() {
         return (Vec::new(), Vec::new());
@@ -99,7 +99,7 @@ pub fn read(world: &Path) -> (Vec<ApiEntry>, Vec<ApiProblem>) {
 }
 
 /// Reads the text of an `apis.json` (`file` names it in problems and anchors `spec`).
-pub fn parse(world: &Path, file: &Path, text: &str) -> (Vec<ApiEntry>, Vec<ApiProblem>) {
+pub(crate) fn parse(world: &Path, file: &Path, text: &str) -> (Vec<ApiEntry>, Vec<ApiProblem>) {
     let problem = |api: Option<&str>, message: String| ApiProblem {
         file: file.to_path_buf(),
         api: api.map(str::to_string),
@@ -269,7 +269,7 @@ fn read_entry(world: &Path, file: &Path, name: &str, entry: &Value) -> Result<Op
 
 /// An API whose description is given by URL, and where its copy is kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpecUrl {
+pub(crate) struct SpecUrl {
     /// Its name in the file.
     pub api: String,
     /// The description's URL (`${NAME}` replaced).
@@ -280,7 +280,7 @@ pub struct SpecUrl {
 
 /// The APIs of `<world>/.codemode/apis.json` whose `spec` is a URL (disabled ones left
 /// out), whether fetched or not, and a problem for each entry (or the file) not read.
-pub fn spec_urls(world: &Path) -> (Vec<SpecUrl>, Vec<ApiProblem>) {
+pub(crate) fn spec_urls(world: &Path) -> (Vec<SpecUrl>, Vec<ApiProblem>) {
     let file = world.join(APIS_FILE);
     let problem = |api: Option<&String>, message: String| ApiProblem {
         file: file.clone(),
@@ -330,7 +330,7 @@ pub fn spec_urls(world: &Path) -> (Vec<SpecUrl>, Vec<ApiProblem>) {
 }
 
 /// Where the copy of the description of the API named `name` is kept.
-pub fn fetched_path(world: &Path, name: &str) -> PathBuf {
+pub(crate) fn fetched_path(world: &Path, name: &str) -> PathBuf {
     let safe: String = name
         .chars()
         .map(|c| {

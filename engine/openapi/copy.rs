@@ -23,7 +23,7 @@ const MAX_TIME: Duration = Duration::from_secs(300);
 
 /// A description fetched and saved.
 #[derive(Debug, Clone)]
-pub struct Fetched {
+pub(crate) struct Fetched {
     /// Where the copy is.
     pub path: PathBuf,
     /// Its size in bytes.
@@ -36,7 +36,7 @@ pub struct Fetched {
 
 /// Fetches the description of `spec` and saves it as its copy; the error says what went
 /// wrong and what to do, secrets masked.
-pub fn fetch(world: &std::path::Path, spec: &SpecUrl) -> Result<Fetched, String> {
+pub(crate) fn fetch(world: &std::path::Path, spec: &SpecUrl) -> Result<Fetched, String> {
     let masked = |text: String| crate::secrets::mask(&text).into_owned();
     let url = url::Url::parse(&spec.url)
         .map_err(|e| masked(format!("\"spec\" {} is not a URL ({e})", spec.url)))?;

@@ -24,8 +24,8 @@
 //! The script never sees a credential: it names the operation and its arguments, and the
 //! host attaches the headers `.codemode/http.json` gives the API's host, to that host only.
 
-pub mod config;
-pub mod copy;
+pub(crate) mod config;
+pub(crate) mod copy;
 mod failure;
 mod operation;
 mod request;
@@ -38,8 +38,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-pub use config::{fetched_path, spec_urls, Api, ApiEntry, ApiProblem, SpecUrl, APIS_FILE};
-pub use operation::Described;
+pub(crate) use config::{spec_urls, Api, APIS_FILE};
+pub(crate) use operation::Described;
 
 /// The largest answer body read from an API (what a script takes in from one MCP call).
 const MAX_BODY: usize = 16 << 20;
@@ -49,7 +49,7 @@ const MAX_BODY: usize = 16 << 20;
 const MAX_TIME: Duration = Duration::from_secs(600);
 
 /// The operations of `api`'s description as tools (see `operation`).
-pub fn describe(api: &Api) -> Result<Described, String> {
+pub(crate) fn describe(api: &Api) -> Result<Described, String> {
     let (document, version) = spec::read(&api.spec)?;
     Ok(operation::tools(
         &document,
@@ -63,7 +63,7 @@ pub fn describe(api: &Api) -> Result<Described, String> {
 /// it to `api` with the world's credentials for its host, and decodes the answer. `stop`
 /// is asked while it waits (the script's deadline, a cancelled call). `label` names the
 /// call in errors (`github.pulls_list`). Every error is masked.
-pub fn call(
+pub(crate) fn call(
     api: &Api,
     world: &Path,
     label: &str,

@@ -32,7 +32,7 @@ const METHODS: [&str; 8] = [
 
 /// What a description offers.
 #[derive(Debug, Clone)]
-pub struct Described {
+pub(crate) struct Described {
     /// `title`, `version` and `description` of its `info`, as an MCP server's
     /// `serverInfo` would say them.
     pub about: Value,

@@ -3,7 +3,7 @@
 /// The capabilities one profile grants its runs. The default is what a world without a
 /// policy file gets: authoring and `vfs` writes allowed, no network, no processes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Capabilities {
+pub(crate) struct Capabilities {
     /// `tools.create`, `tools.createToolbox`, `tools.delete` and `tools.install`.
     pub authoring: bool,
     /// `vfs.write` and `vfs.remove`.

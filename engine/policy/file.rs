@@ -14,13 +14,13 @@ use super::rules::{ToolRules, Verdict};
 
 /// Where the policy file lives, relative to the world. Hidden, so `vfs` refuses it to
 /// scripts.
-pub const POLICY_FILE: &str = ".codemode/policy.json";
+pub(crate) const POLICY_FILE: &str = ".codemode/policy.json";
 
 /// The profile used when none is named.
-pub const DEFAULT_PROFILE: &str = "default";
+pub(crate) const DEFAULT_PROFILE: &str = "default";
 
 /// Larger policy files are refused: a policy is a few hundred bytes.
-pub const MAX_FILE_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// The shape of the file, for the messages that show it.
 const FORMAT: &str = r#"{ "profiles": { "<name>": { "default": "allow" | "deny", "allow": ["text.*"], "deny": ["*.delete*"], "capabilities": { "authoring": true, "vfsWrite": true, "http": ["api.example.com"], "shell": ["wc"], "shellNetwork": false, "shellUnconfined": false } } } }"#;
@@ -80,7 +80,7 @@ fn fix(name: &str, known: &[String]) -> String {
 
 /// The profile a run gets: which tools it sees and which capabilities it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Profile {
+pub(crate) struct Profile {
     /// Which tools it may see and call.
     pub(crate) rules: ToolRules,
     /// What host capabilities it holds.
@@ -89,7 +89,7 @@ pub struct Profile {
 
 impl Profile {
     /// The profile of a world without a policy file: every tool, the default capabilities.
-    pub fn open() -> Profile {
+    pub(crate) fn open() -> Profile {
         Profile {
             rules: ToolRules::open(DEFAULT_PROFILE),
             capabilities: Capabilities::default(),
@@ -97,7 +97,8 @@ impl Profile {
     }
 
     /// The profile's name.
-    pub fn name(&self) -> &str {
+    #[cfg(test)]
+    pub(crate) fn name(&self) -> &str {
         &self.rules.profile
     }
 }
@@ -227,7 +228,7 @@ impl<'de> Deserialize<'de> for Command {
 
 /// Reads `world`'s policy file and returns the profile `requested` (or `default`). A
 /// world without the file gets [`Profile::open`], unless a profile was asked for.
-pub fn load(world: &Path, requested: Option<&str>) -> Result<Profile, PolicyError> {
+pub(crate) fn load(world: &Path, requested: Option<&str>) -> Result<Profile, PolicyError> {
     let path = world.join(POLICY_FILE);
     let text = match read(&path) {
         Ok(text) => text,
@@ -277,7 +278,11 @@ fn read(path: &Path) -> std::io::Result<String> {
 }
 
 /// The profile `requested` (or `default`) of the policy text read from `path`.
-pub fn parse(path: &Path, text: &str, requested: Option<&str>) -> Result<Profile, PolicyError> {
+pub(crate) fn parse(
+    path: &Path,
+    text: &str,
+    requested: Option<&str>,
+) -> Result<Profile, PolicyError> {
     let file: PolicyFile = serde_json::from_str(text).map_err(|e| PolicyError::Parse {
         path: path.to_path_buf(),
         line: e.line(),

@@ -9,6 +9,7 @@ mod file;
 mod glob;
 mod rules;
 
-pub use capabilities::Capabilities;
-pub use file::{load, parse, PolicyError, Profile, DEFAULT_PROFILE, MAX_FILE_BYTES, POLICY_FILE};
-pub use rules::{Denial, ToolRules, Verdict};
+pub(crate) use capabilities::Capabilities;
+pub use file::PolicyError;
+pub(crate) use file::{load, parse, Profile, MAX_FILE_BYTES, POLICY_FILE};
+pub(crate) use rules::{Denial, ToolRules};

@@ -8,7 +8,7 @@ use super::glob::Pattern;
 /// What a profile does with a tool no pattern names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Every tool no `deny` pattern matches.
     Allow,
     /// Only the tools an `allow` pattern matches (and no `deny` pattern does).
@@ -17,7 +17,7 @@ pub enum Verdict {
 
 /// The tool rules of one profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolRules {
+pub(crate) struct ToolRules {
     /// The profile's name, for messages.
     pub(crate) profile: String,
     /// What happens to tools no pattern names.
@@ -30,7 +30,7 @@ pub struct ToolRules {
 
 /// The rule that refused a tool or a toolbox.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Denial {
+pub(crate) struct Denial {
     /// The profile that holds the rule.
     pub(crate) profile: String,
     /// The `deny` pattern that matched; `None` when the profile's default (deny) did.

@@ -13,7 +13,9 @@ use crate::vfs::Vfs;
 
 use crate::search::{Preload, SearchService};
 use crate::upstream::{Catalogue, ServerView, Upstreams};
-pub use watch::{WatchError, Watcher, MAX_DELAY, QUIET};
+#[cfg(feature = "bench")]
+pub(crate) use watch::QUIET;
+pub(crate) use watch::{WatchError, Watcher};
 
 /// The repo's `toolboxes/`, compiled into the binary.
 static BUNDLED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/toolboxes");
@@ -53,7 +55,7 @@ pub enum RegistryError {
 
 /// The roots and the asset index built from them. Shared by every runtime in the process.
 #[derive(Debug)]
-pub struct Registry {
+pub(crate) struct Registry {
     roots: Arc<Vec<Root>>,
     current: RwLock<Arc<AssetIndex>>,
     /// Held while a new snapshot is computed, so concurrent updates never lose each other.
@@ -218,7 +220,7 @@ fn roots(world: &Path, libraries: &[PathBuf], bundled: bool) -> Result<Vec<Root>
 impl Registry {
     /// Opens the world, the `--library` folders and (when `bundled`) the bundled toolboxes,
     /// and indexes them. Precedence: world, then libraries in order, then bundled.
-    pub fn open(
+    pub(crate) fn open(
         world: &Path,
         libraries: &[PathBuf],
         bundled: bool,
@@ -230,7 +232,7 @@ impl Registry {
     /// another thread: for a command that does not search (a listing, a check), that read
     /// only takes a core from reading the world. A search still works; it reads the index
     /// then.
-    pub fn open_unsearched(
+    pub(crate) fn open_unsearched(
         world: &Path,
         libraries: &[PathBuf],
         bundled: bool,
@@ -281,14 +283,14 @@ impl Registry {
     }
 
     /// The same registry granting its runs `capabilities` instead of the default.
-    pub fn with_capabilities(mut self, capabilities: Capabilities) -> Registry {
+    pub(crate) fn with_capabilities(mut self, capabilities: Capabilities) -> Registry {
         self.capabilities = RwLock::new(Arc::new(capabilities));
         self
     }
 
     /// The host capabilities runs over this registry get (a run reads them when it uses
     /// one, so a policy edit [`Registry::refresh_policy`] applies reaches the next call).
-    pub fn capabilities(&self) -> Arc<Capabilities> {
+    pub(crate) fn capabilities(&self) -> Arc<Capabilities> {
         self.capabilities
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -298,7 +300,7 @@ impl Registry {
     /// The same registry serving `profile`: its capabilities, and its tool rules, which
     /// every snapshot (this one and those after) and every upstream catalogue the registry
     /// hands out are filtered by, so no front end sees a tool the profile denies.
-    pub fn with_profile(self, profile: Profile) -> Registry {
+    pub(crate) fn with_profile(self, profile: Profile) -> Registry {
         let mut registry = self.with_capabilities(profile.capabilities);
         let rules = Arc::new(profile.rules);
         let index = registry.snapshot().restricted(rules.clone());
@@ -314,7 +316,7 @@ impl Registry {
     /// reads it again when it changed and serves the profile `requested` (the default
     /// profile when `None`) of the new text. For processes that outlive an edit (`serve`,
     /// `repl`): a revoked grant must not keep working until a restart.
-    pub fn follow_policy(mut self, requested: Option<&str>) -> Registry {
+    pub(crate) fn follow_policy(mut self, requested: Option<&str>) -> Registry {
         self.policy = Some(Followed {
             requested: requested.map(str::to_string),
             seen: Mutex::new(Seen::Unread),
@@ -390,7 +392,7 @@ impl Registry {
 
     /// Records every run over this registry, and each tool call in it, in `log` from now
     /// on. Set once: a log in force is never swapped or turned off by the process.
-    pub fn set_audit(&self, log: crate::audit::Log) {
+    pub(crate) fn set_audit(&self, log: crate::audit::Log) {
         if self.audit.set(Arc::new(log)).is_err() {
             tracing::warn!("the registry already has an audit log; the second is ignored");
         }
@@ -409,7 +411,7 @@ impl Registry {
     /// A receiver that sees a new value as soon as the snapshot is swapped (a file event,
     /// `tools.create`, a reload) or a started upstream server's catalogue is refreshed, so
     /// listeners (the MCP server's `tools/list_changed`) need not poll.
-    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+    pub(crate) fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
         self.changes.subscribe()
     }
 
@@ -418,7 +420,7 @@ impl Registry {
     }
 
     /// The current snapshot; a run keeps the one it started with.
-    pub fn snapshot(&self) -> Arc<AssetIndex> {
+    pub(crate) fn snapshot(&self) -> Arc<AssetIndex> {
         self.current
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -427,7 +429,7 @@ impl Registry {
 
     /// Re-reads every root (and the policy file, when the registry follows it) and swaps
     /// the new index in whole.
-    pub fn reload(&self) {
+    pub(crate) fn reload(&self) {
         self.refresh_policy();
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
         // A fresh build knows no profile and no server: filter it as the snapshot it
@@ -449,7 +451,7 @@ impl Registry {
     /// Reads again only what changed at `paths` (absolute paths on disk, as a file watcher
     /// or a write reports them), swaps the new snapshot in whole and returns it.
     /// Tools the paths do not touch keep their `Arc<ToolEntry>`.
-    pub fn apply_changes(&self, paths: &[PathBuf]) -> Arc<AssetIndex> {
+    pub(crate) fn apply_changes(&self, paths: &[PathBuf]) -> Arc<AssetIndex> {
         let _updating = self.updating.lock().unwrap_or_else(|e| e.into_inner());
         let current = self.snapshot();
         if !current.touches(paths) {
@@ -473,7 +475,7 @@ impl Registry {
 
     /// Starts watching the world and the library directories: edits on disk are read in
     /// (debounced, incrementally) until the returned [`Watcher`] is dropped.
-    pub fn watch(self: &Arc<Self>) -> Result<Watcher, WatchError> {
+    pub(crate) fn watch(self: &Arc<Self>) -> Result<Watcher, WatchError> {
         Watcher::start(self)
     }
 
@@ -481,7 +483,7 @@ impl Registry {
     /// (each becomes a toolbox `tools.<server>`). Starts no server. Problems in the files
     /// are kept for [`Registry::upstream_problems`]; the rest of the world works anyway.
     /// Only the first call attaches anything.
-    pub fn attach_upstreams(&self, extra: &[PathBuf]) {
+    pub(crate) fn attach_upstreams(&self, extra: &[PathBuf]) {
         if self.mcp_files.set(extra.to_vec()).is_err() {
             return;
         }
@@ -604,7 +606,7 @@ impl Registry {
     /// Whether a run that calls, gets, lists or searches the tools of a server not
     /// fetched yet fetches them first (the default), or sees it without tools (a one-shot
     /// listing at the shell, which starts no server unless asked: `codemode mcp sync`).
-    pub fn set_fetch_on_use(&self, fetch: bool) {
+    pub(crate) fn set_fetch_on_use(&self, fetch: bool) {
         self.fetch_on_use
             .store(fetch, std::sync::atomic::Ordering::Relaxed);
     }
@@ -621,7 +623,7 @@ impl Registry {
     }
 
     /// The attached upstream servers, if any are configured.
-    pub fn upstreams(&self) -> Option<Arc<Upstreams>> {
+    pub(crate) fn upstreams(&self) -> Option<Arc<Upstreams>> {
         self.upstreams
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -636,7 +638,7 @@ impl Registry {
     /// Starts nothing.
     /// The profile's rules apply: a server shows only the tools they allow, and a server
     /// left with none is not shown.
-    pub fn upstream_views(&self, index: &AssetIndex) -> Vec<ServerView> {
+    pub(crate) fn upstream_views(&self, index: &AssetIndex) -> Vec<ServerView> {
         self.upstreams().map_or_else(Vec::new, |u| {
             u.views()
                 .into_iter()
@@ -689,7 +691,7 @@ impl Registry {
     /// The toolbox name of the configured server written `name` in its mcp.json
     /// (`odd-server` is `odd_server`); `name` itself when it is a server's toolbox name;
     /// `None` when no server has either name.
-    pub fn upstream_toolbox(&self, name: &str) -> Option<String> {
+    pub(crate) fn upstream_toolbox(&self, name: &str) -> Option<String> {
         let upstreams = self.upstreams()?;
         if upstreams.server(name).is_some() {
             return Some(name.to_string());
@@ -702,7 +704,7 @@ impl Registry {
     }
 
     /// What was wrong with the upstream configuration files.
-    pub fn upstream_problems(&self) -> Vec<String> {
+    pub(crate) fn upstream_problems(&self) -> Vec<String> {
         self.upstreams
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -735,12 +737,12 @@ impl Registry {
     }
 
     /// The search service; it follows whichever snapshot a search names.
-    pub fn search(&self) -> &SearchService {
+    pub(crate) fn search(&self) -> &SearchService {
         &self.search
     }
 
     /// The world directory.
-    pub fn world(&self) -> &Path {
+    pub(crate) fn world(&self) -> &Path {
         self.roots[0]
             .dir()
             .expect("the world is always a directory")

@@ -27,14 +27,14 @@ use notify::{Event, RecommendedWatcher, RecursiveMode, Watcher as _};
 use super::Registry;
 
 /// How long the watcher waits for the file events of one edit to stop arriving.
-pub const QUIET: Duration = Duration::from_millis(20);
+pub(crate) const QUIET: Duration = Duration::from_millis(20);
 
 /// The longest a batch is held back while events keep arriving.
-pub const MAX_DELAY: Duration = Duration::from_millis(100);
+pub(crate) const MAX_DELAY: Duration = Duration::from_millis(100);
 
 /// The watcher could not start.
 #[derive(Debug, thiserror::Error)]
-pub enum WatchError {
+pub(crate) enum WatchError {
     /// The operating system refused a watch (often: too many watched folders).
     #[error("cannot watch {path} for changes: {source}; edits will show only after a restart (on Linux, raise fs.inotify.max_user_watches)")]
     Watch {
@@ -49,7 +49,7 @@ pub enum WatchError {
 }
 
 /// A running file watcher. Dropping it stops watching.
-pub struct Watcher {
+pub(crate) struct Watcher {
     watcher: Option<Arc<Mutex<RecommendedWatcher>>>,
     thread: Option<JoinHandle<()>>,
 }

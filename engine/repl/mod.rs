@@ -55,7 +55,7 @@ enum Flow {
 }
 
 /// One REPL session.
-pub struct Repl {
+pub(crate) struct Repl {
     runtime: Runtime,
     session: Session,
     buffer: String,
@@ -64,7 +64,7 @@ pub struct Repl {
 
 impl Repl {
     /// A session over `runtime`.
-    pub fn new(runtime: Runtime) -> Repl {
+    pub(crate) fn new(runtime: Runtime) -> Repl {
         Repl {
             runtime,
             session: Session::new(),
@@ -75,7 +75,7 @@ impl Repl {
 
     /// Runs until the input ends or `:quit`; interactive on a terminal, line by line otherwise.
     /// Returns how many entries failed.
-    pub fn run(mut self) -> std::io::Result<usize> {
+    pub(crate) fn run(mut self) -> std::io::Result<usize> {
         if std::io::stdin().is_terminal() {
             self.interactive()?;
         } else {

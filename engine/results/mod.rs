@@ -16,5 +16,5 @@ mod shared;
 mod store;
 
 pub(crate) use key::key;
-pub use shared::{foreign_files, Shared};
-pub use store::{Entry, NewEntry, Stats, Store, StoreError, DEFAULT_CAP_BYTES, FILE};
+pub(crate) use shared::{foreign_files, Shared};
+pub(crate) use store::{Entry, NewEntry, Store, StoreError, DEFAULT_CAP_BYTES, FILE};

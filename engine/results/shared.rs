@@ -18,7 +18,7 @@ enum Slot {
 }
 
 /// The result cache of one world, shared by every run of the process.
-pub struct Shared {
+pub(crate) struct Shared {
     path: PathBuf,
     slot: Mutex<Slot>,
     warned: AtomicBool,
@@ -43,11 +43,6 @@ impl Shared {
                 })
             })
             .clone()
-    }
-
-    /// The file.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Runs `f` on the open store; `None` (after one warning per process) when the store
@@ -133,7 +128,7 @@ fn own_files(path: &Path) -> Result<(), StoreError> {
 /// WAL, shared memory and journal) that exist and are not plain files: symbolic links,
 /// FIFOs, devices. An error when `.codemode` itself is not a real folder of the world, so
 /// nothing under it may be opened or removed.
-pub fn foreign_files(path: &Path) -> Result<Vec<PathBuf>, StoreError> {
+pub(crate) fn foreign_files(path: &Path) -> Result<Vec<PathBuf>, StoreError> {
     let refused = |reason: String| StoreError::Io {
         path: path.to_path_buf(),
         reason,

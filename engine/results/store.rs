@@ -12,9 +12,9 @@ use std::time::Duration;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 
 /// The store's file name, under `<world>/.codemode/`.
-pub const FILE: &str = "results.db";
+pub(crate) const FILE: &str = "results.db";
 /// The most bytes of results kept by default (64 MiB); the least recently used go first.
-pub const DEFAULT_CAP_BYTES: u64 = 64 << 20;
+pub(crate) const DEFAULT_CAP_BYTES: u64 = 64 << 20;
 /// How long a writer waits for another process's write before giving up (then the
 /// call is simply not cached).
 const BUSY_WAIT: Duration = Duration::from_millis(2000);
@@ -25,7 +25,7 @@ const SCHEMA: i64 = 2;
 
 /// Why the store could not be used.
 #[derive(Debug, thiserror::Error)]
-pub enum StoreError {
+pub(crate) enum StoreError {
     /// The file is not a database of ours (garbage, another format, a newer schema).
     #[error("{path} is not a result cache codemode can read ({reason}); delete it (`codemode cache clear` recreates it) to start an empty one")]
     Corrupt {
@@ -60,7 +60,7 @@ impl StoreError {
 
 /// One stored result.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Its key.
     pub(crate) key: String,
     /// The tool that returned it.
@@ -79,7 +79,7 @@ pub struct Entry {
 
 /// A result to store.
 #[derive(Debug, Clone)]
-pub struct NewEntry<'a> {
+pub(crate) struct NewEntry<'a> {
     /// Its key.
     pub(crate) key: &'a str,
     /// Who may read it back: the fingerprint of the capabilities it was made with (see
@@ -101,7 +101,7 @@ pub struct NewEntry<'a> {
 
 /// What `codemode cache stats` shows.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Stats {
+pub(crate) struct Stats {
     /// The file.
     pub path: PathBuf,
     /// Rows still within their time to live.
@@ -118,7 +118,7 @@ pub struct Stats {
 }
 
 /// An open result cache file.
-pub struct Store {
+pub(crate) struct Store {
     path: PathBuf,
     conn: Connection,
     cap_bytes: u64,
@@ -132,7 +132,7 @@ impl std::fmt::Debug for Store {
 
 impl Store {
     /// Opens (creating if needed) the store at `path`, holding at most `cap_bytes`.
-    pub fn open(path: &Path, cap_bytes: u64) -> Result<Store, StoreError> {
+    pub(crate) fn open(path: &Path, cap_bytes: u64) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| StoreError::Io {
                 path: path.to_path_buf(),
@@ -152,11 +152,6 @@ impl Store {
         };
         store.prepare().map_err(|e| error(path, e))?;
         Ok(store)
-    }
-
-    /// The file.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     fn prepare(&self) -> rusqlite::Result<()> {
@@ -378,7 +373,7 @@ impl Store {
     }
 
     /// How many rows and bytes the store holds, and whose.
-    pub fn stats(&self, now_ms: i64) -> Result<Stats, StoreError> {
+    pub(crate) fn stats(&self, now_ms: i64) -> Result<Stats, StoreError> {
         let run = || -> rusqlite::Result<Stats> {
             let (entries, bytes): (i64, i64) = self.conn.query_row(
                 "SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM results WHERE expires > ?1",
@@ -410,7 +405,7 @@ impl Store {
     }
 
     /// Removes every row; returns how many there were.
-    pub fn clear(&mut self) -> Result<u64, StoreError> {
+    pub(crate) fn clear(&mut self) -> Result<u64, StoreError> {
         let path = self.path.clone();
         let tx = self
             .conn
@@ -425,7 +420,8 @@ impl Store {
     }
 
     /// Runs SQLite's own consistency check; `Ok` when the file is sound.
-    pub fn check(&self) -> Result<(), StoreError> {
+    #[cfg(test)]
+    pub(crate) fn check(&self) -> Result<(), StoreError> {
         let verdict: String = self
             .conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))

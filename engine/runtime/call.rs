@@ -167,7 +167,7 @@ impl Runtime {
     /// `output` says, and `stop` is asked every few thousand instructions whether to stop.
     /// Its audit line is written once its envelope is final (a refused binding's outcome
     /// is `type`: the arguments did not fit the tool's schema).
-    pub fn run_call(
+    pub(crate) fn run_call(
         &mut self,
         call: Call,
         output: Output,
@@ -239,7 +239,7 @@ impl Runtime {
     }
 
     /// Runs `surface` with prints captured, stopped early when `stop` says so.
-    pub fn run_surface(&mut self, surface: &Surface, stop: Option<StopCheck>) -> Envelope {
+    pub(crate) fn run_surface(&mut self, surface: &Surface, stop: Option<StopCheck>) -> Envelope {
         let index = self.begin_snapshot();
         let envelope = self.run_body(Body::Surface(surface), Output::Capture, stop, index);
         self.record_run(&envelope);

@@ -29,7 +29,7 @@ impl Checking {
     /// The declarations to check `source` against over `index` (with `registry`'s
     /// upstream servers), built the first time a script of this snapshot (and, in a large
     /// world, naming the same toolboxes) is checked.
-    pub fn declarations(
+    pub(crate) fn declarations(
         &self,
         registry: &Registry,
         index: &Arc<AssetIndex>,
@@ -320,7 +320,7 @@ impl Sent {
 impl Checking {
     /// Checks a tool's source against the declarations of `index`, the modules it
     /// requires read from its toolbox folder `folder` (see [`Checking::check_tool_with`]).
-    pub fn check_tool(
+    pub(crate) fn check_tool(
         &self,
         registry: &Registry,
         index: &Arc<AssetIndex>,
@@ -340,7 +340,7 @@ impl Checking {
 
 /// Starts the checker and loads the declarations of `registry`'s current snapshot on a
 /// thread of its own, so the first script a server runs does not wait for them.
-pub fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
+pub(crate) fn warm_up(checking: Arc<Checking>, registry: Arc<Registry>) {
     let started = std::thread::Builder::new()
         .name("codemode-check-warm-up".into())
         .spawn(move || {

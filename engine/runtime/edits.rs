@@ -15,7 +15,7 @@ const MAX_CHECKED: usize = 32;
 
 /// What is wrong with one edited tool.
 #[derive(Debug, Clone, PartialEq)]
-pub enum EditReport {
+pub(crate) enum EditReport {
     /// It does not load as a callable tool (a compile error, a bad `.metadata`): why.
     Broken {
         /// `box.name`.
@@ -51,7 +51,7 @@ impl std::fmt::Display for EditReport {
 
 /// Starts a thread that, for each snapshot `registry` swaps in, hands `report` what is
 /// wrong with the tools that changed. It ends when the registry is dropped.
-pub fn check_edits(
+pub(crate) fn check_edits(
     checking: Arc<Checking>,
     registry: &Arc<Registry>,
     report: impl Fn(EditReport) + Send + 'static,

@@ -60,7 +60,7 @@ impl ScriptError {
     /// Cuts the message and hint to `MAX_MESSAGE_BYTES` and `MAX_HINT_BYTES`: a script
     /// can raise (or name a tool with) megabytes of text, and the envelope must stay
     /// within the output cap plus a small fixed margin whatever failed.
-    pub fn bounded(mut self) -> ScriptError {
+    pub(crate) fn bounded(mut self) -> ScriptError {
         cut(&mut self.message, MAX_MESSAGE_BYTES);
         if let Some(hint) = &mut self.hint {
             cut(hint, MAX_HINT_BYTES);
@@ -112,7 +112,7 @@ impl Envelope {
     /// Names, in hints and truncation notes, the setting that raises the limit that was
     /// hit, as the front end calls it (`flag(StopCause::Deadline)` might be
     /// `"--timeout-ms"`). The library's own text never names a front end's flag.
-    pub fn name_limits(mut self, flag: impl Fn(StopCause) -> Option<String>) -> Envelope {
+    pub(crate) fn name_limits(mut self, flag: impl Fn(StopCause) -> Option<String>) -> Envelope {
         if let Some(error) = &mut self.error {
             if let (Some(cause), Some(hint)) = (error.limit, &mut error.hint) {
                 if let Some(flag) = flag(cause) {
@@ -146,7 +146,7 @@ impl Envelope {
     }
 
     /// The envelope with every secret the engine knows masked in its text.
-    pub fn masked(mut self) -> Envelope {
+    pub(crate) fn masked(mut self) -> Envelope {
         use crate::secrets::{mask, mask_json};
         let text = |s: &mut String| {
             if let std::borrow::Cow::Owned(masked) = mask(s) {

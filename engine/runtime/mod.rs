@@ -21,10 +21,13 @@ use std::time::{Duration, Instant};
 use mlua::{MultiValue, Value};
 
 pub use call::{Args, Call, Called, Rendered, Surface};
-pub use checking::warm_up;
-pub use edits::{check_edits, EditReport};
+pub(crate) use checking::warm_up;
+pub(crate) use edits::check_edits;
+#[cfg(test)]
+pub(crate) use edits::EditReport;
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
-pub use pool::{refused, Pool, PoolError};
+pub(crate) use pool::refused;
+pub use pool::{Pool, PoolError};
 pub use request::{Check, RunRequest};
 
 use crate::assets::AssetIndex;
@@ -119,14 +122,14 @@ impl Session {
     }
 
     /// True (once) when the session's environment was lost since the last call.
-    pub fn take_reset(&mut self) -> bool {
+    pub(crate) fn take_reset(&mut self) -> bool {
         std::mem::take(&mut self.reset)
     }
 }
 
 impl Runtime {
     /// A runtime over `registry` with `limits`.
-    pub fn new(registry: Arc<Registry>, limits: Limits) -> Result<Runtime, StartError> {
+    pub(crate) fn new(registry: Arc<Registry>, limits: Limits) -> Result<Runtime, StartError> {
         let granted = registry.capabilities();
         let vm = Vm::new(&host::linker(&granted))?;
         Ok(Runtime {
@@ -145,23 +148,18 @@ impl Runtime {
     /// The agent the next runs act for, as the audit log names it (the command line's
     /// is [`Agent::local`], the default). A server sets the agent of each request before
     /// running it; the profile a line names is the registry's, not set here.
-    pub fn set_agent(&mut self, agent: Agent) {
+    pub(crate) fn set_agent(&mut self, agent: Agent) {
         self.agent = agent;
-    }
-
-    /// The agent the next runs act for.
-    pub fn agent(&self) -> &Agent {
-        &self.agent
     }
 
     /// Type-checks each script (`exec*`, not typed calls, which the binder checks) before
     /// it runs, or stops doing so (`None`).
-    pub fn set_checking(&mut self, checking: Option<Arc<Checking>>) {
+    pub(crate) fn set_checking(&mut self, checking: Option<Arc<Checking>>) {
         self.checking = checking;
     }
 
     /// The type checker scripts pass, when there is one.
-    pub fn checking(&self) -> Option<&Arc<Checking>> {
+    pub(crate) fn checking(&self) -> Option<&Arc<Checking>> {
         self.checking.as_ref()
     }
 
@@ -171,7 +169,7 @@ impl Runtime {
     }
 
     /// The registry the runtime reads.
-    pub fn registry(&self) -> &Arc<Registry> {
+    pub(crate) fn registry(&self) -> &Arc<Registry> {
         &self.registry
     }
 

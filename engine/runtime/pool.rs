@@ -151,7 +151,7 @@ impl Vms {
 impl Pool {
     /// A pool of `workers` VMs (at least one) over `registry`. At most `max_pending`
     /// scripts wait for a VM; more are refused with [`PoolError::Busy`].
-    pub fn new(
+    pub(crate) fn new(
         registry: Arc<Registry>,
         limits: Limits,
         workers: usize,
@@ -182,7 +182,7 @@ impl Pool {
     }
 
     /// Type-checks every script before it runs (see [`Runtime::set_checking`]).
-    pub fn set_checking(&self, checking: Option<Arc<Checking>>) {
+    pub(crate) fn set_checking(&self, checking: Option<Arc<Checking>>) {
         let mut idle = self.vms.idle.lock().unwrap_or_else(|e| e.into_inner());
         for runtime in idle.iter_mut() {
             runtime.set_checking(checking.clone());
@@ -239,7 +239,11 @@ impl Pool {
     /// A call ([`Runtime::run_call`]) or a surface function ([`Runtime::run_surface`])
     /// runs this way. A panic inside the engine replaces the VM and is
     /// [`PoolError::Panicked`].
-    pub async fn run_with<R, F>(&self, stop: Option<StopCheck>, work: F) -> Result<R, PoolError>
+    pub(crate) async fn run_with<R, F>(
+        &self,
+        stop: Option<StopCheck>,
+        work: F,
+    ) -> Result<R, PoolError>
     where
         F: FnOnce(&mut Runtime, Option<StopCheck>) -> R + Send + 'static,
         R: Send + 'static,
@@ -426,7 +430,7 @@ impl Drop for SetOnDrop {
 }
 
 /// An error envelope for a script that never ran.
-pub fn refused(kind: ErrorKind, message: &str) -> Envelope {
+pub(crate) fn refused(kind: ErrorKind, message: &str) -> Envelope {
     Envelope {
         ok: false,
         value: None,

@@ -78,7 +78,7 @@ impl<'a> RunRequest<'a> {
     }
 
     /// Asks `stop` when there is one (see [`RunRequest::stop`]).
-    pub fn stop_if(self, stop: Option<StopCheck>) -> Self {
+    pub(crate) fn stop_if(self, stop: Option<StopCheck>) -> Self {
         match stop {
             Some(stop) => self.stop(stop),
             None => self,

@@ -66,7 +66,7 @@ const HEAVY: [(&str, &[&str]); 4] = [
 ];
 
 /// Installs the bounded builtins into `globals` (before the sandbox makes them read-only).
-pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
+pub(crate) fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     replace(lua, globals)?;
     for (library, names) in HEAVY {
         let table: Table = globals.get(library)?;

@@ -36,7 +36,7 @@ static COMPILING: AtomicUsize = AtomicUsize::new(0);
 
 /// Compiles `source` (Luau text, never bytecode) as the chunk `name` in `env`, under the
 /// run's deadline, refusing sources over `max_bytes` before compiling.
-pub fn load_text(
+pub(crate) fn load_text(
     lua: &Lua,
     source: &[u8],
     name: &str,

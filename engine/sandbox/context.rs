@@ -11,7 +11,7 @@ use mlua::{Lua, Table};
 use super::{Limits, StopCause};
 
 /// What the sandbox keeps for one run: its limits and what was counted against them.
-pub struct Run {
+pub(crate) struct Run {
     /// The run's limits.
     pub limits: Limits,
     /// The script's own environment (for `loadstring`).
@@ -35,7 +35,7 @@ pub struct Run {
 
 impl Run {
     /// A run held to `limits`; `echo` streams its prints instead of capturing them.
-    pub fn new(limits: &Limits, echo: bool) -> Run {
+    pub(crate) fn new(limits: &Limits, echo: bool) -> Run {
         Run {
             limits: limits.clone(),
             env: None,
@@ -51,7 +51,7 @@ impl Run {
 
 /// One run as a host function sees it: the sandbox's [`Run`], and the host's data `T`
 /// (which the context dereferences to).
-pub struct Context<'a, T> {
+pub(crate) struct Context<'a, T> {
     /// The sandbox's accounting of the run.
     pub run: &'a mut Run,
     data: &'a mut T,
@@ -73,7 +73,7 @@ impl<T> DerefMut for Context<'_, T> {
 
 /// What a VM holds while a run goes on: the sandbox's accounting and the host's data, in
 /// one place, so a host function reaches both with one lookup.
-pub struct Slot {
+pub(crate) struct Slot {
     pub(crate) run: Run,
     pub(crate) data: Box<dyn Any + Send>,
 }
@@ -84,7 +84,7 @@ fn not_running() -> mlua::Error {
 
 /// Runs `f` with the current run's context, whose host data is a `T`; errors when called
 /// outside a run (or in a run whose host data is not a `T`).
-pub fn with_context<T: 'static, R>(
+pub(crate) fn with_context<T: 'static, R>(
     lua: &Lua,
     f: impl FnOnce(&mut Context<'_, T>) -> R,
 ) -> mlua::Result<R> {

@@ -257,7 +257,7 @@ fn stop_requested() -> bool {
 }
 
 /// Installs the interrupt in a VM (once, when the VM is built).
-pub fn install(lua: &Lua) -> mlua::Result<()> {
+pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
     // SAFETY: only sets the VM-wide callback table's interrupt to a function that touches
     // nothing but this module's thread-locals and the state Luau hands it.
     unsafe {
@@ -303,7 +303,7 @@ pub(crate) fn stop_asked() -> bool {
 /// For host code that waits or works outside Luau (a compile, a long builtin): fails
 /// the way the interrupt would once the run's deadline has passed or its caller asked to
 /// stop, and marks the run cut off so that every later interrupt fails too.
-pub fn check() -> mlua::Result<()> {
+pub(crate) fn check() -> mlua::Result<()> {
     let at = running(|r| r.deadline.get());
     if at == 0 {
         return Ok(());

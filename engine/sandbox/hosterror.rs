@@ -20,7 +20,7 @@ pub(crate) fn caught_text(error: &mlua::Error) -> String {
 /// An error with a hint for the reader (usually an agent).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{message}")]
-pub struct HostError {
+pub(crate) struct HostError {
     /// What went wrong.
     pub message: String,
     /// What to do about it.
@@ -35,7 +35,7 @@ pub struct HostError {
 
 impl HostError {
     /// An error without a hint.
-    pub fn new(message: impl Into<String>) -> HostError {
+    pub(crate) fn new(message: impl Into<String>) -> HostError {
         HostError {
             message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: None,
@@ -45,7 +45,7 @@ impl HostError {
     }
 
     /// An error with a hint.
-    pub fn hinted(message: impl Into<String>, hint: impl Into<String>) -> HostError {
+    pub(crate) fn hinted(message: impl Into<String>, hint: impl Into<String>) -> HostError {
         HostError {
             message: bounded(message.into(), MAX_MESSAGE_BYTES),
             hint: Some(bounded(hint.into(), MAX_HINT_BYTES)),
@@ -55,7 +55,7 @@ impl HostError {
     }
 
     /// A refusal the run's profile decided, with a hint.
-    pub fn denied(message: impl Into<String>, hint: impl Into<String>) -> HostError {
+    pub(crate) fn denied(message: impl Into<String>, hint: impl Into<String>) -> HostError {
         HostError {
             denied: true,
             ..HostError::hinted(message, hint)
@@ -64,7 +64,7 @@ impl HostError {
 
     /// A call that outlived a budget of its own (not the run's deadline): the caller may
     /// catch it; uncaught, the envelope's kind is `timeout`.
-    pub fn timeout(message: impl Into<String>, hint: impl Into<String>) -> HostError {
+    pub(crate) fn timeout(message: impl Into<String>, hint: impl Into<String>) -> HostError {
         HostError {
             timed_out: true,
             ..HostError::hinted(message, hint)
@@ -72,7 +72,7 @@ impl HostError {
     }
 
     /// As an `mlua` error, so it travels through Luau and can be found again.
-    pub fn into_lua(self) -> mlua::Error {
+    pub(crate) fn into_lua(self) -> mlua::Error {
         mlua::Error::external(self)
     }
 }
@@ -86,7 +86,7 @@ fn bounded(mut text: String, max: usize) -> String {
 }
 
 /// Cuts `text` to at most `max` bytes at a character boundary, saying how much was cut.
-pub fn cut(text: &mut String, max: usize) {
+pub(crate) fn cut(text: &mut String, max: usize) {
     if text.len() <= max {
         return;
     }

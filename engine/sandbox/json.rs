@@ -14,7 +14,7 @@ const CUT_MARK: &str = "…";
 
 /// Converts `value` to JSON, spending at most about `budget` bytes of serialized output.
 /// Returns the JSON and whether anything was cut for size.
-pub fn to_json(value: &Value, budget: usize, max_depth: usize) -> (Json, bool) {
+pub(crate) fn to_json(value: &Value, budget: usize, max_depth: usize) -> (Json, bool) {
     let mut conv = Converter {
         remaining: budget,
         truncated: false,

@@ -35,11 +35,11 @@ pub struct Limits {
 
 impl Limits {
     /// The least a write counts against [`Limits::max_write_bytes`].
-    pub const MIN_WRITE_COST: usize = 64 * 1024;
+    pub(crate) const MIN_WRITE_COST: usize = 64 * 1024;
 
     /// The largest source a run may compile: [`Limits::max_source_bytes`], and at most
     /// 1/128 of the memory limit.
-    pub fn compile_cap(&self) -> usize {
+    pub(crate) fn compile_cap(&self) -> usize {
         self.max_source_bytes
             .min(self.memory_bytes / 128)
             .max(16 * 1024)

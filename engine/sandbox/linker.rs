@@ -28,12 +28,12 @@ pub(crate) type Build = fn(&Lua) -> mlua::Result<Table>;
 /// What the run's profile says of a call of `label` (as scripts name it) of class
 /// `effect`: asked before every call of a class that acts outside the run, and at
 /// [`reach`]. An error is the refusal the script sees.
-pub type Policy = fn(&Lua, Effect, &str) -> mlua::Result<()>;
+pub(crate) type Policy = fn(&Lua, Effect, &str) -> mlua::Result<()>;
 
 /// What a host function reaches outside the run: the class it is registered with, which
 /// decides what the linker checks before it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// Computes from its arguments and the run's own state.
     None,
     /// Reads the world (its files, the index, the caches) and changes nothing.
@@ -52,7 +52,7 @@ pub enum Effect {
 
 /// What a [`Effect::Write`] changes, which decides what the profile is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Writes {
+pub(crate) enum Writes {
     /// Files of the world.
     Files,
     /// Tools and toolboxes.
@@ -64,12 +64,12 @@ pub enum Writes {
 impl Effect {
     /// True for a class that reaches outside the run: its calls wait for the check's
     /// verdict and ask the policy first.
-    pub fn acts(self) -> bool {
+    pub(crate) fn acts(self) -> bool {
         !matches!(self, Effect::None | Effect::Read)
     }
 
     /// The class as the enumeration of host functions names it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Effect::None => "none",
             Effect::Read => "read",
@@ -87,7 +87,7 @@ impl Effect {
 /// One host function as it was registered: where it lives, how scripts name it, and
 /// what it reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Declared {
+pub(crate) struct Declared {
     /// The capability (table) it belongs to, or that hands it out.
     pub capability: &'static str,
     /// Its name in that table (or the kind of function handed out).
@@ -104,7 +104,7 @@ pub struct Declared {
 
 impl Declared {
     /// The call as scripts name it, for refusals.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self.called {
             Some(called) => called.to_string(),
             None => format!("{}.{}", self.capability, self.name),
@@ -112,7 +112,7 @@ impl Declared {
     }
 
     /// `<capability>.<name>`, or `<capability> hands out <name>`.
-    pub fn path(&self) -> String {
+    pub(crate) fn path(&self) -> String {
         match self.handed_out {
             true => format!("{} hands out {}", self.capability, self.name),
             false => format!("{}.{}", self.capability, self.name),
@@ -120,7 +120,7 @@ impl Declared {
     }
 
     /// The class, with what it may reach on use: `read, upstream on use`.
-    pub fn class(&self) -> String {
+    pub(crate) fn class(&self) -> String {
         match self.on_use {
             Some(on_use) => format!("{}, {} on use", self.effect.name(), on_use.name()),
             None => self.effect.name().to_string(),
@@ -133,7 +133,7 @@ type Make = Box<dyn Fn(&Lua, Policy, Declared) -> mlua::Result<Function>>;
 
 /// The functions of one capability, each registered with its effect; the linker builds
 /// its read-only table.
-pub struct Capability {
+pub(crate) struct Capability {
     name: &'static str,
     functions: Vec<(Declared, Make)>,
     hands_out: Vec<Declared>,
@@ -141,7 +141,7 @@ pub struct Capability {
 
 impl Capability {
     /// A capability named `name` (its table's name for scripts or the prelude).
-    pub fn new(name: &'static str) -> Capability {
+    pub(crate) fn new(name: &'static str) -> Capability {
         Capability {
             name,
             functions: Vec::new(),
@@ -150,7 +150,12 @@ impl Capability {
     }
 
     /// Registers `f` as the member `name`, reaching `effect`.
-    pub fn function<F, A, R>(mut self, name: &'static str, effect: Effect, f: F) -> Capability
+    pub(crate) fn function<F, A, R>(
+        mut self,
+        name: &'static str,
+        effect: Effect,
+        f: F,
+    ) -> Capability
     where
         F: Fn(&Lua, A) -> mlua::Result<R> + Send + Sync + 'static,
         A: FromLuaMulti,
@@ -173,7 +178,7 @@ impl Capability {
 
     /// Names the function registered last as scripts call it (`tools.create` for
     /// `author.publish`), in its refusals.
-    pub fn called(mut self, label: &'static str) -> Capability {
+    pub(crate) fn called(mut self, label: &'static str) -> Capability {
         if let Some((declared, _)) = self.functions.last_mut() {
             declared.called = Some(label);
         }
@@ -182,7 +187,7 @@ impl Capability {
 
     /// Lets the function registered last reach `effect` on use, through [`reach`], besides
     /// what every call of it reaches.
-    pub fn reaching(mut self, effect: Effect) -> Capability {
+    pub(crate) fn reaching(mut self, effect: Effect) -> Capability {
         if let Some((declared, _)) = self.functions.last_mut() {
             declared.on_use = Some(effect);
         }
@@ -191,7 +196,7 @@ impl Capability {
 
     /// Declares that calls of this capability hand out functions of kind `name`, made
     /// with [`hand_out`], reaching `effect`.
-    pub fn hands_out(mut self, name: &'static str, effect: Effect) -> Capability {
+    pub(crate) fn hands_out(mut self, name: &'static str, effect: Effect) -> Capability {
         self.hands_out.push(Declared {
             capability: self.name,
             name,
@@ -387,7 +392,7 @@ pub(crate) fn linked(lua: &Lua) -> Made {
 }
 
 /// The capabilities and prelude a VM is built with.
-pub struct Linker {
+pub(crate) struct Linker {
     policy: Policy,
     globals: Vec<Capability>,
     capabilities: Vec<Part>,
@@ -395,7 +400,7 @@ pub struct Linker {
 }
 
 /// A prelude module: Luau bytecode compiled with the engine's one compiler setting.
-pub struct PreludeModule {
+pub(crate) struct PreludeModule {
     /// The chunk name errors show (`prelude/<name>`).
     pub name: &'static str,
     /// The global its returned value becomes, if any.
@@ -407,7 +412,7 @@ pub struct PreludeModule {
 impl Linker {
     /// An empty linker whose host answers for its runs' profile with `policy`: a VM with
     /// the safe standard libraries only, until capabilities are added.
-    pub fn new(policy: Policy) -> Linker {
+    pub(crate) fn new(policy: Policy) -> Linker {
         Linker {
             policy,
             globals: Vec::new(),
@@ -417,53 +422,53 @@ impl Linker {
     }
 
     /// Gives scripts `capability` as the global of its name.
-    pub fn global(mut self, capability: Capability) -> Linker {
+    pub(crate) fn global(mut self, capability: Capability) -> Linker {
         self.globals.push(capability);
         self
     }
 
     /// Gives the prelude (only) `capability`, built once per VM.
-    pub fn capability(mut self, capability: Capability) -> Linker {
+    pub(crate) fn capability(mut self, capability: Capability) -> Linker {
         self.capabilities.push(Part::Functions(capability));
         self
     }
 
     /// Gives the prelude (only) the table of data `build` makes once per VM, which may
     /// hold no function.
-    pub fn data(mut self, name: &'static str, build: Build) -> Linker {
+    pub(crate) fn data(mut self, name: &'static str, build: Build) -> Linker {
         self.capabilities.push(Part::Data(name, build));
         self
     }
 
     /// Gives the prelude (only) the engine's coroutines as `name` (see `coroutines.rs`).
-    pub fn threads(mut self, name: &'static str) -> Linker {
+    pub(crate) fn threads(mut self, name: &'static str) -> Linker {
         let threads = super::coroutines::engine_threads(name);
         self.capabilities.push(Part::Threads(threads));
         self
     }
 
     /// Runs `module` when the VM is built, after the globals and capabilities exist.
-    pub fn prelude(mut self, module: PreludeModule) -> Linker {
+    pub(crate) fn prelude(mut self, module: PreludeModule) -> Linker {
         self.prelude.push(module);
         self
     }
 
     /// The names of the globals it gives scripts, in order.
     #[cfg(test)]
-    pub fn global_names(&self) -> Vec<&'static str> {
+    pub(crate) fn global_names(&self) -> Vec<&'static str> {
         self.globals.iter().map(|c| c.name).collect()
     }
 
     /// The names of the capabilities it gives the prelude, in order.
     #[cfg(test)]
-    pub fn capability_names(&self) -> Vec<&'static str> {
+    pub(crate) fn capability_names(&self) -> Vec<&'static str> {
         self.capabilities.iter().map(Part::name).collect()
     }
 
     /// Every host function it registers (once per capability name: a global and a
     /// capability of one name are one), with its registration.
     #[cfg(test)]
-    pub fn declared(&self) -> Vec<Declared> {
+    pub(crate) fn declared(&self) -> Vec<Declared> {
         let mut all: Vec<Declared> = Vec::new();
         let capabilities = self.capabilities.iter().filter_map(|part| match part {
             Part::Functions(c) | Part::Threads(c) => Some(c),

@@ -29,9 +29,9 @@ mod running;
 mod stop;
 mod vm;
 
-pub use compile::load_text;
+pub(crate) use compile::load_text;
 pub(crate) use context::with_run;
-pub use context::{with_context, Context, Run};
+pub(crate) use context::{with_context, Context, Run};
 #[cfg(test)]
 pub(crate) use coroutines::is_raw_resume;
 pub use deadline::StopCheck;
@@ -41,14 +41,14 @@ pub(crate) use deadline::{
 };
 pub(crate) use from_json::from_json;
 pub(crate) use handoff::{blocking, set_long_run_hook, set_wait_hook};
-pub use hosterror::HostError;
+pub(crate) use hosterror::HostError;
 pub(crate) use hosterror::{cut, find_host_error, MAX_HINT_BYTES, MAX_MESSAGE_BYTES};
 pub(crate) use json::to_json;
 pub use limits::Limits;
 pub(crate) use linker::{hand_out, reach};
 #[cfg(test)]
 pub(crate) use linker::{linked, Declared, ENTERED};
-pub use linker::{Capability, Effect, Linker, PreludeModule, Writes};
+pub(crate) use linker::{Capability, Effect, Linker, PreludeModule, Writes};
 pub use stop::StopCause;
 pub(crate) use vm::env_meta;
-pub use vm::{Finished, Vm};
+pub(crate) use vm::{Finished, Vm};

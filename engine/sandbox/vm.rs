@@ -40,7 +40,7 @@ fn libraries() -> StdLib {
 const REMOVED_GLOBALS: [&str; 3] = ["getfenv", "setfenv", "require"];
 
 /// A sandboxed VM with the deadline hooks of its runs.
-pub struct Vm {
+pub(crate) struct Vm {
     /// The Luau state.
     pub lua: Lua,
     /// The metatable of every environment (`__index` = the read-only globals).
@@ -51,7 +51,7 @@ pub struct Vm {
 
 /// What a finished run left: the sandbox's accounting, the host's data, and whether the
 /// interrupt cut it off.
-pub struct Finished<T> {
+pub(crate) struct Finished<T> {
     /// What the sandbox counted (`None` if the run never started).
     pub run: Option<Run>,
     /// The host's data for the run.
@@ -63,7 +63,7 @@ pub struct Finished<T> {
 impl Vm {
     /// Builds a VM: safe libraries, the bounded builtins, what `linker` holds (globals,
     /// capabilities, the prelude), then the sandbox.
-    pub fn new(linker: &Linker) -> mlua::Result<Vm> {
+    pub(crate) fn new(linker: &Linker) -> mlua::Result<Vm> {
         let lua = Lua::new_with(libraries(), LuaOptions::default())?;
         // The same compiler settings as the index uses for tools.
         lua.set_compiler(crate::assets::compiler());
@@ -100,7 +100,7 @@ impl Vm {
 
     /// Starts a run: reseeds the random generator, so that no run can set or learn the
     /// numbers the next one draws, and hands the run its accounting and the host's `data`.
-    pub fn begin<T: Send + 'static>(&self, run: Run, data: T) -> mlua::Result<()> {
+    pub(crate) fn begin<T: Send + 'static>(&self, run: Run, data: T) -> mlua::Result<()> {
         self.randomseed.call::<()>(fresh_seed())?;
         self.lua.set_app_data(Slot {
             run,
@@ -111,12 +111,12 @@ impl Vm {
 
     /// Arms the deadline and the stop check for a run (on the calling thread, where the
     /// run executes).
-    pub fn arm(&self, timeout: std::time::Duration, stop: Option<StopCheck>) {
+    pub(crate) fn arm(&self, timeout: std::time::Duration, stop: Option<StopCheck>) {
         deadline::arm(timeout, stop);
     }
 
     /// Ends a run: disarms the deadline and takes back what [`Vm::begin`] handed over.
-    pub fn finish<T: 'static>(&self) -> Finished<T> {
+    pub(crate) fn finish<T: 'static>(&self) -> Finished<T> {
         let cutoff = deadline::disarm();
         match self.lua.remove_app_data::<Slot>() {
             Some(Slot { run, data }) => Finished {
@@ -133,7 +133,7 @@ impl Vm {
     }
 
     /// A fresh environment for one script: its own globals, reading through to the shared ones.
-    pub fn script_env(&self) -> mlua::Result<Table> {
+    pub(crate) fn script_env(&self) -> mlua::Result<Table> {
         let env = self.lua.create_table()?;
         env.raw_set("_G", env.clone())?;
         env.set_metatable(Some(self.env_meta.clone()))?;
@@ -143,7 +143,7 @@ impl Vm {
 
 /// The metatable of every environment: `__index` reads through to the VM's frozen
 /// globals (a tool's and a module's environment use it too).
-pub fn env_meta(lua: &Lua) -> mlua::Result<Table> {
+pub(crate) fn env_meta(lua: &Lua) -> mlua::Result<Table> {
     lua.named_registry_value(ENV_META)
 }
 

@@ -46,7 +46,7 @@ fn server_context(view: &ServerView) -> String {
 /// Which kind of asset a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum AssetType {
+pub(crate) enum AssetType {
     /// A `<name>.tool/` folder.
     Tool,
     /// A plain toolbox.
@@ -60,7 +60,7 @@ pub enum AssetType {
 /// The searchable roles of an asset, in the order they rank when scores tie.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Role {
+pub(crate) enum Role {
     /// The name or identity.
     Name,
     /// A `.metadata` tag.
@@ -97,7 +97,7 @@ impl Role {
 
 /// The text and facts of one asset, as indexed. Equal docs need no re-indexing.
 #[derive(Debug, Clone, PartialEq)]
-pub struct AssetDoc {
+pub(crate) struct AssetDoc {
     /// Unique key: `tool:<identity>` or `toolbox:<name>`.
     pub(crate) key: String,
     /// Tool, toolbox or workflow.
@@ -183,7 +183,7 @@ impl AssetDoc {
     }
 
     /// The doc of one toolbox name (the folder of highest precedence speaks for it).
-    pub fn toolbox(index: &AssetIndex, name: &str) -> Option<AssetDoc> {
+    pub(crate) fn toolbox(index: &AssetIndex, name: &str) -> Option<AssetDoc> {
         let folder = index.toolbox(name)?;
         let asset_type = match folder.kind {
             BoxKind::Toolbox => AssetType::Toolbox,
@@ -212,7 +212,7 @@ impl AssetDoc {
     }
 
     /// The docs of every toolbox name.
-    pub fn toolboxes(index: &AssetIndex) -> Vec<AssetDoc> {
+    pub(crate) fn toolboxes(index: &AssetIndex) -> Vec<AssetDoc> {
         index
             .toolbox_names()
             .into_iter()

@@ -26,7 +26,7 @@ const MAX_NEIGHBOURS: usize = 8;
 const MAX_KEPT_NEIGHBOURS: usize = 4096;
 
 /// A static table and its tokenizer.
-pub struct StaticModel {
+pub(crate) struct StaticModel {
     table: &'static [u8],
     rows: usize,
     dims: usize,
@@ -43,7 +43,7 @@ enum Tokenizer {
 
 impl StaticModel {
     /// The table distilled from MiniLM (parsed once per process).
-    pub fn minilm() -> &'static StaticModel {
+    pub(crate) fn minilm() -> &'static StaticModel {
         static MODEL: OnceLock<StaticModel> = OnceLock::new();
         MODEL.get_or_init(|| {
             StaticModel::new(
@@ -75,12 +75,12 @@ impl StaticModel {
     }
 
     /// Length of every vector.
-    pub fn dims(&self) -> usize {
+    pub(crate) fn dims(&self) -> usize {
         self.dims
     }
 
     /// The unit vector of `text`, or `None` when no token of it is in the vocabulary.
-    pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
+    pub(crate) fn embed(&self, text: &str) -> Option<Vec<f32>> {
         let mut ids = Vec::new();
         match &self.tokenizer {
             Tokenizer::WordPiece(t) => {

@@ -43,7 +43,7 @@ const WRITER_BYTES: usize = 20_000_000;
 
 /// Weights of the roles and how their scores combine; tuned on the dev split only.
 #[derive(Debug, Clone)]
-pub struct Tuning {
+pub(crate) struct Tuning {
     /// Boost per role field.
     pub boosts: Vec<(Role, f32)>,
     /// Boost of the toolbox-name field.
@@ -233,7 +233,7 @@ impl KeywordIndex {
     }
 
     /// The tantivy document of an asset (no writer needed: made in parallel).
-    pub fn document(&self, doc: &AssetDoc) -> TantivyDocument {
+    pub(crate) fn document(&self, doc: &AssetDoc) -> TantivyDocument {
         let mut d = doc!(
             self.key => doc.key.as_str(),
             self.exact => doc.name.as_str(),

@@ -7,7 +7,7 @@ use super::embed::StaticModel;
 
 /// A meaning model: the vectors it gives are unit length and `dims()` long, and a
 /// request's vector is compared with an asset's by their dot product.
-pub trait Meaning: Send + Sync {
+pub(crate) trait Meaning: Send + Sync {
     /// Length of every vector.
     fn dims(&self) -> usize;
     /// The vector of an asset's text, or `None` when the model can read none of it.
@@ -25,7 +25,7 @@ pub trait Meaning: Send + Sync {
 /// different requests: on the evaluation's dev split either alone ranked worse than
 /// both (docs/search.md).
 #[derive(Debug, Clone, Copy)]
-pub struct Bundled {
+pub(crate) struct Bundled {
     /// WordLlama's share of the cosine (0..1); tuned on dev.
     pub share: f32,
 }
@@ -55,7 +55,7 @@ impl Meaning for Bundled {
 
 /// Two models' unit vectors of one text (or none) as one unit vector, the second weighing
 /// `share` of a dot product; `None` when neither model read the text.
-pub fn join_vectors(
+pub(crate) fn join_vectors(
     first: Option<Vec<f32>>,
     first_dims: usize,
     second: Option<Vec<f32>>,

@@ -35,24 +35,26 @@ use serde::Serialize;
 use crate::assets::AssetIndex;
 use crate::upstream::ServerView;
 
-pub use document::{AssetDoc, AssetType, Role};
-pub use embed::StaticModel;
-pub use keyword::Tuning;
-pub use meaning::{join_vectors, Bundled, Meaning};
-pub use rank::{Matched, Row};
-pub use relevance::Relevance;
-pub use request::{
-    BadRequest, Given, Mode, SearchRequest, DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES,
-};
-pub use table::VectorScan;
+pub(crate) use document::AssetType;
+pub(crate) use embed::StaticModel;
+pub(crate) use keyword::Tuning;
+pub(crate) use meaning::{Bundled, Meaning};
+pub(crate) use rank::Row;
+pub(crate) use request::{BadRequest, Given, Mode, SearchRequest, MAX_LIMIT};
 
 use keyword::KeywordIndex;
+#[cfg(feature = "bench")]
+pub(crate) use meaning::join_vectors;
+#[cfg(feature = "bench")]
+pub(crate) use rank::Fusion;
 use store::Store;
 use table::Table;
+#[cfg(feature = "bench")]
+pub(crate) use table::VectorScan;
 
 /// What a search found.
 #[derive(Debug, Clone, Serialize)]
-pub struct SearchResult {
+pub(crate) struct SearchResult {
     /// The best `limit` rows.
     pub rows: Vec<Row>,
     /// How many assets matched in all: those clearing the relevance threshold, or with
@@ -68,7 +70,7 @@ pub struct SearchResult {
 
 /// Why a search could not run.
 #[derive(Debug, thiserror::Error)]
-pub enum SearchError {
+pub(crate) enum SearchError {
     /// `toolbox` names no toolbox.
     #[error("no toolbox named '{0}'")]
     UnknownToolbox(String),
@@ -167,7 +169,7 @@ impl std::fmt::Debug for Preload {
 }
 
 /// Search over an asset index, kept in sync lazily and incrementally.
-pub struct SearchService {
+pub(crate) struct SearchService {
     state: Mutex<Option<State>>,
     /// Taken by the first sync (see [`Preload`]).
     preload: Mutex<Option<Preload>>,
@@ -194,7 +196,7 @@ impl Default for SearchService {
 
 impl SearchService {
     /// An empty service in RAM; the index is built on the first search.
-    pub fn new() -> SearchService {
+    pub(crate) fn new() -> SearchService {
         SearchService::with_tuning(Tuning::default(), rank::Fusion::default())
     }
 
@@ -221,7 +223,7 @@ impl SearchService {
     }
 
     /// A service with other weights (for the evaluation), in RAM.
-    pub fn with_tuning(tuning: Tuning, fusion: rank::Fusion) -> SearchService {
+    pub(crate) fn with_tuning(tuning: Tuning, fusion: rank::Fusion) -> SearchService {
         SearchService {
             state: Mutex::new(None),
             preload: Mutex::new(None),
@@ -235,7 +237,8 @@ impl SearchService {
 
     /// The same service ranking by another meaning model (for the evaluation), in RAM:
     /// vectors cached on disk are the bundled model's.
-    pub fn with_meaning(self, meaning: Arc<dyn Meaning>) -> SearchService {
+    #[cfg(any(test, feature = "bench"))]
+    pub(crate) fn with_meaning(self, meaning: Arc<dyn Meaning>) -> SearchService {
         SearchService {
             store: None,
             preload: Mutex::new(None),
@@ -245,7 +248,8 @@ impl SearchService {
     }
 
     /// Brings the index up to `index`; returns how many assets were re-indexed and removed.
-    pub fn sync(&self, index: &Arc<AssetIndex>) -> Result<(usize, usize), SearchError> {
+    #[cfg(feature = "bench")]
+    pub(crate) fn sync(&self, index: &Arc<AssetIndex>) -> Result<(usize, usize), SearchError> {
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
         self.recovering(&mut guard, |state| self.sync_locked(state, index, &[]))
     }
@@ -412,7 +416,8 @@ impl SearchService {
     }
 
     /// Runs one search over `index` (syncing first when it is a new snapshot).
-    pub fn search(
+    #[cfg(any(test, feature = "bench"))]
+    pub(crate) fn search(
         &self,
         index: &Arc<AssetIndex>,
         request: &SearchRequest,
@@ -463,8 +468,6 @@ fn upstream_key(upstream: &[ServerView]) -> String {
         })
         .collect()
 }
-
-pub use rank::{Fusion, PartFusion};
 
 /// What a caught panic said.
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
@@ -521,7 +524,7 @@ fn on_disk(tuning: &Tuning, store: &Store, turn: &store::Turn) -> Option<State> 
 
 /// Removes the search index `world` keeps on disk (taking its turn, so no process is
 /// halfway through writing it); true when there was one. The next search rebuilds it.
-pub fn clear_cache(world: &Path) -> std::io::Result<bool> {
+pub(crate) fn clear_cache(world: &Path) -> std::io::Result<bool> {
     let Some(store) = Store::at(world) else {
         return Ok(false);
     };

@@ -17,7 +17,7 @@ use crate::upstream::ServerView;
 
 /// How keyword and meaning rankings are fused (reciprocal-rank fusion); tuned on dev.
 #[derive(Debug, Clone)]
-pub struct Fusion {
+pub(crate) struct Fusion {
     /// The RRF constant: larger flattens the contribution of top ranks.
     pub k: f32,
     /// Weight of the keyword ranking.
@@ -51,7 +51,7 @@ pub struct Fusion {
 
 /// How the ranking of a whole request and those of its parts are fused (tuned on dev).
 #[derive(Debug, Clone)]
-pub struct PartFusion {
+pub(crate) struct PartFusion {
     /// Weight of the whole request's ranking.
     pub whole: f32,
     /// Weight of each part's ranking (0 ranks a request as one part).
@@ -93,7 +93,7 @@ impl Default for Fusion {
 
 /// Which role a query hit and how much of the query it carried.
 #[derive(Debug, Clone, Serialize)]
-pub struct Matched {
+pub(crate) struct Matched {
     /// The best role any query word was found in (`meaning` when none).
     pub(crate) role: Role,
     /// The file that role's text is read from.
@@ -108,7 +108,7 @@ pub struct Matched {
 
 /// One result row.
 #[derive(Debug, Clone, Serialize)]
-pub struct Row {
+pub(crate) struct Row {
     /// `<box>.<name>` for a tool, the toolbox name for a toolbox or workflow.
     pub identity: String,
     /// The tool's or toolbox's name.

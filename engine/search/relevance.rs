@@ -7,7 +7,7 @@
 
 /// A logistic curve from a row's evidence to `p`.
 #[derive(Debug, Clone, Copy)]
-pub struct Curve {
+pub(crate) struct Curve {
     /// Weight of the coverage of the request's words (0..1).
     pub coverage: f32,
     /// Weight of the cosine to the request (0 in keyword mode).
@@ -30,7 +30,7 @@ impl Curve {
 /// 10 rows of every request, labelled by whether the row is a tool the request asked
 /// for), so `p` reads as the chance that a row is one.
 #[derive(Debug, Clone)]
-pub struct Relevance {
+pub(crate) struct Relevance {
     /// Keyword mode: coverage only.
     pub keyword: Curve,
     /// Semantic mode: coverage and cosine.

@@ -9,18 +9,18 @@ use serde_json::{Map, Value as Json};
 use crate::assets::names::check_name;
 
 /// The most rows one search returns.
-pub const MAX_LIMIT: usize = 100;
+pub(crate) const MAX_LIMIT: usize = 100;
 /// Rows returned when no limit is given.
-pub const DEFAULT_LIMIT: usize = 10;
+pub(crate) const DEFAULT_LIMIT: usize = 10;
 /// The longest query taken, in bytes. Only the first
 /// `MAX_QUERY_CHARS` characters rank; this bound refuses
 /// a pasted document instead of quietly reading its first lines.
-pub const MAX_QUERY_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_QUERY_BYTES: usize = 16 * 1024;
 
 /// How a query ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Mode {
+pub(crate) enum Mode {
     /// By the words an asset carries (BM25 over role fields, exact names first).
     Keyword,
     /// By meaning: the static model's cosine fused with the keyword ranking.
@@ -29,7 +29,7 @@ pub enum Mode {
 
 impl Mode {
     /// Parses `"keyword"` or `"semantic"`.
-    pub fn parse(text: &str) -> Result<Mode, BadRequest> {
+    pub(crate) fn parse(text: &str) -> Result<Mode, BadRequest> {
         match text {
             "keyword" => Ok(Mode::Keyword),
             "semantic" => Ok(Mode::Semantic),
@@ -43,7 +43,7 @@ impl Mode {
     }
 
     /// The name [`Mode::parse`] reads.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Mode::Keyword => "keyword",
             Mode::Semantic => "semantic",
@@ -53,7 +53,7 @@ impl Mode {
 
 /// One argument as a front end received it, before it is checked.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Given {
+pub(crate) enum Given {
     /// Not given: absent, `nil` or `null`.
     Absent,
     /// A string.
@@ -117,7 +117,7 @@ fn number(n: f64) -> String {
 /// Why a search request was refused. The words are the same for every front end; only the
 /// name of an option changes with how its caller wrote it (see [`BadRequest::message`]).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum BadRequest {
+pub(crate) enum BadRequest {
     /// The query is not a string.
     #[error("a search needs a query string (words, or \"\" to list the catalogue), got {0}")]
     Query(String),
@@ -147,7 +147,7 @@ pub enum BadRequest {
 impl BadRequest {
     /// The message with each option named as the caller wrote it: `prefix` is `"opts."` for
     /// `tools.search(query, opts)`, `"--"` on the command line, `""` for MCP arguments.
-    pub fn message(&self, prefix: &str) -> String {
+    pub(crate) fn message(&self, prefix: &str) -> String {
         match self {
             BadRequest::UnknownMode(_)
             | BadRequest::ModeType(_)
@@ -186,7 +186,7 @@ impl BadRequest {
 
 /// A search: the query, how to rank, where to look and how many rows to return.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SearchRequest {
+pub(crate) struct SearchRequest {
     /// The query text; empty lists the toolbox's tools or the catalogue.
     pub query: String,
     /// Ranking mode.
@@ -202,7 +202,7 @@ pub struct SearchRequest {
 
 impl SearchRequest {
     /// A request with the default mode and limit.
-    pub fn new(query: impl Into<String>) -> SearchRequest {
+    pub(crate) fn new(query: impl Into<String>) -> SearchRequest {
         SearchRequest {
             query: query.into(),
             mode: Mode::default_mode(),
@@ -215,7 +215,7 @@ impl SearchRequest {
     /// Checks a search as a front end received it: the query (absent is `""`) and the
     /// options by name (`mode`, `toolbox`, `limit`; absent ones take their defaults, and an
     /// empty toolbox is none). The first problem found is the answer.
-    pub fn check(
+    pub(crate) fn check(
         query: Given,
         options: impl IntoIterator<Item = (String, Given)>,
     ) -> Result<SearchRequest, BadRequest> {
@@ -266,7 +266,7 @@ impl SearchRequest {
     }
 
     /// The options as `tools.search` takes them: `{ mode, toolbox?, limit, all? }`.
-    pub fn options(&self) -> Map<String, Json> {
+    pub(crate) fn options(&self) -> Map<String, Json> {
         let mut map = Map::new();
         map.insert("mode".into(), Json::from(self.mode.name()));
         if let Some(toolbox) = &self.toolbox {

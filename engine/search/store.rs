@@ -29,7 +29,7 @@ const MAX_INDEX_JSON_BYTES: u64 = 16 << 20;
 
 /// Where the index lives on disk.
 #[derive(Debug, Clone)]
-pub struct Store {
+pub(crate) struct Store {
     dir: PathBuf,
 }
 

@@ -76,21 +76,23 @@ fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
 /// The meaning-vector scan search runs, on its own: int8 rows with one scale each, scanned
 /// by brute force. Public so a benchmark can hold it against an approximate index.
 #[derive(Debug)]
-pub struct VectorScan(Table);
+#[cfg(feature = "bench")]
+pub(crate) struct VectorScan(Table);
 
+#[cfg(feature = "bench")]
 impl VectorScan {
     /// An empty scan over vectors of `dims` values.
-    pub fn new(dims: usize) -> VectorScan {
+    pub(crate) fn new(dims: usize) -> VectorScan {
         VectorScan(Table::new(dims))
     }
 
     /// Adds (or replaces) the unit vector of `key`.
-    pub fn put(&mut self, key: &str, vector: &[f32]) {
+    pub(crate) fn put(&mut self, key: &str, vector: &[f32]) {
         self.0.put(key, AssetType::Tool, 0, Some(vector));
     }
 
     /// The `depth` keys nearest `query` by cosine, nearest first, with their cosines.
-    pub fn nearest(&self, query: &[f32], depth: usize) -> Vec<(f32, String)> {
+    pub(crate) fn nearest(&self, query: &[f32], depth: usize) -> Vec<(f32, String)> {
         self.0
             .nearest(query, depth)
             .into_iter()

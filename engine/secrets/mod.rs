@@ -25,4 +25,4 @@ mod forms;
 mod set;
 
 pub(crate) use expand::expand;
-pub use set::{mask, mask_bytes, mask_json, remember, MASK, MIN_SECRET_LEN};
+pub(crate) use set::{mask, mask_bytes, mask_json, remember};

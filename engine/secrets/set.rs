@@ -9,10 +9,10 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use super::forms::forms;
 
 /// What replaces a secret.
-pub const MASK: &str = "***";
+pub(crate) const MASK: &str = "***";
 
 /// Values (and parts, and encoded forms) shorter than this many bytes are not masked.
-pub const MIN_SECRET_LEN: usize = 6;
+pub(crate) const MIN_SECRET_LEN: usize = 6;
 
 struct Known {
     values: BTreeSet<String>,
@@ -29,7 +29,7 @@ static KNOWN: RwLock<Known> = RwLock::new(Known {
 /// Adds `value` to the secrets masked from now on, for the rest of the process (a value
 /// a configuration held once may still be in a server's memory or a log). Values shorter
 /// than [`MIN_SECRET_LEN`] are ignored.
-pub fn remember(value: &str) {
+pub(crate) fn remember(value: &str) {
     if value.trim().len() < MIN_SECRET_LEN {
         return;
     }
@@ -62,7 +62,7 @@ fn automaton() -> Option<Arc<AhoCorasick>> {
 }
 
 /// `text` with every known secret, in every form, replaced by [`MASK`].
-pub fn mask(text: &str) -> Cow<'_, str> {
+pub(crate) fn mask(text: &str) -> Cow<'_, str> {
     match mask_bytes(text.as_bytes()) {
         Cow::Borrowed(_) => Cow::Borrowed(text),
         // Only whole forms (valid text) and line ends between ASCII characters are
@@ -75,7 +75,7 @@ pub fn mask(text: &str) -> Cow<'_, str> {
 }
 
 /// [`mask`] for bytes that may not be text (an HTTP body).
-pub fn mask_bytes(bytes: &[u8]) -> Cow<'_, [u8]> {
+pub(crate) fn mask_bytes(bytes: &[u8]) -> Cow<'_, [u8]> {
     let Some(found) = automaton() else {
         return Cow::Borrowed(bytes);
     };
@@ -146,7 +146,7 @@ fn without_wrapped(found: &AhoCorasick, bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// [`mask`] over every string of a JSON value, object keys included.
-pub fn mask_json(value: &mut serde_json::Value) {
+pub(crate) fn mask_json(value: &mut serde_json::Value) {
     use serde_json::Value;
     if automaton().is_none() {
         return;

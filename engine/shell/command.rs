@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use super::error::{ShellError, GRANT};
 
 /// Where command names are looked up, and the `PATH` a started command gets.
-pub const FIXED_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+pub(crate) const FIXED_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// The program to start for `cmd`, if `allowed` lists it.
-pub fn resolve(cmd: &str, allowed: &[String]) -> Result<PathBuf, ShellError> {
+pub(crate) fn resolve(cmd: &str, allowed: &[String]) -> Result<PathBuf, ShellError> {
     let refused = |why: String, fix: String| ShellError::Refused {
         cmd: cmd.to_string(),
         why,
@@ -74,7 +74,7 @@ pub fn resolve(cmd: &str, allowed: &[String]) -> Result<PathBuf, ShellError> {
 /// Whether `cmd` can be an entry of a grant (`capabilities.shell`): one command name, or
 /// an absolute path, without arguments. A relative path would name another program from
 /// each folder it runs in. The policy file refuses an entry that is not.
-pub fn grantable(cmd: &str) -> Result<(), &'static str> {
+pub(crate) fn grantable(cmd: &str) -> Result<(), &'static str> {
     if cmd.is_empty() || cmd.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err("is not one word");
     }

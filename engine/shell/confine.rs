@@ -36,12 +36,12 @@ use super::error::ShellError;
 use super::sockets::Filter;
 
 /// Folders a command may read and execute from. Missing ones are skipped.
-pub const SYSTEM: &[&str] = &[
+pub(crate) const SYSTEM: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
 ];
 
 /// Devices a command may open: `/dev/null` and `/dev/full` to write, the others to read.
-pub const DEVICES: &[&str] = &[
+pub(crate) const DEVICES: &[&str] = &[
     "/dev/null",
     "/dev/full",
     "/dev/zero",
@@ -51,14 +51,14 @@ pub const DEVICES: &[&str] = &[
 
 /// The Landlock ABI that enforces every wall above: file rights with truncation and
 /// device ioctls (5), TCP (4), abstract-socket and signal scoping (6).
-pub const FULL_ABI: i32 = 6;
+pub(crate) const FULL_ABI: i32 = 6;
 
 /// The world's folder commands never reach.
 const HIDDEN: &str = ".codemode";
 
 /// How far the running kernel can confine commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Support {
+pub(crate) struct Support {
     /// The Landlock ABI the kernel reports (0: none, or Landlock is disabled).
     pub(crate) abi: i32,
 }
@@ -85,7 +85,7 @@ impl Support {
 impl Support {
     /// What a profile granting commands should be told at start-up and by
     /// `codemode check` (`None` when the kernel confines them fully).
-    pub fn warning(self, unconfined_allowed: bool) -> Option<String> {
+    pub(crate) fn warning(self, unconfined_allowed: bool) -> Option<String> {
         let why = self.shortfall()?;
         Some(if unconfined_allowed {
             format!("capabilities.shell: {why}; the profile sets shellUnconfined, so commands start anyway")
@@ -117,7 +117,7 @@ fn missing(abi: i32) -> String {
 }
 
 /// The running kernel's support, asked once.
-pub fn support() -> Support {
+pub(crate) fn support() -> Support {
     static ABI_SEEN: OnceLock<i32> = OnceLock::new();
     let abi = *ABI_SEEN.get_or_init(|| {
         const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
@@ -137,7 +137,11 @@ pub fn support() -> Support {
 
 /// Whether a command may start: with the kernel's support short, only when the profile
 /// opted in to commands the kernel cannot (fully) confine.
-pub fn admit(support: Support, unconfined_allowed: bool, cmd: &str) -> Result<(), ShellError> {
+pub(crate) fn admit(
+    support: Support,
+    unconfined_allowed: bool,
+    cmd: &str,
+) -> Result<(), ShellError> {
     match support.shortfall() {
         Some(why) if !unconfined_allowed => Err(ShellError::Unconfined {
             cmd: cmd.to_string(),
@@ -149,7 +153,7 @@ pub fn admit(support: Support, unconfined_allowed: bool, cmd: &str) -> Result<()
 
 /// What one command may reach.
 #[derive(Debug, Clone)]
-pub struct Confinement {
+pub(crate) struct Confinement {
     /// The world: its top-level entries but `.codemode` are readable and writable.
     pub(crate) world: PathBuf,
     /// Whether the network is open: TCP bind and connect, and sockets of every kind.

@@ -10,7 +10,7 @@ pub(crate) const GRANT_PLACE: &str = "the capabilities of the profile in .codemo
 
 /// Why `shell.run` returned no result.
 #[derive(Debug, thiserror::Error)]
-pub enum ShellError {
+pub(crate) enum ShellError {
     /// The command is not on the allowed list (or not found where it may be looked up).
     #[error("shell.run refused '{cmd}': {why}; {fix}")]
     Refused {

@@ -16,7 +16,9 @@ mod error;
 mod process;
 mod sockets;
 
-pub use command::{grantable, resolve, FIXED_PATH};
-pub use confine::{admit, support, Confinement, Support, DEVICES, FULL_ABI, SYSTEM};
-pub use error::ShellError;
+#[cfg(test)]
+pub(crate) use command::FIXED_PATH;
+pub(crate) use command::{grantable, resolve};
+pub(crate) use confine::{admit, support, Confinement};
+pub(crate) use error::ShellError;
 pub(crate) use process::{run, Spec};

@@ -20,7 +20,7 @@ const MAX_LEN: usize = 4096;
 /// `written` with every type alias `source` defines at its top level (`type N = ...` or
 /// `export type N = ...`, without type parameters) replaced by its definition in
 /// parentheses. Names it does not define are left as they are.
-pub fn inline_aliases(written: &str, source: &str) -> String {
+pub(crate) fn inline_aliases(written: &str, source: &str) -> String {
     // The surface's declarations are read once: a check asks about them per call.
     static SURFACE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     let read;

@@ -6,14 +6,14 @@ use super::Ty;
 
 /// The type names an author may write besides the forms (`{T}`, `{name: T}`, `T?`, `A | B`,
 /// `(T) -> U`, `"literal"`).
-pub const KNOWN_TYPES: &[&str] = &[
+pub(crate) const KNOWN_TYPES: &[&str] = &[
     "string", "number", "boolean", "nil", "any", "unknown", "table", "function", "buffer",
     "thread", "vector", "userdata", "never",
 ];
 
 /// Why `text` is not a type a new tool may declare: it does not read as one Luau type, or it
 /// names a type that does not exist. `None` when it is fine.
-pub fn type_problem(text: &str) -> Option<String> {
+pub(crate) fn type_problem(text: &str) -> Option<String> {
     let accepted = format!(
         "types are {}, or forms such as {{string}}, {{name: string}}, string?, \"a\" | \"b\"",
         KNOWN_TYPES.join(", ")

@@ -11,12 +11,12 @@ mod read;
 mod sanitize;
 mod surface;
 
-pub use inline::inline_aliases;
-pub use known::{type_problem, KNOWN_TYPES};
-pub use model::{Callback, Field, Ty};
-pub use read::Slot;
-pub use sanitize::declarable;
-pub use surface::{surface_functions, SurfaceFunction};
+pub(crate) use inline::inline_aliases;
+pub(crate) use known::{type_problem, KNOWN_TYPES};
+pub(crate) use model::{Field, Ty};
+pub(crate) use read::Slot;
+pub(crate) use sanitize::declarable;
+pub(crate) use surface::{surface_functions, SurfaceFunction};
 
 /// The hand-written declarations of the `tools` surface and the types it shares.
 pub(crate) const SURFACE: &str = include_str!("surface.d.luau");

@@ -16,7 +16,7 @@ use crate::assets::names::is_plain_name;
 
 /// One Luau type.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Ty {
+pub(crate) enum Ty {
     /// `any`, `unknown`, an untyped parameter, or text that does not read as a type.
     Any,
     /// `nil`.
@@ -70,7 +70,7 @@ pub enum Ty {
 
 /// One named field of a record type.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Field {
+pub(crate) struct Field {
     /// The field name (`["a b"]: T` has the name `a b`).
     pub name: String,
     /// Its type.
@@ -79,7 +79,7 @@ pub struct Field {
 
 /// A function type.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Callback {
+pub(crate) struct Callback {
     /// Generic parameters: `T`, and `U...` for a pack.
     pub(crate) generics: Vec<String>,
     /// Parameters: a name when written (`(op: string) -> ()`), and the type; the last may
@@ -92,7 +92,7 @@ pub struct Callback {
 impl Ty {
     /// True when checking accepts every value: `any`, and the types the checker cannot
     /// judge (names defined elsewhere, `typeof`, intersections, type packs).
-    pub fn accepts_anything(&self) -> bool {
+    pub(crate) fn accepts_anything(&self) -> bool {
         match self {
             Ty::Any
             | Ty::Named { .. }
@@ -109,7 +109,7 @@ impl Ty {
     /// True when `nil` is an acceptable value (the slot may be left out). A type known by
     /// name only (a tool's own alias, `buffer`) is not: a parameter typed `Person` is
     /// needed, though what it holds is not judged; `Person?` may be left out.
-    pub fn accepts_nil(&self) -> bool {
+    pub(crate) fn accepts_nil(&self) -> bool {
         match self {
             Ty::Nil => true,
             Ty::Named { .. } => false,

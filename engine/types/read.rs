@@ -58,7 +58,7 @@ const MAX_TYPE_DEPTH: usize = 32;
 /// Where a type stands in a signature: a parameter takes one type, a return may be a
 /// list of them (`(string, number)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Slot {
+pub(crate) enum Slot {
     /// A parameter's type.
     Param,
     /// The return type(s).
@@ -75,13 +75,14 @@ pub(crate) struct Reading {
 impl Ty {
     /// Reads a parameter's type as written. Text that does not read as one Luau type
     /// reads as [`Ty::Any`].
-    pub fn parse(text: &str) -> Ty {
+    pub(crate) fn parse(text: &str) -> Ty {
         read_remembered(text, Slot::Param)
     }
 
     /// Reads a return annotation as written: one type, or a pack (`(string, number)`,
     /// `...string`). Text that does not read reads as [`Ty::Any`].
-    pub fn parse_returns(text: &str) -> Ty {
+    #[cfg(test)]
+    pub(crate) fn parse_returns(text: &str) -> Ty {
         read_remembered(text, Slot::Return)
     }
 }

@@ -22,7 +22,11 @@ const BUILTIN: [&str; 10] = [
 /// defines. `Ok` holds a declarable type; `Err` holds why `written` was replaced by the
 /// returned type. Either text reads back (with [`Ty::parse`] or [`Ty::parse_returns`]) as
 /// the type declared.
-pub fn declarable(written: &str, slot: Slot, defined: &[&str]) -> Result<String, (String, String)> {
+pub(crate) fn declarable(
+    written: &str,
+    slot: Slot,
+    defined: &[&str],
+) -> Result<String, (String, String)> {
     let written = written.trim();
     if written.is_empty() {
         return Err(("any".into(), "no type was given".into()));

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 /// One member of `ToolsSurface`: what `tools.help(name)` shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SurfaceFunction {
+pub(crate) struct SurfaceFunction {
     /// `tools.<name>`.
     pub(crate) identity: String,
     /// The member's name (`create`).
@@ -22,7 +22,7 @@ pub struct SurfaceFunction {
 }
 
 /// Every member of `ToolsSurface`, in declaration order.
-pub fn surface_functions() -> &'static [SurfaceFunction] {
+pub(crate) fn surface_functions() -> &'static [SurfaceFunction] {
     static FUNCTIONS: OnceLock<Vec<SurfaceFunction>> = OnceLock::new();
     FUNCTIONS.get_or_init(|| read(&super::surface_members()))
 }

@@ -24,7 +24,7 @@ const MAX_PURPOSE_CHARS: usize = 240;
 /// What a server said about itself at `initialize`. Every field is optional: a cache
 /// written before these were kept, or a server that says nothing, has none.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct ServerAbout {
+pub(crate) struct ServerAbout {
     /// `serverInfo.name`: the implementation's name (`memory-server`).
     pub name: Option<String>,
     /// `serverInfo.title`: a name for people (`Everything Reference Server`).
@@ -41,7 +41,7 @@ impl ServerAbout {
     /// Reads the object a cache file keeps (see [`ServerAbout::to_json`]); fields that
     /// are missing, empty or not strings are none, control characters are escaped and
     /// long texts cut.
-    pub fn from_json(raw: Option<&Value>) -> ServerAbout {
+    pub(crate) fn from_json(raw: Option<&Value>) -> ServerAbout {
         let text = |key: &str, max: usize| {
             // Masked like the tools (see `Catalogue::from_raw`).
             let text = crate::secrets::mask(raw?.get(key)?.as_str()?);
@@ -59,7 +59,7 @@ impl ServerAbout {
     }
 
     /// The object a cache file keeps.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         json!({
             "name": self.name,
             "title": self.title,
@@ -70,14 +70,14 @@ impl ServerAbout {
     }
 
     /// The server's name for people: its title, else its implementation's name.
-    pub fn label(&self) -> Option<&str> {
+    pub(crate) fn label(&self) -> Option<&str> {
         self.title.as_deref().or(self.name.as_deref())
     }
 
     /// One line saying what a toolbox of `tools` served by this server is for: the
     /// server's description, else the first sentence of its instructions, else what its
     /// tools do; after the server's name when it has one.
-    pub fn purpose(&self, tools: &[UpstreamTool]) -> String {
+    pub(crate) fn purpose(&self, tools: &[UpstreamTool]) -> String {
         let lead = self
             .description
             .clone()
@@ -95,7 +95,7 @@ impl ServerAbout {
 
     /// What the server's instructions say about the tool it calls `original`: the lines
     /// (or sentences) that name it, joined; "" when none does.
-    pub fn about_tool(&self, original: &str) -> String {
+    pub(crate) fn about_tool(&self, original: &str) -> String {
         let Some(instructions) = &self.instructions else {
             return String::new();
         };
@@ -111,7 +111,7 @@ impl ServerAbout {
 
 /// What `tools` do, in a line: the phrase most of their descriptions share, then their
 /// actions from their names (`create_entities` is "create entities"), as many as fit.
-pub fn summary(tools: &[UpstreamTool]) -> String {
+pub(crate) fn summary(tools: &[UpstreamTool]) -> String {
     let theme = shared_phrase(tools);
     let mut line = match &theme {
         Some(theme) => format!("{theme}: "),

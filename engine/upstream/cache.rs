@@ -38,7 +38,7 @@ const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 
 /// The cache of one world.
 #[derive(Debug, Clone)]
-pub struct Cache {
+pub(crate) struct Cache {
     world: PathBuf,
     dir: PathBuf,
     /// Catalogues already parsed, by file, with the file's size and time when read: a
@@ -51,7 +51,7 @@ type Parsed = (u64, Option<SystemTime>, Arc<Catalogue>);
 
 impl Cache {
     /// The cache under `world`.
-    pub fn new(world: &Path) -> Self {
+    pub(crate) fn new(world: &Path) -> Self {
         Self {
             world: world.to_path_buf(),
             dir: world.join(CACHE_DIR),
@@ -60,19 +60,19 @@ impl Cache {
     }
 
     /// The folder holding the files.
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// The file that holds (or would hold) `server`'s catalogue.
-    pub fn path(&self, server: &ServerConfig) -> PathBuf {
+    pub(crate) fn path(&self, server: &ServerConfig) -> PathBuf {
         self.dir
             .join(format!("{}-{}.json", server.name, key(server)))
     }
 
     /// The catalogue last fetched for this exact configuration, if any. Never starts the
     /// server. An unreadable or foreign file is treated as missing (and logged).
-    pub fn read(&self, server: &ServerConfig) -> Option<Arc<Catalogue>> {
+    pub(crate) fn read(&self, server: &ServerConfig) -> Option<Arc<Catalogue>> {
         let path = self.path(server);
         let meta = std::fs::metadata(&path).ok()?;
         let (size, modified) = (meta.len(), meta.modified().ok());
@@ -133,7 +133,11 @@ impl Cache {
     /// Stores `listing` (what the server said at `initialize` and its raw `tools/list`
     /// items) for `server` and removes the files of its earlier configurations. Returns
     /// the catalogue as a reader will see it.
-    pub fn write(&self, server: &ServerConfig, listing: &Listing) -> std::io::Result<Catalogue> {
+    pub(crate) fn write(
+        &self,
+        server: &ServerConfig,
+        listing: &Listing,
+    ) -> std::io::Result<Catalogue> {
         let tools = &listing.tools;
         // Only inside the world: `.codemode/cache` may be a link a cloned world ships.
         crate::cache::inside(&self.world, CACHE_DIR)?;

@@ -12,7 +12,7 @@ use super::types::{tool_types, ToolTypes};
 
 /// One upstream tool.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UpstreamTool {
+pub(crate) struct UpstreamTool {
     /// The member name scripts use (`tools.<server>.<name>`): a Luau identifier.
     pub name: String,
     /// The tool's name on the server, sent in `tools/call`.
@@ -33,18 +33,18 @@ pub struct UpstreamTool {
 
 impl UpstreamTool {
     /// Its arguments and result as Luau types, from its input and output schemas.
-    pub fn types(&self) -> ToolTypes {
+    pub(crate) fn types(&self) -> ToolTypes {
         tool_types(&self.input_schema, self.output_schema.as_ref())
     }
 
     /// How a script calls it, after `tools.<server>.`: `name(args: { a: number }): any`
     /// (MCP tools take one object, so the call takes one table).
-    pub fn signature(&self) -> String {
+    pub(crate) fn signature(&self) -> String {
         self.signature_of(&self.types())
     }
 
     /// [`UpstreamTool::signature`] from types already read.
-    pub fn signature_of(&self, types: &ToolTypes) -> String {
+    pub(crate) fn signature_of(&self, types: &ToolTypes) -> String {
         format!(
             "{}(args: {}): {}",
             self.name,
@@ -57,7 +57,7 @@ impl UpstreamTool {
 /// One configured server as listings, search, types and docs show it: never started
 /// for that, so its tools are those of the cache.
 #[derive(Debug, Clone)]
-pub struct ServerView {
+pub(crate) struct ServerView {
     /// Its toolbox name (`tools.<name>`).
     pub name: String,
     /// Its name in the configuration file.
@@ -73,7 +73,7 @@ pub struct ServerView {
 impl ServerView {
     /// One line saying what the toolbox is for, in the server's words (see
     /// [`ServerAbout::purpose`]), or how to fetch its tools when they are not.
-    pub fn purpose(&self) -> String {
+    pub(crate) fn purpose(&self) -> String {
         match &self.catalogue {
             Some(c) => match c.about.purpose(&c.tools) {
                 line if line.is_empty() => format!("tools of the MCP server '{}'", self.original),
@@ -88,7 +88,7 @@ impl ServerView {
 
     /// One number for the state of `views`' catalogues: it changes when a server's tools
     /// are fetched or refreshed, or a server comes or goes.
-    pub fn stamp(views: &[ServerView]) -> u64 {
+    pub(crate) fn stamp(views: &[ServerView]) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         for view in views {
@@ -102,26 +102,26 @@ impl ServerView {
     }
 
     /// Its tools (none until synced).
-    pub fn tools(&self) -> &[UpstreamTool] {
+    pub(crate) fn tools(&self) -> &[UpstreamTool] {
         self.catalogue
             .as_deref()
             .map_or(&[], |c| c.tools.as_slice())
     }
 
     /// What the server said about itself when last synced (nothing until then).
-    pub fn about(&self) -> Option<&ServerAbout> {
+    pub(crate) fn about(&self) -> Option<&ServerAbout> {
         self.catalogue.as_deref().map(|c| &c.about)
     }
 
     /// `mcp:<name>`, the `from` of its rows.
-    pub fn from(&self) -> String {
+    pub(crate) fn from(&self) -> String {
         format!("mcp:{}", self.name)
     }
 }
 
 /// A server's tools, as last fetched.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Catalogue {
+pub(crate) struct Catalogue {
     /// The server's toolbox name.
     pub server: String,
     /// When `tools/list` was answered, in milliseconds since the Unix epoch.
@@ -137,7 +137,7 @@ pub struct Catalogue {
 /// What one sync of a server brings back: what it said at `initialize`, and the raw
 /// `tools` of every page of its `tools/list` answer.
 #[derive(Debug, Clone, Default)]
-pub struct Listing {
+pub(crate) struct Listing {
     /// Its `serverInfo` and `instructions`.
     pub about: ServerAbout,
     /// The raw tools, in the server's order.
@@ -146,13 +146,13 @@ pub struct Listing {
 
 impl Catalogue {
     /// Builds the catalogue from the raw `tools` array of one or more `tools/list` pages.
-    pub fn from_raw(server: &str, fetched_at_ms: u64, raw: &[Value]) -> Self {
+    pub(crate) fn from_raw(server: &str, fetched_at_ms: u64, raw: &[Value]) -> Self {
         Self::from_owned(server, fetched_at_ms, raw.to_vec())
     }
 
     /// [`Catalogue::from_raw`] of tools the caller gives up: a large catalogue (an API's
     /// thousand operations, read from the cache by every process) is not copied.
-    pub fn from_owned(server: &str, fetched_at_ms: u64, mut raw: Vec<Value>) -> Self {
+    pub(crate) fn from_owned(server: &str, fetched_at_ms: u64, mut raw: Vec<Value>) -> Self {
         // A server may quote a secret it was given (a description naming its key): masked
         // before anything reads it, listings and the search index alike, whose scores
         // would otherwise tell a script's right guess of it from a wrong one.
@@ -249,7 +249,8 @@ impl Catalogue {
     }
 
     /// The tool scripts call `name` (the mapped identifier).
-    pub fn tool(&self, name: &str) -> Option<&UpstreamTool> {
+    #[cfg(test)]
+    pub(crate) fn tool(&self, name: &str) -> Option<&UpstreamTool> {
         self.tools.iter().find(|t| t.name == name)
     }
 }

@@ -61,6 +61,7 @@ impl ClientHandler for Handler {
 struct Process {
     /// Dropping the connection kills the group.
     group: Group,
+    #[cfg(any(test, feature = "bench"))]
     pid: u32,
     tail: Arc<Tail>,
     /// How the process ended, once it has.
@@ -188,6 +189,7 @@ impl Connection {
                 let stdout = CheckedStdout::new(spawned.stdout, garbage.clone());
                 let process = Process {
                     group: spawned.group,
+                    #[cfg(any(test, feature = "bench"))]
                     pid,
                     tail,
                     exit,
@@ -310,6 +312,7 @@ impl Connection {
     }
 
     /// The server's process id (stdio servers).
+    #[cfg(any(test, feature = "bench"))]
     pub(crate) fn pid(&self) -> Option<u32> {
         self.process.as_ref().map(|p| p.pid)
     }

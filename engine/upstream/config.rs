@@ -27,14 +27,14 @@ use super::secret::{Redactor, Secret};
 use crate::assets::names::RESERVED;
 
 /// Where a world keeps its own server list, relative to the world.
-pub const DEFAULT_CONFIG: &str = ".codemode/mcp.json";
+pub(crate) const DEFAULT_CONFIG: &str = ".codemode/mcp.json";
 
 /// Where a world keeps its HTTP APIs (`crate::openapi`), served as servers are.
-pub use crate::openapi::APIS_FILE;
+pub(crate) use crate::openapi::APIS_FILE;
 
 /// How codemode reaches one server.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Transport {
+pub(crate) enum Transport {
     /// A local process speaking MCP on its stdin and stdout.
     Stdio {
         /// The program (found on `PATH` if it has no slash).
@@ -64,7 +64,7 @@ pub enum Transport {
 
 /// One usable server.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServerConfig {
+pub(crate) struct ServerConfig {
     /// Its toolbox name: a Luau identifier (`my-server` becomes `my_server`).
     pub name: String,
     /// Its name in the file.
@@ -99,7 +99,8 @@ impl ServerConfig {
     }
 
     /// `stdio`, `http` or `openapi`, for messages.
-    pub fn kind(&self) -> &'static str {
+    #[cfg(test)]
+    pub(crate) fn kind(&self) -> &'static str {
         match self.transport {
             Transport::Stdio { .. } => "stdio",
             Transport::Http { .. } => "http",
@@ -110,7 +111,7 @@ impl ServerConfig {
 
 /// A file or a server that could not be used, and what to do about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigProblem {
+pub(crate) struct ConfigProblem {
     /// The file.
     pub file: PathBuf,
     /// The server's name in the file, when the problem is one server's.
@@ -135,7 +136,7 @@ impl fmt::Display for ConfigProblem {
 
 /// What reading the configuration found.
 #[derive(Debug, Clone, Default)]
-pub struct Configs {
+pub(crate) struct Configs {
     /// Usable servers, each toolbox name once (the world's file first; in a file, names
     /// that already are identifiers before mapped ones).
     pub servers: Vec<ServerConfig>,
@@ -145,14 +146,14 @@ pub struct Configs {
 
 impl Configs {
     /// The server with this toolbox name.
-    pub fn get(&self, name: &str) -> Option<&ServerConfig> {
+    pub(crate) fn get(&self, name: &str) -> Option<&ServerConfig> {
         self.servers.iter().find(|s| s.name == name)
     }
 }
 
 /// Reads `<world>/.codemode/mcp.json` (if it exists) and then each of `extra` (which must
 /// exist). A server whose toolbox name an earlier one already took is reported, not used.
-pub fn load(world: &Path, extra: &[PathBuf]) -> Configs {
+pub(crate) fn load(world: &Path, extra: &[PathBuf]) -> Configs {
     let mut configs = Configs::default();
     let default = world.join(DEFAULT_CONFIG);
     if default.exists() {
@@ -257,7 +258,7 @@ pub(crate) fn read_file(file: &Path, configs: &mut Configs) {
 }
 
 /// Parses one file's text (`file` is only used in messages and to resolve `cwd`).
-pub fn parse_text(file: &Path, text: &str) -> Configs {
+pub(crate) fn parse_text(file: &Path, text: &str) -> Configs {
     let mut out = Configs::default();
     let problem = |server: Option<&str>, message: String| ConfigProblem {
         file: file.to_path_buf(),

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 /// Why an upstream call (or a sync) did not return a value.
 #[derive(Debug, Clone, thiserror::Error)]
-pub enum UpstreamError {
+pub(crate) enum UpstreamError {
     /// No configured server has this toolbox name.
     #[error(
         "no MCP server named '{0}' is configured; add it under mcpServers in .codemode/mcp.json"
@@ -140,15 +140,6 @@ impl UpstreamError {
             },
             other => other,
         }
-    }
-
-    /// True for errors after which the same call may succeed if tried again (the server
-    /// crashed, failed to start, or the wait ran out).
-    pub fn is_transient(&self) -> bool {
-        matches!(
-            self,
-            Self::Crashed { .. } | Self::StartFailed { .. } | Self::Timeout { .. }
-        )
     }
 }
 

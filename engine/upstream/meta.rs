@@ -18,7 +18,7 @@ use crate::bind::{Reason, Refusal};
 
 impl UpstreamTool {
     /// This tool of `server` as a folder tool's metadata: `args` is its one parameter.
-    pub fn meta(&self, server: &str) -> ToolMeta {
+    pub(crate) fn meta(&self, server: &str) -> ToolMeta {
         let types = self.types();
         let required = types.args.iter().any(|a| !a.optional);
         let ty = types.args_param();
@@ -61,7 +61,7 @@ impl UpstreamTool {
 
     /// Binds shell words against this tool's input schema: the table of named arguments
     /// to send, or why the words do not fit (naming the flags it takes).
-    pub fn bind_words(
+    pub(crate) fn bind_words(
         &self,
         server: &str,
         words: &[String],

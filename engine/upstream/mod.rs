@@ -27,10 +27,10 @@
 
 mod about;
 mod apis;
-pub mod cache;
+pub(crate) mod cache;
 mod catalogue;
 mod client;
-pub mod config;
+pub(crate) mod config;
 mod content;
 mod error;
 mod guard;
@@ -38,7 +38,7 @@ pub(crate) use guard::served_folders;
 mod http_client;
 pub(crate) use http_client::client as http_client;
 mod meta;
-pub mod names;
+pub(crate) mod names;
 mod pending;
 mod process;
 mod secret;
@@ -46,17 +46,14 @@ mod settings;
 mod shell_text;
 mod stdout;
 mod tail;
-pub mod types;
+pub(crate) mod types;
 mod upstreams;
 
-pub use about::ServerAbout;
-pub use cache::Cache;
-pub use catalogue::{Catalogue, Listing, ServerView, UpstreamTool};
-pub use config::{load, ConfigProblem, Configs, ServerConfig, Transport};
-pub use error::UpstreamError;
-pub use pending::{wait_any, PendingCall};
-pub use process::kill_all;
-pub use secret::Secret;
-pub use settings::{ServerSettings, ToolSettings};
-pub use types::{tool_types, ArgType, ToolTypes};
-pub use upstreams::{CatalogueListener, Reconfigured, SyncReport, UpstreamOptions, Upstreams};
+#[cfg(test)]
+pub(crate) use catalogue::Listing;
+pub(crate) use catalogue::{Catalogue, ServerView, UpstreamTool};
+pub(crate) use config::{load, ConfigProblem, Configs, ServerConfig};
+pub(crate) use error::UpstreamError;
+pub(crate) use pending::{wait_any, PendingCall};
+pub(crate) use types::ToolTypes;
+pub(crate) use upstreams::{Reconfigured, UpstreamOptions, Upstreams};

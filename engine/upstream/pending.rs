@@ -77,7 +77,7 @@ struct SlotState {
 
 /// Where a request leaves its result.
 #[derive(Default)]
-pub struct Slot {
+pub(crate) struct Slot {
     state: Mutex<SlotState>,
 }
 
@@ -107,7 +107,7 @@ impl Slot {
     }
 
     /// Why the caller cancelled, for the server.
-    pub fn reason(&self) -> String {
+    pub(crate) fn reason(&self) -> String {
         self.lock()
             .reason
             .clone()
@@ -117,7 +117,7 @@ impl Slot {
 
 /// A call started with [`super::Upstreams::start_call`]. Dropping it unfinished cancels
 /// the upstream request.
-pub struct PendingCall {
+pub(crate) struct PendingCall {
     label: String,
     slot: Arc<Slot>,
     cancel: CancellationToken,
@@ -154,17 +154,17 @@ impl PendingCall {
     }
 
     /// `server.tool`, as errors name the call.
-    pub fn label(&self) -> &str {
+    pub(crate) fn label(&self) -> &str {
         &self.label
     }
 
     /// True once the result is in (taken or not).
-    pub fn is_finished(&self) -> bool {
+    pub(crate) fn is_finished(&self) -> bool {
         self.taken || self.slot.lock().result.is_some()
     }
 
     /// The result, if it is in and not taken yet. Never blocks.
-    pub fn try_take(&mut self) -> Option<Result<Value, UpstreamError>> {
+    pub(crate) fn try_take(&mut self) -> Option<Result<Value, UpstreamError>> {
         if self.taken {
             return None;
         }
@@ -176,7 +176,11 @@ impl PendingCall {
     /// Blocks until the result is in, `until` passes or `stop()` says stop. At the
     /// deadline or on stop the upstream request is cancelled (`notifications/cancelled`)
     /// and the error names this call.
-    pub fn wait(self, until: Instant, stop: &dyn Fn() -> bool) -> Result<Value, UpstreamError> {
+    pub(crate) fn wait(
+        self,
+        until: Instant,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Value, UpstreamError> {
         let mut calls = [self];
         match wait_any(&mut calls, until, stop)? {
             Some(_) => calls[0]
@@ -222,7 +226,7 @@ impl Drop for PendingCall {
 /// At `until`, or when `stop()` says stop, every unfinished call is cancelled upstream
 /// and filled with the error, which is also returned, naming the calls that were still
 /// waiting.
-pub fn wait_any(
+pub(crate) fn wait_any(
     calls: &mut [PendingCall],
     until: Instant,
     stop: &dyn Fn() -> bool,

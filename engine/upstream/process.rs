@@ -88,7 +88,7 @@ pub(crate) fn block_sigpipe() {
 /// Kills every live server process group that this process started. Async-signal-safe
 /// (atomic loads and `killpg` only), for programs that install their own signal handlers
 /// and so get no cleanup from the hooks described in the module docs.
-pub fn kill_all() {
+pub(crate) fn kill_all() {
     for group in &GROUPS {
         let pgid = group.load(Ordering::SeqCst);
         if pgid > 0 {

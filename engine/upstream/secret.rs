@@ -8,16 +8,16 @@ use std::fmt;
 
 /// A configuration value that must not be shown. `Debug` and `Display` print `***`.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Secret(String);
+pub(crate) struct Secret(String);
 
 impl Secret {
     /// Wraps a value.
-    pub fn new(value: impl Into<String>) -> Self {
+    pub(crate) fn new(value: impl Into<String>) -> Self {
         Self(value.into())
     }
 
     /// The value itself, for the process environment or an HTTP header only.
-    pub fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 }

@@ -22,7 +22,7 @@ use crate::assets::{parse_cache, parse_limits, CachePolicy, ToolLimits};
 
 /// One tool's own entry under `"tools"`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ToolSettings {
+pub(crate) struct ToolSettings {
     /// Its limits (each field given overrides the server's).
     pub limits: ToolLimits,
     /// Its cache.
@@ -31,7 +31,7 @@ pub struct ToolSettings {
 
 /// The limits and cache of one server's tools.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ServerSettings {
+pub(crate) struct ServerSettings {
     /// Limits of every tool of the server.
     pub limits: ToolLimits,
     /// The cache of every tool of the server.
@@ -95,7 +95,7 @@ impl ServerSettings {
     /// The limits and cache of the server's tool `original` (its name on the server),
     /// which scripts call `name`, given the annotations the server sent for it. Its entry
     /// under `"tools"` may use either name.
-    pub fn of(
+    pub(crate) fn of(
         &self,
         original: &str,
         name: &str,
@@ -127,7 +127,7 @@ impl ServerSettings {
 
     /// The keys under `"tools"` that name none of `tools` (by the server's name or the
     /// script's), each with what the user may have meant: such an entry does nothing.
-    pub fn unmatched(&self, tools: &[super::UpstreamTool]) -> Vec<String> {
+    pub(crate) fn unmatched(&self, tools: &[super::UpstreamTool]) -> Vec<String> {
         let names = || {
             tools
                 .iter()

@@ -17,7 +17,7 @@ const KEPT: usize = 4 * 1024;
 
 /// The end of a server's stderr.
 #[derive(Debug)]
-pub struct Tail {
+pub(crate) struct Tail {
     bytes: Mutex<VecDeque<u8>>,
     redactor: Redactor,
 }

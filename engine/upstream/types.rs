@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::names::is_identifier;
 
 /// Deepest nesting read (objects, arrays, unions and `$ref`s all count).
-pub const MAX_DEPTH: usize = 8;
+pub(crate) const MAX_DEPTH: usize = 8;
 /// Most properties of one object, or alternatives of one union, spelled out.
 pub(crate) const MAX_MEMBERS: usize = 64;
 /// Longest type text for one argument or result.
@@ -21,7 +21,7 @@ pub(crate) const MAX_TYPE_BYTES: usize = 4 * 1024;
 
 /// One argument of an upstream tool: a property of its input schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArgType {
+pub(crate) struct ArgType {
     /// The property's name (as the server spells it; the key in the argument table).
     pub name: String,
     /// Its Luau type, without the `?` of an optional argument.
@@ -34,7 +34,7 @@ pub struct ArgType {
 
 /// The Luau view of one upstream tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolTypes {
+pub(crate) struct ToolTypes {
     /// Its arguments, in the schema's order.
     pub args: Vec<ArgType>,
     /// The type of its result: from `outputSchema` when there is one (the structured
@@ -47,7 +47,7 @@ pub struct ToolTypes {
 impl ToolTypes {
     /// The type of the one table a call takes: [`ToolTypes::args_table`], optional (`?`)
     /// when no field is required, so a tool that needs nothing is called as `tool()`.
-    pub fn args_param(&self) -> String {
+    pub(crate) fn args_param(&self) -> String {
         let table = self.args_table();
         if self.args.iter().any(|a| !a.optional) {
             table
@@ -57,7 +57,7 @@ impl ToolTypes {
     }
 
     /// The whole argument table as one Luau type: `{ path: string, head: number? }`.
-    pub fn args_table(&self) -> String {
+    pub(crate) fn args_table(&self) -> String {
         if self.args.is_empty() {
             return "{}".to_string();
         }
@@ -71,7 +71,7 @@ impl ToolTypes {
 }
 
 /// The argument and result types of a tool with these schemas.
-pub fn tool_types(input_schema: &Value, output_schema: Option<&Value>) -> ToolTypes {
+pub(crate) fn tool_types(input_schema: &Value, output_schema: Option<&Value>) -> ToolTypes {
     let reader = Reader { root: input_schema };
     let required = required(input_schema);
     let args = input_schema
@@ -111,7 +111,8 @@ pub fn tool_types(input_schema: &Value, output_schema: Option<&Value>) -> ToolTy
 }
 
 /// The Luau type of one schema (its own `$ref`s resolved against itself).
-pub fn luau_type(schema: &Value) -> String {
+#[cfg(test)]
+pub(crate) fn luau_type(schema: &Value) -> String {
     bounded(Reader { root: schema }.luau(schema, 0))
 }
 

@@ -20,11 +20,11 @@ use super::process;
 
 /// Called with a server's toolbox name after its cached catalogue changed (a sync, or
 /// the server's `notifications/tools/list_changed`).
-pub type CatalogueListener = Arc<dyn Fn(&str) + Send + Sync>;
+pub(crate) type CatalogueListener = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// How [`Upstreams`] runs servers.
 #[derive(Clone)]
-pub struct UpstreamOptions {
+pub(crate) struct UpstreamOptions {
     /// Calls sent to one server at once; the rest wait their turn (their wait counts
     /// against their deadline). Default 4.
     pub max_in_flight: usize,
@@ -60,7 +60,7 @@ impl std::fmt::Debug for UpstreamOptions {
 
 /// What a sync did for one server.
 #[derive(Debug)]
-pub struct SyncReport {
+pub(crate) struct SyncReport {
     /// The server's toolbox name.
     pub server: String,
     /// The catalogue now in the cache, or why there is no new one.
@@ -114,7 +114,7 @@ struct Shared {
 
 /// What [`Upstreams::reconfigure`] did, by toolbox name.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Reconfigured {
+pub(crate) struct Reconfigured {
     /// Servers that were not configured before.
     pub added: Vec<String>,
     /// Servers whose entry changed: stopped, and started again by their next use.
@@ -125,7 +125,7 @@ pub struct Reconfigured {
 
 impl Reconfigured {
     /// True when no server was added, changed or removed.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.added.is_empty() && self.changed.is_empty() && self.removed.is_empty()
     }
 }
@@ -140,7 +140,7 @@ const BACKGROUND_FETCHES: usize = 4;
 /// the next calls, and one that died is started again by the next call. Dropping this
 /// value ends every process it started (and the runtime its requests run on); so do the
 /// process's normal exit and SIGTERM/SIGINT/SIGHUP (see [`super::kill_all`]).
-pub struct Upstreams {
+pub(crate) struct Upstreams {
     shared: Arc<Shared>,
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -157,7 +157,7 @@ impl std::fmt::Debug for Upstreams {
 impl Upstreams {
     /// The servers of `configs` (see [`super::load`]) for the world at `world`. Starts
     /// no server; creates the runtime (two worker threads) that requests run on.
-    pub fn new(
+    pub(crate) fn new(
         world: &Path,
         configs: &Configs,
         options: UpstreamOptions,
@@ -192,7 +192,7 @@ impl Upstreams {
     }
 
     /// The configured servers, by toolbox name.
-    pub fn servers(&self) -> Vec<ServerConfig> {
+    pub(crate) fn servers(&self) -> Vec<ServerConfig> {
         self.shared
             .servers()
             .values()
@@ -201,24 +201,20 @@ impl Upstreams {
     }
 
     /// The server with this toolbox name.
-    pub fn server(&self, name: &str) -> Option<ServerConfig> {
+    pub(crate) fn server(&self, name: &str) -> Option<ServerConfig> {
         self.shared.server(name).map(|s| s.config.clone())
-    }
-
-    /// The cache these servers' catalogues live in.
-    pub fn cache(&self) -> &Cache {
-        &self.shared.cache
     }
 
     /// `server`'s tools as last synced, from the cache. Never starts the server; `None`
     /// when it was never synced with its current configuration (or is not configured).
-    pub fn catalogue(&self, server: &str) -> Option<Arc<Catalogue>> {
+    #[cfg(test)]
+    pub(crate) fn catalogue(&self, server: &str) -> Option<Arc<Catalogue>> {
         let server = self.shared.server(server)?;
         self.shared.cache.read(&server.config)
     }
 
     /// Every configured server with its cached catalogue, by toolbox name. Starts nothing.
-    pub fn views(&self) -> Vec<ServerView> {
+    pub(crate) fn views(&self) -> Vec<ServerView> {
         self.shared
             .servers()
             .values()
@@ -234,7 +230,7 @@ impl Upstreams {
     /// Starts `server` (or every server) if needed, fetches every page of `tools/list`
     /// and stores it in the cache. Blocks until each server answered or failed; servers
     /// are synced side by side. The servers stay up for calls.
-    pub fn sync(&self, server: Option<&str>) -> Vec<SyncReport> {
+    pub(crate) fn sync(&self, server: Option<&str>) -> Vec<SyncReport> {
         let names: Vec<String> = match server {
             Some(name) if self.shared.server(name).is_none() => {
                 return vec![SyncReport {
@@ -271,7 +267,8 @@ impl Upstreams {
     /// value's runtime, after the calls ahead of it if the server has
     /// [`UpstreamOptions::max_in_flight`] running. Wait with [`PendingCall::wait`] or
     /// [`super::wait_any`].
-    pub fn start_call(
+    #[cfg(any(test, feature = "bench"))]
+    pub(crate) fn start_call(
         &self,
         server: &str,
         tool: &str,
@@ -282,7 +279,7 @@ impl Upstreams {
 
     /// As [`Upstreams::start_call`], the call named `label` in the errors about it (a
     /// script's `toolbox.tool`, where the server's own names differ).
-    pub fn start_call_as(
+    pub(crate) fn start_call_as(
         &self,
         server: &str,
         tool: &str,
@@ -315,7 +312,7 @@ impl Upstreams {
     /// a fetch of it is running, which this one then waits for), and returns at once. The
     /// pending value is the number of tools, or why there are none; waiting on it under a
     /// deadline gives up waiting, not the fetch, which goes on for the next use.
-    pub fn start_fetch(&self, server: &str) -> PendingCall {
+    pub(crate) fn start_fetch(&self, server: &str) -> PendingCall {
         // `server.method`, as a call is labelled: errors name the server from it.
         let label = format!("{server}.tools/list");
         if self.shared.server(server).is_none() {
@@ -340,7 +337,7 @@ impl Upstreams {
     /// a time, each within its start and list limits. Returns at once; each catalogue is
     /// announced as it lands (see [`UpstreamOptions::on_catalogue_change`]) and a failure
     /// is logged with the server's stderr tail.
-    pub fn fetch_missing(&self) {
+    pub(crate) fn fetch_missing(&self) {
         let Some(runtime) = &self.runtime else {
             return;
         };
@@ -364,7 +361,7 @@ impl Upstreams {
 
     /// True when fetching `server`'s tools failed within `within` (and none succeeded
     /// since): a search over every server does not start a broken one again each time.
-    pub fn failed_lately(&self, server: &str, within: Duration) -> bool {
+    pub(crate) fn failed_lately(&self, server: &str, within: Duration) -> bool {
         self.shared.server(server).is_some_and(|s| {
             s.failed_at
                 .lock()
@@ -377,7 +374,7 @@ impl Upstreams {
     /// connection; a changed one is stopped and starts again (as configured now) on its
     /// next use; a removed one is stopped; an added one starts on its first use. A call
     /// running on a stopped server finishes first.
-    pub fn reconfigure(&self, configs: &Configs) -> Reconfigured {
+    pub(crate) fn reconfigure(&self, configs: &Configs) -> Reconfigured {
         let mut done = Reconfigured::default();
         let mut stopped = Vec::new();
         {
@@ -423,7 +420,8 @@ impl Upstreams {
     }
 
     /// The process id of `server` while it runs (stdio servers), for monitoring.
-    pub fn process_id(&self, server: &str) -> Option<u32> {
+    #[cfg(any(test, feature = "bench"))]
+    pub(crate) fn process_id(&self, server: &str) -> Option<u32> {
         let server = self.shared.server(server)?;
         let connection = server.connection.try_lock().ok()?;
         connection.as_ref().filter(|c| c.is_alive())?.pid()

@@ -129,7 +129,7 @@ pub(crate) fn remove_dir(
 }
 
 /// Deepest folder [`remove_dir`] and [`remove_tree`] descend into.
-pub const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 fn too_deep() -> io::Error {
     io::Error::other(format!("it is nested more than {MAX_DEPTH} folders deep"))

@@ -15,7 +15,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags, RenameFlags, Stat};
 
 /// What an entry is, without following a symlink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     File,
     Dir,
     Symlink,
@@ -120,7 +120,7 @@ impl Dir {
     }
 
     /// The device and inode of this folder.
-    pub fn identity(&self) -> io::Result<(u64, u64)> {
+    pub(crate) fn identity(&self) -> io::Result<(u64, u64)> {
         self.identity_of(OsStr::new("."))
     }
 
@@ -184,7 +184,7 @@ impl Dir {
     }
 
     /// The entries of this folder, without `.` and `..`, in the order the system gives.
-    pub fn entries(&self) -> io::Result<Entries> {
+    pub(crate) fn entries(&self) -> io::Result<Entries> {
         // Read through a fresh open of ".", which has its own read position.
         Ok(Entries {
             dir: rustix::fs::Dir::read_from(&self.0)?,

@@ -4,7 +4,7 @@ use std::io;
 
 /// A refused or failed filesystem operation. Each message names the path and the fix.
 #[derive(Debug, thiserror::Error)]
-pub enum VfsError {
+pub(crate) enum VfsError {
     /// The path is not a plain relative path (absolute, `..`, NUL, backslash, too long).
     #[error("path '{path}' is refused: {why}; use a path relative to the world with / between names, e.g. 'text.toolbox/README.md'")]
     BadPath {

@@ -15,7 +15,7 @@ pub(crate) mod atomic;
 mod dir;
 mod error;
 mod path;
-pub use path::shorten;
+pub(crate) use path::shorten;
 mod walk;
 
 use std::ffi::{OsStr, OsString};
@@ -26,8 +26,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use dir::{Dir, Kind};
-pub use error::VfsError;
-pub use path::{check_entry_name, components, refuse_hidden, MAX_COMPONENTS, MAX_PATH_BYTES};
+pub(crate) use error::VfsError;
+pub(crate) use path::{check_entry_name, components, refuse_hidden};
 use walk::{At, Last, Outcome, Walker};
 
 /// Most entries `list` returns, and most entries `remove` deletes in one call.
@@ -48,7 +48,7 @@ pub(crate) struct DirEntry {
 /// time, and acts through the handle of the folder it checked (see `walk`), so a folder
 /// swapped for a symlink by another process mid-way cannot lead it out of the world.
 #[derive(Debug, Clone)]
-pub struct Vfs {
+pub(crate) struct Vfs {
     world: PathBuf,
     read_only: Vec<PathBuf>,
 }
@@ -56,14 +56,14 @@ pub struct Vfs {
 impl Vfs {
     /// A filesystem over `world` (canonical), where the folders in `read_only`
     /// (canonical library folders that happen to lie inside the world) cannot be changed.
-    pub fn new(world: PathBuf, read_only: Vec<PathBuf>) -> Vfs {
+    pub(crate) fn new(world: PathBuf, read_only: Vec<PathBuf>) -> Vfs {
         Vfs { world, read_only }
     }
 
     /// Where a world-relative path leads on disk (symlinks followed), checked (see the
     /// module docs). For showing a path only: opening the result by path again would
     /// reopen the window a concurrent rename can use; the methods below act safely.
-    pub fn resolve(&self, rel: &str) -> Result<PathBuf, VfsError> {
+    pub(crate) fn resolve(&self, rel: &str) -> Result<PathBuf, VfsError> {
         self.lead(rel, None)
     }
 
@@ -84,7 +84,7 @@ impl Vfs {
     }
 
     /// The text of a file of at most `max_bytes` (the run's `Limits::max_file_bytes`).
-    pub fn read(&self, rel: &str, max_bytes: usize) -> Result<Vec<u8>, VfsError> {
+    pub(crate) fn read(&self, rel: &str, max_bytes: usize) -> Result<Vec<u8>, VfsError> {
         let names = checked_names(rel)?;
         let mut walker = Walker::new(&self.world, rel, None);
         let mut at = walker.start()?;
@@ -127,7 +127,12 @@ impl Vfs {
     /// A symlink at the path itself is replaced by the file (its target must still be a
     /// place in the world where a write would be allowed).
     /// `max_bytes` is the largest file allowed (the run's `Limits::max_file_bytes`).
-    pub fn write(&self, rel: &str, bytes: &[u8], max_bytes: usize) -> Result<PathBuf, VfsError> {
+    pub(crate) fn write(
+        &self,
+        rel: &str,
+        bytes: &[u8],
+        max_bytes: usize,
+    ) -> Result<PathBuf, VfsError> {
         if bytes.len() > max_bytes {
             return Err(file_too_large(
                 rel,
@@ -226,7 +231,7 @@ impl Vfs {
 
     /// Removes a file, or a folder with everything in it (at most `MAX_ENTRIES` entries).
     /// A symlink is removed itself, never what it points to. Returns the path on disk.
-    pub fn remove(&self, rel: &str) -> Result<PathBuf, VfsError> {
+    pub(crate) fn remove(&self, rel: &str) -> Result<PathBuf, VfsError> {
         let names = checked_names(rel)?;
         if names.is_empty() {
             return Err(world_itself(rel));
@@ -319,7 +324,7 @@ impl Vfs {
     /// Publishes a new folder `parent/name` holding `files`, atomically (see
     /// [`atomic`]); missing parent folders are created first. Returns its path on disk.
     /// No file may exceed `max_file_bytes` (the run's `Limits::max_file_bytes`).
-    pub fn publish_dir(
+    pub(crate) fn publish_dir(
         &self,
         parent: &str,
         name: &str,

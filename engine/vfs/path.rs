@@ -4,14 +4,14 @@
 use super::error::VfsError;
 
 /// Longest path accepted, in bytes.
-pub const MAX_PATH_BYTES: usize = 1024;
+pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 /// Most names a path may have.
-pub const MAX_COMPONENTS: usize = 32;
+pub(crate) const MAX_COMPONENTS: usize = 32;
 
 /// The names of a relative path, checked: no `..`, no absolute path, no NUL, no backslash.
 /// `""` and `"."` name the world itself (an empty list).
-pub fn components(path: &str) -> Result<Vec<&str>, VfsError> {
+pub(crate) fn components(path: &str) -> Result<Vec<&str>, VfsError> {
     let refuse = |why: &str| VfsError::BadPath {
         path: shorten(path),
         why: why.to_string(),
@@ -45,7 +45,7 @@ pub fn components(path: &str) -> Result<Vec<&str>, VfsError> {
 /// also a project folder, writing there could make git or an editor run commands, and
 /// reading there could leak secrets. The engine's own hidden files are the exceptions:
 /// the `.metadata` of a tool or toolbox, and the world's `.luaurc` (lint settings).
-pub fn refuse_hidden(path: &str) -> Result<(), VfsError> {
+pub(crate) fn refuse_hidden(path: &str) -> Result<(), VfsError> {
     if engine_file(path) {
         return Ok(());
     }
@@ -79,7 +79,7 @@ pub(crate) fn engine_file(path: &str) -> bool {
 }
 
 /// Checks one folder or file name (no separators, no `..`).
-pub fn check_entry_name(name: &str) -> Result<(), VfsError> {
+pub(crate) fn check_entry_name(name: &str) -> Result<(), VfsError> {
     let names = components(name)?;
     if names.len() != 1 || names[0] != name {
         return Err(VfsError::BadPath {
@@ -113,7 +113,7 @@ pub(crate) fn check_new_path(path: &str) -> Result<(), VfsError> {
 }
 
 /// The path cut to a length fit for a message.
-pub fn shorten(path: &str) -> String {
+pub(crate) fn shorten(path: &str) -> String {
     let clean: String = path
         .chars()
         .map(|c| if c.is_control() { '?' } else { c })

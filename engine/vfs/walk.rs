@@ -178,7 +178,7 @@ impl<'a> Walker<'a> {
 
     /// Refuses a real path (names below the world) that is hidden, or read-only when the
     /// walk is for a change.
-    pub fn check(&self, real: &[OsString]) -> Result<(), VfsError> {
+    pub(crate) fn check(&self, real: &[OsString]) -> Result<(), VfsError> {
         let inside: Vec<_> = real.iter().map(|n| n.to_string_lossy()).collect();
         let inside = inside.join("/");
         refuse_hidden(&inside).map_err(|_| VfsError::Hidden {

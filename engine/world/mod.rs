@@ -22,7 +22,7 @@ use std::time::Duration;
 use crate::check::{Checker, Checking, Mode};
 use crate::policy::{PolicyError, Profile};
 use crate::registry::{Registry, RegistryError};
-use crate::runtime::{Runtime, StartError};
+use crate::runtime::{Pool, Runtime, StartError};
 use crate::sandbox::Limits;
 
 /// Why a world could not be opened; each says what to do.
@@ -126,13 +126,22 @@ impl World {
         Ok(runtime)
     }
 
-    /// The world's registry.
-    pub fn registry(&self) -> &Arc<Registry> {
-        &self.registry
+    /// A pool of `workers` runtimes over this world, for many scripts at once (a server's
+    /// requests): at most `max_pending` scripts wait for one, more are refused with
+    /// [`crate::PoolError::Busy`].
+    pub fn pool(&self, workers: usize, max_pending: usize) -> Result<Pool, StartError> {
+        let pool = Pool::new(
+            self.registry.clone(),
+            self.limits.clone(),
+            workers,
+            max_pending,
+        )?;
+        pool.set_checking(self.checking.clone());
+        Ok(pool)
     }
 
-    /// The check its runtimes get, when there is one.
-    pub fn checking(&self) -> Option<&Arc<Checking>> {
-        self.checking.as_ref()
+    /// The world's registry.
+    pub(crate) fn registry(&self) -> &Arc<Registry> {
+        &self.registry
     }
 }

@@ -6,9 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use codemode::assets::AssetIndex;
-use codemode::search::{Mode, SearchRequest, SearchService};
-use codemode::Registry;
+use crate::assets::AssetIndex;
+use crate::registry::Registry;
+use crate::search::{Mode, SearchRequest, SearchService};
 use serde::Deserialize;
 
 use super::{service, Baseline};

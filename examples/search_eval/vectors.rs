@@ -16,7 +16,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use codemode::search::{join_vectors, Bundled, Meaning, StaticModel};
+use crate::search::{join_vectors, Bundled, Meaning, StaticModel};
 
 /// The model `CM_VECTORS` or `CM_VECTORS_LOG` asks for, if any.
 pub(crate) fn from_env() -> Option<Arc<dyn Meaning>> {

@@ -11,39 +11,44 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-/// A temp world that is deleted when dropped.
-pub struct World {
-    pub dir: tempfile::TempDir,
-}
+mod world;
+// Not every test binary uses it (as with the rest of this module).
+#[allow(unused_imports)]
+pub use world::World;
 
-impl World {
-    pub fn new() -> World {
-        World {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-
-    pub fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// Writes `text` to `rel`, creating folders.
-    pub fn file(&self, rel: &str, text: &str) -> &World {
-        let path = self.dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-        self
-    }
-
-    /// Writes a tool whose init.luau is `source`.
-    pub fn tool(&self, identity: &str, source: &str) -> &World {
-        let (b, n) = identity.split_once('.').unwrap();
-        self.file(&format!("{b}.toolbox/{n}.tool/init.luau"), source)
-    }
-}
-
+/// The `codemode` binary (see [`built`]).
 pub fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_codemode"))
+    built(option_env!("CARGO_BIN_EXE_codemode"), "codemode")
+}
+
+/// The type checker's binary, `codemode-check` (see [`built`]).
+pub fn checker_bin() -> PathBuf {
+    built(
+        option_env!("CARGO_BIN_EXE_codemode-check"),
+        "codemode-check",
+    )
+}
+
+/// A binary of this package: Cargo names it to the integration tests; the crate's own
+/// tests (`tests/internal/`, which include this file) find it where Cargo puts it, one
+/// folder above their own `deps/`. `cargo test` builds the binaries first;
+/// `cargo test --lib` alone does not.
+fn built(named: Option<&str>, name: &str) -> PathBuf {
+    if let Some(path) = named {
+        return PathBuf::from(path);
+    }
+    let exe = std::env::current_exe().expect("the test's own path");
+    let path = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("a test binary lives in <target>/<profile>/deps/")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{} is missing: build the binaries first (cargo build --bins)",
+        path.display()
+    );
+    path
 }
 
 /// The `codemode` binary as a command, with no world from the environment: every test
@@ -169,7 +174,7 @@ where
 /// Runs the setup script `script` (which installs pinned packages once) into
 /// `<target>/<folder>`, and returns the path it prints; a failure says what `needs` says.
 pub fn install(script: &str, folder: &str, needs: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_BIN_EXE_codemode"))
+    let dir = bin()
         .parent()
         .and_then(Path::parent)
         .expect("the binary lives in <target>/<profile>/")
@@ -200,4 +205,25 @@ pub fn lines_of(out: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Re
         }
     });
     lines
+}
+
+/// A runtime over `world` through the facade, with `libraries` after it and the bundled
+/// toolboxes or not, and no type check: what most in-process tests run scripts in.
+pub fn runtime(
+    world: &Path,
+    libraries: &[PathBuf],
+    bundled: bool,
+    limits: codemode::Limits,
+) -> codemode::Runtime {
+    let options = codemode::Options {
+        libraries: libraries.to_vec(),
+        bundled,
+        limits,
+        check: codemode::CheckMode::Off,
+        ..codemode::Options::default()
+    };
+    codemode::World::open_with(world, &options)
+        .unwrap()
+        .runtime()
+        .unwrap()
 }

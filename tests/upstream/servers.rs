@@ -26,7 +26,7 @@ pub fn root() -> &'static Path {
 pub fn installed() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        crate::common::install(
+        super::common::install(
             "tests/upstream/setup.sh",
             "upstream-servers",
             "node, npm, python3 and the package registries are needed",

@@ -7,14 +7,13 @@
 //!
 //! Cases per property: `CODEMODE_FUZZ_CASES` (default 128; CI runs the default).
 
-mod common;
-
 use std::sync::Arc;
 
-use codemode::assets::{read_signature, with_luau, Docstring};
-use codemode::mcp::json_schema;
-use codemode::types::{declarable, Slot, Ty};
-use codemode::{Limits, Output, Registry, Runtime};
+use crate::assets::{read_signature, with_luau, Docstring};
+use crate::mcp::json_schema;
+use crate::registry::Registry;
+use crate::types::{declarable, Slot, Ty};
+use crate::{Limits, Output, Runtime};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -180,7 +179,7 @@ proptest! {
     fn a_world_of_generated_tools_lists_types_and_runs(
         sources in prop::collection::vec(mangled(tool_source()), 1..6)
     ) {
-        let world = common::World::new();
+        let world = super::World::new();
         for (i, source) in sources.iter().enumerate() {
             world.tool(&format!("gen.t{i}"), source);
         }
@@ -190,9 +189,9 @@ proptest! {
         );
         let registry = Arc::new(Registry::open(world.path(), &[], false).unwrap());
         let index = registry.snapshot();
-        let _ = codemode::definitions(&index, &[]);
+        let _ = crate::host::definitions(&index, &[]);
         for entry in index.tools.values() {
-            let _ = codemode::mcp::input_schema(entry.meta());
+            let _ = crate::mcp::input_schema(entry.meta());
             let _ = entry.reason();
         }
         let mut runtime = Runtime::new(registry, Limits::default()).unwrap();

@@ -4,7 +4,7 @@
 //! which cost the cache and never the run; `codemode cache stats|clear`; and limits that
 //! `codemode check` reports when malformed.
 
-mod common;
+use super::common;
 
 use std::path::Path;
 use std::time::Duration;
@@ -171,8 +171,7 @@ fn two_processes_write_one_store_at_once_without_corrupting_it() {
         assert!(envelope["value"].as_f64().unwrap() > 0.0, "{envelope}");
     }
     let path = w.path().join(".codemode/results.db");
-    let store =
-        codemode::results::Store::open(&path, codemode::results::DEFAULT_CAP_BYTES).unwrap();
+    let store = crate::results::Store::open(&path, crate::results::DEFAULT_CAP_BYTES).unwrap();
     store.check().unwrap();
     let stats = store.stats(0).unwrap();
     assert_eq!(

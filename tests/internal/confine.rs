@@ -2,16 +2,15 @@
 //! say, they read the system folders and the world but `.codemode/`, write only the
 //! world but `.codemode/`, and reach no network unless the profile grants it.
 
-mod common;
-
 use std::io::Read;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::policy::Capabilities;
-use codemode::{Envelope, Limits, Output, Registry, Runtime};
+use crate::policy::Capabilities;
+use crate::registry::Registry;
+use crate::{Envelope, Limits, Output, Runtime};
 
 const SECRET: &str = "SECRET-7c1f-do-not-print";
 

@@ -3,7 +3,7 @@
 //! damaged cache, or one written by another version, is rebuilt; two processes at once
 //! both succeed and leave a valid cache; a world that cannot hold a cache still works.
 
-mod common;
+use super::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -113,7 +113,7 @@ fn run(world: &Path, script: &str) -> Run {
 /// Everything a first search indexes: the tools, their toolboxes (20 tools each) and the
 /// functions of `tools` itself (search finds `tools.create` too).
 fn indexed() -> usize {
-    TOOLS + TOOLS.div_ceil(20) + codemode::types::surface_functions().len()
+    TOOLS + TOOLS.div_ceil(20) + crate::types::surface_functions().len()
 }
 
 const SEARCH: &str = "local r = tools.search('ledger record 42')\nreturn { first = r.value[1].identity, n = #tools.list().value }";
@@ -235,7 +235,7 @@ fn search_damaged(w: &Path, expected: &Value, ext: &str, damage: impl Fn(&Path))
     );
     // Neither a panic nor "a bug" reaches the user: the log says what was rebuilt.
     assert!(!run.log.contains("bug"), "{}", run.log);
-    assert!(!run.log.contains("WARN codemode::cli"), "{}", run.log);
+    assert!(!run.log.contains("WARN crate::cli"), "{}", run.log);
     let rebuilt = run.log.contains("search index on disk was damaged");
     if rebuilt {
         assert_eq!(run.upserts, indexed(), "rebuilt whole");
@@ -350,8 +350,8 @@ fn a_world_that_cannot_hold_a_cache_still_works() {
 /// follows what the other committed, and neither search goes stale or wrong.
 #[test]
 fn a_long_lived_process_follows_what_another_committed() {
-    use codemode::search::{Mode, SearchRequest};
-    use codemode::Registry;
+    use crate::registry::Registry;
+    use crate::search::{Mode, SearchRequest};
     let w = world();
     let keyword = |registry: &Registry, query: &str| {
         let mut request = SearchRequest::new(query);

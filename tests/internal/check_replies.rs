@@ -7,14 +7,16 @@
 //! The checker is reached through a wrapper that notes each start (or each request), so a
 //! test knows when a verdict came from what was kept.
 
-mod common;
+use super::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode::check::{Checker, Mode};
-use codemode::{Checking, Limits, Output, Registry, Runtime};
+use crate::check::Checking;
+use crate::check::{Checker, Mode};
+use crate::registry::Registry;
+use crate::{Limits, Output, Runtime};
 use common::{command, output, text, World};
 use serde_json::Value;
 
@@ -26,7 +28,7 @@ fn noting_checker(dir: &Path) -> PathBuf {
         format!(
             "#!/bin/sh\necho start >> '{}'\nexec '{}'\n",
             dir.join("starts").display(),
-            env!("CARGO_BIN_EXE_codemode-check")
+            common::checker_bin().display()
         ),
     )
     .unwrap();
@@ -45,7 +47,7 @@ fn listening_checker(dir: &Path) -> PathBuf {
 tee -a '{}' | '{}'
 ",
             dir.join("requests").display(),
-            env!("CARGO_BIN_EXE_codemode-check")
+            common::checker_bin().display()
         ),
     )
     .unwrap();
@@ -265,7 +267,7 @@ fn a_process_checks_a_script_it_ran_before_against_the_same_declarations_once() 
     let no = runtime.exec(refused, Output::Capture);
     assert_eq!(
         no.error.as_ref().map(|e| e.kind),
-        Some(codemode::ErrorKind::Type)
+        Some(crate::ErrorKind::Type)
     );
     assert_eq!(checks(notes.path()), 2);
     for _ in 0..3 {

@@ -3,26 +3,25 @@
 //! run goes on unchecked and says so), tools checked by `codemode check`, and the two
 //! Luau copies kept in separate binaries.
 
-mod common;
-#[path = "upstream/servers.rs"]
-mod servers;
+use super::common;
+use super::servers;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::check::{Checked, Checker, Declarations, Mode, Severity};
-use codemode::{Checking, ErrorKind, Limits, Output, Pool, Registry, RunRequest, Runtime, Session};
+use crate::check::Checking;
+use crate::check::{Checked, Checker, Declarations, Mode, Severity};
+use crate::registry::Registry;
+use crate::{ErrorKind, Limits, Output, Pool, RunRequest, Runtime, Session};
 use common::{codemode, exec, text, World};
 use serde_json::{json, Value};
 
-fn checker_bin() -> &'static str {
-    env!("CARGO_BIN_EXE_codemode-check")
-}
+use common::checker_bin;
 
 fn runtime(world: &World, mode: Mode) -> Runtime {
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
-    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checker = Checker::with_program(Ok(checker_bin()), Duration::from_secs(5));
     runtime.set_checking(Some(Arc::new(Checking::new(mode, checker))));
     runtime
 }
@@ -297,7 +296,7 @@ fn a_missing_or_crashing_checker_never_blocks_a_run() {
 
 #[test]
 fn a_check_whose_reply_is_left_unread_does_not_answer_the_next_one() {
-    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checker = Checker::with_program(Ok(checker_bin()), Duration::from_secs(5));
     let declarations = Declarations::new("declare x: number\n");
     let wrong = "local y: string = x\nreturn y";
     let right = "local y: number = x\nreturn y";
@@ -426,7 +425,7 @@ fn the_pool_checks_what_tool_exec_runs() {
     let world = World::new();
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     let pool = Pool::new(registry, Limits::default(), 2, 8).unwrap();
-    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checker = Checker::with_program(Ok(checker_bin()), Duration::from_secs(5));
     pool.set_checking(Some(Arc::new(Checking::new(Mode::Certain, checker))));
     let envelope = pool.exec("return tools.json.decode('{}')");
     assert_eq!(envelope.error.map(|e| e.kind), Some(ErrorKind::Type));
@@ -486,7 +485,7 @@ fn strict_check_speaks_of_the_worlds_own_tools_only() {
 
 #[test]
 fn the_two_luau_copies_live_in_separate_binaries() {
-    let engine = std::fs::read(env!("CARGO_BIN_EXE_codemode")).unwrap();
+    let engine = std::fs::read(common::bin()).unwrap();
     let checker = std::fs::read(checker_bin()).unwrap();
     let has =
         |bytes: &[u8], needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
@@ -551,11 +550,11 @@ fn large_world(boxes: usize) -> World {
 
 #[test]
 fn a_large_world_declares_only_the_toolboxes_a_script_names() {
-    let boxes = codemode::check::WHOLE_WORLD_TOOLS / 50 + 1;
+    let boxes = crate::check::WHOLE_WORLD_TOOLS / 50 + 1;
     let world = large_world(boxes);
     let registry = Arc::new(Registry::open(world.path(), &[], false).unwrap());
     let index = registry.snapshot();
-    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checker = Checker::with_program(Ok(checker_bin()), Duration::from_secs(5));
     let checking = Arc::new(Checking::new(Mode::Certain, checker));
     let script = "local r = tools.box3.t7('a')\nreturn r.text";
     let text = checking
@@ -827,7 +826,7 @@ fn a_tools_required_module_is_typed_from_its_source() {
 
 #[test]
 fn an_edited_tool_is_type_checked_when_it_is_saved_and_stays_callable() {
-    use codemode::runtime::{check_edits, EditReport};
+    use crate::runtime::{check_edits, EditReport};
     let world = World::new();
     let tool = |body: &str| {
         format!(
@@ -837,7 +836,7 @@ fn an_edited_tool_is_type_checked_when_it_is_saved_and_stays_callable() {
     };
     world.tool("mine.shout", &tool("return string.upper(text)"));
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
-    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checker = Checker::with_program(Ok(checker_bin()), Duration::from_secs(5));
     let checking = Arc::new(Checking::new(Mode::Certain, checker));
     let (send, reports) = std::sync::mpsc::channel();
     check_edits(checking, &registry, move |r| {
@@ -1519,7 +1518,7 @@ fn declarations_that_do_not_load_are_cut_back_only_as_far_as_needed() {
     let world = typed_world(&[("fx", 0)]);
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     let index = registry.snapshot();
-    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(5));
+    let checker = Checker::with_program(Ok(checker_bin()), Duration::from_secs(5));
     let checking = Checking::new(Mode::Certain, checker);
     let upstream = [("fx", 4)];
     let asked = std::sync::Mutex::new(Vec::new());
@@ -1595,7 +1594,7 @@ fn the_check_comes_out_of_the_runs_deadline() {
 fn a_script_that_holds_the_checker_never_makes_others_wait_past_their_bound() {
     let world = World::new();
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
-    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(1));
+    let checker = Checker::with_program(Ok(checker_bin()), Duration::from_secs(1));
     let checking = Arc::new(Checking::new(Mode::Certain, checker));
     let runtime = || {
         let mut rt = Runtime::new(registry.clone(), Limits::default()).unwrap();
@@ -1783,7 +1782,7 @@ fn a_refused_script_that_computes_without_end_is_stopped_when_the_verdict_comes(
 fn a_long_computation_frees_the_checker_for_other_scripts_once_it_is_checked() {
     let world = World::new();
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
-    let checker = Checker::with_program(Ok(checker_bin().into()), Duration::from_secs(10));
+    let checker = Checker::with_program(Ok(checker_bin()), Duration::from_secs(10));
     let checking = Arc::new(Checking::new(Mode::Certain, checker));
     let runtime = || {
         let mut rt = Runtime::new(registry.clone(), Limits::default()).unwrap();

@@ -4,9 +4,8 @@
 //! any server; `notifications/tools/list_changed` refreshing what a running `serve`
 //! shows; and an answer too large to read failing at once.
 
-mod common;
-#[path = "upstream/servers.rs"]
-mod servers;
+use super::common;
+use super::servers;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -514,11 +513,11 @@ fn the_reference_server_announces_its_late_tools_and_the_stale_catalogue_is_repl
     let _serial = serial();
     let dir = world(json!({ "everything": everything_stdio() }));
     // A catalogue from an older version of the server: only `echo`.
-    let configs = codemode::upstream::load(dir.path(), &[]);
-    codemode::upstream::Cache::new(dir.path())
+    let configs = crate::upstream::load(dir.path(), &[]);
+    crate::upstream::cache::Cache::new(dir.path())
         .write(
             &configs.servers[0],
-            &codemode::upstream::Listing {
+            &crate::upstream::Listing {
                 tools: vec![json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}})],
                 ..Default::default()
             },

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use codemode::vfs::Vfs;
+use crate::vfs::Vfs;
 
 /// The default largest file (`Limits::max_file_bytes`).
 const MAX: usize = 4 * 1024 * 1024;

@@ -3,15 +3,17 @@
 //! is printed; the default mode must stop at least 90% of the wrong scripts before they
 //! run and refuse none of the correct ones, which must also run to the end.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode::check::{Checker, Mode};
-use codemode::{Checking, ErrorKind, Limits, Output, Registry, Runtime};
+use crate::check::Checking;
+use crate::check::{Checker, Mode};
+use crate::registry::Registry;
+use crate::{ErrorKind, Limits, Output, Runtime};
 use common::World;
 
 fn corpus(kind: &str) -> Vec<(String, String)> {
@@ -37,7 +39,7 @@ fn runtime_checking(world: &World, checking: impl FnOnce(Checker) -> Checking) -
     let registry = Arc::new(Registry::open(world.path(), &[], true).unwrap());
     let mut runtime = Runtime::new(registry, Limits::default()).unwrap();
     let checker = Checker::with_program(
-        Ok(env!("CARGO_BIN_EXE_codemode-check").into()),
+        Ok(common::checker_bin()),
         // Generous: a debug build under a loaded machine must not time out.
         Duration::from_secs(5),
     );
@@ -48,7 +50,7 @@ fn runtime_checking(world: &World, checking: impl FnOnce(Checker) -> Checking) -
 /// What a run's envelope says, without its time, each message as the sorted list of its
 /// words: Luau orders the members of a union it prints (`number | string`) by where it
 /// allocated them, which differs from one checker to another on the same script.
-fn said(envelope: &codemode::Envelope) -> serde_json::Value {
+fn said(envelope: &crate::Envelope) -> serde_json::Value {
     fn words(value: &mut serde_json::Value) {
         match value {
             serde_json::Value::Object(fields) => {
@@ -88,7 +90,7 @@ fn a_one_shot_check_of_what_a_script_names_gives_the_whole_worlds_verdict() {
     // Most scripts name their toolboxes, so most are checked against fewer declarations.
     let named = scripts
         .iter()
-        .filter(|(_, s)| codemode::check::only_by_name(s))
+        .filter(|(_, s)| crate::check::only_by_name(s))
         .count();
     assert!(
         named * 3 >= scripts.len() * 2,
@@ -258,7 +260,7 @@ fn no_verdict_depends_on_what_the_checkers_messages_say() {
     let swapping = dir.path().join("codemode-check");
     std::fs::write(&swapping, SWAPPING_CHECKER).unwrap();
     std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_codemode-check"),
+        common::checker_bin(),
         dir.path().join("codemode-check.real"),
     )
     .unwrap();

@@ -1,15 +1,14 @@
 //! Calls without source: `Runtime::call` / `run_call` and `Runtime::surface` / `run_surface`
 //! bind in Rust and run through the same path as `exec` (snapshot, limits, envelope).
 
-mod common;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode::bind::Reason;
-use codemode::{Args, Call, ErrorKind, Limits, Output, Registry, Runtime, Surface};
-use common::World;
+use super::World;
+use crate::bind::Reason;
+use crate::registry::Registry;
+use crate::{Args, Call, ErrorKind, Limits, Output, Runtime, Surface};
 use serde_json::{json, Map, Value};
 
 fn runtime_in(world: &Path, limits: Limits) -> Runtime {

@@ -2,14 +2,15 @@
 //! one process and under `serve`, run after run, with the index updated between runs.
 //! (Listing once overflowed a stack from about 2,000 tools.)
 
-mod common;
+use super::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
 
-use codemode::{Limits, Output, Registry, Runtime};
+use crate::registry::Registry;
+use crate::{Limits, Output, Runtime};
 use serde_json::{json, Value};
 
 const TOOLS: usize = 50_000;

@@ -17,11 +17,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use codemode::assets::ToolEntry;
-use codemode::definitions;
-use codemode::mcp::{input_schema, VARARG_PROPERTY};
-use codemode::types::{inline_aliases, Ty};
-use codemode::{Limits, Output, Registry, Runtime};
+use crate::assets::ToolEntry;
+use crate::host::definitions;
+use crate::mcp::{input_schema, VARARG_PROPERTY};
+use crate::registry::Registry;
+use crate::types::{inline_aliases, Ty};
+use crate::{Limits, Output, Runtime};
 use full_moon::ast::luau::{TypeFieldKey, TypeInfo};
 use full_moon::ast::Stmt;
 use full_moon::LuaVersion;
@@ -369,7 +370,7 @@ fn bind_all(runtime: &mut Runtime, id: &str, cases: &[Case]) -> Vec<String> {
 }
 
 /// The MCP arguments of a case: parameters by name, trailing values as an array.
-fn json_args(meta: &codemode::assets::ToolMeta, case: &Case) -> Json {
+fn json_args(meta: &crate::assets::ToolMeta, case: &Case) -> Json {
     let mut args = Map::new();
     for (arg, value) in meta.args.iter().zip(&case.params) {
         if let Some(v) = value {
@@ -474,11 +475,7 @@ fn valid(ty: &Ty, depth: usize) -> Vec<Json> {
 
 /// Tables with the required fields, with every field, with each field's other values,
 /// and with entries the indexer takes.
-fn entries(
-    fields: &[codemode::types::Field],
-    indexer: Option<(&Ty, &Ty)>,
-    depth: usize,
-) -> Vec<Json> {
+fn entries(fields: &[crate::types::Field], indexer: Option<(&Ty, &Ty)>, depth: usize) -> Vec<Json> {
     let first = |t: &Ty| valid(t, depth + 1).into_iter().next();
     let mut minimal = Map::new();
     for f in fields.iter().filter(|f| !f.ty.accepts_nil()) {

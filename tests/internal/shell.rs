@@ -2,14 +2,13 @@
 //! the working folder stays in the world, the environment is clean, output is capped, and
 //! the whole process group dies at the time limit.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::policy::Capabilities;
-use codemode::{Envelope, ErrorKind, Limits, Output, Registry, Runtime};
-use common::World;
+use super::World;
+use crate::policy::Capabilities;
+use crate::registry::Registry;
+use crate::{Envelope, ErrorKind, Limits, Output, Runtime};
 
 fn runtime_granting(world: &World, commands: &[&str], limits: Limits) -> Runtime {
     let registry = Registry::open(world.path(), &[], false)
@@ -65,7 +64,7 @@ fn only_listed_commands_start() {
         let text = message(&got);
         assert!(text.contains(says), "{cmd}: {text}");
         let kind = got.error.as_ref().map(|e| e.kind);
-        assert_eq!(kind, Some(codemode::ErrorKind::Denied), "{cmd}: {text}");
+        assert_eq!(kind, Some(crate::ErrorKind::Denied), "{cmd}: {text}");
         assert!(
             text.contains(&format!(
                 "add \"{cmd}\" to capabilities.shell of the profile in .codemode/policy.json"
@@ -161,7 +160,7 @@ fn the_environment_is_clean() {
     names.sort();
     assert_eq!(names, ["HOME", "LANG", "PATH", "TERM"], "{out}");
     assert!(
-        out.contains(&format!("PATH={}\n", codemode::shell::FIXED_PATH)),
+        out.contains(&format!("PATH={}\n", crate::shell::FIXED_PATH)),
         "{out}"
     );
     assert!(!out.contains("do-not-pass"));
@@ -267,7 +266,7 @@ fn shell_is_absent_and_undeclared_unless_granted() {
         shell: vec!["git".into()],
         ..Capabilities::default()
     };
-    let text = codemode::definitions_granted(&registry.snapshot(), &[], &granted);
+    let text = crate::host::definitions_granted(&registry.snapshot(), &[], &granted);
     assert!(text.contains("declare shell:") && !text.contains("declare http"));
 }
 
@@ -285,8 +284,7 @@ fn runtime_denying_a_tool(world: &World) -> Runtime {
     }
     let policy = r#"{ "profiles": { "default": { "default": "allow", "deny": ["secret.hidden"],
         "capabilities": { "shell": ["ls"] } } } }"#;
-    let profile =
-        codemode::policy::parse(std::path::Path::new("policy.json"), policy, None).unwrap();
+    let profile = crate::policy::parse(std::path::Path::new("policy.json"), policy, None).unwrap();
     let registry = Registry::open(world.path(), &[], false)
         .unwrap()
         .with_profile(profile);
@@ -336,7 +334,7 @@ fn a_refused_command_suggests_only_a_grant_the_policy_file_takes() {
         let policy = serde_json::json!({ "profiles": { "default": { "default": "allow",
             "capabilities": { "shell": [entry] } } } })
         .to_string();
-        codemode::policy::parse(std::path::Path::new("policy.json"), &policy, None)
+        crate::policy::parse(std::path::Path::new("policy.json"), &policy, None)
     };
     for cmd in ["./echo", "echo ", "echo hi", "bin/echo"] {
         let text = message(&run(

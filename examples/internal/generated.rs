@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use codemode::assets::AssetIndex;
+use crate::assets::AssetIndex;
 use tantivy::query::QueryParser;
 use tantivy::schema::{Schema, TEXT};
 use tantivy::{doc, Index};

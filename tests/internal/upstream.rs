@@ -11,9 +11,8 @@
 //! Setup failures fail the tests (as tests/mcp_client.rs does): CI installs node and
 //! python3, so a missing dependency there is a bug, not a reason to skip.
 
-mod common;
-#[path = "upstream/servers.rs"]
-mod servers;
+use super::common;
+use super::servers;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -21,7 +20,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use codemode::upstream::{self, tool_types, wait_any, UpstreamError, UpstreamOptions, Upstreams};
+use crate::upstream::types::tool_types;
+use crate::upstream::{self, wait_any, UpstreamError, UpstreamOptions, Upstreams};
 use serde_json::{json, Value};
 use servers::*;
 
@@ -612,17 +612,25 @@ fn cli_sync_prints_each_server_and_fails_on_any_failure() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("time: 2 tools"));
 }
 
-/// `target/<profile>/examples/upstream_client`, built for these tests (`cargo test`
-/// builds examples too, but `cargo test --test upstream` does not).
+/// `target/<profile>/examples/upstream_client`, built for these tests (it reaches inside
+/// the crate, so it is built with the `bench` feature, which `cargo test` leaves off).
 fn example_client() -> &'static PathBuf {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
-        let profile_dir = Path::new(env!("CARGO_BIN_EXE_codemode")).parent().unwrap();
+        let bin = common::bin();
+        let profile_dir = bin.parent().unwrap();
         let target = profile_dir.parent().unwrap();
         let mut build = Command::new(env!("CARGO"));
         build
             .current_dir(root())
-            .args(["build", "--quiet", "--example", "upstream_client"])
+            .args([
+                "build",
+                "--quiet",
+                "--features",
+                "bench",
+                "--example",
+                "upstream_client",
+            ])
             .env("CARGO_TARGET_DIR", target);
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             build.arg("--release");

@@ -5,7 +5,7 @@
 //! server's hint, a dying server's stderr. Every server here is on 127.0.0.1 or a local
 //! process.
 
-mod common;
+use super::common;
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -13,10 +13,11 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::policy::Capabilities;
+use crate::registry::Registry;
+use crate::{Envelope, Limits, Output, Runtime};
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
-use codemode::policy::Capabilities;
-use codemode::{Envelope, Limits, Output, Registry, Runtime};
 use common::World;
 
 /// The bare token, with characters percent- and base64-encodings change.

@@ -3,17 +3,16 @@
 //! loopback one). What the grant does not name is refused before any connection, which
 //! the servers' connection counts show.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use codemode::policy::Capabilities;
-use codemode::{Envelope, ErrorKind, Limits, Output, Registry, Runtime};
-use common::World;
+use super::World;
+use crate::policy::Capabilities;
+use crate::registry::Registry;
+use crate::{Envelope, ErrorKind, Limits, Output, Runtime};
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 that answers a few fixed paths and records the
 /// head of every request it reads.
@@ -413,9 +412,9 @@ fn time_is_capped_by_timeout_ms_by_the_deadline_and_by_a_stop() {
     // A run its caller stops cancels the request at once.
     let mut rt = runtime_granting(&world, &grant, limits());
     let asked = Instant::now();
-    let stop: codemode::StopCheck = Arc::new(move || asked.elapsed() > Duration::from_millis(300));
+    let stop: crate::StopCheck = Arc::new(move || asked.elapsed() > Duration::from_millis(300));
     let got = rt.run(
-        codemode::RunRequest::new(&format!(
+        crate::RunRequest::new(&format!(
             "return http.request({{ url = '{}' }})",
             server.url("/slow")
         ))
@@ -424,7 +423,7 @@ fn time_is_capped_by_timeout_ms_by_the_deadline_and_by_a_stop() {
     let error = got.error.as_ref().expect("stopped");
     assert_eq!(
         error.limit,
-        Some(codemode::StopCause::Cancelled),
+        Some(crate::StopCause::Cancelled),
         "{}",
         got.to_json()
     );
@@ -448,13 +447,13 @@ fn http_is_absent_and_undeclared_unless_granted() {
     );
     let registry = Registry::open(world.path(), &[], false).unwrap();
     let index = registry.snapshot();
-    let plain = codemode::definitions_granted(&index, &[], &Capabilities::default());
+    let plain = crate::host::definitions_granted(&index, &[], &Capabilities::default());
     assert!(!plain.contains("declare http") && !plain.contains("declare shell"));
     let granted = Capabilities {
         http: vec!["example.com".into()],
         ..Capabilities::default()
     };
-    let with_http = codemode::definitions_granted(&index, &[], &granted);
+    let with_http = crate::host::definitions_granted(&index, &[], &granted);
     assert!(with_http.contains("declare http:") && with_http.contains("export type HttpResponse"));
     assert!(!with_http.contains("declare shell"));
 }

@@ -5,14 +5,15 @@
 //! so the check rewrites each `declare NAME: T` line to `local NAME: T`, which both
 //! parsers read, and then walks the declared types with full_moon.
 
-mod common;
+use super::common;
 
 use common::fixture;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use codemode::{Output, Registry, Runtime};
+use crate::registry::Registry;
+use crate::{Output, Runtime};
 use full_moon::ast::luau::{TypeFieldKey, TypeInfo};
 use full_moon::ast::{Ast, Stmt};
 use full_moon::LuaVersion;
@@ -190,12 +191,12 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
         assert_eq!(names, wanted, "parameters of {}", meta.identity);
         for (arg, (_, ty)) in meta.args.iter().zip(&d.params) {
             // A type the tool defines for itself is declared written out.
-            let slot = codemode::types::Slot::Param;
-            let expected = codemode::types::declarable(&arg.ty, slot, &["Path"])
+            let slot = crate::types::Slot::Param;
+            let expected = crate::types::declarable(&arg.ty, slot, &["Path"])
                 .or_else(|refused| {
                     let source = entry.source().unwrap_or_default();
-                    let inlined = codemode::types::inline_aliases(&arg.ty, source);
-                    codemode::types::declarable(&inlined, slot, &["Path"]).map_err(|_| refused)
+                    let inlined = crate::types::inline_aliases(&arg.ty, source);
+                    crate::types::declarable(&inlined, slot, &["Path"]).map_err(|_| refused)
                 })
                 .unwrap_or_else(|(t, _)| t);
             assert_eq!(
@@ -207,7 +208,7 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
             );
         }
         let ret = meta.returns.as_ref().map_or("any".to_string(), |r| {
-            codemode::types::declarable(&r.ty, codemode::types::Slot::Return, &[])
+            crate::types::declarable(&r.ty, crate::types::Slot::Return, &[])
                 .unwrap_or_else(|(t, _)| t)
         });
         assert_eq!(d.returns, text(&ret), "return type of {}", meta.identity);
@@ -253,7 +254,7 @@ fn every_tool_is_declared_with_its_parameter_and_return_types() {
 fn luau_itself_parses_the_definitions() {
     let world = fixture::world();
     let plain = as_plain_luau(&definitions(world.path()));
-    codemode::assets::compile(&plain)
+    crate::assets::compile(&plain)
         .unwrap_or_else(|e| panic!("Luau rejects the definitions: {e}\n{plain}"));
 }
 
@@ -261,19 +262,19 @@ fn luau_itself_parses_the_definitions() {
 fn granted_http_and_shell_are_declared_and_parse() {
     let world = fixture::world();
     let registry = Registry::open(world.path(), &[], true).unwrap();
-    let granted = codemode::policy::Capabilities {
+    let granted = crate::policy::Capabilities {
         http: vec!["api.example.com".into()],
         shell: vec!["git".into()],
         ..Default::default()
     };
-    let defs = codemode::definitions_granted(&registry.snapshot(), &[], &granted);
+    let defs = crate::host::definitions_granted(&registry.snapshot(), &[], &granted);
     assert!(defs.contains("declare http: {") && defs.contains("declare shell: {"));
     let ast = parse(&defs);
     let (_, globals) = read(&ast);
     assert!(globals["http"].contains("request:"), "{}", globals["http"]);
     assert!(globals["shell"].contains("run:"), "{}", globals["shell"]);
     let plain = as_plain_luau(&defs);
-    codemode::assets::compile(&plain)
+    crate::assets::compile(&plain)
         .unwrap_or_else(|e| panic!("Luau rejects the definitions: {e}\n{plain}"));
     // Without a grant (the default), neither is declared.
     let plain = definitions(world.path());
@@ -345,7 +346,7 @@ fn every_member_of_the_real_tools_table_is_declared() {
     assert!(real.len() >= 5, "{real:?}");
     for member in &real {
         assert!(
-            codemode::assets::names::RESERVED.contains(&member.as_str()),
+            crate::assets::names::RESERVED.contains(&member.as_str()),
             "tools.{member} would hide a toolbox of that name: add it to names::RESERVED"
         );
     }
@@ -355,7 +356,7 @@ fn every_member_of_the_real_tools_table_is_declared() {
             "tools.{member} exists but is not declared in surface.d.luau"
         );
     }
-    let surface = include_str!("../engine/types/surface.d.luau");
+    let surface = include_str!("../../engine/types/surface.d.luau");
     let members = surface
         .split("export type ToolsSurface = {")
         .nth(1)
@@ -417,7 +418,7 @@ fn hostile_names_and_docstring_types_never_break_the_file() {
     fixture::put(root, "odd.toolbox/deep.tool/init.luau", &nested);
     let defs = definitions(root);
     let plain = as_plain_luau(&defs);
-    codemode::assets::compile(&plain)
+    crate::assets::compile(&plain)
         .unwrap_or_else(|e| panic!("Luau rejects the definitions: {e}\n{plain}"));
     assert!(defs.contains("bad-box.toolbox is left out"), "{defs}");
     assert!(defs.contains("list.toolbox is left out"), "{defs}");

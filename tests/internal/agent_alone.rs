@@ -3,9 +3,8 @@
 //! script needs them (or in the background while serving); an edit of
 //! `.codemode/mcp.json` is applied and announced without a restart.
 
-mod common;
-#[path = "upstream/servers.rs"]
-mod servers;
+use super::common;
+use super::servers;
 
 use serde_json::json;
 use servers::*;
@@ -172,12 +171,12 @@ fn a_folder_turned_into_a_link_to_the_settings_is_refused_at_the_start() {
     let mcp = dir.path().join(".codemode/mcp.json");
     let before = std::fs::read_to_string(&mcp).unwrap();
     // Read with the folder real: the entry is accepted.
-    let configs = codemode::upstream::load(dir.path(), &[]);
+    let configs = crate::upstream::load(dir.path(), &[]);
     assert_eq!(configs.servers.len(), 1, "{:?}", configs.problems);
-    let upstreams = codemode::upstream::Upstreams::new(
+    let upstreams = crate::upstream::Upstreams::new(
         dir.path(),
         &configs,
-        codemode::upstream::UpstreamOptions::default(),
+        crate::upstream::UpstreamOptions::default(),
     )
     .unwrap();
     // Then it becomes a link, as `rm -r data/inner; ln -s ../.codemode data/inner` by a

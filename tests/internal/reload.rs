@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use codemode::assets::AssetIndex;
-use codemode::Registry;
+use crate::assets::AssetIndex;
+use crate::registry::Registry;
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use codemode::search::{Meaning, SearchRequest, SearchService};
-use codemode::Registry;
+use crate::registry::Registry;
+use crate::search::{Meaning, SearchRequest, SearchService};
 
 /// Puts every asset that mentions a forecast at one point and all others at another;
 /// a request is put with the forecasts when it asks about a picnic.

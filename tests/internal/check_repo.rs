@@ -4,24 +4,22 @@
 //! mode is certain of; a spec that calls a tool wrongly on purpose says so with a
 //! `--!type-error` header line. What strict mode says besides is counted and printed.
 
-mod common;
+use super::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use codemode::check::{judge, tool_source, Checker, Mode, Severity};
-use codemode::{Checking, Registry};
+use crate::check::Checking;
+use crate::check::{judge, tool_source, Checker, Mode, Severity};
+use crate::registry::Registry;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn checking() -> Checking {
-    let checker = Checker::with_program(
-        Ok(env!("CARGO_BIN_EXE_codemode-check").into()),
-        Duration::from_secs(10),
-    );
+    let checker = Checker::with_program(Ok(common::checker_bin()), Duration::from_secs(10));
     Checking::new(Mode::Certain, checker)
 }
 
