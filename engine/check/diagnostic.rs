@@ -27,7 +27,7 @@ pub struct Diagnostic {
     /// What it is, as the checker knows it: verdicts read this, never `message`, so a
     /// Luau that words its messages otherwise judges scripts the same. Not in the envelope.
     #[serde(skip)]
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// Said only beside a run that failed (see [`super::Mode::shown`]): a note about the
     /// check's own state that tells the author of a script that worked nothing to act on.
     #[serde(skip)]
@@ -60,7 +60,7 @@ impl Diagnostic {
 /// fields a verdict reads, types as Luau prints them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Codemode's own finding or note, not the checker's (the checker was missing, slow or
     /// broken; a misspelt field of a table literal).
     #[default]
@@ -131,7 +131,7 @@ pub enum Kind {
 /// What a [`Kind::MissingKey`] is read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub enum KeyOwner {
+pub(crate) enum KeyOwner {
     /// A table type.
     Table,
     /// An external type (a declared class).
@@ -145,7 +145,7 @@ pub enum KeyOwner {
 /// What a [`Kind::Count`] counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Counted {
+pub(crate) enum Counted {
     /// A call's arguments.
     Arguments,
     /// A function's results.
@@ -159,7 +159,7 @@ pub enum Counted {
 /// What a [`Kind::CannotExtend`] adds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Extension {
+pub(crate) enum Extension {
     /// A property.
     Property,
     /// An indexer.

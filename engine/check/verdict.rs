@@ -29,7 +29,7 @@ impl Verdict {
     /// after the checker's certain errors, which read further into the script; but at the
     /// same tool, first: the misspelt field is the cause and says more ("did you mean
     /// \"name\"?" where the checker says the literal lacks `name`).
-    pub fn misspelt_field(&mut self, diagnostic: Diagnostic, tool: String, mode: Mode) {
+    pub(crate) fn misspelt_field(&mut self, diagnostic: Diagnostic, tool: String, mode: Mode) {
         let same_tool = matches!(&self.stop, Some((_, Some(t))) if *t == tool);
         if (self.stop.is_none() || same_tool) && mode != Mode::Warn {
             if let Some((replaced, _)) = self.stop.replace((diagnostic, Some(tool))) {
@@ -44,7 +44,7 @@ impl Verdict {
     /// that holds a literal whose every field is declared and of its kind, passed where a
     /// table type is wanted ("Expected this to be '{ sep: string? }?', but got 'opts'"):
     /// Luau's tables are invariant in their fields, and the call takes it.
-    pub fn drop_fitting(&mut self, fitting: &[(String, u32, u32)]) {
+    pub(crate) fn drop_fitting(&mut self, fitting: &[(String, u32, u32)]) {
         self.report.retain(|d| {
             !fitting.iter().any(|(name, line, column)| {
                 (d.line, d.column) == (*line, *column)

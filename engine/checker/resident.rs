@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 /// The environment variable through which the engine names the socket to serve on (the
 /// library spells it again: this binary does not link it).
-pub const RESIDENT_ENV: &str = "CODEMODE_CHECK_RESIDENT";
+pub(crate) const RESIDENT_ENV: &str = "CODEMODE_CHECK_RESIDENT";
 
 /// How long the resident stays without a connection.
 const IDLE: Duration = Duration::from_secs(300);
@@ -61,7 +61,7 @@ fn now_ms() -> u64 {
 }
 
 /// What serves requests: the checker's state.
-pub trait Serve {
+pub(crate) trait Serve {
     /// The reply to the request `line`.
     fn answer(&mut self, line: &str) -> String;
     /// How long the request `line` may take.
@@ -75,7 +75,7 @@ pub trait Serve {
 
 /// Serves one client's requests (one JSON object per line, one reply line each) until it
 /// closes its end.
-pub fn serve<R: BufRead, W: Write>(input: R, mut output: W, state: &mut dyn Serve) {
+pub(crate) fn serve<R: BufRead, W: Write>(input: R, mut output: W, state: &mut dyn Serve) {
     for line in input.lines() {
         let Ok(line) = line else { break };
         DEADLINE.store(
@@ -96,7 +96,7 @@ pub fn serve<R: BufRead, W: Write>(input: R, mut output: W, state: &mut dyn Serv
 /// Serves as the resident on `socket` until idle, each connection in a forked child that
 /// ends with it. Returns only when this process cannot be the resident (another holds the
 /// lock, or the socket cannot be had): it then serves its parent's pipe alone.
-pub fn run(socket: &Path, state: &mut dyn Serve) {
+pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
     let Some(_lock) = hold_lock(&socket.with_extension("lock")) else {
         return;
     };
