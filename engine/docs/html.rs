@@ -3,46 +3,13 @@
 
 use std::fmt::Write;
 
+use super::escape::{escape, prose};
 use super::gather::{BoxDoc, ToolDoc};
 use super::tool_md::{call_line, purpose};
 use super::upstream::ServerDoc;
 
 const CSS: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
-
-/// Escapes text for HTML content and attribute values.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Escapes text and shows its `code` spans as `<code>`.
-pub(super) fn prose(text: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in escape(text).split('`').enumerate() {
-        if i % 2 == 1 {
-            out.push_str("<code>");
-            out.push_str(part);
-            out.push_str("</code>");
-        } else {
-            out.push_str(part);
-        }
-    }
-    if text.matches('`').count() % 2 == 1 {
-        return escape(text);
-    }
-    out
-}
 
 /// Renders the page for these toolboxes; `title` names the world.
 pub(crate) fn render(title: &str, boxes: &[BoxDoc], servers: &[ServerDoc]) -> String {
@@ -175,17 +142,4 @@ fn tool(html: &mut String, b: &BoxDoc, t: &ToolDoc) {
         b = escape(&b.slug),
         s = escape(&t.slug)
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            escape("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
 }

@@ -12,6 +12,7 @@
 //! A later run into the same folder removes the pages of tools and toolboxes that are
 //! gone (only files the list names: nothing else in the folder is touched).
 
+mod escape;
 mod gather;
 mod html;
 mod scan;

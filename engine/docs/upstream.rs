@@ -9,8 +9,8 @@ use std::fmt::Write;
 use crate::interop::name::kebab;
 use crate::upstream::{ServerView, ToolTypes, UpstreamTool};
 
+use super::escape::{escape, prose};
 use super::gather::first_sentence;
-use super::html::{escape, prose};
 use super::tool_md::cell;
 
 /// The largest input schema printed whole in a TOOL.md; a bigger one is summarized by

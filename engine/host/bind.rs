@@ -24,7 +24,7 @@ use crate::bind::{
 use crate::sandbox::{Capability, Effect, HostError};
 use crate::types::Ty;
 
-use super::asset::{denied_tool, missing};
+use super::refusal::{denied_tool, missing};
 use super::state::with_state;
 
 /// The `bind` capability: each function with its effect.

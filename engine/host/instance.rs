@@ -13,7 +13,7 @@ use mlua::{Function, Lua, Table, Value};
 use crate::assets::{Bytecode, FolderKey, Registration};
 use crate::sandbox::{env_meta, HostError};
 
-use super::asset::{missing, missing_toolbox};
+use super::refusal::{missing, missing_toolbox};
 use super::state::with_state;
 
 /// The function behind `tools.<toolbox>.<tool>` for this run.

@@ -15,17 +15,20 @@ pub(crate) mod bind;
 pub(crate) mod cache;
 #[cfg(test)]
 mod classes;
+mod convert;
 mod declarations;
 pub(crate) mod http;
 pub(crate) mod install;
 pub(crate) mod instance;
 mod permission;
+mod refusal;
 pub(crate) mod render;
 pub(crate) mod results;
 pub(crate) mod search;
 pub(crate) mod shell;
 pub(crate) mod state;
 pub(crate) mod threads;
+mod tool_policy;
 pub(crate) mod upstream;
 pub(crate) mod vfs;
 
@@ -38,6 +41,7 @@ pub(crate) use cache::raised;
 pub(crate) use declarations::definitions;
 pub(crate) use declarations::definitions_granted;
 pub(crate) use declarations::definitions_named;
+pub(crate) use refusal::denied_tool;
 pub(crate) use state::State;
 
 /// The prelude modules, as `build.rs` compiled them, in the order they run.

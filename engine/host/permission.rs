@@ -12,7 +12,7 @@ use mlua::Lua;
 use crate::policy::Capabilities;
 use crate::sandbox::{Effect, HostError, Writes};
 
-use super::asset::{denied_tool, denied_toolbox};
+use super::refusal::{denied_tool, denied_toolbox};
 use super::state::with_state;
 
 /// The linker's policy (see `sandbox/linker.rs`): what the run's profile says of `call`,

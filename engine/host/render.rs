@@ -13,8 +13,8 @@ use mlua::{Lua, Value};
 use crate::assets::compile;
 use crate::sandbox::{Capability, Effect, HostError};
 
-use super::asset::missing;
 use super::instance::module_env;
+use super::refusal::missing;
 use super::state::with_state;
 
 /// The `render` capability: each function with its effect.

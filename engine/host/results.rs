@@ -17,11 +17,11 @@ use foldhash::fast::FixedState;
 use mlua::{Lua, MultiValue, Table, Value};
 use serde_json::Value as Json;
 
-use crate::assets::{CachePolicy, ToolLimits};
+use super::tool_policy::Policy;
 use crate::results::{Entry, NewEntry, Shared};
 use crate::sandbox::{to_json, Capability, Effect, HostError, Writes};
 
-use super::asset::to_lua;
+use super::convert::to_lua;
 use super::state::with_state;
 
 /// Bytes of JSON a call's arguments may take to be cached (larger calls run uncached).
@@ -35,14 +35,6 @@ const MAX_TERM_CHARS: usize = 128;
 /// most (past that it returns fewer rows).
 const MAX_ROWS: usize = 100;
 const MAX_SEARCH_BYTES: usize = 16 << 20;
-
-/// A tool's limits and cache, and what identifies its current version.
-pub(crate) struct Policy {
-    pub(crate) limits: ToolLimits,
-    pub(crate) cache: Option<CachePolicy>,
-    /// Changes when the tool does (its files' hash; an upstream tool's definition).
-    pub(crate) stamp: String,
-}
 
 /// The policy of the folder or upstream tool `identity`, if there is such a tool.
 pub(crate) fn policy(lua: &Lua, identity: &str) -> mlua::Result<Option<Policy>> {

@@ -11,7 +11,7 @@ use mlua::{Lua, LuaSerdeExt, Table, Value};
 use crate::sandbox::{Capability, Effect, HostError};
 use crate::search::{AssetType, Given, SearchError, SearchRequest};
 
-use super::asset::missing_toolbox;
+use super::refusal::missing_toolbox;
 use super::state::{registry, with_state};
 
 /// More option entries than this are not read: the first unknown one is reported anyway.

@@ -23,9 +23,10 @@ use crate::sandbox::{
 };
 use crate::upstream::{ServerView, UpstreamError, UpstreamTool, Upstreams};
 
-use super::asset::{denied_tool, to_lua};
-use super::results::Policy;
+use super::convert::to_lua;
+use super::refusal::denied_tool;
 use super::state::{registry, with_state};
+use super::tool_policy::Policy;
 
 /// The largest answer, as JSON, a script takes in from one call: what codemode reads of
 /// one message from a stdio server.

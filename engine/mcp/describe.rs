@@ -162,6 +162,23 @@ fn object(value: Value) -> Map<String, Value> {
     }
 }
 
+/// The toolboxes a script of `index` may call, by name, each marked when an MCP server
+/// stands behind it.
+pub(crate) fn toolboxes(
+    index: &crate::assets::AssetIndex,
+    upstream: &[crate::upstream::ServerView],
+) -> Vec<(String, bool)> {
+    let mut names: Vec<(String, bool)> = index
+        .toolbox_names()
+        .into_iter()
+        .map(|n| (n.to_string(), false))
+        .collect();
+    names.extend(upstream.iter().map(|v| (v.name.clone(), true)));
+    names.sort();
+    names.dedup_by(|a, b| a.0 == b.0);
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;

@@ -180,7 +180,7 @@ impl CodemodeServer {
         let mut tools = vec![
             Tool::new(
                 TOOL_EXEC,
-                describe::tool_exec(limits, &toolboxes(&index, &upstream)),
+                describe::tool_exec(limits, &describe::toolboxes(&index, &upstream)),
                 Arc::new(describe::tool_exec_schema()),
             )
             .with_raw_output_schema(Arc::new(describe::envelope_schema())),
@@ -647,21 +647,4 @@ fn search_request(args: &Map<String, Value>) -> Result<SearchRequest, String> {
         request.limit = SEARCH_TOOLS_LIMIT;
     }
     Ok(request)
-}
-
-/// The toolboxes a script of `index` may call, by name, each marked when an MCP server
-/// stands behind it.
-pub(crate) fn toolboxes(
-    index: &crate::assets::AssetIndex,
-    upstream: &[crate::upstream::ServerView],
-) -> Vec<(String, bool)> {
-    let mut names: Vec<(String, bool)> = index
-        .toolbox_names()
-        .into_iter()
-        .map(|n| (n.to_string(), false))
-        .collect();
-    names.extend(upstream.iter().map(|v| (v.name.clone(), true)));
-    names.sort();
-    names.dedup_by(|a, b| a.0 == b.0);
-    names
 }

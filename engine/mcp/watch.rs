@@ -70,7 +70,7 @@ fn fingerprint(registry: &Registry, index: &crate::assets::AssetIndex, exposed: 
     } else {
         Vec::new()
     };
-    let toolboxes = super::server::toolboxes(index, &upstream);
+    let toolboxes = super::describe::toolboxes(index, &upstream);
     let servers: Vec<(String, String)> = registry.upstreams().map_or_else(Vec::new, |u| {
         u.servers()
             .iter()

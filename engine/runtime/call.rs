@@ -206,7 +206,7 @@ impl Runtime {
                 );
             }
             // Refused before anything is bound or run, whether or not the tool exists.
-            let refusal = crate::host::asset::denied_tool(&call.identity, &denial);
+            let refusal = crate::host::denied_tool(&call.identity, &denial);
             let mut envelope = super::refused(super::ErrorKind::Denied, &refusal.message);
             if let Some(error) = &mut envelope.error {
                 error.hint = refusal.hint;

@@ -16,7 +16,7 @@ use mlua::{Function, Lua, Table, Value};
 
 use super::context::with_run;
 use super::hosterror::HostError;
-use super::linker::{Capability, Effect};
+use super::linker::{Capability, Effect, Linker};
 use super::StopCause;
 
 /// Registry key of the weak set of the engine's coroutines.
@@ -99,7 +99,7 @@ fn count(lua: &Lua) -> mlua::Result<()> {
 /// engine's (counted against the run's cap when `counted`: what a script asked for, such
 /// as a function of `tools.parallel`), and `outOfMemory()` raises the memory error such a
 /// coroutine ended with. Its table also gets `resume`, Luau's own ([`add_resume`]).
-pub(crate) fn engine_threads(name: &'static str) -> Capability {
+fn engine_threads(name: &'static str) -> Capability {
     Capability::new(name)
         .function(
             "spawn",
@@ -123,9 +123,16 @@ pub(crate) fn engine_threads(name: &'static str) -> Capability {
         })
 }
 
+impl Linker {
+    /// Gives the prelude (only) the engine's coroutines as `name`.
+    pub(crate) fn threads(self, name: &'static str) -> Linker {
+        self.extended(engine_threads(name), add_resume)
+    }
+}
+
 /// Adds Luau's own `coroutine.resume`, which resumes the engine's coroutines too, to the
 /// `threads` table (a builtin of Luau's, not a host function).
-pub(crate) fn add_resume(lua: &Lua, threads: &Table) -> mlua::Result<()> {
+fn add_resume(lua: &Lua, threads: &Table) -> mlua::Result<()> {
     threads.raw_set("resume", lua.named_registry_value::<Function>(RAW_RESUME)?)
 }
 

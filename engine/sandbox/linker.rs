@@ -351,18 +351,22 @@ where
     wrap(lua, policy, declared, Arc::new(f))
 }
 
-/// A table the linker hands a VM: built from registered functions, data, or the engine's
-/// coroutines.
+/// Adds to a capability's table what is not a host function: one of Luau's own builtins
+/// (the engine's coroutines add `coroutine.resume`: see `coroutines.rs`).
+pub(crate) type Extend = fn(&Lua, &Table) -> mlua::Result<()>;
+
+/// A table the linker hands a VM: built from registered functions (and what extends
+/// them), or data.
 enum Part {
     Functions(Capability),
     Data(&'static str, Build),
-    Threads(Capability),
+    Extended(Capability, Extend),
 }
 
 impl Part {
     fn name(&self) -> &'static str {
         match self {
-            Part::Functions(c) | Part::Threads(c) => c.name,
+            Part::Functions(c) | Part::Extended(c, _) => c.name,
             Part::Data(name, _) => name,
         }
     }
@@ -440,10 +444,9 @@ impl Linker {
         self
     }
 
-    /// Gives the prelude (only) the engine's coroutines as `name` (see `coroutines.rs`).
-    pub(crate) fn threads(mut self, name: &'static str) -> Linker {
-        let threads = super::coroutines::engine_threads(name);
-        self.capabilities.push(Part::Threads(threads));
+    /// Gives the prelude (only) `capability`, its table extended by `extend`.
+    pub(crate) fn extended(mut self, capability: Capability, extend: Extend) -> Linker {
+        self.capabilities.push(Part::Extended(capability, extend));
         self
     }
 
@@ -471,7 +474,7 @@ impl Linker {
     pub(crate) fn declared(&self) -> Vec<Declared> {
         let mut all: Vec<Declared> = Vec::new();
         let capabilities = self.capabilities.iter().filter_map(|part| match part {
-            Part::Functions(c) | Part::Threads(c) => Some(c),
+            Part::Functions(c) | Part::Extended(c, _) => Some(c),
             Part::Data(..) => None,
         });
         for capability in self.globals.iter().chain(capabilities) {
@@ -488,7 +491,7 @@ impl Linker {
     pub(crate) fn link(&self, lua: &Lua) {
         let mut hands_out = Vec::new();
         let capabilities = self.capabilities.iter().filter_map(|part| match part {
-            Part::Functions(c) | Part::Threads(c) => Some(c),
+            Part::Functions(c) | Part::Extended(c, _) => Some(c),
             Part::Data(..) => None,
         });
         for capability in self.globals.iter().chain(capabilities) {
@@ -528,9 +531,9 @@ impl Linker {
                     table.set_readonly(true);
                     table
                 }
-                Part::Threads(capability) => {
+                Part::Extended(capability, extend) => {
                     let table = with_linked(lua, |linked| capability.table(lua, linked))?;
-                    super::coroutines::add_resume(lua, &table)?;
+                    extend(lua, &table)?;
                     table.set_readonly(true);
                     table
                 }

@@ -6,7 +6,8 @@ use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_S
 use base64::Engine;
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
-use super::set::MIN_SECRET_LEN;
+/// Values (and parts, and encoded forms) shorter than this many bytes are not masked.
+pub(crate) const MIN_SECRET_LEN: usize = 6;
 
 /// What a URL leaves as it is (RFC 3986's unreserved characters; Python's `quote(s, '')`,
 /// PHP's `rawurlencode`).

@@ -14,7 +14,7 @@
 //! server or a script's transforms commonly produce: base64 (standard and URL-safe, with
 //! or without padding, at any alignment inside a longer base64 text), percent-encoding
 //! (minimal or every byte, either hex case, `+` for a space), hex and JSON escaping. A
-//! value shorter than [`MIN_SECRET_LEN`] bytes is not masked: `"1"` or `"true"` is a
+//! value shorter than [`forms::MIN_SECRET_LEN`] bytes is not masked: `"1"` or `"true"` is a
 //! setting, and masking it would garble every text holding the letter.
 //!
 //! Masking is one pass over the text, whatever the number of forms (Aho-Corasick,

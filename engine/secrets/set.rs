@@ -6,13 +6,10 @@ use std::sync::{Arc, RwLock};
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
-use super::forms::forms;
+use super::forms::{forms, MIN_SECRET_LEN};
 
 /// What replaces a secret.
 pub(crate) const MASK: &str = "***";
-
-/// Values (and parts, and encoded forms) shorter than this many bytes are not masked.
-pub(crate) const MIN_SECRET_LEN: usize = 6;
 
 struct Known {
     values: BTreeSet<String>,

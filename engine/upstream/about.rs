@@ -11,7 +11,7 @@
 use heck::ToKebabCase;
 use serde_json::{json, Value};
 
-use super::catalogue::UpstreamTool;
+use super::tool::UpstreamTool;
 
 /// Most characters of `instructions` kept (they are indexed and shown in docs; a server
 /// that sends a book is cut).

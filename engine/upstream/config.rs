@@ -151,57 +151,6 @@ impl Configs {
     }
 }
 
-/// Reads `<world>/.codemode/mcp.json` (if it exists) and then each of `extra` (which must
-/// exist). A server whose toolbox name an earlier one already took is reported, not used.
-pub(crate) fn load(world: &Path, extra: &[PathBuf]) -> Configs {
-    let mut configs = Configs::default();
-    let default = world.join(DEFAULT_CONFIG);
-    if default.exists() {
-        read_file(&default, &mut configs);
-    }
-    for file in extra {
-        match super::guard::script_reachable(world, file) {
-            false => read_file(file, &mut configs),
-            true => configs.problems.push(ConfigProblem {
-                file: file.to_path_buf(),
-                server: None,
-                message: format!(
-                    "it is not read: it lies inside the world {}, where scripts read and write \
-                     files (vfs), so any script could read the servers' tokens and change the \
-                     commands the next start runs; move it outside the world, or into a hidden \
-                     folder of it (such as {})",
-                    world.display(),
-                    world.join(DEFAULT_CONFIG).display()
-                ),
-            }),
-        }
-    }
-    super::apis::add(world, &mut configs);
-    // Checked once every file is read: a server is refused where the world is known.
-    for server in std::mem::take(&mut configs.servers) {
-        match super::guard::world_reach(&server, world) {
-            None => configs.servers.push(server),
-            Some(reach) => configs.problems.push(ConfigProblem {
-                file: server.file.clone(),
-                server: Some(server.original_name.clone()),
-                message: super::guard::refusal(&reach, world),
-            }),
-        }
-    }
-    mask_problems(&mut configs.problems);
-    configs
-}
-
-/// The problems' messages with every secret masked: a refusal quotes the argument it
-/// refuses, and an argument may hold an expanded `${NAME}`.
-fn mask_problems(problems: &mut [ConfigProblem]) {
-    for problem in problems {
-        if let std::borrow::Cow::Owned(masked) = crate::secrets::mask(&problem.message) {
-            problem.message = masked;
-        }
-    }
-}
-
 /// The text of `file` when it is a regular file; a FIFO (which would hold every run at
 /// its open) or a device is refused without waiting.
 fn read_regular(file: &Path) -> std::io::Result<String> {
@@ -618,6 +567,16 @@ fn json_kind(v: &Value) -> &'static str {
     }
 }
 
+/// The problems' messages with every secret masked: a refusal quotes the argument it
+/// refuses, and an argument may hold an expanded `${NAME}`.
+pub(crate) fn mask_problems(problems: &mut [ConfigProblem]) {
+    for problem in problems {
+        if let std::borrow::Cow::Owned(masked) = crate::secrets::mask(&problem.message) {
+            problem.message = masked;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -750,28 +709,6 @@ mod tests {
         assert!(text.contains("line 3, column"), "{text}");
         let c = parse("{\"other\": 1}");
         assert!(c.problems[0].message.contains("no \"mcpServers\""));
-    }
-
-    #[test]
-    fn later_files_cannot_take_a_name_twice() {
-        let dir = tempfile::tempdir().unwrap();
-        let a = dir.path().join("a.json");
-        let b = dir.path().join("b.json");
-        std::fs::write(&a, r#"{"mcpServers": {"x": {"command": "a"}}}"#).unwrap();
-        std::fs::write(
-            &b,
-            r#"{"mcpServers": {"x": {"command": "b"}, "y": {"command": "c"}}}"#,
-        )
-        .unwrap();
-        let missing = dir.path().join("missing.json");
-        // Outside the world: a file scripts could reach is not read at all.
-        let world = tempfile::tempdir().unwrap();
-        let c = load(world.path(), &[a, b.clone(), missing]);
-        assert_eq!(c.servers.len(), 2);
-        assert_eq!(c.problems.len(), 2, "{:?}", c.problems);
-        assert_eq!(c.problems[0].file, b);
-        assert!(c.problems[0].message.contains("already used by server 'x'"));
-        assert!(c.problems[1].message.contains("cannot read it"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value as Json};
 
-use super::catalogue::UpstreamTool;
+use super::tool::UpstreamTool;
 use crate::assets::{Arg, Flag, Returns, ToolMeta};
 use crate::bind::{parse_command_line, Schema};
 use crate::bind::{Reason, Refusal};

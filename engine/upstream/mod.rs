@@ -37,6 +37,7 @@ mod guard;
 pub(crate) use guard::served_folders;
 mod http_client;
 pub(crate) use http_client::client as http_client;
+mod load;
 mod meta;
 pub(crate) mod names;
 mod pending;
@@ -46,14 +47,17 @@ mod settings;
 mod shell_text;
 mod stdout;
 mod tail;
+mod tool;
 pub(crate) mod types;
 mod upstreams;
 
 #[cfg(test)]
 pub(crate) use catalogue::Listing;
-pub(crate) use catalogue::{Catalogue, ServerView, UpstreamTool};
-pub(crate) use config::{load, ConfigProblem, Configs, ServerConfig};
+pub(crate) use catalogue::{Catalogue, ServerView};
+pub(crate) use config::{ConfigProblem, Configs, ServerConfig};
 pub(crate) use error::UpstreamError;
+pub(crate) use load::load;
 pub(crate) use pending::{wait_any, PendingCall};
+pub(crate) use tool::UpstreamTool;
 pub(crate) use types::ToolTypes;
 pub(crate) use upstreams::{Reconfigured, UpstreamOptions, Upstreams};
