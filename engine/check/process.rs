@@ -286,8 +286,9 @@ impl Checker {
             return;
         }
         drop(failed);
-        // A resident is asked when the declarations are ready, not before: it reads a
-        // connection's first request before it takes the next connection.
+        // A resident is asked when the declarations are ready, not before: it drops a
+        // connection whose first request has not come within a few seconds (a large
+        // world's index may take longer to read).
         if self.resident.as_ref().is_some_and(|socket| socket.exists()) {
             return;
         }
