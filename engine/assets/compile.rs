@@ -1,4 +1,9 @@
-//! Compiling Luau source to bytecode, once per file version.
+//! Compiling Luau source to bytecode, once per file version. The bundled toolboxes' files
+//! are compiled when the engine is built (`build.rs`, with the same settings): a source
+//! that is one of them, byte for byte, takes that bytecode.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 pub(crate) use super::compiler::compiler;
 
@@ -42,8 +47,24 @@ pub(crate) fn compile(source: &str) -> Result<Vec<u8>, String> {
     if let Some(problem) = nul_problem(source.as_bytes()) {
         return Err(problem);
     }
+    if let Some(bytecode) = precompiled(source) {
+        return Ok(bytecode.to_vec());
+    }
     compiler().compile(source).map_err(|e| match e {
         mlua::Error::SyntaxError { message, .. } => message,
         other => other.to_string(),
     })
+}
+
+/// The bundled toolboxes' Luau files that compile, each with its bytecode.
+pub(crate) const PRECOMPILED: &[(&str, &[u8])] =
+    include!(concat!(env!("OUT_DIR"), "/bundled_bytecode.rs"));
+
+/// The bytecode `build.rs` compiled for `source`, when it is a bundled file's.
+fn precompiled(source: &str) -> Option<&'static [u8]> {
+    static BY_SOURCE: OnceLock<HashMap<&str, &[u8]>> = OnceLock::new();
+    BY_SOURCE
+        .get_or_init(|| PRECOMPILED.iter().copied().collect())
+        .get(source)
+        .copied()
 }

@@ -31,6 +31,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub(crate) use compile::nul_problem;
+#[cfg(test)]
+pub(crate) use compile::PRECOMPILED;
 pub(crate) use compile::{compile, compiler};
 pub(crate) use docstring::{first_sentence, printable};
 pub(crate) use file::BOM;

@@ -49,6 +49,48 @@ fn aliases(source: &str) -> BTreeMap<String, String> {
     if !source.contains("type ") {
         return BTreeMap::new();
     }
+    // Parsing a whole tool was most of what declaring it cost a one-shot run; its aliases
+    // alone are a few lines.
+    // Luau's own parser has the last word on where a cut left a declaration unfinished
+    // (full_moon lets `type T = {` through).
+    let cut = declared_lines(source).filter(|lines| crate::assets::compile(lines).is_ok());
+    if let Some(found) = cut.and_then(|lines| aliases_in(&lines)) {
+        return found;
+    }
+    aliases_in(source).unwrap_or_default()
+}
+
+/// The statements of `source` that start at the start of a line with `type ` or `export
+/// type `, each up to the next line that starts another statement; `None` when a line
+/// break may be inside a string or a comment (a long bracket, a `\` line continuation),
+/// where a line that looks like a declaration need not be one.
+fn declared_lines(source: &str) -> Option<String> {
+    if source.contains("[[") || source.contains("[=") || source.contains("\\\n") {
+        return None;
+    }
+    if source.contains("\\z") || source.contains("\\\r") {
+        return None;
+    }
+    let mut out = String::new();
+    let mut inside = false;
+    for line in source.lines() {
+        // A statement starts with a keyword or a name; a line of a declaration written on
+        // several lines at the margin (`| "b"`, `-> T`, `}`) starts otherwise, and a cut
+        // that leaves a declaration unfinished fails to parse (then the whole is read).
+        let starts_statement = line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        if starts_statement {
+            inside = line.starts_with("type ") || line.starts_with("export type ");
+        }
+        if inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Some(out)
+}
+
+/// The top-level aliases `source` defines, when it parses.
+fn aliases_in(source: &str) -> Option<BTreeMap<String, String>> {
     let found = crate::assets::with_luau(source, |ast| {
         let mut found = BTreeMap::new();
         for stmt in ast.nodes().stmts() {
@@ -64,7 +106,7 @@ fn aliases(source: &str) -> BTreeMap<String, String> {
         }
         found
     });
-    found.unwrap_or_default()
+    found.ok()
 }
 
 /// `ty` as written, comments left out and every run of spaces and line breaks one space.
@@ -167,6 +209,31 @@ mod tests {
         );
         assert_eq!(inline_aliases("Box", source), "Box");
         assert_eq!(inline_aliases("Inner", source), "Inner");
+    }
+
+    #[test]
+    fn the_declaration_lines_read_as_the_whole_source_does() {
+        let sources: Vec<String> =
+            walkdir::WalkDir::new(concat!(env!("CARGO_MANIFEST_DIR"), "/toolboxes"))
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name() == "init.luau")
+                .map(|e| std::fs::read_to_string(e.path()).unwrap())
+                .collect();
+        let typed: Vec<&String> = sources.iter().filter(|s| s.contains("type ")).collect();
+        assert!(typed.len() >= 3, "the bundled tools define types");
+        for source in typed {
+            let lines = declared_lines(source).expect("no long brackets in bundled tools");
+            assert_eq!(aliases_in(&lines), aliases_in(source), "{source}");
+        }
+        // A declaration over several lines at the margin, and a cut one.
+        let source = "type Mode =\n\"a\"\n| \"b\"\nlocal x = 1\ntype T = {\na: number,\n}\n";
+        assert_eq!(aliases(source), aliases_in(source).unwrap());
+        assert_eq!(aliases(source)["Mode"], "\"a\" | \"b\"");
+        // Where a line break may sit in a long string, the whole source is read.
+        let source = "local s = [[\ntype Fake = number\n]]\ntype Real = string\n";
+        assert!(declared_lines(source).is_none());
+        assert_eq!(aliases(source).keys().collect::<Vec<_>>(), ["Real"]);
     }
 
     #[test]

@@ -66,3 +66,26 @@ fn every_bundled_tool_is_documented_and_has_a_spec() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// `build.rs` compiles every bundled Luau file ahead of time; what the engine takes in
+/// place of compiling one must be what compiling it now gives, and every file is there.
+#[test]
+fn the_bytecode_built_with_the_engine_is_what_compiling_the_bundled_files_gives() {
+    let files: Vec<String> =
+        walkdir::WalkDir::new(concat!(env!("CARGO_MANIFEST_DIR"), "/toolboxes"))
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "luau"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .collect();
+    assert_eq!(crate::assets::PRECOMPILED.len(), files.len());
+    for (source, bytecode) in crate::assets::PRECOMPILED {
+        assert!(files.iter().any(|f| f == source));
+        let now = crate::assets::compiler().compile(source).unwrap();
+        assert_eq!(&now, bytecode);
+    }
+    // A source that differs by a byte is compiled, not taken from the list.
+    let (source, bytecode) = crate::assets::PRECOMPILED[0];
+    let edited = format!("local _ = 1\n{source}");
+    assert_ne!(crate::assets::compile(&edited).unwrap(), bytecode);
+}
