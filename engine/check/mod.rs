@@ -43,13 +43,15 @@ pub(crate) use named::{named_toolboxes, reaches_no_host};
 pub(crate) use process::{Checked, Checker, Declarations, PendingCheck, DEFAULT_TIMEOUT};
 pub(crate) use replies::Replies;
 pub(crate) use tool::with_modules;
-pub(crate) use verdict::{judge_with, not_one_table, sort};
+pub(crate) use verdict::{judge, sort, Known};
 // What only the crate's own tests (and the benchmarks) reach.
 #[cfg(test)]
 pub(crate) use checking::WHOLE_WORLD_TOOLS;
 #[cfg(test)]
 pub(crate) use named::{only_by_name, HOST_GLOBALS};
 #[cfg(test)]
+pub(crate) use script::ToolCalls;
+#[cfg(test)]
 pub(crate) use tool::tool_source;
-#[cfg(any(test, feature = "bench"))]
-pub(crate) use verdict::judge;
+#[cfg(test)]
+pub(crate) use verdict::slip;

@@ -20,6 +20,7 @@ mod agent_alone;
 mod bundled;
 mod check;
 mod check_corpus;
+mod check_flow;
 mod check_replies;
 mod check_repo;
 mod confine;
