@@ -48,7 +48,11 @@ pub(crate) use verdict::{judge, sort, Known};
 #[cfg(test)]
 pub(crate) use checking::WHOLE_WORLD_TOOLS;
 #[cfg(test)]
+pub(crate) use literal::OptionLiteral;
+#[cfg(test)]
 pub(crate) use named::{only_by_name, HOST_GLOBALS};
+#[cfg(test)]
+pub(crate) use replies::{Recent, MAX_ENTRIES, RECENT};
 #[cfg(test)]
 pub(crate) use script::ToolCalls;
 #[cfg(test)]
