@@ -46,6 +46,9 @@ pub(crate) struct ToolCalls {
     /// (`pcall(function() ... end)`) or given to the script's own functions, and branches
     /// of an `if`.
     pub(crate) caught: Vec<(Place, Place)>,
+    /// Bodies of functions written into a `pcall` or `xpcall`: a field read there that
+    /// fails is caught, so it is never certain.
+    guarded: Vec<(Place, Place)>,
     /// Calls whose arguments end in a spread the checker cannot count or type
     /// (`f(table.unpack(a))`, `f(...)`, `f(select(2, ...))`): judged at run time.
     pub(crate) spread: Vec<(Place, Place)>,
@@ -386,6 +389,9 @@ impl ToolCalls {
     /// The tool whose declared result lacks `key`, when the read of `key` whose path
     /// starts at `at` is certain to read that result: see the module's documentation.
     pub(crate) fn result_read(&self, key: &str, at: Place) -> Option<String> {
+        if self.guarded.iter().any(|(b, e)| *b <= at && at < *e) {
+            return None;
+        }
         let mut reads = self.reads.iter().filter(|r| r.at == at && r.key == key);
         let first = reads.next()?;
         let sure = |read: &Read| self.sure_read(read) && read.origin.tool == first.origin.tool;
@@ -1063,6 +1069,9 @@ impl Visitor for ToolCalls {
                         arguments_of(call).first().map(|a| unwrapped(a))
                     {
                         self.catches(function.body());
+                        let body = function.body();
+                        self.guarded
+                            .extend(start_of(body).map(|from| (from, end_of(body))));
                     }
                 }
                 // A function given to one of the script's own (`try(function() ... end)`)

@@ -116,6 +116,9 @@ fn fields_added_tested_or_reachable_another_way_are_not_certain() {
         let source = format!("local r = tools.text.wordCount(s)\n{given}\nreturn r.note\n");
         assert_eq!(result(&source, "note", 3, 8), None, "{given}");
     }
+    // Read where `pcall` catches what fails.
+    let caught = "local c = tools.text.wordCount(s)\nlocal ok = pcall(function()\n\treturn c.nope + 1\nend)\n";
+    assert_eq!(result(caught, "nope", 3, 9), None);
     let tested_whole = "local m = tools.get(x)\nif m then return m.params end\n";
     assert_eq!(result(tested_whole, "params", 2, 18), tool("tools.get"));
     // A script that writes tools may have changed the tool; not `tools`' own functions.
