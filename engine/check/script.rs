@@ -46,6 +46,10 @@ pub(crate) struct ToolCalls {
     /// (`pcall(function() ... end)`) or given to the script's own functions, and branches
     /// of an `if`.
     pub(crate) caught: Vec<(Place, Place)>,
+    /// Each argument of a tool call that is a tool's whole result as returned (a call, or
+    /// a local bound to one): where it starts, the tool called, where the value came from
+    /// and the local it is read through.
+    wholes: Vec<(Place, String, Origin, Option<usize>)>,
     /// Bodies of functions written into a `pcall` or `xpcall`: a field read there that
     /// fails is caught, so it is never certain.
     guarded: Vec<(Place, Place)>,
@@ -438,25 +442,29 @@ impl ToolCalls {
         })
     }
 
-    /// True when the local `word` seen at `at` holds a tool's whole result as it was
-    /// returned (not a part of it), used as a value nowhere but at `at`, and given no
-    /// field: nothing can have put a list in it.
-    pub(crate) fn holds_a_whole_result(&self, word: &str, at: Place) -> bool {
-        let Some(id) = self.binding_at(word, at) else {
-            return false;
-        };
-        // Called straight, or through a helper or a local naming the tool (each still
-        // what it was bound to), never read off another table.
-        let called = |link: &Link| match link {
+    /// The tool called, when the argument starting at `at` is certain to be a tool's
+    /// whole result as it was returned: called there, or through a local used as a value
+    /// nowhere else and given no field (nothing can have put a list in it), and each
+    /// helper or local naming a tool on the way still what it was bound to.
+    pub(crate) fn whole_result_given(&self, at: Place) -> Option<String> {
+        let (_, tool, origin, local) = self.wholes.iter().find(|w| w.0 == at)?;
+        let unchanged = |t: &str| !self.authors || t.starts_with("tools.");
+        let called = origin.links.iter().all(|link| match link {
+            Link::Local(id) if Some(*id) == *local => true,
             Link::Local(id) => {
                 matches!(self.locals[*id].value, Value::Helper(..) | Value::Tools(..))
                     && !self.is_open(&self.locals[*id].name)
             }
             _ => false,
-        };
-        matches!(&self.locals[id].value, Value::Result(o) if !o.part && o.links.iter().all(called))
-            && self.facts.opened.iter().all(|(n, p)| n != word || *p == at)
-            && !self.facts.settled.iter().any(|(n, _)| n == word)
+        });
+        let only_here = local.is_none_or(|id| {
+            let name = &self.locals[id].name;
+            self.facts.opened.iter().all(|(n, p)| n != name || *p == at)
+                && !self.facts.settled.iter().any(|(n, _)| n == name)
+        });
+        let sure =
+            !origin.part && called && only_here && unchanged(&origin.tool) && unchanged(tool);
+        sure.then(|| tool.clone())
     }
 
     /// True when `word`, seen at `at`, is a local bound from a spread
@@ -1097,6 +1105,22 @@ impl Visitor for ToolCalls {
         let (tools, tool, alias) = self.tool_call(call.prefix(), call.suffixes(), Some(start));
         if arguments_of(call).last().is_some_and(|a| spreads(a)) {
             self.spread.push((start, place(end)));
+        } else if let (true, Some(tool)) = (tools, &tool) {
+            for argument in arguments_of(call) {
+                let Some(at) = start_of(argument) else {
+                    continue;
+                };
+                let local = match unwrapped(argument) {
+                    Expression::Var(Var::Name(name)) => {
+                        self.binding_at(&name.token().to_string(), at)
+                    }
+                    Expression::FunctionCall(_) => None,
+                    _ => continue,
+                };
+                if let Value::Result(origin) = self.value_of(argument, at) {
+                    self.wholes.push((at, tool.clone(), origin, local));
+                }
+            }
         }
         if let Some(local) = alias {
             self.aliased.push((self.calls.len(), local));

@@ -291,7 +291,7 @@ pub(crate) fn sort(
 }
 
 /// Adds what to pass to a mismatch of a record given where a list is wanted (see
-/// [`ToolCalls::record_for_a_list`]): the record's fields that are lists of the kind
+/// [`ToolCalls::whole_result_given`]): the record's fields that are lists of the kind
 /// wanted (`parsed.rows`).
 fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
     let Some((wanted, got)) = mismatch(&diagnostic.kind) else {
@@ -510,8 +510,8 @@ impl ToolCalls {
             return None;
         }
         let at = (diagnostic.line, diagnostic.column);
-        if let Some(tool) = self.call_for_a_list(source, diagnostic) {
-            return Some(tool);
+        if let Some(tool) = self.record_for_a_list(diagnostic) {
+            return Some(Some(tool));
         }
         // A toolbox or tool the script looks up for itself before it calls it (`if
         // tools.callable("extra.fancify") then`), or calls where an error is caught (`pcall(
@@ -569,63 +569,23 @@ impl ToolCalls {
             // A field read inside the arguments (`tools.text.slugify(r.source)`) is judged
             // as one anywhere else is: the script may have added it to the result.
             if *start == at || missing_key(&diagnostic.kind).is_none() {
-                let sure = sure(&diagnostic.kind) || self.record_for_a_list(source, diagnostic);
-                return sure.then(|| tool.clone());
+                return sure(&diagnostic.kind).then(|| tool.clone());
             }
         }
         self.missing_field(source, diagnostic, at)
     }
 
-    /// True when `diagnostic` says a list is wanted where a tool's whole result is given,
-    /// a record of named fields (`tools.table.sortBy(t, "age")` after `local t =
-    /// tools.table.parseCsv(csv)`, whose rows are `t.rows`): the call refuses a table that
-    /// is not a list. Only for a local that holds the result as it is and is used as a
-    /// value nowhere else (nothing can have put a list in it).
-    fn record_for_a_list(&self, source: &str, diagnostic: &Diagnostic) -> bool {
-        let Some((wanted, got)) = mismatch(&diagnostic.kind) else {
-            return false;
-        };
-        if !list_type(wanted.trim_end_matches('?')) || !record_type(got) {
-            return false;
-        }
-        let at = (diagnostic.line, diagnostic.column);
-        let Some(word) = word_at(source, at) else {
-            return false;
-        };
-        // The local is the whole argument: `f(t, ...)`, not `f(t.rows)` or `f(t or {})`.
-        let after = rest_of_line(source, at).map(|r| r[word.len()..].trim_start());
-        after.is_some_and(|a| a.starts_with(',') || a.starts_with(')'))
-            && self.holds_a_whole_result(word, at)
-    }
-
-    /// The tool called, when `diagnostic` says a list is wanted where the whole result of
-    /// a call through `tools` is given straight (`tools.markdown.table(
-    /// tools.table.parseCsv(csv))`): the call refuses a table that is not a list.
-    fn call_for_a_list(&self, source: &str, diagnostic: &Diagnostic) -> Option<Option<String>> {
+    /// The tool called, when `diagnostic` says a list is wanted where a tool's whole
+    /// result is given, a record of named fields (`tools.table.sortBy(t, "age")` after
+    /// `local t = tools.table.parseCsv(csv)`, whose rows are `t.rows`): the call refuses a
+    /// table that is not a list (see [`ToolCalls::whole_result_given`]).
+    fn record_for_a_list(&self, diagnostic: &Diagnostic) -> Option<String> {
         let (wanted, got) = mismatch(&diagnostic.kind)?;
-        if !list_type(wanted.trim_end_matches('?')) || !record_type(got) {
-            return None;
-        }
-        let at = (diagnostic.line, diagnostic.column);
-        // The call given is the whole argument: `f(tools.a.b(x), ...)`.
-        let (_, end, _, inner) = self
-            .calls
-            .iter()
-            .find(|(start, _, tools, tool)| *start == at && *tools && tool.is_some())?;
-        let after = rest_of_line(source, *end)?.trim_start();
-        if !(after.starts_with(',') || after.starts_with(')')) {
-            return None;
-        }
-        let (_, _, _, outer) = self
-            .calls
-            .iter()
-            .filter(|(start, end, tools, _)| *tools && *start < at && at < *end)
-            .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))?;
-        // A script that writes tools may change either by the time it is called.
-        let unchanged = |tool: &Option<String>| {
-            !self.authors || tool.as_deref().is_some_and(|t| t.starts_with("tools."))
-        };
-        (unchanged(inner) && unchanged(outer)).then(|| outer.clone())
+        let list = matches!(Ty::parse(wanted.trim_end_matches('?')), Ty::Array(_));
+        let record = matches!(Ty::parse(got), Ty::Record(_, None));
+        (list && record)
+            .then(|| self.whole_result_given((diagnostic.line, diagnostic.column)))
+            .flatten()
     }
 
     /// `box.tool` when `diagnostic` says `tools.box.tool` (or `tools.box`) is missing
@@ -810,16 +770,6 @@ fn table_given(kind: &Kind) -> bool {
                 "string" | "number" | "boolean" | "nil"
             )
     })
-}
-
-/// True for a list type: `{string}`, `{ { [string]: any } }`.
-fn list_type(ty: &str) -> bool {
-    matches!(Ty::parse(ty), Ty::Array(_))
-}
-
-/// True for a record of named fields and nothing else: `{ columns: {string}, rows: ... }`.
-fn record_type(ty: &str) -> bool {
-    matches!(Ty::parse(ty), Ty::Record(_, None))
 }
 
 /// The wanted and the given type of a [`Kind::Mismatch`].

@@ -243,3 +243,22 @@ fn a_slip_is_a_case_a_swap_or_a_letter_left_out_or_added_never_another_name() {
         assert!(!slip(wanted, real), "{wanted} for {real}");
     }
 }
+
+#[test]
+fn a_whole_result_given_to_a_tool_is_known_as_one() {
+    let given =
+        |source: &str, line: u32, column: u32| read(source).whole_result_given((line, column));
+    let head = "local t = tools.table.parseCsv(csv)\n";
+    let sorted = format!("{head}return tools.table.sortBy(t, \"age\")\n");
+    assert_eq!(given(&sorted, 2, 27), tool("table.sortBy"));
+    let straight = "return tools.markdown.table(tools.table.parseCsv(csv))\n";
+    assert_eq!(given(straight, 1, 29), tool("markdown.table"));
+    // Used as a value elsewhere, given a field, or a part of the result: it may hold a
+    // list by then.
+    for between in ["f(t)\n", "t.rows = {}\n", "t = t.rows\n"] {
+        let source = format!("{head}{between}return tools.table.sortBy(t, \"age\")\n");
+        assert_eq!(given(&source, 3, 27), None, "{between}");
+    }
+    let part = format!("{head}return tools.table.sortBy(t.rows, \"age\")\n");
+    assert_eq!(given(&part, 2, 27), None);
+}
