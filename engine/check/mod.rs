@@ -11,8 +11,10 @@
 //!   script's reply is read after the run is readied: [`PendingCheck`]); a one-shot run
 //!   asks the user's resident checker instead, whose socket `resident.rs` finds;
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
-//!   reported, by [`Mode`], reading where the script calls tools and binds their results
-//!   from its syntax tree (`script.rs`);
+//!   reported, by [`Mode`]; it alone decides, from the script's syntax tree and from plain
+//!   facts the runtime reads off its registry about the tools named ([`Known`]);
+//! - `script.rs` reads the syntax tree in one pass: where the script calls tools, and by
+//!   a small dataflow pass, which field reads can only read a tool's result;
 //! - `literal.rs` reads the table literals a script passes straight to tools, whose
 //!   misspelt fields the checker lets through;
 //! - `replies.rs` keeps what the checker said about a script, for its next run against

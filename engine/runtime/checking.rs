@@ -1,6 +1,7 @@
 //! Type checking a script before it runs (see `crate::check`): the declarations of the
-//! run's snapshot (what `codemode types` writes), and the envelope of a script the
-//! checker stopped.
+//! run's snapshot (what `codemode types` writes), what the registry knows of the tools a
+//! certain error names (`check::Known`: the check decides from it, not this file), and
+//! the envelope of a script the checker stopped.
 
 use std::cell::Cell;
 use std::collections::BTreeSet;
