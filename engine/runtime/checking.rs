@@ -221,12 +221,19 @@ impl Sent {
         };
         let degraded = self.degraded;
         let upstream = registry.upstream_views(index);
+        // The MCP servers' toolboxes, whose catalogues may be stale (an API's description
+        // is read as it is).
+        let stale: Vec<&str> = upstream
+            .iter()
+            .filter(|v| !v.description)
+            .map(|v| v.name.as_str())
+            .collect();
         let mut verdict = judge(
             source,
             checked.diagnostics,
             self.checking.mode(),
             session,
-            |tool| known(registry, index, &upstream, tool),
+            |tool| known(registry, index, &stale, tool),
         );
         if let Some((diagnostic, tool)) = misspelt {
             verdict.misspelt_field(diagnostic, tool, self.checking.mode());
@@ -536,19 +543,14 @@ fn name_list(names: Vec<&str>) -> Vec<String> {
     names.into_iter().map(str::to_string).collect()
 }
 
-/// What `index` (with the `upstream` servers' views of `registry`) knows of `tool`
+/// What `index` (with `registry`, and the `stale` toolboxes of MCP servers) knows of `tool`
 /// (`box.tool`, a toolbox, or `tools.<function>`), for the check to decide whether an
 /// error about it stops the run (see [`Known`]).
-fn known(
-    registry: &Registry,
-    index: &AssetIndex,
-    upstream: &[crate::upstream::ServerView],
-    tool: &str,
-) -> Known {
+fn known(registry: &Registry, index: &AssetIndex, stale: &[&str], tool: &str) -> Known {
     let (toolbox, _) = tool.split_once('.').unwrap_or((tool, ""));
     let has_toolbox = index.has_toolbox(toolbox);
     Known {
-        stale: upstream.iter().any(|v| v.name == toolbox && !v.description),
+        stale: stale.contains(&toolbox),
         fails_at_run_time: fails_better_at_run_time(registry, index, tool),
         has_toolbox,
         near: match has_toolbox {
