@@ -11,8 +11,10 @@
 //!   script's reply is read after the run is readied: [`PendingCheck`]); a one-shot run
 //!   asks the user's resident checker instead, whose socket `resident.rs` finds;
 //! - `verdict.rs` sorts what the checker says into what stops a run and what is only
-//!   reported, by [`Mode`], reading where the script calls tools and binds their results
-//!   from its syntax tree (`script.rs`);
+//!   reported, by [`Mode`]; it alone decides, from the script's syntax tree and from plain
+//!   facts the runtime reads off its registry about the tools named ([`Known`]);
+//! - `script.rs` reads the syntax tree in one pass: where the script calls tools, and by
+//!   a small dataflow pass, which field reads can only read a tool's result;
 //! - `literal.rs` reads the table literals a script passes straight to tools, whose
 //!   misspelt fields the checker lets through;
 //! - `replies.rs` keeps what the checker said about a script, for its next run against
@@ -43,13 +45,19 @@ pub(crate) use named::{named_toolboxes, reaches_no_host};
 pub(crate) use process::{Checked, Checker, Declarations, PendingCheck, DEFAULT_TIMEOUT};
 pub(crate) use replies::Replies;
 pub(crate) use tool::with_modules;
-pub(crate) use verdict::{judge_with, not_one_table, sort};
+pub(crate) use verdict::{judge, sort, Known};
 // What only the crate's own tests (and the benchmarks) reach.
 #[cfg(test)]
 pub(crate) use checking::WHOLE_WORLD_TOOLS;
 #[cfg(test)]
+pub(crate) use literal::OptionLiteral;
+#[cfg(test)]
 pub(crate) use named::{only_by_name, HOST_GLOBALS};
 #[cfg(test)]
+pub(crate) use replies::{Recent, MAX_ENTRIES, RECENT};
+#[cfg(test)]
+pub(crate) use script::ToolCalls;
+#[cfg(test)]
 pub(crate) use tool::tool_source;
-#[cfg(any(test, feature = "bench"))]
-pub(crate) use verdict::judge;
+#[cfg(test)]
+pub(crate) use verdict::slip;

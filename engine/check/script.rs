@@ -1,7 +1,17 @@
 //! What a script's syntax tree says about its tool calls and locals, for sorting the
-//! checker's errors (see `verdict.rs`): where each call through `tools` is, which local
-//! holds which tool's result where it can be seen, and which fields the script adds to a
-//! result or tests for before it reads them.
+//! checker's errors (see `verdict.rs`): where each call through `tools` is, and which
+//! reads of a field are reads of a tool's result for certain.
+//!
+//! The second is one small dataflow pass. Each local gets the value it was bound to
+//! (a tool's result, a toolbox or tool of `tools`, a helper that returns a tool's result,
+//! a table whose fields hold results, or anything else), read where it is bound; each
+//! field read follows its path from the local or call it starts at, through those
+//! values, to the result it reads, noting every local and field on the way. Once the
+//! whole script is read, a read is certain when nothing on that way may hold another
+//! value: no local given another value or passed on (its one reaching definition is the
+//! call), no field assigned, tested, lent to a function or copied. The facts are kept by
+//! name for the whole script, whatever the order: a write after the read, in a branch or
+//! in a closure, counts as much as one before it. When in doubt, a read is not certain.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -14,119 +24,166 @@ use full_moon::tokenizer::{Symbol, TokenReference, TokenType};
 use full_moon::visitors::{Visit, Visitor};
 
 /// A place in the source: 1-based line and column.
-pub(super) type Place = (u32, u32);
+pub(crate) type Place = (u32, u32);
 
-/// Where a script calls tools, read from its syntax tree.
+/// Where a script calls tools, and what its field reads read, from its syntax tree.
 #[derive(Debug, Default)]
-pub(super) struct ToolCalls {
+pub(crate) struct ToolCalls {
     /// Each call: its span, whether it is through `tools`, and the tool it names
     /// (`box.tool`), when it names one.
-    pub(super) calls: Vec<(Place, Place, bool, Option<String>)>,
+    pub(crate) calls: Vec<(Place, Place, bool, Option<String>)>,
     /// Each function body (a function passed to a tool is checked as code of its own).
-    pub(super) bodies: Vec<(Place, Place)>,
-    /// Every local the script declares (parameters and loop variables too), with where it
-    /// can be seen: a name bound to a tool's result in one function may be another
-    /// table's in the next.
-    bindings: Vec<Binding>,
-    /// Fields read straight off a tool call (`tools.text.wordCount(s).chars`) or off a
-    /// call of a helper that returns one (`count(s).chars`): where the read starts, the
-    /// tool, the field, and the helper's local.
-    direct: Vec<(Place, String, String, Option<String>)>,
-    /// Fields the script may hold without its declared type saying so, by local and key:
-    /// assigned (`r.source = ...`, `r.a["b"] = ...`: the last key), as a result's type is
-    /// sealed though the script adds the field before it reads it; or tested for
-    /// (`r.x or 0`, `if r.x ~= nil`, `not r.x`), as reading an absent field then fails
-    /// nothing.
-    settled: BTreeSet<(String, String)>,
-    /// Locals whose fields may be anything, by name and where each was so used (which
-    /// local of that name it was is known only there): written by a computed key (`r[k] =
-    /// v`), or used as a value (`local copy = r`, `rawset(r, ...)`, `f(r)`), through which
-    /// fields may be added where the checker does not look.
-    opened: Vec<(String, Place)>,
-    /// Names used where no field can be added through them: returned as they are
-    /// (`return r`), tested (`if r then`, `r and r.x`, `not r`, `r ~= nil`) or measured
-    /// (`#r`).
-    harmless: BTreeSet<Place>,
-    /// Where each enclosing block ends, innermost last: a local is seen until then.
-    blocks: Vec<Place>,
+    pub(crate) bodies: Vec<(Place, Place)>,
     /// True when the script may add or change tools as it runs (`tools.create`,
     /// `tools.delete`, `tools.install`, `vfs.write`, `vfs.remove`): a tool may then be
     /// other than declared by the time it is called.
-    pub(super) authors: bool,
+    pub(crate) authors: bool,
     /// The span of the arguments each `pcall(f, ...)` or `xpcall(f, handler, ...)` passes
     /// on to a function it names (`f` a name or a field, not a call or a literal).
-    pub(super) passed: Vec<(Place, Place)>,
-    /// The calls made through a local naming a toolbox or tool (`text.slugify(s)` after
-    /// `local text = tools.text`): which of `calls`, and the local. One the script may
-    /// give another value is not a tool call for certain.
-    aliased: Vec<(usize, String)>,
-    /// Every string literal's text: a script that names a tool in a string
-    /// (`tools.callable("extra.fancify")`, `tools.get("extra.fancify")`) looks it up for
-    /// itself before it calls it.
-    strings: BTreeSet<String>,
+    pub(crate) passed: Vec<(Place, Place)>,
     /// Where a missing tool may be one the script probes for (see
     /// [`ToolCalls::in_caught`]): bodies of functions written into a `pcall` or `xpcall`
     /// (`pcall(function() ... end)`) or given to the script's own functions, and branches
     /// of an `if`.
-    pub(super) caught: Vec<(Place, Place)>,
-    /// Fields passed as they are to a function (`table.move(a, 1, n, 1, d.lines)`): the
-    /// list they hold may be changed there.
+    pub(crate) caught: Vec<(Place, Place)>,
+    /// Each argument of a tool call that is a tool's whole result as returned (a call, or
+    /// a local bound to one): where it starts, the tool called, where the value came from
+    /// and the local it is read through.
+    wholes: Vec<(Place, String, Origin, Option<usize>)>,
+    /// Bodies of functions written into a `pcall` or `xpcall`: a field read there that
+    /// fails is caught, so it is never certain.
+    guarded: Vec<(Place, Place)>,
+    /// Calls whose arguments end in a spread the checker cannot count or type
+    /// (`f(table.unpack(a))`, `f(...)`, `f(select(2, ...))`): judged at run time.
+    pub(crate) spread: Vec<(Place, Place)>,
+    /// Every local the script declares (parameters and loop variables too).
+    locals: Vec<Local>,
+    /// Every field read by a literal key off a tool's result, as it was followed.
+    reads: Vec<Read>,
+    /// The calls made through a local naming a toolbox or tool: which of `calls`, and
+    /// the local. One the script may give another value is not a tool call for certain.
+    aliased: Vec<(usize, usize)>,
+    /// Every string literal's text: a script that names a tool in a string
+    /// (`tools.callable("extra.fancify")`) looks it up for itself before it calls it.
+    strings: BTreeSet<String>,
+    /// Where each enclosing block ends, innermost last: a local is seen until then.
+    blocks: Vec<Place>,
+    /// What the script does with names and fields, whichever local of the name it is.
+    facts: Facts,
+}
+
+/// What a script does that may give a local or a field another value than it was bound
+/// to, by name: kept for the whole script, whatever the order.
+#[derive(Debug, Default)]
+struct Facts {
+    /// Fields the script may hold without its declared type saying so, by local and key:
+    /// assigned (`r.source = ...`, `r.a["b"] = ...`: the last key), or tested for (`r.x
+    /// or 0`, `if r.x ~= nil`, `not r.x`), as reading an absent field then fails nothing.
+    settled: BTreeSet<(String, String)>,
+    /// Names used where the value may change or be changed: given another value
+    /// (`r = {}`), written by a computed key (`r[k] = v`), or used as a value (`local
+    /// copy = r`, `f(r)`), with where.
+    opened: Vec<(String, Place)>,
+    /// Names used where no field can be added through them: returned (`return r`),
+    /// tested (`if r then`, `r ~= nil`, `not r`) or measured (`#r`).
+    harmless: BTreeSet<Place>,
+    /// Fields passed as they are to a function (`table.move(a, 1, n, 1, d.lines)`).
     lent: BTreeSet<(String, String)>,
+    /// Fields bound to a local as they are (`local c = ctx.counts`), and the local.
+    copied: Vec<((String, String), String)>,
+    /// Locals tested as they are (`if v then`, `v == nil`, `not v`).
+    tested: BTreeSet<String>,
+    /// How many times each field of a local is given a value (`ctx.counts = ...`, or
+    /// in the local's table constructor).
+    writes: BTreeMap<(String, String), usize>,
     /// True when the script writes a field by a computed key anywhere (`item[field] = v`):
     /// an element of a result's list may gain any field through a helper.
     computed_writes: bool,
-    /// Locals bound to a field (`local v = c.sentences`), with the local and key it was
-    /// read off: testing such a local (`if v then`) tests the field.
-    copies: Vec<(String, (String, String))>,
-    /// Locals tested as they are (`if v then`, `v == nil`, `not v`).
-    tested_names: BTreeSet<String>,
-    /// Fields of a local given a tool's result, by local, field and tool, and whether
-    /// the local's table constructor gave it (`local ctx = { counts = tools.text.wordCount(s)
-    /// }`) rather than an assignment (`ctx.counts = tools.text.wordCount(s)`).
-    members: Vec<(String, String, String, bool)>,
-    /// How many times the script assigns each field of a local (`ctx.counts = ...`).
-    member_writes: BTreeMap<(String, String), usize>,
-    /// Fields bound to a local as they are (`local c = ctx.counts`).
-    copied: BTreeSet<(String, String)>,
-    /// Calls whose arguments end in a spread the checker cannot count or type
-    /// (`f(table.unpack(a))`, `f(...)`, `f(select(2, ...))`): judged at run time.
-    pub(super) spread: Vec<(Place, Place)>,
 }
 
-/// One local: its name, from where to where it can be seen, and what it was bound to.
+/// One local: its name, from where to where it can be seen, and its value.
 #[derive(Debug)]
-struct Binding {
+struct Local {
     name: String,
     from: Place,
     to: Place,
-    holds: Holds,
+    value: Value,
 }
 
-/// What a local was bound to, as far as the checker's errors about it are concerned.
+/// What a local or an expression holds, as far as reads of tools' results go.
 #[derive(Debug, Clone, Default)]
-enum Holds {
+enum Value {
     #[default]
     Other,
-    /// A tool's result (`local r = tools.text.wordCount(s)`), or a part of one
-    /// (`for _, l in ipairs(r.lines)`, `local lines = r.lines`), with the locals it was
-    /// read through and the field read off each: the read is the result's only while each
-    /// still holds what it was bound to and the field was not set by the script.
-    Result {
-        tool: String,
-        through: Vec<(String, Option<String>)>,
-    },
-    /// A toolbox or tool of `tools` (`local text = tools.text`), by its names.
-    Alias(Vec<String>),
-    /// A function of the script that returns a tool's result as it is on every `return`
-    /// (`local function count(s) return tools.text.wordCount(s) end`), by the tool.
-    Helper(String),
     /// One of the values of a spread (`local text, opts = table.unpack(args)`): the checker
     /// gives it the union of the list's element types, which says nothing of this one.
     Spread,
+    /// `tools`, or a toolbox or tool of it, by its names; with the local it was read
+    /// through (`local text = tools.text`).
+    Tools(Vec<String>, Option<usize>),
+    /// A function of the script that returns one tool's result as it is on every
+    /// `return` (`local function count(s) return tools.text.wordCount(s) end`); with the
+    /// local it was read through.
+    Helper(String, Option<usize>),
+    /// A table built by the script (`local ctx = { counts = tools.text.wordCount(s) }`),
+    /// its fields given by name; with the local it was read through.
+    Table(Vec<(String, Value)>, Option<usize>),
+    /// A tool's result, or a part of one.
+    Result(Origin),
+}
+
+/// Where a value out of a tool's result came from.
+#[derive(Debug, Clone)]
+struct Origin {
+    /// The tool (`box.tool`, or `tools.<function>`).
+    tool: String,
+    /// The locals and fields it passed through, first to last.
+    links: Vec<Link>,
+    /// True for a part of the result (`r.lines`, `r.rows[1]`, a list's element), which
+    /// other locals may reach and change too.
+    part: bool,
+}
+
+/// One step a result took on its way to a read.
+#[derive(Debug, Clone)]
+enum Link {
+    /// Through a local: bound to it, or a helper or alias called through it.
+    Local(usize),
+    /// Read off a field of the local (`local lines = r.lines`).
+    Field(usize, String),
+    /// Kept in a field of the script's own table (`ctx.counts`).
+    Member(usize, String),
+}
+
+/// A field read by a literal key off a tool's result.
+#[derive(Debug)]
+struct Read {
+    /// Where the path it ends starts: where the checker places an error about it.
+    at: Place,
+    key: String,
+    origin: Origin,
+    /// The local the path starts at, when it starts at one.
+    base: Option<usize>,
+}
+
+impl Value {
+    /// The value as read through the local `id`.
+    fn through(self, id: usize) -> Value {
+        match self {
+            Value::Result(mut origin) => {
+                origin.links.push(Link::Local(id));
+                Value::Result(origin)
+            }
+            Value::Tools(names, _) => Value::Tools(names, Some(id)),
+            Value::Helper(tool, _) => Value::Helper(tool, Some(id)),
+            Value::Table(fields, _) => Value::Table(fields, Some(id)),
+            other => other,
+        }
+    }
 }
 
 /// The calls through which a script may add, change or remove tools while it runs.
-pub(super) const AUTHORING: [&str; 6] = [
+pub(crate) const AUTHORING: [&str; 6] = [
     "tools.create",
     "tools.createToolbox",
     "tools.delete",
@@ -139,7 +196,7 @@ pub(super) const AUTHORING: [&str; 6] = [
 /// except a `vfs.write` or `vfs.remove` whose path is sure to lie outside every toolbox
 /// folder (see [`outside_toolboxes`]): agents write reports and data files, and such a
 /// write leaves every tool as declared.
-pub(super) fn may_author(call: &FunctionCall) -> bool {
+pub(crate) fn may_author(call: &FunctionCall) -> bool {
     if computed_call(call) || calls_out_of_sight(call) {
         return true;
     }
@@ -256,7 +313,7 @@ fn ends_in_a_literal(expression: &Expression) -> bool {
 /// True when `expression` holds an authoring function as a value (`pcall(vfs.write, ...)`,
 /// `local write = vfs.write`) or `tools` or `vfs` whole (`local v = vfs`), through which
 /// any of them may be called out of sight.
-pub(super) fn holds_an_authoring_function(expression: &Expression) -> bool {
+pub(crate) fn holds_an_authoring_function(expression: &Expression) -> bool {
     match expression {
         // `tools` or `vfs` as a value may reach a writer; so may `_G.tools`, and a chunk
         // given to `loadstring` may do anything.
@@ -286,20 +343,22 @@ pub(super) fn holds_an_authoring_function(expression: &Expression) -> bool {
 const END: Place = (u32::MAX, u32::MAX);
 
 impl ToolCalls {
-    pub(super) fn read(ast: &full_moon::ast::Ast) -> ToolCalls {
+    pub(crate) fn read(ast: &full_moon::ast::Ast) -> ToolCalls {
         let mut calls = ToolCalls::default();
         calls.visit_ast(ast);
         // A local the script may give another value (or pass on, where it may be changed)
         // does not name its toolbox or tool for certain.
         for (at, local) in std::mem::take(&mut calls.aliased) {
-            if calls.opened_here(&local, calls.calls[at].0) {
+            if calls.opened_here(local) {
                 calls.calls[at].2 = false;
                 calls.calls[at].3 = None;
             }
         }
-        for (local, field) in std::mem::take(&mut calls.copies) {
-            if calls.tested_names.contains(&local) {
-                calls.settled.insert(field);
+        // Testing a local bound to a field (`local v = c.sentences; if v then`) tests
+        // the field.
+        for (field, local) in &calls.facts.copied {
+            if calls.facts.tested.contains(local) {
+                calls.facts.settled.insert(field.clone());
             }
         }
         calls
@@ -308,7 +367,7 @@ impl ToolCalls {
     /// True when the script may look up `key` (a toolbox or tool name) for itself before
     /// it calls it: it tests it (`if tools.extra then`), or names it in a string
     /// (`tools.callable("extra.fancify")`, `tools.get("extra.fancify")`).
-    pub(super) fn looked_up(&self, key: &str) -> bool {
+    pub(crate) fn looked_up(&self, key: &str) -> bool {
         let identity = |s: &str| {
             let parts: Vec<&str> = s.split('.').collect();
             parts.len() == 2
@@ -317,7 +376,8 @@ impl ToolCalls {
                     .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
                 && parts.contains(&key)
         };
-        self.settled
+        self.facts
+            .settled
             .contains(&("tools".to_string(), key.to_string()))
             || self.strings.iter().any(|s| s == key || identity(s))
     }
@@ -326,162 +386,123 @@ impl ToolCalls {
     /// a function of the script's own (which may call it under `pcall`), or in a branch of
     /// an `if` (which may run only when a tool is there): a tool called there may be one
     /// the script probes for.
-    pub(super) fn in_caught(&self, at: Place) -> bool {
+    pub(crate) fn in_caught(&self, at: Place) -> bool {
         self.caught.iter().any(|(b, e)| *b <= at && at < *e)
     }
 
-    /// The tool whose declared result lacks `key`, when the field read at `at` (a local's
-    /// `word.key`, or straight off a call) is certain to be missing: the local seen there
-    /// holds that tool's result, and the script neither adds `key` nor tests for it.
-    /// `nested`: the read goes further down than `word.key` (`word.hunks[1].key`).
-    pub(super) fn missing_from_result(
-        &self,
-        word: &str,
-        key: &str,
-        at: Place,
-        nested: bool,
-    ) -> Option<String> {
-        // A script that writes tools may have changed this one's result (deleted and
-        // written it again with a new field); the functions of `tools` do not change.
-        let unchanged = |tool: &str| !self.authors || tool.starts_with("tools.");
-        if let Some((_, tool, _, helper)) =
-            self.direct.iter().find(|(p, _, k, _)| *p == at && k == key)
-        {
-            // A helper given another value may return anything.
-            let kept = helper.as_ref().is_none_or(|h| !self.is_open(h));
-            return (kept && unchanged(tool)).then(|| tool.clone());
-        }
-        if self.opened_here(word, at) || self.settled.contains(&(word.to_string(), key.to_string()))
-        {
+    /// The tool whose declared result lacks `key`, when the read of `key` whose path
+    /// starts at `at` is certain to read that result: see the module's documentation.
+    pub(crate) fn result_read(&self, key: &str, at: Place) -> Option<String> {
+        if self.guarded.iter().any(|(b, e)| *b <= at && at < *e) {
             return None;
         }
-        let Holds::Result { tool, through } = &self.binding_at(word, at)?.holds else {
-            return None;
-        };
-        if !unchanged(tool) {
-            return None;
-        }
-        // An element of a list may have gained `key` through another loop's variable
-        // (`for _, row in r.rows do row.key = ... end`), read through a local or down a
-        // path (`r.rows[1].key`): any local given `key` will do, and so will a helper that
-        // writes fields by a computed key (`item[field] = v`).
-        if (nested || !through.is_empty())
-            && (self.computed_writes || self.settled.iter().any(|(_, k)| k == key))
-        {
-            return None;
-        }
-        let kept = |(local, field): &(String, Option<String>)| {
-            !self.is_open(local)
-                && field.as_ref().is_none_or(|f| {
-                    let field = (local.clone(), f.clone());
-                    !self.settled.contains(&field) && !self.lent.contains(&field)
-                })
-        };
-        through.iter().all(kept).then(|| tool.clone())
+        let mut reads = self.reads.iter().filter(|r| r.at == at && r.key == key);
+        let first = reads.next()?;
+        let sure = |read: &Read| self.sure_read(read) && read.origin.tool == first.origin.tool;
+        (sure(first) && reads.all(sure)).then(|| first.origin.tool.clone())
     }
 
-    /// The tool whose result the field `field` of the local `local` holds, when the read
-    /// `local.field.key` is certain to miss `key`: the script has one local of that name,
-    /// gives the field the result once (in the local's table constructor or by one
-    /// assignment), never passes the local or the field on, and neither adds `key` to
-    /// any table nor tests for it.
-    pub(super) fn missing_from_member(
-        &self,
-        local: &str,
-        field: &str,
-        key: &str,
-    ) -> Option<String> {
-        let (_, _, tool, constructed) = self
-            .members
-            .iter()
-            .find(|(l, f, _, _)| l == local && f == field)?;
-        let pair = (local.to_string(), field.to_string());
-        let writes = self.member_writes.get(&pair).copied().unwrap_or(0);
-        let sure = self.bindings.iter().filter(|b| b.name == local).count() == 1
-            && writes == usize::from(!constructed)
-            && !self.is_open(local)
-            && !self.lent.contains(&pair)
-            && !self.copied.contains(&pair)
-            && !self.computed_writes
-            && !self.settled.iter().any(|(_, k)| k == key)
-            && (!self.authors || tool.starts_with("tools."));
+    fn sure_read(&self, read: &Read) -> bool {
+        let Origin { tool, links, part } = &read.origin;
+        let facts = &self.facts;
+        // A script that writes tools may have changed this one's result (deleted and
+        // written it again with a new field); the functions of `tools` do not change.
+        if self.authors && !tool.starts_with("tools.") {
+            return false;
+        }
+        if let Some(base) = read.base {
+            let name = self.locals[base].name.clone();
+            if self.opened_here(base) || facts.settled.contains(&(name, read.key.clone())) {
+                return false;
+            }
+        }
+        // A part of a result, or one that went through more than the local read, may be
+        // reached another way: through another loop's variable (`for _, row in r.rows do
+        // row.key = ... end`), or a helper that writes fields by a computed key.
+        let shared =
+            *part || links.len() > 1 || links.iter().any(|l| matches!(l, Link::Member(..)));
+        if shared && (facts.computed_writes || facts.settled.iter().any(|(_, k)| *k == read.key)) {
+            return false;
+        }
+        links.iter().all(|link| match link {
+            Link::Local(id) => Some(*id) == read.base || !self.is_open(&self.locals[*id].name),
+            Link::Field(id, field) => {
+                let pair = (self.locals[*id].name.clone(), field.clone());
+                !facts.settled.contains(&pair) && !facts.lent.contains(&pair)
+            }
+            Link::Member(id, field) => {
+                let name = &self.locals[*id].name;
+                let pair = (name.clone(), field.clone());
+                facts.writes.get(&pair) == Some(&1)
+                    && !facts.lent.contains(&pair)
+                    && !facts.copied.iter().any(|(f, _)| *f == pair)
+                    && !self.is_open(name)
+                    && self.locals.iter().filter(|l| l.name == *name).count() == 1
+            }
+        })
+    }
+
+    /// The tool called, when the argument starting at `at` is certain to be a tool's
+    /// whole result as it was returned: called there, or through a local used as a value
+    /// nowhere else and given no field (nothing can have put a list in it), and each
+    /// helper or local naming a tool on the way still what it was bound to.
+    pub(crate) fn whole_result_given(&self, at: Place) -> Option<String> {
+        let (_, tool, origin, local) = self.wholes.iter().find(|w| w.0 == at)?;
+        let unchanged = |t: &str| !self.authors || t.starts_with("tools.");
+        let called = origin.links.iter().all(|link| match link {
+            Link::Local(id) if Some(*id) == *local => true,
+            Link::Local(id) => {
+                matches!(self.locals[*id].value, Value::Helper(..) | Value::Tools(..))
+                    && !self.is_open(&self.locals[*id].name)
+            }
+            _ => false,
+        });
+        let only_here = local.is_none_or(|id| {
+            let name = &self.locals[id].name;
+            self.facts.opened.iter().all(|(n, p)| n != name || *p == at)
+                && !self.facts.settled.iter().any(|(n, _)| n == name)
+        });
+        let sure =
+            !origin.part && called && only_here && unchanged(&origin.tool) && unchanged(tool);
         sure.then(|| tool.clone())
     }
 
-    /// The tool whose result `value` is as it is: a call of it through `tools`, or of a
-    /// helper that returns it (see [`Holds::Helper`]), at `at`.
-    fn result_of(&self, value: &Expression, at: Place) -> Option<String> {
-        let Expression::FunctionCall(call) = unwrapped(value) else {
-            return None;
-        };
-        if !only_called(call) {
-            return None;
-        }
-        match self.tool_call(call) {
-            (true, tool, None) => tool,
-            (true, _, Some(_)) => None,
-            _ => self
-                .helper_call(call.prefix(), call.suffixes(), at)
-                .map(|(tool, _)| tool),
-        }
+    /// True when `word`, seen at `at`, is a local bound from a spread
+    /// (`local text, opts = table.unpack(args)`).
+    pub(crate) fn spread_local(&self, word: Option<&str>, at: Place) -> bool {
+        word.and_then(|w| self.binding_at(w, at))
+            .is_some_and(|id| matches!(self.locals[id].value, Value::Spread))
     }
 
-    /// True when the local `word` seen at `at` holds a tool's whole result as it was
-    /// returned (not a part of it) and is used as a value nowhere but at `at`.
-    pub(super) fn holds_a_whole_result(&self, word: &str, at: Place) -> bool {
-        // Called straight, or through a helper or a local naming the tool (each still
-        // what it was bound to), never read off another table.
-        let called = |local: &str| {
-            !self.is_open(local)
-                && matches!(
-                    self.binding_at(local, at).map(|b| &b.holds),
-                    Some(Holds::Helper(_) | Holds::Alias(_))
-                )
-        };
-        let whole = matches!(
-            self.binding_at(word, at).map(|b| &b.holds),
-            Some(Holds::Result { through, .. })
-                if through.iter().all(|(local, field)| field.is_none() && called(local))
-        );
-        whole
-            && self.opened.iter().all(|(n, p)| n != word || *p == at)
-            && !self.settled.iter().any(|(n, _)| n == word)
-    }
-
-    /// Notes `name` as used in a way that may change what it holds (see `open`).
+    /// Notes `name` as used in a way that may change what it holds (see `opened`).
     fn opened(&mut self, name: &TokenReference) {
         let at = start_of(name).unwrap_or_default();
-        self.opened.push((name.token().to_string(), at));
+        self.facts.opened.push((name.token().to_string(), at));
     }
 
     /// True when a local named `name`, any of them, is so used (see `opened`).
     fn is_open(&self, name: &str) -> bool {
-        self.opened.iter().any(|(n, _)| n == name)
+        self.facts.opened.iter().any(|(n, _)| n == name)
     }
 
-    /// True when the local `name` seen at `at` is so used somewhere: a local of the same
-    /// name in another function or block is another local.
-    fn opened_here(&self, name: &str, at: Place) -> bool {
-        let span = |b: Option<&Binding>| b.map(|b| (b.from, b.to));
-        let here = span(self.binding_at(name, at));
-        self.opened
+    /// True when the local `id` itself is so used: a local of the same name in another
+    /// function or block is another local.
+    fn opened_here(&self, id: usize) -> bool {
+        let name = &self.locals[id].name;
+        self.facts
+            .opened
             .iter()
-            .any(|(n, p)| n == name && span(self.binding_at(name, *p)) == here)
+            .any(|(n, p)| n == name && self.binding_at(name, *p) == Some(id))
     }
 
     /// The local `name` seen at `at`: the innermost one declared before it.
-    /// True when `word`, seen at `at`, is a local bound from a spread
-    /// (`local text, opts = table.unpack(args)`).
-    pub(super) fn spread_local(&self, word: Option<&str>, at: Place) -> bool {
-        word.and_then(|w| self.binding_at(w, at))
-            .is_some_and(|b| matches!(b.holds, Holds::Spread))
-    }
-
-    fn binding_at(&self, name: &str, at: Place) -> Option<&Binding> {
-        self.bindings
-            .iter()
-            .filter(|b| b.name == name && b.from < at && at <= b.to)
-            .max_by_key(|b| b.from)
+    fn binding_at(&self, name: &str, at: Place) -> Option<usize> {
+        (0..self.locals.len())
+            .filter(|&i| {
+                let l = &self.locals[i];
+                l.name == name && l.from < at && at <= l.to
+            })
+            .max_by_key(|&i| self.locals[i].from)
     }
 
     /// Marks `body` as a function whose errors may be caught.
@@ -491,99 +512,155 @@ impl ToolCalls {
         }
     }
 
-    fn bind(&mut self, name: &TokenReference, from: Place, to: Place, holds: Holds) {
-        self.bindings.push(Binding {
-            name: name.token().to_string(),
+    fn bind(&mut self, name: &TokenReference, from: Place, to: Place, value: Value) {
+        let name = name.token().to_string();
+        self.locals.push(Local {
+            name,
             from,
             to,
-            holds,
+            value,
         });
     }
 
-    /// Whether `call` is a tool call, through `tools` or through a local naming a toolbox
-    /// or tool, and the tool it names (see [`named_by`]); with the local, for the latter.
-    fn tool_call(&self, call: &FunctionCall) -> (bool, Option<String>, Option<String>) {
-        if is_tools_call(call) {
-            return (true, named_tool(call), None);
-        }
-        self.alias_call(call.prefix(), call.suffixes(), start_of(call))
-    }
-
-    /// Like [`ToolCalls::tool_call`] for a call through a local that names a toolbox or
-    /// tool (`text.slugify(s)` after `local text = tools.text`), starting at `at`.
-    fn alias_call<'a>(
+    /// Whether a call written as `prefix` and `suffixes` from `at` is a tool call,
+    /// through `tools` or through a local naming a toolbox or tool, and the tool it names
+    /// (see [`named_from`]); with the local, for the latter.
+    fn tool_call<'a>(
         &self,
         prefix: &Prefix,
         suffixes: impl Iterator<Item = &'a Suffix>,
         at: Option<Place>,
-    ) -> (bool, Option<String>, Option<String>) {
+    ) -> (bool, Option<String>, Option<usize>) {
         let Prefix::Name(name) = prefix else {
             return (false, None, None);
         };
-        let local = name.token().to_string();
-        let alias = at.and_then(|at| match &self.binding_at(&local, at)?.holds {
-            Holds::Alias(names) => Some(names.clone()),
-            _ => None,
-        });
-        match alias {
-            Some(names) => (true, named_from(names, suffixes), Some(local)),
-            None => (false, None, None),
+        let name = name.token().to_string();
+        if name == "tools" {
+            return (true, named_from(Vec::new(), suffixes), None);
+        }
+        let local = at.and_then(|at| self.binding_at(&name, at));
+        match local.map(|id| (id, &self.locals[id].value)) {
+            Some((id, Value::Tools(names, _))) => {
+                (true, named_from(names.clone(), suffixes), Some(id))
+            }
+            _ => (false, None, None),
         }
     }
 
-    /// What a local bound to `value` holds, read where the binding is made (`at`).
-    fn held_by(&self, value: &Expression, at: Place) -> Holds {
-        match unwrapped(value) {
-            Expression::FunctionCall(call) => match self.tool_call(call) {
-                (true, Some(tool), via) => Holds::Result {
-                    tool,
-                    through: via.map(|local| (local, None)).into_iter().collect(),
-                },
-                _ => match self.helper_call(call.prefix(), call.suffixes(), at) {
-                    Some((tool, helper)) if call.suffixes().count() == 1 => Holds::Result {
-                        tool,
-                        through: vec![(helper, None)],
-                    },
-                    _ => Holds::Other,
-                },
-            },
-            Expression::Function(function) => self.helper(function.body()),
-            Expression::Var(Var::Expression(var)) => self.part_of(var, at),
-            _ => Holds::Other,
-        }
-    }
-
-    /// The tool and the local, when `prefix` and the first of `suffixes` call a helper
-    /// of the script that returns a tool's result (see [`Holds::Helper`]), at `at`.
-    fn helper_call<'a>(
-        &self,
-        prefix: &Prefix,
-        mut suffixes: impl Iterator<Item = &'a Suffix>,
-        at: Place,
-    ) -> Option<(String, String)> {
+    /// The value the path `prefix` and `suffixes` reaches from `at`; with `record`, each
+    /// field it reads off a tool's result on the way is noted (see [`Read`]).
+    fn reach(&mut self, prefix: &Prefix, suffixes: &[&Suffix], at: Place, record: bool) -> Value {
         let Prefix::Name(name) = prefix else {
-            return None;
+            return Value::Other;
         };
-        if !matches!(suffixes.next(), Some(Suffix::Call(Call::AnonymousCall(_)))) {
-            return None;
+        let name = name.token().to_string();
+        let base = self.binding_at(&name, at);
+        let mut value = match base {
+            Some(id) => self.locals[id].value.clone().through(id),
+            None if name == "tools" => Value::Tools(Vec::new(), None),
+            None => return Value::Other,
+        };
+        for suffix in suffixes {
+            let key = literal_key(suffix);
+            value = match (value, suffix) {
+                (Value::Tools(mut names, via), _) if key.is_some() => {
+                    names.extend(key);
+                    Value::Tools(names, via)
+                }
+                (Value::Tools(mut names, via), Suffix::Call(call)) => {
+                    if let Call::MethodCall(method) = call {
+                        names.push(method.name().token().to_string());
+                    }
+                    let tool = match names.as_slice() {
+                        [one] => format!("tools.{one}"),
+                        [toolbox, tool, ..] => format!("{toolbox}.{tool}"),
+                        [] => return Value::Other,
+                    };
+                    let links = via.map(Link::Local).into_iter().collect();
+                    Value::Result(Origin {
+                        tool,
+                        links,
+                        part: false,
+                    })
+                }
+                (Value::Helper(tool, via), Suffix::Call(Call::AnonymousCall(_))) => {
+                    let links = via.map(Link::Local).into_iter().collect();
+                    Value::Result(Origin {
+                        tool,
+                        links,
+                        part: false,
+                    })
+                }
+                (Value::Table(fields, Some(id)), _) => {
+                    match fields.iter().rev().find(|(f, _)| Some(f) == key.as_ref()) {
+                        Some((field, Value::Result(origin))) => {
+                            let mut origin = origin.clone();
+                            origin.links.push(Link::Member(id, field.clone()));
+                            Value::Result(origin)
+                        }
+                        _ => Value::Other,
+                    }
+                }
+                (Value::Result(mut origin), Suffix::Index(_)) => {
+                    if let Some(key) = key {
+                        if record {
+                            let (at, origin) = (at, origin.clone());
+                            self.reads.push(Read {
+                                at,
+                                key: key.clone(),
+                                origin,
+                                base,
+                            });
+                        }
+                        if let Some(Link::Local(id)) = origin.links.last() {
+                            origin.links.push(Link::Field(*id, key));
+                        }
+                    }
+                    origin.part = true;
+                    Value::Result(origin)
+                }
+                _ => Value::Other,
+            };
         }
-        let local = name.token().to_string();
-        match &self.binding_at(&local, at)?.holds {
-            Holds::Helper(tool) => Some((tool.clone(), local)),
-            _ => None,
-        }
+        value
     }
 
-    /// Notes a field read straight off a call of a helper that returns a tool's result
-    /// (`count(s).words`, `parts(u).host:lower()`), written as `prefix` and `suffixes`
-    /// from `at`.
-    fn read_off_helper(&mut self, prefix: &Prefix, suffixes: &[&Suffix], at: Option<Place>) {
-        let key = suffixes.get(1).and_then(|s| literal_key(s));
-        let (Some(at), Some(key)) = (at, key) else {
-            return;
-        };
-        if let Some((tool, local)) = self.helper_call(prefix, suffixes.iter().copied(), at) {
-            self.direct.push((at, tool, key, Some(local)));
+    /// What `expression` holds, read at `at` (see [`Value`]).
+    fn value_of(&mut self, expression: &Expression, at: Place) -> Value {
+        if spreads(expression) {
+            return Value::Spread;
+        }
+        match unwrapped(expression) {
+            Expression::FunctionCall(call) => {
+                let suffixes: Vec<&Suffix> = call.suffixes().collect();
+                self.reach(call.prefix(), &suffixes, at, false)
+            }
+            Expression::Var(Var::Expression(var)) => {
+                let suffixes: Vec<&Suffix> = var.suffixes().collect();
+                match self.reach(var.prefix(), &suffixes, at, false) {
+                    // `tools.a.b.c` names no tool.
+                    Value::Tools(names, _) if names.len() > 2 => Value::Other,
+                    value => value,
+                }
+            }
+            // `local t = tools` is no alias: `tools` as a value may be anything by then.
+            Expression::Var(Var::Name(name)) => {
+                match self.reach(&Prefix::Name(name.clone()), &[], at, false) {
+                    Value::Tools(..) => Value::Other,
+                    value => value,
+                }
+            }
+            Expression::Function(function) => self.helper(function.body()),
+            Expression::TableConstructor(table) => {
+                let mut fields = Vec::new();
+                for field in table.fields() {
+                    if let Field::NameKey { key, value, .. } = field {
+                        fields.push((key.token().to_string(), self.value_of(value, at)));
+                    }
+                }
+                Value::Table(fields, None)
+            }
+            _ => Value::Other,
         }
     }
 
@@ -591,95 +668,41 @@ impl ToolCalls {
     /// (not in functions inside it) gives one call of the same tool through `tools`, as
     /// it is. (Not through a local naming the tool: the local may be given another
     /// function before the helper is called.)
-    fn helper(&self, body: &FunctionBody) -> Holds {
+    fn helper(&self, body: &FunctionBody) -> Value {
         let mut returns = Returns::default();
         body.block().visit(&mut returns);
         let mut tools = returns.values.iter().map(|values| match values.as_slice() {
-            [Expression::FunctionCall(call)] if only_called(call) => match self.tool_call(call) {
-                (true, Some(tool), None) => Some(tool),
-                _ => None,
-            },
+            [Expression::FunctionCall(call)] if only_called(call) && is_tools(call.prefix()) => {
+                named_from(Vec::new(), call.suffixes())
+            }
             _ => None,
         });
         let Some(Some(first)) = tools.next() else {
-            return Holds::Other;
+            return Value::Other;
         };
         match tools.all(|t| t.as_ref() == Some(&first)) {
-            true => Holds::Helper(first),
-            false => Holds::Other,
+            true => Value::Helper(first, None),
+            false => Value::Other,
         }
     }
 
-    /// What `var` reads, at `at`: a toolbox or tool of `tools` (`tools.text`), a part of
-    /// a tool's result read off the call (`tools.text.lineDiff(a, b).lines`), or a part of
-    /// a result a local holds (`r.lines`).
-    fn part_of(&self, var: &VarExpression, at: Place) -> Holds {
-        let Prefix::Name(root) = var.prefix() else {
-            return Holds::Other;
-        };
-        let suffixes: Vec<&Suffix> = var.suffixes().collect();
-        if is_tools(var.prefix()) {
-            if let Some(call) = suffixes.iter().position(|s| matches!(s, Suffix::Call(_))) {
-                return match named_by(suffixes[..=call].iter().copied()) {
-                    Some(tool)
-                        if suffixes[call + 1..]
-                            .iter()
-                            .all(|s| literal_key(s).is_some()) =>
-                    {
-                        Holds::Result {
-                            tool,
-                            through: Vec::new(),
-                        }
-                    }
-                    _ => Holds::Other,
-                };
-            }
-            let names: Option<Vec<String>> = suffixes.iter().map(|s| literal_key(s)).collect();
-            return match names {
-                Some(names) if (1..=2).contains(&names.len()) => Holds::Alias(names),
-                _ => Holds::Other,
-            };
-        }
-        let keys: Option<Vec<String>> = suffixes.iter().map(|s| literal_key(s)).collect();
-        let root = root.token().to_string();
-        match (keys, self.binding_at(&root, at).map(|b| &b.holds)) {
-            (Some(keys), Some(Holds::Result { tool, through })) => {
-                let mut through = through.clone();
-                through.push((root, keys.last().cloned()));
-                Holds::Result {
-                    tool: tool.clone(),
-                    through,
-                }
-            }
-            _ => Holds::Other,
-        }
-    }
-
-    /// What the value of a `for` loop over a tool's result list holds: an element of that
-    /// result (`for _, l in ipairs(d.lines)`, `pairs(...)`, or `in d.lines`).
-    fn element_of(&mut self, gf: &GenericFor, at: Place) -> Holds {
+    /// What the value of a `for` loop holds: an element of a tool's result list, when it
+    /// iterates one (`for _, l in ipairs(d.lines)`, `pairs(...)`, or `in d.lines`).
+    fn element_of(&mut self, gf: &GenericFor, at: Place) -> Value {
         let mut expressions = gf.expressions().iter();
         let (Some(expression), None) = (expressions.next(), expressions.next()) else {
-            return Holds::Other;
+            return Value::Other;
         };
         let iterated = iterated_by(expression).unwrap_or(expression);
-        if let Expression::Var(Var::Name(name)) = unwrapped(iterated) {
-            // Iterating a result adds no field to it.
-            self.harmless(iterated);
-            let local = name.token().to_string();
-            return match self.binding_at(&local, at).map(|b| &b.holds) {
-                Some(Holds::Result { tool, through }) => {
-                    let mut through = through.clone();
-                    through.push((local, None));
-                    Holds::Result {
-                        tool: tool.clone(),
-                        through,
-                    }
-                }
-                _ => Holds::Other,
-            };
+        // Iterating a result adds no field to it.
+        self.harmless(iterated);
+        match self.value_of(iterated, at) {
+            Value::Result(mut origin) => {
+                origin.part = true;
+                Value::Result(origin)
+            }
+            _ => Value::Other,
         }
-        self.held_by(iterated, at)
     }
 
     /// Notes a presence test of `expression`: of a field (`r.x` in `r.x or 0`), or of a
@@ -688,7 +711,7 @@ impl ToolCalls {
         if !self.settle(expression) {
             self.harmless(expression);
             if let Expression::Var(Var::Name(name)) = unwrapped(expression) {
-                self.tested_names.insert(name.token().to_string());
+                self.facts.tested.insert(name.token().to_string());
             }
         }
     }
@@ -700,7 +723,7 @@ impl ToolCalls {
             return false;
         };
         if let Some(field) = field_of(var) {
-            self.settled.insert(field);
+            self.facts.settled.insert(field);
         }
         true
     }
@@ -709,13 +732,12 @@ impl ToolCalls {
     fn harmless(&mut self, expression: &Expression) {
         if let Expression::Var(Var::Name(name)) = unwrapped(expression) {
             if let Some(at) = start_of(name) {
-                self.harmless.insert(at);
+                self.facts.harmless.insert(at);
             }
         }
     }
 }
 
-/// The values of each `return` in a block, not in the functions inside it.
 #[derive(Default)]
 struct Returns {
     values: Vec<Vec<Expression>>,
@@ -769,7 +791,7 @@ fn field_of(var: &VarExpression) -> Option<(String, String)> {
     Some((root.token().to_string(), key))
 }
 
-pub(super) fn place(position: full_moon::tokenizer::Position) -> Place {
+pub(crate) fn place(position: full_moon::tokenizer::Position) -> Place {
     (position.line() as u32, position.character() as u32)
 }
 
@@ -781,15 +803,10 @@ fn end_of(node: &impl Node) -> Place {
     node.end_position().map_or(END, place)
 }
 
-/// The tool that calling through these `tools` suffixes names: `box.tool` for
-/// `tools.box.tool(...)` and `tools.box:tool(...)`, `tools.fn` for a function of `tools`
-/// itself.
-fn named_by<'a>(suffixes: impl Iterator<Item = &'a Suffix>) -> Option<String> {
-    named_from(Vec::new(), suffixes)
-}
-
-/// Like [`named_by`], after the names of `tools` a local stands for (`["text"]` for
-/// `local text = tools.text`).
+/// The tool that calling through `suffixes` names, after the `names` of `tools` it
+/// starts at (`["text"]` for `text.slugify(s)` after `local text = tools.text`): `box.tool`
+/// for `tools.box.tool(...)` and `tools.box:tool(...)`, `tools.fn` for a function of
+/// `tools` itself.
 fn named_from<'a>(
     mut names: Vec<String>,
     suffixes: impl Iterator<Item = &'a Suffix>,
@@ -815,13 +832,6 @@ fn named_from<'a>(
 
 fn is_tools(prefix: &Prefix) -> bool {
     matches!(prefix, Prefix::Name(name) if name.token().to_string() == "tools")
-}
-
-/// The tool a call through `tools` names (see [`named_by`]).
-fn named_tool(call: &FunctionCall) -> Option<String> {
-    is_tools(call.prefix())
-        .then(|| named_by(call.suffixes()))
-        .flatten()
 }
 
 /// The key an index names literally: `name` for `.name` and `["name"]`.
@@ -866,7 +876,7 @@ fn iterated_by(expression: &Expression) -> Option<&Expression> {
 }
 
 /// `a.b` for a call `a.b(...)` or `a["b"](...)`.
-pub(super) fn called_name(call: &FunctionCall) -> Option<String> {
+pub(crate) fn called_name(call: &FunctionCall) -> Option<String> {
     let Prefix::Name(name) = call.prefix() else {
         return None;
     };
@@ -918,18 +928,6 @@ fn passed_on(call: &FunctionCall) -> Option<(Place, Place)> {
     let start = rest.first()?.start_position()?;
     let end = rest.last()?.end_position()?;
     Some((place(start), place(end)))
-}
-
-/// True for a call through `tools` (`tools.box.tool(...)`, `tools.box:tool(...)`).
-fn is_tools_call(call: &FunctionCall) -> bool {
-    is_tools(call.prefix())
-        && call.suffixes().any(|s| {
-            // `f(...)`, `f{ ... }`, `f"..."` and `box:f(...)`.
-            matches!(
-                s,
-                Suffix::Call(Call::AnonymousCall(_)) | Suffix::Call(Call::MethodCall(_))
-            )
-        })
 }
 
 /// The arguments of a call `f(a, b)` (its first call suffix); none for `f "s"` or
@@ -1060,7 +1058,7 @@ impl Visitor for ToolCalls {
             for argument in arguments_of(call) {
                 if let Expression::Var(Var::Expression(var)) = unwrapped(argument) {
                     if let Some(field) = field_of(var) {
-                        self.lent.insert(field);
+                        self.facts.lent.insert(field);
                     }
                 }
             }
@@ -1079,6 +1077,9 @@ impl Visitor for ToolCalls {
                         arguments_of(call).first().map(|a| unwrapped(a))
                     {
                         self.catches(function.body());
+                        let body = function.body();
+                        self.guarded
+                            .extend(start_of(body).map(|from| (from, end_of(body))));
                     }
                 }
                 // A function given to one of the script's own (`try(function() ... end)`)
@@ -1096,19 +1097,35 @@ impl Visitor for ToolCalls {
         if let Some(span) = passed_on(call) {
             self.passed.push(span);
         }
-        // `parts(u).hostname:lower()`, `parts` a helper that returns a tool's result.
+        let (Some(start), Some(end)) = (start_of(call), call.end_position()) else {
+            return;
+        };
         let suffixes: Vec<&Suffix> = call.suffixes().collect();
-        self.read_off_helper(call.prefix(), &suffixes, start_of(call));
-        let (tools, tool, alias) = self.tool_call(call);
-        if let (Some(start), Some(end)) = (call.start_position(), call.end_position()) {
-            if arguments_of(call).last().is_some_and(|a| spreads(a)) {
-                self.spread.push((place(start), place(end)));
+        self.reach(call.prefix(), &suffixes, start, true);
+        let (tools, tool, alias) = self.tool_call(call.prefix(), call.suffixes(), Some(start));
+        if arguments_of(call).last().is_some_and(|a| spreads(a)) {
+            self.spread.push((start, place(end)));
+        } else if let (true, Some(tool)) = (tools, &tool) {
+            for argument in arguments_of(call) {
+                let Some(at) = start_of(argument) else {
+                    continue;
+                };
+                let local = match unwrapped(argument) {
+                    Expression::Var(Var::Name(name)) => {
+                        self.binding_at(&name.token().to_string(), at)
+                    }
+                    Expression::FunctionCall(_) => None,
+                    _ => continue,
+                };
+                if let Value::Result(origin) = self.value_of(argument, at) {
+                    self.wholes.push((at, tool.clone(), origin, local));
+                }
             }
-            if let Some(local) = alias {
-                self.aliased.push((self.calls.len(), local));
-            }
-            self.calls.push((place(start), place(end), tools, tool));
         }
+        if let Some(local) = alias {
+            self.aliased.push((self.calls.len(), local));
+        }
+        self.calls.push((start, place(end), tools, tool));
     }
 
     fn visit_function_body(&mut self, body: &FunctionBody) {
@@ -1118,7 +1135,7 @@ impl Visitor for ToolCalls {
         self.bodies.push((from, to));
         for parameter in body.parameters() {
             if let Parameter::Name(name) = parameter {
-                self.bind(name, from, to, Holds::Other);
+                self.bind(name, from, to, Value::Other);
             }
         }
     }
@@ -1128,13 +1145,13 @@ impl Visitor for ToolCalls {
             return;
         };
         let to = self.blocks.last().copied().unwrap_or(END);
-        let holds = self.helper(function.body());
-        self.bind(function.name(), from, to, holds);
+        let value = self.helper(function.body());
+        self.bind(function.name(), from, to, value);
     }
 
     fn visit_numeric_for(&mut self, nf: &NumericFor) {
         if let Some(from) = start_of(nf) {
-            self.bind(nf.index_variable(), from, end_of(nf), Holds::Other);
+            self.bind(nf.index_variable(), from, end_of(nf), Value::Other);
         }
     }
 
@@ -1143,12 +1160,12 @@ impl Visitor for ToolCalls {
         let element = self.element_of(gf, from);
         for (at, name) in gf.names().iter().enumerate() {
             // The key (or index) is the first name; the value the second.
-            let holds = if at == 1 {
+            let value = if at == 1 {
                 element.clone()
             } else {
-                Holds::Other
+                Value::Other
             };
-            self.bind(name, from, end_of(gf), holds);
+            self.bind(name, from, end_of(gf), value);
         }
     }
 
@@ -1159,57 +1176,35 @@ impl Visitor for ToolCalls {
             let Some(from) = start_of(name) else {
                 continue;
             };
-            let value = values.next();
-            if let Some(Expression::Var(Var::Expression(var))) = value.map(unwrapped) {
+            let local_name = name.token().to_string();
+            let expression = values.next();
+            if let Some(Expression::Var(Var::Expression(var))) = expression.map(unwrapped) {
                 if let Some(field) = field_of(var) {
-                    self.copied.insert(field.clone());
-                    self.copies.push((name.token().to_string(), field));
-                }
-            }
-            if let Some(Expression::TableConstructor(table)) = value.map(unwrapped) {
-                for field in table.fields() {
-                    let (key, value) = match field {
-                        Field::NameKey { key, value, .. } => (key.token().to_string(), value),
-                        _ => continue,
-                    };
-                    if let Some(tool) = self.result_of(value, from) {
-                        let local = name.token().to_string();
-                        self.members.push((local, key, tool, true));
-                    }
+                    self.facts.copied.push((field, local_name.clone()));
                 }
             }
             // A name past the last value takes the spread's further values.
-            let holds = match value {
-                Some(value) if spreads(value) => Holds::Spread,
-                Some(value) => self.held_by(value, from),
-                None if local.expressions().iter().last().is_some_and(spreads) => Holds::Spread,
-                None => Holds::Other,
+            let value = match expression {
+                Some(expression) => self.value_of(expression, from),
+                None if local.expressions().iter().last().is_some_and(spreads) => Value::Spread,
+                None => Value::Other,
             };
-            self.bind(name, from, to, holds);
+            if let Value::Table(fields, _) = &value {
+                for (field, _) in fields {
+                    *self
+                        .facts
+                        .writes
+                        .entry((local_name.clone(), field.clone()))
+                        .or_default() += 1;
+                }
+            }
+            self.bind(name, from, to, value);
         }
     }
 
     fn visit_assignment(&mut self, assignment: &Assignment) {
         let values: Vec<&Expression> = assignment.expressions().iter().collect();
         for (i, var) in assignment.variables().iter().enumerate() {
-            if let Var::Expression(var) = var {
-                let mut suffixes = var.suffixes();
-                let key = suffixes.next().and_then(literal_key);
-                if let (Prefix::Name(root), Some(key), None) = (var.prefix(), key, suffixes.next())
-                {
-                    let local = root.token().to_string();
-                    *self
-                        .member_writes
-                        .entry((local.clone(), key.clone()))
-                        .or_default() += 1;
-                    let at = start_of(var).unwrap_or_default();
-                    if let Some(tool) = values.get(i).and_then(|v| self.result_of(v, at)) {
-                        self.members.push((local, key, tool, false));
-                    }
-                }
-            }
-        }
-        for var in assignment.variables() {
             let var = match var {
                 // The local may hold another table from here on (`r = { limit = 10 }`).
                 Var::Name(name) => {
@@ -1222,15 +1217,35 @@ impl Visitor for ToolCalls {
             let Prefix::Name(root) = var.prefix() else {
                 continue;
             };
-            match var.suffixes().last().and_then(literal_key) {
+            let root_name = root.token().to_string();
+            let suffixes: Vec<&Suffix> = var.suffixes().collect();
+            match suffixes.last().and_then(|s| literal_key(s)) {
                 Some(key) => {
-                    self.settled.insert((root.token().to_string(), key));
+                    self.facts.settled.insert((root_name.clone(), key.clone()));
+                    if suffixes.len() > 1 {
+                        continue;
+                    }
+                    // `ctx.counts = tools.text.wordCount(s)` keeps the result in a field
+                    // of the script's own table.
+                    let pair = (root_name.clone(), key.clone());
+                    *self.facts.writes.entry(pair).or_default() += 1;
+                    let at = start_of(var).unwrap_or_default();
+                    let value = match values.get(i) {
+                        Some(expression) => self.value_of(expression, at),
+                        None => Value::Other,
+                    };
+                    if let Some(id) = self.binding_at(&root_name, at) {
+                        if let Value::Table(fields, _) = &mut self.locals[id].value {
+                            fields.push((key, value));
+                        }
+                    }
                 }
                 None => {
                     self.opened(root);
                     // `out[#out + 1] = v` and `out[3] = v` append or place a value; any
                     // other key may name a field.
-                    self.computed_writes |= !var.suffixes().last().is_some_and(places_a_value);
+                    self.facts.computed_writes |=
+                        !suffixes.last().is_some_and(|s| places_a_value(s));
                 }
             }
         }
@@ -1238,37 +1253,25 @@ impl Visitor for ToolCalls {
 
     fn visit_var_expression(&mut self, var: &VarExpression) {
         let suffixes: Vec<&Suffix> = var.suffixes().collect();
+        let Some(start) = start_of(var) else {
+            return;
+        };
+        self.reach(var.prefix(), &suffixes, start, true);
+        // `tools.box.tool(...).key` holds a call of its own, which the syntax tree keeps
+        // as a suffix rather than a call: what is wrong in its arguments is the tool's.
         let Some(call) = suffixes.iter().position(|s| matches!(s, Suffix::Call(_))) else {
             return;
         };
-        // `tools.box.tool(...).key` holds a call of its own, which the syntax tree keeps
-        // as a suffix rather than a call: what is wrong in its arguments is the tool's.
-        let start = start_of(var);
-        let through_tools = is_tools(var.prefix());
-        let (tools, tool, alias) = if through_tools {
-            (true, named_by(suffixes[..=call].iter().copied()), None)
-        } else {
-            self.alias_call(var.prefix(), suffixes[..=call].iter().copied(), start)
-        };
+        let (tools, tool, alias) =
+            self.tool_call(var.prefix(), suffixes[..=call].iter().copied(), Some(start));
         if !tools {
-            // `count(s).words`, `count` a helper that returns a tool's result.
-            self.read_off_helper(var.prefix(), &suffixes, start);
             return;
         }
-        let Some(from) = start else {
-            return;
-        };
         if let Some(local) = alias {
             self.aliased.push((self.calls.len(), local));
         }
         self.calls
-            .push((from, end_of(suffixes[call]), tools, tool.clone()));
-        // The first key after the call, read straight off `tools.box.tool(...)`.
-        let key = suffixes.get(call + 1).and_then(|s| literal_key(s));
-        let (true, Some(tool), Some(key)) = (through_tools, tool, key) else {
-            return;
-        };
-        self.direct.push((from, tool, key, None));
+            .push((start, end_of(suffixes[call]), tools, tool));
     }
 
     fn visit_return(&mut self, ret: &Return) {
@@ -1286,7 +1289,7 @@ impl Visitor for ToolCalls {
         }
         match expression {
             Expression::Var(Var::Name(name))
-                if start_of(name).is_none_or(|at| !self.harmless.contains(&at)) =>
+                if start_of(name).is_none_or(|at| !self.facts.harmless.contains(&at)) =>
             {
                 self.opened(name);
             }
@@ -1348,241 +1351,5 @@ impl Visitor for ToolCalls {
 
     fn visit_repeat(&mut self, statement: &Repeat) {
         self.tested(statement.until());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::assets::with_luau;
-
-    fn read(source: &str) -> ToolCalls {
-        with_luau(source, ToolCalls::read).unwrap()
-    }
-
-    #[test]
-    fn a_result_is_its_local_where_that_local_is_seen() {
-        let calls = read(
-            "local function count(s)\n\tlocal r = tools.text.wordCount(s)\n\treturn r.words\nend\n\
-             local function defaults()\n\tlocal r = { limit = 10 }\n\treturn r.offset\nend\n",
-        );
-        assert_eq!(
-            calls.missing_from_result("r", "nope", (3, 9), false),
-            Some("text.wordCount".to_string())
-        );
-        assert_eq!(
-            calls.missing_from_result("r", "offset", (7, 9), false),
-            None
-        );
-    }
-
-    #[test]
-    fn a_helper_that_returns_a_tools_result_gives_that_result() {
-        let helper = "local function count(s)\n\treturn tools.text.wordCount(s)\nend\n";
-        let tool = Some("text.wordCount".to_string());
-        let source = format!("{helper}local c = count(x)\nreturn c.nope, count(y).nope\n");
-        let calls = read(&source);
-        assert_eq!(calls.missing_from_result("c", "nope", (5, 8), false), tool);
-        assert_eq!(
-            calls.missing_from_result("count", "nope", (5, 16), true),
-            tool
-        );
-        let literal = "local count = function(s) return tools.text.wordCount(s) end\n\
-                       return count(y).nope\n";
-        assert_eq!(
-            read(literal).missing_from_result("count", "nope", (2, 8), true),
-            tool
-        );
-        // A helper that may return another table, or given another value, or a result
-        // given the field.
-        for (source, at) in [
-            ("local function count(s)\n\tif s == '' then return {} end\n\treturn tools.text.wordCount(s)\nend\nlocal c = count(x)\nreturn c.nope\n", (6, 8)),
-            ("local function count(s)\n\treturn tools.text.wordCount(s).words\nend\nlocal c = count(x)\nreturn c.nope\n", (5, 8)),
-            (&format!("{helper}count = other\nlocal c = count(x)\nreturn c.nope\n"), (6, 8)),
-            (&format!("{helper}local c = count(x)\nc.nope = 1\nreturn c.nope\n"), (6, 8)),
-            // Through a local naming the tool, which may be given another function first.
-            ("local wc = tools.text.wordCount\nlocal function count(s)\n\treturn wc(s)\nend\nlocal c = count(x)\nreturn c.nope\n", (6, 8)),
-        ] {
-            assert_eq!(read(source).missing_from_result("c", "nope", at, false), None, "{source}");
-        }
-        let reassigned = format!("{helper}count = other\nreturn count(y).nope\n");
-        assert_eq!(
-            read(&reassigned).missing_from_result("count", "nope", (5, 8), true),
-            None
-        );
-    }
-
-    #[test]
-    fn a_field_given_a_tools_result_holds_it() {
-        let head = "local ctx = { counts = tools.text.wordCount(s) }\nlocal info = {}\n\
-                    info.v = tools.semver.parse(v)\n";
-        let source = format!("{head}return ctx.counts.nope, info.v.nope\n");
-        let calls = read(&source);
-        let counts = Some("text.wordCount".to_string());
-        assert_eq!(calls.missing_from_member("ctx", "counts", "nope"), counts);
-        assert_eq!(
-            calls.missing_from_member("info", "v", "nope"),
-            Some("semver.parse".to_string())
-        );
-        // The field given another value, passed on, copied or given the key; the table
-        // passed on.
-        for after in [
-            "ctx.counts = {}",
-            "local c = ctx.counts",
-            "f(ctx.counts)",
-            "f(ctx)",
-            "ctx.counts.nope = 1",
-            "x.nope = 1",
-            "local ctx = {}",
-        ] {
-            let source = format!("{head}{after}\nreturn ctx.counts.nope\n");
-            assert_eq!(
-                read(&source).missing_from_member("ctx", "counts", "nope"),
-                None,
-                "{after}"
-            );
-        }
-        let twice = format!("{head}info.v = other\nreturn info.v.nope\n");
-        assert_eq!(read(&twice).missing_from_member("info", "v", "nope"), None);
-    }
-
-    #[test]
-    fn a_field_read_off_the_call_is_the_tools() {
-        let calls = read("return tools.url.parse(u).hostname\n");
-        assert_eq!(
-            calls.missing_from_result("tools", "hostname", (1, 8), false),
-            Some("url.parse".to_string())
-        );
-    }
-
-    #[test]
-    fn fields_added_tested_or_reachable_another_way_are_not_certain() {
-        let added = "local r = tools.text.wordCount(s)\nr.note = 1\nreturn r.note\n";
-        assert_eq!(
-            read(added).missing_from_result("r", "note", (3, 8), false),
-            None
-        );
-        let tested = "local c = tools.text.wordCount(s)\nreturn c.sentences or 0\n";
-        assert_eq!(
-            read(tested).missing_from_result("c", "sentences", (2, 8), false),
-            None
-        );
-        let aliased = "local r = tools.text.wordCount(s)\nlocal copy = r\nreturn r.note\n";
-        assert_eq!(
-            read(aliased).missing_from_result("r", "note", (3, 8), false),
-            None
-        );
-        let replaced = "local r = tools.text.wordCount(s)\nr = { limit = 1 }\nreturn r.offset\n";
-        assert_eq!(
-            read(replaced).missing_from_result("r", "offset", (3, 8), false),
-            None
-        );
-        // Shown, it keeps its fields; given to a function or kept by `assert`, it may not.
-        let shown = "local r = tools.text.wordCount(s)\nprint(r)\nreturn r.note\n";
-        assert_eq!(
-            read(shown).missing_from_result("r", "note", (3, 8), false),
-            Some("text.wordCount".to_string())
-        );
-        for given in ["f(r)", "local t = assert(r)", "table.sort(r)"] {
-            let source = format!("local r = tools.text.wordCount(s)\n{given}\nreturn r.note\n");
-            assert_eq!(
-                read(&source).missing_from_result("r", "note", (3, 8), false),
-                None,
-                "{given}"
-            );
-        }
-        let tested_whole = "local m = tools.get(x)\nif m then return m.params end\n";
-        assert_eq!(
-            read(tested_whole).missing_from_result("m", "params", (2, 18), false),
-            Some("tools.get".to_string())
-        );
-    }
-
-    #[test]
-    fn a_write_of_a_data_file_does_not_count_as_writing_tools() {
-        for (script, authors) in [
-            ("vfs.write('report.txt', s)", false),
-            ("vfs.write(\"out/\" .. name .. \".csv\", s)", false),
-            ("vfs.write(`out/{name}.json`, s)", false),
-            ("vfs.remove 'notes.md'", false),
-            ("vfs.write('mine.toolbox/a.tool/init.luau', s)", true),
-            ("vfs.write(box .. '.toolbox/README.md', s)", true),
-            ("vfs.write(dir .. '/init.luau', s)", true),
-            ("vfs.write(path, s)", true),
-            ("vfs.write(`{box}.toolbox/{name}.tool/notes.txt`, s)", true),
-            ("vfs.write(name .. '.md', s)", true),
-            ("vfs.write(`{name}`, s)", true),
-            ("tools.create(spec)", true),
-            // Writers reached by a key, and tool paths spelt in pieces or escapes.
-            ("vfs['write']('mine.toolbox/a.tool/init.luau', s)", true),
-            ("vfs[op]('notes.txt', s)", true),
-            ("tools[how](spec)", true),
-            ("tools[b].slugify(s)", false),
-            ("vfs.write('mine.' .. 'toolbox/README.md', s)", true),
-            ("vfs.write('mine\\x2etoolbox/README.md', s)", true),
-            ("loadstring(src)()", true),
-            ("_G.tools.create(spec)", true),
-            ("local t = _G", true),
-        ] {
-            assert_eq!(read(script).authors, authors, "{script}");
-        }
-    }
-
-    #[test]
-    fn a_local_naming_a_toolbox_or_tool_calls_it() {
-        let named = |source: &str| -> Vec<Option<String>> {
-            let calls = read(source);
-            calls
-                .calls
-                .iter()
-                .filter(|c| c.2)
-                .map(|c| c.3.clone())
-                .collect()
-        };
-        assert_eq!(
-            named("local text = tools.text\nreturn text.slugfy(s)\n"),
-            vec![Some("text.slugfy".to_string())]
-        );
-        assert_eq!(
-            named("local cmp = tools.semver.compare\nreturn cmp(a)\n"),
-            vec![Some("semver.compare".to_string())]
-        );
-        // Given another value, or shadowed, the local names no tool for certain.
-        assert!(named("local text = tools.text\ntext = other\nreturn text.slugfy(s)\n").is_empty());
-        assert!(named("local text = tools.text\ndo local text = x\ntext.f() end\n").is_empty());
-        // Another local of the same name, given another value, leaves this one naming its
-        // toolbox.
-        let other = "local text = tools.text\nlocal function f()\nlocal text = ''\ntext = text .. 'x'\nend\nreturn text.slugfy(s)\n";
-        assert_eq!(named(other), vec![Some("text.slugfy".to_string())]);
-    }
-
-    #[test]
-    fn an_element_of_a_result_list_is_the_tools_result() {
-        let head = "local d = tools.text.lineDiff(a, b)\n";
-        let read_at = |rest: &str| {
-            let source = format!("{head}{rest}");
-            read(&source).missing_from_result("l", "kind", (2, 38), false)
-        };
-        let tool = Some("text.lineDiff".to_string());
-        assert_eq!(
-            read_at("for _, l in ipairs(d.lines) do print(l.kind) end\n"),
-            tool
-        );
-        assert_eq!(read_at("for _, l in d.lines do print(l.kind) end\n"), tool);
-        // The list was changed, or its elements given the field, another way.
-        for after in [
-            "d.lines = {}\n",
-            "table.insert(d.lines, x)\n",
-            "for _, row in d.lines do row.kind = 1 end\n",
-            "local copy = d\n",
-        ] {
-            assert_eq!(
-                read_at(&format!(
-                    "for _, l in ipairs(d.lines) do print(l.kind) end\n{after}"
-                )),
-                None,
-                "{after}"
-            );
-        }
     }
 }

@@ -65,32 +65,39 @@ pub(crate) struct Certain {
     /// A tool or toolbox this world lacks, called inside a function given to `pcall` or
     /// `xpcall` (or to a function of the script's own): the script may be probing for an
     /// optional tool, so it is certain only when the name is a slip for one the world has
-    /// (the caller of [`judge_with`] knows the world).
+    /// (see [`Known::near`]).
     pub probe: bool,
+}
+
+/// What the world says of the tool (`box.tool`, a toolbox, or `tools.<function>`) a
+/// certain error is about: plain data the runtime reads off its registry, from which
+/// [`judge`] decides whether the error stops the run.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Known {
+    /// The toolbox is an MCP server's, whose catalogue may be stale: a tool it lacks or an
+    /// argument it types otherwise may be right by now.
+    pub stale: bool,
+    /// The profile denies the call, or the tool exists but cannot be called: it is not
+    /// declared, so the checker calls it unknown, and the run's own error says why.
+    pub fails_at_run_time: bool,
+    /// True when the world has the toolbox.
+    pub has_toolbox: bool,
+    /// The names a missing one may be a slip for: the world's toolboxes when it lacks
+    /// the toolbox, else the toolbox's callable tools.
+    pub near: Vec<String>,
 }
 
 /// Sorts `diagnostics` of `source` under `mode`. `session` is true for REPL entries,
 /// whose globals come from earlier entries the checker does not see: unknown globals are
-/// not reported for them. A probe (see [`Certain::probe`]) never stops the run here.
-#[cfg(any(test, feature = "bench"))]
+/// not reported for them. `known` says what the world knows of a tool a certain error is
+/// about (see [`Known`]); the first certain error that stops the run is the one that
+/// does (the others are reported).
 pub(crate) fn judge(
     source: &str,
     diagnostics: Vec<Diagnostic>,
     mode: Mode,
     session: bool,
-) -> Verdict {
-    judge_with(source, diagnostics, mode, session, |c| !c.probe)
-}
-
-/// Like [`judge`], where `stops` says whether a certain error may stop the run; each is
-/// judged on its own, and the first that may is the one that stops it (the others are
-/// reported).
-pub(crate) fn judge_with(
-    source: &str,
-    diagnostics: Vec<Diagnostic>,
-    mode: Mode,
-    session: bool,
-    stops: impl Fn(&Certain) -> bool,
+    known: impl Fn(&str) -> Known,
 ) -> Verdict {
     let mut verdict = Verdict::default();
     if mode == Mode::Off {
@@ -99,7 +106,7 @@ pub(crate) fn judge_with(
     let (certain, others) = sort(source, diagnostics, session);
     let mut stop = None;
     for found in certain {
-        if stop.is_none() && mode != Mode::Warn && stops(&found) {
+        if stop.is_none() && mode != Mode::Warn && stops(&found, &known) {
             stop = Some((found.diagnostic, found.tool));
         } else {
             verdict.report.push(found.diagnostic);
@@ -115,6 +122,68 @@ pub(crate) fn judge_with(
     verdict.report.sort_by_key(|d| (d.line, d.column));
     verdict.stop = stop;
     verdict
+}
+
+/// True when a certain error stops the run, given what the world knows of its tool.
+fn stops(found: &Certain, known: impl Fn(&str) -> Known) -> bool {
+    let Some(tool) = found.tool.as_deref() else {
+        return true;
+    };
+    let known = known(tool);
+    // An MCP server's tools take one table of named arguments, whatever its catalogue
+    // says, and refuse anything else at run time. An API's operations are read from its
+    // description as it is: exact.
+    if (known.stale && !not_one_table(&found.diagnostic.kind)) || known.fails_at_run_time {
+        return false;
+    }
+    // A call inside `pcall(function() ... end)` of a tool this world lacks may look for
+    // an optional one; a name one slip away from a real one is a misspelling all the
+    // same, which pcall would only hide.
+    let (toolbox, name) = tool.split_once('.').unwrap_or((tool, ""));
+    let wanted = if known.has_toolbox { name } else { toolbox };
+    !found.probe || (!wanted.is_empty() && known.near.iter().any(|n| slip(wanted, n)))
+}
+
+/// True when `wanted` is `real` misspelt the way fingers slip: another case, two
+/// neighbouring characters swapped, or one character left out or added inside the name
+/// (the shorter of the two four characters or more). A character changed for another
+/// makes a name of its own too often (`parseTsv` for `parseCsv`, `sha224` for `sha256`,
+/// `test` for `text`), and so does a name that extends the other at either end
+/// (`slugify2`, `unescape`, `email`).
+pub(crate) fn slip(wanted: &str, real: &str) -> bool {
+    let (wanted, real) = (wanted.to_lowercase(), real.to_lowercase());
+    if wanted == real {
+        return true;
+    }
+    if wanted.starts_with(&real)
+        || real.starts_with(&wanted)
+        || wanted.ends_with(&real)
+        || real.ends_with(&wanted)
+    {
+        return false;
+    }
+    let (w, r): (Vec<char>, Vec<char>) = (wanted.chars().collect(), real.chars().collect());
+    if w.len() == r.len() {
+        // One swap of neighbours, and nothing else.
+        let differ: Vec<usize> = (0..w.len()).filter(|&i| w[i] != r[i]).collect();
+        return matches!(differ.as_slice(), [i, j] if *j == i + 1 && w[*i] == r[*j] && w[*j] == r[*i]);
+    }
+    let (short, long) = if w.len() < r.len() {
+        (&w, &r)
+    } else {
+        (&r, &w)
+    };
+    if long.len() != short.len() + 1 || short.len() < 4 {
+        return false;
+    }
+    // One character more in the longer, anywhere.
+    (0..long.len()).any(|skip| {
+        long.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, c)| c)
+            .eq(short.iter())
+    })
 }
 
 /// Splits `diagnostics` into the errors that are certain (each with the tool whose call
@@ -222,7 +291,7 @@ pub(crate) fn sort(
 }
 
 /// Adds what to pass to a mismatch of a record given where a list is wanted (see
-/// [`ToolCalls::record_for_a_list`]): the record's fields that are lists of the kind
+/// [`ToolCalls::whole_result_given`]): the record's fields that are lists of the kind
 /// wanted (`parsed.rows`).
 fn pass_the_list(source: &str, mut diagnostic: Diagnostic) -> Diagnostic {
     let Some((wanted, got)) = mismatch(&diagnostic.kind) else {
@@ -441,8 +510,8 @@ impl ToolCalls {
             return None;
         }
         let at = (diagnostic.line, diagnostic.column);
-        if let Some(tool) = self.call_for_a_list(source, diagnostic) {
-            return Some(tool);
+        if let Some(tool) = self.record_for_a_list(diagnostic) {
+            return Some(Some(tool));
         }
         // A toolbox or tool the script looks up for itself before it calls it (`if
         // tools.callable("extra.fancify") then`), or calls where an error is caught (`pcall(
@@ -500,63 +569,23 @@ impl ToolCalls {
             // A field read inside the arguments (`tools.text.slugify(r.source)`) is judged
             // as one anywhere else is: the script may have added it to the result.
             if *start == at || missing_key(&diagnostic.kind).is_none() {
-                let sure = sure(&diagnostic.kind) || self.record_for_a_list(source, diagnostic);
-                return sure.then(|| tool.clone());
+                return sure(&diagnostic.kind).then(|| tool.clone());
             }
         }
         self.missing_field(source, diagnostic, at)
     }
 
-    /// True when `diagnostic` says a list is wanted where a tool's whole result is given,
-    /// a record of named fields (`tools.table.sortBy(t, "age")` after `local t =
-    /// tools.table.parseCsv(csv)`, whose rows are `t.rows`): the call refuses a table that
-    /// is not a list. Only for a local that holds the result as it is and is used as a
-    /// value nowhere else (nothing can have put a list in it).
-    fn record_for_a_list(&self, source: &str, diagnostic: &Diagnostic) -> bool {
-        let Some((wanted, got)) = mismatch(&diagnostic.kind) else {
-            return false;
-        };
-        if !list_type(wanted.trim_end_matches('?')) || !record_type(got) {
-            return false;
-        }
-        let at = (diagnostic.line, diagnostic.column);
-        let Some(word) = word_at(source, at) else {
-            return false;
-        };
-        // The local is the whole argument: `f(t, ...)`, not `f(t.rows)` or `f(t or {})`.
-        let after = rest_of_line(source, at).map(|r| r[word.len()..].trim_start());
-        after.is_some_and(|a| a.starts_with(',') || a.starts_with(')'))
-            && self.holds_a_whole_result(word, at)
-    }
-
-    /// The tool called, when `diagnostic` says a list is wanted where the whole result of
-    /// a call through `tools` is given straight (`tools.markdown.table(
-    /// tools.table.parseCsv(csv))`): the call refuses a table that is not a list.
-    fn call_for_a_list(&self, source: &str, diagnostic: &Diagnostic) -> Option<Option<String>> {
+    /// The tool called, when `diagnostic` says a list is wanted where a tool's whole
+    /// result is given, a record of named fields (`tools.table.sortBy(t, "age")` after
+    /// `local t = tools.table.parseCsv(csv)`, whose rows are `t.rows`): the call refuses a
+    /// table that is not a list (see [`ToolCalls::whole_result_given`]).
+    fn record_for_a_list(&self, diagnostic: &Diagnostic) -> Option<String> {
         let (wanted, got) = mismatch(&diagnostic.kind)?;
-        if !list_type(wanted.trim_end_matches('?')) || !record_type(got) {
-            return None;
-        }
-        let at = (diagnostic.line, diagnostic.column);
-        // The call given is the whole argument: `f(tools.a.b(x), ...)`.
-        let (_, end, _, inner) = self
-            .calls
-            .iter()
-            .find(|(start, _, tools, tool)| *start == at && *tools && tool.is_some())?;
-        let after = rest_of_line(source, *end)?.trim_start();
-        if !(after.starts_with(',') || after.starts_with(')')) {
-            return None;
-        }
-        let (_, _, _, outer) = self
-            .calls
-            .iter()
-            .filter(|(start, end, tools, _)| *tools && *start < at && at < *end)
-            .max_by_key(|(start, end, _, _)| (*start, std::cmp::Reverse(*end)))?;
-        // A script that writes tools may change either by the time it is called.
-        let unchanged = |tool: &Option<String>| {
-            !self.authors || tool.as_deref().is_some_and(|t| t.starts_with("tools."))
-        };
-        (unchanged(inner) && unchanged(outer)).then(|| outer.clone())
+        let list = matches!(Ty::parse(wanted.trim_end_matches('?')), Ty::Array(_));
+        let record = matches!(Ty::parse(got), Ty::Record(_, None));
+        (list && record)
+            .then(|| self.whole_result_given((diagnostic.line, diagnostic.column)))
+            .flatten()
     }
 
     /// `box.tool` when `diagnostic` says `tools.box.tool` (or `tools.box`) is missing
@@ -577,36 +606,25 @@ impl ToolCalls {
 
     /// `Some(tool)` when `diagnostic` is a certain missing field: a tool the toolbox lacks
     /// (`tools.text.slugfy` as a value), or a field a tool's result lacks that the script
-    /// neither added nor tests for (see [`ToolCalls::missing_from_result`]).
+    /// neither added nor tests for (see [`ToolCalls::result_read`]).
     fn missing_field(
         &self,
         source: &str,
         diagnostic: &Diagnostic,
-        at: super::script::Place,
+        at: Place,
     ) -> Option<Option<String>> {
         let key = missing_key(&diagnostic.kind)?;
-        let word = word_at(source, at)?;
         // `tools.text.slugfy` passed as a value (`pcall(tools.text.slugfy, s)`): looking up
         // a tool the toolbox lacks raises, before anything is called. Not inside a
         // function, which may be one `pcall` runs to see the lookup fail.
         let in_function = self.bodies.iter().any(|(b, e)| *b <= at && at < *e);
-        if word == "tools" && !self.authors && !in_function {
+        if word_at(source, at) == Some("tools") && !self.authors && !in_function {
             let path = dotted_at(source, at);
             if path.get(1..3).is_some_and(|names| names.contains(&key)) {
                 return Some(Some(path[1..path.len().min(3)].join(".")));
             }
         }
-        let nested = !reads_key_directly(source, at, word, key);
-        if let Some(tool) = self.missing_from_result(word, key, at, nested) {
-            return Some(Some(tool));
-        }
-        // `ctx.counts.characters`, the field `counts` given a tool's result.
-        match dotted_at(source, at).as_slice() {
-            [local, field, read] if *local == word && *read == key => {
-                self.missing_from_member(word, field, key).map(Some)
-            }
-            _ => None,
-        }
+        self.result_read(key, at).map(Some)
     }
 }
 
@@ -724,7 +742,7 @@ fn sure(kind: &Kind) -> bool {
 /// where a function of one table argument is wanted: more arguments than it takes, or a
 /// scalar where the table goes. An upstream server's tool refuses such a call at run
 /// time whatever its catalogue says.
-pub(crate) fn not_one_table(kind: &Kind) -> bool {
+fn not_one_table(kind: &Kind) -> bool {
     if let Kind::Count {
         of: Counted::Arguments,
         expected,
@@ -754,16 +772,6 @@ fn table_given(kind: &Kind) -> bool {
     })
 }
 
-/// True for a list type: `{string}`, `{ { [string]: any } }`.
-fn list_type(ty: &str) -> bool {
-    matches!(Ty::parse(ty), Ty::Array(_))
-}
-
-/// True for a record of named fields and nothing else: `{ columns: {string}, rows: ... }`.
-fn record_type(ty: &str) -> bool {
-    matches!(Ty::parse(ty), Ty::Record(_, None))
-}
-
 /// The wanted and the given type of a [`Kind::Mismatch`].
 fn mismatch(kind: &Kind) -> Option<(&str, &str)> {
     match kind {
@@ -791,28 +799,6 @@ fn rest_of_line(source: &str, (line, column): Place) -> Option<&str> {
         Some((at, _)) => Some(&text[at..]),
         None => (text.chars().count() == skip).then_some(""),
     }
-}
-
-/// True when the read at `at` is `word.key` (or `word["key"]`) itself, not a read further
-/// down a path (`word.hunks[1].key`), which reaches an element shared with other locals.
-fn reads_key_directly(source: &str, at: Place, word: &str, key: &str) -> bool {
-    let Some(rest) = rest_of_line(source, at).and_then(|r| r.strip_prefix(word)) else {
-        return false;
-    };
-    let rest = rest.trim_start();
-    [
-        format!(".{key}"),
-        format!("[\"{key}\"]"),
-        format!("['{key}']"),
-    ]
-    .iter()
-    .find_map(|read| rest.strip_prefix(read.as_str()))
-    .is_some_and(|after| {
-        !after
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_')
-    })
 }
 
 /// The identifier that starts at `at` in `source`.

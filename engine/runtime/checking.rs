@@ -1,6 +1,7 @@
 //! Type checking a script before it runs (see `crate::check`): the declarations of the
-//! run's snapshot (what `codemode types` writes), and the envelope of a script the
-//! checker stopped.
+//! run's snapshot (what `codemode types` writes), what the registry knows of the tools a
+//! certain error names (`check::Known`: the check decides from it, not this file), and
+//! the envelope of a script the checker stopped.
 
 use std::cell::Cell;
 use std::collections::BTreeSet;
@@ -11,7 +12,7 @@ use std::time::{Duration, Instant};
 use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::bind::{fits_literal, stray_field, wrong_kind};
-use crate::check::{judge_with, not_one_table, CheckerError, Checking, Declarations, Kind};
+use crate::check::{judge, CheckerError, Checking, Declarations, Kind, Known};
 use crate::check::{option_literals, Checked, Diagnostic, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::{cut, gate};
@@ -220,38 +221,19 @@ impl Sent {
         };
         let degraded = self.degraded;
         let upstream = registry.upstream_views(index);
-        let may_be_stale =
-            |toolbox: &str| upstream.iter().any(|v| v.name == toolbox && !v.description);
-        let mut verdict = judge_with(
+        // The MCP servers' toolboxes, whose catalogues may be stale (an API's description
+        // is read as it is).
+        let stale: Vec<&str> = upstream
+            .iter()
+            .filter(|v| !v.description)
+            .map(|v| v.name.as_str())
+            .collect();
+        let mut verdict = judge(
             source,
             checked.diagnostics,
             self.checking.mode(),
             session,
-            |found| {
-                let Some(tool) = found.tool.as_deref() else {
-                    return true;
-                };
-                let error = &found.diagnostic;
-                // An MCP server's catalogue may be stale, so a tool it lacks or an
-                // argument it types otherwise may be right by now; but its tools take one
-                // table of named arguments, whatever the catalogue says, and refuse
-                // anything else at run time. An API's operations are read from its
-                // description as it is: exact.
-                let toolbox = tool.split('.').next().unwrap_or_default();
-                if may_be_stale(toolbox) && !not_one_table(&error.kind) {
-                    return false;
-                }
-                // A call the profile denies, or of a tool that cannot be called, is not
-                // declared, so the checker calls it unknown; it runs instead and fails
-                // saying why (`denied` naming the rule, or the tool's own problem).
-                if fails_better_at_run_time(registry, index, tool) {
-                    return false;
-                }
-                // A call inside `pcall(function() ... end)` of a tool this world lacks may
-                // look for an optional one; a name one slip away from a real one is a
-                // misspelling all the same, which pcall would only hide.
-                !found.probe || misspells_one(index, tool)
-            },
+            |tool| known(registry, index, &stale, tool),
         );
         if let Some((diagnostic, tool)) = misspelt {
             verdict.misspelt_field(diagnostic, tool, self.checking.mode());
@@ -561,60 +543,25 @@ fn name_list(names: Vec<&str>) -> Vec<String> {
     names.into_iter().map(str::to_string).collect()
 }
 
-/// True when `tool` (`box.tool`, or `box` alone) names a toolbox the index lacks that is
-/// a slip for one it has, or a tool its toolbox lacks that is a slip for one it has.
-fn misspells_one(index: &AssetIndex, tool: &str) -> bool {
-    let (toolbox, name) = tool.split_once('.').unwrap_or((tool, ""));
-    if !index.has_toolbox(toolbox) {
-        return index.toolbox_names().into_iter().any(|b| slip(toolbox, b));
+/// What `index` (with `registry`, and the `stale` toolboxes of MCP servers) knows of `tool`
+/// (`box.tool`, a toolbox, or `tools.<function>`), for the check to decide whether an
+/// error about it stops the run (see [`Known`]).
+fn known(registry: &Registry, index: &AssetIndex, stale: &[&str], tool: &str) -> Known {
+    let (toolbox, _) = tool.split_once('.').unwrap_or((tool, ""));
+    let has_toolbox = index.has_toolbox(toolbox);
+    Known {
+        stale: stale.contains(&toolbox),
+        fails_at_run_time: fails_better_at_run_time(registry, index, tool),
+        has_toolbox,
+        near: match has_toolbox {
+            true => index
+                .tools_in(toolbox)
+                .filter(|t| t.is_registered())
+                .map(|t| t.name().to_string())
+                .collect(),
+            false => name_list(index.toolbox_names()),
+        },
     }
-    !name.is_empty()
-        && index
-            .tools_in(toolbox)
-            .filter(|t| t.is_registered())
-            .any(|t| slip(name, t.name()))
-}
-
-/// True when `wanted` is `real` misspelt the way fingers slip: another case, two
-/// neighbouring characters swapped, or one character left out or added inside the name
-/// (the shorter of the two four characters or more). A character changed for another
-/// makes a name of its own too often (`parseTsv` for `parseCsv`, `sha224` for `sha256`,
-/// `test` for `text`), and so does a name that extends the other at either end
-/// (`slugify2`, `unescape`, `email`).
-fn slip(wanted: &str, real: &str) -> bool {
-    let (wanted, real) = (wanted.to_lowercase(), real.to_lowercase());
-    if wanted == real {
-        return true;
-    }
-    if wanted.starts_with(&real)
-        || real.starts_with(&wanted)
-        || wanted.ends_with(&real)
-        || real.ends_with(&wanted)
-    {
-        return false;
-    }
-    let (w, r): (Vec<char>, Vec<char>) = (wanted.chars().collect(), real.chars().collect());
-    if w.len() == r.len() {
-        // One swap of neighbours, and nothing else.
-        let differ: Vec<usize> = (0..w.len()).filter(|&i| w[i] != r[i]).collect();
-        return matches!(differ.as_slice(), [i, j] if *j == i + 1 && w[*i] == r[*j] && w[*j] == r[*i]);
-    }
-    let (short, long) = if w.len() < r.len() {
-        (&w, &r)
-    } else {
-        (&r, &w)
-    };
-    if long.len() != short.len() + 1 || short.len() < 4 {
-        return false;
-    }
-    // One character more in the longer, anywhere.
-    (0..long.len()).any(|skip| {
-        long.iter()
-            .enumerate()
-            .filter(|(i, _)| *i != skip)
-            .map(|(_, c)| c)
-            .eq(short.iter())
-    })
 }
 
 /// ", did you mean `x`?" for the name most like `wanted`, when one is close.
@@ -691,37 +638,5 @@ mod tests {
         assert!(bytes < 12 * 1024, "{bytes}");
         let few = vec![Diagnostic::note("slow")];
         assert_eq!(bounded(few.clone()), few);
-    }
-
-    #[test]
-    fn a_slip_is_a_case_a_swap_or_a_letter_left_out_or_added_never_another_name() {
-        for (wanted, real) in [
-            ("slugfy", "slugify"),
-            ("slugiffy", "slugify"),
-            ("wordcount", "wordCount"),
-            ("Slugify", "slugify"),
-            ("sulgify", "slugify"),
-            ("txet", "text"),
-        ] {
-            assert!(slip(wanted, real), "{wanted} for {real}");
-        }
-        for (wanted, real) in [
-            ("parseTsv", "parseCsv"),
-            ("sha224", "sha256"),
-            ("base32Encode", "base64Encode"),
-            ("lint", "list"),
-            ("set", "get"),
-            ("test", "text"),
-            ("uri", "url"),
-            ("server", "semver"),
-            ("decoding", "encoding"),
-            ("csvExport", "csvReport"),
-            ("unescape", "escape"),
-            ("slugify2", "slugify"),
-            ("mail", "email"),
-            ("txt", "text"),
-        ] {
-            assert!(!slip(wanted, real), "{wanted} for {real}");
-        }
     }
 }

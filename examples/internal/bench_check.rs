@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::check::Checking;
-use crate::check::{judge, Checker, Declarations, Mode};
+use crate::check::{judge, Checker, Declarations, Known, Mode};
 use crate::registry::Registry;
 use crate::{Limits, Output, Runtime, Session};
 use serde_json::{json, Value};
@@ -128,9 +128,15 @@ pub fn main() {
         .check(&declarations, SCRIPT)
         .expect("the checker answers");
     assert!(
-        judge(SCRIPT, found.diagnostics.clone(), Mode::Certain, false)
-            .stop
-            .is_none(),
+        judge(
+            SCRIPT,
+            found.diagnostics.clone(),
+            Mode::Certain,
+            false,
+            |_| Known::default()
+        )
+        .stop
+        .is_none(),
         "the benchmark script is refused: {:?}",
         found.diagnostics
     );
@@ -152,7 +158,9 @@ pub fn main() {
         step.push(
             timed(|| {
                 let found = checker.check(&declarations, SCRIPT).unwrap();
-                judge(SCRIPT, found.diagnostics, Mode::Certain, false)
+                judge(SCRIPT, found.diagnostics, Mode::Certain, false, |_| {
+                    Known::default()
+                })
             })
             .1,
         );
