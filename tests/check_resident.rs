@@ -162,6 +162,71 @@ fn one_shot_runs_after_the_first_ask_the_resident_checker() {
     );
 }
 
+/// The resident's children: once it is idle, the warm child forked ahead for the last
+/// declarations.
+fn children(pid: u32) -> Vec<u32> {
+    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .filter(|p| alive(*p))
+        .collect()
+}
+
+fn wait_for_child(resident: u32, not: Option<u32>) -> u32 {
+    let started = Instant::now();
+    loop {
+        if let Some(child) = children(resident).into_iter().find(|c| Some(*c) != not) {
+            return child;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the resident forked no warm child"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_child_forked_ahead_answers_the_next_run_of_the_same_declarations() {
+    let runtime = Runtime::new();
+    runtime.exec(&[], "return tools.text.slugify('x')");
+    let pid = runtime.wait_for_resident(None);
+    // Another connection of the same declarations, so a child is forked ahead for them.
+    runtime.exec(&[], "return tools.text.slugify('y')");
+    let warm = wait_for_child(pid, None);
+    let (wrong, said) = runtime.exec(&[], WRONG);
+    assert!(refused(&wrong), "{wrong}");
+    assert!(said.contains("asked the resident type checker"), "{said}");
+    // That child served the run and ended with it; another is forked for the next.
+    let started = Instant::now();
+    while alive(warm) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the warm child {warm} did not serve the run"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let next = wait_for_child(pid, Some(warm));
+    // It holds no other client's connection nor the listening socket: only its channel
+    // to the resident and what the standard streams are.
+    let sockets = std::fs::read_dir(format!("/proc/{next}/fd"))
+        .unwrap()
+        .flatten()
+        .filter(|fd| {
+            std::fs::read_link(fd.path())
+                .is_ok_and(|target| target.to_string_lossy().starts_with("socket:"))
+        })
+        .count();
+    assert_eq!(sockets, 1, "the warm child holds one socket, its channel");
+    // A script of other declarations is checked by a child forked for it, as before.
+    let other = "local s = tools.json.stringify({})\nlocal counts = tools.text.wordCount(s)\nreturn counts.wrods\n";
+    let (wrong, _) = runtime.exec(&[], other);
+    assert!(refused(&wrong), "{wrong}");
+    let (right, _) = runtime.exec(&[], "return tools.text.wordCount('a b c').words");
+    assert_eq!(right["value"], 3, "{right}");
+}
+
 #[test]
 fn a_script_that_hangs_the_checker_reaches_only_its_own_run() {
     let runtime = Runtime::new();

@@ -19,8 +19,8 @@
 //! the socket's lock serves; the other ends. The resident ends after [`IDLE`] without a
 //! connection.
 
-use std::io::{BufRead, BufReader, Cursor, Read, Write};
-use std::os::fd::AsRawFd;
+use std::io::{BufRead, BufReader, Cursor, IoSlice, IoSliceMut, Read, Write};
+use std::os::fd::{AsFd, AsRawFd, RawFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::Path;
@@ -71,6 +71,10 @@ pub(crate) trait Serve {
     fn loads(&self, line: &str) -> bool;
     /// Readies what a load used up (a fresh checker), between connections.
     fn restock(&mut self);
+    /// Answers the first request `first` and runs a small check against the declarations
+    /// it names, so a child forked ahead has the checker's code and data in its own pages
+    /// when a client comes; returns the answer to `first`.
+    fn warm(&mut self, first: &str) -> String;
 }
 
 /// Serves one client's requests (one JSON object per line, one reply line each) until it
@@ -113,6 +117,10 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
     }
     let _ = listener.set_nonblocking(true);
     let mut waiting: Vec<Waiting> = Vec::new();
+    let mut warm: Option<Warm> = None;
+    // The first request of the last connection, whose warm child is forked once the
+    // resident is idle (not beside that connection's own check, on the same cores).
+    let mut to_warm: Option<String> = None;
     let mut last = Instant::now();
     loop {
         waiting.retain(|w| w.since.elapsed() < FIRST_REQUEST);
@@ -120,12 +128,20 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
             let _ = std::fs::remove_file(socket);
             std::process::exit(0);
         }
-        let wait = if waiting.is_empty() {
-            IDLE.saturating_sub(last.elapsed())
-        } else {
-            POLL_WAITING
+        let wait = match (waiting.is_empty(), &to_warm) {
+            (_, Some(_)) => WARM_AFTER,
+            (true, None) => IDLE.saturating_sub(last.elapsed()),
+            (false, None) => POLL_WAITING,
         };
         let ready = readable(&listener, &waiting, wait);
+        if ready.iter().all(|r| !r) {
+            if let Some(first) = to_warm.take() {
+                let inherited: Vec<RawFd> = std::iter::once(listener.as_raw_fd())
+                    .chain(waiting.iter().map(|w| w.stream.as_raw_fd()))
+                    .collect();
+                warm = Warm::fork(first, state, &inherited);
+            }
+        }
         if ready.first() == Some(&true) {
             while let Ok((stream, _)) = listener.accept() {
                 if stream.set_nonblocking(true).is_ok() {
@@ -139,15 +155,123 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
         for is_ready in ready.into_iter().skip(1) {
             if is_ready && waiting[at].read() {
                 let done = waiting.remove(at);
-                if let Some(first) = done.first_line() {
-                    connection(done.stream, first, done.rest, state);
+                let Some(first) = done.first_line() else {
+                    continue;
+                };
+                let unhanded = match warm.take() {
+                    Some(child) if child.first == first => child.hand(done.stream, &done.rest),
+                    _ => Err(done.stream),
+                };
+                if let Err(stream) = unhanded {
+                    connection(stream, first.clone(), done.rest, state);
                     state.restock();
                 }
+                to_warm = Some(first);
             } else {
                 at += 1;
             }
         }
     }
+}
+
+/// A child forked ahead for the declarations of the last connection and warmed by one
+/// check, waiting to be handed the next connection that sends the same first request.
+/// Forking costs a client most of a check's time, the child's faults on pages it shares
+/// with the resident included; a warm child has paid them while the resident was idle.
+/// It ends when the resident drops it (its channel closes) or ends.
+struct Warm {
+    /// The first request it answers.
+    first: String,
+    /// Where the resident hands it a client's socket.
+    channel: UnixStream,
+}
+
+/// How long the resident is idle before it forks a warm child.
+const WARM_AFTER: Duration = Duration::from_millis(2);
+
+/// The most bytes a client may have sent past its first request for its connection to
+/// be handed to a warm child (with them) in one message.
+const MAX_HANDED_BYTES: usize = 60 * 1024;
+
+impl Warm {
+    /// Forks a warm child for `first`, which closes the resident's `inherited` descriptors
+    /// (the listener, other clients' sockets) so it holds no one's connection open.
+    fn fork(first: String, state: &mut dyn Serve, inherited: &[RawFd]) -> Option<Warm> {
+        let (channel, theirs) = UnixStream::pair().ok()?;
+        // SAFETY: this process has one thread, so the child's copy of it holds no lock
+        // another thread took.
+        match unsafe { libc::fork() } {
+            0 => {
+                drop(channel);
+                for fd in inherited {
+                    // SAFETY: closing descriptors the child inherited and never uses.
+                    unsafe { libc::close(*fd) };
+                }
+                let early = state.warm(&first);
+                watch_deadline();
+                if let Some((stream, rest)) = received(&theirs) {
+                    drop(theirs);
+                    answer_connection(stream, &first, rest, Some(early), state);
+                }
+                std::process::exit(0);
+            }
+            pid if pid > 0 => Some(Warm { first, channel }),
+            _ => None,
+        }
+    }
+
+    /// Hands `stream` (with `rest`, what came after its first request) to the child;
+    /// gives it back when the child cannot take it.
+    fn hand(self, stream: UnixStream, rest: &[u8]) -> Result<(), UnixStream> {
+        use rustix::net::{sendmsg, SendAncillaryBuffer, SendAncillaryMessage, SendFlags};
+        if rest.len() > MAX_HANDED_BYTES {
+            return Err(stream);
+        }
+        // One byte leads, so a message with nothing after the first request still carries
+        // the descriptor (a stream socket sends no empty message).
+        let mut data = Vec::with_capacity(rest.len() + 1);
+        data.push(b'+');
+        data.extend_from_slice(rest);
+        let mut space = [std::mem::MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
+        let mut control = SendAncillaryBuffer::new(&mut space);
+        let fds = [stream.as_fd()];
+        control.push(SendAncillaryMessage::ScmRights(&fds));
+        let _ = self.channel.set_nonblocking(false);
+        match sendmsg(
+            &self.channel,
+            &[IoSlice::new(&data)],
+            &mut control,
+            SendFlags::NOSIGNAL,
+        ) {
+            Ok(sent) if sent == data.len() => Ok(()),
+            _ => Err(stream),
+        }
+    }
+}
+
+/// The client socket and bytes the resident hands a warm child; `None` when it closes
+/// the channel instead.
+fn received(channel: &UnixStream) -> Option<(UnixStream, Vec<u8>)> {
+    use rustix::net::{recvmsg, RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags};
+    let mut data = vec![0u8; MAX_HANDED_BYTES + 1];
+    let mut space = [std::mem::MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
+    let mut control = RecvAncillaryBuffer::new(&mut space);
+    let got = recvmsg(
+        channel,
+        &mut [IoSliceMut::new(&mut data)],
+        &mut control,
+        RecvFlags::CMSG_CLOEXEC,
+    )
+    .ok()?;
+    let stream = control.drain().find_map(|message| match message {
+        RecvAncillaryMessage::ScmRights(mut fds) => fds.next().map(UnixStream::from),
+        _ => None,
+    })?;
+    if got.bytes == 0 || got.bytes > data.len() {
+        return None;
+    }
+    data.truncate(got.bytes);
+    Some((stream, data.split_off(1)))
 }
 
 /// A connection whose first request has not all come yet.
@@ -218,13 +342,26 @@ fn connection(stream: UnixStream, first: String, rest: Vec<u8>, state: &mut dyn 
         // The parent (or a failed fork: the client then checks with a checker of its own).
         return;
     }
-    let _ = stream.set_nonblocking(false);
     watch_deadline();
+    answer_connection(stream, &first, rest, early, state);
+    std::process::exit(0);
+}
+
+/// In a child: answers the connection's first request (`early`, when the resident did)
+/// and serves the rest of it.
+fn answer_connection(
+    stream: UnixStream,
+    first: &str,
+    rest: Vec<u8>,
+    early: Option<String>,
+    state: &mut dyn Serve,
+) {
+    let _ = stream.set_nonblocking(false);
     let Ok(reading) = stream.try_clone() else {
         std::process::exit(1);
     };
     let mut output = &stream;
-    let reply = early.unwrap_or_else(|| state.answer(&first));
+    let reply = early.unwrap_or_else(|| state.answer(first));
     if writeln!(output, "{reply}").is_ok() {
         serve(
             BufReader::new(Cursor::new(rest).chain(reading)),
@@ -232,7 +369,6 @@ fn connection(stream: UnixStream, first: String, rest: Vec<u8>, state: &mut dyn 
             state,
         );
     }
-    std::process::exit(0);
 }
 
 /// Runs `work` in the resident itself, which ends (`SIGALRM`) when it takes longer than
