@@ -5,7 +5,7 @@
 //! check so that the effect is reached before the verdict, against real
 //! counterparts (a loopback HTTP listener, `touch`, the fixture MCP server started
 //! through a shell that marks each start); the same script without the mistake shows
-//! each effect does take place. `engine/host/classes.rs` holds every host function of a
+//! each effect does take place. `tests/unit/host/classes.rs` holds every host function of a
 //! class that acts to the same rule, from the list of what the linker registered.
 
 mod common;

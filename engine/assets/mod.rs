@@ -267,20 +267,31 @@ impl AssetIndex {
             .map(|(key, entry, _)| (key, entry))
             .collect();
         // In location order (world first), as updates insert them, so the same tool wins.
-        located.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // A small index (the bundled library alone) is sorted and mapped on this thread:
+        // rayon's global pool would start a thread a core, in every fresh process, for
+        // work of a few microseconds.
+        let small = located.len() <= SERIAL_TOOLS;
+        if small {
+            located.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        } else {
+            located.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        }
         let (tools, duplicates) = by_identity(&located);
         // Both maps are built from sorted runs in one pass each (inserting 100,000 entries
         // one by one was the longest single-threaded stretch of a fresh process); the
         // location map takes the keys as they are.
-        let (by_location, tools) = rayon::join(
-            || located.into_iter().collect::<BTreeMap<_, _>>(),
-            || {
-                tools
-                    .into_iter()
-                    .map(|e| (e.identity.clone(), e))
-                    .collect::<BTreeMap<_, _>>()
-            },
-        );
+        let by_location = || located.into_iter().collect::<BTreeMap<_, _>>();
+        let by_identity = || {
+            tools
+                .into_iter()
+                .map(|e| (e.identity.clone(), e))
+                .collect::<BTreeMap<_, _>>()
+        };
+        let (by_location, tools) = if small {
+            (by_location(), by_identity())
+        } else {
+            rayon::join(by_location, by_identity)
+        };
         index.located = Arc::new(by_location);
         index.tools = Arc::new(tools);
         index.duplicates = duplicates;

@@ -30,4 +30,5 @@ pub(crate) use usage::help;
 pub(crate) use value::{lua_args, lua_value};
 
 #[cfg(test)]
+#[path = "../../tests/unit/bind/mod.rs"]
 mod tests;

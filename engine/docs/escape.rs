@@ -36,14 +36,5 @@ pub(crate) fn prose(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            escape("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
-}
+#[path = "../../tests/unit/docs/escape.rs"]
+mod tests;

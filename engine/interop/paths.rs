@@ -31,20 +31,5 @@ pub(crate) fn relative(base: &Path, target: &Path) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn walks_up_and_down() {
-        let r = |a: &str, b: &str| relative(Path::new(a), Path::new(b));
-        assert_eq!(
-            r("/w", "/w/t.toolbox/a.tool/init.luau"),
-            "t.toolbox/a.tool/init.luau"
-        );
-        assert_eq!(
-            r("/w/out", "/w/t.toolbox/init.luau"),
-            "../t.toolbox/init.luau"
-        );
-        assert_eq!(r("/w", "/w"), ".");
-    }
-}
+#[path = "../../tests/unit/interop/paths.rs"]
+mod tests;

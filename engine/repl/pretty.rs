@@ -79,27 +79,5 @@ fn key(k: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn short_values_stay_on_one_line() {
-        assert_eq!(
-            pretty(&json!({"a": 1, "b c": [true, "x"]})),
-            r#"{ a = 1, ["b c"] = { true, "x" } }"#
-        );
-        assert_eq!(pretty(&json!("hi")), r#""hi""#);
-        assert_eq!(pretty(&json!(2)), "2");
-    }
-
-    #[test]
-    fn long_values_break_into_lines() {
-        let long: Vec<String> = (0..20).map(|i| format!("item{i}")).collect();
-        let text = pretty(&json!({ "items": long }));
-        assert!(
-            text.starts_with("{\n\titems = {\n\t\t\"item0\",\n"),
-            "{text}"
-        );
-    }
-}
+#[path = "../../tests/unit/repl/pretty.rs"]
+mod tests;

@@ -172,16 +172,5 @@ pub(crate) fn script_line(raw: &str) -> Option<u32> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_the_script_line() {
-        assert_eq!(script_line("script:12: boom"), Some(12));
-        assert_eq!(
-            script_line("text.slugify:3: bad\nstack traceback:\n\tscript:7: in main"),
-            Some(7)
-        );
-        assert_eq!(script_line("myscript:3: x"), None);
-    }
-}
+#[path = "../../tests/unit/runtime/report.rs"]
+mod tests;

@@ -220,15 +220,5 @@ fn string_split(lua: &Lua, original: &Function, args: Variadic<Value>) -> mlua::
 }
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn the_embedded_helpers_are_bounded_luau_compiled_now() {
-        let now = crate::assets::compiler()
-            .compile(include_str!("bounded.luau"))
-            .unwrap();
-        assert!(
-            super::HELPERS == now.as_slice(),
-            "bounded.luau: the bytecode build.rs embedded differs from compiling it with this Luau and setting"
-        );
-    }
-}
+#[path = "../../tests/unit/sandbox/bounded.rs"]
+mod tests;

@@ -110,22 +110,5 @@ pub(crate) fn find_host_error(error: &mlua::Error) -> Option<&HostError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_error_quoting_a_huge_name_stays_small() {
-        let name = "n".repeat(20 << 20);
-        let error = HostError::hinted(
-            format!("no toolbox named '{name}'"),
-            format!("not '{name}'"),
-        );
-        assert!(error.message.len() <= MAX_MESSAGE_BYTES);
-        assert!(
-            error.message.ends_with("bytes cut)"),
-            "{}",
-            &error.message[4000..]
-        );
-        assert!(error.hint.unwrap().len() <= MAX_HINT_BYTES);
-    }
-}
+#[path = "../../tests/unit/sandbox/hosterror.rs"]
+mod tests;

@@ -167,28 +167,5 @@ fn cause<'a>(e: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'sta
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_the_certificate_problem_and_the_fix() {
-        let io = std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer),
-        );
-        let text = tls_failure(&io, "https://h/mcp").unwrap();
-        assert!(
-            text.contains("https://h/mcp is not signed by a certificate authority")
-                && text.contains("SSL_CERT_FILE"),
-            "{text}"
-        );
-        let plain = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
-        assert!(tls_failure(&plain, "https://h/mcp").is_none());
-    }
-
-    #[test]
-    fn plain_http_needs_no_trust_store() {
-        assert!(client("http://127.0.0.1:9/mcp").is_ok());
-        assert!(is_https("HTTPS://x/") && !is_https("http://x/"));
-    }
-}
+#[path = "../../tests/unit/upstream/http_client.rs"]
+mod tests;

@@ -493,4 +493,5 @@ fn too_large(rel: &str, what: &str, hint: &str) -> VfsError {
 }
 
 #[cfg(test)]
+#[path = "../../tests/unit/vfs/mod.rs"]
 mod tests;

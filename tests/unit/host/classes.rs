@@ -107,7 +107,7 @@ fn every_host_function_is_registered_with_the_class_listed_here() {
         .collect();
     assert!(
         found == listed,
-        "the host functions registered differ from CLASSES in engine/host/classes.rs; registered now:\n{written}"
+        "the host functions registered differ from CLASSES in tests/unit/host/classes.rs; registered now:\n{written}"
     );
 }
 
@@ -306,7 +306,7 @@ fn no_host_module_makes_a_function_of_its_own() {
             .filter(|line| !line.trim_start().starts_with("//"))
             .any(|line| line.contains("create_function"));
         assert!(
-            !made || path.ends_with("classes.rs"),
+            !made,
             "{} makes a Luau function itself: register it with Capability::function (or hand it out with sandbox::hand_out), so that it has an effect class",
             path.display()
         );
