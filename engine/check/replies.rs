@@ -191,14 +191,19 @@ fn prune(dir: &Path, kept: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+    // Counted from the listing alone: looking up each file's age cost a one-shot run more
+    // than its check's reply, and is needed only past the cap.
+    let files: Vec<std::fs::DirEntry> = entries
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()) && e.path() != kept)
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
     if files.len() < MAX_ENTRIES {
         return;
     }
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = files
+        .into_iter()
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
     files.sort();
     let remove = files.len() + 1 - MAX_ENTRIES * 3 / 4;
     for (_, path) in files.into_iter().take(remove) {
