@@ -227,6 +227,65 @@ fn a_child_forked_ahead_answers_the_next_run_of_the_same_declarations() {
     assert_eq!(right["value"], 3, "{right}");
 }
 
+/// A client that sends its checks right behind its declarations (what it sent past the
+/// first line cannot all pass to a warm child in one message) gets every reply, whole.
+#[test]
+fn requests_sent_behind_the_first_get_their_replies_whether_a_warm_child_serves_or_not() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::net::UnixStream;
+    let runtime = Runtime::new();
+    runtime.exec(&[], "return tools.text.slugify('x')");
+    let pid = runtime.wait_for_resident(None);
+    let socket = std::fs::read_dir(runtime.sockets())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "sock"))
+        .unwrap();
+    let defs = serde_json::json!({"defs": "declare function double(n: number): number", "key": 7})
+        .to_string();
+    let ask = |requests: &[String]| -> Vec<Value> {
+        let mut stream = UnixStream::connect(&socket).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream.write_all(requests.join("\n").as_bytes()).unwrap();
+        stream.write_all(b"\n").unwrap();
+        let mut lines = BufReader::new(stream).lines();
+        (0..requests.len())
+            .map(|_| serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap())
+            .collect()
+    };
+    assert_eq!(ask(std::slice::from_ref(&defs))[0]["ok"], true);
+    let warm = wait_for_child(pid, None);
+    let long = format!("return double(1) --{}", "a".repeat(50_000));
+    let check = |source: &str| serde_json::json!({"check": source, "key": 7}).to_string();
+    let replies = ask(&[defs.clone(), check(&long), check("return double('x')")]);
+    assert_eq!(replies[0]["ok"], true, "{replies:?}");
+    assert_eq!(replies[1]["ok"], true, "{replies:?}");
+    assert_eq!(
+        replies[1]["diagnostics"],
+        serde_json::json!([]),
+        "{replies:?}"
+    );
+    assert_eq!(replies[2]["ok"], true, "{replies:?}");
+    assert!(
+        replies[2]["diagnostics"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty()),
+        "{replies:?}"
+    );
+    // Another warm child is forked for the next client, which sends nothing more.
+    let next = wait_for_child(pid, Some(warm));
+    let replies = ask(&[defs, check("return double(2)")]);
+    assert_eq!(
+        replies[1]["diagnostics"],
+        serde_json::json!([]),
+        "{replies:?}"
+    );
+    assert!(next != warm);
+}
+
 #[test]
 fn a_script_that_hangs_the_checker_reaches_only_its_own_run() {
     let runtime = Runtime::new();

@@ -101,7 +101,7 @@ pub(crate) fn serve<R: BufRead, W: Write>(input: R, mut output: W, state: &mut d
 /// ends with it. Returns only when this process cannot be the resident (another holds the
 /// lock, or the socket cannot be had): it then serves its parent's pipe alone.
 pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
-    let Some(_lock) = hold_lock(&socket.with_extension("lock")) else {
+    let Some(lock) = hold_lock(&socket.with_extension("lock")) else {
         return;
     };
     // The lock is ours, so a socket file left there is a dead resident's.
@@ -118,8 +118,8 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
     let _ = listener.set_nonblocking(true);
     let mut waiting: Vec<Waiting> = Vec::new();
     let mut warm: Option<Warm> = None;
-    // The first request of the last connection, whose warm child is forked once the
-    // resident is idle (not beside that connection's own check, on the same cores).
+    // The first request of the last connection that loaded declarations, whose warm child
+    // is forked once the resident has had nothing to do for a moment.
     let mut to_warm: Option<String> = None;
     let mut last = Instant::now();
     loop {
@@ -136,7 +136,8 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
         let ready = readable(&listener, &waiting, wait);
         if ready.iter().all(|r| !r) {
             if let Some(first) = to_warm.take() {
-                let inherited: Vec<RawFd> = std::iter::once(listener.as_raw_fd())
+                let inherited: Vec<RawFd> = [listener.as_raw_fd(), lock.as_raw_fd()]
+                    .into_iter()
                     .chain(waiting.iter().map(|w| w.stream.as_raw_fd()))
                     .collect();
                 warm = Warm::fork(first, state, &inherited);
@@ -159,14 +160,16 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
                     continue;
                 };
                 let unhanded = match warm.take() {
-                    Some(child) if child.first == first => child.hand(done.stream, &done.rest),
+                    Some(child) if child.first == first && done.rest.is_empty() => {
+                        child.hand(done.stream)
+                    }
                     _ => Err(done.stream),
                 };
                 if let Err(stream) = unhanded {
                     connection(stream, first.clone(), done.rest, state);
                     state.restock();
                 }
-                to_warm = Some(first);
+                to_warm = state.loads(&first).then_some(first);
             } else {
                 at += 1;
             }
@@ -189,10 +192,6 @@ struct Warm {
 /// How long the resident is idle before it forks a warm child.
 const WARM_AFTER: Duration = Duration::from_millis(2);
 
-/// The most bytes a client may have sent past its first request for its connection to
-/// be handed to a warm child (with them) in one message.
-const MAX_HANDED_BYTES: usize = 60 * 1024;
-
 impl Warm {
     /// Forks a warm child for `first`, which closes the resident's `inherited` descriptors
     /// (the listener, other clients' sockets) so it holds no one's connection open.
@@ -207,11 +206,17 @@ impl Warm {
                     // SAFETY: closing descriptors the child inherited and never uses.
                     unsafe { libc::close(*fd) };
                 }
-                let early = state.warm(&first);
+                // The warm-up is bounded as a client's request is.
                 watch_deadline();
-                if let Some((stream, rest)) = received(&theirs) {
+                DEADLINE.store(
+                    now_ms() + (state.within(&first) + GRACE).as_millis() as u64,
+                    Ordering::SeqCst,
+                );
+                let early = state.warm(&first);
+                DEADLINE.store(0, Ordering::SeqCst);
+                if let Some(stream) = received(&theirs) {
                     drop(theirs);
-                    answer_connection(stream, &first, rest, Some(early), state);
+                    answer_connection(stream, &first, Vec::new(), Some(early), state);
                 }
                 std::process::exit(0);
             }
@@ -220,18 +225,13 @@ impl Warm {
         }
     }
 
-    /// Hands `stream` (with `rest`, what came after its first request) to the child;
-    /// gives it back when the child cannot take it.
-    fn hand(self, stream: UnixStream, rest: &[u8]) -> Result<(), UnixStream> {
+    /// Hands `stream`, which has sent nothing past its first request, to the child; gives
+    /// it back when the child cannot take it. (A client that sent more is served by a
+    /// fork: what it sent would not all pass in the one message the child reads.)
+    fn hand(self, stream: UnixStream) -> Result<(), UnixStream> {
         use rustix::net::{sendmsg, SendAncillaryBuffer, SendAncillaryMessage, SendFlags};
-        if rest.len() > MAX_HANDED_BYTES {
-            return Err(stream);
-        }
-        // One byte leads, so a message with nothing after the first request still carries
-        // the descriptor (a stream socket sends no empty message).
-        let mut data = Vec::with_capacity(rest.len() + 1);
-        data.push(b'+');
-        data.extend_from_slice(rest);
+        // A stream socket sends no empty message: one byte carries the descriptor.
+        let data = [b'+'];
         let mut space = [std::mem::MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
         let mut control = SendAncillaryBuffer::new(&mut space);
         let fds = [stream.as_fd()];
@@ -249,11 +249,11 @@ impl Warm {
     }
 }
 
-/// The client socket and bytes the resident hands a warm child; `None` when it closes
-/// the channel instead.
-fn received(channel: &UnixStream) -> Option<(UnixStream, Vec<u8>)> {
+/// The client socket the resident hands a warm child; `None` when it closes the channel
+/// instead.
+fn received(channel: &UnixStream) -> Option<UnixStream> {
     use rustix::net::{recvmsg, RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags};
-    let mut data = vec![0u8; MAX_HANDED_BYTES + 1];
+    let mut data = [0u8; 1];
     let mut space = [std::mem::MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
     let mut control = RecvAncillaryBuffer::new(&mut space);
     let got = recvmsg(
@@ -267,11 +267,7 @@ fn received(channel: &UnixStream) -> Option<(UnixStream, Vec<u8>)> {
         RecvAncillaryMessage::ScmRights(mut fds) => fds.next().map(UnixStream::from),
         _ => None,
     })?;
-    if got.bytes == 0 || got.bytes > data.len() {
-        return None;
-    }
-    data.truncate(got.bytes);
-    Some((stream, data.split_off(1)))
+    (got.bytes == 1).then_some(stream)
 }
 
 /// A connection whose first request has not all come yet.

@@ -46,7 +46,7 @@ pub(crate) fn inline_aliases(written: &str, source: &str) -> String {
 /// without comments; none when the source does not parse.
 fn aliases(source: &str) -> BTreeMap<String, String> {
     // Most tools define no type: their source is not parsed again.
-    if !source.contains("type ") {
+    if !source.contains("type") {
         return BTreeMap::new();
     }
     // Parsing a whole tool was most of what declaring it cost a one-shot run; its aliases
@@ -61,25 +61,46 @@ fn aliases(source: &str) -> BTreeMap<String, String> {
 }
 
 /// The statements of `source` that start at the start of a line with `type ` or `export
-/// type `, each up to the next line that starts another statement; `None` when a line
-/// break may be inside a string or a comment (a long bracket, a `\` line continuation),
-/// where a line that looks like a declaration need not be one.
+/// type `, each up to the next line that starts another statement. `None` where such a
+/// line need not be a top-level declaration, or a declaration need not start so: a line
+/// break that may sit in a string or a comment (a long bracket, a `\` line continuation),
+/// a line ending other than `\n`, a `;`, a `type` or `export` that does not start a line
+/// at the margin as `type ` or `export type `, or a margin line inside a block that a
+/// margin line opened (a body not indented).
 fn declared_lines(source: &str) -> Option<String> {
-    if source.contains("[[") || source.contains("[=") || source.contains("\\\n") {
-        return None;
-    }
-    if source.contains("\\z") || source.contains("\\\r") {
+    let unsure = ["[[", "[=", "\\\n", "\\z", "\r"];
+    if unsure.iter().any(|text| source.contains(text)) {
         return None;
     }
     let mut out = String::new();
     let mut inside = false;
+    let mut depth = 0i32;
     for line in source.lines() {
+        let text = line.trim_start();
+        let declares = line.starts_with("type ") || line.starts_with("export type ");
+        if !declares && starts_a_declaration(text) {
+            return None;
+        }
+        // A statement after a `;` need not start a line.
+        if line
+            .split(';')
+            .skip(1)
+            .any(|after| starts_a_declaration(after.trim_start()))
+        {
+            return None;
+        }
         // A statement starts with a keyword or a name; a line of a declaration written on
         // several lines at the margin (`| "b"`, `-> T`, `}`) starts otherwise, and a cut
         // that leaves a declaration unfinished fails to parse (then the whole is read).
-        let starts_statement = line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
-        if starts_statement {
-            inside = line.starts_with("type ") || line.starts_with("export type ");
+        if line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            if declares && depth != 0 {
+                return None;
+            }
+            depth += block_change(line);
+            if depth < 0 {
+                return None;
+            }
+            inside = declares;
         }
         if inside {
             out.push_str(line);
@@ -87,6 +108,60 @@ fn declared_lines(source: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// True when `text` may start a type declaration: its first word is `type` or `export`
+/// followed by a name (not a field or a variable of that name: `type = "x"`, `type(v)`).
+fn starts_a_declaration(text: &str) -> bool {
+    let Some(rest) = text
+        .strip_prefix("type")
+        .or_else(|| text.strip_prefix("export"))
+    else {
+        return false;
+    };
+    let after = rest.trim_start();
+    rest.len() > after.len() && after.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+}
+
+/// How many blocks `line` opens less how many it closes, by its keywords outside strings
+/// and comments (`elseif ... then` counts as an opening: too deep is only less sure).
+fn block_change(line: &str) -> i32 {
+    let mut change = 0;
+    let mut word = String::new();
+    let mut quote = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                c if c == q => quote = None,
+                _ => {}
+            }
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        change += keyword_change(&word);
+        word.clear();
+        match c {
+            '"' | '\'' | '`' => quote = Some(c),
+            '-' if chars.peek() == Some(&'-') => return change,
+            _ => {}
+        }
+    }
+    change + keyword_change(&word)
+}
+
+fn keyword_change(word: &str) -> i32 {
+    match word {
+        "function" | "do" | "then" | "repeat" => 1,
+        "end" | "until" => -1,
+        _ => 0,
+    }
 }
 
 /// The top-level aliases `source` defines, when it parses.
