@@ -50,9 +50,8 @@ fn aliases(source: &str) -> BTreeMap<String, String> {
         return BTreeMap::new();
     }
     // Parsing a whole tool was most of what declaring it cost a one-shot run; its aliases
-    // alone are a few lines.
-    // Luau's own parser has the last word on where a cut left a declaration unfinished
-    // (full_moon lets `type T = {` through).
+    // alone are a few lines. Luau's own parser has the last word on where a cut left a
+    // declaration unfinished (full_moon lets `type T = {` through).
     let cut = declared_lines(source).filter(|lines| crate::assets::compile(lines).is_ok());
     if let Some(found) = cut.and_then(|lines| aliases_in(&lines)) {
         return found;
@@ -64,9 +63,9 @@ fn aliases(source: &str) -> BTreeMap<String, String> {
 /// type `, each up to the next line that starts another statement. `None` where such a
 /// line need not be a top-level declaration, or a declaration need not start so: a line
 /// break that may sit in a string or a comment (a long bracket, a `\` line continuation),
-/// a line ending other than `\n`, a `;`, a `type` or `export` that does not start a line
-/// at the margin as `type ` or `export type `, or a margin line inside a block that a
-/// margin line opened (a body not indented).
+/// a line ending other than `\n`, a declaration after a `;`, a `type` or `export` that does
+/// not start a line at the margin as `type ` or `export type `, or a margin line inside a
+/// block that a margin line opened (a body not indented).
 fn declared_lines(source: &str) -> Option<String> {
     let unsure = ["[[", "[=", "\\\n", "\\z", "\r"];
     if unsure.iter().any(|text| source.contains(text)) {
