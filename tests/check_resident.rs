@@ -41,6 +41,16 @@ impl Runtime {
         self.dir.path().join("codemode")
     }
 
+    /// The resident's socket (once one serves).
+    fn socket(&self) -> PathBuf {
+        std::fs::read_dir(self.sockets())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "sock"))
+            .expect("a resident's socket")
+    }
+
     /// `codemode exec` of `script` with `args` first: the envelope and what it logged.
     fn exec(&self, args: &[&str], script: &str) -> (Value, String) {
         let out = output(
@@ -236,12 +246,7 @@ fn requests_sent_behind_the_first_get_their_replies_whether_a_warm_child_serves_
     let runtime = Runtime::new();
     runtime.exec(&[], "return tools.text.slugify('x')");
     let pid = runtime.wait_for_resident(None);
-    let socket = std::fs::read_dir(runtime.sockets())
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "sock"))
-        .unwrap();
+    let socket = runtime.socket();
     let defs = serde_json::json!({"defs": "declare function double(n: number): number", "key": 7})
         .to_string();
     let ask = |requests: &[String]| -> Vec<Value> {
@@ -364,12 +369,7 @@ fn a_client_that_says_nothing_holds_no_one_else_up() {
     let runtime = Runtime::new();
     runtime.exec(&[], "return tools.text.slugify('x')");
     let pid = runtime.wait_for_resident(None);
-    let socket = std::fs::read_dir(runtime.sockets())
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "sock"))
-        .unwrap();
+    let socket = runtime.socket();
     // Connected, silent, and kept open past the runs below.
     let silent: Vec<_> = (0..3)
         .map(|_| std::os::unix::net::UnixStream::connect(&socket).unwrap())

@@ -236,7 +236,6 @@ impl Warm {
         let mut control = SendAncillaryBuffer::new(&mut space);
         let fds = [stream.as_fd()];
         control.push(SendAncillaryMessage::ScmRights(&fds));
-        let _ = self.channel.set_nonblocking(false);
         match sendmsg(
             &self.channel,
             &[IoSlice::new(&data)],

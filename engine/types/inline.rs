@@ -52,9 +52,15 @@ fn aliases(source: &str) -> BTreeMap<String, String> {
     // Parsing a whole tool was most of what declaring it cost a one-shot run; its aliases
     // alone are a few lines. Luau's own parser has the last word on where a cut left a
     // declaration unfinished (full_moon lets `type T = {` through).
-    let cut = declared_lines(source).filter(|lines| crate::assets::compile(lines).is_ok());
-    if let Some(found) = cut.and_then(|lines| aliases_in(&lines)) {
-        return found;
+    match declared_lines(source) {
+        // `type` was a call or a field: nothing is declared.
+        Some(lines) if lines.is_empty() => return BTreeMap::new(),
+        Some(lines) if crate::assets::compile(&lines).is_ok() => {
+            if let Some(found) = aliases_in(&lines) {
+                return found;
+            }
+        }
+        _ => {}
     }
     aliases_in(source).unwrap_or_default()
 }
