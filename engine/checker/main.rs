@@ -47,8 +47,14 @@ use luau_analyze::{CheckOptions, Checker, Data, Severity};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-/// The address space the checker may use: the bundled world's declarations and a large
-/// script take tens of megabytes, so this is far from any honest need.
+/// mimalloc for Rust's allocations; its `override` feature takes over `malloc` itself, so
+/// Luau's C++ allocates through it too (see the dependency's note in `Cargo.toml`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The address space the checker may take beyond what it holds at start: the bundled
+/// world's declarations and a large script take tens of megabytes, so this is far from
+/// any honest need.
 const MAX_ADDRESS_SPACE: u64 = 2 << 30;
 
 /// How many sets of declarations are kept loaded, the least recently used let go first:
@@ -292,12 +298,25 @@ fn load(defs: &str, spare: Option<Checker>) -> Result<Checker, String> {
 /// Caps the process's address space; where the platform refuses, the engine's deadline
 /// on each reply still bounds the time a runaway check takes.
 fn cap_memory() {
+    // The allocator reserves an arena of address space up front (reserved, not used), so
+    // the cap is counted from what the process holds now.
+    let held = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|statm| statm.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * page_size());
+    let cap = held.saturating_add(MAX_ADDRESS_SPACE);
     let limit = libc::rlimit {
-        rlim_cur: MAX_ADDRESS_SPACE as libc::rlim_t,
-        rlim_max: MAX_ADDRESS_SPACE as libc::rlim_t,
+        rlim_cur: cap as libc::rlim_t,
+        rlim_max: cap as libc::rlim_t,
     };
     // SAFETY: setrlimit reads the struct it is given and changes only this process.
     unsafe {
         libc::setrlimit(libc::RLIMIT_AS, &limit);
     }
+}
+
+fn page_size() -> u64 {
+    // SAFETY: sysconf only reads a constant of the system.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    u64::try_from(size).unwrap_or(4096)
 }

@@ -1819,3 +1819,48 @@ fn a_long_computation_frees_the_checker_for_other_scripts_once_it_is_checked() {
     let long = computing.join().unwrap();
     assert_eq!(long.value, Some(json!("done-now")), "{}", long.to_json());
 }
+
+/// The checker's address space is capped (a script written to make it allocate without
+/// end kills only the checker), counted from what it holds once started: its allocator
+/// reserves an arena up front, and the cap leaves the checker its 2 GiB beyond that.
+#[test]
+fn the_checker_may_take_two_gib_beyond_what_it_holds_at_start() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(checker_bin())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut replies = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |request: Value| {
+        writeln!(stdin, "{request}").unwrap();
+        let mut line = String::new();
+        replies.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()
+    };
+    let loaded = ask(json!({"defs": "declare x: number\n", "key": 1}));
+    assert_eq!(loaded["ok"], true, "{loaded}");
+    let checked = ask(json!({"check": "return x + 1", "key": 1, "timeoutMs": 5000}));
+    assert_eq!(checked["ok"], true, "{checked}");
+    let proc = std::path::PathBuf::from(format!("/proc/{}", child.id()));
+    let limits = std::fs::read_to_string(proc.join("limits")).unwrap();
+    let cap: u64 = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))
+        .and_then(|l| l.split_whitespace().nth(3)?.parse().ok())
+        .unwrap_or_else(|| panic!("no finite address-space cap: {limits}"));
+    let status = std::fs::read_to_string(proc.join("status")).unwrap();
+    let held_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))
+        .and_then(|l| l.split_whitespace().next()?.parse().ok())
+        .unwrap();
+    let (held, gib) = (held_kib * 1024, 1u64 << 30);
+    assert!(
+        cap <= held + 2 * gib && cap >= held + 2 * gib - 256 * (1 << 20),
+        "the cap is {cap} bytes with {held} held"
+    );
+    drop(stdin);
+    child.wait().unwrap();
+}
