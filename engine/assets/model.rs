@@ -217,7 +217,9 @@ impl ToolEntry {
         if let Some(d) = self.decoded() {
             return &d.reading;
         }
-        // full_moon recurses deeply; read on the indexing threads, which have big stacks.
+        // Read on this thread: each parse inside goes to the indexing threads' big stacks
+        // only when the source nests deeply (see `parse::with_luau_within`), so a
+        // one-shot run that declares a toolbox starts no threads.
         self.later().reading.get_or_init(|| {
             let fallback;
             let draft = match &self.content {
@@ -228,7 +230,7 @@ impl ToolEntry {
                     &fallback
                 }
             };
-            super::parse_pool().install(|| read_tool(draft, self.source(), &self.rel))
+            read_tool(draft, self.source(), &self.rel)
         })
     }
 

@@ -25,11 +25,14 @@ use super::parse_pool;
 pub(crate) const MAX_DEPTH: usize = 200;
 
 /// Sources whose estimate stays under this are parsed on the calling thread: a hop to
-/// the indexing threads would cost more. In a release build such a parse takes under
-/// 512 KiB of stack, well within the 2 MiB a spawned thread gets by default. An
-/// unoptimised build's parser frames are about ten times larger (one such parse
-/// overflowed a 2 MiB test thread), so there every parse goes to the indexing threads.
-const INLINE_DEPTH: usize = 12;
+/// the indexing threads would cost more, and in a one-shot run the first hop starts them.
+/// Every bundled tool is under it (the deepest, 18). In a release build a parse takes
+/// about 40 KiB of stack a level of the estimate (one of 28 fits in 1 MiB, of 52 in 2
+/// MiB), so this one stays under 1 MiB, within the 2 MiB a spawned thread gets by
+/// default. An unoptimised build's parser frames are about ten times larger (one such
+/// parse overflowed a 2 MiB test thread), so there every parse goes to the indexing
+/// threads.
+const INLINE_DEPTH: usize = 20;
 
 /// Whether this build's parser frames are small enough to parse in place at all.
 const PARSES_IN_PLACE: bool = !cfg!(debug_assertions);

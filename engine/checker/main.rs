@@ -61,6 +61,10 @@ const MAX_ADDRESS_SPACE: u64 = 2 << 30;
 /// each holds about 10 MB, and loading one again costs a few milliseconds.
 const HELD: usize = 4;
 
+/// What a warm child checks before it is handed a client: any declarations have `tools`
+/// and its surface functions, so this touches the paths a script's tool calls take.
+const WARM_UP: &str = "local t = tools\nlocal found = t.search(\"warm up\", { limit = 2 })\nlocal rows = {}\nfor i, row in found.value do\n\ttable.insert(rows, string.format(\"%d %s\", i, row.identity))\nend\nreturn { rows = rows, help = t.help(\"search\").stdout }\n";
+
 /// The longest a check may run when the request names no timeout.
 const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
 
@@ -125,8 +129,13 @@ impl resident::Serve for State {
         };
         let key = request.get("key").and_then(Value::as_u64).unwrap_or(0);
         let reply = answer(&request, &mut self.checkers, &mut self.spare);
-        let check = json!({"check": "local t = tools\nreturn t", "key": key});
-        answer(&check, &mut self.checkers, &mut self.spare);
+        // Twice, and with a call, a loop and a table: a forked child's first check pays
+        // for the pages it writes (copied from the resident, or new) and for cold caches,
+        // several times a warm check, which these take off the client's path.
+        let check = json!({"check": WARM_UP, "key": key});
+        for _ in 0..2 {
+            answer(&check, &mut self.checkers, &mut self.spare);
+        }
         reply.to_string()
     }
 
