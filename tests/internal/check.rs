@@ -723,18 +723,8 @@ fn arguments_pcall_passes_on_are_not_certain_errors() {
 
 #[test]
 fn the_checker_keeps_a_few_declaration_sets_apart() {
-    use std::io::{BufRead, BufReader, Write};
-    let mut child = std::process::Command::new(checker_bin())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut replies = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut ask = |request: Value| -> Value {
-        writeln!(stdin, "{request}").unwrap();
-        serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap()
-    };
+    let mut checker = CheckerProcess::start();
+    let mut ask = |request: Value| checker.ask(request);
     let script = "local y: string = x\nreturn y";
     let errors = |reply: &Value| {
         assert_eq!(reply["ok"], true, "{reply}");
@@ -772,8 +762,45 @@ fn the_checker_keeps_a_few_declaration_sets_apart() {
         errors(&ask(serde_json::json!({"check": script, "key": 2}))),
         0
     );
-    let _ = child.kill();
-    let _ = child.wait();
+}
+
+/// A `codemode-check` process spoken to over its pipes, one JSON line each way; stopped
+/// when dropped.
+struct CheckerProcess {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    replies: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl CheckerProcess {
+    fn start() -> CheckerProcess {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(checker_bin())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let replies = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        CheckerProcess {
+            child,
+            stdin,
+            replies,
+        }
+    }
+
+    fn ask(&mut self, request: Value) -> Value {
+        use std::io::Write;
+        writeln!(self.stdin, "{request}").unwrap();
+        serde_json::from_str(&self.replies.next().unwrap().unwrap()).unwrap()
+    }
+}
+
+impl Drop for CheckerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 #[test]
@@ -1825,25 +1852,12 @@ fn a_long_computation_frees_the_checker_for_other_scripts_once_it_is_checked() {
 /// reserves an arena up front, and the cap leaves the checker its 2 GiB beyond that.
 #[test]
 fn the_checker_may_take_two_gib_beyond_what_it_holds_at_start() {
-    use std::io::{BufRead, BufReader, Write};
-    let mut child = std::process::Command::new(checker_bin())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut replies = BufReader::new(child.stdout.take().unwrap());
-    let mut ask = |request: Value| {
-        writeln!(stdin, "{request}").unwrap();
-        let mut line = String::new();
-        replies.read_line(&mut line).unwrap();
-        serde_json::from_str::<Value>(&line).unwrap()
-    };
-    let loaded = ask(json!({"defs": "declare x: number\n", "key": 1}));
+    let mut checker = CheckerProcess::start();
+    let loaded = checker.ask(json!({"defs": "declare x: number\n", "key": 1}));
     assert_eq!(loaded["ok"], true, "{loaded}");
-    let checked = ask(json!({"check": "return x + 1", "key": 1, "timeoutMs": 5000}));
+    let checked = checker.ask(json!({"check": "return x + 1", "key": 1, "timeoutMs": 5000}));
     assert_eq!(checked["ok"], true, "{checked}");
-    let proc = std::path::PathBuf::from(format!("/proc/{}", child.id()));
+    let proc = std::path::PathBuf::from(format!("/proc/{}", checker.child.id()));
     let limits = std::fs::read_to_string(proc.join("limits")).unwrap();
     let cap: u64 = limits
         .lines()
@@ -1861,6 +1875,4 @@ fn the_checker_may_take_two_gib_beyond_what_it_holds_at_start() {
         cap <= held + 2 * gib && cap >= held + 2 * gib - 256 * (1 << 20),
         "the cap is {cap} bytes with {held} held"
     );
-    drop(stdin);
-    child.wait().unwrap();
 }
