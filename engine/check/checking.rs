@@ -11,6 +11,7 @@
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, Weak};
 
+use super::literal::{OptionLiteral, RecentLiterals};
 use super::named::only_by_name;
 use super::replies::Recent;
 use super::{named_toolboxes, sort, with_modules, Checker, CheckerError, Declarations};
@@ -43,6 +44,8 @@ pub(crate) struct Checking {
     one_shot: bool,
     /// What the checker said about the last scripts.
     recent: Recent,
+    /// The option literals of the last scripts.
+    literals: RecentLiterals,
     /// What it said about scripts before, kept on disk (see
     /// [`Checking::keeping_replies`]).
     replies: Option<Replies>,
@@ -88,6 +91,7 @@ impl Checking {
             checker,
             one_shot: false,
             recent: Recent::default(),
+            literals: RecentLiterals::default(),
             replies: None,
             declarations: Mutex::new(None),
         }
@@ -103,6 +107,12 @@ impl Checking {
             .identity()
             .and_then(|identity| Replies::of(world, identity));
         self
+    }
+
+    /// The table literals `source` passes straight to tools (see
+    /// [`super::literal::option_literals`]), read once for the last scripts.
+    pub(crate) fn option_literals(&self, source: &str) -> Arc<[OptionLiteral]> {
+        self.literals.of(source)
     }
 
     /// True when what the checker said about `source` was kept (against some

@@ -10,7 +10,8 @@
 //! the name is declared once in the script, never assigned to (not `opts = ...`, not
 //! `opts.x = ...`), never called through, and used bare only once, as this argument.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
 
 use full_moon::ast::{Assignment, Call, CompoundAssignment, Expression, Field, FunctionArgs};
 use full_moon::ast::{FunctionBody, FunctionCall, GenericFor, Index, LocalAssignment};
@@ -22,6 +23,43 @@ use full_moon::visitors::Visitor;
 
 use super::script::{holds_an_authoring_function, may_author, place, Place};
 use crate::assets::with_luau;
+
+/// The option literals of the last scripts read, so a script sent again (an agent's
+/// retry, the same script the checker's reply is kept for) is not parsed again: the
+/// parse is most of what a kept reply's verdict costs.
+#[derive(Default)]
+pub(crate) struct RecentLiterals {
+    entries: Mutex<VecDeque<ReadLiterals>>,
+}
+
+/// One script [`RecentLiterals`] keeps, with its literals.
+type ReadLiterals = (Arc<str>, Arc<[OptionLiteral]>);
+
+impl RecentLiterals {
+    /// [`option_literals`] of `source`, read once while it is among the last scripts.
+    pub(crate) fn of(&self, source: &str) -> Arc<[OptionLiteral]> {
+        let held = |entries: &VecDeque<ReadLiterals>| {
+            entries
+                .iter()
+                .find(|(s, _)| &**s == source)
+                .map(|(_, found)| found.clone())
+        };
+        if let Some(found) = held(&self.entries.lock().unwrap_or_else(|e| e.into_inner())) {
+            return found;
+        }
+        let found: Arc<[OptionLiteral]> = option_literals(source).into();
+        if source.len() <= super::replies::MAX_RECENT_SOURCE {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            if held(&entries).is_none() {
+                if entries.len() >= super::replies::RECENT {
+                    entries.pop_front();
+                }
+                entries.push_back((Arc::from(source), found.clone()));
+            }
+        }
+        found
+    }
+}
 
 /// A table literal passed straight to a tool, every field of it named.
 #[derive(Debug, Clone, PartialEq, Eq)]

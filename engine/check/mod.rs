@@ -39,7 +39,7 @@ pub(crate) use checking::{Checking, ToolCheck, MAX_DECLARED_TOOLS};
 pub(crate) use diagnostic::{Counted, Extension, KeyOwner, Kind};
 pub use diagnostic::{Diagnostic, Severity};
 pub(crate) use error::CheckerError;
-pub(crate) use literal::option_literals;
+pub(crate) use literal::OptionLiteral;
 pub use mode::Mode;
 pub(crate) use named::{named_toolboxes, reaches_no_host};
 pub(crate) use process::{Checked, Checker, Declarations, PendingCheck, DEFAULT_TIMEOUT};
@@ -50,7 +50,7 @@ pub(crate) use verdict::{judge, sort, Known};
 #[cfg(test)]
 pub(crate) use checking::WHOLE_WORLD_TOOLS;
 #[cfg(test)]
-pub(crate) use literal::OptionLiteral;
+pub(crate) use literal::{option_literals, RecentLiterals};
 #[cfg(test)]
 pub(crate) use named::{only_by_name, HOST_GLOBALS};
 #[cfg(test)]

@@ -49,7 +49,7 @@ const MAX_ENTRY_BYTES: usize = 256 * 1024;
 
 /// How many scripts' replies a process keeps in memory, and the longest script kept.
 pub(crate) const RECENT: usize = 32;
-const MAX_RECENT_SOURCE: usize = 64 * 1024;
+pub(crate) const MAX_RECENT_SOURCE: usize = 64 * 1024;
 
 /// The replies to the last few scripts checked in this process, most recent last, each
 /// with the mark of its declarations (see [`Declarations::mark`]: an entry does not hold

@@ -13,7 +13,7 @@ use super::{Envelope, ErrorKind, ScriptError};
 use crate::assets::{AssetIndex, ToolboxFolder};
 use crate::bind::{fits_literal, stray_field, wrong_kind};
 use crate::check::{judge, CheckerError, Checking, Declarations, Kind, Known};
-use crate::check::{option_literals, Checked, Diagnostic, PendingCheck, Severity, ToolCheck};
+use crate::check::{Checked, Diagnostic, OptionLiteral, PendingCheck, Severity, ToolCheck};
 use crate::registry::Registry;
 use crate::sandbox::{cut, gate};
 use crate::types::{inline_aliases, surface_functions, SurfaceFunction, Ty, SURFACE};
@@ -193,7 +193,7 @@ impl Sent {
             misspelt,
             unread,
             fitting,
-        } = stray_options(index, source);
+        } = stray_options(index, &self.checking.option_literals(source));
         let checked = match pending {
             Ok(Asked::Kept(kept)) => Ok(kept),
             Ok(Asked::Checker(pending)) => pending.finish().inspect(|checked| {
@@ -352,13 +352,13 @@ struct Options {
     fitting: Vec<(String, u32, u32)>,
 }
 
-/// What the table literals `source` passes straight to tools of `index` hold (see
+/// What the table literals a script passes straight to tools of `index` hold (see
 /// [`Options`]).
-fn stray_options(index: &AssetIndex, source: &str) -> Options {
+fn stray_options(index: &AssetIndex, literals: &[OptionLiteral]) -> Options {
     let mut misspelt = None;
     let mut unread = Vec::new();
     let mut fitting = Vec::new();
-    for literal in option_literals(source) {
+    for literal in literals {
         let Some((param, ty)) = parameter(index, &literal.tool, literal.argument) else {
             continue;
         };
@@ -371,7 +371,7 @@ fn stray_options(index: &AssetIndex, source: &str) -> Options {
         };
         let Some(stray) = stray else {
             if fits_literal(&ty, &names, &literal.kinds) {
-                fitting.extend(literal.held);
+                fitting.extend(literal.held.clone());
             }
             continue;
         };
@@ -395,7 +395,8 @@ fn stray_options(index: &AssetIndex, source: &str) -> Options {
             diagnostic.severity = Severity::Warning;
             unread.push(diagnostic);
         } else if misspelt.is_none() {
-            let tool = surface_function(&literal.tool).map_or(literal.tool, |f| f.identity.clone());
+            let tool = surface_function(&literal.tool)
+                .map_or_else(|| literal.tool.clone(), |f| f.identity.clone());
             misspelt = Some((diagnostic, tool));
         } else {
             unread.push(diagnostic);

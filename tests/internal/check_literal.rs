@@ -73,3 +73,22 @@ fn computed_keys_colon_calls_and_scripts_that_write_tools_are_left_alone() {
     )
     .is_empty());
 }
+
+#[test]
+fn the_literals_of_a_script_sent_again_are_read_once() {
+    let recent = crate::check::RecentLiterals::default();
+    let first = "return tools.text.slugify(t, { mxLength = 2 })";
+    let second = "return tools.text.truncate(t, 3, { elipsis = '~' })";
+    let read = recent.of(first);
+    assert_eq!(&*read, option_literals(first).as_slice());
+    assert_eq!(&*recent.of(second), option_literals(second).as_slice());
+    // The same script again gets what was read the first time, not a new parse.
+    assert!(std::sync::Arc::ptr_eq(&read, &recent.of(first)));
+    // A long script is read each time rather than held.
+    let long = format!("{first}\n{}", "-- padding\n".repeat(8 * 1024));
+    assert_eq!(&*recent.of(&long), option_literals(&long).as_slice());
+    assert!(!std::sync::Arc::ptr_eq(
+        &recent.of(&long),
+        &recent.of(&long)
+    ));
+}
