@@ -37,6 +37,14 @@ impl Runtime {
         }
     }
 
+    /// A runtime whose resident one run started, with the resident's process id.
+    fn serving() -> (Runtime, u32) {
+        let runtime = Runtime::new();
+        runtime.exec(&[], "return tools.text.slugify('x')");
+        let pid = runtime.wait_for_resident(None);
+        (runtime, pid)
+    }
+
     fn sockets(&self) -> PathBuf {
         self.dir.path().join("codemode")
     }
@@ -199,9 +207,7 @@ fn wait_for_child(resident: u32, not: Option<u32>) -> u32 {
 
 #[test]
 fn a_child_forked_ahead_answers_the_next_run_of_the_same_declarations() {
-    let runtime = Runtime::new();
-    runtime.exec(&[], "return tools.text.slugify('x')");
-    let pid = runtime.wait_for_resident(None);
+    let (runtime, pid) = Runtime::serving();
     // Another connection of the same declarations, so a child is forked ahead for them.
     runtime.exec(&[], "return tools.text.slugify('y')");
     let warm = wait_for_child(pid, None);
@@ -251,9 +257,7 @@ fn a_child_forked_ahead_answers_the_next_run_of_the_same_declarations() {
 fn requests_sent_behind_the_first_get_their_replies_whether_a_warm_child_serves_or_not() {
     use std::io::{BufRead, BufReader, Write};
     use std::os::unix::net::UnixStream;
-    let runtime = Runtime::new();
-    runtime.exec(&[], "return tools.text.slugify('x')");
-    let pid = runtime.wait_for_resident(None);
+    let (runtime, pid) = Runtime::serving();
     let socket = runtime.socket();
     let defs = serde_json::json!({"defs": "declare function double(n: number): number", "key": 7})
         .to_string();
@@ -301,9 +305,7 @@ fn requests_sent_behind_the_first_get_their_replies_whether_a_warm_child_serves_
 
 #[test]
 fn a_script_that_hangs_the_checker_reaches_only_its_own_run() {
-    let runtime = Runtime::new();
-    runtime.exec(&[], "return tools.text.slugify('x')");
-    let pid = runtime.wait_for_resident(None);
+    let (runtime, pid) = Runtime::serving();
     let hanging = {
         let runtime_dir = runtime.dir.path().to_path_buf();
         let world = runtime.world.path().to_path_buf();
@@ -374,9 +376,7 @@ fn a_socket_folder_others_may_enter_is_not_used() {
 
 #[test]
 fn a_client_that_says_nothing_holds_no_one_else_up() {
-    let runtime = Runtime::new();
-    runtime.exec(&[], "return tools.text.slugify('x')");
-    let pid = runtime.wait_for_resident(None);
+    let (runtime, pid) = Runtime::serving();
     let socket = runtime.socket();
     // Connected, silent, and kept open past the runs below.
     let silent: Vec<_> = (0..3)

@@ -63,7 +63,14 @@ const HELD: usize = 4;
 
 /// What a warm child checks before it is handed a client: any declarations have `tools`
 /// and its surface functions, so this touches the paths a script's tool calls take.
-const WARM_UP: &str = "local t = tools\nlocal found = t.search(\"warm up\", { limit = 2 })\nlocal rows = {}\nfor i, row in found.value do\n\ttable.insert(rows, string.format(\"%d %s\", i, row.identity))\nend\nreturn { rows = rows, help = t.help(\"search\").stdout }\n";
+const WARM_UP: &str = r#"local t = tools
+local found = t.search("warm up", { limit = 2 })
+local rows = {}
+for i, row in found.value do
+	table.insert(rows, string.format("%d %s", i, row.identity))
+end
+return { rows = rows, help = t.help("search").stdout }
+"#;
 
 /// The longest a check may run when the request names no timeout.
 const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
