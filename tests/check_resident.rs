@@ -191,11 +191,16 @@ fn children(pid: u32) -> Vec<u32> {
         .collect()
 }
 
+/// The warm child the resident forked ahead (other than `not`). A child that served a
+/// run just ended may still be closing: a warm child is one still there a moment later.
 fn wait_for_child(resident: u32, not: Option<u32>) -> u32 {
     let started = Instant::now();
     loop {
         if let Some(child) = children(resident).into_iter().find(|c| Some(*c) != not) {
-            return child;
+            std::thread::sleep(Duration::from_millis(100));
+            if alive(child) {
+                return child;
+            }
         }
         assert!(
             started.elapsed() < Duration::from_secs(10),
@@ -387,4 +392,134 @@ fn a_client_that_says_nothing_holds_no_one_else_up() {
     assert!(said.contains("asked the resident type checker"), "{said}");
     assert_eq!(runtime.resident(), Some(pid));
     drop(silent);
+}
+
+/// A client may ask the resident for declarations by the name it gave them when it sent
+/// them; the warm child holding them answers as it answered that load. A name it does not
+/// hold is said to be unknown, and the same connection then sends the declarations.
+#[test]
+fn declarations_are_handed_out_by_the_name_they_were_sent_under() {
+    use sha2::{Digest, Sha256};
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::net::UnixStream;
+    let (runtime, _) = Runtime::serving();
+    let socket = runtime.socket();
+    let text = "declare function double(n: number): number";
+    let defs = serde_json::json!({"defs": text, "key": 7, "named": "doubles"}).to_string();
+    let check = |source: &str| serde_json::json!({"check": source, "key": 7}).to_string();
+    let connect = || {
+        let stream = UnixStream::connect(&socket).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let lines = BufReader::new(stream.try_clone().unwrap()).lines();
+        (stream, lines)
+    };
+    let ask = |stream: &mut UnixStream,
+               lines: &mut std::io::Lines<BufReader<UnixStream>>,
+               line: &str|
+     -> Value {
+        stream.write_all(format!("{line}\n").as_bytes()).unwrap();
+        serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap()
+    };
+    let digest: String = Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+
+    let (mut stream, mut lines) = connect();
+    let loaded = ask(&mut stream, &mut lines, &defs);
+    assert_eq!(loaded["ok"], true, "{loaded}");
+    assert_eq!(loaded["key"], 7, "{loaded}");
+    assert_eq!(loaded["len"], text.len(), "{loaded}");
+    assert_eq!(loaded["digest"], digest.as_str(), "{loaded}");
+    drop((stream, lines));
+
+    // By name: the warm child answers, and checks against what it holds. (Until the warm
+    // child is forked, the name is not held: the child seen may be the one that served the
+    // load, still closing.)
+    let by_name = || {
+        let started = Instant::now();
+        loop {
+            let (mut stream, mut lines) = connect();
+            let held = ask(&mut stream, &mut lines, r#"{"named":"doubles"}"#);
+            if held["ok"] == true {
+                assert_eq!(held, loaded, "the reply to the load it holds");
+                return (stream, lines);
+            }
+            assert_eq!(held["unnamed"], true, "{held}");
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "no warm child holds the declarations by name"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let (mut stream, mut lines) = by_name();
+    let wrong = ask(&mut stream, &mut lines, &check("return double('x')"));
+    assert!(
+        wrong["diagnostics"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty()),
+        "{wrong}"
+    );
+    drop((stream, lines));
+    // Another is forked for the next client of the same name.
+    let (mut stream, mut lines) = by_name();
+    let fine = ask(&mut stream, &mut lines, &check("return double(2)"));
+    assert_eq!(fine["diagnostics"], serde_json::json!([]), "{fine}");
+    drop((stream, lines));
+
+    // A name it does not hold: told so, then the declarations on the same connection.
+    let (mut stream, mut lines) = connect();
+    let unknown = ask(&mut stream, &mut lines, r#"{"named":"triples"}"#);
+    assert_eq!(unknown["ok"], false, "{unknown}");
+    assert_eq!(unknown["unnamed"], true, "{unknown}");
+    let other = serde_json::json!({"defs": "declare function triple(n: number): number", "key": 8, "named": "triples"}).to_string();
+    assert_eq!(ask(&mut stream, &mut lines, &other)["ok"], true);
+    let fine = ask(
+        &mut stream,
+        &mut lines,
+        &serde_json::json!({"check": "return triple(1)", "key": 8}).to_string(),
+    );
+    assert_eq!(fine["diagnostics"], serde_json::json!([]), "{fine}");
+}
+
+/// A one-shot run asks the resident for the declarations by what they are built from; a
+/// tool edited since is another name, so the run is checked against what the tool is now.
+#[test]
+fn a_run_after_a_tool_changed_is_checked_against_the_tool_as_it_is() {
+    let runtime = Runtime::new();
+    // Replies are kept on disk too: the one kept for the old tool must not be read.
+    std::fs::create_dir(runtime.world.path().join(".codemode")).unwrap();
+    runtime.world.tool(
+        "mine.greet",
+        "--!desc Greets.\nlocal function greet(name: string): string\n\treturn 'hi ' .. name\nend\nreturn greet\n",
+    );
+    let (first, _) = runtime.exec(&[], "return tools.mine.greet('a')");
+    assert_eq!(first["value"], "hi a", "{first}");
+    let pid = runtime.wait_for_resident(None);
+    // The first run to ask the resident sends the declarations, under their name.
+    let (sent, said) = runtime.exec(&[], "return tools.mine.greet('z')");
+    assert_eq!(sent["value"], "hi z", "{sent}");
+    assert!(said.contains("by name: it did not"), "{said}");
+    wait_for_child(pid, None);
+    let (again, said) = runtime.exec(&[], "return tools.mine.greet('b')");
+    assert_eq!(again["value"], "hi b", "{again}");
+    assert!(
+        said.contains("for the declarations by name: it held them"),
+        "the second run names the declarations the first sent: {said}"
+    );
+    // The tool now takes two arguments: the same call is certain to fail.
+    runtime.world.tool(
+        "mine.greet",
+        "--!desc Greets.\nlocal function greet(name: string, times: number): string\n\treturn string.rep('hi ' .. name, times)\nend\nreturn greet\n",
+    );
+    let (edited, said) = runtime.exec(&[], "return tools.mine.greet('b')");
+    assert!(
+        said.contains("for the declarations by name: it did not"),
+        "an edited tool is another name: {said}"
+    );
+    assert_eq!(edited["ok"], false, "{edited}");
+    assert_eq!(edited["error"]["kind"], "type", "{edited}");
 }

@@ -51,6 +51,10 @@ pub(crate) struct Checking {
     replies: Option<Replies>,
     /// The declarations built for the last snapshot checked against.
     declarations: Mutex<Option<Held>>,
+    /// What the check of a script asked ahead of its run found, or why it failed (see
+    /// `Checking::check_ahead`), for the run to take: asked again, a broken checker
+    /// would say only that it cools down.
+    ahead: Mutex<Option<(String, Result<Checked, CheckerError>)>>,
 }
 
 /// Declarations built for one snapshot and one state of the upstream catalogues, most
@@ -94,6 +98,7 @@ impl Checking {
             literals: RecentLiterals::default(),
             replies: None,
             declarations: Mutex::new(None),
+            ahead: Mutex::new(None),
         }
     }
 
@@ -131,12 +136,35 @@ impl Checking {
             .or_else(|| self.replies.as_ref()?.get(declarations, source))
     }
 
+    /// What the checker said about `source` against declarations built from what `name`
+    /// names (see `crate::host::named_inputs`), when it was kept on disk.
+    pub(crate) fn kept_by_name(&self, name: &str, source: &str) -> Option<Checked> {
+        self.replies.as_ref()?.get_named(name, source)
+    }
+
     /// Keeps what the checker said about `source` against `declarations` (see
     /// [`Checking::kept_reply`]).
     pub(crate) fn keep_reply(&self, declarations: &Declarations, source: &str, checked: &Checked) {
         self.recent.put(declarations, source, checked);
         if let Some(replies) = &self.replies {
             replies.put(declarations, source, checked);
+        }
+    }
+
+    /// Keeps what the check of `source` asked ahead of its run came to.
+    pub(crate) fn put_ahead(&self, source: &str, checked: Result<Checked, CheckerError>) {
+        *self.ahead.lock().unwrap_or_else(|e| e.into_inner()) = Some((source.to_string(), checked));
+    }
+
+    /// What the check of `source` asked ahead of its run came to, once.
+    pub(crate) fn take_ahead(&self, source: &str) -> Option<Result<Checked, CheckerError>> {
+        let mut ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
+        match ahead.take() {
+            Some((asked, checked)) if asked == source => Some(checked),
+            other => {
+                *ahead = other;
+                None
+            }
         }
     }
 
@@ -172,6 +200,24 @@ impl Checking {
         &self.checker
     }
 
+    /// The toolboxes the declarations for `source` hold in full (`None`: all of them; see
+    /// [`Checking::declarations_for`]).
+    pub(crate) fn in_full(
+        &self,
+        index: &AssetIndex,
+        upstream: &[(&str, usize)],
+        source: &str,
+    ) -> Option<BTreeSet<String>> {
+        let tools = index.tools.len() + upstream.iter().map(|(_, n)| n).sum::<usize>();
+        if tools > WHOLE_WORLD_TOOLS {
+            Some(declared_in_full(index, upstream, source))
+        } else if self.one_shot {
+            exactly_named(index, upstream, source)
+        } else {
+            None
+        }
+    }
+
     /// The declarations to check `source` against over `index` and the `upstream` servers
     /// (each name with its number of tools): those built for it before, else
     /// `text(named)` (what `codemode types` writes for it, declaring in full only the
@@ -189,14 +235,7 @@ impl Checking {
         source: &str,
         text: impl FnOnce(Option<&BTreeSet<String>>) -> String,
     ) -> Declarations {
-        let tools = index.tools.len() + upstream.iter().map(|(_, n)| n).sum::<usize>();
-        let named = if tools > WHOLE_WORLD_TOOLS {
-            Some(declared_in_full(index, upstream, source))
-        } else if self.one_shot {
-            exactly_named(index, upstream, source)
-        } else {
-            None
-        };
+        let named = self.in_full(index, upstream, source);
         let mut held = self.declarations.lock().unwrap_or_else(|e| e.into_inner());
         let current = held.as_ref().is_some_and(|h| {
             h.catalogues == catalogues
@@ -248,7 +287,7 @@ impl Checking {
             .as_mut()?
             .built
             .iter_mut()
-            .find(|b| std::ptr::eq(b.declarations.text(), failed.text()));
+            .find(|b| b.declarations.is(failed));
         let (named, degraded) = match &built {
             Some(b) => (b.named.clone(), b.degraded),
             // Let go of already: what it named is not known, so nothing is declared.

@@ -9,13 +9,14 @@ use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use parking_lot::lock_api::ArcMutexGuard;
 use parking_lot::RawMutex;
 use serde::Deserialize;
 use serde_json::json;
+use sha2::{Digest, Sha256};
 
 use super::{CheckerError, Diagnostic, Kind};
 
@@ -59,31 +60,64 @@ const MAX_REPLY_BYTES: usize = 16 << 20;
 /// sending it again.
 #[derive(Debug, Clone)]
 pub(crate) struct Declarations {
-    text: Arc<str>,
+    /// `None` for declarations the resident checker holds and was asked for by name (see
+    /// [`Checker::held_by_name`]): this process never built them.
+    text: Option<Arc<str>>,
     key: u64,
+    len: usize,
+    /// SHA-256 of the text, worked out once (kept replies are filed under it).
+    digest: Arc<OnceLock<[u8; 32]>>,
+    /// What they were built from, as a name the resident may hand them out by.
+    named: Option<Arc<str>>,
 }
 
 impl Declarations {
     /// The declarations `text` (what `codemode types` writes).
     pub(crate) fn new(text: impl Into<Arc<str>>) -> Declarations {
-        let text = text.into();
+        let text: Arc<str> = text.into();
         let mut hasher = foldhash::fast::FixedState::with_seed(0x0C0D_E30D).build_hasher();
         hasher.write(text.as_bytes());
         Declarations {
             key: hasher.finish(),
-            text,
+            len: text.len(),
+            text: Some(text),
+            digest: Arc::default(),
+            named: None,
         }
     }
 
-    /// The text.
-    pub(crate) fn text(&self) -> &str {
-        &self.text
+    /// The same, named by what they were built from (see [`Checker::held_by_name`]).
+    pub(crate) fn named(mut self, name: &str) -> Declarations {
+        self.named = Some(Arc::from(name));
+        self
+    }
+
+    /// The name of what they were built from, when they have one.
+    pub(crate) fn name(&self) -> Option<&str> {
+        self.named.as_deref()
+    }
+
+    /// The text, unless the resident holds it and this process never built it.
+    pub(crate) fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
+    /// True when `other` is this very set (not only an equal text).
+    pub(crate) fn is(&self, other: &Declarations) -> bool {
+        Arc::ptr_eq(&self.digest, &other.digest)
     }
 
     /// What tells this text from another (as the checker knows it: see
     /// `engine/checker/main.rs`): its key and length.
     pub(crate) fn mark(&self) -> (u64, usize) {
-        (self.key, self.text.len())
+        (self.key, self.len)
+    }
+
+    /// SHA-256 of the text.
+    pub(crate) fn digest(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| {
+            Sha256::digest(self.text.as_deref().unwrap_or_default().as_bytes()).into()
+        })
     }
 }
 
@@ -183,6 +217,17 @@ struct Reply {
     /// True when the checker no longer holds the declarations a check named.
     #[serde(default)]
     unloaded: bool,
+    /// True when the resident holds no declarations by the name a client asked for.
+    #[serde(default)]
+    unnamed: bool,
+    /// A load's key, length and digest of the text (what a client that asked by name
+    /// learns of declarations it did not send).
+    #[serde(default)]
+    key: Option<u64>,
+    #[serde(default)]
+    len: Option<usize>,
+    #[serde(default)]
+    digest: Option<String>,
 }
 
 /// A diagnostic as the checker sends it: [`Diagnostic`]'s fields and its [`Kind`], which
@@ -298,6 +343,54 @@ impl Checker {
         if slot.is_none() {
             *slot = self.start().ok();
         }
+    }
+
+    /// Declarations the resident checker holds under `name` (what they were built from:
+    /// see [`Declarations::named`]), asked for on a new connection before anything is
+    /// built: a one-shot run then sends only its script. `None` when it holds none by that
+    /// name (the connection then waits for the declarations themselves), when no resident
+    /// serves yet, or when this checker is already talking to one.
+    pub(crate) fn held_by_name(&self, name: &str) -> Option<Declarations> {
+        let socket = self.resident.as_ref()?;
+        let mut slot = self.process.try_lock()?;
+        if slot.is_some() {
+            return None;
+        }
+        let stream = UnixStream::connect(socket).ok()?;
+        let mut process = Process::new(None, Link::Socket(stream));
+        let reply = process.ask(&json!({ "named": name }).to_string(), DECLARATIONS_DEADLINE);
+        let held = match reply {
+            Ok(Reply {
+                ok: true,
+                key: Some(key),
+                len: Some(len),
+                digest: Some(digest),
+                ..
+            }) => hex32(&digest).map(|digest| Declarations {
+                text: None,
+                key,
+                len,
+                digest: Arc::new(OnceLock::from(digest)),
+                named: Some(Arc::from(name)),
+            }),
+            // Told so: the connection waits for the declarations.
+            Ok(reply) if reply.unnamed => None,
+            _ => return None,
+        };
+        tracing::debug!(
+            "asked the resident type checker at {} for the declarations by name: {}",
+            socket.display(),
+            if held.is_some() {
+                "it held them"
+            } else {
+                "it did not"
+            }
+        );
+        if let Some(held) = &held {
+            process.loaded.push(held.key);
+        }
+        *slot = Some(process);
+        held
     }
 
     /// The longest one script's check may take.
@@ -579,10 +672,16 @@ impl Process {
     /// Loads `declarations` into the checker, under their key.
     fn load(&mut self, declarations: &Declarations) -> Result<(), CheckerError> {
         self.loaded.retain(|k| *k != declarations.key);
-        let reply = self.ask(
-            &json!({ "defs": declarations.text(), "key": declarations.key }).to_string(),
-            DECLARATIONS_DEADLINE,
-        )?;
+        let Some(text) = declarations.text() else {
+            return Err(CheckerError::Broken(
+                "it no longer holds the declarations it handed out by name; the next run sends them".into(),
+            ));
+        };
+        let request = match &declarations.named {
+            Some(name) => json!({ "defs": text, "key": declarations.key, "named": &**name }),
+            None => json!({ "defs": text, "key": declarations.key }),
+        };
+        let reply = self.ask(&request.to_string(), DECLARATIONS_DEADLINE)?;
         if !reply.ok {
             return Err(CheckerError::Declarations(reply.error.unwrap_or_default()));
         }
@@ -673,4 +772,17 @@ fn readable(replies: BorrowedFd<'_>, wait: Duration) -> bool {
     // SAFETY: poll reads and writes the one pollfd it is given, which lives on this stack.
     let ready = unsafe { libc::poll(&mut fd, 1, millis) };
     ready > 0
+}
+
+/// The 32 bytes a 64-digit hexadecimal string spells.
+fn hex32(text: &str) -> Option<[u8; 32]> {
+    let bytes = text.as_bytes();
+    if bytes.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (at, pair) in bytes.chunks(2).enumerate() {
+        out[at] = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
+    }
+    Some(out)
 }

@@ -33,12 +33,19 @@ const FOLDER: &str = "check";
 
 /// The kind and schema of an entry's file.
 const KIND: &[u8; 4] = b"CHKR";
-const SCHEMA: u32 = 3;
+const SCHEMA: u32 = 4;
 
 /// An entry: SHA-256 of the declarations, the checker's identity, SHA-256 of the script,
-/// and what the checker said, each diagnostic with its kind (which the envelope's form of
-/// a diagnostic leaves out).
-type Entry<'a> = ([u8; 32], &'a str, [u8; 32], Vec<(Diagnostic, Kind)>);
+/// what the checker said, each diagnostic with its kind (which the envelope's form of a
+/// diagnostic leaves out), and the name of what the declarations were built from, when
+/// they had one (see [`Declarations::named`]).
+type Entry<'a> = (
+    [u8; 32],
+    &'a str,
+    [u8; 32],
+    Vec<(Diagnostic, Kind)>,
+    Option<&'a str>,
+);
 
 /// The most entries kept: past this the oldest are removed, down to three quarters.
 pub(crate) const MAX_ENTRIES: usize = 256;
@@ -116,19 +123,32 @@ impl Replies {
 
     /// What the checker said about `source` against `declarations`, when it was kept.
     pub(crate) fn get(&self, declarations: &Declarations, source: &str) -> Option<Checked> {
+        self.get_if(source, |declared, _| declared == declarations.digest())
+    }
+
+    /// The same, for declarations known only by the name of what they are built from: a
+    /// one-shot run of a script checked before need not build them to find its reply.
+    pub(crate) fn get_named(&self, name: &str, source: &str) -> Option<Checked> {
+        self.get_if(source, |_, named| named == Some(name))
+    }
+
+    /// The reply kept for `source`, when its declarations pass `same`.
+    fn get_if(
+        &self,
+        source: &str,
+        same: impl FnOnce([u8; 32], Option<&str>) -> bool,
+    ) -> Option<Checked> {
         let body = cache::read(&self.file(source)?, KIND, SCHEMA)?;
-        let (declared, checker, script, diagnostics): Entry = body.value()?;
-        (declared == digest(declarations.text().as_bytes())
-            && checker == self.checker
-            && script == digest(source.as_bytes()))
-        .then(|| Checked {
-            diagnostics: diagnostics
-                .into_iter()
-                .map(|(diagnostic, kind)| Diagnostic { kind, ..diagnostic })
-                .collect(),
-            timed_out: false,
-            limit: Duration::ZERO,
-        })
+        let (declared, checker, script, diagnostics, named): Entry = body.value()?;
+        (same(declared, named) && checker == self.checker && script == digest(source.as_bytes()))
+            .then(|| Checked {
+                diagnostics: diagnostics
+                    .into_iter()
+                    .map(|(diagnostic, kind)| Diagnostic { kind, ..diagnostic })
+                    .collect(),
+                timed_out: false,
+                limit: Duration::ZERO,
+            })
     }
 
     /// Keeps what the checker said about `source` against `declarations` (not when its
@@ -146,7 +166,7 @@ impl Replies {
             return;
         };
         let entry: Entry = (
-            digest(declarations.text().as_bytes()),
+            declarations.digest(),
             &self.checker,
             digest(source.as_bytes()),
             checked
@@ -154,6 +174,7 @@ impl Replies {
                 .iter()
                 .map(|d| (d.clone(), d.kind.clone()))
                 .collect(),
+            declarations.name(),
         );
         let Some(dir) = cache::dir(&self.world, FOLDER) else {
             return;

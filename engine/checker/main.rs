@@ -8,10 +8,16 @@
 //!
 //! The protocol is one JSON object per line each way, one reply per request, in order:
 //!
-//! - `{"defs": TEXT, "key": K}` loads declarations scripts are checked against into a
-//!   fresh checker kept under the number `K` (the last [`HELD`] are kept; the declarations
-//!   of one never leak into another's); the reply is `{"ok": true}` or `{"ok": false,
-//!   "error": MESSAGE}`.
+//! - `{"defs": TEXT, "key": K, "named": NAME?}` loads declarations scripts are checked
+//!   against into a fresh checker kept under the number `K` (the last [`HELD`] are kept;
+//!   the declarations of one never leak into another's); the reply is `{"ok": true,
+//!   "key": K, "len": BYTES, "digest": SHA256}` or `{"ok": false, "error": MESSAGE}`.
+//!   `NAME` says what the text was built from, so a later client of the resident may ask
+//!   for the same declarations by it alone.
+//! - `{"named": NAME}`, a resident connection's first request, asks for the declarations
+//!   an earlier client loaded under that name: the reply is that load's, or `{"ok":
+//!   false, "unnamed": true}` when the resident holds none by it (the client then sends
+//!   them).
 //! - `{"check": SOURCE, "key": K, "timeoutMs": N}` checks one script in strict mode
 //!   against the declarations kept under `K`; the reply is `{"ok": true, "timedOut": BOOL,
 //!   "diagnostics": [{"line", "column", "endLine", "endColumn", "severity", "message",
@@ -130,6 +136,20 @@ impl resident::Serve for State {
         line.starts_with("{\"defs\"")
     }
 
+    fn name_loaded(&self, line: &str) -> Option<String> {
+        if !self.loads(line) {
+            return None;
+        }
+        serde_json::from_str::<Named>(line).ok()?.named
+    }
+
+    fn name_asked(&self, line: &str) -> Option<String> {
+        if !line.starts_with("{\"named\"") {
+            return None;
+        }
+        serde_json::from_str::<Named>(line).ok()?.named
+    }
+
     fn warm(&mut self, first: &str) -> String {
         let Ok(request) = serde_json::from_str::<Value>(first) else {
             return self.answer(first);
@@ -153,6 +173,13 @@ impl resident::Serve for State {
     }
 }
 
+/// The name a request gives declarations (see the protocol above); its other fields are
+/// skipped unread.
+#[derive(serde::Deserialize)]
+struct Named {
+    named: Option<String>,
+}
+
 /// The reply to one request. `checkers` holds the loaded declarations, most recently used
 /// last.
 fn answer(request: &Value, checkers: &mut Vec<Loaded>, spare: &mut Option<Checker>) -> Value {
@@ -161,13 +188,20 @@ fn answer(request: &Value, checkers: &mut Vec<Loaded>, spare: &mut Option<Checke
         let digest: [u8; 32] = Sha256::digest(defs.as_bytes()).into();
         // Held already (a resident's earlier client sent the same text): kept, not loaded
         // again.
+        // What a client that asks by name alone learns of the text it did not send.
+        let loaded = json!({
+            "ok": true,
+            "key": key,
+            "len": defs.len(),
+            "digest": digest.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+        });
         if let Some(at) = checkers
             .iter()
             .position(|l| l.key == key && l.digest == digest)
         {
             let held = checkers.remove(at);
             checkers.push(held);
-            return json!({"ok": true});
+            return loaded;
         }
         checkers.retain(|l| l.key != key);
         return match load(defs, spare.take()) {
@@ -180,10 +214,13 @@ fn answer(request: &Value, checkers: &mut Vec<Loaded>, spare: &mut Option<Checke
                     digest,
                     checker,
                 });
-                json!({"ok": true})
+                loaded
             }
             Err(error) => json!({"ok": false, "error": error}),
         };
+    }
+    if request.get("named").is_some() {
+        return json!({"ok": false, "unnamed": true, "error": "no declarations are held by this name"});
     }
     let Some(source) = request.get("check").and_then(Value::as_str) else {
         return json!({"ok": false, "error": "a request holds `defs` or `check`"});

@@ -13,6 +13,11 @@
 //! deadline, since the engine that asked cannot stop a process that is not its child; the
 //! resident ends itself (`SIGALRM`) when a load does.
 //!
+//! A client may ask for its declarations by the name it gave them when it sent them
+//! (what they were built from: see `check::named`); when the warm child holds them, the
+//! client is handed over without building or sending the text, which costs a one-shot
+//! run more than its check. Otherwise it is told so and sends them.
+//!
 //! The engine starts the resident (`codemode-check` with [`RESIDENT_ENV`] naming the
 //! socket, in a folder only its user may enter) when it finds none, and checks that run
 //! with a checker of its own meanwhile. Of two residents started at once, the one holding
@@ -69,6 +74,10 @@ pub(crate) trait Serve {
     /// True for a request that loads declarations: the resident answers it itself, before
     /// it forks, so the declarations stay loaded for the connections after.
     fn loads(&self, line: &str) -> bool;
+    /// The name a request that loads declarations gives them (`"named"`), if any.
+    fn name_loaded(&self, line: &str) -> Option<String>;
+    /// The name of the declarations a first request asks for by name alone.
+    fn name_asked(&self, line: &str) -> Option<String>;
     /// Readies what a load used up (a fresh checker), between connections.
     fn restock(&mut self);
     /// Answers the first request `first` and runs a small check against the declarations
@@ -153,12 +162,23 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
         }
         // Each connection that sent its first line (or closed) leaves the waiting list.
         let mut at = 0;
+        let mut again = Vec::new();
         for is_ready in ready.into_iter().skip(1) {
             if is_ready && waiting[at].read() {
                 let done = waiting.remove(at);
                 let Some(first) = done.first_line() else {
                     continue;
                 };
+                if let Some(name) = state.name_asked(&first) {
+                    let (handed, left) = by_name(warm.take(), &name, done);
+                    warm = left;
+                    match handed {
+                        // The next client of those declarations gets a child of its own.
+                        Ok(first) => to_warm = Some(first),
+                        Err(waits) => again.extend(waits),
+                    }
+                    continue;
+                }
                 let unhanded = match warm.take() {
                     Some(child) if child.first == first && done.rest.is_empty() => {
                         child.hand(done.stream)
@@ -174,7 +194,39 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
                 at += 1;
             }
         }
+        waiting.extend(again);
     }
+}
+
+/// Hands `done`, which asked for the declarations named `name`, to the `warm` child when
+/// it holds them (returning the request that loaded them, to fork the next child for);
+/// otherwise tells the client so and gives its connection back to wait for the
+/// declarations themselves. The warm child stays when it is not handed the client.
+fn by_name(
+    warm: Option<Warm>,
+    name: &str,
+    done: Waiting,
+) -> (Result<String, Option<Waiting>>, Option<Warm>) {
+    match warm {
+        Some(child) if child.named.as_deref() == Some(name) && done.rest.is_empty() => {
+            let first = child.first.clone();
+            match child.hand(done.stream) {
+                Ok(()) => (Ok(first), None),
+                // The child is gone; the client's declarations go to a fork.
+                Err(stream) => (Err(unnamed(stream)), None),
+            }
+        }
+        other => (Err(unnamed(done.stream)), other),
+    }
+}
+
+/// Tells a client that asked by name that no declarations are held by it, and waits
+/// for its next first request (the declarations); `None` when it cannot be told.
+fn unnamed(stream: UnixStream) -> Option<Waiting> {
+    let reply = b"{\"ok\":false,\"unnamed\":true}\n";
+    // A short line to a client waiting for it: the socket's buffer takes it whole.
+    (&stream).write_all(reply).ok()?;
+    Some(Waiting::new(stream))
 }
 
 /// A child forked ahead for the declarations of the last connection and warmed by one
@@ -185,6 +237,8 @@ pub(crate) fn run(socket: &Path, state: &mut dyn Serve) {
 struct Warm {
     /// The first request it answers.
     first: String,
+    /// The name that request gave its declarations, by which a client may ask for them.
+    named: Option<String>,
     /// Where the resident hands it a client's socket.
     channel: UnixStream,
 }
@@ -220,7 +274,11 @@ impl Warm {
                 }
                 std::process::exit(0);
             }
-            pid if pid > 0 => Some(Warm { first, channel }),
+            pid if pid > 0 => Some(Warm {
+                named: state.name_loaded(&first),
+                first,
+                channel,
+            }),
             _ => None,
         }
     }

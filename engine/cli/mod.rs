@@ -361,10 +361,33 @@ impl Cli {
             }
             None => None,
         };
-        let asked = checking
-            .as_ref()
-            .is_some_and(|c| c.decides(source) && !c.holds_reply(source));
-        self.runtime_prestarted(checking, asked)
+        let asked = checking.as_ref().filter(|c| c.decides(source));
+        let Some(checking) = asked.cloned() else {
+            return self.runtime_prestarted(checking, false);
+        };
+        if !checking.holds_reply(source) {
+            checking.checker().prestart();
+        }
+        let registry = self.registry()?;
+        let limits = self.limits();
+        // The script is checked on a second thread while this one builds the VM: each
+        // takes a millisecond or two, and the check would otherwise follow the build.
+        let ahead = {
+            let (checking, registry, source) =
+                (checking.clone(), registry.clone(), source.to_string());
+            // Half the run's timeout, as the run itself gives its check.
+            let budget = limits.timeout / 2;
+            std::thread::Builder::new()
+                .name("check-ahead".into())
+                .spawn(move || checking.check_ahead(&registry, &source, budget))
+                .ok()
+        };
+        let mut runtime = Runtime::new(registry, limits)?;
+        if let Some(ahead) = ahead {
+            let _ = ahead.join();
+        }
+        runtime.set_checking(Some(checking));
+        Ok(runtime)
     }
 
     /// A runtime checking with `checking`, whose checker is started first when `prestart`,

@@ -212,6 +212,74 @@ pub(crate) fn definitions_named(
     out
 }
 
+/// A name for the text [`definitions_named`] writes from the same inputs, worked out
+/// without writing it: a one-shot run asks the resident checker for declarations by it
+/// (see `check::Checker::held_by_name`), which saves reading, typing and sending every
+/// tool of the toolboxes it names. It covers all the text is made of: this binary (the
+/// surface, the bundled toolboxes and how types are written), the capabilities, which
+/// toolboxes are in full, each toolbox's name, folder state and purpose, and each tool
+/// of one in full as its stamp saw the files (the index cache trusts the same stamps).
+/// `None` with upstream servers (their catalogues are not named here; their runs send the
+/// text) or when this binary cannot be told from another.
+pub(crate) fn named_inputs(
+    index: &AssetIndex,
+    upstream: &[ServerView],
+    capabilities: &Capabilities,
+    named: Option<&BTreeSet<String>>,
+) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    if !upstream.is_empty() {
+        return None;
+    }
+    let mut hasher = Sha256::new();
+    let mut put = |part: &str| {
+        hasher.update(part.as_bytes());
+        hasher.update([0]);
+    };
+    put("codemode-declarations-v1");
+    put(this_binary()?);
+    put(&format!("{capabilities:?}"));
+    match named {
+        Some(named) => named.iter().for_each(|name| put(name)),
+        None => put("\0every toolbox"),
+    }
+    let in_full = |name: &str| named.is_none_or(|n| n.contains(name));
+    for name in index.toolbox_names() {
+        put(name);
+        for folder in index.folders_named(name) {
+            put(folder.unlisted.as_deref().unwrap_or("listed"));
+        }
+        if !in_full(name) {
+            continue;
+        }
+        put(&index
+            .toolbox(name)
+            .map(|f| f.purpose.clone())
+            .unwrap_or_default());
+        for tool in index.tools_in(name) {
+            let stamp = &tool.stamp;
+            put(&tool.identity);
+            put(&tool.rel);
+            put(&format!("{:?} {:?} {}", stamp.dir, stamp.files, stamp.hash));
+        }
+    }
+    let digest = hasher.finalize();
+    Some(digest.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// What tells this binary from another build: its path, size and modification time.
+fn this_binary() -> Option<&'static str> {
+    static BINARY: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    BINARY
+        .get_or_init(|| {
+            let path = std::env::current_exe().ok()?;
+            let meta = std::fs::metadata(&path).ok()?;
+            let modified = meta.modified().ok()?;
+            Some(format!("{}\0{}\0{modified:?}", path.display(), meta.len()))
+        })
+        .as_deref()
+}
+
 /// [`SURFACE`] without the members of `ToolsSurface` named `names` (other types may
 /// have fields of the same names: `SearchRow.install`).
 fn surface_without(names: &[&str]) -> String {

@@ -42,6 +42,7 @@ pub(crate) use cache::raised;
 pub(crate) use declarations::definitions;
 pub(crate) use declarations::definitions_granted;
 pub(crate) use declarations::definitions_named;
+pub(crate) use declarations::named_inputs;
 pub(crate) use refusal::denied_tool;
 pub(crate) use state::State;
 

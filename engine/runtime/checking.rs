@@ -47,6 +47,67 @@ impl Checking {
         })
     }
 
+    /// Checks `source` before its run asks (within `budget`), keeping what the check
+    /// came to for [`Checking::send_preflight`]. A one-shot run does this on a second
+    /// thread while it builds its VM, which takes about as long.
+    ///
+    /// The resident checker is first asked for the declarations by what they are built
+    /// from ([`crate::host::named_inputs`]): when a run before named the same toolboxes of
+    /// the same world, they are not built nor sent again, and those two steps cost a
+    /// one-shot run more than its check. Declarations the checker cannot load are left to
+    /// the run, which checks against fewer.
+    pub(crate) fn check_ahead(&self, registry: &Registry, source: &str, budget: Duration) {
+        // As the run reads it (see `Runtime::run`).
+        let source = source.strip_prefix(crate::assets::BOM).unwrap_or(source);
+        if !self.decides(source) {
+            return;
+        }
+        let index = registry.snapshot();
+        let views = registry.upstream_views(&index);
+        let upstream: Vec<(&str, usize)> = views
+            .iter()
+            .map(|v| (v.name.as_str(), v.tools().len()))
+            .collect();
+        let in_full = self.in_full(&index, &upstream, source);
+        let name =
+            crate::host::named_inputs(&index, &views, &registry.capabilities(), in_full.as_ref());
+        if let Some(kept) = name
+            .as_deref()
+            .and_then(|name| self.kept_by_name(name, source))
+        {
+            self.put_ahead(source, Ok(kept));
+            return;
+        }
+        let held = name
+            .as_deref()
+            .and_then(|name| self.checker().held_by_name(name));
+        let declarations = match (held, &name) {
+            (Some(held), _) => held,
+            (None, Some(name)) => self.declarations(registry, &index, source).named(name),
+            (None, None) => self.declarations(registry, &index, source),
+        };
+        if let Some(kept) = self.kept_reply(&declarations, source) {
+            self.put_ahead(source, Ok(kept));
+            return;
+        }
+        let checked = self
+            .checker()
+            .send(&declarations, source, budget)
+            .and_then(|pending| {
+                // Read while the checker works; the run's verdict finds them kept.
+                self.option_literals(source);
+                pending.finish()
+            });
+        match checked {
+            Ok(checked) => {
+                self.keep_reply(&declarations, source, &checked);
+                self.put_ahead(source, Ok(checked));
+            }
+            Err(CheckerError::Declarations(_)) => {}
+            Err(error) => self.put_ahead(source, Err(error)),
+        }
+    }
+
     /// Sends `source` to the checker and returns at once: the caller readies the run
     /// (nothing of the script runs) while the checker works in its own process, then asks
     /// [`Sent::verdict`]. The check takes at most `budget` (the longest the run may wait
@@ -68,6 +129,10 @@ impl Checking {
             declarations: None,
         };
         if !self.decides(source) {
+            return sent;
+        }
+        if let Some(ahead) = self.take_ahead(source) {
+            sent.pending = Some(ahead.map(Asked::Kept));
             return sent;
         }
         let started = Instant::now();
