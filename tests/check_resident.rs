@@ -523,3 +523,25 @@ fn a_run_after_a_tool_changed_is_checked_against_the_tool_as_it_is() {
     assert_eq!(edited["ok"], false, "{edited}");
     assert_eq!(edited["error"]["kind"], "type", "{edited}");
 }
+
+/// A resident that takes a connection and never answers (stopped, or stuck in a load)
+/// costs a run one wait for its answer, then the run goes on unchecked and says why.
+#[test]
+fn a_resident_that_does_not_answer_costs_a_run_one_wait() {
+    let (runtime, pid) = Runtime::serving();
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(pid as i32, libc::SIGSTOP) };
+    let started = Instant::now();
+    let (ran, _) = runtime.exec(&[], "return tools.text.slugify('Hello There')");
+    let took = started.elapsed();
+    // SAFETY: as above.
+    unsafe { libc::kill(pid as i32, libc::SIGCONT) };
+    assert_eq!(ran["value"], "hello-there", "{ran}");
+    let notes = ran["diagnostics"].to_string();
+    assert!(notes.contains("ran unchecked"), "{ran}");
+    // One wait (3 s for the answer), not one for the name and another for the text.
+    assert!(
+        took < Duration::from_millis(5500),
+        "the run waited {took:?}"
+    );
+}

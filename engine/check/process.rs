@@ -304,17 +304,24 @@ impl Checker {
     }
 
     /// What tells this checker binary from another, for replies kept on disk: its path,
-    /// size and modification time (a rebuilt checker may say other things of the same
-    /// script). `None` when there is no binary to run.
+    /// size, modification time, inode and change time (a rebuilt checker may say other
+    /// things of the same script). `None` when there is no binary to run.
     pub(crate) fn identity(&self) -> Option<String> {
+        use std::os::unix::fs::MetadataExt;
         let path = self.program.as_ref().ok()?;
         let meta = std::fs::metadata(path).ok()?;
         let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+        // A copy that keeps the modification time (`cp -p`, an archive) is another inode
+        // with another change time, which no one can set back.
         Some(format!(
-            "{}\0{}\0{}",
+            "{}\0{}\0{}\0{}\0{}\0{}.{}",
             path.display(),
             meta.len(),
-            modified.as_nanos()
+            modified.as_nanos(),
+            meta.dev(),
+            meta.ino(),
+            meta.ctime(),
+            meta.ctime_nsec()
         ))
     }
 
@@ -347,26 +354,34 @@ impl Checker {
 
     /// Declarations the resident checker holds under `name` (what they were built from:
     /// see [`Declarations::named`]), asked for on a new connection before anything is
-    /// built: a one-shot run then sends only its script. `None` when it holds none by that
-    /// name (the connection then waits for the declarations themselves), when no resident
-    /// serves yet, or when this checker is already talking to one.
-    pub(crate) fn held_by_name(&self, name: &str) -> Option<Declarations> {
-        let socket = self.resident.as_ref()?;
-        let mut slot = self.process.try_lock()?;
+    /// built: a one-shot run then sends only its script. `Ok(None)` when it holds none by
+    /// that name (the connection then waits for the declarations themselves), when no
+    /// resident serves yet, or when this checker is already talking to one. An error
+    /// when the resident took the connection but did not answer: asked again, it would
+    /// keep the run waiting as long once more.
+    pub(crate) fn held_by_name(&self, name: &str) -> Result<Option<Declarations>, CheckerError> {
+        let Some(socket) = self.resident.as_ref() else {
+            return Ok(None);
+        };
+        let Some(mut slot) = self.process.try_lock() else {
+            return Ok(None);
+        };
         if slot.is_some() {
-            return None;
+            return Ok(None);
         }
-        let stream = UnixStream::connect(socket).ok()?;
+        let Ok(stream) = UnixStream::connect(socket) else {
+            return Ok(None);
+        };
         let mut process = Process::new(None, Link::Socket(stream));
-        let reply = process.ask(&json!({ "named": name }).to_string(), DECLARATIONS_DEADLINE);
+        let reply = process.ask(&json!({ "named": name }).to_string(), DECLARATIONS_DEADLINE)?;
         let held = match reply {
-            Ok(Reply {
+            Reply {
                 ok: true,
                 key: Some(key),
                 len: Some(len),
                 digest: Some(digest),
                 ..
-            }) => hex32(&digest).map(|digest| Declarations {
+            } => hex32(&digest).map(|digest| Declarations {
                 text: None,
                 key,
                 len,
@@ -374,8 +389,12 @@ impl Checker {
                 named: Some(Arc::from(name)),
             }),
             // Told so: the connection waits for the declarations.
-            Ok(reply) if reply.unnamed => None,
-            _ => return None,
+            reply if reply.unnamed => None,
+            _ => {
+                return Err(CheckerError::Broken(
+                    "its answer to a request for declarations by name is not understood".into(),
+                ))
+            }
         };
         tracing::debug!(
             "asked the resident type checker at {} for the declarations by name: {}",
@@ -390,7 +409,7 @@ impl Checker {
             process.loaded.push(held.key);
         }
         *slot = Some(process);
-        held
+        Ok(held)
     }
 
     /// The longest one script's check may take.

@@ -232,31 +232,43 @@ pub(crate) fn named_inputs(
         return None;
     }
     let mut hasher = Sha256::new();
+    // Each part goes in with its length, each list with its count: no two inputs give the
+    // same bytes.
     let mut put = |part: &str| {
+        hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
-        hasher.update([0]);
     };
     put("codemode-declarations-v1");
     put(this_binary()?);
     put(&format!("{capabilities:?}"));
     match named {
-        Some(named) => named.iter().for_each(|name| put(name)),
-        None => put("\0every toolbox"),
+        Some(named) => {
+            put(&named.len().to_string());
+            named.iter().for_each(|name| put(name));
+        }
+        None => put("every toolbox"),
     }
     let in_full = |name: &str| named.is_none_or(|n| n.contains(name));
-    for name in index.toolbox_names() {
+    let names = index.toolbox_names();
+    put(&names.len().to_string());
+    for name in names {
         put(name);
-        for folder in index.folders_named(name) {
-            put(folder.unlisted.as_deref().unwrap_or("listed"));
+        let folders: Vec<_> = index.folders_named(name).collect();
+        put(&folders.len().to_string());
+        for folder in folders {
+            put(&format!("{:?}", folder.unlisted));
         }
         if !in_full(name) {
+            put("any");
             continue;
         }
         put(&index
             .toolbox(name)
             .map(|f| f.purpose.clone())
             .unwrap_or_default());
-        for tool in index.tools_in(name) {
+        let tools: Vec<_> = index.tools_in(name).collect();
+        put(&tools.len().to_string());
+        for tool in tools {
             let stamp = &tool.stamp;
             put(&tool.identity);
             put(&tool.rel);
@@ -267,15 +279,27 @@ pub(crate) fn named_inputs(
     Some(digest.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// What tells this binary from another build: its path, size and modification time.
+/// What tells this binary from another build: its path, device, inode, size and both
+/// times. A copy that keeps the modification time (`cp -p`, `install -p`, an archive)
+/// is a new inode with a new change time, which no one can set back.
 fn this_binary() -> Option<&'static str> {
+    use std::os::unix::fs::MetadataExt;
     static BINARY: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     BINARY
         .get_or_init(|| {
             let path = std::env::current_exe().ok()?;
             let meta = std::fs::metadata(&path).ok()?;
-            let modified = meta.modified().ok()?;
-            Some(format!("{}\0{}\0{modified:?}", path.display(), meta.len()))
+            Some(format!(
+                "{} {} {} {} {}.{} {}.{}",
+                path.display(),
+                meta.dev(),
+                meta.ino(),
+                meta.len(),
+                meta.mtime(),
+                meta.mtime_nsec(),
+                meta.ctime(),
+                meta.ctime_nsec()
+            ))
         })
         .as_deref()
 }

@@ -78,9 +78,14 @@ impl Checking {
             self.put_ahead(source, Ok(kept));
             return;
         }
-        let held = name
+        let held = match name
             .as_deref()
-            .and_then(|name| self.checker().held_by_name(name));
+            .map(|name| self.checker().held_by_name(name))
+        {
+            Some(Err(error)) => return self.put_ahead(source, Err(error)),
+            Some(Ok(held)) => held,
+            None => None,
+        };
         let declarations = match (held, &name) {
             (Some(held), _) => held,
             (None, Some(name)) => self.declarations(registry, &index, source).named(name),
