@@ -14,7 +14,7 @@
 //! resident ends itself (`SIGALRM`) when a load does.
 //!
 //! A client may ask for its declarations by the name it gave them when it sent them
-//! (what they were built from: see `check::named`); when the warm child holds them, the
+//! (what they were built from: the engine's `host::named_inputs`); when the warm child holds them, the
 //! client is handed over without building or sending the text, which costs a one-shot
 //! run more than its check. Otherwise it is told so and sends them.
 //!
@@ -230,7 +230,8 @@ fn unnamed(stream: UnixStream) -> Option<Waiting> {
 }
 
 /// A child forked ahead for the declarations of the last connection and warmed by one
-/// check, waiting to be handed the next connection that sends the same first request.
+/// check, waiting to be handed the next connection that sends the same first request or
+/// asks for its declarations by name.
 /// Forking costs a client most of a check's time, the child's faults on pages it shares
 /// with the resident included; a warm child has paid them while the resident was idle.
 /// It ends when the resident drops it (its channel closes) or ends.
