@@ -19,6 +19,7 @@ mod parse;
 mod root;
 mod signature;
 mod stamp;
+pub(crate) use stamp::Seen;
 mod tool;
 mod update;
 

@@ -12,8 +12,9 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
-use super::token::{digest_bytes, hash_token, new_token};
+use super::token::{hash_token, new_token};
 use super::{Agent, AuthError};
+use crate::cache::digest_bytes;
 
 /// Where the agents file lives, under the world.
 pub(crate) const AGENTS_FILE: &str = ".codemode/agents.json";

@@ -22,18 +22,6 @@ pub(crate) fn hash_token(token: &str) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The digest as bytes, for a constant-time comparison; `None` when `hex` is not one.
-pub(crate) fn digest_bytes(hex: &str) -> Option<[u8; 32]> {
-    if hex.len() != 64 {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(hex.get(i * 2..i * 2 + 2)?, 16).ok()?;
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 #[path = "../../tests/unit/auth/token.rs"]
 mod tests;

@@ -216,6 +216,20 @@ impl Body {
     }
 }
 
+/// The 32 bytes of a SHA-256 written as 64 hexadecimal digits (an agent's token as the
+/// agents file keeps it, declarations as the resident checker names them); `None` when
+/// `hex` is not one.
+pub(crate) fn digest_bytes(hex: &str) -> Option<[u8; 32]> {
+    if hex.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(i * 2..i * 2 + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
 /// The value `bytes` hold whole (nothing left over), borrowing from them; `None` when they
 /// are not one.
 pub(crate) fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {

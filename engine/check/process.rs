@@ -10,7 +10,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use parking_lot::lock_api::ArcMutexGuard;
 use parking_lot::RawMutex;
@@ -19,6 +19,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use super::{CheckerError, Diagnostic, Kind};
+use crate::assets::Seen;
 
 /// The checker binary's name, looked for beside the running executable.
 pub(crate) const CHECKER_PROGRAM: &str = "codemode-check";
@@ -304,25 +305,13 @@ impl Checker {
     }
 
     /// What tells this checker binary from another, for replies kept on disk: its path,
-    /// size, modification time, inode and change time (a rebuilt checker may say other
-    /// things of the same script). `None` when there is no binary to run.
+    /// size and both times (a rebuilt checker may say other things of the same script; a
+    /// copy that keeps the modification time has a change time of its own: see
+    /// [`Seen`]). `None` when there is no binary to run.
     pub(crate) fn identity(&self) -> Option<String> {
-        use std::os::unix::fs::MetadataExt;
         let path = self.program.as_ref().ok()?;
-        let meta = std::fs::metadata(path).ok()?;
-        let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-        // A copy that keeps the modification time (`cp -p`, an archive) is another inode
-        // with another change time, which no one can set back.
-        Some(format!(
-            "{}\0{}\0{}\0{}\0{}\0{}.{}",
-            path.display(),
-            meta.len(),
-            modified.as_nanos(),
-            meta.dev(),
-            meta.ino(),
-            meta.ctime(),
-            meta.ctime_nsec()
-        ))
+        let seen = Seen::of(path)?;
+        Some(format!("{}\0{seen:?}", path.display()))
     }
 
     /// Starts the checker process now without waiting for it, so it readies itself while
@@ -381,7 +370,7 @@ impl Checker {
                 len: Some(len),
                 digest: Some(digest),
                 ..
-            } => hex32(&digest).map(|digest| Declarations {
+            } => crate::cache::digest_bytes(&digest).map(|digest| Declarations {
                 text: None,
                 key,
                 len,
@@ -791,17 +780,4 @@ fn readable(replies: BorrowedFd<'_>, wait: Duration) -> bool {
     // SAFETY: poll reads and writes the one pollfd it is given, which lives on this stack.
     let ready = unsafe { libc::poll(&mut fd, 1, millis) };
     ready > 0
-}
-
-/// The 32 bytes a 64-digit hexadecimal string spells.
-fn hex32(text: &str) -> Option<[u8; 32]> {
-    let bytes = text.as_bytes();
-    if bytes.len() != 64 {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    for (at, pair) in bytes.chunks(2).enumerate() {
-        out[at] = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
-    }
-    Some(out)
 }

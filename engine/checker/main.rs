@@ -186,8 +186,6 @@ fn answer(request: &Value, checkers: &mut Vec<Loaded>, spare: &mut Option<Checke
     let key = request.get("key").and_then(Value::as_u64).unwrap_or(0);
     if let Some(defs) = request.get("defs").and_then(Value::as_str) {
         let digest: [u8; 32] = Sha256::digest(defs.as_bytes()).into();
-        // Held already (a resident's earlier client sent the same text): kept, not loaded
-        // again.
         // What a client that asks by name alone learns of the text it did not send.
         let loaded = json!({
             "ok": true,
@@ -195,6 +193,8 @@ fn answer(request: &Value, checkers: &mut Vec<Loaded>, spare: &mut Option<Checke
             "len": defs.len(),
             "digest": digest.iter().map(|b| format!("{b:02x}")).collect::<String>(),
         });
+        // Held already (a resident's earlier client sent the same text): kept, not loaded
+        // again.
         if let Some(at) = checkers
             .iter()
             .position(|l| l.key == key && l.digest == digest)

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use crate::assets::names::check_toolbox_name;
-use crate::assets::{AssetIndex, ToolEntry};
+use crate::assets::{AssetIndex, Seen, ToolEntry};
 use crate::check::MAX_DECLARED_TOOLS;
 use crate::policy::Capabilities;
 use crate::types::{declarable, inline_aliases, surface_members, Slot, Ty, SURFACE};
@@ -279,27 +279,15 @@ pub(crate) fn named_inputs(
     Some(digest.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// What tells this binary from another build: its path, device, inode, size and both
-/// times. A copy that keeps the modification time (`cp -p`, `install -p`, an archive)
-/// is a new inode with a new change time, which no one can set back.
+/// What tells this binary from another build: its path, size and both times (a copy that
+/// keeps the modification time has a change time of its own: see [`Seen`]).
 fn this_binary() -> Option<&'static str> {
-    use std::os::unix::fs::MetadataExt;
     static BINARY: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     BINARY
         .get_or_init(|| {
             let path = std::env::current_exe().ok()?;
-            let meta = std::fs::metadata(&path).ok()?;
-            Some(format!(
-                "{} {} {} {} {}.{} {}.{}",
-                path.display(),
-                meta.dev(),
-                meta.ino(),
-                meta.len(),
-                meta.mtime(),
-                meta.mtime_nsec(),
-                meta.ctime(),
-                meta.ctime_nsec()
-            ))
+            let seen = Seen::of(&path)?;
+            Some(format!("{} {seen:?}", path.display()))
         })
         .as_deref()
 }

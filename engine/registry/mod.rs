@@ -616,6 +616,15 @@ impl Registry {
         self.fetch_on_use.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Each of `views` by name with its number of tools, as the choice of which toolboxes
+    /// the declarations hold in full reads them.
+    pub(crate) fn tool_counts(views: &[ServerView]) -> Vec<(&str, usize)> {
+        views
+            .iter()
+            .map(|v| (v.name.as_str(), v.tools().len()))
+            .collect()
+    }
+
     /// One number for the state of `views`' catalogues (see [`ServerView::stamp`]): it
     /// changes when a server's tools are fetched or refreshed, or a server comes or goes.
     pub(crate) fn catalogues_stamp(views: &[ServerView]) -> u64 {

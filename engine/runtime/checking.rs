@@ -37,10 +37,7 @@ impl Checking {
         source: &str,
     ) -> Declarations {
         let views = registry.upstream_views(index);
-        let upstream: Vec<(&str, usize)> = views
-            .iter()
-            .map(|v| (v.name.as_str(), v.tools().len()))
-            .collect();
+        let upstream = Registry::tool_counts(&views);
         let catalogues = Registry::catalogues_stamp(&views);
         self.declarations_for(index, &upstream, catalogues, source, |named| {
             crate::host::definitions_named(index, &views, &registry.capabilities(), named)
@@ -64,10 +61,7 @@ impl Checking {
         }
         let index = registry.snapshot();
         let views = registry.upstream_views(&index);
-        let upstream: Vec<(&str, usize)> = views
-            .iter()
-            .map(|v| (v.name.as_str(), v.tools().len()))
-            .collect();
+        let upstream = Registry::tool_counts(&views);
         let in_full = self.in_full(&index, &upstream, source);
         let name =
             crate::host::named_inputs(&index, &views, &registry.capabilities(), in_full.as_ref());
@@ -151,10 +145,7 @@ impl Checking {
             match self.checker().send(&declarations, source, left) {
                 Err(CheckerError::Declarations(why)) => {
                     let views = registry.upstream_views(index);
-                    let upstream: Vec<(&str, usize)> = views
-                        .iter()
-                        .map(|v| (v.name.as_str(), v.tools().len()))
-                        .collect();
+                    let upstream = Registry::tool_counts(&views);
                     let text = |named: Option<&BTreeSet<String>>| {
                         crate::host::definitions_named(
                             index,

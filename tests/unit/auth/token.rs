@@ -2,6 +2,7 @@
 //! private items).
 
 use super::*;
+use crate::cache::digest_bytes;
 
 #[test]
 fn tokens_are_random_prefixed_and_43_characters_of_base64url() {
