@@ -42,8 +42,10 @@ pub(crate) use metadata::{
     description_problem, json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy,
     Metadata, ToolLimits, MAX_TAGS, MAX_TAG_CHARS,
 };
-pub(crate) use model::{BoxKind, Bytecode, Registration, ToolEntry, ToolboxFolder};
-pub(crate) use parse::{with_luau, with_luau_within, ParseError};
+pub(crate) use model::{
+    BoxKind, Bytecode, FolderKey, Registration, ToolEntry, ToolKey, ToolMap, ToolboxFolder,
+};
+pub(crate) use parse::{parse_pool, with_luau, with_luau_within, ParseError};
 pub(crate) use root::{read_folders, Root, RootSource};
 
 use crate::policy::{Denial, ToolRules};
@@ -56,29 +58,12 @@ use model::ToolLocation;
 #[cfg(test)]
 pub(crate) use signature::read_signature;
 
-/// Stack for the threads that parse tools: `full_moon` recurses deeply (a debug build
-/// spends up to 256 KiB a level, so [`MAX_DEPTH`] levels need about 50 MiB), and a
-/// stack overflow aborts the whole process. Only the pages a parse touches are used.
-const PARSE_STACK_BYTES: usize = 256 << 20;
-
 /// Up to this many tools are indexed on the calling thread (see [`AssetIndex::build`]).
 const SERIAL_TOOLS: usize = 64;
 
 /// Up to this many toolbox folders are opened on the calling thread (the bundled library
 /// holds nine).
 const SERIAL_TOOLBOXES: usize = 16;
-
-/// The thread pool that reads tools, with stacks big enough for the parser.
-pub(crate) fn parse_pool() -> &'static rayon::ThreadPool {
-    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .stack_size(PARSE_STACK_BYTES)
-            .thread_name(|i| format!("codemode-index-{i}"))
-            .build()
-            .expect("cannot start the indexing threads")
-    })
-}
 
 /// Reads and compiles `entries` (each once) on the indexing threads, in parallel.
 ///
@@ -103,19 +88,6 @@ struct Group<'a> {
     open: Option<stamp::Folder>,
     cached: Option<&'a cache::CachedFolder>,
 }
-
-/// Identifies a toolbox folder: the index of its root and its path below that root.
-pub(crate) type FolderKey = (usize, Arc<str>);
-
-/// Identifies a tool folder: its toolbox folder and its own folder name (`slugify.tool`).
-pub(crate) type ToolKey = (FolderKey, String);
-
-/// The tools of a snapshot by some key. A fresh process on a world of 100,000 tools builds
-/// two of these before its first search, and an ordered map built from sorted entries in
-/// one go is several times faster than a persistent one built by inserts; the price is a
-/// copy of the map (tens of milliseconds at that size) when a later snapshot changes it,
-/// which only a long-lived process whose world changes pays.
-pub(crate) type ToolMap<K> = Arc<BTreeMap<K, Arc<ToolEntry>>>;
 
 /// One row of `tools.toolboxes()`: toolboxes of the same name are merged.
 #[derive(Debug, Clone, Serialize)]

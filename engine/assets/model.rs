@@ -1,5 +1,6 @@
 //! The data the asset index holds about toolboxes and tools.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
@@ -8,8 +9,20 @@ use super::meta::{Origin, ToolMeta};
 use super::root::Root;
 use super::stamp::Stamp;
 use super::tool::{read_folder, read_tool, Draft, Reading};
-use super::FolderKey;
 use crate::cache::FileBytes;
+
+/// Identifies a toolbox folder: the index of its root and its path below that root.
+pub(crate) type FolderKey = (usize, Arc<str>);
+
+/// Identifies a tool folder: its toolbox folder and its own folder name (`slugify.tool`).
+pub(crate) type ToolKey = (FolderKey, String);
+
+/// The tools of a snapshot by some key. A fresh process on a world of 100,000 tools builds
+/// two of these before its first search, and an ordered map built from sorted entries in
+/// one go is several times faster than a persistent one built by inserts; the price is a
+/// copy of the map (tens of milliseconds at that size) when a later snapshot changes it,
+/// which only a long-lived process whose world changes pays.
+pub(crate) type ToolMap<K> = Arc<BTreeMap<K, Arc<ToolEntry>>>;
 
 /// Whether a toolbox is a plain toolbox or a workflow (entry tool `start`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -18,7 +18,22 @@ use full_moon::ast::Ast;
 use full_moon::tokenizer::{InterpolatedStringKind, Lexer, LexerResult, Symbol, TokenType};
 use full_moon::LuaVersion;
 
-use super::parse_pool;
+/// Stack for the threads that parse tools: `full_moon` recurses deeply (a debug build
+/// spends up to 256 KiB a level, so [`MAX_DEPTH`] levels need about 50 MiB), and a
+/// stack overflow aborts the whole process. Only the pages a parse touches are used.
+const PARSE_STACK_BYTES: usize = 256 << 20;
+
+/// The thread pool that reads tools, with stacks big enough for the parser.
+pub(crate) fn parse_pool() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .stack_size(PARSE_STACK_BYTES)
+            .thread_name(|i| format!("codemode-index-{i}"))
+            .build()
+            .expect("cannot start the indexing threads")
+    })
+}
 
 /// Sources whose parse could nest deeper than this are refused without parsing. Code
 /// written by people stays far below (a deep tool file nests about 20 levels).

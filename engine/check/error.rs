@@ -1,6 +1,12 @@
 //! Why a script could not be checked. None of these stops a run: the caller reports the
 //! error as a diagnostic and runs the script unchecked.
 
+/// The checker binary's name, looked for beside the running executable.
+pub(crate) const CHECKER_PROGRAM: &str = "codemode-check";
+
+/// The environment variable that names the checker binary elsewhere.
+pub(crate) const CHECKER_ENV: &str = "CODEMODE_CHECKER";
+
 /// A failure of the checker process, not of the script.
 #[derive(Debug, Clone, thiserror::Error)]
 pub(crate) enum CheckerError {
@@ -26,8 +32,6 @@ pub(crate) enum CheckerError {
     #[error("the script is {0} bytes, more than the type checker reads; it ran unchecked")]
     TooLarge(usize),
 }
-
-use super::process::{CHECKER_ENV, CHECKER_PROGRAM};
 
 impl CheckerError {
     /// The message where a tool's source was being checked (`tools.create`), not a

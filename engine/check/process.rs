@@ -18,14 +18,9 @@ use serde::Deserialize;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use super::error::{CHECKER_ENV, CHECKER_PROGRAM};
 use super::{CheckerError, Diagnostic, Kind};
 use crate::assets::Seen;
-
-/// The checker binary's name, looked for beside the running executable.
-pub(crate) const CHECKER_PROGRAM: &str = "codemode-check";
-
-/// The environment variable that names the checker binary elsewhere.
-pub(crate) const CHECKER_ENV: &str = "CODEMODE_CHECKER";
 
 /// Scripts larger than this are run unchecked: agents' scripts are a few kilobytes, and
 /// the checker's time grows with the text.

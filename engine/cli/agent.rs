@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use crate::auth::{AgentsFile, AGENTS_FILE};
 use clap::Subcommand;
 
-use super::Cli;
+use super::globals::Globals;
 
 #[derive(Debug, Clone, Subcommand)]
 pub(crate) enum AgentCommand {
@@ -32,7 +32,7 @@ pub(crate) enum AgentCommand {
 }
 
 /// Runs `codemode agent ...`.
-pub(crate) fn agent(cli: &Cli, command: &AgentCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn agent(cli: &Globals, command: &AgentCommand) -> anyhow::Result<ExitCode> {
     let world = cli.world_dir()?;
     if !world.is_dir() {
         anyhow::bail!(

@@ -8,7 +8,7 @@ use crate::openapi;
 use anyhow::Context;
 use clap::Subcommand;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// What `codemode api` does.
 #[derive(Debug, Clone, Subcommand)]
@@ -22,13 +22,13 @@ pub(crate) enum ApiCommand {
 }
 
 /// Runs one `api` subcommand.
-pub(crate) fn api(cli: &Cli, command: &ApiCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn api(cli: &Globals, command: &ApiCommand) -> anyhow::Result<ExitCode> {
     match command {
         ApiCommand::Sync { api } => sync(cli, api.as_deref()),
     }
 }
 
-fn sync(cli: &Cli, only: Option<&str>) -> anyhow::Result<ExitCode> {
+fn sync(cli: &Globals, only: Option<&str>) -> anyhow::Result<ExitCode> {
     let world = match &cli.world {
         Some(w) => w.clone(),
         None => std::env::current_dir()

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use crate::audit::{tail, Kind, Line, Log};
 use crate::registry::Registry;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// The `audit` flags.
 #[derive(Debug, Clone, clap::Args)]
@@ -26,7 +26,7 @@ pub(crate) struct AuditArgs {
     agent: Option<String>,
 }
 
-impl Cli {
+impl Globals {
     /// Opens the audit log `--audit` asks for on `registry`, for runs of the front end
     /// `front`. `auto` (the default) writes `<world>/.codemode/audit.jsonl` when the
     /// world has a `.codemode/` folder (where an operator keeps its policy and servers)
@@ -53,7 +53,7 @@ fn operated(world: &Path) -> bool {
 }
 
 /// Prints the last lines of the log. Exit 0, or 2 when it cannot be read.
-pub(crate) fn audit(cli: &Cli, args: &AuditArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn audit(cli: &Globals, args: &AuditArgs) -> anyhow::Result<ExitCode> {
     let world = cli.world_dir()?;
     let wanted = args.agent.as_deref();
     let found = tail(&world, args.lines, |line| {

@@ -9,7 +9,7 @@ use crate::results::{foreign_files, Store, StoreError, DEFAULT_CAP_BYTES, FILE};
 use anyhow::Context;
 use clap::Subcommand;
 
-use super::Cli;
+use super::globals::Globals;
 
 #[derive(Debug, Clone, Subcommand)]
 pub(crate) enum CacheCommand {
@@ -31,7 +31,7 @@ fn now_ms() -> i64 {
 }
 
 /// Runs `codemode cache ...`.
-pub(crate) fn cache(cli: &Cli, command: &CacheCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn cache(cli: &Globals, command: &CacheCommand) -> anyhow::Result<ExitCode> {
     let world = cli.world_dir()?;
     let path = world.join(".codemode").join(FILE);
     match command {

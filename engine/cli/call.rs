@@ -14,18 +14,11 @@ use crate::upstream::UpstreamTool;
 use anyhow::Context;
 use serde_json::Value as Json;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// Calls the tool named by the first word with the rest.
-pub(crate) fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
+pub(crate) fn call(cli: &Globals, words: &[String]) -> anyhow::Result<ExitCode> {
     let (identity, words) = match words.split_first() {
-        Some((first, _)) if first == "--help" || first == "-h" => {
-            let mut command = <Cli as clap::CommandFactory>::command();
-            if let Some(call) = command.find_subcommand_mut("call") {
-                call.print_help()?;
-            }
-            return Ok(ExitCode::SUCCESS);
-        }
         Some((first, rest)) => (first.as_str(), rest),
         None => return Ok(ExitCode::from(2)),
     };
@@ -66,13 +59,13 @@ pub(crate) fn call(cli: &Cli, words: &[String]) -> anyhow::Result<ExitCode> {
         Ok(called) => called,
         Err(refusal) => {
             eprintln!("codemode call: {}", refusal.message);
-            if let Some(note) = super::misplaced_global_flag(words) {
+            if let Some(note) = super::globals::misplaced_global_flag(words) {
                 eprintln!("hint: {note}");
             }
             return Ok(ExitCode::from(2));
         }
     };
-    let envelope = called.envelope.name_limits(super::limit_flag);
+    let envelope = called.envelope.name_limits(super::report::limit_flag);
     if let Some(error) = &envelope.error {
         eprintln!("codemode call {identity}: {}", error.message);
         // The run's hint names Luau (`tools.get(...)`); at a shell, the usage says more.

@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use crate::bind::Schema;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// Prints each problem; exit 1 if a tool is not callable or the world has problems.
-pub(crate) fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
+pub(crate) fn check(cli: &Globals) -> anyhow::Result<ExitCode> {
     let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     // The files cannot always say whether a tool returns a function (`return make()`): each
@@ -70,7 +70,7 @@ pub(crate) fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
         outln!("error: {problem}")?;
     }
     warned += check_servers(&registry)?;
-    if let Some(warning) = super::shell_warning(&registry) {
+    if let Some(warning) = super::globals::shell_warning(&registry) {
         warned += 1;
         outln!("warning: {warning}")?;
     }
@@ -103,7 +103,7 @@ pub(crate) fn check(cli: &Cli) -> anyhow::Result<ExitCode> {
 /// a field its result lacks), every error and warning with `--check strict`. The tool
 /// stays callable. Returns the errors and warnings printed.
 fn check_types(
-    cli: &Cli,
+    cli: &Globals,
     registry: &crate::registry::Registry,
     index: &std::sync::Arc<crate::assets::AssetIndex>,
 ) -> anyhow::Result<(usize, usize)> {

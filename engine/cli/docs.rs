@@ -3,10 +3,10 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// Writes the docs and says where they are.
-pub(crate) fn docs(cli: &Cli, out: &Path) -> anyhow::Result<ExitCode> {
+pub(crate) fn docs(cli: &Globals, out: &Path) -> anyhow::Result<ExitCode> {
     let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     let title = registry

@@ -5,10 +5,12 @@ use std::process::ExitCode;
 use crate::runtime::ScriptError;
 use crate::runtime::{Envelope, ErrorKind, RunRequest};
 
-use super::{limit_flag, read_script, Cli};
+use super::globals::Globals;
+use super::report::limit_flag;
+use super::run::read_script;
 
 /// Runs the script and prints its envelope. Exit 0 ok, 1 script error, 2 no script to run.
-pub(crate) fn exec(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
+pub(crate) fn exec(cli: &Globals, file: &str) -> anyhow::Result<ExitCode> {
     // An agent's wrapper parses stdout: even a script that cannot be read gets its envelope.
     let source = match read_script(file) {
         Ok(source) => source,

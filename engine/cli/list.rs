@@ -5,10 +5,11 @@ use std::process::ExitCode;
 use crate::runtime::Surface;
 use serde_json::Value as Json;
 
-use super::{print_value, Cli};
+use super::globals::Globals;
+use super::report::print_value;
 
 /// Prints `tools.list(...)`'s text, or its value with `--json`.
-pub(crate) fn list(cli: &Cli, args: &[String], json: bool) -> anyhow::Result<ExitCode> {
+pub(crate) fn list(cli: &Globals, args: &[String], json: bool) -> anyhow::Result<ExitCode> {
     if let Some(bad) = args
         .iter()
         .find(|a| a.parse::<i64>().is_ok_and(|n| !(1..=3).contains(&n)))

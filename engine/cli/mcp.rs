@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use crate::upstream::{self, UpstreamOptions, Upstreams};
 use clap::Subcommand;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// What `codemode mcp` does.
 #[derive(Debug, Clone, Subcommand)]
@@ -21,13 +21,13 @@ pub(crate) enum McpCommand {
 }
 
 /// Runs one `mcp` subcommand.
-pub(crate) fn mcp(cli: &Cli, command: &McpCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn mcp(cli: &Globals, command: &McpCommand) -> anyhow::Result<ExitCode> {
     match command {
         McpCommand::Sync { server } => sync(cli, server.as_deref(), &cli.mcp_config),
     }
 }
 
-fn sync(cli: &Cli, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<ExitCode> {
+fn sync(cli: &Globals, server: Option<&str>, extra: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let world = cli.world_dir()?;
     let configs = upstream::load(&world, extra);
     let mut failed = false;

@@ -7,7 +7,7 @@ use crate::interop;
 use anyhow::Context;
 use clap::Subcommand;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// What `codemode registry` does.
 #[derive(Debug, Clone, Subcommand)]
@@ -27,14 +27,14 @@ pub(crate) enum RegistryCommand {
 }
 
 /// Runs one `registry` subcommand.
-pub(crate) fn registry(cli: &Cli, command: &RegistryCommand) -> anyhow::Result<ExitCode> {
+pub(crate) fn registry(cli: &Globals, command: &RegistryCommand) -> anyhow::Result<ExitCode> {
     match command {
         RegistryCommand::Export { out } => export(cli, out.as_deref()),
         RegistryCommand::Check { file } => check(file),
     }
 }
 
-fn export(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
+fn export(cli: &Globals, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     let base = match out {

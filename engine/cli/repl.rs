@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use crate::repl::Repl;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// Runs the REPL. Exit 0, or 1 when stdin is not a terminal and an entry failed.
-pub(crate) fn repl(cli: &Cli) -> anyhow::Result<ExitCode> {
+pub(crate) fn repl(cli: &Globals) -> anyhow::Result<ExitCode> {
     let runtime = cli.script_runtime()?;
     cli.open_audit(runtime.registry(), "repl");
     // As `serve`: the memory freed reading a large world goes back to the system.

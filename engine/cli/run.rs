@@ -2,12 +2,15 @@
 
 use std::process::ExitCode;
 
+use anyhow::Context;
+
 use crate::runtime::{Output, RunRequest};
 
-use super::{limit_flag, read_script, Cli};
+use super::globals::Globals;
+use super::report::limit_flag;
 
 /// Runs the script; prints its returned value (as JSON) after its own output.
-pub(crate) fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(cli: &Globals, file: &str) -> anyhow::Result<ExitCode> {
     let source = read_script(file)?;
     let mut runtime = cli.one_shot_runtime(&source)?;
     cli.open_audit(runtime.registry(), "run");
@@ -57,4 +60,19 @@ pub(crate) fn run(cli: &Cli, file: &str) -> anyhow::Result<ExitCode> {
         eprintln!("note: {}", cut.note);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads a script from a file, or stdin for `-`.
+pub(super) fn read_script(file: &str) -> anyhow::Result<String> {
+    use std::io::Read;
+    if file == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the script from stdin")?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read script {file}; give a path or - for stdin"))
+    }
 }

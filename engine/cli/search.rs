@@ -7,7 +7,8 @@ use crate::runtime::Surface;
 use crate::search::{Given, SearchRequest};
 use serde_json::Value as Json;
 
-use super::{print_value, Cli};
+use super::globals::Globals;
+use super::report::print_value;
 
 /// What `codemode search` was asked, as written on the command line.
 pub(crate) struct SearchArgs<'a> {
@@ -28,7 +29,7 @@ pub(crate) struct SearchArgs<'a> {
 /// Checks the options as `tools.search` checks its own (a refusal is a usage error, exit
 /// 2), then prints `tools.search(...)`'s text, or with `--json` its value, total and how
 /// many weak rows it hid (so a program tells "nothing at all" from "only weak matches").
-pub(crate) fn search(cli: &Cli, args: &SearchArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn search(cli: &Globals, args: &SearchArgs) -> anyhow::Result<ExitCode> {
     let text = |v: Option<&str>| v.map_or(Given::Absent, |s| Given::Text(s.to_string()));
     // A word that reads as a number is one, so "1.5" and "0" get the limit's own message.
     let limit = match args.limit {

@@ -14,7 +14,7 @@ use crate::mcp::{
 use crate::runtime::Pool;
 use anyhow::Context;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// Scripts that may wait for a worker; more are refused with a "busy" error.
 const MAX_QUEUED: usize = 1024;
@@ -85,7 +85,7 @@ pub(crate) struct ServeArgs {
 }
 
 /// Builds the pool and serves until the client (stdio) or the process (HTTP) ends.
-pub(crate) fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn serve(cli: &Globals, args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let registry = cli.registry()?;
     cli.open_audit(&registry, "serve");
     // Reading a large world frees hundreds of megabytes that this long-lived process
@@ -164,7 +164,7 @@ pub(crate) fn serve(cli: &Cli, args: &ServeArgs) -> anyhow::Result<ExitCode> {
 const SERVE_OUTPUT_BYTES: usize = 128 * 1024;
 
 /// The limits of the CLI, with the server's own default output cap.
-fn serve_limits(cli: &Cli) -> crate::sandbox::Limits {
+fn serve_limits(cli: &Globals) -> crate::sandbox::Limits {
     let mut limits = cli.limits();
     if cli.max_output_bytes.is_none() {
         limits.max_output_bytes = SERVE_OUTPUT_BYTES;
@@ -195,7 +195,7 @@ fn allowed_origin(text: &str) -> Result<Origin, String> {
 
 /// Who may call the HTTP server: nobody is asked with `--no-auth`; otherwise the world's
 /// agents, and JWTs when `--jwks` is given.
-async fn authentication(cli: &Cli, args: &ServeArgs) -> anyhow::Result<Authentication> {
+async fn authentication(cli: &Globals, args: &ServeArgs) -> anyhow::Result<Authentication> {
     if args.no_auth {
         if args.jwks.is_some() {
             anyhow::bail!("--no-auth and --jwks contradict each other: pick one");
@@ -248,11 +248,11 @@ const JWKS_REFRESH: Duration = Duration::from_secs(300);
 /// Makes the pool of a profile an agent names: a registry of the world serving that
 /// profile (and following the policy file, and the world's files), with as many workers
 /// as the server's own pool.
-fn per_profile(cli: &Cli, workers: usize) -> MakeServed {
+fn per_profile(cli: &Globals, workers: usize) -> MakeServed {
     let cli = cli.clone();
     Arc::new(move |profile: &str| {
         let registry = cli
-            .registry_of(super::Use::Searching, Some(profile))
+            .registry_of(super::globals::Use::Searching, Some(profile))
             .map_err(|e| format!("{e:#}"))?;
         cli.open_audit(&registry, "serve");
         let watcher = cli.keep_current(&registry);

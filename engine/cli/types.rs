@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use super::Cli;
+use super::globals::Globals;
 
 /// Writes the definitions to `out`, or stdout.
-pub(crate) fn types(cli: &Cli, out: Option<&Path>) -> anyhow::Result<ExitCode> {
+pub(crate) fn types(cli: &Globals, out: Option<&Path>) -> anyhow::Result<ExitCode> {
     let registry = cli.unsearched_registry()?;
     let index = registry.snapshot();
     let text = crate::host::definitions_granted(

@@ -13,9 +13,9 @@ use crate::vfs::Vfs;
 
 use crate::search::{Preload, SearchService};
 use crate::upstream::{Catalogue, ServerView, Upstreams};
+pub(crate) use watch::Watcher;
 #[cfg(feature = "bench")]
 pub(crate) use watch::QUIET;
-pub(crate) use watch::{WatchError, Watcher};
 
 /// The repo's `toolboxes/`, compiled into the binary.
 static BUNDLED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/toolboxes");
@@ -471,12 +471,6 @@ impl Registry {
     /// The filesystem confined to the world (library folders inside it are read-only).
     pub(crate) fn vfs(&self) -> &Vfs {
         &self.vfs
-    }
-
-    /// Starts watching the world and the library directories: edits on disk are read in
-    /// (debounced, incrementally) until the returned [`Watcher`] is dropped.
-    pub(crate) fn watch(self: &Arc<Self>) -> Result<Watcher, WatchError> {
-        Watcher::start(self)
     }
 
     /// Reads the world's `.codemode/mcp.json` and `extra` files and attaches their servers

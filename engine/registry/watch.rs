@@ -104,6 +104,14 @@ impl std::fmt::Debug for Watcher {
     }
 }
 
+impl Registry {
+    /// Starts watching the world and the library directories: edits on disk are read in
+    /// (debounced, incrementally) until the returned [`Watcher`] is dropped.
+    pub(crate) fn watch(self: &Arc<Self>) -> Result<Watcher, WatchError> {
+        Watcher::start(self)
+    }
+}
+
 impl Watcher {
     /// Watches every root on disk of `registry` recursively.
     pub(crate) fn start(registry: &Arc<Registry>) -> Result<Watcher, WatchError> {

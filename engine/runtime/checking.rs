@@ -341,7 +341,7 @@ impl Sent {
                         .unwrap_or_else(|| hint(index, tool.as_deref(), served)),
                 };
                 let message = shortened(&error.message);
-                let mut envelope = super::pool::refused(ErrorKind::Type, &message);
+                let mut envelope = super::refused(ErrorKind::Type, &message);
                 envelope.error = Some(
                     ScriptError {
                         kind: ErrorKind::Type,

@@ -171,3 +171,27 @@ impl Envelope {
         self
     }
 }
+
+/// An error envelope for a script that never ran.
+pub(crate) fn refused(kind: ErrorKind, message: &str) -> Envelope {
+    Envelope {
+        ok: false,
+        value: None,
+        error: Some(
+            ScriptError {
+                kind,
+                message: message.to_string(),
+                line: None,
+                column: None,
+                hint: None,
+                limit: None,
+            }
+            .bounded(),
+        ),
+        stdout: String::new(),
+        truncated: false,
+        truncation: Vec::new(),
+        diagnostics: Vec::new(),
+        elapsed_ms: 0.0,
+    }
+}

@@ -7,6 +7,7 @@
 //! `edits.rs` checks the tools a long-running process sees edited.
 
 mod audit;
+mod body;
 mod call;
 mod checking;
 mod edits;
@@ -20,15 +21,16 @@ use std::time::{Duration, Instant};
 
 use mlua::{MultiValue, Value};
 
-pub use call::{Args, Call, Called, Rendered, Surface};
+pub use body::Surface;
+pub use call::{Args, Call, Called, Rendered};
 pub(crate) use checking::warm_up;
 pub(crate) use edits::check_edits;
 #[cfg(test)]
 pub(crate) use edits::EditReport;
+pub(crate) use envelope::refused;
 pub use envelope::{Envelope, ErrorKind, ScriptError, Truncation};
-pub(crate) use pool::refused;
 pub use pool::{Pool, PoolError};
-pub use request::{Check, RunRequest};
+pub use request::{Check, Output, RunRequest, Session};
 
 use crate::assets::AssetIndex;
 use crate::audit::{Agent, Trail};
@@ -38,7 +40,7 @@ use crate::registry::Registry;
 use crate::sandbox::{
     self, gate, load_text, to_json, Cutoff, Finished, Limits, Run, StopCause, StopCheck, Vm,
 };
-use call::Body;
+use body::Body;
 use checking::Preflight;
 use report::{inside_tool_hint, script_error};
 
@@ -72,15 +74,6 @@ struct Script<'a> {
     in_session: bool,
 }
 
-/// How a run treats `print`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Output {
-    /// Capture into the envelope's `stdout` (`exec`, MCP).
-    Capture,
-    /// Write straight to the process's stdout as the script prints (`run`).
-    Stream,
-}
-
 /// Failure to build a VM (out of memory at start-up, or a broken prelude).
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start the Luau VM: {0}")]
@@ -104,27 +97,6 @@ pub struct Runtime {
     agent: Agent,
     /// The audit lines of the run that just ended, until its run line is written.
     trail: Option<Trail>,
-}
-
-/// An environment that lives across runs (a REPL session): what one entry assigns as a
-/// global, the next entry reads. Built lazily in the runtime's VM; if the VM is replaced
-/// (after a memory breach) the session starts over and [`Session::take_reset`] says so.
-#[derive(Default)]
-pub struct Session {
-    env: Option<(u64, mlua::Table)>,
-    reset: bool,
-}
-
-impl Session {
-    /// A session with nothing in it yet.
-    pub fn new() -> Session {
-        Session::default()
-    }
-
-    /// True (once) when the session's environment was lost since the last call.
-    pub(crate) fn take_reset(&mut self) -> bool {
-        std::mem::take(&mut self.reset)
-    }
 }
 
 impl Runtime {
@@ -539,9 +511,9 @@ impl Runtime {
                 self.limits.compile_cap(),
             )?
             .call(())?,
-            Body::Call(bound) => call::call_tool(lua, bound)?,
-            Body::Surface(surface) => call::call_surface(lua, surface)?,
-            Body::Upstream(upstream) => call::call_upstream(lua, upstream)?,
+            Body::Call(bound) => body::call_tool(lua, bound)?,
+            Body::Surface(surface) => body::call_surface(lua, surface)?,
+            Body::Upstream(upstream) => body::call_upstream(lua, upstream)?,
         };
         let value = match values.len() {
             0 => Value::Nil,

@@ -18,7 +18,7 @@ use std::time::Duration;
 use tokio::runtime::{Handle, RuntimeFlavor};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::{Envelope, ErrorKind, RunRequest, Runtime, ScriptError, StartError};
+use super::{refused, Envelope, ErrorKind, RunRequest, Runtime, StartError};
 use crate::check::Checking;
 use crate::registry::Registry;
 use crate::sandbox::{disarm_deadline, set_long_run_hook, set_wait_hook, Limits, StopCheck};
@@ -426,30 +426,6 @@ struct SetOnDrop(Arc<AtomicBool>);
 impl Drop for SetOnDrop {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// An error envelope for a script that never ran.
-pub(crate) fn refused(kind: ErrorKind, message: &str) -> Envelope {
-    Envelope {
-        ok: false,
-        value: None,
-        error: Some(
-            ScriptError {
-                kind,
-                message: message.to_string(),
-                line: None,
-                column: None,
-                hint: None,
-                limit: None,
-            }
-            .bounded(),
-        ),
-        stdout: String::new(),
-        truncated: false,
-        truncation: Vec::new(),
-        diagnostics: Vec::new(),
-        elapsed_ms: 0.0,
     }
 }
 

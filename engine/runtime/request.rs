@@ -2,7 +2,6 @@
 //! may stop it early, and when its check happens. Every front end (the command line, the
 //! REPL, the MCP server, the pool) builds one and hands it to [`super::Runtime::run`].
 
-use super::{Output, Session};
 use crate::sandbox::StopCheck;
 
 /// When a run's type check happens (when the runtime has a checker at all).
@@ -100,5 +99,35 @@ impl<'a> RunRequest<'a> {
             }
             check => check,
         }
+    }
+}
+
+/// How a run treats `print`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Capture into the envelope's `stdout` (`exec`, MCP).
+    Capture,
+    /// Write straight to the process's stdout as the script prints (`run`).
+    Stream,
+}
+
+/// An environment that lives across runs (a REPL session): what one entry assigns as a
+/// global, the next entry reads. Built lazily in the runtime's VM; if the VM is replaced
+/// (after a memory breach) the session starts over and [`Session::take_reset`] says so.
+#[derive(Default)]
+pub struct Session {
+    pub(super) env: Option<(u64, mlua::Table)>,
+    pub(super) reset: bool,
+}
+
+impl Session {
+    /// A session with nothing in it yet.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// True (once) when the session's environment was lost since the last call.
+    pub(crate) fn take_reset(&mut self) -> bool {
+        std::mem::take(&mut self.reset)
     }
 }

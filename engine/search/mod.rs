@@ -30,7 +30,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::assets::AssetIndex;
 use crate::upstream::ServerView;
@@ -39,8 +38,8 @@ pub(crate) use document::AssetType;
 pub(crate) use embed::StaticModel;
 pub(crate) use keyword::Tuning;
 pub(crate) use meaning::{Bundled, Meaning};
-pub(crate) use rank::Row;
-pub(crate) use request::{BadRequest, Given, Mode, SearchRequest, MAX_LIMIT};
+pub(crate) use rank::SearchResult;
+pub(crate) use request::{BadRequest, Given, Mode, SearchError, SearchRequest, MAX_LIMIT};
 
 use keyword::KeywordIndex;
 #[cfg(feature = "bench")]
@@ -51,36 +50,6 @@ use store::Store;
 use table::Table;
 #[cfg(feature = "bench")]
 pub(crate) use table::VectorScan;
-
-/// What a search found.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct SearchResult {
-    /// The best `limit` rows.
-    pub rows: Vec<Row>,
-    /// How many assets matched in all: those clearing the relevance threshold, or with
-    /// `all`, every asset that shares a word with the query or is close in meaning.
-    pub(crate) total: usize,
-    /// How many rows `all` adds for the same request and limit: matches below the
-    /// relevance threshold, not shown (0 with `all`). No rows but some weak ones means
-    /// "nothing fits; these are guesses".
-    pub(crate) weak: usize,
-    /// The mode that ranked them.
-    pub(crate) mode: Mode,
-}
-
-/// Why a search could not run.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum SearchError {
-    /// `toolbox` names no toolbox.
-    #[error("no toolbox named '{0}'")]
-    UnknownToolbox(String),
-    /// The index failed (a bug: report it).
-    #[error("the search index failed: {0}; this is a bug, please report it")]
-    Index(#[from] tantivy::TantivyError),
-    /// The index in RAM panicked (a bug: report it; one on disk is rebuilt instead).
-    #[error("the search index failed: {0}; this is a bug, please report it")]
-    Panicked(String),
-}
 
 /// A change of more assets than this is followed by merging the keyword index into one
 /// segment (see [`KeywordIndex::compact`]).

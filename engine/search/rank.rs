@@ -11,7 +11,7 @@ use super::meaning::Meaning;
 use super::relevance::Relevance;
 use super::table::Table;
 use super::words::{bounded, name_shaped, spelt_words};
-use super::{Mode, SearchError, SearchRequest, SearchResult};
+use super::{Mode, SearchError, SearchRequest};
 use crate::assets::{AssetIndex, Origin};
 use crate::upstream::ServerView;
 
@@ -104,6 +104,22 @@ pub(crate) struct Matched {
     pub(crate) of: usize,
     /// The keyword score (BM25 over role fields, boosted by role).
     pub(crate) weight: f32,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct SearchResult {
+    /// The best `limit` rows.
+    pub rows: Vec<Row>,
+    /// How many assets matched in all: those clearing the relevance threshold, or with
+    /// `all`, every asset that shares a word with the query or is close in meaning.
+    pub(crate) total: usize,
+    /// How many rows `all` adds for the same request and limit: matches below the
+    /// relevance threshold, not shown (0 with `all`). No rows but some weak ones means
+    /// "nothing fits; these are guesses".
+    pub(crate) weak: usize,
+    /// The mode that ranked them.
+    pub(crate) mode: Mode,
 }
 
 /// One result row.

@@ -283,3 +283,17 @@ impl SearchRequest {
 #[cfg(test)]
 #[path = "../../tests/unit/search/request.rs"]
 mod tests;
+
+/// Why a search could not run.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SearchError {
+    /// `toolbox` names no toolbox.
+    #[error("no toolbox named '{0}'")]
+    UnknownToolbox(String),
+    /// The index failed (a bug: report it).
+    #[error("the search index failed: {0}; this is a bug, please report it")]
+    Index(#[from] tantivy::TantivyError),
+    /// The index in RAM panicked (a bug: report it; one on disk is rebuilt instead).
+    #[error("the search index failed: {0}; this is a bug, please report it")]
+    Panicked(String),
+}
