@@ -306,6 +306,43 @@ fn each_agent_runs_under_its_own_profile_in_one_server() {
     );
 }
 
+/// A session is its agent's: another agent holding its id can neither call in it, read
+/// its stream nor close it, and the owner goes on using it.
+#[test]
+fn an_agent_cannot_use_or_close_another_agents_session() {
+    let world = world();
+    let alice = add_agent(&world, "alice", "full");
+    let bob = add_agent(&world, "bob", "locked");
+    let server = Server::start(&world, &[]);
+    let hers = server.session(Some(&alice));
+    let stolen = Session {
+        id: hers.id.clone(),
+        auth: Some(format!("Bearer {bob}")),
+    };
+    let call = server.post(
+        &stolen,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
+    assert_eq!(call.status, 404, "{}", call.body);
+    let as_bob = format!("Bearer {bob}");
+    let headers = [
+        ("Mcp-Session-Id", hers.id.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+        ("Authorization", as_bob.as_str()),
+    ];
+    let stream = server.request("GET", "/mcp", &headers, "");
+    assert_eq!(stream.status, 404, "{}", stream.body);
+    let close = server.request("DELETE", "/mcp", &headers, "");
+    assert_eq!(close.status, 404, "{}", close.body);
+    // Hers still works, and bob's own session too.
+    assert_eq!(
+        server.exec(&hers, "return tools.t.echo('hi')")["value"],
+        "hi"
+    );
+    let his = server.session(Some(&bob));
+    assert_eq!(server.exec(&his, "return 1")["value"], 1);
+}
+
 #[test]
 fn an_agent_whose_profile_the_policy_lacks_is_refused_clearly() {
     let world = world();

@@ -2,11 +2,17 @@
 //! sources): regular files only, and never more than a cap, so a FIFO cannot block a
 //! listing and a file of gigabytes cannot exhaust memory. Anyone who can write a world
 //! can put either there.
+//!
+//! A file is opened first and then asked where it is ([`open_within`]): what a tool reads
+//! as its README is shown to every script, so it must not be a file out of the root or in
+//! a hidden folder of it (`.codemode/` holds the credentials). A check of the path before
+//! opening would leave a window in which a folder on the way is swapped for a symlink;
+//! the kernel's answer for the open file has none.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::compile::{too_large, MAX_SOURCE_BYTES};
 
@@ -38,17 +44,13 @@ fn over(name: &str, bytes: u64) -> String {
     }
 }
 
-/// Reads the text file at `path` (named `name` in its folder) whole when it is a regular
-/// file within its cap. Errors: `InvalidInput` for a FIFO, device or socket (opened
+/// Reads the text file `rel` below the disk root `root` (named `name` in its folder) whole
+/// when it is a regular file within its cap, and lies where [`open_within`] allows. Errors: `InvalidInput` for a FIFO, device or socket (opened
 /// without blocking, never read); `FileTooLarge` over the cap (at most cap + 1 bytes are
 /// read, so a file growing meanwhile is caught too); `InvalidData` for text not UTF-8.
 /// Their messages read after "<path> cannot be read: " or, for `FileTooLarge`, "<path> ".
-pub(crate) fn read_text(path: &Path, name: &str) -> io::Result<String> {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
-    let file = File::options()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
+pub(crate) fn read_text(root: &Path, rel: &str, name: &str) -> io::Result<String> {
+    let file = open_within(root, rel)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(io::Error::new(
@@ -99,3 +101,56 @@ pub(crate) fn unreadable(path: &str, e: &io::Error) -> String {
 #[cfg(test)]
 #[path = "../../tests/unit/assets/file.rs"]
 mod tests;
+
+/// Opens `rel` below the disk root `root` (canonical) for reading, following symlinks, and
+/// refuses the file opened unless it lies below `root` with no hidden folder on the way
+/// and a name that is not hidden (but `.metadata`). Errors are `PermissionDenied`, their
+/// messages read after "<path> cannot be read: ".
+pub(crate) fn open_within(root: &Path, rel: &str) -> io::Result<File> {
+    use std::os::fd::AsRawFd;
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(root.join(rel))?;
+    let real = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).map_err(|e| {
+        refused(format!(
+            "where it leads cannot be told ({e}: is /proc mounted?), so it is not read"
+        ))
+    })?;
+    match place(root, &real) {
+        None => Ok(file),
+        Some(why) => Err(refused(why)),
+    }
+}
+
+/// Why the real path `real` of a file opened below `root` is not one to read, or `None`.
+fn place(root: &Path, real: &Path) -> Option<String> {
+    let Ok(below) = real.strip_prefix(root) else {
+        return Some(format!(
+            "it leads out of {} (to {}); tools must live inside it",
+            root.display(),
+            real.display()
+        ));
+    };
+    let names: Vec<String> = below
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let (file, folders) = names.split_last()?;
+    let hidden = folders
+        .iter()
+        .find(|n| n.starts_with('.'))
+        .or((file.starts_with('.') && file != ".metadata").then_some(file));
+    hidden.map(|name| {
+        format!(
+            "it leads into {} ({name} is hidden, as the engine's settings and credentials are); \
+             keep what a tool reads outside hidden folders",
+            PathBuf::from(root).join(below).display()
+        )
+    })
+}
+
+fn refused(why: String) -> io::Error {
+    io::Error::new(io::ErrorKind::PermissionDenied, why)
+}

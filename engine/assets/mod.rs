@@ -36,7 +36,7 @@ pub(crate) use compile::nul_problem;
 pub(crate) use compile::PRECOMPILED;
 pub(crate) use compile::{compile, compiler};
 pub(crate) use docstring::{first_sentence, printable};
-pub(crate) use file::BOM;
+pub(crate) use file::{open_within, BOM};
 pub(crate) use meta::{Arg, Flag, Origin, Returns, ToolMeta};
 pub(crate) use metadata::{
     description_problem, json_kind, parse_cache, parse_limits, readme_purpose, CachePolicy,

@@ -167,23 +167,12 @@ impl Root {
         }
     }
 
-    /// Reads a text file below the root. On disk, a symlink that leads out of the root is
-    /// refused, and so is what is not a regular file or is over its cap (see `file.rs`).
+    /// Reads a text file below the root. On disk, a file that leads (by a symlink on the
+    /// way) out of the root or into a hidden folder of it is refused, and so is what is
+    /// not a regular file or is over its cap (see `file.rs`).
     pub(crate) fn read(&self, rel: &str) -> io::Result<String> {
         match &self.source {
-            RootSource::Disk(root) => {
-                let path = root.join(rel);
-                if path.symlink_metadata()?.file_type().is_symlink() {
-                    let target = path.canonicalize()?;
-                    if !target.starts_with(root) {
-                        return Err(io::Error::new(
-                            io::ErrorKind::PermissionDenied,
-                            format!("{rel} is a symlink that leads out of the root; tools must live inside it"),
-                        ));
-                    }
-                }
-                read_text(&path, file_name(rel))
-            }
+            RootSource::Disk(root) => read_text(root, rel, file_name(rel)),
             RootSource::Bundled(dir) => bundled_entry(dir, rel)
                 .and_then(DirEntry::as_file)
                 .and_then(|f| f.contents_utf8())
@@ -231,14 +220,10 @@ impl Root {
         }
     }
 
-    /// Reads `name` from a listed folder; only symlinks pay for the containment check.
+    /// Reads `name` from a listed folder (`None` when the listing has no such file).
     pub(crate) fn read_listed(&self, set: &FileSet, name: &str) -> Option<io::Result<String>> {
-        let (_, symlink) = set.files.iter().find(|(n, _)| n == name)?;
-        let rel = format!("{}/{name}", set.rel);
-        Some(match (&self.source, symlink) {
-            (RootSource::Disk(root), false) => read_text(&root.join(rel), name),
-            _ => self.read(&rel),
-        })
+        set.files.iter().find(|(n, _)| n == name)?;
+        Some(self.read(&format!("{}/{name}", set.rel)))
     }
 
     /// Every `*.toolbox` folder below the root, and the symlinks named so (not followed).

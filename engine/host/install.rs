@@ -205,8 +205,17 @@ fn library_files(
                     continue;
                 }
                 let inner = entry.path().strip_prefix(&base).unwrap_or(entry.path());
-                let data = std::fs::read(entry.path()).map_err(|e| failed(e.to_string()))?;
-                push(inner.to_string_lossy().replace('\\', "/"), data)?;
+                let inner = inner.to_string_lossy().replace('\\', "/");
+                if refuse_hidden(&format!("{name}.toolbox/{inner}")).is_err() {
+                    continue;
+                }
+                // Opened, then asked where it is: a folder swapped for a symlink since the
+                // walk saw it cannot bring a file from elsewhere into the world.
+                let mut data = Vec::new();
+                crate::assets::open_within(root, &format!("{rel}/{inner}"))
+                    .and_then(|mut f| std::io::Read::read_to_end(&mut f, &mut data))
+                    .map_err(|e| failed(format!("{inner}: {e}")))?;
+                push(inner, data)?;
             }
         }
         RootSource::Bundled(dir) => {

@@ -143,9 +143,11 @@ pub(crate) async fn serve_http(
         StreamableHttpService::new(move || Ok(server.clone()), sessions.clone(), config);
     let rate = Arc::new(limits::SessionRate::new(&limits));
     // Layers run from the last added to the first: origin, authentication, the body's
-    // deadline, the rate of new sessions, then evicted sessions are told so.
+    // deadline, the rate of new sessions, then evicted sessions are told so, and a session
+    // is used by the agent it was made for only.
     let mcp = axum::Router::new()
         .nest_service("/mcp", service)
+        .layer(from_fn_with_state(sessions.clone(), own_sessions))
         .layer(from_fn_with_state(sessions, evicted_session))
         .layer(from_fn_with_state(rate, limits::limit_new_sessions))
         .layer(from_fn_with_state(
@@ -188,6 +190,48 @@ async fn evicted_session(
     }
     next.run(request).await
 }
+/// A session belongs to the agent whose `initialize` made it: a request of another agent
+/// naming it (its `Mcp-Session-Id`) gets the 404 of a session that does not exist, so one
+/// agent can neither read another's stream nor close its session. Without authentication
+/// (`--no-auth`) there is one caller, and nothing to tell apart.
+async fn own_sessions(
+    State(sessions): State<Arc<BoundedSessions>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(agent) = request
+        .extensions()
+        .get::<crate::auth::Agent>()
+        .map(|a| a.name.clone())
+    else {
+        return next.run(request).await;
+    };
+    let named = request
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    if let Some(id) = &named {
+        if sessions.owner(id).is_some_and(|owner| owner != agent) {
+            return limits::refusal(
+                StatusCode::NOT_FOUND,
+                "Not Found: Session not found\n".to_string(),
+            );
+        }
+    }
+    let response = next.run(request).await;
+    if named.is_none() {
+        let made = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok());
+        if let Some(id) = made {
+            sessions.claim(id, &agent);
+        }
+    }
+    response
+}
+
 /// rmcp answers a client's `DELETE` of its session with 202 Accepted, though the session
 /// is closed by then; MCP clients expect 200 (the Python SDK logs "Session termination
 /// failed: 202"), so a 202 to a `DELETE` goes out as 200.

@@ -32,6 +32,8 @@ pub(crate) struct BoundedSessions {
 struct State {
     /// Each live session's last request.
     used: HashMap<SessionId, Instant>,
+    /// The agent each live session was made for (when callers authenticate).
+    owners: HashMap<SessionId, String>,
     evicted: HashSet<SessionId>,
     evicted_order: VecDeque<SessionId>,
 }
@@ -46,6 +48,21 @@ impl BoundedSessions {
             max: max.max(1),
             state: Mutex::new(State::default()),
         }
+    }
+
+    /// Notes that the session `id` was made for the agent `owner`: only it may use it.
+    pub(crate) fn claim(&self, id: &str, owner: &str) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((id, _)) = state.used.get_key_value(id) {
+            let id = id.clone();
+            state.owners.insert(id, owner.to_string());
+        }
+    }
+
+    /// The agent the session `id` was made for, when it is live and was claimed.
+    pub(crate) fn owner(&self, id: &str) -> Option<String> {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.owners.get(id).cloned()
     }
 
     /// True when `id` was closed to make room (not when it ended any other way).
@@ -78,6 +95,7 @@ impl BoundedSessions {
             .min_by_key(|(_, used)| **used)
             .map(|(id, _)| id.clone())?;
         state.used.remove(&oldest);
+        state.owners.remove(&oldest);
         state.evicted.insert(oldest.clone());
         state.evicted_order.push_back(oldest.clone());
         if state.evicted_order.len() > REMEMBERED {
@@ -121,11 +139,11 @@ impl SessionManager for BoundedSessions {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
-        self.state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .used
-            .remove(id);
+        {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.used.remove(id);
+            state.owners.remove(id);
+        }
         self.inner.close_session(id).await
     }
 

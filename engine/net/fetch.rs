@@ -178,6 +178,16 @@ async fn send(
             80
         };
         let attached = credentials.for_host(&target.host, target.port, default_port)?;
+        if !attached.is_empty() && !credentials_may_go(target.url.scheme(), &target.host) {
+            return Err(NetError::Refused {
+                url: url.clone(),
+                why: format!(
+                    "the credentials .codemode/http.json holds for {} go over https only, and this request is plain http (anyone on the way could read them)",
+                    target.host
+                ),
+                fix: "ask for the https:// URL (a local test server on a loopback address may use http)".into(),
+            });
+        }
         let mut headers = HeaderMap::new();
         for (name, value) in &request.headers {
             if let (Ok(n), Ok(v)) = (
@@ -386,3 +396,18 @@ fn failed(url: &str, error: reqwest::Error) -> NetError {
 #[cfg(test)]
 #[path = "../../tests/unit/net/fetch.rs"]
 mod tests;
+
+/// True when credentials may go in a request of `scheme` to `host`: over https, or to this
+/// machine, where a plain-http request never crosses a network.
+fn credentials_may_go(scheme: &str, host: &str) -> bool {
+    scheme == "https" || loopback(host)
+}
+
+/// True for a host that names this machine: `localhost` or a loopback address.
+fn loopback(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    bare.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}

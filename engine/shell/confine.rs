@@ -4,16 +4,18 @@
 //!
 //! - read and execute the system folders ([`SYSTEM`]), read and write a few devices
 //!   ([`DEVICES`]), read its own `/proc/self`;
-//! - read and write (not execute) each top-level entry of the world except `.codemode`,
-//!   and list the world's top folder: Landlock rules are allow-lists of whole hierarchies,
-//!   so "the world minus `.codemode/`" is granted entry by entry. Entries are read when
+//! - read and write (not execute) each top-level entry of the world that is not hidden
+//!   (no leading `.`: not `.codemode`, nor a folder such as `.mcp-servers/` whose code the
+//!   engine starts as a server, nor `.env` or `.git`), and list the world's top folder:
+//!   Landlock rules are allow-lists of whole hierarchies, so "the world minus its hidden
+//!   entries" is granted entry by entry. Entries are read when
 //!   the command starts; a symlink among them is not granted (what it points to is, if
 //!   that is itself granted), and nothing can be created or removed at the top of the
 //!   world (that right would cover `.codemode/` too);
 //! - nothing else: no home folder, no `/tmp`, no TCP (bind or connect) unless the
 //!   profile grants commands the network, no abstract UNIX sockets and no signals to
 //!   processes outside the command's own domain. Without the network a seccomp filter
-//!   also refuses every socket (`sockets.rs`): Landlock does not rule UDP, or UNIX
+//!   also refuses every socket (`seccomp.rs`): Landlock does not rule UDP, or UNIX
 //!   sockets reached by path.
 //!
 //! The ruleset is built in the parent, before the fork; the child only calls `prctl` and
@@ -33,7 +35,7 @@ use landlock::{
 };
 
 use super::error::ShellError;
-use super::sockets::Filter;
+use super::seccomp::Filter;
 
 /// Folders a command may read and execute from. Missing ones are skipped.
 pub(crate) const SYSTEM: &[&str] = &[
@@ -53,7 +55,7 @@ pub(crate) const DEVICES: &[&str] = &[
 /// device ioctls (5), TCP (4), abstract-socket and signal scoping (6).
 pub(crate) const FULL_ABI: i32 = 6;
 
-/// The world's folder commands never reach.
+/// The world's settings folder, which commands never reach (nor any other hidden entry).
 const HIDDEN: &str = ".codemode";
 
 /// How far the running kernel can confine commands.
@@ -165,8 +167,9 @@ pub(crate) struct Confinement {
 pub(crate) struct Prepared {
     /// The ruleset (none when the kernel has no Landlock).
     ruleset: Option<OwnedFd>,
-    /// The seccomp filter refusing sockets, for a command without the network.
-    sockets: Option<Filter>,
+    /// The seccomp filter: no new session or process group, and without the network no
+    /// socket.
+    filter: Filter,
 }
 
 impl Prepared {
@@ -221,7 +224,7 @@ impl Prepared {
         }
         Ok(Prepared {
             ruleset: created.into(),
-            sockets: (!confinement.network).then(Filter::no_sockets),
+            filter: Filter::new(confinement.network),
         })
     }
 
@@ -233,9 +236,7 @@ impl Prepared {
             if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
-            if let Some(filter) = &self.sockets {
-                filter.install()?;
-            }
+            self.filter.install()?;
             let Some(ruleset) = &self.ruleset else {
                 return Ok(());
             };
@@ -326,7 +327,9 @@ fn open_path(path: &Path, follow: bool) -> std::io::Result<OwnedFd> {
 }
 
 /// The rules for the world: listing its top folder, and every handled right but execute on each
-/// top-level entry other than `.codemode` that is a folder or a regular file.
+/// top-level entry that is not hidden and is a folder or a regular file. Hidden entries are
+/// what scripts never reach through `vfs` either, and what the engine trusts for that: its
+/// settings, a server's code kept in a hidden folder, an `--mcp-config` file there.
 fn world_entries(
     world: &Path,
     handled: BitFlags<AccessFs>,
@@ -347,7 +350,7 @@ fn world_entries(
     for entry in std::fs::read_dir(world).map_err(cannot)? {
         let entry = entry.map_err(cannot)?;
         let name = entry.file_name();
-        if name.as_bytes() == HIDDEN.as_bytes() {
+        if name.as_bytes().starts_with(b".") {
             continue;
         }
         let Some(fd) = open_at(&top, &name) else {

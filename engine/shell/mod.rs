@@ -14,7 +14,7 @@ mod command;
 mod confine;
 mod error;
 mod process;
-mod sockets;
+mod seccomp;
 
 #[cfg(test)]
 pub(crate) use command::FIXED_PATH;

@@ -36,7 +36,7 @@ pub(crate) fn add(world: &Path, configs: &mut Configs) {
         // sent with the API's credentials.
         if entry.api.spec_url.is_none() && super::guard::script_reachable(world, &entry.api.spec) {
             configs.problems.push(problem(format!(
-                "its description {} lies inside the world, where scripts write files (vfs), so a script could change the requests sent with the API's credentials; move it outside the world or into a hidden folder of it (such as .codemode/)",
+                "its description {} lies inside the world, where scripts write files (vfs, or a command a profile may start), so a script could change the requests sent with the API's credentials; move it outside the world or into a hidden top-level folder of it (such as .codemode/)",
                 entry.api.spec.display()
             )));
             continue;

@@ -237,8 +237,8 @@ pub(crate) fn served_folders(server: &ServerConfig, world: &Path) -> Vec<PathBuf
     folders
 }
 
-/// True when `path` names code below `world` that a script may write with `vfs.write` (no
-/// part of it hidden by a leading `.`): the command itself, or an argument named like
+/// True when `path` names code below `world` that a script may write (with `vfs.write`, or
+/// a command it may start; see [`open_to_scripts`]): the command itself, or an argument named like
 /// code (present or not yet) or marked executable. A data file (`app.db`) is not code.
 fn writable_code(world: &Path, path: &Path, is_command: bool) -> bool {
     use std::os::unix::fs::PermissionsExt;
@@ -257,8 +257,8 @@ fn writable_code(world: &Path, path: &Path, is_command: bool) -> bool {
 }
 
 /// True when a script could read or write the file `path` (relative to the current
-/// folder, symlinks followed) through `vfs`: it lies inside `world` with no part of the way
-/// hidden by a leading `.`.
+/// folder, symlinks followed) through `vfs` or a command it may start: it lies inside
+/// `world`, in a top-level entry not hidden by a leading `.`.
 pub(crate) fn script_reachable(world: &Path, path: &Path) -> bool {
     let Ok(cwd) = std::env::current_dir() else {
         return false;
@@ -266,14 +266,15 @@ pub(crate) fn script_reachable(world: &Path, path: &Path) -> bool {
     readings(&cwd.join(path)).any(|real| open_to_scripts(world, &real))
 }
 
-/// True when `path` (resolved) lies below `world` with no part of the way hidden by a
-/// leading `.`: a place `vfs` lets scripts read and write.
+/// True when `path` (resolved) lies below `world` in a top-level entry not hidden by a
+/// leading `.`. `vfs` refuses a hidden name anywhere on the way, but a command a profile
+/// may start is confined to the world's top-level entries as a whole (`shell/confine.rs`),
+/// so a hidden folder below one of them (`tools/.x/`) is within its reach.
 fn open_to_scripts(world: &Path, path: &Path) -> bool {
     path.strip_prefix(world).is_ok_and(|rel| {
-        !rel.as_os_str().is_empty()
-            && !rel
-                .components()
-                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        rel.components()
+            .next()
+            .is_some_and(|top| !top.as_os_str().to_string_lossy().starts_with('.'))
     })
 }
 
@@ -477,9 +478,10 @@ pub(crate) fn refusal(reach: &Reach, world: &Path) -> String {
         Reach::SettingsCwd(cwd) => settings_refusal(&format!("\"cwd\" {}", cwd.display()), world),
         Reach::Code(word) => format!(
             "its {word} names a file inside the world {}, which scripts can \
-             rewrite (vfs.write): the next start of the server would run what a script wrote, \
-             outside the sandbox and with your rights; keep the server's code outside the \
-             world (or in a hidden folder of it, such as .mcp-servers/), or add \
+             rewrite (vfs.write, or a command a profile may start): the next start of the \
+             server would run what a script wrote, outside the sandbox and with your rights; \
+             keep the server's code outside the world (or in a hidden top-level folder of it, \
+             such as .mcp-servers/), or add \
              \"allowWorldAccess\": true to its entry if every script may run commands as you",
             world.display()
         ),

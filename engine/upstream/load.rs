@@ -22,9 +22,9 @@ pub(crate) fn load(world: &Path, extra: &[PathBuf]) -> Configs {
                 server: None,
                 message: format!(
                     "it is not read: it lies inside the world {}, where scripts read and write \
-                     files (vfs), so any script could read the servers' tokens and change the \
-                     commands the next start runs; move it outside the world, or into a hidden \
-                     folder of it (such as {})",
+                     files (vfs, or a command a profile may start), so any script could read \
+                     the servers' tokens and change the commands the next start runs; move it \
+                     outside the world, or into a hidden top-level folder of it (such as {})",
                     world.display(),
                     world.join(DEFAULT_CONFIG).display()
                 ),

@@ -1,6 +1,7 @@
 //! Granted commands run inside the kernel's walls (Landlock): whatever their arguments
-//! say, they read the system folders and the world but `.codemode/`, write only the
-//! world but `.codemode/`, and reach no network unless the profile grants it.
+//! say, they read the system folders and the world but its hidden entries (`.codemode/`
+//! and the others), write only the world but those, and reach no network unless the
+//! profile grants it.
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -186,6 +187,82 @@ fn a_command_writes_only_into_the_world_and_never_into_codemode() {
     let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
     std::fs::set_permissions(place.world.join("data/run.sh"), mode).unwrap();
     assert_refused(&mut rt, "sh", &["-c", "./data/run.sh"]);
+}
+
+/// The engine trusts the world's hidden top-level entries as scripts never reach them: a
+/// server's code kept in `.mcp-servers/` starts outside the sandbox, an `--mcp-config`
+/// file in `.cursor/` is read with its tokens. A command reaches none of them.
+#[test]
+fn a_command_reaches_no_hidden_entry_of_the_world() {
+    let place = Place::new();
+    for (path, text) in [
+        (
+            ".mcp-servers/srv.mjs",
+            "console.log('server')\n".to_string(),
+        ),
+        (".cursor/mcp.json", format!("{{\"token\": \"{SECRET}\"}}")),
+        (".env", format!("TOKEN={SECRET}\n")),
+    ] {
+        let path = place.world.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mut rt = place.granting(&["sh", "cat", "cp", "mkdir"]);
+    assert_refused(
+        &mut rt,
+        "sh",
+        &["-c", "echo 'import \"./p.mjs\"' >> .mcp-servers/srv.mjs"],
+    );
+    assert_refused(&mut rt, "cp", &["data/a.txt", ".cursor/mcp.json"]);
+    assert_refused(&mut rt, "mkdir", &[".mcp-servers/more"]);
+    assert_refused(&mut rt, "cat", &[".env"]);
+    assert_refused(&mut rt, "cat", &[".cursor/mcp.json"]);
+    assert_eq!(
+        std::fs::read_to_string(place.world.join(".mcp-servers/srv.mjs")).unwrap(),
+        "console.log('server')\n"
+    );
+    assert!(
+        std::fs::read_to_string(place.world.join(".cursor/mcp.json"))
+            .unwrap()
+            .contains(SECRET)
+    );
+    // The world's other entries stay open to it.
+    let (code, out) = start(&mut rt, "cat", &["data/a.txt"]);
+    assert_eq!((code, out.as_str()), (0, "one two three\n"));
+}
+
+/// Nothing a command starts outlives its call: not a process left in the background, nor
+/// one that tries to leave the command's process group for a session or group of its own.
+#[test]
+fn nothing_a_command_starts_outlives_the_call() {
+    let place = Place::new();
+    let mut rt = place.granting(&["sh"]);
+    let late = |name: &str| format!("sleep 1; echo late > data/{name}");
+    let (code, out) = start(
+        &mut rt,
+        "sh",
+        &[
+            "-c",
+            &format!(
+                "setsid sh -c '{}' & (sh -c '{}' &); sleep 0.2; echo started",
+                late("late-a.txt"),
+                late("late-b.txt")
+            ),
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("started"), "{out}");
+    assert!(
+        out.contains("Operation not permitted"),
+        "setsid was allowed: {out}"
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    for name in ["late-a.txt", "late-b.txt"] {
+        assert!(
+            !place.world.join("data").join(name).exists(),
+            "a process outlived the call and wrote data/{name}: {out}"
+        );
+    }
 }
 
 #[test]

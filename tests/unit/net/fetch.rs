@@ -62,3 +62,27 @@ fn refusals_come_before_any_connection() {
         .to_string();
     assert!(e.contains("Host header"), "{e}");
 }
+
+#[test]
+fn credentials_go_over_https_or_to_this_machine_only() {
+    assert!(credentials_may_go("https", "api.example.com"));
+    assert!(credentials_may_go("https", "93.184.216.34"));
+    for host in [
+        "localhost",
+        "127.0.0.1",
+        "127.8.9.10",
+        "[::1]",
+        "::1",
+        "LOCALHOST",
+    ] {
+        assert!(credentials_may_go("http", host), "{host}");
+    }
+    for host in [
+        "api.example.com",
+        "93.184.216.34",
+        "[2001:db8::1]",
+        "localhost.example.com",
+    ] {
+        assert!(!credentials_may_go("http", host), "{host}");
+    }
+}

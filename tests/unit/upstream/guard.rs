@@ -160,6 +160,8 @@ fn a_server_whose_code_is_a_file_scripts_can_write_is_refused() {
         ("sh", r#"["-c", "exec python3 server.py"]"#),
         ("./bin/run", "[]"),
         ("uv", r#"["run", "--script=server.py"]"#),
+        // Hidden below a top-level folder: `vfs` refuses it, a started command reaches it.
+        ("node", r#"["tools/.private/srv.mjs"]"#),
     ];
     for (command, args) in refused {
         assert!(
@@ -175,6 +177,7 @@ fn a_server_whose_code_is_a_file_scripts_can_write_is_refused() {
         ("node", r#"["--port=8080", "UTC", "./data"]"#),
         ("node", "[]"),
         (".venv/bin/python", r#"["-m", "srv"]"#),
+        ("node", r#"[".mcp-servers/srv.mjs"]"#),
         (
             "npx",
             r#"["-y", "@scope/server", "data/notes.txt", "--db=app.db"]"#,

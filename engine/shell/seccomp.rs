@@ -1,9 +1,14 @@
-//! No sockets for a command the profile gives no network. Landlock rules TCP, but not UDP
-//! (a DNS query carries data out), raw or netlink sockets, or a UNIX socket reached by
-//! its path (a daemon's, such as a container engine's, which acts with more rights than
-//! the command). A seccomp filter closes them at their cause: `socket(2)` fails with
-//! `EACCES` whatever the family, and so does `io_uring_setup(2)` (whose requests open
-//! sockets without that call). `socketpair(2)` stays: it reaches nothing outside.
+//! The seccomp filter every started command runs under: the system calls it may not make.
+//!
+//! - `setsid(2)` and `setpgid(2)` fail with `EPERM`: a command stays in the process group
+//!   it was started in, so killing that group when the call ends (`process.rs`) ends all
+//!   it left behind. A process in a session of its own would outlive the call, the run
+//!   and codemode, still writing the world.
+//! - Without the network, `socket(2)` fails with `EACCES` whatever the family, and so does
+//!   `io_uring_setup(2)` (whose requests open sockets without that call). Landlock rules
+//!   TCP, but not UDP (a DNS query carries data out), raw or netlink sockets, or a UNIX
+//!   socket reached by its path (a daemon's, such as a container engine's, which acts with
+//!   more rights than the command). `socketpair(2)` stays: it reaches nothing outside.
 //!
 //! The filter is a fixed program built before the fork; the child installs it with one
 //! `prctl` after `PR_SET_NO_NEW_PRIVS`.
@@ -50,14 +55,22 @@ fn jump(code: u32, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
 }
 
 impl Filter {
-    /// The filter refusing sockets.
-    pub(crate) fn no_sockets() -> Filter {
+    /// The filter for a command, with the network (`network`) or without.
+    pub(crate) fn new(network: bool) -> Filter {
         use libc::{
             BPF_ABS, BPF_JEQ, BPF_JGE, BPF_JMP, BPF_K, BPF_LD, BPF_RET, BPF_W, SECCOMP_RET_ALLOW,
             SECCOMP_RET_ERRNO,
         };
-        let deny = SECCOMP_RET_ERRNO | libc::EACCES as u32;
-        let refused = [libc::SYS_socket, libc::SYS_io_uring_setup];
+        let errno = |e: i32| SECCOMP_RET_ERRNO | e as u32;
+        let mut refused = vec![
+            (libc::SYS_setsid, errno(libc::EPERM)),
+            (libc::SYS_setpgid, errno(libc::EPERM)),
+        ];
+        if !network {
+            refused.push((libc::SYS_socket, errno(libc::EACCES)));
+            refused.push((libc::SYS_io_uring_setup, errno(libc::EACCES)));
+        }
+        let deny = errno(libc::EACCES);
         let mut program = vec![
             statement(BPF_LD | BPF_W | BPF_ABS, ARCH),
             // Another architecture's calls (a 32-bit program) are refused whole: their
@@ -68,13 +81,12 @@ impl Filter {
             jump(BPF_JMP | BPF_JGE | BPF_K, X32_BIT, 0, 1),
             statement(BPF_RET | BPF_K, deny),
         ];
-        for (i, nr) in refused.iter().enumerate() {
-            // Jump to the `deny` after the `allow` when equal.
-            let to_deny = (refused.len() - i) as u8;
-            program.push(jump(BPF_JMP | BPF_JEQ | BPF_K, *nr as u32, to_deny, 0));
+        // Each refused call: when equal, fall through to its return; else skip it.
+        for (nr, answer) in &refused {
+            program.push(jump(BPF_JMP | BPF_JEQ | BPF_K, *nr as u32, 0, 1));
+            program.push(statement(BPF_RET | BPF_K, *answer));
         }
         program.push(statement(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-        program.push(statement(BPF_RET | BPF_K, deny));
         Filter { program }
     }
 
