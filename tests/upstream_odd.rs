@@ -166,6 +166,17 @@ fn the_configured_name_works_on_the_command_line_and_scripts_are_pointed_to_the_
     // The tool without a schema is callable.
     let called = exec(dir.path(), "20000", "return tools.odd_server.noschema({})");
     assert_eq!(called["ok"], true, "{called}");
+    // tools.callable says so in both spellings, and nil for a tool the server lacks.
+    let asked = exec(
+        dir.path(),
+        "20000",
+        "return { tools.callable('odd_server.echo'), tools.callable('odd_server', 'echo'), tools.callable('odd_server.nope') or 'nil' }",
+    );
+    assert_eq!(
+        asked["value"],
+        serde_json::json!(["odd_server.echo", "odd_server.echo", "nil"]),
+        "{asked}"
+    );
 }
 
 #[test]
