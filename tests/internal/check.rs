@@ -527,6 +527,25 @@ return made
     let calm = clean.value.unwrap_or_default();
     assert_eq!(calm["ok"], true, "{calm}");
     assert!(calm.get("diagnostics").is_none(), "{calm}");
+    // One mistake the checker finds at several places of an expression is said once.
+    let twice = rt.exec(
+        "return tools.create({ name = 'odd', toolbox = 'mine', description = 'Odd.', \
+         args = { { name = 'x', type = 'number', description = 'X.' } }, code = 'return x .. nil + {}' })",
+        Output::Capture,
+    );
+    let odd = twice.value.unwrap_or_default();
+    assert_eq!(odd["ok"], true, "{odd}");
+    let said: Vec<&str> = odd["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    let mut unique = said.clone();
+    unique.sort();
+    unique.dedup();
+    assert!(!said.is_empty(), "{odd}");
+    assert_eq!(said.len(), unique.len(), "{odd}");
 }
 
 /// A world of more tools than are declared whole: `boxes` toolboxes of 50 tools each,
