@@ -168,6 +168,23 @@ fn print_flood_keeps_stdout_up_to_the_cap() {
     );
 }
 
+/// The cap holds for the reply as sent: printed quotes, tabs and newlines are counted as
+/// their JSON escapes, so an envelope of escaped text stays within it too.
+#[test]
+fn printed_text_is_capped_as_the_envelope_carries_it() {
+    let world = World::new();
+    let (env, _) = exec(
+        world.path(),
+        &["--max-output-bytes", "1000"],
+        "while true do print('\"a\"\\t\\b\\0') end",
+    );
+    assert_eq!(env["error"]["kind"], "output", "{env}");
+    let stdout = &env["stdout"];
+    let sent = stdout.to_string().len() - 2;
+    assert!(sent <= 1000 && sent > 900, "stdout is {sent} bytes as JSON");
+    assert!(env.to_string().len() < 1500, "{}", env.to_string().len());
+}
+
 #[test]
 fn huge_return_is_cut_to_valid_json_and_says_so() {
     let world = World::new();

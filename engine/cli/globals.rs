@@ -41,7 +41,7 @@ pub(crate) struct Globals {
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub(super) memory_mb: u64,
 
-    /// Cap on printed output plus the returned value as JSON, in bytes
+    /// Cap on printed output plus the returned value, as the JSON envelope carries them, in bytes
     /// [default: 1048576; 131072 for serve, so a whole reply fits MCP clients' message caps]
     #[arg(long, global = true, value_name = "BYTES",
           value_parser = clap::value_parser!(u64).range(64..))]

@@ -280,7 +280,7 @@ fn configuration(md: &mut String, tool: &ToolDoc) {
         "| `--memory-mb` | `{}` | Memory limit of the Luau VM. |",
         limits.memory_bytes / (1024 * 1024)
     );
-    let _ = writeln!(md, "| `--max-output-bytes` | `{}` | Cap on printed output and on the returned value as JSON. |", limits.max_output_bytes);
+    let _ = writeln!(md, "| `--max-output-bytes` | `{}` | Cap on printed output and the returned value, as the JSON envelope carries them. |", limits.max_output_bytes);
     md.push_str("| `--world` / `CODEMODE_WORLD` | current directory | The world whose toolboxes (and `vfs` paths) the engine uses. |\n");
     let _ = writeln!(
         md,

@@ -227,3 +227,30 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 #[cfg(test)]
 #[path = "../../tests/unit/sandbox/json.rs"]
 mod tests;
+
+/// The length of `s` inside a JSON string, as the envelope carries it: `"`, `\\` and the
+/// control characters with a short escape take two bytes, other control characters six.
+pub(crate) fn escaped_len(s: &str) -> usize {
+    s.chars().map(escaped_char_len).sum()
+}
+
+/// The longest prefix of `s` (its end, a byte index on a character boundary) whose
+/// escaped length is at most `room`.
+pub(crate) fn escaped_floor(s: &str, room: usize) -> usize {
+    let mut used = 0;
+    for (at, c) in s.char_indices() {
+        used += escaped_char_len(c);
+        if used > room {
+            return at;
+        }
+    }
+    s.len()
+}
+
+fn escaped_char_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if (c as u32) < 0x20 => 6,
+        c => c.len_utf8(),
+    }
+}

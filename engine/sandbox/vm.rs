@@ -10,6 +10,7 @@ use super::context::{with_run, Run, Slot};
 use super::coroutines;
 use super::deadline::{self, Cutoff, StopCheck};
 use super::hosterror::HostError;
+use super::json::{escaped_floor, escaped_len};
 use super::linker::Linker;
 use super::StopCause;
 
@@ -196,14 +197,16 @@ fn install_print(lua: &Lua, globals: &Table) -> mlua::Result<()> {
         }
         line.push('\n');
         let overflow = with_run(lua, |s| {
+            // Counted as the envelope carries it (JSON-escaped), so a flood of quotes or
+            // tabs cannot make a reply larger than the cap.
             let room = s.limits.max_output_bytes.saturating_sub(s.printed);
-            let fits = line.len() <= room;
+            let fits = escaped_len(&line) <= room;
             let cut = if fits {
                 line.len()
             } else {
-                floor_boundary(&line, room)
+                escaped_floor(&line, room)
             };
-            s.printed += cut;
+            s.printed += escaped_len(&line[..cut]);
             if s.echo {
                 use std::io::Write;
                 let mut out = std::io::stdout().lock();
@@ -245,14 +248,6 @@ enum Stopped {
     Cap(usize),
     /// The process's stdout was closed while the run streamed to it.
     Closed,
-}
-
-fn floor_boundary(s: &str, at: usize) -> usize {
-    let mut at = at.min(s.len());
-    while !s.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// `loadstring` that accepts text only and loads into the calling script's environment.
