@@ -343,3 +343,31 @@ fn integer_arguments_and_extra_values_are_refused_before_the_call() {
     let error = envelope["value"][0]["error"].as_str().unwrap_or_default();
     assert!(error.contains("it was given 3 values"), "{envelope}");
 }
+
+/// A server list that does not read as JSON is named to the script that misses its
+/// toolbox, checked or not: the server it calls may be one added there.
+#[test]
+fn a_broken_server_list_is_named_where_a_toolbox_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".codemode")).unwrap();
+    std::fs::write(
+        dir.path().join(".codemode/mcp.json"),
+        r#"{"mcpServers": {"memory": {"command": "node", "args": ["x.js"]},}}"#,
+    )
+    .unwrap();
+    let script = "return tools.memory.create_entities({ entities = {} })";
+    for check in ["off", "certain"] {
+        let (out, err, _) = run(dir.path(), &["--check", check, "exec"], script);
+        let envelope: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
+        let hint = envelope["error"]["hint"].as_str().unwrap_or_default();
+        assert!(
+            hint.contains("server list has a problem")
+                && hint.contains(".codemode/mcp.json: not valid JSON"),
+            "--check {check}: {envelope}"
+        );
+        assert!(!hint.contains(&dir.path().display().to_string()), "{hint}");
+    }
+    // A toolbox that exists is not told about it.
+    let (out, _, _) = run(dir.path(), &["exec"], "return tools.text.slugify('A b')");
+    assert!(out.contains("\"value\":\"a-b\""), "{out}");
+}

@@ -119,7 +119,14 @@ pub(crate) fn capability() -> Capability {
                 )
                 .into_lua());
             }
-            Err(missing_toolbox(&index, &registry.upstream_views(&index), &name).into_lua())
+            let missing = missing_toolbox(&index, &registry.upstream_views(&index), &name);
+            Err(match registry.unread_servers() {
+                Some(problem) => missing.and_hint(format!(
+                    "the operator's server list has a problem, so a server added there may be missing until it is fixed: {problem}"
+                )),
+                None => missing,
+            }
+            .into_lua())
         })
         .function(
             "callable",

@@ -15,7 +15,7 @@ tools.toolboxes() -> tools.list(\"box\", 3) -> tools.get(\"box.name\").";
 
 /// The most bytes the list of toolboxes adds to `tool_exec`'s description; past it the
 /// line ends with how many more there are.
-const MAX_TOOLBOX_LINE: usize = 340;
+const MAX_TOOLBOX_LINE: usize = 300;
 
 /// The description of `tool_exec`, with the limits filled in and the `toolboxes` a script
 /// may call (an MCP server's marked so), so a model knows at once what is there and a
@@ -55,7 +55,7 @@ fn tool_exec_body(limits: &Limits) -> String {
 {{ok, value, stdout, error?, truncated, elapsedMs}}.\n\
 Find: print(tools.list(\"box\", 3).stdout) (signatures, examples; tools.toolboxes() lists boxes); \
 tools.get(\"box.name\"); tools.help(\"create\").\n\
-Call: tools.box.name(a, b) returns the tool's value. MCP servers are toolboxes too, taking one table: \
+Call: tools.box.name(a, b) returns the tool's value. MCP servers (the operator's .codemode/mcp.json) are toolboxes too, taking one table: \
 tools.server.tool({{key = v}}). Side by side: tools.parallel({{function() return tools.s.a({{}}) end, \
 function() return tools.s.b({{}}) end}}) -> {{{{ok, value?, error?}}}}.\n\
 Author: tools.createToolbox{{name=\"mine\", description=\"...\"}}; \

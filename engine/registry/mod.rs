@@ -728,15 +728,29 @@ impl Registry {
         let named = format!("server '{toolbox}': ");
         let problems = self.upstream_problems();
         let problem = problems.iter().find(|p| p.contains(&named))?;
+        Some(self.for_scripts(problem))
+    }
+
+    /// What keeps a server list from being read whole (not valid JSON, say), when something
+    /// does: a script told that a toolbox is missing learns that a server added there may be
+    /// why. Written for a script, as [`Registry::unusable_server`] writes.
+    pub(crate) fn unread_servers(&self) -> Option<String> {
+        let whole: Vec<String> = self
+            .upstream_problems()
+            .iter()
+            .filter(|p| !p.contains(": server '"))
+            .map(|p| self.for_scripts(p))
+            .collect();
+        (!whole.is_empty()).then(|| whole.join("; "))
+    }
+
+    /// `text` with the world's path left out: paths inside it as `vfs` names them.
+    fn for_scripts(&self, text: &str) -> String {
         let world = self.world().display().to_string();
         if world == "/" {
-            return Some(problem.clone());
+            return text.to_string();
         }
-        Some(
-            problem
-                .replace(&format!("{world}/"), "")
-                .replace(&world, "."),
-        )
+        text.replace(&format!("{world}/"), "").replace(&world, ".")
     }
 
     /// The search service; it follows whichever snapshot a search names.

@@ -337,8 +337,17 @@ impl Sent {
                 });
                 let hint = match toolbox.and_then(|b| registry.unusable_server(index, b)) {
                     Some(problem) => format!("nothing took effect: an MCP server of that name is configured but cannot be used: {problem}"),
-                    None => missing_operation
-                        .unwrap_or_else(|| hint(index, tool.as_deref(), served)),
+                    None => {
+                        let hint = missing_operation
+                            .unwrap_or_else(|| hint(index, tool.as_deref(), served));
+                        let unknown_box = toolbox.is_some_and(|b| {
+                            !index.has_toolbox(b) && !upstream.iter().any(|v| v.name == b)
+                        });
+                        match registry.unread_servers().filter(|_| unknown_box) {
+                            Some(problem) => format!("{hint}; the operator's server list has a problem, so a server added there may be missing until it is fixed: {problem}"),
+                            None => hint,
+                        }
+                    }
                 };
                 let message = shortened(&error.message);
                 let mut envelope = super::refused(ErrorKind::Type, &message);

@@ -71,6 +71,17 @@ impl HostError {
         }
     }
 
+    /// The same error, `more` added to its hint (after it, or as the hint).
+    pub(crate) fn and_hint(mut self, more: impl Into<String>) -> HostError {
+        let more = more.into();
+        let hint = match self.hint.take() {
+            Some(hint) => format!("{hint}; {more}"),
+            None => more,
+        };
+        self.hint = Some(bounded(hint, MAX_HINT_BYTES));
+        self
+    }
+
     /// As an `mlua` error, so it travels through Luau and can be found again.
     pub(crate) fn into_lua(self) -> mlua::Error {
         mlua::Error::external(self)

@@ -20,7 +20,7 @@ pub(crate) enum VfsError {
         path: String,
     },
     /// The path names a hidden file or folder (`.git`, `.env`, `.cursor`).
-    #[error("path '{path}' is refused: '{name}' is hidden; scripts never read or write hidden files or folders (version control, editor and agent settings, secrets live there). Keep data in plain folders, e.g. 'data/notes.txt'")]
+    #[error("path '{path}' is refused: '{name}' is hidden; scripts never read or write hidden files or folders (version control, editor and agent settings, secrets live there; the operator, not a script, edits .codemode/: its policy, and the MCP servers in mcp.json). Keep data in plain folders, e.g. 'data/notes.txt'")]
     Hidden {
         /// The path as given.
         path: String,

@@ -23,6 +23,7 @@ fn the_description_is_short_and_names_the_whole_loop() {
         "tools.install(",
         "one table",
         "tools.create{",
+        ".codemode/mcp.json",
     ] {
         assert!(text.contains(needed), "{needed} missing from {text}");
     }
