@@ -199,6 +199,14 @@ fn huge_return_is_cut_to_valid_json_and_says_so() {
     assert_eq!(env["truncation"][0]["capBytes"], 5000);
     let value_len = env["value"].to_string().len();
     assert!(value_len <= 5200, "value is {value_len} bytes");
+    // The list ends before an element that did not fit whole: none lacks its name.
+    let items = env["value"].as_array().unwrap();
+    assert!(items.len() > 100, "{}", items.len());
+    assert!(
+        items.iter().all(|i| i["name"].is_string()),
+        "{:?}",
+        items.last()
+    );
     let (env, _) = exec(
         world.path(),
         &["--max-output-bytes", "5000"],

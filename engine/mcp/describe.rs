@@ -15,7 +15,7 @@ tools.toolboxes() -> tools.list(\"box\", 3) -> tools.get(\"box.name\").";
 
 /// The most bytes the list of toolboxes adds to `tool_exec`'s description; past it the
 /// line ends with how many more there are.
-const MAX_TOOLBOX_LINE: usize = 300;
+const MAX_TOOLBOX_LINE: usize = 280;
 
 /// The description of `tool_exec`, with the limits filled in and the `toolboxes` a script
 /// may call (an MCP server's marked so), so a model knows at once what is there and a
@@ -53,7 +53,7 @@ fn tool_exec_body(limits: &Limits) -> String {
     format!(
         "Run a Luau script that calls tools; returns one JSON envelope \
 {{ok, value, stdout, error?, truncated, elapsedMs}}.\n\
-Find: print(tools.list(\"box\", 3).stdout) (signatures, examples; tools.toolboxes() lists boxes); \
+Find: print(tools.list(\"box\", 3)) (signatures, examples; tools.toolboxes() lists boxes); \
 tools.get(\"box.name\"); tools.help(\"create\").\n\
 Call: tools.box.name(a, b) returns the tool's value. MCP servers (the operator's .codemode/mcp.json) are toolboxes too, taking one table: \
 tools.server.tool({{key = v}}). Side by side: tools.parallel({{function() return tools.s.a({{}}) end, \
@@ -64,7 +64,7 @@ description=\"...\"}}}}, code=\"return string.upper(text)\"}} then tools.mine.sh
 Both save at once and return {{ok, error?}}; to change a bundled tool, tools.install(\"box\") first.\n\
 Result: return x -> value (JSON); print -> stdout. On failure error={{kind, message, line?, hint?}}; \
 kind type = a certain mistake found before anything ran; denied = policy.\n\
-Limits: {} ms, {} MiB, {} output bytes. Each call starts fresh; no io/os/require; vfs.read/write/list \
+Limits: {} ms, {} MiB, {} output bytes. Each call starts fresh; no io/require (os: clock, time, date); vfs.read/write/list \
 reach the world's files.",
         limits.timeout.as_millis(),
         limits.memory_bytes / (1024 * 1024),

@@ -18,6 +18,7 @@ pub(crate) fn to_json(value: &Value, budget: usize, max_depth: usize) -> (Json, 
     let mut conv = Converter {
         remaining: budget,
         truncated: false,
+        cuts: 0,
         max_depth,
         path: Vec::new(),
     };
@@ -28,6 +29,8 @@ pub(crate) fn to_json(value: &Value, budget: usize, max_depth: usize) -> (Json, 
 struct Converter {
     remaining: usize,
     truncated: bool,
+    /// How many cuts were made so far: an element cut partway is told from a whole one.
+    cuts: usize,
     max_depth: usize,
     /// Tables on the path from the root to the current value: a repeat is a cycle.
     path: Vec<*const c_void>,
@@ -37,6 +40,7 @@ impl Converter {
     fn spend(&mut self, bytes: usize) -> bool {
         if bytes > self.remaining {
             self.truncated = true;
+            self.cuts += 1;
             self.remaining = 0;
             false
         } else {
@@ -84,6 +88,15 @@ impl Converter {
         }
     }
 
+    /// `value` converted, and whether it is whole: false for a table that lost entries to
+    /// the budget (a string cut shows its cut mark instead, and counts as whole).
+    fn convert_whole(&mut self, value: &Value, depth: usize) -> (Json, bool) {
+        let cuts = self.cuts;
+        let json = self.convert(value, depth);
+        let whole = self.cuts == cuts || !matches!(value, Value::Table(_));
+        (json, whole)
+    }
+
     fn string(&mut self, s: &str) -> Json {
         let cost = s.len() + 2;
         if cost <= self.remaining {
@@ -93,6 +106,7 @@ impl Converter {
         let keep = floor_char_boundary(s, self.remaining.saturating_sub(2 + CUT_MARK.len()));
         self.remaining = 0;
         self.truncated = true;
+        self.cuts += 1;
         Json::String(format!("{}{CUT_MARK}", &s[..keep]))
     }
 
@@ -118,6 +132,7 @@ impl Converter {
             let Ok(pair) = pair else { break };
             if entries.len() == most {
                 self.truncated = true;
+                self.cuts += 1;
                 break;
             }
             entries.push(pair);
@@ -130,7 +145,13 @@ impl Converter {
                 if !self.spend(1) {
                     break;
                 }
-                items.push(self.convert(v, depth + 1));
+                let (item, whole) = self.convert_whole(v, depth + 1);
+                // A table cut partway would pass for one without the fields it lost: the
+                // list ends before it (unless it is the only one, to show something).
+                if !whole && !items.is_empty() {
+                    break;
+                }
+                items.push(item);
             }
             Json::Array(items)
         } else {
@@ -143,7 +164,10 @@ impl Converter {
                 if !self.spend(key.len() + 4) {
                     break;
                 }
-                let converted = self.convert(v, depth + 1);
+                let (converted, whole) = self.convert_whole(v, depth + 1);
+                if !whole && !map.is_empty() {
+                    break;
+                }
                 map.insert(key, converted);
             }
             Json::Object(map)
