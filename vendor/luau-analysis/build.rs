@@ -29,6 +29,8 @@ fn main() {
     if std::env::var("PROFILE").as_deref() != Ok("release") {
         base.define("LUAU_ENABLE_ASSERT", None);
     } else {
+        // Without NDEBUG, Luau checks its assertions in release builds too.
+        base.define("NDEBUG", None);
         base.flag_if_supported("-fno-math-errno");
     }
 
