@@ -45,10 +45,12 @@ fn over(name: &str, bytes: u64) -> String {
 }
 
 /// Reads the text file `rel` below the disk root `root` (named `name` in its folder) whole
-/// when it is a regular file within its cap, and lies where [`open_within`] allows. Errors: `InvalidInput` for a FIFO, device or socket (opened
-/// without blocking, never read); `FileTooLarge` over the cap (at most cap + 1 bytes are
-/// read, so a file growing meanwhile is caught too); `InvalidData` for text not UTF-8.
-/// Their messages read after "<path> cannot be read: " or, for `FileTooLarge`, "<path> ".
+/// when it is a regular file within its cap, and lies where [`open_within`] allows.
+/// Errors: `PermissionDenied` for a file [`open_within`] refuses; `InvalidInput` for a
+/// FIFO, device or socket (opened without blocking, never read); `FileTooLarge` over the
+/// cap (at most cap + 1 bytes are read, so a file growing meanwhile is caught too);
+/// `InvalidData` for text not UTF-8. Their messages read after "<path> cannot be read: "
+/// or, for `FileTooLarge`, "<path> ".
 pub(crate) fn read_text(root: &Path, rel: &str, name: &str) -> io::Result<String> {
     let file = open_within(root, rel)?;
     let meta = file.metadata()?;

@@ -190,6 +190,7 @@ async fn evicted_session(
     }
     next.run(request).await
 }
+
 /// A session belongs to the agent whose `initialize` made it: a request of another agent
 /// naming it (its `Mcp-Session-Id`) gets the 404 of a session that does not exist, so one
 /// agent can neither read another's stream nor close its session. Without authentication

@@ -5,8 +5,8 @@
 //! - read and execute the system folders ([`SYSTEM`]), read and write a few devices
 //!   ([`DEVICES`]), read its own `/proc/self`;
 //! - read and write (not execute) each top-level entry of the world that is not hidden
-//!   (no leading `.`: not `.codemode`, nor a folder such as `.mcp-servers/` whose code the
-//!   engine starts as a server, nor `.env` or `.git`), and list the world's top folder:
+//!   (no leading `.`: not `.codemode`, nor an `--mcp-config` in `.cursor/`, nor `.env` or
+//!   `.git`), and list the world's top folder:
 //!   Landlock rules are allow-lists of whole hierarchies, so "the world minus its hidden
 //!   entries" is granted entry by entry. Entries are read when
 //!   the command starts; a symlink among them is not granted (what it points to is, if
@@ -328,8 +328,8 @@ fn open_path(path: &Path, follow: bool) -> std::io::Result<OwnedFd> {
 
 /// The rules for the world: listing its top folder, and every handled right but execute on each
 /// top-level entry that is not hidden and is a folder or a regular file. Hidden entries are
-/// what scripts never reach through `vfs` either, and what the engine trusts for that: its
-/// settings, a server's code kept in a hidden folder, an `--mcp-config` file there.
+/// what scripts never reach through `vfs` either, and what the engine and the user trust
+/// for that: its settings, an `--mcp-config` file there, git's hooks.
 fn world_entries(
     world: &Path,
     handled: BitFlags<AccessFs>,

@@ -237,12 +237,18 @@ pub(crate) fn served_folders(server: &ServerConfig, world: &Path) -> Vec<PathBuf
     folders
 }
 
-/// True when `path` names code below `world` that a script may write (with `vfs.write`, or
-/// a command it may start; see [`open_to_scripts`]): the command itself, or an argument named like
-/// code (present or not yet) or marked executable. A data file (`app.db`) is not code.
+/// True when `path` names code inside `world`: the command itself, or an argument named
+/// like code (present or not yet) or marked executable. A data file (`app.db`) is not code.
+/// Code in a hidden folder counts too, though no script writes it: what it loads is found
+/// through folders above it that scripts do write (Node looks for a package in the
+/// `node_modules` of every folder up to the root, so `.mcp-servers/srv.mjs` would load a
+/// `node_modules/` a script made at the top of the world).
 fn writable_code(world: &Path, path: &Path, is_command: bool) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    if !open_to_scripts(world, path) {
+    if !path
+        .strip_prefix(world)
+        .is_ok_and(|rel| !rel.as_os_str().is_empty())
+    {
         return false;
     }
     let meta = std::fs::metadata(path);
@@ -480,8 +486,8 @@ pub(crate) fn refusal(reach: &Reach, world: &Path) -> String {
             "its {word} names a file inside the world {}, which scripts can \
              rewrite (vfs.write, or a command a profile may start): the next start of the \
              server would run what a script wrote, outside the sandbox and with your rights; \
-             keep the server's code outside the world (or in a hidden top-level folder of it, \
-             such as .mcp-servers/), or add \
+             keep the server's code outside the world (a hidden folder of it is not enough: \
+             what the code loads is looked for in folders scripts write), or add \
              \"allowWorldAccess\": true to its entry if every script may run commands as you",
             world.display()
         ),

@@ -189,9 +189,9 @@ fn a_command_writes_only_into_the_world_and_never_into_codemode() {
     assert_refused(&mut rt, "sh", &["-c", "./data/run.sh"]);
 }
 
-/// The engine trusts the world's hidden top-level entries as scripts never reach them: a
-/// server's code kept in `.mcp-servers/` starts outside the sandbox, an `--mcp-config`
-/// file in `.cursor/` is read with its tokens. A command reaches none of them.
+/// The engine trusts the world's hidden top-level entries as scripts never reach them: an
+/// `--mcp-config` file in `.cursor/` is read with its tokens, `.git/` holds hooks the
+/// user's own git runs. A command reaches none of them.
 #[test]
 fn a_command_reaches_no_hidden_entry_of_the_world() {
     let place = Place::new();

@@ -162,6 +162,10 @@ fn a_server_whose_code_is_a_file_scripts_can_write_is_refused() {
         ("uv", r#"["run", "--script=server.py"]"#),
         // Hidden below a top-level folder: `vfs` refuses it, a started command reaches it.
         ("node", r#"["tools/.private/srv.mjs"]"#),
+        // Hidden at the top: no script writes it, but Node loads its packages from a
+        // `node_modules/` a script may make at the top of the world.
+        ("node", r#"[".mcp-servers/srv.mjs"]"#),
+        (".venv/bin/python", r#"["-m", "srv"]"#),
     ];
     for (command, args) in refused {
         assert!(
@@ -172,12 +176,10 @@ fn a_server_whose_code_is_a_file_scripts_can_write_is_refused() {
         let trusted = code(command, args, r#", "allowWorldAccess": true"#);
         assert_eq!(trusted, None, "{command} {args}");
     }
-    // A bare command is found on PATH; a hidden folder and data files are not code.
+    // A bare command is found on PATH; data files and folders are not code.
     let allowed = [
         ("node", r#"["--port=8080", "UTC", "./data"]"#),
         ("node", "[]"),
-        (".venv/bin/python", r#"["-m", "srv"]"#),
-        ("node", r#"[".mcp-servers/srv.mjs"]"#),
         (
             "npx",
             r#"["-y", "@scope/server", "data/notes.txt", "--db=app.db"]"#,
