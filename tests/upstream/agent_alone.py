@@ -138,7 +138,7 @@ async def main() -> None:
             timings["removed_announced_s"] = await heard.after(
                 lambda: write_config(world, {"everything": everything()})
             )
-            assert "clock" not in await description(c)
+            assert "clock (MCP)" not in await description(c)
             gone = await exec_(c, "return tools.clock.get_current_time({timezone = 'UTC'})")
             assert not gone["ok"] and "clock" in gone["error"]["message"], gone
             deadline = time.monotonic() + 5
