@@ -4,8 +4,9 @@
 //! folder an open handle inside the world, its output capped, and its whole process group
 //! killed at its time limit or when the run stops; and the walls the kernel keeps around
 //! it ([`Confinement`], Landlock): system folders to read, the world but `.codemode/` to
-//! read and write, no network unless granted. Where the kernel cannot keep them,
-//! [`admit`] refuses commands unless the profile opted in.
+//! read and write, no network unless granted; and a seccomp filter: no change of any
+//! file's mode or owner, no new session. Where the kernel cannot keep the walls, [`admit`]
+//! refuses commands unless the profile opted in.
 //!
 //! Nothing here knows of Luau or runs: the host's `shell` module reads the run's grant and
 //! limits, opens the working folder through `vfs` and calls [`run`].

@@ -4,14 +4,46 @@
 //!   it was started in, so killing that group when the call ends (`process.rs`) ends all
 //!   it left behind. A process in a session of its own would outlive the call, the run
 //!   and codemode, still writing the world.
-//! - Without the network, `socket(2)` fails with `EACCES` whatever the family, and so does
-//!   `io_uring_setup(2)` (whose requests open sockets without that call). Landlock rules
-//!   TCP, but not UDP (a DNS query carries data out), raw or netlink sockets, or a UNIX
-//!   socket reached by its path (a daemon's, such as a container engine's, which acts with
-//!   more rights than the command). `socketpair(2)` stays: it reaches nothing outside.
+//! - Every call that changes a file's mode, owner or extended attributes fails with
+//!   `EPERM` ([`METADATA`]), wherever the file is: Landlock rules reading and writing
+//!   contents, not metadata, so without this a command could `chmod` the operator's
+//!   `.codemode/agents.json` readable by everyone, `chown` a system file, or set a file
+//!   capability. Times stay settable (`touch` needs them); the index trusts change times,
+//!   which no call sets.
+//! - `io_uring_setup(2)` fails with `EACCES`: its requests set extended attributes and
+//!   open sockets without the calls above. `open_by_handle_at(2)` fails too: it opens a
+//!   file by a handle instead of a path.
+//! - Without the network, `socket(2)` fails with `EACCES` whatever the family. Landlock
+//!   rules TCP, but not UDP (a DNS query carries data out), raw or netlink sockets, or a
+//!   UNIX socket reached by its path (a daemon's, such as a container engine's, which acts
+//!   with more rights than the command). `socketpair(2)` stays: it reaches nothing outside.
 //!
 //! The filter is a fixed program built before the fork; the child installs it with one
 //! `prctl` after `PR_SET_NO_NEW_PRIVS`.
+
+/// The calls that change a file's mode, owner or extended attributes. The newest
+/// (`fchmodat2`, `setxattrat`, `removexattrat`) have one number on every architecture.
+pub(crate) const METADATA: &[libc::c_long] = &[
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_chmod,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_chown,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_lchown,
+    libc::SYS_fchmod,
+    libc::SYS_fchmodat,
+    452, // fchmodat2
+    libc::SYS_fchown,
+    libc::SYS_fchownat,
+    libc::SYS_setxattr,
+    libc::SYS_lsetxattr,
+    libc::SYS_fsetxattr,
+    463, // setxattrat
+    libc::SYS_removexattr,
+    libc::SYS_lremovexattr,
+    libc::SYS_fremovexattr,
+    466, // removexattrat
+];
 
 /// The filter: a classic BPF program over `struct seccomp_data`.
 pub(crate) struct Filter {
@@ -65,10 +97,12 @@ impl Filter {
         let mut refused = vec![
             (libc::SYS_setsid, errno(libc::EPERM)),
             (libc::SYS_setpgid, errno(libc::EPERM)),
+            (libc::SYS_io_uring_setup, errno(libc::EACCES)),
+            (libc::SYS_open_by_handle_at, errno(libc::EACCES)),
         ];
+        refused.extend(METADATA.iter().map(|nr| (*nr, errno(libc::EPERM))));
         if !network {
             refused.push((libc::SYS_socket, errno(libc::EACCES)));
-            refused.push((libc::SYS_io_uring_setup, errno(libc::EACCES)));
         }
         let deny = errno(libc::EACCES);
         let mut program = vec![
@@ -111,3 +145,7 @@ impl Filter {
         Ok(())
     }
 }
+
+#[cfg(test)]
+#[path = "../../tests/unit/shell/seccomp.rs"]
+mod tests;

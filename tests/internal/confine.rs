@@ -265,6 +265,44 @@ fn nothing_a_command_starts_outlives_the_call() {
     }
 }
 
+/// Landlock rules contents, not metadata: no command changes a file's mode or owner,
+/// wherever it is (the operator's `.codemode/`, beside the world, or its own files), while
+/// setting times (`touch`) still works.
+#[test]
+fn a_command_changes_no_files_mode_or_owner() {
+    use std::os::unix::fs::MetadataExt;
+    let place = Place::new();
+    let mut rt = place.granting(&["chmod", "chown", "touch"]);
+    let files = [
+        place.world.join(".codemode/mcp.json"),
+        place.outside.join("secret.txt"),
+        place.world.join("data/a.txt"),
+    ];
+    let seen = |p: &PathBuf| {
+        let m = std::fs::metadata(p).unwrap();
+        (m.mode(), m.uid(), m.gid())
+    };
+    let before: Vec<_> = files.iter().map(seen).collect();
+    // SAFETY: getuid only reads.
+    let me = unsafe { libc::getuid() }.to_string();
+    for file in &files {
+        let path = file.to_str().unwrap();
+        for (cmd, args) in [("chmod", ["0666", path]), ("chown", [me.as_str(), path])] {
+            let (code, out) = start(&mut rt, cmd, &args);
+            assert_ne!(code, 0, "{cmd} {path} succeeded: {out}");
+            assert!(
+                out.contains("Operation not permitted"),
+                "{cmd} {path}: {out}"
+            );
+        }
+    }
+    let after: Vec<_> = files.iter().map(seen).collect();
+    assert_eq!(before, after);
+    let (code, out) = start(&mut rt, "touch", &["data/a.txt", "data/new.txt"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(place.world.join("data/new.txt").exists());
+}
+
 #[test]
 fn a_command_signals_nothing_outside_its_own_walls() {
     let place = Place::new();
