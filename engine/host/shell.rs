@@ -16,7 +16,7 @@ pub(crate) const DECLARATIONS: &str = include_str!("shell.d.luau");
 use mlua::{Lua, Table, Value};
 
 use crate::sandbox::{check_deadline, stop_asked, Capability, Effect, HostError};
-use crate::shell::{admit, resolve, run, support, Confinement, Spec};
+use crate::shell::{admit, resolve, run, support, Confinement, Reach, Spec, WorldRules};
 use crate::vfs::VfsError;
 
 use super::http::{time_left, timeout_field};
@@ -38,6 +38,34 @@ fn text(t: &Table, name: &str) -> mlua::Result<Option<mlua::LuaString>> {
             other.type_name()
         ))),
     }
+}
+
+/// What of the world a command gets less of: toolbox folders to read only (none at all
+/// when the profile hides the toolbox or denies the tool), and nothing to write when the
+/// profile turns `vfsWrite` off. Every writer of the world keeps the same rules.
+fn world_rules(lua: &Lua, writes: bool) -> mlua::Result<WorldRules> {
+    with_state(lua, |s| {
+        let index = &s.index;
+        let mut carved: Vec<(String, Reach)> = index
+            .folders
+            .values()
+            .filter(|f| f.origin == crate::assets::Origin::World)
+            .map(|f| {
+                let reach = match index.hides_toolbox(&f.name) {
+                    true => Reach::None,
+                    false => Reach::Read,
+                };
+                (f.path.clone(), reach)
+            })
+            .collect();
+        carved.extend(
+            index
+                .denied_world_folders()
+                .into_iter()
+                .map(|rel| (rel, Reach::None)),
+        );
+        WorldRules { writes, carved }
+    })
 }
 
 fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
@@ -66,6 +94,7 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
     })?;
     let confinement = Confinement {
         world: registry.world().to_path_buf(),
+        rules: world_rules(lua, granted.vfs_write)?,
         network: granted.shell_network,
     };
     let mut args = Vec::new();

@@ -6,12 +6,12 @@
 //!   ([`DEVICES`]), read its own `/proc/self`;
 //! - read and write (not execute) each top-level entry of the world that is not hidden
 //!   (no leading `.`: not `.codemode`, nor an `--mcp-config` in `.cursor/`, nor `.env` or
-//!   `.git`), and list the world's top folder:
-//!   Landlock rules are allow-lists of whole hierarchies, so "the world minus its hidden
-//!   entries" is granted entry by entry. Entries are read when
-//!   the command starts; a symlink among them is not granted (what it points to is, if
-//!   that is itself granted), and nothing can be created or removed at the top of the
-//!   world (that right would cover `.codemode/` too);
+//!   `.git`), toolbox folders only read, and list the world's top folder (`world.rs`).
+//!   Entries are read when the command starts; a symlink among them is not granted (what
+//!   it points to is, if that is itself granted), and nothing can be created or removed at
+//!   the top of the world (that right would cover `.codemode/` too);
+//! - no capabilities ([`drop_capabilities`]): started by root, a command is an ordinary
+//!   process of uid 0, owning what root owns and nothing more;
 //! - nothing else: no home folder, no `/tmp`, no TCP (bind or connect) unless the
 //!   profile grants commands the network, no abstract UNIX sockets and no signals to
 //!   processes outside the command's own domain. Without the network a seccomp filter
@@ -23,19 +23,18 @@
 //! system calls, as the child of a threaded process may only make.
 
 use std::fs::File;
-use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use landlock::{
-    Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, Ruleset,
-    RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+    Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, Ruleset, RulesetAttr,
+    RulesetCreatedAttr, Scope, ABI,
 };
 
 use super::error::ShellError;
 use super::seccomp::Filter;
+use super::world::WorldRules;
 
 /// Folders a command may read and execute from. Missing ones are skipped.
 pub(crate) const SYSTEM: &[&str] = &[
@@ -54,9 +53,6 @@ pub(crate) const DEVICES: &[&str] = &[
 /// The Landlock ABI that enforces every wall above: file rights with truncation and
 /// device ioctls (5), TCP (4), abstract-socket and signal scoping (6).
 pub(crate) const FULL_ABI: i32 = 6;
-
-/// The world's settings folder, which commands never reach (nor any other hidden entry).
-const HIDDEN: &str = ".codemode";
 
 /// How far the running kernel can confine commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,6 +154,8 @@ pub(crate) fn admit(
 pub(crate) struct Confinement {
     /// The world: its top-level entries but `.codemode` are readable and writable.
     pub(crate) world: PathBuf,
+    /// What parts of the world get less (`world.rs`).
+    pub(crate) rules: WorldRules,
     /// Whether the network is open: TCP bind and connect, and sockets of every kind.
     pub(crate) network: bool,
 }
@@ -217,7 +215,7 @@ impl Prepared {
                 .add_rule(PathBeneath::new(fd, AccessFs::Execute | AccessFs::ReadFile))
                 .map_err(why)?;
         }
-        for (fd, rights) in world_entries(&confinement.world, handled)? {
+        for (fd, rights) in super::world::rules(&confinement.world, &confinement.rules, handled)? {
             created = created
                 .add_rule(PathBeneath::new(fd, rights))
                 .map_err(why)?;
@@ -236,6 +234,7 @@ impl Prepared {
             if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
+            drop_capabilities()?;
             self.filter.install()?;
             let Some(ruleset) = &self.ruleset else {
                 return Ok(());
@@ -249,6 +248,55 @@ impl Prepared {
         }
         Ok(())
     }
+}
+
+/// Leaves the process, and every program it starts, without capabilities: run by root,
+/// a command would otherwise keep them all (`CAP_SYS_ADMIN`, `CAP_LINUX_IMMUTABLE`,
+/// `CAP_DAC_OVERRIDE`...), and Landlock does not rule what most of them allow. The bounding
+/// set is emptied first (it needs `CAP_SETPCAP`, which only a process with capabilities
+/// has: without it there is nothing to drop), so an exec cannot give them back; then the
+/// ambient, permitted, effective and inheritable sets.
+///
+/// # Safety
+/// Only system calls, on values on the stack.
+unsafe fn drop_capabilities() -> std::io::Result<()> {
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: libc::c_int,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    // Past the last capability the kernel knows, the call fails (EINVAL): no harm.
+    for cap in 0..64 {
+        libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+    }
+    libc::prctl(
+        libc::PR_CAP_AMBIENT,
+        libc::PR_CAP_AMBIENT_CLEAR_ALL,
+        0,
+        0,
+        0,
+    );
+    let header = Header {
+        version: VERSION_3,
+        pid: 0,
+    };
+    let none = [Data {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    }; 2];
+    if libc::syscall(libc::SYS_capset, &header as *const Header, none.as_ptr()) != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// Adds the child's own `/proc/self` (read only) to the ruleset, in the child: opened
@@ -324,68 +372,6 @@ fn open_path(path: &Path, follow: bool) -> std::io::Result<OwnedFd> {
         .custom_flags(flags)
         .open(path)
         .map(OwnedFd::from)
-}
-
-/// The rules for the world: listing its top folder, and every handled right but execute on each
-/// top-level entry that is not hidden and is a folder or a regular file. Hidden entries are
-/// what scripts never reach through `vfs` either, and what the engine and the user trust
-/// for that: its settings, an `--mcp-config` file there, git's hooks.
-fn world_entries(
-    world: &Path,
-    handled: BitFlags<AccessFs>,
-) -> Result<Vec<(OwnedFd, BitFlags<AccessFs>)>, String> {
-    let cannot =
-        |e: std::io::Error| format!("cannot read the world's folder {}: {e}", world.display());
-    let top = open_path(world, true).map_err(cannot)?;
-    let hidden = std::fs::symlink_metadata(world.join(HIDDEN))
-        .ok()
-        .map(|m| (m.dev(), m.ino()));
-    let dir_rights = handled & !AccessFs::Execute;
-    let file_rights = AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate;
-    let mut rules = Vec::new();
-    // Listing the top folder shows the names below it, `.codemode`'s too, never their
-    // contents; Landlock never hides a name or its metadata anywhere (`stat` is free).
-    let listing = open_path(world, true).map_err(cannot)?;
-    rules.push((listing, BitFlags::from(AccessFs::ReadDir)));
-    for entry in std::fs::read_dir(world).map_err(cannot)? {
-        let entry = entry.map_err(cannot)?;
-        let name = entry.file_name();
-        if name.as_bytes().starts_with(b".") {
-            continue;
-        }
-        let Some(fd) = open_at(&top, &name) else {
-            continue;
-        };
-        let Ok(meta) = File::from(fd.try_clone().map_err(cannot)?).metadata() else {
-            continue;
-        };
-        // Opened by name after the listing: make sure it is not `.codemode` renamed.
-        if hidden == Some((meta.dev(), meta.ino())) {
-            continue;
-        }
-        if meta.is_dir() {
-            rules.push((fd, dir_rights));
-        } else if meta.is_file() {
-            rules.push((fd, file_rights));
-        }
-        // Symlinks, sockets, FIFOs, devices: not granted.
-    }
-    Ok(rules)
-}
-
-/// `name` in the folder `dir`, without following a symlink.
-fn open_at(dir: &OwnedFd, name: &std::ffi::OsStr) -> Option<OwnedFd> {
-    let c_name = std::ffi::CString::new(name.as_bytes()).ok()?;
-    // SAFETY: openat on a descriptor this function borrows and a NUL-terminated name.
-    let fd = unsafe {
-        libc::openat(
-            dir.as_fd().as_raw_fd(),
-            c_name.as_ptr(),
-            libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-        )
-    };
-    // SAFETY: a descriptor just opened, owned by nothing else.
-    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 #[cfg(test)]

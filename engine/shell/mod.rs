@@ -16,6 +16,7 @@ mod confine;
 mod error;
 mod process;
 mod seccomp;
+mod world;
 
 #[cfg(test)]
 pub(crate) use command::FIXED_PATH;
@@ -23,3 +24,4 @@ pub(crate) use command::{grantable, resolve};
 pub(crate) use confine::{admit, support, Confinement};
 pub(crate) use error::ShellError;
 pub(crate) use process::{run, Spec};
+pub(crate) use world::{Reach, WorldRules};

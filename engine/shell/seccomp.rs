@@ -10,6 +10,12 @@
 //!   `.codemode/agents.json` readable by everyone, `chown` a system file, or set a file
 //!   capability. Times stay settable (`touch` needs them); the index trusts change times,
 //!   which no call sets.
+//! - So does setting a file's attribute flags by `ioctl` ([`SET_FLAGS`]: `chattr +i`
+//!   would make the world's files unwritable, the operator's too).
+//! - A call that acts on another process by its id fails with `EPERM` ([`SELF_ONLY`]):
+//!   lowering `codemode`'s file or CPU limits (`prlimit`), its priority, CPU set or I/O
+//!   class. Landlock scopes signals and `ptrace`, not these; a process's own settings
+//!   (`ulimit`, `nice`) stay open.
 //! - `io_uring_setup(2)` fails with `EACCES`: its requests set extended attributes and
 //!   open sockets without the calls above. `open_by_handle_at(2)` fails too: it opens a
 //!   file by a handle instead of a path.
@@ -44,6 +50,33 @@ pub(crate) const METADATA: &[libc::c_long] = &[
     libc::SYS_fremovexattr,
     466, // removexattrat
 ];
+
+/// `ioctl` requests that set a file's attribute flags (`chattr`): `FS_IOC_SETFLAGS` in its
+/// 64- and 32-bit spellings, and `FS_IOC_FSSETXATTR`.
+pub(crate) const SET_FLAGS: &[u32] = &[0x4008_6602, 0x4004_6602, 0x401c_5820];
+
+/// Calls that name the process they act on, with the arguments that must say "this
+/// process": `(call, [(argument, value)])`. `setpriority` and `ioprio_set` also take a kind
+/// of target (a process, group or user: every process of the user would include codemode),
+/// which must be a process.
+pub(crate) const SELF_ONLY: &[(libc::c_long, &[(u32, u32)])] = &[
+    (libc::SYS_prlimit64, &[(0, 0)]),
+    (
+        libc::SYS_setpriority,
+        &[(0, libc::PRIO_PROCESS), (1, 0)],
+    ),
+    (libc::SYS_ioprio_set, &[(0, 1), (1, 0)]), // IOPRIO_WHO_PROCESS
+    (libc::SYS_sched_setaffinity, &[(0, 0)]),
+    (libc::SYS_sched_setscheduler, &[(0, 0)]),
+    (libc::SYS_sched_setparam, &[(0, 0)]),
+    (libc::SYS_sched_setattr, &[(0, 0)]),
+];
+
+/// The offset of argument `n`'s low 32 bits in `struct seccomp_data` (both architectures
+/// are little-endian); the high 32 bits follow.
+fn arg(n: u32) -> u32 {
+    16 + 8 * n
+}
 
 /// The filter: a classic BPF program over `struct seccomp_data`.
 pub(crate) struct Filter {
@@ -120,7 +153,44 @@ impl Filter {
             program.push(jump(BPF_JMP | BPF_JEQ | BPF_K, *nr as u32, 0, 1));
             program.push(statement(BPF_RET | BPF_K, *answer));
         }
-        program.push(statement(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+        let allow = statement(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        let refuse = statement(BPF_RET | BPF_K, errno(libc::EPERM));
+        let load = |offset: u32| statement(BPF_LD | BPF_W | BPF_ABS, offset);
+        // Each call that looks at its arguments gets a block that ends in a return either
+        // way (the block loads arguments over the call's number): skipped unless equal.
+        let mut block = |nr: libc::c_long, body: Vec<libc::sock_filter>| {
+            program.push(jump(
+                BPF_JMP | BPF_JEQ | BPF_K,
+                nr as u32,
+                0,
+                body.len() as u8,
+            ));
+            program.extend(body);
+        };
+        // ioctl: refused when its request is one of SET_FLAGS (a 32-bit number).
+        let mut body = vec![load(arg(1))];
+        for (k, request) in SET_FLAGS.iter().enumerate() {
+            let to_refuse = (SET_FLAGS.len() - k) as u8;
+            body.push(jump(BPF_JMP | BPF_JEQ | BPF_K, *request, to_refuse, 0));
+        }
+        body.extend([allow, refuse]);
+        block(libc::SYS_ioctl, body);
+        // Self-only calls: every named argument, all 64 bits of it, must equal its value.
+        for (nr, wanted) in SELF_ONLY {
+            let words: Vec<(u32, u32)> = wanted
+                .iter()
+                .flat_map(|(n, value)| [(arg(*n), *value), (arg(*n) + 4, 0)])
+                .collect();
+            let mut body = Vec::new();
+            for (k, (offset, value)) in words.iter().enumerate() {
+                let to_refuse = (2 * (words.len() - k) - 1) as u8;
+                body.push(load(*offset));
+                body.push(jump(BPF_JMP | BPF_JEQ | BPF_K, *value, 0, to_refuse));
+            }
+            body.extend([allow, refuse]);
+            block(*nr, body);
+        }
+        program.push(allow);
         Filter { program }
     }
 

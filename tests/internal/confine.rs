@@ -303,6 +303,163 @@ fn a_command_changes_no_files_mode_or_owner() {
     assert!(place.world.join("data/new.txt").exists());
 }
 
+/// Tools change only through the engine's own writers, which keep the profile's rules:
+/// a command reads a toolbox folder (wherever it is) but writes none, reads nothing of a
+/// tool the profile denies, and writes nothing at all when the profile turns `vfsWrite`
+/// off. The world's other files stay as they were to it.
+#[test]
+fn a_command_reads_tools_but_writes_none_and_writes_nothing_without_vfs_write() {
+    let place = Place::new();
+    let source = |name: &str| {
+        format!(
+            "--!desc A tool.\n--!arg x string Anything.\n--!return string The same.\n\
+             local function {name}(x: string): string\n\treturn x\nend\n\nreturn {name}\n"
+        )
+    };
+    for rel in [
+        "ops.toolbox/drop.tool",
+        "ops.toolbox/read.tool",
+        "lib/deep.toolbox/x.tool",
+    ] {
+        let name = rel.rsplit('/').next().unwrap().trim_end_matches(".tool");
+        let dir = place.world.join(rel);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("init.luau"), source(name)).unwrap();
+    }
+    std::fs::write(place.world.join("lib/notes.txt"), "notes\n").unwrap();
+    let runtime = |vfs_write: bool| {
+        let policy = format!(
+            r#"{{ "profiles": {{ "default": {{ "default": "allow", "deny": ["ops.drop"],
+                "capabilities": {{ "shell": ["sh"], "vfsWrite": {vfs_write} }} }} }} }}"#
+        );
+        let profile = crate::policy::parse(Path::new("policy.json"), &policy, None).unwrap();
+        let registry = Registry::open(&place.world, &[], false)
+            .unwrap()
+            .with_profile(profile);
+        Runtime::new(Arc::new(registry), Limits::default()).unwrap()
+    };
+    let sh = |rt: &mut Runtime, line: &str| start(rt, "sh", &["-c", line]);
+    let mut rt = runtime(true);
+    let (code, out) = sh(
+        &mut rt,
+        "cat ops.toolbox/read.tool/init.luau lib/deep.toolbox/x.tool/init.luau",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("local function read") && out.contains("local function x"),
+        "{out}"
+    );
+    for line in [
+        "echo forged >> ops.toolbox/read.tool/init.luau",
+        "echo forged > lib/deep.toolbox/x.tool/init.luau",
+        "mkdir ops.toolbox/new.tool",
+        "rm -r ops.toolbox/read.tool",
+        "mv lib/deep.toolbox lib/moved.toolbox",
+        "cat ops.toolbox/drop.tool/init.luau",
+        "echo forged > ops.toolbox/drop.tool/init.luau",
+    ] {
+        let (code, out) = sh(&mut rt, line);
+        assert_ne!(code, 0, "{line} succeeded: {out}");
+    }
+    for (rel, name) in [
+        ("ops.toolbox/read.tool", "read"),
+        ("ops.toolbox/drop.tool", "drop"),
+        ("lib/deep.toolbox/x.tool", "x"),
+    ] {
+        let now = std::fs::read_to_string(place.world.join(rel).join("init.luau")).unwrap();
+        assert_eq!(now, source(name), "{rel} changed");
+    }
+    assert!(place.world.join("lib/deep.toolbox").is_dir());
+    // The rest of the world: written as before, beside the toolbox folders too.
+    let (code, out) = sh(&mut rt, "echo more >> lib/notes.txt && echo b > data/b.txt");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(place.world.join("data/b.txt")).unwrap(),
+        "b\n"
+    );
+
+    // vfsWrite off: every writer of the world is off, commands too.
+    let mut rt = runtime(false);
+    let (code, out) = sh(&mut rt, "cat data/a.txt lib/notes.txt");
+    assert_eq!(code, 0, "{out}");
+    for line in [
+        "echo c > data/c.txt",
+        "echo d >> data/a.txt",
+        "rm data/b.txt",
+        "echo e >> lib/notes.txt",
+    ] {
+        let (code, out) = sh(&mut rt, line);
+        assert_ne!(code, 0, "{line} succeeded without vfsWrite: {out}");
+    }
+    assert!(!place.world.join("data/c.txt").exists());
+    assert!(place.world.join("data/b.txt").exists());
+    assert_eq!(
+        std::fs::read_to_string(place.world.join("data/a.txt")).unwrap(),
+        "one two three\n"
+    );
+}
+
+/// Nothing a command does reaches another process by its id: `codemode`'s own limits,
+/// priority, CPU set and I/O class stay as they were (here a process standing in for
+/// it), while a command still sets its own.
+#[test]
+fn a_command_changes_no_other_processs_limits_or_priority() {
+    let place = Place::new();
+    let mut rt = place.granting(&["sh", "prlimit", "renice", "taskset", "ionice"]);
+    let mut other = std::process::Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .unwrap();
+    let pid = other.id().to_string();
+    let limits = || std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let before = limits();
+    for (cmd, args) in [
+        ("prlimit", vec!["--pid", pid.as_str(), "--nofile=3:3"]),
+        ("renice", vec!["-n", "19", "-p", pid.as_str()]),
+        ("taskset", vec!["-p", "1", pid.as_str()]),
+        ("ionice", vec!["-c", "3", "-p", pid.as_str()]),
+    ] {
+        let (code, out) = start(&mut rt, cmd, &args);
+        assert_ne!(code, 0, "{cmd} {args:?} succeeded: {out}");
+    }
+    assert_eq!(limits(), before);
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let nice: i64 = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .nth(16)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(nice, 0, "{stat}");
+    other.kill().unwrap();
+    other.wait().unwrap();
+    // Its own: allowed.
+    let (code, out) = start(&mut rt, "sh", &["-c", "ulimit -n 64 && ulimit -n"]);
+    assert_eq!((code, out.trim()), (0, "64"));
+    let (code, out) = start(&mut rt, "sh", &["-c", "nice -n 5 sh -c 'echo niced'"]);
+    assert_eq!((code, out.trim()), (0, "niced"));
+}
+
+/// Started by root, a command holds no capabilities: none to use, none an exec gives back.
+#[test]
+fn a_command_holds_no_capabilities() {
+    let place = Place::new();
+    let mut rt = place.granting(&["grep"]);
+    let (code, out) = start(
+        &mut rt,
+        "grep",
+        &["-E", "^Cap(Inh|Prm|Eff|Bnd|Amb)", "/proc/self/status"],
+    );
+    assert_eq!(code, 0, "{out}");
+    for line in out.lines() {
+        assert!(line.ends_with("0000000000000000"), "{out}");
+    }
+    assert_eq!(out.lines().count(), 5, "{out}");
+}
+
 #[test]
 fn a_command_signals_nothing_outside_its_own_walls() {
     let place = Place::new();

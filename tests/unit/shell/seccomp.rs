@@ -4,22 +4,33 @@
 
 use super::*;
 
-/// The calls and the answer each must get under `filter`.
-fn refused(network: bool) -> Vec<(libc::c_long, i32)> {
-    let mut calls: Vec<(libc::c_long, i32)> =
-        METADATA.iter().map(|nr| (*nr, libc::EPERM)).collect();
-    calls.push((libc::SYS_setsid, libc::EPERM));
-    calls.push((libc::SYS_io_uring_setup, libc::EACCES));
-    calls.push((libc::SYS_open_by_handle_at, libc::EACCES));
+/// One call: its number, its second argument (the first is always -1) and the answer
+/// it must get.
+type Call = (libc::c_long, libc::c_long, i32);
+
+/// The calls and the answer each must get under the filter.
+fn refused(network: bool) -> Vec<Call> {
+    let mut calls: Vec<Call> = METADATA.iter().map(|nr| (*nr, 0, libc::EPERM)).collect();
+    calls.push((libc::SYS_setsid, 0, libc::EPERM));
+    calls.push((libc::SYS_io_uring_setup, 0, libc::EACCES));
+    calls.push((libc::SYS_open_by_handle_at, 0, libc::EACCES));
+    // Setting a file's flags, on a closed descriptor (EBADF unfiltered).
+    for request in SET_FLAGS {
+        calls.push((libc::SYS_ioctl, *request as libc::c_long, libc::EPERM));
+    }
+    // Acting on process -1 (or a kind of target -1): ESRCH or EINVAL unfiltered.
+    for (nr, _) in SELF_ONLY {
+        calls.push((*nr, 0, libc::EPERM));
+    }
     if !network {
-        calls.push((libc::SYS_socket, libc::EACCES));
+        calls.push((libc::SYS_socket, 0, libc::EACCES));
     }
     calls
 }
 
 /// Runs `calls` in a child under the filter; returns the first call that got another
 /// answer (`None`: every call was refused as it should be).
-fn first_wrong(network: bool, calls: &[(libc::c_long, i32)]) -> Option<libc::c_long> {
+fn first_wrong(network: bool, calls: &[Call]) -> Option<libc::c_long> {
     let filter = Filter::new(network);
     // SAFETY: the child makes only system calls on data built before the fork, then exits.
     let pid = unsafe { libc::fork() };
@@ -30,10 +41,11 @@ fn first_wrong(network: bool, calls: &[(libc::c_long, i32)]) -> Option<libc::c_l
             {
                 libc::_exit(255);
             }
-            for (i, (nr, want)) in calls.iter().enumerate() {
-                // A closed descriptor (-1) and null pointers: unfiltered, each call fails
-                // with EBADF, EFAULT or EINVAL, never with the filter's answer.
-                let rc = libc::syscall(*nr, -1, 0, 0, 0, 0);
+            for (i, (nr, second, want)) in calls.iter().enumerate() {
+                // A closed descriptor or no process (-1) and null pointers: unfiltered,
+                // each call fails with EBADF, EFAULT, ESRCH or EINVAL, never with the
+                // filter's answer.
+                let rc = libc::syscall(*nr, -1, *second, 0, 0, 0);
                 let errno = *libc::__errno_location();
                 if rc != -1 || errno != *want {
                     libc::_exit(i as i32 + 1);
@@ -69,7 +81,12 @@ fn unfiltered_calls_get_the_kernels_own_answer() {
     // The check above is only worth something if the same calls fail otherwise: under the
     // filter with the network, `socket` is not refused, and `socket(-1, ...)` is EINVAL.
     assert_eq!(
-        first_wrong(true, &[(libc::SYS_socket, libc::EACCES)]),
+        first_wrong(true, &[(libc::SYS_socket, 0, libc::EACCES)]),
         Some(libc::SYS_socket)
+    );
+    // Another ioctl (TCGETS) reaches the kernel, which answers EBADF.
+    assert_eq!(
+        first_wrong(false, &[(libc::SYS_ioctl, 0x5401, libc::EPERM)]),
+        Some(libc::SYS_ioctl)
     );
 }

@@ -1,0 +1,210 @@
+//! The Landlock rules for the world: what a command may do with each of its entries.
+//!
+//! Landlock rights are allow-lists that add up along a path: a right granted on a folder
+//! holds for everything below it, and no rule deeper down can take it back. So an entry
+//! that must get less than its folder (a hidden entry, a toolbox folder, a denied tool's
+//! folder) is carved out by granting its folder's other entries one by one instead of the
+//! folder whole, down to it. The folders on the way get only a listing.
+//!
+//! What each entry gets:
+//! - hidden top-level entries (`.codemode/`, `.git/`, ...): nothing;
+//! - the folder of a toolbox the profile hides, or of a tool it denies: nothing, as `vfs`
+//!   reads them as missing;
+//! - every other toolbox folder: read only. Tools change through the engine's own writers
+//!   (`tools.create`, `tools.install`, `vfs`), which hold the profile's authoring and deny
+//!   rules and write a tool whole or not at all;
+//! - the rest: read and write, or read only when the profile turns `vfsWrite` off.
+
+use std::fs::File;
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use landlock::{AccessFs, BitFlags};
+
+/// The world's settings folder, which commands never reach (nor any other hidden entry).
+const HIDDEN: &str = ".codemode";
+
+/// How deep carving goes: toolbox folders are found no deeper than this either.
+const MAX_DEPTH: usize = 8;
+
+/// What a command may do with one entry of the world (and all below it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// Nothing.
+    None,
+    /// Read files, list folders.
+    Read,
+}
+
+/// The world and the entries of it that get less than the rest.
+#[derive(Debug, Clone)]
+pub(crate) struct WorldRules {
+    /// Whether the rest of the world may be written (`vfsWrite`).
+    pub(crate) writes: bool,
+    /// World-relative paths (`a/b.toolbox`) with what they get; a deeper entry may be
+    /// listed too (a denied tool inside a readable toolbox).
+    pub(crate) carved: Vec<(String, Reach)>,
+}
+
+/// The rules for `world`: listing its top folder, and the entries below as the module
+/// says. `handled` is every right the ruleset handles.
+pub(crate) fn rules(
+    world: &Path,
+    given: &WorldRules,
+    handled: BitFlags<AccessFs>,
+) -> Result<Vec<(OwnedFd, BitFlags<AccessFs>)>, String> {
+    let cannot =
+        |e: std::io::Error| format!("cannot read the world's folder {}: {e}", world.display());
+    let top = open_path(world).map_err(cannot)?;
+    let hidden = std::fs::symlink_metadata(world.join(HIDDEN)).ok().map(|m| {
+        (
+            std::os::unix::fs::MetadataExt::dev(&m),
+            std::os::unix::fs::MetadataExt::ino(&m),
+        )
+    });
+    let read_dir = AccessFs::ReadFile | AccessFs::ReadDir;
+    let (dir_rights, file_rights) = if given.writes {
+        (
+            handled & !AccessFs::Execute,
+            AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate,
+        )
+    } else {
+        (read_dir, BitFlags::from(AccessFs::ReadFile))
+    };
+    let walk = Walk {
+        carved: &given.carved,
+        full: (dir_rights, file_rights),
+        read: (read_dir, BitFlags::from(AccessFs::ReadFile)),
+        hidden,
+    };
+    // Listing the top folder shows the names below it, `.codemode`'s too, never their
+    // contents; Landlock never hides a name or its metadata anywhere (`stat` is free).
+    let mut out = vec![(
+        open_path(world).map_err(cannot)?,
+        BitFlags::from(AccessFs::ReadDir),
+    )];
+    walk.entries(&top, "", walk.full, 0, &mut out)
+        .map_err(cannot)?;
+    Ok(out)
+}
+
+/// One carving walk: the carved paths and the rights (folder, file) of each reach.
+struct Walk<'a> {
+    carved: &'a [(String, Reach)],
+    full: (BitFlags<AccessFs>, BitFlags<AccessFs>),
+    read: (BitFlags<AccessFs>, BitFlags<AccessFs>),
+    /// `.codemode`'s device and inode: a top-level entry opened by name after the listing
+    /// is checked not to be it renamed.
+    hidden: Option<(u64, u64)>,
+}
+
+impl Walk<'_> {
+    /// Rules for each entry of the folder `dir` (world-relative `rel`, "" for the top),
+    /// each getting `rights` unless carved.
+    fn entries(
+        &self,
+        dir: &OwnedFd,
+        rel: &str,
+        rights: (BitFlags<AccessFs>, BitFlags<AccessFs>),
+        depth: usize,
+        out: &mut Vec<(OwnedFd, BitFlags<AccessFs>)>,
+    ) -> std::io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let listing = File::from(reopen_dir(dir)?);
+        let names: Vec<std::ffi::OsString> = read_names(listing)?;
+        for name in names {
+            if rel.is_empty() && name.as_bytes().starts_with(b".") {
+                continue;
+            }
+            let Some(fd) = open_at(dir, &name) else {
+                continue;
+            };
+            let Ok(meta) = File::from(fd.try_clone()?).metadata() else {
+                continue;
+            };
+            if rel.is_empty() && self.hidden == Some((meta.dev(), meta.ino())) {
+                continue;
+            }
+            // Symlinks, sockets, FIFOs, devices: not granted.
+            if !meta.is_dir() && !meta.is_file() {
+                continue;
+            }
+            let path = match rel {
+                "" => name.to_string_lossy().into_owned(),
+                _ => format!("{rel}/{}", name.to_string_lossy()),
+            };
+            let mut here = rights;
+            if let Some((_, reach)) = self.carved.iter().find(|(p, _)| *p == path) {
+                match reach {
+                    Reach::None => continue,
+                    Reach::Read => here = self.read,
+                }
+            }
+            let deeper = self.carved.iter().any(|(p, _)| {
+                p.len() > path.len() && p.starts_with(&path) && p.as_bytes()[path.len()] == b'/'
+            });
+            if meta.is_dir() && deeper && depth < MAX_DEPTH {
+                out.push((fd.try_clone()?, BitFlags::from(AccessFs::ReadDir)));
+                self.entries(&fd, &path, here, depth + 1, out)?;
+            } else if meta.is_dir() {
+                out.push((fd, here.0));
+            } else {
+                out.push((fd, here.1));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn read_names(listing: File) -> std::io::Result<Vec<std::ffi::OsString>> {
+    // A folder opened by descriptor is listed through /proc/self/fd: std has no fdopendir.
+    let path = format!("/proc/self/fd/{}", listing.as_raw_fd());
+    let names = std::fs::read_dir(&path)?
+        .filter_map(|e| e.ok().map(|e| e.file_name()))
+        .collect();
+    Ok(names)
+}
+
+/// A readable handle of the folder behind the `O_PATH` handle `dir`.
+fn reopen_dir(dir: &OwnedFd) -> std::io::Result<OwnedFd> {
+    let at = c".";
+    // SAFETY: openat on a descriptor this function borrows and a NUL-terminated name.
+    let fd = unsafe {
+        libc::openat(
+            dir.as_fd().as_raw_fd(),
+            at.as_ptr(),
+            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: a descriptor just opened, owned by nothing else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// An `O_PATH` handle of the folder `path`, following links (the world may be one).
+fn open_path(path: &Path) -> std::io::Result<OwnedFd> {
+    use std::os::unix::fs::OpenOptionsExt;
+    File::options()
+        .read(true)
+        .custom_flags(libc::O_PATH | libc::O_CLOEXEC)
+        .open(path)
+        .map(OwnedFd::from)
+}
+
+/// `name` in the folder `dir`, without following a symlink.
+fn open_at(dir: &OwnedFd, name: &std::ffi::OsStr) -> Option<OwnedFd> {
+    let c_name = std::ffi::CString::new(name.as_bytes()).ok()?;
+    // SAFETY: openat on a descriptor this function borrows and a NUL-terminated name.
+    let fd = unsafe {
+        libc::openat(
+            dir.as_fd().as_raw_fd(),
+            c_name.as_ptr(),
+            libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
+    // SAFETY: a descriptor just opened, owned by nothing else.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
+}
