@@ -315,6 +315,11 @@ fn a_script_cannot_forge_a_line() {
     assert!(name.starts_with("ops.drop\n{"), "{name:?}");
     assert_eq!(lines[0]["outcome"], "denied");
     assert_eq!(lines[1]["identity"], "box.boom");
+    // The operator's text view shows the newline as `\n`: one row per line of the log.
+    let out = codemode(w.path(), &["audit"], "");
+    let shown = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(shown.lines().count(), 3, "{shown}");
+    assert!(shown.contains("ops.drop\\n{"), "{shown}");
 }
 
 #[test]

@@ -452,6 +452,26 @@ fn jwts_are_checked_for_signature_issuer_audience_and_expiry() {
     let denied = server.exec(&session, "return tools.t.echo('x')");
     assert_eq!(denied["error"]["kind"], "denied", "{denied}");
     assert_eq!(server.exec(&session, "return 40 + 2")["value"], 42);
+    // The same subject with another profile is another caller: it cannot close (or use)
+    // the session made for the first.
+    let full = jwt(
+        &key,
+        claims(
+            "https://idp.test",
+            "https://codemode.test/mcp",
+            now() + 600,
+            "full",
+        ),
+    );
+    let as_full = format!("Bearer {full}");
+    let headers = [
+        ("Mcp-Session-Id", session.id.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+        ("Authorization", as_full.as_str()),
+    ];
+    let close = server.request("DELETE", "/mcp", &headers, "");
+    assert_eq!(close.status, 404, "{}", close.body);
+    assert_eq!(server.exec(&session, "return 1 + 1")["value"], 2);
     for (token, why) in [
         (
             jwt(

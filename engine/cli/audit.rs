@@ -109,6 +109,7 @@ fn table<'a>(lines: impl Iterator<Item = &'a Line<'static>>) -> Vec<String> {
                 bytes(line.bytes),
                 note,
             ]
+            .map(|cell| printable(&cell))
         })
         .collect();
     let mut widths = [0usize; 8];
@@ -130,6 +131,17 @@ fn table<'a>(lines: impl Iterator<Item = &'a Line<'static>>) -> Vec<String> {
                 })
                 .collect::<Vec<_>>()
                 .join("  ")
+        })
+        .collect()
+}
+
+/// `cell` with its control characters escaped (`\n`, `\u{1b}`): an identity a script
+/// named, or a JWT's subject, may hold a newline, which would show as a row of its own.
+fn printable(cell: &str) -> String {
+    cell.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
         })
         .collect()
 }

@@ -191,9 +191,10 @@ async fn evicted_session(
     next.run(request).await
 }
 
-/// A session belongs to the agent whose `initialize` made it: a request of another agent
-/// naming it (its `Mcp-Session-Id`) gets the 404 of a session that does not exist, so one
-/// agent can neither read another's stream nor close its session. Without authentication
+/// A session belongs to the agent whose `initialize` made it, with the profile it had: a
+/// request of another agent naming it (its `Mcp-Session-Id`), or of the same JWT subject
+/// with another profile, gets the 404 of a session that does not exist, so one caller can
+/// neither read another's stream nor close its session. Without authentication
 /// (`--no-auth`) there is one caller, and nothing to tell apart.
 async fn own_sessions(
     State(sessions): State<Arc<BoundedSessions>>,
@@ -203,7 +204,7 @@ async fn own_sessions(
     let Some(agent) = request
         .extensions()
         .get::<crate::auth::Agent>()
-        .map(|a| a.name.clone())
+        .map(|a| format!("{}\n{}", a.name, a.profile))
     else {
         return next.run(request).await;
     };

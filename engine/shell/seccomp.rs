@@ -61,10 +61,7 @@ pub(crate) const SET_FLAGS: &[u32] = &[0x4008_6602, 0x4004_6602, 0x401c_5820];
 /// which must be a process.
 pub(crate) const SELF_ONLY: &[(libc::c_long, &[(u32, u32)])] = &[
     (libc::SYS_prlimit64, &[(0, 0)]),
-    (
-        libc::SYS_setpriority,
-        &[(0, libc::PRIO_PROCESS), (1, 0)],
-    ),
+    (libc::SYS_setpriority, &[(0, libc::PRIO_PROCESS), (1, 0)]),
     (libc::SYS_ioprio_set, &[(0, 1), (1, 0)]), // IOPRIO_WHO_PROCESS
     (libc::SYS_sched_setaffinity, &[(0, 0)]),
     (libc::SYS_sched_setscheduler, &[(0, 0)]),
