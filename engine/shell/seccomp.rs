@@ -19,10 +19,12 @@
 //! - `io_uring_setup(2)` fails with `EACCES`: its requests set extended attributes and
 //!   open sockets without the calls above. `open_by_handle_at(2)` fails too: it opens a
 //!   file by a handle instead of a path.
-//! - Without the network, `socket(2)` fails with `EACCES` whatever the family. Landlock
-//!   rules TCP, but not UDP (a DNS query carries data out), raw or netlink sockets, or a
-//!   UNIX socket reached by its path (a daemon's, such as a container engine's, which acts
-//!   with more rights than the command). `socketpair(2)` stays: it reaches nothing outside.
+//! - Without the network, `socket(2)` fails with `EACCES` whatever the family; with it,
+//!   every family but IPv4 and IPv6 does. Landlock rules TCP, but not UDP (a DNS query
+//!   carries data out), raw or netlink sockets, or a UNIX socket reached by its path (a
+//!   daemon's, such as a container engine's, which acts with more rights than the command,
+//!   or the type checker codemode keeps running). `socketpair(2)` stays: it reaches
+//!   nothing outside.
 //!
 //! The filter is a fixed program built before the fork; the child installs it with one
 //! `prctl` after `PR_SET_NO_NEW_PRIVS`.
@@ -134,6 +136,7 @@ impl Filter {
         if !network {
             refused.push((libc::SYS_socket, errno(libc::EACCES)));
         }
+        let no_socket = statement(BPF_RET | BPF_K, errno(libc::EACCES));
         let deny = errno(libc::EACCES);
         let mut program = vec![
             statement(BPF_LD | BPF_W | BPF_ABS, ARCH),
@@ -164,6 +167,20 @@ impl Filter {
             ));
             program.extend(body);
         };
+        // With the network, socket: only the internet's families (a UNIX socket reached
+        // by its path is a local daemon's, or codemode's own checker's).
+        if network {
+            block(
+                libc::SYS_socket,
+                vec![
+                    load(arg(0)),
+                    jump(BPF_JMP | BPF_JEQ | BPF_K, libc::AF_INET as u32, 2, 0),
+                    jump(BPF_JMP | BPF_JEQ | BPF_K, libc::AF_INET6 as u32, 1, 0),
+                    no_socket,
+                    allow,
+                ],
+            );
+        }
         // ioctl: refused when its request is one of SET_FLAGS (a 32-bit number).
         let mut body = vec![load(arg(1))];
         for (k, request) in SET_FLAGS.iter().enumerate() {

@@ -564,4 +564,21 @@ fn udp_and_unix_sockets_are_refused_without_the_network() {
     assert_eq!(code, 0, "{out}");
     let n = udp.recv(&mut buf).unwrap();
     assert_eq!(&buf[..n], b"leaked\n");
+    // The network is the internet's: a local daemon's socket stays closed (as would the
+    // type checker's that codemode keeps running).
+    let mut rt = place.runtime(Capabilities {
+        shell: vec!["curl".into()],
+        shell_network: true,
+        ..Capabilities::default()
+    });
+    let (code, out) = start(
+        &mut rt,
+        "curl",
+        &["-sS", "--unix-socket", socket, "http://x/"],
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        daemon.accept().is_err(),
+        "curl reached the daemon with the network: {out}"
+    );
 }
