@@ -41,9 +41,10 @@ fn text(t: &Table, name: &str) -> mlua::Result<Option<mlua::LuaString>> {
 }
 
 /// What of the world a command gets less of: toolbox folders to read only (none at all
-/// when the profile hides the toolbox or denies the tool), and nothing to write when the
-/// profile turns `vfsWrite` off. Every writer of the world keeps the same rules.
-fn world_rules(lua: &Lua, writes: bool) -> mlua::Result<WorldRules> {
+/// when the profile hides the toolbox or denies the tool), nothing to write when the
+/// profile turns `vfsWrite` off, no folder to make when it turns `authoring` off. Every
+/// writer of the world keeps the same rules.
+fn world_rules(lua: &Lua, writes: bool, folders: bool) -> mlua::Result<WorldRules> {
     with_state(lua, |s| {
         let index = &s.index;
         let mut carved: Vec<(String, Reach)> = index
@@ -64,7 +65,11 @@ fn world_rules(lua: &Lua, writes: bool) -> mlua::Result<WorldRules> {
                 .into_iter()
                 .map(|rel| (rel, Reach::None)),
         );
-        WorldRules { writes, carved }
+        WorldRules {
+            writes,
+            folders,
+            carved,
+        }
     })
 }
 
@@ -94,7 +99,7 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
     })?;
     let confinement = Confinement {
         world: registry.world().to_path_buf(),
-        rules: world_rules(lua, granted.vfs_write)?,
+        rules: world_rules(lua, granted.vfs_write, granted.authoring)?,
         network: granted.shell_network,
     };
     let mut args = Vec::new();

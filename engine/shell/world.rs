@@ -13,7 +13,9 @@
 //! - every other toolbox folder: read only. Tools change through the engine's own writers
 //!   (`tools.create`, `tools.install`, `vfs`), which hold the profile's authoring and deny
 //!   rules and write a tool whole or not at all;
-//! - the rest: read and write, or read only when the profile turns `vfsWrite` off.
+//! - the rest: read and write, or read only when the profile turns `vfsWrite` off; no
+//!   new folder or symlink when it turns `authoring` off (a tool is a folder: a command
+//!   could otherwise make `data/new.toolbox/`).
 
 use std::fs::File;
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
@@ -42,6 +44,9 @@ pub(crate) enum Reach {
 pub(crate) struct WorldRules {
     /// Whether the rest of the world may be written (`vfsWrite`).
     pub(crate) writes: bool,
+    /// Whether folders and symlinks may be made (`authoring`): a tool is a folder, so a
+    /// profile that may not add tools gets commands that make none.
+    pub(crate) folders: bool,
     /// World-relative paths (`a/b.toolbox`) with what they get; a deeper entry may be
     /// listed too (a denied tool inside a readable toolbox).
     pub(crate) carved: Vec<(String, Reach)>,
@@ -64,9 +69,13 @@ pub(crate) fn rules(
         )
     });
     let read_dir = AccessFs::ReadFile | AccessFs::ReadDir;
+    let mut writable = handled & !AccessFs::Execute;
+    if !given.folders {
+        writable &= !(AccessFs::MakeDir | AccessFs::MakeSym);
+    }
     let (dir_rights, file_rights) = if given.writes {
         (
-            handled & !AccessFs::Execute,
+            writable,
             AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate,
         )
     } else {

@@ -305,8 +305,9 @@ fn a_command_changes_no_files_mode_or_owner() {
 
 /// Tools change only through the engine's own writers, which keep the profile's rules:
 /// a command reads a toolbox folder (wherever it is) but writes none, reads nothing of a
-/// tool the profile denies, and writes nothing at all when the profile turns `vfsWrite`
-/// off. The world's other files stay as they were to it.
+/// tool the profile denies, makes no folder when the profile turns `authoring` off, and
+/// writes nothing at all when it turns `vfsWrite` off. The world's other files stay as
+/// they were to it.
 #[test]
 fn a_command_reads_tools_but_writes_none_and_writes_nothing_without_vfs_write() {
     let place = Place::new();
@@ -327,10 +328,11 @@ fn a_command_reads_tools_but_writes_none_and_writes_nothing_without_vfs_write() 
         std::fs::write(dir.join("init.luau"), source(name)).unwrap();
     }
     std::fs::write(place.world.join("lib/notes.txt"), "notes\n").unwrap();
-    let runtime = |vfs_write: bool| {
+    let runtime = |vfs_write: bool, authoring: bool| {
         let policy = format!(
             r#"{{ "profiles": {{ "default": {{ "default": "allow", "deny": ["ops.drop"],
-                "capabilities": {{ "shell": ["sh"], "vfsWrite": {vfs_write} }} }} }} }}"#
+                "capabilities": {{ "shell": ["sh"], "vfsWrite": {vfs_write},
+                                   "authoring": {authoring} }} }} }} }}"#
         );
         let profile = crate::policy::parse(Path::new("policy.json"), &policy, None).unwrap();
         let registry = Registry::open(&place.world, &[], false)
@@ -339,7 +341,7 @@ fn a_command_reads_tools_but_writes_none_and_writes_nothing_without_vfs_write() 
         Runtime::new(Arc::new(registry), Limits::default()).unwrap()
     };
     let sh = |rt: &mut Runtime, line: &str| start(rt, "sh", &["-c", line]);
-    let mut rt = runtime(true);
+    let mut rt = runtime(true, true);
     let (code, out) = sh(
         &mut rt,
         "cat ops.toolbox/read.tool/init.luau lib/deep.toolbox/x.tool/init.luau",
@@ -378,8 +380,23 @@ fn a_command_reads_tools_but_writes_none_and_writes_nothing_without_vfs_write() 
         "b\n"
     );
 
+    // authoring off: a tool is a folder, and commands make none (nor a symlink), so they
+    // add no toolbox; files they still write.
+    let mut rt = runtime(true, false);
+    for line in [
+        "mkdir -p data/new.toolbox/t.tool",
+        "ln -s ../ops.toolbox data/copy.toolbox",
+        "mkdir data/plain",
+    ] {
+        let (code, out) = sh(&mut rt, line);
+        assert_ne!(code, 0, "{line} succeeded without authoring: {out}");
+    }
+    assert!(!place.world.join("data/new.toolbox").exists());
+    let (code, out) = sh(&mut rt, "echo f > data/f.txt");
+    assert_eq!(code, 0, "{out}");
+
     // vfsWrite off: every writer of the world is off, commands too.
-    let mut rt = runtime(false);
+    let mut rt = runtime(false, true);
     let (code, out) = sh(&mut rt, "cat data/a.txt lib/notes.txt");
     assert_eq!(code, 0, "{out}");
     for line in [

@@ -72,11 +72,7 @@ fn first_wrong_from(network: bool, first: libc::c_long, calls: &[Call]) -> Optio
 #[test]
 fn mode_owner_and_attribute_changes_are_refused_with_or_without_the_network() {
     for network in [false, true] {
-        assert_eq!(
-            first_wrong(network, &refused()),
-            None,
-            "network {network}"
-        );
+        assert_eq!(first_wrong(network, &refused()), None, "network {network}");
     }
 }
 
