@@ -46,7 +46,7 @@ pub(crate) use model::{
     BoxKind, Bytecode, FolderKey, Registration, ToolEntry, ToolKey, ToolMap, ToolboxFolder,
 };
 pub(crate) use parse::{parse_pool, with_luau, with_luau_within, ParseError};
-pub(crate) use root::{read_folders, Root, RootSource};
+pub(crate) use root::{read_folders, Root, RootSource, SKIPPED_DIRS};
 
 use crate::policy::{Denial, ToolRules};
 

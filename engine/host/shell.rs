@@ -42,8 +42,8 @@ fn text(t: &Table, name: &str) -> mlua::Result<Option<mlua::LuaString>> {
 
 /// What of the world a command gets less of: toolbox folders to read only (none at all
 /// when the profile hides the toolbox or denies the tool), nothing to write when the
-/// profile turns `vfsWrite` off, no folder to make when it turns `authoring` off. Every
-/// writer of the world keeps the same rules.
+/// profile turns `vfsWrite` off, no folder to make when it turns `authoring` off or hides
+/// anything. Every writer of the world keeps the same rules.
 fn world_rules(lua: &Lua, writes: bool, folders: bool) -> mlua::Result<WorldRules> {
     with_state(lua, |s| {
         let index = &s.index;
@@ -67,7 +67,9 @@ fn world_rules(lua: &Lua, writes: bool, folders: bool) -> mlua::Result<WorldRule
         );
         WorldRules {
             writes,
-            folders,
+            // A profile that may not see every tool gets commands that make no folder: a
+            // new folder could be a toolbox that adds a denied tool or shadows one.
+            folders: folders && !index.is_restricted(),
             carved,
         }
     })

@@ -16,6 +16,9 @@
 //!   lowering `codemode`'s file or CPU limits (`prlimit`), its priority, CPU set or I/O
 //!   class. Landlock scopes signals and `ptrace`, not these; a process's own settings
 //!   (`ulimit`, `nice`) stay open.
+//! - The kernel's keyrings (`keyctl`, `add_key`, `request_key`) and new namespaces
+//!   (`unshare`, `setns`, `clone` with a `CLONE_NEW*` flag) fail with `EPERM`; `clone3`
+//!   with `ENOSYS`, so the C library falls back to `clone`, whose flags the filter sees.
 //! - `io_uring_setup(2)` fails with `EACCES`: its requests set extended attributes and
 //!   open sockets without the calls above. `open_by_handle_at(2)` fails too: it opens a
 //!   file by a handle instead of a path.
@@ -71,6 +74,9 @@ pub(crate) const SELF_ONLY: &[(libc::c_long, &[(u32, u32)])] = &[
     (libc::SYS_sched_setattr, &[(0, 0)]),
 ];
 
+/// `clone` flags that make a namespace: user, PID, network, mount, UTS, IPC, cgroup.
+const NEW_NAMESPACES: u32 = 0x7E02_0000;
+
 /// The offset of argument `n`'s low 32 bits in `struct seccomp_data` (both architectures
 /// are little-endian); the high 32 bits follow.
 fn arg(n: u32) -> u32 {
@@ -122,8 +128,8 @@ impl Filter {
     /// The filter for a command, with the network (`network`) or without.
     pub(crate) fn new(network: bool) -> Filter {
         use libc::{
-            BPF_ABS, BPF_JEQ, BPF_JGE, BPF_JMP, BPF_K, BPF_LD, BPF_RET, BPF_W, SECCOMP_RET_ALLOW,
-            SECCOMP_RET_ERRNO,
+            BPF_ABS, BPF_JEQ, BPF_JGE, BPF_JMP, BPF_JSET, BPF_K, BPF_LD, BPF_RET, BPF_W,
+            SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO,
         };
         let errno = |e: i32| SECCOMP_RET_ERRNO | e as u32;
         let mut refused = vec![
@@ -131,6 +137,16 @@ impl Filter {
             (libc::SYS_setpgid, errno(libc::EPERM)),
             (libc::SYS_io_uring_setup, errno(libc::EACCES)),
             (libc::SYS_open_by_handle_at, errno(libc::EACCES)),
+            // The kernel's keyrings hold the user's secrets (a login's, an agent's).
+            (libc::SYS_keyctl, errno(libc::EPERM)),
+            (libc::SYS_add_key, errno(libc::EPERM)),
+            (libc::SYS_request_key, errno(libc::EPERM)),
+            // New namespaces: a user namespace gives every capability inside it.
+            (libc::SYS_unshare, errno(libc::EPERM)),
+            (libc::SYS_setns, errno(libc::EPERM)),
+            // clone3 passes its flags in memory, where a filter cannot look: C libraries
+            // fall back to clone on ENOSYS, whose flags it can.
+            (libc::SYS_clone3, errno(libc::ENOSYS)),
         ];
         refused.extend(METADATA.iter().map(|nr| (*nr, errno(libc::EPERM))));
         if !network {
@@ -181,6 +197,16 @@ impl Filter {
                 ],
             );
         }
+        // clone: refused when it asks for a new namespace.
+        block(
+            libc::SYS_clone,
+            vec![
+                load(arg(0)),
+                jump(BPF_JMP | BPF_JSET | BPF_K, NEW_NAMESPACES, 1, 0),
+                allow,
+                refuse,
+            ],
+        );
         // ioctl: refused when its request is one of SET_FLAGS (a 32-bit number).
         let mut body = vec![load(arg(1))];
         for (k, request) in SET_FLAGS.iter().enumerate() {

@@ -10,9 +10,10 @@
 //! - hidden top-level entries (`.codemode/`, `.git/`, ...): nothing;
 //! - the folder of a toolbox the profile hides, or of a tool it denies: nothing, as `vfs`
 //!   reads them as missing;
-//! - every other toolbox folder: read only. Tools change through the engine's own writers
+//! - every other toolbox folder, found on disk when the command starts: read only. Tools change through the engine's own writers
 //!   (`tools.create`, `tools.install`, `vfs`), which hold the profile's authoring and deny
-//!   rules and write a tool whole or not at all;
+//!   rules and write a tool whole or not at all. Where something is carved out whole, no
+//!   folder above it gets a listing right (that right covers the whole tree below);
 //! - the rest: read and write, or read only when the profile turns `vfsWrite` off; no
 //!   new folder or symlink when it turns `authoring` off (a tool is a folder: a command
 //!   could otherwise make `data/new.toolbox/`).
@@ -81,18 +82,38 @@ pub(crate) fn rules(
     } else {
         (read_dir, BitFlags::from(AccessFs::ReadFile))
     };
+    // Toolbox folders as they are on disk now, not as the run's index saw them: one made
+    // since (by the operator, another agent) is a toolbox all the same.
+    let mut carved = given.carved.clone();
+    for path in toolbox_folders(world) {
+        if !carved.iter().any(|(p, _)| *p == path) {
+            carved.push((path, Reach::Read));
+        }
+    }
+    // A listing right holds for the whole tree below: where something is carved out
+    // whole (a denied tool, a hidden toolbox), no folder above it is listed either, so
+    // its name does not show.
+    let unseen: Vec<&str> = carved
+        .iter()
+        .filter(|(_, reach)| *reach == Reach::None)
+        .map(|(p, _)| p.as_str())
+        .collect();
     let walk = Walk {
-        carved: &given.carved,
+        carved: &carved,
+        unseen: &unseen,
         full: (dir_rights, file_rights),
         read: (read_dir, BitFlags::from(AccessFs::ReadFile)),
         hidden,
     };
     // Listing the top folder shows the names below it, `.codemode`'s too, never their
     // contents; Landlock never hides a name or its metadata anywhere (`stat` is free).
-    let mut out = vec![(
-        open_path(world).map_err(cannot)?,
-        BitFlags::from(AccessFs::ReadDir),
-    )];
+    let mut out = Vec::new();
+    if unseen.is_empty() {
+        out.push((
+            open_path(world).map_err(cannot)?,
+            BitFlags::from(AccessFs::ReadDir),
+        ));
+    }
     walk.entries(&top, "", walk.full, 0, &mut out)
         .map_err(cannot)?;
     Ok(out)
@@ -101,6 +122,8 @@ pub(crate) fn rules(
 /// One carving walk: the carved paths and the rights (folder, file) of each reach.
 struct Walk<'a> {
     carved: &'a [(String, Reach)],
+    /// The carved paths that get nothing: no folder above them is listed.
+    unseen: &'a [&'a str],
     full: (BitFlags<AccessFs>, BitFlags<AccessFs>),
     read: (BitFlags<AccessFs>, BitFlags<AccessFs>),
     /// `.codemode`'s device and inode: a top-level entry opened by name after the listing
@@ -150,11 +173,14 @@ impl Walk<'_> {
                     Reach::Read => here = self.read,
                 }
             }
-            let deeper = self.carved.iter().any(|(p, _)| {
+            let below = |p: &str| {
                 p.len() > path.len() && p.starts_with(&path) && p.as_bytes()[path.len()] == b'/'
-            });
+            };
+            let deeper = self.carved.iter().any(|(p, _)| below(p));
             if meta.is_dir() && deeper && depth < MAX_DEPTH {
-                out.push((fd.try_clone()?, BitFlags::from(AccessFs::ReadDir)));
+                if !self.unseen.iter().any(|p| below(p)) {
+                    out.push((fd.try_clone()?, BitFlags::from(AccessFs::ReadDir)));
+                }
                 self.entries(&fd, &path, here, depth + 1, out)?;
             } else if meta.is_dir() {
                 out.push((fd, here.0));
@@ -164,6 +190,35 @@ impl Walk<'_> {
         }
         Ok(())
     }
+}
+
+/// World-relative paths of every `*.toolbox` folder on disk, as deep as toolboxes are
+/// looked for: not inside hidden folders or the ones never walked (`node_modules`), but
+/// inside folders a marker file keeps from the index (a command could remove the marker).
+fn toolbox_folders(world: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut walk = walkdir::WalkDir::new(world)
+        .min_depth(1)
+        .max_depth(MAX_DEPTH)
+        .into_iter();
+    while let Some(entry) = walk.next() {
+        let Ok(entry) = entry else { continue };
+        if !entry.file_type().is_dir() {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        if name.starts_with('.') || crate::assets::SKIPPED_DIRS.contains(&name.as_ref()) {
+            walk.skip_current_dir();
+            continue;
+        }
+        if name.ends_with(".toolbox") {
+            if let Ok(rel) = entry.path().strip_prefix(world) {
+                found.push(rel.to_string_lossy().into_owned());
+            }
+            walk.skip_current_dir();
+        }
+    }
+    found
 }
 
 fn read_names(listing: File) -> std::io::Result<Vec<std::ffi::OsString>> {

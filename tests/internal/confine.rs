@@ -372,6 +372,33 @@ fn a_command_reads_tools_but_writes_none_and_writes_nothing_without_vfs_write() 
         assert_eq!(now, source(name), "{rel} changed");
     }
     assert!(place.world.join("lib/deep.toolbox").is_dir());
+    // The profile denies a tool: the command lists no folder above it (a listing right
+    // covers the whole tree), makes no folder (it could be a toolbox adding or shadowing
+    // a denied tool), and a toolbox made since the run began is read only all the same.
+    for line in [
+        "ls",
+        "ls -R ops.toolbox",
+        "find . -name '*.tool'",
+        "mkdir -p data/ops.toolbox/drop.tool",
+    ] {
+        let (code, out) = sh(&mut rt, line);
+        assert_ne!(code, 0, "{line} succeeded: {out}");
+        assert!(!out.contains("drop.tool/"), "{line}: {out}");
+    }
+    let (code, out) = sh(&mut rt, "ls lib");
+    assert_eq!((code, out.as_str()), (0, "deep.toolbox\nnotes.txt\n"));
+    std::fs::create_dir_all(place.world.join("data/late.toolbox/late.tool")).unwrap();
+    std::fs::write(
+        place.world.join("data/late.toolbox/late.tool/init.luau"),
+        source("late"),
+    )
+    .unwrap();
+    let (code, out) = sh(
+        &mut rt,
+        "echo forged > data/late.toolbox/late.tool/init.luau",
+    );
+    assert_ne!(code, 0, "a toolbox made during the run was written: {out}");
+    std::fs::remove_dir_all(place.world.join("data/late.toolbox")).unwrap();
     // The rest of the world: written as before, beside the toolbox folders too.
     let (code, out) = sh(&mut rt, "echo more >> lib/notes.txt && echo b > data/b.txt");
     assert_eq!(code, 0, "{out}");
@@ -458,6 +485,20 @@ fn a_command_changes_no_other_processs_limits_or_priority() {
     assert_eq!((code, out.trim()), (0, "64"));
     let (code, out) = start(&mut rt, "sh", &["-c", "nice -n 5 sh -c 'echo niced'"]);
     assert_eq!((code, out.trim()), (0, "niced"));
+}
+
+/// A command makes no namespace of its own (a user namespace would give it every
+/// capability inside), yet still starts programs.
+#[test]
+fn a_command_makes_no_namespace() {
+    let place = Place::new();
+    let mut rt = place.granting(&["unshare", "sh"]);
+    for args in [["-U", "true"], ["-n", "true"]] {
+        let (code, out) = start(&mut rt, "unshare", &args);
+        assert_ne!(code, 0, "unshare {args:?}: {out}");
+    }
+    let (code, out) = start(&mut rt, "sh", &["-c", "echo a | sort | tr a b"]);
+    assert_eq!((code, out.as_str()), (0, "b\n"));
 }
 
 /// Started by root, a command holds no capabilities: none to use, none an exec gives back.

@@ -14,6 +14,18 @@ fn refused() -> Vec<Call> {
     calls.push((libc::SYS_setsid, 0, libc::EPERM));
     calls.push((libc::SYS_io_uring_setup, 0, libc::EACCES));
     calls.push((libc::SYS_open_by_handle_at, 0, libc::EACCES));
+    for nr in [
+        libc::SYS_keyctl,
+        libc::SYS_add_key,
+        libc::SYS_request_key,
+        libc::SYS_unshare,
+        libc::SYS_setns,
+        // Every flag set, namespaces among them (EINVAL unfiltered).
+        libc::SYS_clone,
+    ] {
+        calls.push((nr, 0, libc::EPERM));
+    }
+    calls.push((libc::SYS_clone3, 0, libc::ENOSYS));
     // Setting a file's flags, on a closed descriptor (EBADF unfiltered).
     for request in SET_FLAGS {
         calls.push((libc::SYS_ioctl, *request as libc::c_long, libc::EPERM));
