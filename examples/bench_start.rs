@@ -1,5 +1,5 @@
-//! Start-up cost: a `codemode exec` process running `return 1` on the bundled world
-//! against a bare mlua process that does the same (read the script from stdin, sandbox,
+//! Start-up cost: a `codemode exec` process running `return 1` on the bundled world, with
+//! the default check and with `--check off`, against a bare mlua process that does the same (read the script from stdin, sandbox,
 //! run, print the value as JSON), measured in the same run, interleaved.
 //!
 //! Run: `cargo build --release && cargo run --release --example bench_start`. The bare
@@ -61,22 +61,32 @@ fn main() {
     // An empty world, so the bundled toolboxes are all there is to index.
     let world = std::env::temp_dir().join(format!("codemode-bench-start-{}", std::process::id()));
     std::fs::create_dir_all(&world).unwrap();
-    let (mut engine, mut baseline) = (Vec::new(), Vec::new());
+    let (mut engine, mut unchecked, mut baseline) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
         let mut exec = Command::new(&codemode);
         exec.arg("exec").arg("--world").arg(&world).arg("-");
         engine.push(time(exec));
+        let mut exec = Command::new(&codemode);
+        exec.args(["exec", "--check", "off", "--world"])
+            .arg(&world)
+            .arg("-");
+        unchecked.push(time(exec));
         let mut bare = Command::new(&me);
         bare.arg("--bare");
         baseline.push(time(bare));
     }
     let _ = std::fs::remove_dir_all(&world);
-    let (engine, baseline) = (median(engine), median(baseline));
+    let (engine, unchecked, baseline) = (median(engine), median(unchecked), median(baseline));
     println!("start-up, `return 1` in a fresh process, median of {ROUNDS}");
-    println!("  bare mlua process          {baseline:8.2} ms");
-    println!("  codemode exec (bundled)    {engine:8.2} ms");
+    println!("  bare mlua process                 {baseline:8.2} ms");
+    println!("  codemode exec (bundled)           {engine:8.2} ms");
+    println!("  codemode exec --check off         {unchecked:8.2} ms");
     println!(
-        "  ratio                      {:8.2}x   (target 2x)",
+        "  ratio, checked                    {:8.2}x   (target 2x)",
         engine / baseline
+    );
+    println!(
+        "  ratio, --check off                {:8.2}x   (target 1.5x)",
+        unchecked / baseline
     );
 }
