@@ -1,6 +1,7 @@
 //! Start-up cost: a `codemode exec` process running `return 1` on the bundled world, with
-//! the default check and with `--check off`, against a bare mlua process that does the same (read the script from stdin, sandbox,
-//! run, print the value as JSON), measured in the same run, interleaved.
+//! the default check and with `--check off`, against a bare mlua process that does the
+//! same (read the script from stdin, sandbox, run, print the value as JSON), measured in
+//! the same run, interleaved.
 //!
 //! Run: `cargo build --release && cargo run --release --example bench_start`. The bare
 //! process is this example run with `--bare`. Medians of wall-clock time; compare the
