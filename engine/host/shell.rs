@@ -70,6 +70,7 @@ fn world_rules(lua: &Lua, writes: bool, folders: bool) -> mlua::Result<WorldRule
             // A profile that may not see every tool gets commands that make no folder: a
             // new folder could be a toolbox that adds a denied tool or shadows one.
             folders: folders && !index.is_restricted(),
+            never_walked: &crate::assets::SKIPPED_DIRS,
             carved,
         }
     })

@@ -22,7 +22,6 @@
 //! `landlock_restrict_self` between fork and exec ([`Prepared::enter`]), both plain
 //! system calls, as the child of a threaded process may only make.
 
-use std::fs::File;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -34,7 +33,7 @@ use landlock::{
 
 use super::error::ShellError;
 use super::seccomp::Filter;
-use super::world::WorldRules;
+use super::world::{open_path, WorldRules};
 
 /// Folders a command may read and execute from. Missing ones are skipped.
 pub(crate) const SYSTEM: &[&str] = &[
@@ -196,13 +195,13 @@ impl Prepared {
         refuse_world_under_system(&confinement.world)?;
         let mut created = ruleset.create().map_err(why)?;
         for dir in SYSTEM {
-            if let Ok(fd) = open_path(Path::new(dir), true) {
+            if let Ok(fd) = open_path(Path::new(dir)) {
                 created = created.add_rule(PathBeneath::new(fd, read)).map_err(why)?;
             }
         }
         let file_rw = AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate;
         for device in DEVICES {
-            if let Ok(fd) = open_path(Path::new(device), true) {
+            if let Ok(fd) = open_path(Path::new(device)) {
                 created = created
                     .add_rule(PathBeneath::new(fd, file_rw))
                     .map_err(why)?;
@@ -210,7 +209,7 @@ impl Prepared {
         }
         // A program granted by a path outside the system folders.
         if !SYSTEM.iter().any(|dir| program.starts_with(dir)) {
-            let fd = open_path(program, true).map_err(|e| format!("{}: {e}", program.display()))?;
+            let fd = open_path(program).map_err(|e| format!("{}: {e}", program.display()))?;
             created = created
                 .add_rule(PathBeneath::new(fd, AccessFs::Execute | AccessFs::ReadFile))
                 .map_err(why)?;
@@ -358,20 +357,6 @@ fn refuse_world_under_system(world: &Path) -> Result<(), String> {
 
 fn why(e: impl std::fmt::Display) -> String {
     format!("cannot build the command's Landlock rules: {e}")
-}
-
-/// An `O_PATH` handle of `path` (following links only when `follow`).
-fn open_path(path: &Path, follow: bool) -> std::io::Result<OwnedFd> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut flags = libc::O_PATH | libc::O_CLOEXEC;
-    if !follow {
-        flags |= libc::O_NOFOLLOW;
-    }
-    File::options()
-        .read(true)
-        .custom_flags(flags)
-        .open(path)
-        .map(OwnedFd::from)
 }
 
 #[cfg(test)]

@@ -48,6 +48,8 @@ pub(crate) struct WorldRules {
     /// Whether folders and symlinks may be made (`authoring`): a tool is a folder, so a
     /// profile that may not add tools gets commands that make none.
     pub(crate) folders: bool,
+    /// Folder names toolboxes are never looked for in (`node_modules`): not walked.
+    pub(crate) never_walked: &'static [&'static str],
     /// World-relative paths (`a/b.toolbox`) with what they get; a deeper entry may be
     /// listed too (a denied tool inside a readable toolbox).
     pub(crate) carved: Vec<(String, Reach)>,
@@ -85,7 +87,7 @@ pub(crate) fn rules(
     // Toolbox folders as they are on disk now, not as the run's index saw them: one made
     // since (by the operator, another agent) is a toolbox all the same.
     let mut carved = given.carved.clone();
-    for path in toolbox_folders(world) {
+    for path in toolbox_folders(world, given.never_walked) {
         if !carved.iter().any(|(p, _)| *p == path) {
             carved.push((path, Reach::Read));
         }
@@ -195,7 +197,7 @@ impl Walk<'_> {
 /// World-relative paths of every `*.toolbox` folder on disk, as deep as toolboxes are
 /// looked for: not inside hidden folders or the ones never walked (`node_modules`), but
 /// inside folders a marker file keeps from the index (a command could remove the marker).
-fn toolbox_folders(world: &Path) -> Vec<String> {
+fn toolbox_folders(world: &Path, never_walked: &[&str]) -> Vec<String> {
     let mut found = Vec::new();
     let mut walk = walkdir::WalkDir::new(world)
         .min_depth(1)
@@ -207,7 +209,7 @@ fn toolbox_folders(world: &Path) -> Vec<String> {
             continue;
         }
         let name = entry.file_name().to_string_lossy();
-        if name.starts_with('.') || crate::assets::SKIPPED_DIRS.contains(&name.as_ref()) {
+        if name.starts_with('.') || never_walked.contains(&name.as_ref()) {
             walk.skip_current_dir();
             continue;
         }
@@ -248,8 +250,9 @@ fn reopen_dir(dir: &OwnedFd) -> std::io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
-/// An `O_PATH` handle of the folder `path`, following links (the world may be one).
-fn open_path(path: &Path) -> std::io::Result<OwnedFd> {
+/// An `O_PATH` handle of `path`, following links (the world may be one, and so may a
+/// system folder such as `/lib`).
+pub(super) fn open_path(path: &Path) -> std::io::Result<OwnedFd> {
     use std::os::unix::fs::OpenOptionsExt;
     File::options()
         .read(true)
