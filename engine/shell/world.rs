@@ -10,17 +10,19 @@
 //! - hidden top-level entries (`.codemode/`, `.git/`, ...): nothing;
 //! - the folder of a toolbox the profile hides, or of a tool it denies: nothing, as `vfs`
 //!   reads them as missing;
-//! - every other toolbox folder, found on disk when the command starts: read only. Tools change through the engine's own writers
-//!   (`tools.create`, `tools.install`, `vfs`), which hold the profile's authoring and deny
-//!   rules and write a tool whole or not at all. Where something is carved out whole, no
-//!   folder above it gets a listing right (that right covers the whole tree below);
+//! - every other toolbox folder, found on disk when the command starts: read only. Tools
+//!   change through the engine's own writers (`tools.create`, `tools.install`, `vfs`),
+//!   which hold the profile's authoring and deny rules and write a tool whole or not at
+//!   all. Where something is carved out whole, no folder above it gets a listing right
+//!   (that right covers the whole tree below);
 //! - the rest: read and write, or read only when the profile turns `vfsWrite` off; no
-//!   new folder or symlink when it turns `authoring` off (a tool is a folder: a command
-//!   could otherwise make `data/new.toolbox/`).
+//!   new folder or symlink when it turns `authoring` off or hides anything (a tool is a
+//!   folder: a command could otherwise make `data/ops.toolbox/`).
 
 use std::fs::File;
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use landlock::{AccessFs, BitFlags};
@@ -45,8 +47,8 @@ pub(crate) enum Reach {
 pub(crate) struct WorldRules {
     /// Whether the rest of the world may be written (`vfsWrite`).
     pub(crate) writes: bool,
-    /// Whether folders and symlinks may be made (`authoring`): a tool is a folder, so a
-    /// profile that may not add tools gets commands that make none.
+    /// Whether folders and symlinks may be made (`authoring`, and nothing hidden): a tool
+    /// is a folder, so a profile that may not add every tool gets commands that make none.
     pub(crate) folders: bool,
     /// Folder names toolboxes are never looked for in (`node_modules`): not walked.
     pub(crate) never_walked: &'static [&'static str],
@@ -65,12 +67,9 @@ pub(crate) fn rules(
     let cannot =
         |e: std::io::Error| format!("cannot read the world's folder {}: {e}", world.display());
     let top = open_path(world).map_err(cannot)?;
-    let hidden = std::fs::symlink_metadata(world.join(HIDDEN)).ok().map(|m| {
-        (
-            std::os::unix::fs::MetadataExt::dev(&m),
-            std::os::unix::fs::MetadataExt::ino(&m),
-        )
-    });
+    let hidden = std::fs::symlink_metadata(world.join(HIDDEN))
+        .ok()
+        .map(|m| (m.dev(), m.ino()));
     let read_dir = AccessFs::ReadFile | AccessFs::ReadDir;
     let mut writable = handled & !AccessFs::Execute;
     if !given.folders {
@@ -144,7 +143,6 @@ impl Walk<'_> {
         depth: usize,
         out: &mut Vec<(OwnedFd, BitFlags<AccessFs>)>,
     ) -> std::io::Result<()> {
-        use std::os::unix::fs::MetadataExt;
         let listing = File::from(reopen_dir(dir)?);
         let names: Vec<std::ffi::OsString> = read_names(listing)?;
         for name in names {
