@@ -78,8 +78,14 @@ fn world_rules(lua: &Lua, writes: bool, folders: bool) -> mlua::Result<WorldRule
 
 fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
     let registry = registry(lua)?;
-    let (max_file, max_output) = with_state(lua, |s| {
-        (s.run.limits.max_file_bytes, s.run.limits.max_output_bytes)
+    let (max_file, max_output, memory, file_size) = with_state(lua, |s| {
+        let limits = &s.run.limits;
+        (
+            limits.max_file_bytes,
+            limits.max_output_bytes,
+            limits.memory_bytes as u64,
+            limits.max_write_bytes as u64,
+        )
     })?;
     let cmd = text(&t, "cmd")?
         .ok_or_else(|| invalid("shell.run needs `cmd`, the name of an allowed command"))?
@@ -168,6 +174,8 @@ fn start(lua: &Lua, t: Table) -> mlua::Result<Table> {
             home: registry.world().to_path_buf(),
             timeout,
             max_output,
+            memory,
+            file_size,
             confinement,
         },
         &stop_asked,

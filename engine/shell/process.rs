@@ -44,6 +44,12 @@ pub(crate) struct Spec {
     pub(crate) timeout: Duration,
     /// The most bytes kept of each of stdout and stderr.
     pub(crate) max_output: usize,
+    /// The most memory each process it starts may take for data (`RLIMIT_DATA`): the
+    /// run's memory limit, so a command cannot take the machine's memory from codemode.
+    pub(crate) memory: u64,
+    /// The largest file each process may write (`RLIMIT_FSIZE`): the run's write budget,
+    /// so a command cannot fill the disk. A write past it fails (`EFBIG`).
+    pub(crate) file_size: u64,
     /// What the kernel lets it (and what it starts) reach.
     pub(crate) confinement: Confinement,
 }
@@ -142,6 +148,7 @@ pub(crate) fn run(spec: Spec, stop: &dyn Fn() -> bool) -> Result<Finished, Shell
             why,
         })?;
     let cwd = spec.cwd.as_raw_fd();
+    let (memory, file_size) = (spec.memory, spec.file_size);
     // SAFETY: fchdir and the confinement's calls are plain system calls; the descriptor
     // stays open (held by `spec`) until after the spawn returns, the ruleset until
     // `command` is dropped.
@@ -150,6 +157,17 @@ pub(crate) fn run(spec: Spec, stop: &dyn Fn() -> bool) -> Result<Finished, Shell
             if libc::fchdir(cwd) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
+            for (resource, most) in [(libc::RLIMIT_DATA, memory), (libc::RLIMIT_FSIZE, file_size)] {
+                let limit = libc::rlimit {
+                    rlim_cur: most,
+                    rlim_max: most,
+                };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            // Past the file limit a write fails instead of the process being killed.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
             walls.enter()
         });
     }

@@ -518,6 +518,31 @@ fn a_command_holds_no_capabilities() {
     assert_eq!(out.lines().count(), 5, "{out}");
 }
 
+/// A command is held to the run's memory limit and write budget, each process it starts
+/// too: it cannot take the machine's memory from codemode, or fill its disk.
+#[test]
+fn a_command_is_held_to_the_runs_memory_and_write_limits() {
+    let place = Place::new();
+    let mut rt = place.granting(&["python3", "sh"]);
+    let allocate = |mib: usize| format!("b = bytearray({mib} * 1024 * 1024); print(len(b))");
+    let (code, out) = start(&mut rt, "python3", &["-c", &allocate(512)]);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("MemoryError"), "{out}");
+    let (code, out) = start(&mut rt, "python3", &["-c", &allocate(16)]);
+    assert_eq!((code, out.trim()), (0, "16777216"));
+    let (code, out) = start(
+        &mut rt,
+        "sh",
+        &["-c", "head -c 70000000 /dev/zero > data/big"],
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("File too large"), "{out}");
+    let size = std::fs::metadata(place.world.join("data/big"))
+        .unwrap()
+        .len();
+    assert_eq!(size, Limits::default().max_write_bytes as u64);
+}
+
 #[test]
 fn a_command_signals_nothing_outside_its_own_walls() {
     let place = Place::new();
