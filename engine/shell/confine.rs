@@ -201,9 +201,15 @@ impl Prepared {
         }
         let file_rw = AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate;
         for device in DEVICES {
+            // Only the sinks are written: a writable /dev/zero maps shared memory past the
+            // command's memory limit.
+            let rights = match *device {
+                "/dev/null" | "/dev/full" => file_rw,
+                _ => AccessFs::ReadFile.into(),
+            };
             if let Ok(fd) = open_path(Path::new(device)) {
                 created = created
-                    .add_rule(PathBeneath::new(fd, file_rw))
+                    .add_rule(PathBeneath::new(fd, rights))
                     .map_err(why)?;
             }
         }

@@ -124,6 +124,27 @@ fn wait_unreaped(pid: i32) {
     }
 }
 
+/// Marks every descriptor past stdio close-on-exec, in the child between fork and exec:
+/// one left open by whoever started codemode (a shell's `9<file`, an MCP host's) would
+/// reach the command, outside every wall. Only system calls.
+fn close_inherited() {
+    // SAFETY: plain system calls on integers.
+    unsafe {
+        if libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        ) != 0
+        {
+            // A kernel before 5.11: each descriptor a process usually holds, one by one.
+            for fd in 3..65_536 {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+        }
+    }
+}
+
 /// Starts `spec` and waits for it, asking `stop` as it waits.
 pub(crate) fn run(spec: Spec, stop: &dyn Fn() -> bool) -> Result<Finished, ShellError> {
     let mut command = Command::new(&spec.program);
@@ -168,7 +189,9 @@ pub(crate) fn run(spec: Spec, stop: &dyn Fn() -> bool) -> Result<Finished, Shell
             }
             // Past the file limit a write fails instead of the process being killed.
             libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            walls.enter()
+            walls.enter()?;
+            close_inherited();
+            Ok(())
         });
     }
     let mut child = command.spawn().map_err(|e| ShellError::Start {

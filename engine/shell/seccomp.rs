@@ -4,14 +4,17 @@
 //!   it was started in, so killing that group when the call ends (`process.rs`) ends all
 //!   it left behind. A process in a session of its own would outlive the call, the run
 //!   and codemode, still writing the world.
-//! - Every call that changes a file's mode, owner or extended attributes fails with
-//!   `EPERM` ([`METADATA`]), wherever the file is: Landlock rules reading and writing
-//!   contents, not metadata, so without this a command could `chmod` the operator's
-//!   `.codemode/agents.json` readable by everyone, `chown` a system file, or set a file
-//!   capability. Times stay settable (`touch` needs them); the index trusts change times,
-//!   which no call sets.
-//! - So does setting a file's attribute flags by `ioctl` ([`SET_FLAGS`]: `chattr +i`
-//!   would make the world's files unwritable, the operator's too).
+//! - No call changes a file's mode or owner ([`MODE_OWNER`]) or its extended attributes
+//!   ([`ATTRIBUTES`]), wherever the file is: Landlock rules reading and writing contents,
+//!   not metadata, so without this a command could `chmod` the operator's
+//!   `.codemode/agents.json` readable by everyone, or set a file capability. Mode and
+//!   owner changes succeed without effect (`tar x`, `cp -a`, `git init`, `python3 -m
+//!   venv` set modes as they go and stop at a refusal; nothing in the world is executed,
+//!   and a file made with a mode keeps it); attribute changes fail as on a filesystem
+//!   without them (`EOPNOTSUPP`). Times stay settable (`touch` needs them); the index
+//!   trusts change times, which no call sets.
+//! - Setting a file's attribute flags by `ioctl` ([`SET_FLAGS`]) fails with `EPERM`:
+//!   `chattr +i` would make the world's files unwritable, the operator's too.
 //! - A call that acts on another process by its id fails with `EPERM` ([`SELF_ONLY`]):
 //!   lowering `codemode`'s file or CPU limits (`prlimit`), its priority, CPU set or I/O
 //!   class. Landlock scopes signals and `ptrace`, not these; a process's own settings
@@ -32,9 +35,8 @@
 //! The filter is a fixed program built before the fork; the child installs it with one
 //! `prctl` after `PR_SET_NO_NEW_PRIVS`.
 
-/// The calls that change a file's mode, owner or extended attributes. The newest
-/// (`fchmodat2`, `setxattrat`, `removexattrat`) have one number on every architecture.
-pub(crate) const METADATA: &[libc::c_long] = &[
+/// The calls that change a file's mode or owner: answered 0 without being made.
+pub(crate) const MODE_OWNER: &[libc::c_long] = &[
     #[cfg(target_arch = "x86_64")]
     libc::SYS_chmod,
     #[cfg(target_arch = "x86_64")]
@@ -43,9 +45,15 @@ pub(crate) const METADATA: &[libc::c_long] = &[
     libc::SYS_lchown,
     libc::SYS_fchmod,
     libc::SYS_fchmodat,
-    452, // fchmodat2
+    452, // fchmodat2, one number on every architecture
     libc::SYS_fchown,
     libc::SYS_fchownat,
+];
+
+/// The calls that set or remove a file's extended attributes: refused as a filesystem
+/// without them refuses (`EOPNOTSUPP`), which copying tools take in their stride. The
+/// newest (`setxattrat`, `removexattrat`) have one number on every architecture.
+pub(crate) const ATTRIBUTES: &[libc::c_long] = &[
     libc::SYS_setxattr,
     libc::SYS_lsetxattr,
     libc::SYS_fsetxattr,
@@ -148,7 +156,8 @@ impl Filter {
             // fall back to clone on ENOSYS, whose flags it can.
             (libc::SYS_clone3, errno(libc::ENOSYS)),
         ];
-        refused.extend(METADATA.iter().map(|nr| (*nr, errno(libc::EPERM))));
+        refused.extend(MODE_OWNER.iter().map(|nr| (*nr, errno(0))));
+        refused.extend(ATTRIBUTES.iter().map(|nr| (*nr, errno(libc::EOPNOTSUPP))));
         if !network {
             refused.push((libc::SYS_socket, errno(libc::EACCES)));
         }
