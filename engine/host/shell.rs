@@ -40,31 +40,23 @@ fn text(t: &Table, name: &str) -> mlua::Result<Option<mlua::LuaString>> {
     }
 }
 
-/// What of the world a command gets less of: toolbox folders to read only (none at all
-/// when the profile hides the toolbox or denies the tool), nothing to write when the
-/// profile turns `vfsWrite` off, no folder to make when it turns `authoring` off or hides
-/// anything. Every writer of the world keeps the same rules.
+/// What of the world a command gets less of: nothing at all of a toolbox the profile
+/// hides or of a tool it denies (every other toolbox folder `shell` finds on disk itself,
+/// and makes read only), nothing to write when the profile turns `vfsWrite` off, no
+/// folder to make when it turns `authoring` off or hides anything. Every writer of the
+/// world keeps the same rules.
 fn world_rules(lua: &Lua, writes: bool, folders: bool) -> mlua::Result<WorldRules> {
     with_state(lua, |s| {
         let index = &s.index;
-        let mut carved: Vec<(String, Reach)> = index
+        let hidden = index
             .folders
             .values()
-            .filter(|f| f.origin == crate::assets::Origin::World)
-            .map(|f| {
-                let reach = match index.hides_toolbox(&f.name) {
-                    true => Reach::None,
-                    false => Reach::Read,
-                };
-                (f.path.clone(), reach)
-            })
+            .filter(|f| f.origin == crate::assets::Origin::World && index.hides_toolbox(&f.name))
+            .map(|f| f.path.clone());
+        let carved = hidden
+            .chain(index.denied_world_folders())
+            .map(|rel| (rel, Reach::None))
             .collect();
-        carved.extend(
-            index
-                .denied_world_folders()
-                .into_iter()
-                .map(|rel| (rel, Reach::None)),
-        );
         WorldRules {
             writes,
             // A profile that may not see every tool gets commands that make no folder: a

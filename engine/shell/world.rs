@@ -52,8 +52,9 @@ pub(crate) struct WorldRules {
     pub(crate) folders: bool,
     /// Folder names toolboxes are never looked for in (`node_modules`): not walked.
     pub(crate) never_walked: &'static [&'static str],
-    /// World-relative paths (`a/b.toolbox`) with what they get; a deeper entry may be
-    /// listed too (a denied tool inside a readable toolbox).
+    /// World-relative paths (`a/b.toolbox`) with what they get, besides the toolbox
+    /// folders found on disk (read only); a deeper entry may be listed too (a denied tool
+    /// inside a readable toolbox).
     pub(crate) carved: Vec<(String, Reach)>,
 }
 
@@ -111,7 +112,7 @@ pub(crate) fn rules(
     let mut out = Vec::new();
     if unseen.is_empty() {
         out.push((
-            open_path(world).map_err(cannot)?,
+            top.try_clone().map_err(cannot)?,
             BitFlags::from(AccessFs::ReadDir),
         ));
     }
